@@ -1,1 +1,20 @@
-//! oddsmith-dice
+//! Dice primitives for oddsmith: reproducible RNG streams, fair and exploding
+//! die rolls, exact discrete distributions with integer weights, and a small
+//! dice-expression language (`2d10+5`, `3d6!`, `1d6+str`).
+//!
+//! All randomness comes from an `&mut R where R: RngCore` supplied by the
+//! caller; nothing here touches a global RNG, the clock or IO. The rolling
+//! algorithms are hand-written so that published numbers stay stable when the
+//! `rand` ecosystem changes its own algorithms.
+
+mod dist;
+mod error;
+mod expr;
+mod roll;
+mod stream;
+
+pub use dist::Dist;
+pub use error::DiceError;
+pub use expr::{DiceExpr, ParseError, no_vars};
+pub use roll::{Die, roll, roll_exploding, uniform_below};
+pub use stream::{Stream, Streams, stream};

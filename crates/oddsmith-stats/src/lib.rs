@@ -1,1 +1,51 @@
-//! oddsmith-stats
+//! Mergeable statistical accumulators and confidence intervals for oddsmith.
+//!
+//! Everything here is pure: no IO, no clock, no randomness. The accumulators
+//! are designed to be filled per chunk of Monte Carlo trials and then merged
+//! in chunk-index order:
+//!
+//! * [`OutcomeCounts`] and [`Proportion`] count discrete outcomes (exact,
+//!   associative and commutative merges).
+//! * [`IntHistogram`] records small non-negative integers (fight rounds,
+//!   damage); its merges are exact and its moments come from exact integer
+//!   sums, so results do not depend on merge order.
+//! * [`Welford`] tracks mean and variance of `f64` samples; its merge (Chan et
+//!   al.) is deterministic for a fixed merge order and agrees with a single
+//!   pass up to rounding.
+//!
+//! The [`interval`] functions turn counts into confidence intervals (Wilson
+//! score, Clopper–Pearson exact, normal approximation).
+//!
+//! All accumulators implement `serde::Serialize`/`Deserialize` so they can be
+//! written to shard files.
+//!
+//! ```
+//! use oddsmith_stats::{IntHistogram, OutcomeCounts};
+//!
+//! let mut chunk0 = OutcomeCounts::default();
+//! chunk0.record_a();
+//! chunk0.record_b();
+//! let mut chunk1 = OutcomeCounts::default();
+//! chunk1.record_a();
+//! chunk1.record_a();
+//! chunk0.merge(&chunk1);
+//! assert_eq!(chunk0.p_a(), 0.75);
+//! let (lo, hi) = chunk0.a_proportion().wilson95();
+//! assert!(lo < 0.75 && 0.75 < hi);
+//!
+//! let rounds: IntHistogram = (1..=10).collect();
+//! assert_eq!(rounds.quantile(0.5), Some(5));
+//! assert_eq!(rounds.summary().p90, 9);
+//! ```
+
+pub mod counts;
+pub mod histogram;
+pub mod interval;
+pub mod welford;
+
+pub use counts::{OutcomeCounts, Proportion};
+pub use histogram::{IntHistogram, Summary};
+pub use interval::{
+    Z95, clopper_pearson, normal_interval, wilson, wilson_half_width, wilson95, z_for_confidence,
+};
+pub use welford::Welford;

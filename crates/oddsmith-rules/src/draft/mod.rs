@@ -1,0 +1,268 @@
+//! Draft 0.4 (Pitt Murmann, 1993–1998): d10 + skill, opposed attack and parry, margin-based
+//! damage against Constitution, stacking wounds. Seed `shared/seeds/draft-0.4.txt`, digest
+//! `shared/rulesets/draft.md`; section numbers (§…) are the seed's, G1–G20 the digest's gaps.
+//!
+//! Modelled: melee duels between two engaged fighters (digest §6 default loop) with every
+//! option of [`DraftOptions`], single checks and opposed rolls, and an exact duel solver.
+
+pub mod check;
+pub mod duel;
+pub mod exact;
+pub mod fighter;
+pub mod options;
+pub mod reference;
+pub mod spec;
+pub mod tables;
+
+#[cfg(test)]
+mod tests;
+
+pub use check::DraftCheck;
+pub use fighter::{Fighter, Level, Matchup};
+pub use options::DraftOptions;
+pub use spec::FighterSpec;
+
+use duel::{State, Step, Tally};
+
+use crate::{
+    CheckExact, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError, RulesetInfo,
+    Side,
+};
+
+/// The Draft 0.4 ruleset with its options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draft {
+    o: DraftOptions,
+}
+
+/// Names of Draft's per-duel counters: blows received by each side, by the level of the blow.
+pub const COUNTERS: &[&str] = &[
+    "a_scratches_taken",
+    "a_light_taken",
+    "a_severe_taken",
+    "a_critical_taken",
+    "b_scratches_taken",
+    "b_light_taken",
+    "b_severe_taken",
+    "b_critical_taken",
+];
+
+struct OutcomeTally(DuelOutcome);
+
+impl Tally for OutcomeTally {
+    #[inline]
+    fn attack(&mut self, by: Side, hit: Option<i32>, level: Level) {
+        let i = by.index();
+        self.0.attacks[i] += 1;
+        if let Some(d) = hit {
+            self.0.hits[i] += 1;
+            self.0.damage[i] += d as u32;
+            let victim = 1 - i;
+            let slot = match level {
+                Level::None => 0,
+                Level::Light => 1,
+                Level::Severe => 2,
+                Level::Critical | Level::Death => 3,
+            };
+            self.0.counters[victim * 4 + slot] += 1;
+        }
+    }
+}
+
+impl crate::Ruleset for Draft {
+    const ID: &'static str = "draft";
+    const TITLE: &'static str = "Draft 0.4 RPG Rule Set";
+    type FighterSpec = FighterSpec;
+    type Options = DraftOptions;
+    type Fighter = Fighter;
+    type Matchup = Matchup;
+    type Check = DraftCheck;
+
+    fn new(o: DraftOptions) -> Result<Self, RulesError> {
+        let bad = |f: &str, m: &str| Err(RulesError::field(f, m));
+        if !(1..=3).contains(&o.max_actions_per_round) {
+            return bad(
+                "max_actions_per_round",
+                "expected 1, 2 or 3 (a round has three segments)",
+            );
+        }
+        if o.free_actions_per_round > o.max_actions_per_round {
+            return bad(
+                "free_actions_per_round",
+                "cannot exceed max_actions_per_round",
+            );
+        }
+        if !(1..=100_000).contains(&o.max_rounds) {
+            return bad("max_rounds", "expected 1 to 100000");
+        }
+        if o.wide_weight_gap < 1 {
+            return bad("wide_weight_gap", "expected at least 1");
+        }
+        let c = o.wound_capacity;
+        if c.light > 20 || c.severe > 20 || c.critical > 20 {
+            return bad("wound_capacity", "expected capacities from 0 to 20");
+        }
+        if o.scratch_max_damage < 0 {
+            return bad("scratch_max_damage", "expected 0 or more");
+        }
+        Ok(Draft { o })
+    }
+
+    fn options(&self) -> &DraftOptions {
+        &self.o
+    }
+
+    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
+        fighter::compile(&self.o, spec)
+    }
+
+    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        Ok(fighter::matchup(&self.o, a, b))
+    }
+
+    #[inline]
+    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
+        let mut s = State::start();
+        let mut tally = OutcomeTally(DuelOutcome::empty());
+        loop {
+            if let Step::Over(w, e) = duel::step(m, &self.o, &mut s, roller, &mut tally) {
+                let mut out = tally.0;
+                out.winner = w;
+                out.ending = e;
+                out.rounds = s.round;
+                return out;
+            }
+        }
+    }
+
+    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
+        Some(exact::solve(m, &self.o))
+    }
+
+    fn counter_names(&self) -> &'static [&'static str] {
+        COUNTERS
+    }
+
+    fn info() -> RulesetInfo {
+        RulesetInfo {
+            id: Self::ID,
+            title: Self::TITLE,
+            summary: "Melee duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
+                      + strength bonus + weapon damage − armour, wounds against CON that stack \
+                      (3 Light, 2 Severe, 1 Critical), three segments a round. Exact solver \
+                      included. Ranged combat, charges, hit locations and magic are not modelled.",
+            fighter_fields: FIGHTER_DOCS.to_vec(),
+            options: options::OPTION_DOCS.to_vec(),
+            check_params: CHECK_DOCS.to_vec(),
+        }
+    }
+
+    fn parse_check(&self, params: &CheckParams) -> Result<DraftCheck, RulesError> {
+        check::parse(params)
+    }
+
+    fn check_exact(&self, c: &DraftCheck) -> CheckExact {
+        check::exact(c)
+    }
+
+    fn check_sample<R: Roller>(&self, c: &DraftCheck, roller: &mut R) -> i64 {
+        check::sample(c, roller)
+    }
+}
+
+const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
+    FieldDoc { name, default, doc }
+}
+
+/// Documentation of every fighter field.
+pub const FIGHTER_DOCS: &[FieldDoc] = &[
+    doc(
+        "skill",
+        "required",
+        "weapon skill 0–30, to attack and to parry with the weapon (§4.18)",
+    ),
+    doc(
+        "weapon",
+        "required",
+        "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
+    ),
+    doc(
+        "shield",
+        "\"none\"",
+        "\"none\" | \"small\" (+1) | \"large\" (+2); needs a one-handed weapon (§4.18.1)",
+    ),
+    doc(
+        "shield_skill",
+        "0",
+        "shield skill, a separate skill (§4.18.1)",
+    ),
+    doc("dodge", "0", "Dodge skill (§4.18.3)"),
+    doc(
+        "armour",
+        "\"none\"",
+        "none, cloth, leather, chain, plate, full plate, armour_6 / armour_4, or { protection, movement } (§4.17.5)",
+    ),
+    doc("str", "5", "Strength 1–10: damage bonus (§4.19)"),
+    doc("con", "5", "Constitution 1–20: wound thresholds (§4.19.2)"),
+    doc(
+        "policy",
+        "\"balanced\"",
+        "\"balanced\" (1 attack) | \"aggressive\" (2) | \"all_out\" (3, no defence) | \"defensive\" | \"adaptive\"",
+    ),
+    doc(
+        "adaptive_threshold",
+        "3",
+        "adaptive: Defensive Position when own wound penalty exceeds the opponent's by this",
+    ),
+    doc(
+        "defence",
+        "\"best_legal\"",
+        "\"best_legal\" | \"weapon\" | \"shield\" | \"dodge\" | \"none\" (forced choices fall back to dodge where illegal)",
+    ),
+    doc(
+        "unfamiliar_weapon",
+        "false",
+        "familiar but different weapon: unfamiliar_weapon_modifier on attack and weapon parry (§4.17.3)",
+    ),
+    doc(
+        "situation",
+        "[]",
+        "§4.23.3 flags: opponent_surprised, attacking_from_behind, opponent_sitting_or_lying (attacks); higher_ground, surprised, lower_ground, sitting, lying (attacks and defences)",
+    ),
+    doc(
+        "attack_modifier",
+        "0",
+        "any further modifier on attack rolls",
+    ),
+    doc(
+        "defence_modifier",
+        "0",
+        "any further modifier on parry and dodge rolls",
+    ),
+];
+
+/// Documentation of `oddsmith check draft` parameters.
+pub const CHECK_DOCS: &[FieldDoc] = &[
+    doc(
+        "skill",
+        "0",
+        "skill (or attribute, for rolls against CON/WIL) of the acting character",
+    ),
+    doc("modifier", "0", "sum of bonuses and penalties on the roll"),
+    doc(
+        "difficulty",
+        "normal",
+        "extremely_easy (TN 4) … normal (10) … beyond_imagination (20) (§3.10)",
+    ),
+    doc("tn", "10", "target number, instead of difficulty"),
+    doc(
+        "attack",
+        "—",
+        "opposed check: attack skill + modifiers; the margin is reported, hit iff > 0",
+    ),
+    doc(
+        "defence",
+        "—",
+        "opposed check: defence skill + modifiers (ties go to the defender)",
+    ),
+];

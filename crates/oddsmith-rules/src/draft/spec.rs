@@ -1,0 +1,293 @@
+//! A Draft fighter as written in a scenario file.
+
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::tables::{self, ArmourKind, WeaponStats};
+
+/// A fighter under Draft 0.4 (`[fighters.NAME]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// Weapon skill, used to attack and to parry with the weapon (§4.18), 0–30.
+    #[serde(deserialize_with = "de_range::<_, 0, 30>")]
+    pub skill: i32,
+    /// A built-in weapon name or an inline table `{ impact, aspect, bonus, hands, … }`.
+    pub weapon: WeaponSpec,
+    /// `none`, `small` or `large` (§4.18.1).
+    #[serde(default)]
+    pub shield: ShieldKind,
+    /// Shield skill (a separate skill, §4.18.1), 0–30.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
+    pub shield_skill: i32,
+    /// Dodge skill (§4.18.3), 0–30.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
+    pub dodge: i32,
+    /// A built-in armour name or an inline table `{ protection, movement }` (§4.17.5).
+    #[serde(default, alias = "armor")]
+    pub armour: ArmourSpec,
+    /// Strength 1–10 (strength bonus, §4.19).
+    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 10>")]
+    pub str: i32,
+    /// Constitution 1–20 (wound thresholds, §4.19.2).
+    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+    pub con: i32,
+    /// How the fighter spends its actions each round.
+    #[serde(default)]
+    pub policy: Policy,
+    /// Wound-penalty lead of the opponent at which `adaptive` takes a Defensive Position.
+    #[serde(default = "three", deserialize_with = "de_range::<_, 1, 30>")]
+    pub adaptive_threshold: i32,
+    /// Which defence to use when attacked.
+    #[serde(default, alias = "defense")]
+    pub defence: DefenceChoice,
+    /// The weapon is familiar but not the fighter's own (§4.17.3): `unfamiliar_weapon_modifier`.
+    #[serde(default)]
+    pub unfamiliar_weapon: bool,
+    /// Static situational flags from the §4.23.3 table.
+    #[serde(default)]
+    pub situation: Vec<Situation>,
+    /// Any further modifier on this fighter's attack rolls.
+    #[serde(default, deserialize_with = "de_range::<_, -20, 20>")]
+    pub attack_modifier: i32,
+    /// Any further modifier on this fighter's parry and dodge rolls.
+    #[serde(
+        default,
+        deserialize_with = "de_range::<_, -20, 20>",
+        alias = "defense_modifier"
+    )]
+    pub defence_modifier: i32,
+}
+
+fn five() -> i32 {
+    5
+}
+fn three() -> i32 {
+    3
+}
+
+/// Deserializes an integer and checks it lies in `LO..=HI`.
+pub(crate) fn de_range<'de, D, const LO: i64, const HI: i64>(d: D) -> Result<i32, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let v = i64::deserialize(d)?;
+    if (LO..=HI).contains(&v) {
+        Ok(v as i32)
+    } else {
+        Err(de::Error::custom(format!(
+            "{v} is out of range: expected an integer from {LO} to {HI}"
+        )))
+    }
+}
+
+/// Shield carried (§4.18.1–§4.18.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShieldKind {
+    /// No shield.
+    #[default]
+    None,
+    /// Small shield: +1 to shield parries.
+    Small,
+    /// Large shield: +2 to shield parries.
+    Large,
+}
+
+/// How a fighter spends its actions (digest §6, AI policies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// One attack per round; every other action is kept for defences.
+    #[default]
+    Balanced,
+    /// Two attacks per round; a defence may become the 3rd action at −1.
+    Aggressive,
+    /// Up to three attacks (the 3rd at −1), never defends.
+    AllOut,
+    /// Defensive Position every round: +2 to defences, no attacks (§4.22.1).
+    Defensive,
+    /// Balanced, but Defensive Position for a round when its own wound penalty exceeds the
+    /// opponent's by at least `adaptive_threshold`.
+    Adaptive,
+}
+
+/// Which defence to roll when attacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefenceChoice {
+    /// The legal option with the highest total; ties go shield, weapon, dodge.
+    #[default]
+    BestLegal,
+    /// Parry with the weapon; dodge where the weapon may not parry this attack.
+    Weapon,
+    /// Parry with the shield; dodge where the shield may not parry this attack.
+    Shield,
+    /// Always dodge.
+    Dodge,
+    /// Never defend actively (the attack is against `undefended_value`).
+    None,
+}
+
+/// Static situational flags (§4.23.3), for the acting character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Situation {
+    /// +2 on attacks.
+    OpponentSurprised,
+    /// +2 on attacks.
+    AttackingFromBehind,
+    /// +1 on attacks and defences.
+    HigherGround,
+    /// +1 on attacks.
+    OpponentSittingOrLying,
+    /// −2 on attacks and defences.
+    Surprised,
+    /// −1 on attacks and defences.
+    LowerGround,
+    /// −1 on attacks and defences.
+    Sitting,
+    /// −4 on attacks and defences.
+    Lying,
+}
+
+impl Situation {
+    /// (modifier on attacks, modifier on defences).
+    pub fn modifiers(self) -> (i32, i32) {
+        match self {
+            Situation::OpponentSurprised | Situation::AttackingFromBehind => (2, 0),
+            Situation::HigherGround => (1, 1),
+            Situation::OpponentSittingOrLying => (1, 0),
+            Situation::Surprised => (-2, -2),
+            Situation::LowerGround | Situation::Sitting => (-1, -1),
+            Situation::Lying => (-4, -4),
+        }
+    }
+}
+
+/// A weapon: a built-in name, or a custom table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeaponSpec {
+    /// The resolved statistics.
+    pub stats: WeaponStats,
+    /// Whether it was given by built-in name (serialized back as the name).
+    pub builtin: bool,
+}
+
+impl Serialize for WeaponSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.builtin {
+            s.serialize_str(&self.stats.name)
+        } else {
+            self.stats.serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for WeaponSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = WeaponSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a weapon name (e.g. \"long sword\") or a table { impact, aspect, … }")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<WeaponSpec, E> {
+                tables::weapon(v).map(|stats| WeaponSpec { stats, builtin: true }).ok_or_else(|| {
+                    E::custom(format!(
+                        "unknown weapon {v:?}; built-in weapons: {} (or give a table {{ impact = 2, aspect = \"sharp\" }})",
+                        tables::weapon_names().join(", ")
+                    ))
+                })
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<WeaponSpec, M::Error> {
+                let mut stats = WeaponStats::deserialize(de::value::MapAccessDeserializer::new(m))?;
+                if stats.name.is_empty() {
+                    stats.name = "custom weapon".into();
+                }
+                Ok(WeaponSpec {
+                    stats,
+                    builtin: false,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Armour: a built-in name, or a custom `{ protection, movement }` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArmourSpec {
+    /// A named type, resolved with `armor_table`.
+    Named(ArmourKind),
+    /// Custom protection and Movement modifier.
+    Custom {
+        /// Armour protection subtracted from damage.
+        protection: i32,
+        /// Movement modifier on attack, parry and dodge rolls (≤ 0).
+        movement: i32,
+    },
+}
+
+impl Default for ArmourSpec {
+    fn default() -> Self {
+        ArmourSpec::Named(ArmourKind::None)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CustomArmour {
+    #[serde(deserialize_with = "de_range::<_, 0, 30>")]
+    protection: i32,
+    #[serde(default, deserialize_with = "de_range::<_, -10, 0>")]
+    movement: i32,
+}
+
+impl Serialize for ArmourSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            ArmourSpec::Named(k) => k.serialize(s),
+            ArmourSpec::Custom {
+                protection,
+                movement,
+            } => CustomArmour {
+                protection,
+                movement,
+            }
+            .serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ArmourSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ArmourSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an armour name (e.g. \"chain\") or a table { protection, movement }")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ArmourSpec, E> {
+                ArmourKind::from_name(v)
+                    .map(ArmourSpec::Named)
+                    .ok_or_else(|| {
+                        E::custom(format!(
+                            "unknown armour {v:?}; expected one of: {}",
+                            ArmourKind::names()
+                        ))
+                    })
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<ArmourSpec, M::Error> {
+                let c = CustomArmour::deserialize(de::value::MapAccessDeserializer::new(m))?;
+                Ok(ArmourSpec::Custom {
+                    protection: c.protection,
+                    movement: c.movement,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

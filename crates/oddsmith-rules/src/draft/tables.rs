@@ -1,0 +1,241 @@
+//! The seed's built-in weapon and armour tables (§4.17.4, §4.19.1, §4.17.5; digest §4.3–§4.4).
+
+use serde::{Deserialize, Serialize};
+
+/// A weapon's damage aspect (§4.19.1): pointed and sharp weapons get +1 damage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aspect {
+    /// Daggers, short swords, spears, arrows and other thrusting weapons.
+    Pointed,
+    /// Swords, sabres, axes.
+    Sharp,
+    /// Clubs, maces, hammers (no bonus).
+    Blunt,
+}
+
+/// A weapon's statistics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponStats {
+    /// Name shown in reports.
+    #[serde(default)]
+    pub name: String,
+    /// Impact class: 1 small, 2 medium, 3 large, 4 huge (§4.17.4).
+    pub impact: i32,
+    /// Damage aspect; pointed/sharp add `aspect_bonus`.
+    pub aspect: Aspect,
+    /// Magic or supreme-quality bonus to weapon damage (§4.19.1).
+    #[serde(default)]
+    pub bonus: i32,
+    /// 1 or 2 hands; shields need a one-handed weapon (§4.18.1).
+    #[serde(default = "one")]
+    pub hands: u8,
+    /// Flexible weapons (flail, whip, net) cannot parry (§4.18.2).
+    #[serde(default)]
+    pub flexible: bool,
+    /// Whether the weapon can parry other weapons at all (unarmed cannot, G18).
+    #[serde(default = "yes")]
+    pub can_parry: bool,
+    /// Optional length, used only for striking order (§4.17.2, G4).
+    #[serde(default)]
+    pub length: Option<u8>,
+    /// Ranged weapons are listed for completeness but not usable in a melee duel.
+    #[serde(default)]
+    pub ranged: bool,
+}
+
+fn one() -> u8 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+const fn w(
+    name: &'static str,
+    impact: i32,
+    aspect: Aspect,
+    hands: u8,
+    flexible: bool,
+    ranged: bool,
+) -> (&'static str, i32, Aspect, u8, bool, bool) {
+    (name, impact, aspect, hands, flexible, ranged)
+}
+
+/// The built-in weapons: (name, impact, aspect, hands, flexible, ranged). Digest §4.3.
+pub const WEAPONS: &[(&str, i32, Aspect, u8, bool, bool)] = &[
+    w("dagger", 1, Aspect::Pointed, 1, false, false),
+    w("small club", 1, Aspect::Blunt, 1, false, false),
+    w("mace", 2, Aspect::Blunt, 1, false, false),
+    w("flail", 2, Aspect::Blunt, 1, true, false),
+    w("giant's club", 4, Aspect::Blunt, 2, false, false),
+    w("short sword", 1, Aspect::Pointed, 1, false, false),
+    w("long sword", 2, Aspect::Sharp, 1, false, false),
+    w("two handed sword", 3, Aspect::Sharp, 2, false, false),
+    w("two handed war hammer", 3, Aspect::Blunt, 2, false, false),
+    w("rapier", 1, Aspect::Pointed, 1, false, false),
+    w("unarmed", 0, Aspect::Blunt, 1, false, false),
+    w("short bow", 2, Aspect::Pointed, 2, false, true),
+    w("long bow", 3, Aspect::Pointed, 2, false, true),
+    w("cross bow", 3, Aspect::Pointed, 2, false, true),
+    w("pistol", 3, Aspect::Pointed, 1, false, true),
+    w("rifle", 4, Aspect::Pointed, 2, false, true),
+];
+
+/// Other spellings accepted for built-in weapons.
+const WEAPON_ALIASES: &[(&str, &str)] = &[
+    ("claymore", "two handed sword"),
+    ("war hammer", "two handed war hammer"),
+    ("crossbow", "cross bow"),
+    ("longbow", "long bow"),
+    ("shortbow", "short bow"),
+    ("longsword", "long sword"),
+    ("shortsword", "short sword"),
+    ("giants club", "giant's club"),
+    ("club", "small club"),
+    ("brawl", "unarmed"),
+];
+
+/// Normalises a table name: lower case, `-`/`_` as spaces, single spaces.
+pub fn normalise(name: &str) -> String {
+    name.to_ascii_lowercase()
+        .replace(['-', '_'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Looks a built-in weapon up by name (case-, dash- and underscore-insensitive).
+pub fn weapon(name: &str) -> Option<WeaponStats> {
+    let n = normalise(name);
+    let n = WEAPON_ALIASES
+        .iter()
+        .find(|(a, _)| *a == n)
+        .map_or(n.as_str(), |(_, t)| t)
+        .to_string();
+    WEAPONS
+        .iter()
+        .find(|row| row.0 == n)
+        .map(
+            |&(name, impact, aspect, hands, flexible, ranged)| WeaponStats {
+                name: name.to_string(),
+                impact,
+                aspect,
+                bonus: 0,
+                hands,
+                flexible,
+                can_parry: impact > 0,
+                length: None,
+                ranged,
+            },
+        )
+}
+
+/// Names of every built-in weapon, for error messages and docs.
+pub fn weapon_names() -> Vec<&'static str> {
+    WEAPONS.iter().map(|r| r.0).collect()
+}
+
+/// How the seed's damaged armour table maps to names (G7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ArmourTable {
+    /// cloth 1/±0, leather 2/±0, chain 3/−1, plate 4/−1, full plate 5/−2, armour_6 7/−2.
+    #[default]
+    A,
+    /// cloth 1/±0, leather 2/±0, chain 3/−1, armour_4 4/−1, plate 5/−2, full plate 7/−2.
+    B,
+}
+
+/// The named armour types (§4.17.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmourKind {
+    /// No armour: 0/±0.
+    None,
+    /// Thick cloth, padding, furs.
+    Cloth,
+    /// Hardened, boiled or studded leather.
+    Leather,
+    /// Chain, scale or ring mail.
+    Chain,
+    /// Plates on the torso, chain on the limbs.
+    Plate,
+    /// Full plate.
+    FullPlate,
+    /// The unnamed heavier row (7/−2) under table A.
+    #[serde(rename = "armour_6")]
+    Armour6,
+    /// The unnamed 4/−1 row under table B.
+    #[serde(rename = "armour_4")]
+    Armour4,
+}
+
+const ARMOUR_NAMES: &[(&str, ArmourKind)] = &[
+    ("none", ArmourKind::None),
+    ("cloth", ArmourKind::Cloth),
+    ("leather", ArmourKind::Leather),
+    ("chain", ArmourKind::Chain),
+    ("chain mail", ArmourKind::Chain),
+    ("plate", ArmourKind::Plate),
+    ("full plate", ArmourKind::FullPlate),
+    ("armour 6", ArmourKind::Armour6),
+    ("armor 6", ArmourKind::Armour6),
+    ("armour 4", ArmourKind::Armour4),
+    ("armor 4", ArmourKind::Armour4),
+];
+
+impl ArmourKind {
+    /// Parses an armour name (case-, dash- and underscore-insensitive; armour/armor).
+    pub fn from_name(name: &str) -> Option<ArmourKind> {
+        let n = normalise(name);
+        ARMOUR_NAMES.iter().find(|(a, _)| *a == n).map(|&(_, k)| k)
+    }
+    /// Names accepted, for error messages.
+    pub fn names() -> &'static str {
+        "none, cloth, leather, chain, plate, full plate, armour_6 (table A), armour_4 (table B)"
+    }
+    /// (protection, movement modifier) under `table`, or `None` where the row has no such name.
+    pub fn stats(self, table: ArmourTable) -> Option<(i32, i32)> {
+        use ArmourKind::*;
+        Some(match (self, table) {
+            (None, _) => (0, 0),
+            (Cloth, _) => (1, 0),
+            (Leather, _) => (2, 0),
+            (Chain, _) => (3, -1),
+            (Plate, ArmourTable::A) => (4, -1),
+            (FullPlate, ArmourTable::A) => (5, -2),
+            (Armour6, ArmourTable::A) => (7, -2),
+            (Armour4, ArmourTable::B) => (4, -1),
+            (Plate, ArmourTable::B) => (5, -2),
+            (FullPlate, ArmourTable::B) => (7, -2),
+            _ => return Option::None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weapon_lookup_is_forgiving() {
+        assert_eq!(weapon("Long-Sword").unwrap().impact, 2);
+        assert_eq!(weapon("two_handed_sword").unwrap().hands, 2);
+        assert_eq!(weapon("claymore").unwrap().name, "two handed sword");
+        assert!(weapon("long swrd").is_none());
+        assert!(!weapon("unarmed").unwrap().can_parry);
+    }
+
+    #[test]
+    fn armour_tables() {
+        assert_eq!(
+            ArmourKind::from_name("Full_Plate")
+                .unwrap()
+                .stats(ArmourTable::A),
+            Some((5, -2))
+        );
+        assert_eq!(ArmourKind::Plate.stats(ArmourTable::B), Some((5, -2)));
+        assert_eq!(ArmourKind::Armour6.stats(ArmourTable::B), None);
+    }
+}

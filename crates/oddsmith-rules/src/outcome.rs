@@ -1,0 +1,151 @@
+//! What one duel produces, and what an exact solver produces.
+
+use serde::Serialize;
+
+/// Upper bound on a ruleset's extra per-duel counters.
+pub const MAX_COUNTERS: usize = 8;
+
+/// One of the two sides of a duel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Side {
+    /// The first fighter of the matchup.
+    A = 0,
+    /// The second fighter of the matchup.
+    B = 1,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+    /// 0 for A, 1 for B.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Who won a duel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Winner {
+    /// Side A won.
+    A,
+    /// Side B won.
+    B,
+    /// Nobody won (round cap, or both out at once).
+    Draw,
+}
+
+impl Winner {
+    /// The winner as a side, `None` for a draw.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            Winner::A => Some(Side::A),
+            Winner::B => Some(Side::B),
+            Winner::Draw => None,
+        }
+    }
+    /// The winner named by side.
+    pub fn of(side: Side) -> Winner {
+        match side {
+            Side::A => Winner::A,
+            Side::B => Winner::B,
+        }
+    }
+}
+
+/// How a duel ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Ending {
+    /// The loser was taken out of the fight alive (e.g. a Critical wound).
+    Incapacitated = 0,
+    /// The loser died.
+    Death = 1,
+    /// The loser gave up.
+    Yield = 2,
+    /// The round cap was reached: a draw marked "timeout".
+    RoundCap = 3,
+    /// The end condition was a lesser one (first wound, first Severe wound).
+    Wounded = 4,
+    /// The loser collapsed from exhaustion.
+    Exhaustion = 5,
+}
+
+impl Ending {
+    /// Every ending, in index order.
+    pub const ALL: [Ending; 6] = [
+        Ending::Incapacitated,
+        Ending::Death,
+        Ending::Yield,
+        Ending::RoundCap,
+        Ending::Wounded,
+        Ending::Exhaustion,
+    ];
+    /// Stable lower-case name used in JSON and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Incapacitated => "incapacitated",
+            Ending::Death => "death",
+            Ending::Yield => "yield",
+            Ending::RoundCap => "timeout",
+            Ending::Wounded => "wounded",
+            Ending::Exhaustion => "exhaustion",
+        }
+    }
+}
+
+/// Everything the engine learns from one duel. Plain data, no allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DuelOutcome {
+    /// Who won.
+    pub winner: Winner,
+    /// How it ended.
+    pub ending: Ending,
+    /// Rounds fought (the round in which the duel ended).
+    pub rounds: u32,
+    /// Damage points dealt by A and by B (after armour, hits only, clipped at 0).
+    pub damage: [u32; 2],
+    /// Hits landed by A and by B.
+    pub hits: [u32; 2],
+    /// Attacks made by A and by B.
+    pub attacks: [u32; 2],
+    /// The ruleset's extra counters (names from `Ruleset::counter_names`).
+    pub counters: [u32; MAX_COUNTERS],
+}
+
+impl DuelOutcome {
+    /// An outcome with no events yet, for rulesets to fill in.
+    pub fn empty() -> Self {
+        DuelOutcome {
+            winner: Winner::Draw,
+            ending: Ending::RoundCap,
+            rounds: 0,
+            damage: [0; 2],
+            hits: [0; 2],
+            attacks: [0; 2],
+            counters: [0; MAX_COUNTERS],
+        }
+    }
+}
+
+/// The exact solution of a duel (no sampling).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExactDuel {
+    /// P(A wins).
+    pub p_a_win: f64,
+    /// P(B wins).
+    pub p_b_win: f64,
+    /// P(draw), including timeouts at the round cap.
+    pub p_draw: f64,
+    /// Expected number of rounds.
+    pub mean_rounds: f64,
+    /// P(the duel ends in round r), index r (index 0 unused).
+    pub rounds_pmf: Vec<f64>,
+    /// Probability mass the solver dropped as negligible (an upper bound on its error).
+    pub truncated: f64,
+}

@@ -23,6 +23,8 @@ pub use outcome::{DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, Side, Winner};
 pub use registry::{RULESET_IDS, RulesetVisitor, visit};
 pub use roller::{RngRoller, Roller};
 
+use std::fmt::Debug;
+
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -30,21 +32,21 @@ use serde::de::DeserializeOwned;
 ///
 /// A ruleset value holds its compiled options. Everything per trial is monomorphised: the
 /// engine calls [`Ruleset::duel`] with a concrete [`Roller`], with no dynamic dispatch.
-pub trait Ruleset: Sized + Sync + Send + 'static {
+pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     /// Stable identifier used in scenario files (`ruleset = "draft"`).
     const ID: &'static str;
     /// Human-readable title of the rule system.
     const TITLE: &'static str;
     /// A fighter as written in a scenario file (`deny_unknown_fields`).
-    type FighterSpec: DeserializeOwned + Serialize + Clone;
+    type FighterSpec: DeserializeOwned + Serialize + Clone + Debug;
     /// The ruleset's options as written under `[options]`; `Default` is the digest's default.
-    type Options: DeserializeOwned + Serialize + Default + Clone + PartialEq;
+    type Options: DeserializeOwned + Serialize + Default + Clone + PartialEq + Debug + Send + Sync;
     /// A compiled, validated fighter: a flat struct with precomputed tables.
-    type Fighter: Clone + Send + Sync;
+    type Fighter: Clone + Send + Sync + Debug;
     /// Two compiled fighters facing each other, with everything per-pair precomputed.
-    type Matchup: Clone + Send + Sync;
+    type Matchup: Clone + Send + Sync + Debug;
     /// A single check's parameters, parsed from `key=value` pairs.
-    type Check: Clone + Send + Sync;
+    type Check: Clone + Send + Sync + Debug;
 
     /// Validates the options and builds the ruleset.
     fn new(options: Self::Options) -> Result<Self, RulesError>;

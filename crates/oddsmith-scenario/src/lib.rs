@@ -1,1 +1,228 @@
-//! oddsmith-scenario
+//! Scenario files: the TOML envelope, ruleset-specific fighters and options, validation, and
+//! errors that name the file, line:column, the field path and what was expected.
+//!
+//! Loading is two-pass: [`ruleset_of`] reads only the `ruleset` key, then [`load`] is called
+//! with that ruleset's type and deserializes the whole file with the ruleset's own fighter and
+//! option types (`deny_unknown_fields` throughout). This crate takes text, not paths: it does
+//! no IO.
+
+mod locate;
+
+use std::collections::BTreeMap;
+
+use oddsmith_rules::{RULESET_IDS, RulesError, Ruleset};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+
+use locate::{Doc, Seg};
+
+/// A scenario error located in its file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{file}:{line}:{column}: {}{message}", field_prefix(field))]
+pub struct ScenarioError {
+    /// The file name as given by the caller.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// Dotted path of the offending field (`fighters.knight.skill`), empty for the document.
+    pub field: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+fn field_prefix(field: &str) -> String {
+    if field.is_empty() {
+        String::new()
+    } else {
+        format!("{field}: ")
+    }
+}
+
+/// A matchup: two fighters from the library, A first.
+#[derive(Clone, Debug)]
+pub struct MatchupDef<R: Ruleset> {
+    /// Display name ("knight vs brute" unless given).
+    pub name: String,
+    /// Name of fighter A.
+    pub a: String,
+    /// Name of fighter B.
+    pub b: String,
+    /// The compiled pair.
+    pub matchup: R::Matchup,
+}
+
+/// A loaded, validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario<R: Ruleset> {
+    /// Scenario name (also the report folder name).
+    pub name: String,
+    /// Free text describing what the scenario asks.
+    pub description: Option<String>,
+    /// The ruleset with the scenario's options.
+    pub ruleset: R,
+    /// The options as given (merged with defaults).
+    pub options: R::Options,
+    /// Seed, if the file sets one.
+    pub seed: Option<u64>,
+    /// Trials, if the file sets them.
+    pub trials: Option<u64>,
+    /// Precision target, if the file sets one.
+    pub precision: Option<f64>,
+    /// Fighter specs by name.
+    pub fighters: BTreeMap<String, R::FighterSpec>,
+    /// Matchups in file order.
+    pub matchups: Vec<MatchupDef<R>>,
+}
+
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    bound(deserialize = "F: DeserializeOwned, O: DeserializeOwned + Default")
+)]
+struct File<F, O> {
+    name: String,
+    #[allow(dead_code)]
+    ruleset: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    trials: Option<u64>,
+    #[serde(default)]
+    precision: Option<f64>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    options: O,
+    fighters: BTreeMap<String, F>,
+    #[serde(default, rename = "matchup")]
+    matchups: Vec<MatchupSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchupSpec {
+    a: String,
+    b: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Envelope {
+    ruleset: Option<String>,
+}
+
+/// Reads the `ruleset` id of a scenario and checks that it exists.
+pub fn ruleset_of(file: &str, text: &str) -> Result<String, ScenarioError> {
+    let doc = Doc::parse(file, text)?;
+    let env: Envelope = doc.deserialize()?;
+    let Some(id) = env.ruleset else {
+        return Err(doc.error(
+            &[],
+            "missing key `ruleset`; expected one of: ".to_string() + &RULESET_IDS.join(", "),
+        ));
+    };
+    if !RULESET_IDS.contains(&id.as_str()) {
+        return Err(doc.error(
+            &[Seg::Key("ruleset".into())],
+            format!(
+                "unknown ruleset {id:?}; expected one of: {}",
+                RULESET_IDS.join(", ")
+            ),
+        ));
+    }
+    Ok(id)
+}
+
+/// Loads and validates a scenario under ruleset `R`.
+pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioError> {
+    let doc = Doc::parse(file, text)?;
+    let f: File<R::FighterSpec, R::Options> = doc.deserialize()?;
+    let key = |k: &str| Seg::Key(k.to_string());
+    if f.name.trim().is_empty() {
+        return Err(doc.error(&[key("name")], "must not be empty"));
+    }
+    if f.trials == Some(0) {
+        return Err(doc.error(&[key("trials")], "expected at least 1 trial"));
+    }
+    if let Some(h) = f.precision {
+        if !(h > 0.0 && h < 0.5) {
+            return Err(doc.error(
+                &[key("precision")],
+                format!("expected a half-width between 0 and 0.5, got {h}"),
+            ));
+        }
+    }
+    let ruleset =
+        R::new(f.options.clone()).map_err(|e| rules_error(&doc, vec![key("options")], e))?;
+    let mut compiled = BTreeMap::new();
+    for (name, spec) in &f.fighters {
+        let c = ruleset
+            .compile(name, spec)
+            .map_err(|e| rules_error(&doc, vec![key("fighters"), key(name)], e))?;
+        compiled.insert(name.clone(), c);
+    }
+    let mut specs = f.matchups;
+    if specs.is_empty() {
+        if compiled.len() != 2 {
+            return Err(doc.error(
+                &[key("fighters")],
+                format!(
+                    "{} fighters but no [[matchup]]; add [[matchup]] entries with a = \"…\" and b = \"…\"",
+                    compiled.len()
+                ),
+            ));
+        }
+        let mut names = compiled.keys();
+        let (a, b) = (names.next().unwrap().clone(), names.next().unwrap().clone());
+        specs.push(MatchupSpec { a, b, name: None });
+    }
+    let mut matchups = Vec::new();
+    for (i, m) in specs.into_iter().enumerate() {
+        let get = |side: &str, name: &str| {
+            compiled.get(name).ok_or_else(|| {
+                let known: Vec<_> = compiled.keys().map(String::as_str).collect();
+                doc.error(
+                    &[key("matchup"), Seg::Index(i), key(side)],
+                    format!("no fighter named {name:?}; fighters: {}", known.join(", ")),
+                )
+            })
+        };
+        let (fa, fb) = (get("a", &m.a)?, get("b", &m.b)?);
+        let matchup = ruleset
+            .matchup(fa, fb)
+            .map_err(|e| rules_error(&doc, vec![key("matchup"), Seg::Index(i)], e))?;
+        let name = m.name.unwrap_or_else(|| format!("{} vs {}", m.a, m.b));
+        matchups.push(MatchupDef {
+            name,
+            a: m.a,
+            b: m.b,
+            matchup,
+        });
+    }
+    Ok(Scenario {
+        name: f.name,
+        description: f.description,
+        options: f.options,
+        ruleset,
+        seed: f.seed,
+        trials: f.trials,
+        precision: f.precision,
+        fighters: f.fighters,
+        matchups,
+    })
+}
+
+/// Places a ruleset error under `base` (e.g. `fighters.knight` + `shield`).
+fn rules_error(doc: &Doc<'_>, mut base: Vec<Seg>, e: RulesError) -> ScenarioError {
+    match e {
+        RulesError::InvalidField { field, message } => {
+            base.extend(field.split('.').map(|k| Seg::Key(k.to_string())));
+            doc.error(&base, message)
+        }
+        other => doc.error(&base, other.to_string()),
+    }
+}

@@ -1,1 +1,195 @@
-//! oddsmith-sim
+//! The engine: deterministic, parallel Monte Carlo runs of duels and checks.
+//!
+//! Trials are split into fixed-size chunks of [`CHUNK_TRIALS`]. Chunk *i* draws every random
+//! number from stream *i* of the seed (`oddsmith_dice::Streams`), chunks run in parallel with
+//! rayon, and their accumulators are merged in chunk order. So the numbers depend on the
+//! scenario and the seed only: never on the thread count or on scheduling.
+//!
+//! This crate does no IO and reads no clock; progress is reported through a callback.
+
+mod stats;
+
+pub use stats::{CheckStats, DuelStats};
+
+use oddsmith_dice::{Stream, Streams};
+use oddsmith_rules::{RngRoller, Ruleset};
+use oddsmith_stats::{Z95, wilson_half_width};
+use rayon::prelude::*;
+use thiserror::Error;
+
+/// Trials per chunk; part of the identity of every published number (changing it changes
+/// which stream each trial uses).
+pub const CHUNK_TRIALS: u64 = 10_000;
+
+/// Chunks run in parallel between two checks of the stopping rule.
+pub const WAVE_CHUNKS: u64 = 16;
+
+/// Default cap on trials when running to a precision target.
+pub const DEFAULT_MAX_TRIALS_FOR_PRECISION: u64 = 100_000_000;
+
+/// How much to run, with which seed, on how many threads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunConfig {
+    /// The seed; stream *i* of it feeds chunk *i*.
+    pub seed: u64,
+    /// Number of trials, or the cap when `precision` is set.
+    pub trials: u64,
+    /// Stop once the 95 % Wilson half-width of P(A wins) is at most this (checked after each
+    /// chunk, in chunk order, so the stopping point is deterministic too).
+    pub precision: Option<f64>,
+    /// Worker threads; `None` = rayon's default (one per core).
+    pub threads: Option<usize>,
+}
+
+/// Errors of the engine.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// The thread pool could not be built.
+    #[error("could not start {threads} worker threads: {source}")]
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// The underlying error.
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The configuration is unusable.
+    #[error("{0}")]
+    Config(String),
+}
+
+/// Runs `f` on a pool of `threads` workers (or the global pool).
+fn with_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, SimError> {
+    match threads {
+        None => Ok(f()),
+        Some(t) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|source| SimError::ThreadPool { threads: t, source })?;
+            Ok(pool.install(f))
+        }
+    }
+}
+
+fn check_config(cfg: &RunConfig) -> Result<(), SimError> {
+    if cfg.trials == 0 {
+        return Err(SimError::Config("trials must be at least 1".into()));
+    }
+    if let Some(h) = cfg.precision {
+        if !(h > 0.0 && h < 0.5) {
+            return Err(SimError::Config(format!(
+                "precision must be in (0, 0.5), got {h}"
+            )));
+        }
+    }
+    if cfg.threads == Some(0) {
+        return Err(SimError::Config("threads must be at least 1".into()));
+    }
+    Ok(())
+}
+
+/// Runs chunks in waves, merging in chunk order, until `done` says stop or trials run out.
+fn run_chunks<A: Send + Default>(
+    cfg: &RunConfig,
+    chunk: impl Fn(Stream, u64) -> A + Sync,
+    merge: impl Fn(&mut A, &A) + Sync,
+    done: impl Fn(&A) -> bool + Sync,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<A, SimError> {
+    check_config(cfg)?;
+    let n_chunks = cfg.trials.div_ceil(CHUNK_TRIALS);
+    let mut streams = Streams::new(cfg.seed);
+    let mut total = A::default();
+    with_pool(cfg.threads, || {
+        let mut next = 0;
+        while next < n_chunks {
+            let end = (next + WAVE_CHUNKS).min(n_chunks);
+            let jobs: Vec<(Stream, u64)> = (next..end)
+                .map(|i| {
+                    let size = CHUNK_TRIALS.min(cfg.trials - i * CHUNK_TRIALS);
+                    (streams.next().expect("streams never end"), size)
+                })
+                .collect();
+            let results: Vec<A> = jobs
+                .into_par_iter()
+                .map(|(s, size)| {
+                    let a = chunk(s, size);
+                    progress(size);
+                    a
+                })
+                .collect();
+            for r in &results {
+                merge(&mut total, r);
+                if done(&total) {
+                    return;
+                }
+            }
+            next = end;
+        }
+    })?;
+    Ok(total)
+}
+
+/// Runs duels of one matchup.
+pub fn run_duels<R: Ruleset>(
+    rules: &R,
+    m: &R::Matchup,
+    cfg: &RunConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<DuelStats, SimError> {
+    let precision = cfg.precision;
+    run_chunks(
+        cfg,
+        |mut s, n| {
+            let mut acc = DuelStats::default();
+            let mut roller = RngRoller::new(&mut s);
+            for _ in 0..n {
+                acc.record(&rules.duel(m, &mut roller));
+            }
+            acc
+        },
+        DuelStats::merge,
+        |acc| {
+            precision.is_some_and(|h| {
+                let o = acc.outcomes;
+                wilson_half_width(o.a_wins, o.total(), Z95) <= h
+            })
+        },
+        progress,
+    )
+}
+
+/// Runs a check `cfg.trials` times (`precision` applies to P(success)).
+pub fn run_check<R: Ruleset>(
+    rules: &R,
+    check: &R::Check,
+    offset: i64,
+    cfg: &RunConfig,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<CheckStats, SimError> {
+    let exact = rules.check_exact(check);
+    let at_least = exact.success_at_least;
+    let precision = cfg.precision;
+    run_chunks(
+        cfg,
+        |mut s, n| {
+            let mut acc = CheckStats::new(offset);
+            let mut roller = RngRoller::new(&mut s);
+            for _ in 0..n {
+                let v = rules.check_sample(check, &mut roller);
+                acc.record(v, v >= at_least);
+            }
+            acc
+        },
+        CheckStats::merge,
+        |acc| {
+            precision.is_some_and(|h| {
+                let p = acc.success;
+                wilson_half_width(p.successes, p.trials, Z95) <= h
+            })
+        },
+        progress,
+    )
+}

@@ -127,6 +127,12 @@ fn helpless(f: &FState) -> bool {
     f.critical > 0 || f.dead
 }
 
+/// Whether a fighter may attack: not helpless, unless `critical_can_attack` (G9).
+#[inline]
+fn can_attack(o: &DraftOptions, f: &FState) -> bool {
+    o.critical_can_attack || !helpless(f)
+}
+
 /// The `k`-th attack event of the round: (attacker, segment), or `None` when the round is over.
 #[inline]
 fn event(s: &State, k: u8) -> Option<(usize, u8)> {
@@ -148,7 +154,7 @@ fn event(s: &State, k: u8) -> Option<(usize, u8)> {
 fn plan(m: &Matchup, o: &DraftOptions, s: &State, me: usize) -> (u8, bool) {
     let f = &m.f[me];
     let st = &s.f[me];
-    if helpless(st) && !o.critical_can_attack {
+    if !can_attack(o, st) {
         return (0, false);
     }
     match f.policy {
@@ -266,7 +272,7 @@ pub fn step<R: Roller, T: Tally>(
         && event(s, s.ev).is_some_and(|(w, seg2)| w == y && seg2 == _seg);
     let (fx, fy) = (&m.f[x], &m.f[y]);
     let sx = s.f[x];
-    let able = !(helpless(&sx) && !o.critical_can_attack) && sx.actions < o.max_actions_per_round;
+    let able = can_attack(o, &sx) && sx.actions < o.max_actions_per_round;
     if able {
         let extra_a = if sx.actions >= o.free_actions_per_round {
             o.extra_action_modifier

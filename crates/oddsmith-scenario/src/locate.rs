@@ -1,0 +1,132 @@
+//! Turning byte spans and field paths into file:line:column.
+
+use serde::de::DeserializeOwned;
+use serde_path_to_error::Segment;
+use toml::de::{DeTable, DeValue};
+
+use crate::ScenarioError;
+
+/// One step of a field path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seg {
+    /// A table key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// A parsed document with its spans, for deserializing and for locating fields.
+pub struct Doc<'a> {
+    file: &'a str,
+    text: &'a str,
+    root: toml::Spanned<DeValue<'a>>,
+}
+
+impl<'a> Doc<'a> {
+    /// Parses TOML text; syntax errors are located.
+    pub fn parse(file: &'a str, text: &'a str) -> Result<Doc<'a>, ScenarioError> {
+        let root = DeTable::parse(text).map_err(|e| {
+            let (line, column) = line_col(text, e.span().map_or(0, |s| s.start));
+            ScenarioError {
+                file: file.into(),
+                line,
+                column,
+                field: String::new(),
+                message: first_line(e.message()),
+            }
+        })?;
+        let span = root.span();
+        let root = toml::Spanned::new(span, DeValue::Table(root.into_inner()));
+        Ok(Doc { file, text, root })
+    }
+
+    /// Deserializes the whole document; errors carry the field path and position.
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, ScenarioError> {
+        let table = match self.root.get_ref() {
+            DeValue::Table(t) => t.clone(),
+            _ => unreachable!("a document is a table"),
+        };
+        let de = toml::de::Deserializer::from(toml::Spanned::new(self.root.span(), table));
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path: Vec<Seg> = e
+                .path()
+                .iter()
+                .filter_map(|s| match s {
+                    Segment::Map { key } => Some(Seg::Key(key.clone())),
+                    Segment::Seq { index } => Some(Seg::Index(*index)),
+                    Segment::Enum { variant } => Some(Seg::Key(variant.clone())),
+                    Segment::Unknown => None,
+                })
+                .collect();
+            let inner = e.into_inner();
+            let message = first_line(inner.message());
+            match inner.span() {
+                Some(s) => self.error_at(s.start, &path, message),
+                None => self.error(&path, message),
+            }
+        })
+    }
+
+    /// An error at the field `path` (or its nearest present ancestor).
+    pub fn error(&self, path: &[Seg], message: impl Into<String>) -> ScenarioError {
+        let mut node = &self.root;
+        for seg in path {
+            let next = match seg {
+                Seg::Key(k) => node.get_ref().get(k.as_str()),
+                Seg::Index(i) => node.get_ref().get(*i),
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        self.error_at(node.span().start, path, message.into())
+    }
+
+    fn error_at(&self, offset: usize, path: &[Seg], message: String) -> ScenarioError {
+        let (line, column) = line_col(self.text, offset);
+        ScenarioError {
+            file: self.file.into(),
+            line,
+            column,
+            field: render(path),
+            message,
+        }
+    }
+}
+
+fn first_line(m: &str) -> String {
+    m.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// Renders a path as `fighters.knight.skill` / `matchup[0].a`.
+pub fn render(path: &[Seg]) -> String {
+    let mut s = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                if k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    s.push_str(k);
+                } else {
+                    s.push_str(&format!("{k:?}"));
+                }
+            }
+            Seg::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+/// 1-based line and character column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}

@@ -1,0 +1,190 @@
+//! Scenario loading through the public API: every bundled scenario loads, and bad input gives
+//! an error naming the file, line:column, field path and what was expected.
+
+use std::path::Path;
+
+use oddsmith_rules::draft::Draft;
+use oddsmith_scenario::{ScenarioError, load, ruleset_of};
+
+const GOOD: &str = r#"
+name = "t"
+ruleset = "draft"
+seed = 5
+
+[fighters.knight]
+skill = 6
+weapon = "long sword"
+shield = "small"
+shield_skill = 5
+armour = "chain"
+
+[fighters.brute]
+skill = 5
+weapon = { name = "spear", impact = 2, aspect = "pointed", hands = 2, length = 4 }
+armour = { protection = 2, movement = 0 }
+"#;
+
+fn err(text: &str) -> ScenarioError {
+    ruleset_of("s.toml", text)
+        .and_then(|_| load::<Draft>("s.toml", text))
+        .unwrap_err()
+}
+
+#[track_caller]
+fn expect(text: &str, line: usize, column: usize, field: &str, needle: &str) {
+    let e = err(text);
+    assert_eq!(
+        (e.line, e.column, e.field.as_str()),
+        (line, column, field),
+        "{e}"
+    );
+    assert!(e.message.contains(needle), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("s.toml:{line}:{column}: {field}")),
+        "{e}"
+    );
+}
+
+#[test]
+fn good_scenario_loads_with_custom_kit_and_default_matchup() {
+    assert_eq!(ruleset_of("s.toml", GOOD).unwrap(), "draft");
+    let s = load::<Draft>("s.toml", GOOD).unwrap();
+    assert_eq!(s.seed, Some(5));
+    assert_eq!(s.matchups.len(), 1);
+    assert_eq!(s.matchups[0].name, "brute vs knight");
+    assert_eq!(s.fighters["brute"].weapon.stats.name, "spear");
+}
+
+#[test]
+fn every_bundled_scenario_loads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut n = 0;
+    for sub in std::fs::read_dir(&dir).unwrap() {
+        for f in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+            let p = f.unwrap().path();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.display().to_string();
+            assert_eq!(ruleset_of(&name, &text).unwrap(), "draft");
+            let s = load::<Draft>(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!s.matchups.is_empty());
+            n += 1;
+        }
+    }
+    assert!(n >= 4);
+}
+
+#[test]
+fn unknown_fighter_field() {
+    let t = GOOD.replace("shield_skill = 5", "shield_skil = 5");
+    expect(
+        &t,
+        10,
+        1,
+        "fighters.knight.shield_skil",
+        "unknown field `shield_skil`",
+    );
+}
+
+#[test]
+fn unknown_weapon_name() {
+    let t = GOOD.replace("\"long sword\"", "\"long swrd\"");
+    expect(
+        &t,
+        8,
+        10,
+        "fighters.knight.weapon",
+        "unknown weapon \"long swrd\"",
+    );
+}
+
+#[test]
+fn skill_out_of_range() {
+    let t = GOOD.replace("skill = 6", "skill = 42");
+    expect(
+        &t,
+        7,
+        9,
+        "fighters.knight.skill",
+        "42 is out of range: expected an integer from 0 to 30",
+    );
+}
+
+#[test]
+fn wrong_type() {
+    let t = GOOD.replace("skill = 6", "skill = \"six\"");
+    expect(&t, 7, 9, "fighters.knight.skill", "invalid type");
+}
+
+#[test]
+fn shield_with_two_handed_weapon_is_located() {
+    let t = GOOD.replace(
+        "armour = { protection = 2, movement = 0 }",
+        "shield = \"large\"",
+    );
+    expect(&t, 16, 10, "fighters.brute.shield", "one-handed weapon");
+}
+
+#[test]
+fn unknown_option_and_bad_option_value() {
+    let t = format!("{GOOD}\n[options]\nwound_stacking = true\n");
+    expect(
+        &t,
+        19,
+        1,
+        "options.wound_stacking",
+        "unknown field `wound_stacking`",
+    );
+    let t = format!("{GOOD}\n[options]\nend_condition = \"surrender\"\n");
+    expect(
+        &t,
+        19,
+        17,
+        "options.end_condition",
+        "unknown variant `surrender`",
+    );
+    let t = format!("{GOOD}\n[options]\nmax_actions_per_round = 5\n");
+    expect(
+        &t,
+        19,
+        25,
+        "options.max_actions_per_round",
+        "expected 1, 2 or 3",
+    );
+}
+
+#[test]
+fn matchup_with_unknown_fighter() {
+    let t = format!("{GOOD}\n[[matchup]]\na = \"knight\"\nb = \"brutus\"\n");
+    expect(
+        &t,
+        20,
+        5,
+        "matchup[0].b",
+        "no fighter named \"brutus\"; fighters: brute, knight",
+    );
+}
+
+#[test]
+fn unknown_ruleset_and_syntax_error() {
+    let t = GOOD.replace("ruleset = \"draft\"", "ruleset = \"dnd\"");
+    expect(&t, 3, 11, "ruleset", "unknown ruleset \"dnd\"");
+    let t = GOOD.replace("seed = 5", "seed = = 5");
+    let e = err(&t);
+    assert_eq!((e.line, e.field.as_str()), (4, ""), "{e}");
+}
+
+#[test]
+fn unknown_top_level_key_and_bad_precision() {
+    let t = GOOD.replace("seed = 5", "seeds = 5");
+    expect(&t, 4, 1, "seeds", "unknown field `seeds`");
+    let t = GOOD.replace("seed = 5", "precision = 0.7");
+    expect(&t, 4, 13, "precision", "between 0 and 0.5");
+}
+
+#[test]
+fn three_fighters_need_matchups() {
+    let t = format!("{GOOD}\n[fighters.third]\nskill = 1\nweapon = \"dagger\"\n");
+    let e = err(&t);
+    assert!(e.message.contains("no [[matchup]]"), "{e}");
+}

@@ -1,0 +1,128 @@
+//! Mergeable per-run accumulators. Memory does not grow with the number of trials.
+
+use oddsmith_rules::{DuelOutcome, Ending, MAX_COUNTERS, Winner};
+use oddsmith_stats::{IntHistogram, OutcomeCounts, Proportion};
+use serde::{Deserialize, Serialize};
+
+/// Everything gathered over many duels of one matchup.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DuelStats {
+    /// Wins and draws.
+    pub outcomes: OutcomeCounts,
+    /// Duels by how they ended, indexed like `Ending::ALL`.
+    pub endings: [u64; 6],
+    /// Wins of A and of B by ending, indexed like `Ending::ALL`.
+    pub wins_by_ending: [[u64; 6]; 2],
+    /// Fight length in rounds.
+    pub rounds: IntHistogram,
+    /// Damage points dealt per duel by A and by B.
+    pub damage: [IntHistogram; 2],
+    /// Hits landed by A and by B.
+    pub hits: [u64; 2],
+    /// Attacks made by A and by B.
+    pub attacks: [u64; 2],
+    /// Sums of the ruleset's counters.
+    pub counters: [u64; MAX_COUNTERS],
+}
+
+impl DuelStats {
+    /// Adds one duel.
+    #[inline]
+    pub fn record(&mut self, d: &DuelOutcome) {
+        let e = d.ending as usize;
+        match d.winner {
+            Winner::A => {
+                self.outcomes.record_a();
+                self.wins_by_ending[0][e] += 1;
+            }
+            Winner::B => {
+                self.outcomes.record_b();
+                self.wins_by_ending[1][e] += 1;
+            }
+            Winner::Draw => self.outcomes.record_draw(),
+        }
+        self.endings[e] += 1;
+        self.rounds.record(u64::from(d.rounds));
+        for i in 0..2 {
+            self.damage[i].record(u64::from(d.damage[i]));
+            self.hits[i] += u64::from(d.hits[i]);
+            self.attacks[i] += u64::from(d.attacks[i]);
+        }
+        for (c, v) in self.counters.iter_mut().zip(d.counters) {
+            *c += u64::from(v);
+        }
+    }
+
+    /// Adds another accumulator (chunks are merged in chunk order).
+    pub fn merge(&mut self, o: &DuelStats) {
+        self.outcomes.merge(&o.outcomes);
+        for i in 0..6 {
+            self.endings[i] += o.endings[i];
+            self.wins_by_ending[0][i] += o.wins_by_ending[0][i];
+            self.wins_by_ending[1][i] += o.wins_by_ending[1][i];
+        }
+        self.rounds.merge(&o.rounds);
+        for i in 0..2 {
+            self.damage[i].merge(&o.damage[i]);
+            self.hits[i] += o.hits[i];
+            self.attacks[i] += o.attacks[i];
+        }
+        for (c, v) in self.counters.iter_mut().zip(o.counters) {
+            *c += v;
+        }
+    }
+
+    /// Number of duels.
+    pub fn trials(&self) -> u64 {
+        self.outcomes.total()
+    }
+
+    /// Duels that ended in `e`.
+    pub fn ending(&self, e: Ending) -> u64 {
+        self.endings[e as usize]
+    }
+}
+
+/// Everything gathered over many rolls of one check.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckStats {
+    /// Successes out of trials.
+    pub success: Proportion,
+    /// Result values, shifted by `offset` (value − offset ≥ 0).
+    pub values: IntHistogram,
+    /// The smallest possible result.
+    pub offset: i64,
+}
+
+impl CheckStats {
+    /// An empty accumulator for results ≥ `offset`.
+    pub fn new(offset: i64) -> Self {
+        CheckStats {
+            offset,
+            ..CheckStats::default()
+        }
+    }
+
+    /// Adds one result.
+    #[inline]
+    pub fn record(&mut self, value: i64, success: bool) {
+        self.success.record(success);
+        self.values.record((value - self.offset).max(0) as u64);
+    }
+
+    /// Adds another accumulator.
+    pub fn merge(&mut self, o: &CheckStats) {
+        self.offset = o.offset;
+        self.success.merge(&o.success);
+        self.values.merge(&o.values);
+    }
+
+    /// Observed frequency of result `v`.
+    pub fn frequency(&self, v: i64) -> f64 {
+        let n = self.values.total();
+        if n == 0 || v < self.offset {
+            return 0.0;
+        }
+        self.values.count((v - self.offset) as u64) as f64 / n as f64
+    }
+}

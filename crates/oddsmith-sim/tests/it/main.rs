@@ -1,0 +1,147 @@
+//! Engine tests through the public API: determinism across threads, precision stopping,
+//! Monte Carlo against exact values.
+
+use oddsmith_rules::draft::{Draft, DraftOptions, FighterSpec};
+use oddsmith_rules::{CheckParams, Ruleset};
+use oddsmith_sim::{CHUNK_TRIALS, RunConfig, run_check, run_duels};
+
+fn spec(toml_text: &str) -> FighterSpec {
+    toml::from_str(toml_text).unwrap()
+}
+
+fn d1() -> (Draft, <Draft as Ruleset>::Matchup) {
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let f = d
+        .compile(
+            "d1",
+            &spec("skill = 6\nweapon = \"long sword\"\nstr = 6\ncon = 6\narmour = \"leather\""),
+        )
+        .unwrap();
+    let m = d.matchup(&f, &f).unwrap();
+    (d, m)
+}
+
+fn cfg(trials: u64, threads: usize) -> RunConfig {
+    RunConfig {
+        seed: 42,
+        trials,
+        precision: None,
+        threads: Some(threads),
+    }
+}
+
+#[test]
+fn bit_identical_for_one_and_two_threads_and_across_runs() {
+    let (d, m) = d1();
+    let trials = 5 * CHUNK_TRIALS + 1234; // a partial last chunk too
+    let one = run_duels(&d, &m, &cfg(trials, 1), &|_| {}).unwrap();
+    let two = run_duels(&d, &m, &cfg(trials, 2), &|_| {}).unwrap();
+    let again = run_duels(&d, &m, &cfg(trials, 2), &|_| {}).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(two, again);
+    assert_eq!(one.trials(), trials);
+    // A different seed gives different numbers.
+    let other = run_duels(
+        &d,
+        &m,
+        &RunConfig {
+            seed: 43,
+            ..cfg(trials, 2)
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_ne!(one.outcomes, other.outcomes);
+}
+
+#[test]
+fn progress_reports_every_trial() {
+    let (d, m) = d1();
+    let seen = std::sync::atomic::AtomicU64::new(0);
+    run_duels(&d, &m, &cfg(25_000, 2), &|n| {
+        seen.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(seen.into_inner(), 25_000);
+}
+
+#[test]
+fn precision_stops_early_and_deterministically() {
+    let (d, m) = d1();
+    let c = RunConfig {
+        precision: Some(0.005),
+        ..cfg(10_000_000, 2)
+    };
+    let a = run_duels(&d, &m, &c, &|_| {}).unwrap();
+    let b = run_duels(
+        &d,
+        &m,
+        &RunConfig {
+            threads: Some(1),
+            ..c.clone()
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(a, b);
+    let n = a.trials();
+    // Half-width 1.96·sqrt(p(1−p)/n) ≤ 0.005 needs about 38,400 duels at p ≈ 0.5.
+    assert!(
+        n % CHUNK_TRIALS == 0 && (30_000..=50_000).contains(&n),
+        "stopped after {n}"
+    );
+    let (lo, hi) = oddsmith_stats::wilson95(a.outcomes.a_wins, n);
+    assert!((hi - lo) / 2.0 <= 0.005);
+}
+
+#[test]
+fn monte_carlo_matches_exact_within_4_sigma() {
+    let (d, m) = d1();
+    let n = 200_000;
+    let s = run_duels(&d, &m, &cfg(n, 2), &|_| {}).unwrap();
+    let e = d.exact(&m).unwrap();
+    let sigma = (e.p_a_win * (1.0 - e.p_a_win) / n as f64).sqrt();
+    assert!((s.outcomes.p_a() - e.p_a_win).abs() <= 4.0 * sigma);
+    let rounds_sd = s.rounds.sd() / (n as f64).sqrt();
+    assert!((s.rounds.mean() - e.mean_rounds).abs() <= 4.0 * rounds_sd);
+}
+
+#[test]
+fn check_monte_carlo_matches_exact() {
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let c = d
+        .parse_check(&CheckParams::parse(["skill=5", "difficulty=hard"]).unwrap())
+        .unwrap();
+    let e = d.check_exact(&c);
+    let n = 100_000;
+    let s = run_check(&d, &c, e.distribution.min(), &cfg(n, 2), &|_| {}).unwrap();
+    let p = e.p_success();
+    assert_eq!(p, 0.4);
+    assert!((s.success.p() - p).abs() <= 4.0 * (p * (1.0 - p) / n as f64).sqrt());
+    for v in e.distribution.min()..=e.distribution.max() {
+        let q = e.distribution.p(v);
+        assert!(
+            (s.frequency(v) - q).abs() <= 4.0 * (q * (1.0 - q) / n as f64).sqrt(),
+            "value {v}"
+        );
+    }
+}
+
+#[test]
+fn bad_configurations_are_errors() {
+    let (d, m) = d1();
+    assert!(run_duels(&d, &m, &cfg(0, 1), &|_| {}).is_err());
+    assert!(run_duels(&d, &m, &cfg(10, 0), &|_| {}).is_err());
+    assert!(
+        run_duels(
+            &d,
+            &m,
+            &RunConfig {
+                precision: Some(0.0),
+                ..cfg(10, 1)
+            },
+            &|_| {}
+        )
+        .is_err()
+    );
+}

@@ -958,3 +958,14 @@ fn option_docs_cover_every_option() {
         assert_eq!(parsed, DraftOptions::default(), "doc default of {}", d.name);
     }
 }
+
+#[test]
+fn fighter_docs_cover_every_field() {
+    let v = toml::Value::try_from(fighter(5, "dagger", 5, 5, "none")).unwrap();
+    let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
+    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    for k in &keys {
+        assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
+    }
+    assert_eq!(keys.len(), docs.len());
+}

@@ -17,7 +17,12 @@ fn engine(c: &mut Criterion) {
     g.throughput(Throughput::Elements(TRIALS));
     g.sample_size(20);
     for threads in [1, 2] {
-        let cfg = RunConfig { seed: 1, trials: TRIALS, precision: None, threads: Some(threads) };
+        let cfg = RunConfig {
+            seed: 1,
+            trials: TRIALS,
+            precision: None,
+            threads: Some(threads),
+        };
         g.bench_function(format!("threads_{threads}"), |b| {
             b.iter(|| black_box(run_duels(&d, &m, &cfg, &|_| {}).expect("valid config")))
         });
@@ -31,7 +36,9 @@ fn bare_loop(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let mut rng = stream(1, 0);
     let mut roller = RngRoller::new(&mut rng);
-    g.bench_function("one_duel", |b| b.iter(|| black_box(d.duel(&m, &mut roller))));
+    g.bench_function("one_duel", |b| {
+        b.iter(|| black_box(d.duel(&m, &mut roller)))
+    });
     g.finish();
 }
 

@@ -2,9 +2,9 @@
 //! `cargo bench -p oddsmith-benches`).
 
 use oddsmith_rules::Ruleset;
-use oddsmith_rules::draft::{Draft, DraftOptions, FighterSpec, Matchup};
 use oddsmith_rules::draft::spec::{ArmourSpec, WeaponSpec};
 use oddsmith_rules::draft::tables::{self, ArmourKind};
+use oddsmith_rules::draft::{Draft, DraftOptions, FighterSpec, Matchup};
 
 /// The digest's reference duel D1 (draft.md §7.7): two identical long-sword fighters, skill 6,
 /// STR 6, CON 6, leather, default options (random first strike each round).
@@ -12,7 +12,10 @@ pub fn d1() -> (Draft, Matchup) {
     let d = Draft::new(DraftOptions::default()).expect("default options are valid");
     let spec = FighterSpec {
         skill: 6,
-        weapon: WeaponSpec { stats: tables::weapon("long sword").expect("built in"), builtin: true },
+        weapon: WeaponSpec {
+            stats: tables::weapon("long sword").expect("built in"),
+            builtin: true,
+        },
         shield: Default::default(),
         shield_skill: 0,
         dodge: 0,

@@ -148,13 +148,13 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
     if f.trials == Some(0) {
         return Err(doc.error(&[key("trials")], "expected at least 1 trial"));
     }
-    if let Some(h) = f.precision {
-        if !(h > 0.0 && h < 0.5) {
-            return Err(doc.error(
-                &[key("precision")],
-                format!("expected a half-width between 0 and 0.5, got {h}"),
-            ));
-        }
+    if let Some(h) = f.precision
+        && !(h > 0.0 && h < 0.5)
+    {
+        return Err(doc.error(
+            &[key("precision")],
+            format!("expected a half-width between 0 and 0.5, got {h}"),
+        ));
     }
     let ruleset =
         R::new(f.options.clone()).map_err(|e| rules_error(&doc, vec![key("options")], e))?;

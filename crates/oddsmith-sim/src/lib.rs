@@ -77,12 +77,12 @@ fn check_config(cfg: &RunConfig) -> Result<(), SimError> {
     if cfg.trials == 0 {
         return Err(SimError::Config("trials must be at least 1".into()));
     }
-    if let Some(h) = cfg.precision {
-        if !(h > 0.0 && h < 0.5) {
-            return Err(SimError::Config(format!(
-                "precision must be in (0, 0.5), got {h}"
-            )));
-        }
+    if let Some(h) = cfg.precision
+        && !(h > 0.0 && h < 0.5)
+    {
+        return Err(SimError::Config(format!(
+            "precision must be in (0, 0.5), got {h}"
+        )));
     }
     if cfg.threads == Some(0) {
         return Err(SimError::Config("threads must be at least 1".into()));

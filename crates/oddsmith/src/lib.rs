@@ -319,12 +319,12 @@ impl RulesetVisitor for RunScenario<'_> {
         if trials == 0 {
             bail!(InputError("--trials must be at least 1".into()));
         }
-        if let Some(h) = precision {
-            if !(h > 0.0 && h < 0.5) {
-                bail!(InputError(format!(
-                    "--precision must be between 0 and 0.5, got {h}"
-                )));
-            }
+        if let Some(h) = precision
+            && !(h > 0.0 && h < 0.5)
+        {
+            bail!(InputError(format!(
+                "--precision must be between 0 and 0.5, got {h}"
+            )));
         }
         if a.threads == Some(0) {
             bail!(InputError("--threads must be at least 1".into()));

@@ -60,6 +60,11 @@ pub const PARAMS: &[&str] = &[
 /// Parses `skill=5 difficulty=hard modifier=-1` or `attack=6 defence=6`.
 pub fn parse(p: &CheckParams) -> Result<DraftCheck, RulesError> {
     p.only(PARAMS)?;
+    for k in ["skill", "modifier", "tn", "attack", "defence", "defense"] {
+        if !(-1000..=1000).contains(&p.int_or(k, 0)?) {
+            return Err(RulesError::check(k, "expected a number from -1000 to 1000"));
+        }
+    }
     let modifier = p.int_or("modifier", 0)?;
     if p.get("attack").is_some() || p.get("defence").is_some() || p.get("defense").is_some() {
         for k in ["skill", "difficulty", "tn"] {

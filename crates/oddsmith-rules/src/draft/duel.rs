@@ -29,6 +29,8 @@ pub struct FState {
     pub dp: bool,
     /// Knocked back this round (−1 for the rest of it, `severe_knockback = "penalty"`).
     pub knocked: bool,
+    /// Collapsed from exhaustion under `end_condition = "death"`: helpless, not dead.
+    pub collapsed: bool,
 }
 
 /// The whole duel state between steps.
@@ -121,10 +123,11 @@ fn exhaustion_penalty(o: &DraftOptions, round: u32, s: i32) -> i32 {
     }
 }
 
-/// Whether a fighter is helpless (Critical wound, still alive: only under `end_condition = "death"`).
+/// Whether a fighter is helpless: a Critical wound or an exhaustion collapse, still alive
+/// (only under `end_condition = "death"`; otherwise either ends the duel).
 #[inline]
 fn helpless(f: &FState) -> bool {
-    f.critical > 0 || f.dead
+    f.critical > 0 || f.dead || f.collapsed
 }
 
 /// Whether a fighter may attack: not helpless, unless `critical_can_attack` (G9).
@@ -174,16 +177,17 @@ fn plan(m: &Matchup, o: &DraftOptions, s: &State, me: usize) -> (u8, bool) {
     }
 }
 
-/// Adds a wound of `level` to `f` with capacities and overflow (§4.19.3, G8).
+/// Adds a wound of `level` to `f` with capacities and overflow (§4.19.3, G8); returns the
+/// level the wound was recorded as (a 4th Light is recorded as a Severe, and so on).
 #[inline]
-pub fn add_wound(o: &DraftOptions, f: &mut FState, level: Level) {
+pub fn add_wound(o: &DraftOptions, f: &mut FState, level: Level) -> Level {
     let cap = &o.wound_capacity;
     let reset = o.wound_overflow == Overflow::Reset;
     let mut lv = level as u8;
     if lv == Level::Light as u8 {
         if f.light < cap.light {
             f.light += 1;
-            return;
+            return Level::Light;
         }
         if reset {
             f.light = 0;
@@ -193,7 +197,7 @@ pub fn add_wound(o: &DraftOptions, f: &mut FState, level: Level) {
     if lv == Level::Severe as u8 {
         if f.severe < cap.severe {
             f.severe += 1;
-            return;
+            return Level::Severe;
         }
         if reset {
             f.severe = 0;
@@ -203,13 +207,15 @@ pub fn add_wound(o: &DraftOptions, f: &mut FState, level: Level) {
     if lv == Level::Critical as u8 {
         if f.critical < cap.critical {
             f.critical += 1;
-            return;
+            return Level::Critical;
         }
         lv = Level::Death as u8;
     }
     if lv == Level::Death as u8 {
         f.dead = true;
+        return Level::Death;
     }
+    Level::None
 }
 
 /// Whether `f` has lost under the end condition, and how.
@@ -344,8 +350,10 @@ pub fn step<R: Roller, T: Tally>(
 
 #[inline]
 fn apply(o: &DraftOptions, f: &mut FState, level: Level) {
-    add_wound(o, f, level);
-    if level >= Level::Severe && o.severe_knockback == Knockback::Penalty {
+    // "In any case, the hit fighter is driven backwards" (§4.19.2): a Light wound that
+    // overflows into a Severe one counts too.
+    let recorded = add_wound(o, f, level);
+    if recorded >= Level::Severe && o.severe_knockback == Knockback::Penalty {
         f.knocked = true;
     }
 }
@@ -373,11 +381,18 @@ fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: 
     }
     if o.exhaustion {
         let out = [0, 1].map(|i| exhaustion_level(s.round, m.f[i].stamina) >= 3);
-        match out {
-            [true, true] => return Step::Over(Winner::Draw, Ending::Exhaustion),
-            [true, false] => return Step::Over(Winner::B, Ending::Exhaustion),
-            [false, true] => return Step::Over(Winner::A, Ending::Exhaustion),
-            [false, false] => {}
+        if o.end_condition == EndCondition::Death {
+            // A collapse has the consequences of a Critical injury: helpless, not dead (G9).
+            for (f, collapsed) in s.f.iter_mut().zip(out) {
+                f.collapsed |= collapsed;
+            }
+        } else {
+            match out {
+                [true, true] => return Step::Over(Winner::Draw, Ending::Exhaustion),
+                [true, false] => return Step::Over(Winner::B, Ending::Exhaustion),
+                [false, true] => return Step::Over(Winner::A, Ending::Exhaustion),
+                [false, false] => {}
+            }
         }
     }
     let plans = [plan(m, o, s, 0), plan(m, o, s, 1)];

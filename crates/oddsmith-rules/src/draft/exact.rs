@@ -15,8 +15,12 @@ use crate::{ExactDuel, Winner};
 /// Live probability mass below which the solver stops (reported as `truncated`).
 pub const NEGLIGIBLE_MASS: f64 = 1e-15;
 
-/// Solves a duel exactly up to the round cap.
-pub fn solve(m: &Matchup, o: &DraftOptions) -> ExactDuel {
+/// Largest number of live states the solver tracks; beyond it (huge wound capacities) it
+/// gives up and reports no exact value rather than exhaust memory.
+pub const MAX_LIVE_STATES: usize = 200_000;
+
+/// Solves a duel exactly up to the round cap; `None` if the state space is too large.
+pub fn solve(m: &Matchup, o: &DraftOptions) -> Option<ExactDuel> {
     let mut live: BTreeMap<State, f64> = BTreeMap::new();
     live.insert(State::start(), 1.0);
     let (mut pa, mut pb, mut pd) = (0.0, 0.0, 0.0);
@@ -43,6 +47,9 @@ pub fn solve(m: &Matchup, o: &DraftOptions) -> ExactDuel {
                 },
             );
         }
+        if next.len() > MAX_LIVE_STATES {
+            return None;
+        }
         live = next;
     }
     let truncated = live.values().sum::<f64>();
@@ -51,12 +58,12 @@ pub fn solve(m: &Matchup, o: &DraftOptions) -> ExactDuel {
         .enumerate()
         .map(|(r, p)| r as f64 * p)
         .sum();
-    ExactDuel {
+    Some(ExactDuel {
         p_a_win: pa,
         p_b_win: pb,
         p_draw: pd,
         mean_rounds,
         rounds_pmf,
         truncated,
-    }
+    })
 }

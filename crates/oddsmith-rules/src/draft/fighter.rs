@@ -233,22 +233,23 @@ pub fn choose_defence(o: &DraftOptions, d: &Fighter, att: &Fighter) -> (Defence,
         .shield
         .and_then(|(base, max)| (att.impact <= max).then_some(base));
     let dodge = d.dodge + d.shield_bonus_elsewhere;
+    // Highest total among the legal options; ties go shield, weapon, dodge.
+    let best_legal = || {
+        let mut best = (Defence::Dodge, dodge);
+        if let Some(v) = weapon.filter(|&v| v >= best.1) {
+            best = (Defence::Weapon, v);
+        }
+        if let Some(v) = shield.filter(|&v| v >= best.1) {
+            best = (Defence::Shield, v);
+        }
+        best
+    };
     match d.defence {
         DefenceChoice::None => (Defence::None, 0),
         DefenceChoice::Dodge => (Defence::Dodge, dodge),
-        DefenceChoice::Weapon => weapon.map_or((Defence::Dodge, dodge), |v| (Defence::Weapon, v)),
-        DefenceChoice::Shield => shield.map_or((Defence::Dodge, dodge), |v| (Defence::Shield, v)),
-        DefenceChoice::BestLegal => {
-            // Highest total; ties go shield, weapon, dodge.
-            let mut best = (Defence::Dodge, dodge);
-            if let Some(v) = weapon.filter(|&v| v >= best.1) {
-                best = (Defence::Weapon, v);
-            }
-            if let Some(v) = shield.filter(|&v| v >= best.1) {
-                best = (Defence::Shield, v);
-            }
-            best
-        }
+        DefenceChoice::Weapon => weapon.map_or_else(best_legal, |v| (Defence::Weapon, v)),
+        DefenceChoice::Shield => shield.map_or_else(best_legal, |v| (Defence::Shield, v)),
+        DefenceChoice::BestLegal => best_legal(),
     }
 }
 

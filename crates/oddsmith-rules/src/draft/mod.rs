@@ -102,8 +102,81 @@ impl crate::Ruleset for Draft {
         if c.light > 20 || c.severe > 20 || c.critical > 20 {
             return bad("wound_capacity", "expected capacities from 0 to 20");
         }
-        if o.scratch_max_damage < 0 {
-            return bad("scratch_max_damage", "expected 0 or more");
+        // Every number stays small, so no sum in the duel loop can overflow.
+        let ranges: [(&str, i32, i32, i32); 16] = [
+            ("extra_action_modifier", o.extra_action_modifier, -50, 50),
+            (
+                "weapon_damage_multiplier",
+                o.weapon_damage_multiplier,
+                0,
+                10,
+            ),
+            ("aspect_bonus", o.aspect_bonus, -10, 10),
+            ("scratch_max_damage", o.scratch_max_damage, 0, 50),
+            ("wound_penalties.light", o.wound_penalties.light, -50, 50),
+            ("wound_penalties.severe", o.wound_penalties.severe, -50, 50),
+            (
+                "wound_penalties.critical",
+                o.wound_penalties.critical,
+                -50,
+                50,
+            ),
+            ("undefended_value", o.undefended_value, -50, 50),
+            ("parry_impact_reach", o.parry_impact_reach, -10, 10),
+            ("shield_bonus.small", o.shield_bonus.small, -10, 10),
+            ("shield_bonus.large", o.shield_bonus.large, -10, 10),
+            (
+                "shield_max_parry_impact.small",
+                o.shield_max_parry_impact.small,
+                0,
+                10,
+            ),
+            (
+                "shield_max_parry_impact.large",
+                o.shield_max_parry_impact.large,
+                0,
+                10,
+            ),
+            (
+                "unfamiliar_weapon_modifier",
+                o.unfamiliar_weapon_modifier,
+                -50,
+                50,
+            ),
+            (
+                "defensive_position_bonus",
+                o.defensive_position_bonus,
+                -50,
+                50,
+            ),
+            ("lying_target_bonus", o.lying_target_bonus, -50, 50),
+        ];
+        for (field, v, lo, hi) in ranges {
+            if !(lo..=hi).contains(&v) {
+                return Err(RulesError::field(
+                    field,
+                    format!("{v} is out of range: expected {lo} to {hi}"),
+                ));
+            }
+        }
+        if o.wide_weight_gap > 10 {
+            return bad("wide_weight_gap", "expected 1 to 10");
+        }
+        for &(min, bonus) in &o.strength_bonus.table {
+            if !(-20..=20).contains(&min) || !(-20..=20).contains(&bonus) {
+                return bad(
+                    "strength_bonus.table",
+                    "expected [min STR, bonus] rows with numbers from -20 to 20",
+                );
+            }
+        }
+        if !(-20..=20).contains(&o.strength_bonus.weak_max)
+            || !(-20..=20).contains(&o.strength_bonus.weak_bonus)
+        {
+            return bad(
+                "strength_bonus",
+                "weak_max and weak_bonus must be from -20 to 20",
+            );
         }
         Ok(Draft { o })
     }
@@ -136,7 +209,7 @@ impl crate::Ruleset for Draft {
     }
 
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        Some(exact::solve(m, &self.o))
+        exact::solve(m, &self.o)
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
@@ -217,7 +290,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc(
         "defence",
         "\"best_legal\"",
-        "\"best_legal\" | \"weapon\" | \"shield\" | \"dodge\" | \"none\" (forced choices fall back to dodge where illegal)",
+        "\"best_legal\" | \"weapon\" | \"shield\" | \"dodge\" | \"none\" (a forced choice that is illegal against this opponent falls back to best_legal)",
     ),
     doc(
         "unfamiliar_weapon",

@@ -1,7 +1,12 @@
-//! Draft options: every knob of digest §5 that a melee duel uses, with the digest's default.
+//! Draft options: the knobs of digest §5 that an engaged melee duel uses, with the digest's
+//! defaults. Each duel INTERPRETATION of the digest (G1–G11, exhaustion of G20) is one option
+//! here; `OPTION_DOCS` documents them for `oddsmith rulesets draft`, and a test keeps the two
+//! lists in step.
 //!
-//! Each INTERPRETATION of the digest (G1–G11) is one option here; `OPTION_DOCS` documents them
-//! for `oddsmith rulesets draft`, and a test keeps the two lists in step.
+//! Not offered, because the duel model has no place for them yet: charges and
+//! `start_engaged` (G17), the potent-fighter segment shift (every first attack is already in
+//! segment 1), Changing One's Mind penalties (§4.17.6; the digest's loop defends without
+//! penalty), hit locations with the arm-drop rule (G12), ranged combat (§4.21) and magic.
 
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +71,8 @@ pub struct DraftOptions {
     pub lying_target_bonus: i32,
     /// Which damaged armour row is which type (G7).
     pub armor_table: ArmourTable,
-    /// Optional exhaustion rule (§4.24.1): exhaustion points per round against Stamina.
+    /// Optional exhaustion rule (§4.24.1): one exhaustion point per round against Stamina
+    /// (every round of an engaged duel counts as exhausting for both fighters).
     pub exhaustion: bool,
     /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
     pub max_rounds: u32,

@@ -121,9 +121,9 @@ pub enum DefenceChoice {
     /// The legal option with the highest total; ties go shield, weapon, dodge.
     #[default]
     BestLegal,
-    /// Parry with the weapon; dodge where the weapon may not parry this attack.
+    /// Parry with the weapon; `best_legal` where the weapon may not parry this attack.
     Weapon,
-    /// Parry with the shield; dodge where the shield may not parry this attack.
+    /// Parry with the shield; `best_legal` where the shield may not parry this attack.
     Shield,
     /// Always dodge.
     Dodge,
@@ -131,7 +131,9 @@ pub enum DefenceChoice {
     None,
 }
 
-/// Static situational flags (§4.23.3), for the acting character.
+/// Static situational flags (§4.23.3), for the acting character. INTERPRETATION: flags hold
+/// for the whole duel (G20); position and surprise modify defence rolls as well as attacks
+/// (parrying is an action too); flags are not mirrored onto the opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Situation {

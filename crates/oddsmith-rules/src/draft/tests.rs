@@ -683,7 +683,7 @@ fn striking_order_and_parry_rules() {
 #[test]
 fn third_action_penalty_applies() {
     // An aggressive attacker's second attack is its 3rd action when it parried in between.
-    // Against a fighter who never defends (passive defence 5), a −100 penalty means that
+    // Against a fighter who never defends (passive defence 5), a −50 penalty means that
     // attack never hits, so A wins less often than with the normal −1.
     let a = FighterSpec {
         policy: Policy::Aggressive,
@@ -694,7 +694,7 @@ fn third_action_penalty_applies() {
         ..d1()
     };
     let harsh = opts(|o| {
-        o.extra_action_modifier = -100;
+        o.extra_action_modifier = -50;
         o.first_strike_tie = FirstStrikeTie::A;
     });
     let normal = opts(|o| o.first_strike_tie = FirstStrikeTie::A);
@@ -968,4 +968,70 @@ fn fighter_docs_cover_every_field() {
         assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
     }
     assert_eq!(keys.len(), docs.len());
+}
+
+#[test]
+fn overflowing_light_wound_knocks_back() {
+    let o = opts(|o| o.severe_knockback = Knockback::Penalty);
+    let mut f = FState {
+        light: 3,
+        ..FState::default()
+    };
+    assert_eq!(duel::add_wound(&o, &mut f, Level::Light), Level::Severe);
+    let mut g = FState {
+        light: 1,
+        ..FState::default()
+    };
+    assert_eq!(duel::add_wound(&o, &mut g, Level::Light), Level::Light);
+}
+
+#[test]
+fn illegal_forced_defence_falls_back_to_best_legal() {
+    let o = DraftOptions::default();
+    let d = Draft::new(o.clone()).unwrap();
+    let mut spec = fighter(6, "long sword", 5, 5, "none");
+    spec.weapon.stats.impact = 3; // a heavy one-handed blade, so it may parry impact 4
+    spec.shield = ShieldKind::Small;
+    spec.shield_skill = 8;
+    spec.defence = DefenceChoice::Shield;
+    let f = d.compile("x", &spec).unwrap();
+    let giant = d
+        .compile("g", &fighter(6, "giant's club", 5, 5, "none"))
+        .unwrap();
+    let long = d
+        .compile("l", &fighter(6, "long sword", 5, 5, "none"))
+        .unwrap();
+    assert_eq!(
+        fighter::choose_defence(&o, &f, &long),
+        (fighter::Defence::Shield, 9)
+    );
+    assert_eq!(
+        fighter::choose_defence(&o, &f, &giant),
+        (fighter::Defence::Weapon, 6)
+    );
+}
+
+#[test]
+fn exhaustion_collapse_under_death_mode_leaves_fighter_helpless() {
+    // Two defensive fighters never attack; with exhaustion on, STR 1 / CON 1 (Stamina 1)
+    // collapses in round 3. Under "incapacitated" that ends the duel as a draw by exhaustion;
+    // under "death" both lie helpless and the duel runs to the round cap.
+    let f = FighterSpec {
+        policy: Policy::Defensive,
+        ..fighter(5, "dagger", 1, 1, "none")
+    };
+    let e = exact_duel(opts(|o| o.exhaustion = true), f.clone(), f.clone());
+    close(e.p_draw, 1.0, 1e-12);
+    close(e.mean_rounds, 3.0, 1e-12);
+    let e = exact_duel(
+        opts(|o| {
+            o.exhaustion = true;
+            o.end_condition = EndCondition::Death;
+            o.max_rounds = 10;
+        }),
+        f.clone(),
+        f,
+    );
+    close(e.p_draw, 1.0, 1e-12);
+    close(e.mean_rounds, 10.0, 1e-12);
 }

@@ -253,3 +253,136 @@ fn rulesets_lists_options_with_defaults() {
     assert_eq!(code, 0);
     assert!(out.contains("wound_overflow = \"keep\""), "{out}");
 }
+
+/// No number in a scenario file can make oddsmith panic: each numeric field, set to extreme
+/// values, either runs or gives an input error (exit 2).
+#[test]
+fn extreme_values_never_panic() {
+    let keys = [
+        "fighters.x.skill",
+        "fighters.x.shield_skill",
+        "fighters.x.dodge",
+        "fighters.x.str",
+        "fighters.x.con",
+        "fighters.x.adaptive_threshold",
+        "fighters.x.attack_modifier",
+        "fighters.x.defence_modifier",
+        "fighters.x.weapon.impact",
+        "fighters.x.weapon.bonus",
+        "fighters.x.armour.protection",
+        "fighters.x.armour.movement",
+        "options.free_actions_per_round",
+        "options.max_actions_per_round",
+        "options.extra_action_modifier",
+        "options.weapon_damage_multiplier",
+        "options.aspect_bonus",
+        "options.scratch_max_damage",
+        "options.wound_capacity.light",
+        "options.wound_capacity.critical",
+        "options.wound_penalties.severe",
+        "options.undefended_value",
+        "options.wide_weight_gap",
+        "options.parry_impact_reach",
+        "options.shield_bonus.small",
+        "options.shield_max_parry_impact.large",
+        "options.unfamiliar_weapon_modifier",
+        "options.defensive_position_bonus",
+        "options.lying_target_bonus",
+        "options.max_rounds",
+        "seed",
+        "trials",
+    ];
+    let values = [
+        "-9223372036854775808",
+        "-2147483649",
+        "-1000",
+        "-1",
+        "0",
+        "1",
+        "7",
+        "1000",
+        "2147483648",
+        "9223372036854775807",
+    ];
+    let dir = std::env::temp_dir().join(format!("oddsmith-extreme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("x.toml");
+    for key in keys {
+        for v in values {
+            let mut fx = vec![
+                ("skill", "6".to_string()),
+                ("weapon", "{ impact = 2, aspect = \"sharp\" }".to_string()),
+                ("armour", "{ protection = 2, movement = 0 }".to_string()),
+                ("shield", "\"small\"".to_string()),
+            ];
+            let mut top = vec![("seed", "1".to_string()), ("trials", "50".to_string())];
+            let mut opts: Vec<(String, String)> = vec![];
+            let parts: Vec<&str> = key.split('.').collect();
+            match parts.as_slice() {
+                ["fighters", "x", "weapon", k] => {
+                    fx[1].1 = format!("{{ impact = 2, aspect = \"sharp\", {k} = {v} }}").replace(
+                        "impact = 2, aspect = \"sharp\", impact",
+                        "aspect = \"sharp\", impact",
+                    )
+                }
+                ["fighters", "x", "armour", k] => {
+                    fx[2].1 = if *k == "protection" {
+                        format!("{{ protection = {v} }}")
+                    } else {
+                        format!("{{ protection = 2, movement = {v} }}")
+                    }
+                }
+                ["fighters", "x", k] => fx.push((k, v.to_string())),
+                ["options", k] => opts.push((k.to_string(), v.to_string())),
+                ["options", k, sub] => opts.push((k.to_string(), format!("{{ {sub} = {v} }}"))),
+                [k] => top
+                    .iter_mut()
+                    .filter(|(n, _)| n == k)
+                    .for_each(|e| e.1 = v.to_string()),
+                _ => unreachable!(),
+            }
+            // Keep the trial count small whatever the case.
+            if key != "trials" {
+                top[1].1 = "50".into();
+            }
+            let mut text = String::from("name = \"x\"\nruleset = \"draft\"\n");
+            for (k, v) in &top {
+                text += &format!("{k} = {v}\n");
+            }
+            text += "\n[options]\n";
+            for (k, v) in &opts {
+                text += &format!("{k} = {v}\n");
+            }
+            text += "\n[fighters.x]\n";
+            // Dedupe: a pushed key replaces the template's.
+            let mut seen = std::collections::BTreeMap::new();
+            for (k, v) in &fx {
+                seen.insert(*k, v.clone());
+            }
+            for (k, v) in &seen {
+                text += &format!("{k} = {v}\n");
+            }
+            text += "\n[fighters.y]\nskill = 5\nweapon = \"mace\"\n";
+            std::fs::write(&f, &text).unwrap();
+            let trials_cap = if key == "trials" {
+                vec!["--trials", "50"]
+            } else {
+                vec![]
+            };
+            let mut args = vec!["run", f.to_str().unwrap(), "--json", "--no-exact"];
+            args.extend(trials_cap);
+            let (code, _, err) = cli(&args);
+            assert!(
+                code == 0 || code == 2,
+                "{key} = {v}: exit {code}: {err}\n{text}"
+            );
+            if code == 2 {
+                assert!(
+                    err.contains("x.toml:"),
+                    "{key} = {v}: unlocated error {err}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

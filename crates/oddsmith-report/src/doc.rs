@@ -192,27 +192,16 @@ pub fn advantage(a: &str, b: &str, s: &DuelStats) -> ([f64; 3], String) {
     // Multinomial variance of p̂a − p̂b.
     let se = ((pa + pb - d * d) / n).max(0.0).sqrt();
     let (lo, hi) = (d - Z95 * se, d + Z95 * se);
-    let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+    let pts = |x: f64| format!("{:.1}", 100.0 * x);
+    let pm = pts(Z95 * se);
     let verdict = if lo > 0.0 && d >= PRACTICAL_THRESHOLD {
-        format!(
-            "{a} favoured: +{} ± {} (significant)",
-            pct(d),
-            pct(Z95 * se)
-        )
+        format!("{a} favoured: wins {} ± {pm} points more often (significant)", pts(d))
     } else if hi < 0.0 && -d >= PRACTICAL_THRESHOLD {
-        format!(
-            "{b} favoured: +{} ± {} (significant)",
-            pct(-d),
-            pct(Z95 * se)
-        )
+        format!("{b} favoured: wins {} ± {pm} points more often (significant)", pts(-d))
     } else if lo > -PRACTICAL_THRESHOLD && hi < PRACTICAL_THRESHOLD {
-        format!("balanced: within ±{} at 95 %", pct(PRACTICAL_THRESHOLD))
+        format!("balanced: P(A) − P(B) = {} ± {pm} points, within ±{} at 95 %", pts(d), pts(PRACTICAL_THRESHOLD))
     } else {
-        format!(
-            "undecided: difference {} ± {}; run more trials",
-            pct(d),
-            pct(Z95 * se)
-        )
+        format!("undecided: P(A) − P(B) = {} ± {pm} points; run more trials", pts(d))
     };
     ([d, lo, hi], verdict)
 }

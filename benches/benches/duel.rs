@@ -9,7 +9,7 @@ use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_sim::{RunConfig, run_duels};
 
-const TRIALS: u64 = 200_000;
+const TRIALS: u64 = 1_000_000;
 
 fn engine(c: &mut Criterion) {
     let (d, m) = d1();

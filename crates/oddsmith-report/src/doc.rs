@@ -195,13 +195,26 @@ pub fn advantage(a: &str, b: &str, s: &DuelStats) -> ([f64; 3], String) {
     let pts = |x: f64| format!("{:.1}", 100.0 * x);
     let pm = pts(Z95 * se);
     let verdict = if lo > 0.0 && d >= PRACTICAL_THRESHOLD {
-        format!("{a} favoured: wins {} ± {pm} points more often (significant)", pts(d))
+        format!(
+            "{a} favoured: wins {} ± {pm} points more often (significant)",
+            pts(d)
+        )
     } else if hi < 0.0 && -d >= PRACTICAL_THRESHOLD {
-        format!("{b} favoured: wins {} ± {pm} points more often (significant)", pts(-d))
+        format!(
+            "{b} favoured: wins {} ± {pm} points more often (significant)",
+            pts(-d)
+        )
     } else if lo > -PRACTICAL_THRESHOLD && hi < PRACTICAL_THRESHOLD {
-        format!("balanced: P(A) − P(B) = {} ± {pm} points, within ±{} at 95 %", pts(d), pts(PRACTICAL_THRESHOLD))
+        format!(
+            "balanced: P(A) − P(B) = {} ± {pm} points, within ±{} at 95 %",
+            pts(d),
+            pts(PRACTICAL_THRESHOLD)
+        )
     } else {
-        format!("undecided: P(A) − P(B) = {} ± {pm} points; run more trials", pts(d))
+        format!(
+            "undecided: P(A) − P(B) = {} ± {pm} points; run more trials",
+            pts(d)
+        )
     };
     ([d, lo, hi], verdict)
 }

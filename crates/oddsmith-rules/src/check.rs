@@ -107,3 +107,16 @@ impl CheckExact {
             .collect()
     }
 }
+
+/// A grid of checks for reports, e.g. skill × difficulty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckGrid<C> {
+    /// What the rows are ("skill").
+    pub row_name: &'static str,
+    /// What the columns are ("difficulty").
+    pub col_name: &'static str,
+    /// What the column values are ("tn").
+    pub col_value_name: &'static str,
+    /// Cells, row-major: (row value, column label, column value, check).
+    pub cells: Vec<(i64, String, i64, C)>,
+}

@@ -16,7 +16,7 @@ pub mod outcome;
 pub mod registry;
 pub mod roller;
 
-pub use check::{Band, CheckExact, CheckParams};
+pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use error::RulesError;
 pub use info::{FieldDoc, RulesetInfo};
 pub use outcome::{DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, Side, Winner};
@@ -75,4 +75,8 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     fn check_exact(&self, check: &Self::Check) -> CheckExact;
     /// Samples one check result (same scale as [`CheckExact::distribution`]).
     fn check_sample<R: Roller>(&self, check: &Self::Check, roller: &mut R) -> i64;
+    /// The ruleset's standard check table for reports (e.g. skill × difficulty), if any.
+    fn check_grid(&self) -> Option<CheckGrid<Self::Check>> {
+        None
+    }
 }

@@ -5,6 +5,7 @@
 //!
 //! Exit codes: 0 success · 1 runtime failure · 2 bad input (arguments, scenario files).
 
+mod clock;
 mod progress;
 
 use std::ffi::OsString;
@@ -13,7 +14,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
-use oddsmith_report::{CheckDoc, RunDoc, check_table, matchup_doc, options_table, run_table};
+use oddsmith_report::{
+    CheckCell, CheckDoc, CheckGridData, Meta, ReportData, RunDoc, check_table, matchup_doc,
+    options_table, run_table, slug, write_report,
+};
 use oddsmith_rules::{CheckParams, RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
 use oddsmith_scenario::{ScenarioError, load, ruleset_of};
 use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig, run_check, run_duels};
@@ -76,6 +80,12 @@ struct RunArgs {
     /// Skip the exact solver.
     #[arg(long)]
     no_exact: bool,
+    /// Report folder (default: reports/<scenario name>).
+    #[arg(long, conflicts_with = "no_report")]
+    out: Option<std::path::PathBuf>,
+    /// Do not write a report folder.
+    #[arg(long)]
+    no_report: bool,
 }
 
 #[derive(Debug, Args)]
@@ -122,7 +132,13 @@ pub fn main_impl(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let command = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -134,7 +150,7 @@ pub fn main_impl(
             return ExitCode::from(code);
         }
     };
-    match run(cli, out) {
+    match run(cli, &command, out, err) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(err, "error: {e:#}");
@@ -147,12 +163,12 @@ pub fn main_impl(
     }
 }
 
-fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
+fn run(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     match cli.command {
         Command::Run(a) => {
             let text = read(&a.scenario)?;
             let id = ruleset_of(&a.scenario, &text).map_err(InputError::from)?;
-            let doc = visit(
+            let mut data = visit(
                 &id,
                 RunScenario {
                     file: &a.scenario,
@@ -161,10 +177,29 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
                 },
             )
             .expect("ruleset_of checked the id")?;
-            if a.json {
-                writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+            data.meta.command = command.to_string();
+            let report = if a.no_report {
+                None
             } else {
-                write!(out, "{}", run_table(&doc))?;
+                let dir = a.out.clone().unwrap_or_else(|| {
+                    std::path::Path::new("reports").join(slug(&data.run.scenario))
+                });
+                data.meta.generated_at = clock::utc_now();
+                Some(
+                    write_report(&dir, &data)
+                        .with_context(|| format!("writing the report to {}", dir.display()))?,
+                )
+            };
+            if a.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&data.run)?)?;
+                if let Some(p) = &report {
+                    writeln!(err, "report: {}", p.display())?;
+                }
+            } else {
+                write!(out, "{}", run_table(&data.run))?;
+                if let Some(p) = &report {
+                    writeln!(out, "\nreport: {}", p.display())?;
+                }
             }
         }
         Command::Check(a) => {
@@ -299,9 +334,12 @@ struct RunScenario<'a> {
     args: &'a RunArgs,
 }
 
+/// Monte Carlo rolls per cell of a ruleset's check grid in reports.
+pub const CHECK_GRID_TRIALS: u64 = 20_000;
+
 impl RulesetVisitor for RunScenario<'_> {
-    type Output = Result<RunDoc>;
-    fn visit<R: Ruleset>(self) -> Result<RunDoc> {
+    type Output = Result<ReportData>;
+    fn visit<R: Ruleset>(self) -> Result<ReportData> {
         let a = self.args;
         let s = load::<R>(self.file, self.text).map_err(InputError::from)?;
         let precision = a.precision.or(s.precision);
@@ -329,7 +367,7 @@ impl RulesetVisitor for RunScenario<'_> {
         if a.threads == Some(0) {
             bail!(InputError("--threads must be at least 1".into()));
         }
-        let mut matchups = Vec::new();
+        let (mut matchups, mut all_stats, mut all_exact) = (Vec::new(), Vec::new(), Vec::new());
         for m in &s.matchups {
             let bar = progress::Bar::new(&m.name, trials, precision.is_some());
             let stats = run_duels(&s.ruleset, &m.matchup, &cfg, &|n| bar.inc(n))?;
@@ -347,16 +385,77 @@ impl RulesetVisitor for RunScenario<'_> {
                 exact.as_ref(),
                 s.ruleset.counter_names(),
             ));
+            all_stats.push(stats);
+            all_exact.push(exact);
         }
-        Ok(RunDoc {
-            scenario: s.name,
-            ruleset: R::ID.into(),
-            seed: cfg.seed,
-            description: s.description,
-            options: options_table(s.ruleset.options()),
-            matchups,
+        let checks = if a.no_report {
+            None
+        } else {
+            check_grid(&s.ruleset, cfg.seed, a.threads)?
+        };
+        let fighters = s
+            .fighters
+            .iter()
+            .map(|(n, f)| Ok((n.clone(), serde_json::to_value(f)?)))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ReportData {
+            run: RunDoc {
+                scenario: s.name,
+                ruleset: R::ID.into(),
+                seed: cfg.seed,
+                description: s.description,
+                options: options_table(s.ruleset.options()),
+                matchups,
+            },
+            stats: all_stats,
+            exact: all_exact,
+            checks,
+            fighters,
+            meta: Meta {
+                oddsmith_version: env!("CARGO_PKG_VERSION").into(),
+                generated_at: String::new(),
+                scenario_file: self.file.into(),
+                command: String::new(),
+            },
         })
     }
+}
+
+/// Exact and Monte Carlo values of the ruleset's check grid. Cell *i* uses its own seed,
+/// derived from the run's seed, so the grid is as reproducible as the duels.
+fn check_grid<R: Ruleset>(
+    rules: &R,
+    seed: u64,
+    threads: Option<usize>,
+) -> Result<Option<CheckGridData>> {
+    let Some(g) = rules.check_grid() else {
+        return Ok(None);
+    };
+    let mut cells = Vec::with_capacity(g.cells.len());
+    for (i, (row, col, col_value, check)) in g.cells.iter().enumerate() {
+        let exact = rules.check_exact(check);
+        let cell_seed = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1);
+        let cfg = RunConfig {
+            seed: cell_seed,
+            trials: CHECK_GRID_TRIALS,
+            precision: None,
+            threads,
+        };
+        let mc = run_check(rules, check, exact.distribution.min(), &cfg, &|_| {})?;
+        cells.push(CheckCell {
+            row: *row,
+            col: col.clone(),
+            col_value: *col_value,
+            exact: exact.p_success(),
+            mc: mc.success,
+        });
+    }
+    Ok(Some(CheckGridData {
+        row_name: g.row_name.into(),
+        col_name: g.col_name.into(),
+        col_value_name: g.col_value_name.into(),
+        cells,
+    }))
 }
 
 struct RunCheck<'a> {

@@ -25,8 +25,8 @@ pub use spec::FighterSpec;
 use duel::{State, Step, Tally};
 
 use crate::{
-    CheckExact, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError, RulesetInfo,
-    Side,
+    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
+    RulesetInfo, Side,
 };
 
 /// The Draft 0.4 ruleset with its options.
@@ -240,6 +240,28 @@ impl crate::Ruleset for Draft {
 
     fn check_sample<R: Roller>(&self, c: &DraftCheck, roller: &mut R) -> i64 {
         check::sample(c, roller)
+    }
+
+    /// Skill 0–10 against the nine difficulty levels of §3.10 (digest §7.2).
+    fn check_grid(&self) -> Option<CheckGrid<DraftCheck>> {
+        let cells = (0..=10)
+            .flat_map(|skill| {
+                check::DIFFICULTIES.iter().map(move |&(name, tn)| {
+                    (
+                        skill,
+                        name.to_string(),
+                        tn,
+                        DraftCheck::Simple { value: skill, tn },
+                    )
+                })
+            })
+            .collect();
+        Some(CheckGrid {
+            row_name: "skill",
+            col_name: "difficulty",
+            col_value_name: "tn",
+            cells,
+        })
     }
 }
 

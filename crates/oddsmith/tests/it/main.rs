@@ -7,8 +7,13 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Runs the CLI; returns (exit code, stdout, stderr).
+/// Runs the CLI; returns (exit code, stdout, stderr). `run` gets `--no-report` unless the
+/// test names an `--out` folder, so tests never write into the repository's `reports/`.
 fn cli(args: &[&str]) -> (u8, String, String) {
+    let mut args = args.to_vec();
+    if args.first() == Some(&"run") && !args.contains(&"--out") && !args.contains(&"--no-report") {
+        args.push("--no-report");
+    }
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = oddsmith::main_impl(
         std::iter::once("oddsmith").chain(args.iter().copied()),
@@ -102,7 +107,14 @@ fn one_and_two_threads_give_identical_output() {
 #[test]
 fn json_contract_keys() {
     let p = root().join("scenarios/draft/reference-duels.toml");
-    let (_, out, _) = cli(&["run", p.to_str().unwrap(), "--trials", "20000", "--json"]);
+    let (_, out, _) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "20000",
+        "--json",
+        "--no-report",
+    ]);
     let v = json(&out);
     assert_eq!(v["scenario"], "reference-duels");
     assert_eq!(v["ruleset"], "draft");
@@ -180,7 +192,7 @@ fn bad_scenario_stops_before_any_output() {
         ),
     )
     .unwrap();
-    let (code, out, err) = cli(&["run", f.to_str().unwrap(), "--json"]);
+    let (code, out, err) = cli(&["run", f.to_str().unwrap(), "--json", "--no-report"]);
     assert_eq!(code, 2);
     assert!(out.is_empty(), "{out}");
     assert!(
@@ -369,7 +381,13 @@ fn extreme_values_never_panic() {
             } else {
                 vec![]
             };
-            let mut args = vec!["run", f.to_str().unwrap(), "--json", "--no-exact"];
+            let mut args = vec![
+                "run",
+                f.to_str().unwrap(),
+                "--json",
+                "--no-exact",
+                "--no-report",
+            ];
             args.extend(trials_cap);
             let (code, _, err) = cli(&args);
             assert!(
@@ -384,5 +402,332 @@ fn extreme_values_never_panic() {
             }
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fresh, empty temporary folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("oddsmith-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Checks an SVG file parses as XML with an <svg> root of the given size and real content.
+fn assert_valid_svg(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc =
+        roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg", "{}", path.display());
+    let w: u32 = root.attribute("width").unwrap().parse().unwrap();
+    let h: u32 = root.attribute("height").unwrap().parse().unwrap();
+    assert!(w >= 600 && h >= 200, "{}: {w}×{h}", path.display());
+    let shapes = root
+        .descendants()
+        .filter(|n| {
+            matches!(
+                n.tag_name().name(),
+                "rect" | "line" | "polyline" | "circle" | "path" | "polygon"
+            )
+        })
+        .count();
+    let texts = root
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .count();
+    assert!(
+        shapes > 20 && texts > 5,
+        "{}: {shapes} shapes, {texts} texts",
+        path.display()
+    );
+}
+
+/// (width, height) of a PNG file, after checking its signature.
+fn png_size(path: &Path) -> (u32, u32) {
+    let b = std::fs::read(path).unwrap();
+    assert!(
+        b.len() > 1000,
+        "{} is too small to hold a chart",
+        path.display()
+    );
+    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
+    assert_eq!(&b[12..16], b"IHDR");
+    let be = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    (be(16), be(20))
+}
+
+#[test]
+fn report_folder_end_to_end() {
+    let dir = temp_dir("report");
+    let out = dir.join("ref");
+    let p = root().join("scenarios/draft/reference-duels.toml");
+    let (code, stdout, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "3000",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains(&format!("report: {}", out.join("report.html").display())),
+        "{stdout}"
+    );
+    // Tables: CSV snapshots (fixed seed, small trial count) and Parquet files beside them.
+    for t in [
+        "outcomes", "endings", "rounds", "damage", "counters", "checks",
+    ] {
+        let csv = std::fs::read_to_string(out.join(format!("tables/{t}.csv"))).unwrap();
+        insta::assert_snapshot!(format!("table-{t}"), csv);
+        let pq = std::fs::read(out.join(format!("tables/{t}.parquet"))).unwrap();
+        assert!(
+            pq.starts_with(b"PAR1") && pq.ends_with(b"PAR1"),
+            "{t}.parquet"
+        );
+    }
+    // Charts: every SVG is valid and non-empty, every PNG has the SVG's size.
+    let charts: Vec<PathBuf> = std::fs::read_dir(out.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let svgs: Vec<&PathBuf> = charts
+        .iter()
+        .filter(|p| p.extension().unwrap() == "svg")
+        .collect();
+    assert_eq!(
+        svgs.len(),
+        1 + 2 * 3 + 1,
+        "win probability, rounds and damage per matchup, checks"
+    );
+    for svg in svgs {
+        assert_valid_svg(svg);
+        let text = std::fs::read_to_string(svg).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let (w, h) = (
+            doc.root_element().attribute("width").unwrap(),
+            doc.root_element().attribute("height").unwrap(),
+        );
+        assert_eq!(
+            png_size(&svg.with_extension("png")),
+            (w.parse().unwrap(), h.parse().unwrap())
+        );
+    }
+    // report.md links every chart; report.html inlines them and names every option.
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("![")
+            && md.contains("charts/win-probability.svg")
+            && md.contains("tables/outcomes.csv")
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), 8);
+    assert!(!html.contains("<script") && !html.contains("<img") && !html.contains("<link"));
+    let external = html.replace("http://www.w3.org/2000/svg", "");
+    assert!(
+        !external.contains("http://") && !external.contains("https://"),
+        "the report must not reach the network"
+    );
+    let json = json(&std::fs::read_to_string(out.join("report.json")).unwrap());
+    for o in json["options"].as_array().unwrap() {
+        assert!(
+            html.contains(&format!("<td>{}</td>", o["name"].as_str().unwrap())),
+            "option {} missing",
+            o["name"]
+        );
+    }
+    for needle in [
+        "reference-duels",
+        "seed",
+        "oddsmith",
+        env!("CARGO_PKG_VERSION"),
+        "generated",
+        "draft",
+        "d2-a",
+    ] {
+        assert!(html.contains(needle), "report.html lacks {needle:?}");
+    }
+    // Running again replaces the report; a folder that is not a report is never replaced.
+    let (code, _, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mine = dir.join("mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
+    let (code, stdout, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "1000",
+        "--out",
+        mine.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.is_empty()
+            && err.contains("refusing to replace")
+            && err.contains("not an oddsmith report"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    // A folder that cannot be created gives a clear error.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let (code, _, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "1000",
+        "--out",
+        file.join("sub").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("cannot write") || err.contains("writing the report"),
+        "{err}"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary folders left behind: {leftovers:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Opens report.html in headless Chromium: it must render (screenshot), show every chart, and
+/// log no console error. Skipped, with the reason printed, only where Chromium is not installed
+/// (`.ci/run` installs Debian's `chromium` when it is missing).
+#[test]
+fn report_renders_in_headless_chromium() {
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|c| {
+            std::process::Command::new("which")
+                .arg(c)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        })
+    else {
+        println!(
+            "SKIPPED report_renders_in_headless_chromium: no chromium binary on PATH (install Debian's `chromium`)"
+        );
+        return;
+    };
+    let dir = temp_dir("chromium");
+    let out = dir.join("report");
+    let p = root().join("scenarios/draft/sword-and-shield-vs-greatsword.toml");
+    let (code, _, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "2000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // A wrapper page (test-only) loads the report in a frame and writes what it finds into its
+    // own DOM: images that failed, and the inline charts that have no drawn size.
+    let check = dir.join("check.html");
+    std::fs::write(&check, r#"<!DOCTYPE html><html><body><iframe id="r" src="report/report.html" style="width:1280px;height:3000px"></iframe>
+<script>
+document.getElementById('r').addEventListener('load', () => {
+  const d = document.getElementById('r').contentDocument;
+  const broken = [...d.images].filter(i => !(i.complete && i.naturalWidth > 0)).length;
+  const svgs = [...d.querySelectorAll('svg')];
+  const empty = svgs.filter(s => { const b = s.getBoundingClientRect(); return !(b.width > 100 && b.height > 100); }).length;
+  const out = document.createElement('pre');
+  out.id = 'result';
+  out.textContent = `RESULT svgs=${svgs.length} empty=${empty} broken_images=${broken} title=${d.title}`;
+  document.body.appendChild(out);
+});
+</script></body></html>"#).unwrap();
+    let profile = dir.join("profile");
+    let common = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--allow-file-access-from-files",
+        "--enable-logging=stderr",
+        "--v=0",
+    ];
+    let run = |extra: &[String], page: &Path| {
+        let mut cmd = std::process::Command::new(&chromium);
+        cmd.args(common)
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(extra)
+            .arg(format!("file://{}", page.display()));
+        let o = cmd.output().expect("chromium runs");
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (dom, log) = run(
+        &["--virtual-time-budget=5000".into(), "--dump-dom".into()],
+        &check,
+    );
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no result in DOM:\n{dom}\n{log}"));
+    assert!(
+        result.contains("svgs=6 empty=0 broken_images=0"),
+        "{result}"
+    );
+    assert!(
+        result.contains("sword-and-shield-vs-greatsword · oddsmith report"),
+        "{result}"
+    );
+    let console: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught"))
+        .collect();
+    assert!(
+        console.is_empty(),
+        "console messages:\n{}",
+        console.join("\n")
+    );
+    // And a screenshot of the report itself.
+    let shot = dir.join("report.png");
+    let (_, log) = run(
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,2400".into(),
+        ],
+        &out.join("report.html"),
+    );
+    assert_eq!(png_size(&shot), (1280, 2400), "{log}");
+    let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(
+        console.is_empty(),
+        "console messages:\n{}",
+        console.join("\n")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

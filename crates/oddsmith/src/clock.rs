@@ -37,6 +37,8 @@ mod tests {
     fn known_dates() {
         assert_eq!(super::format_utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(super::format_utc(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(super::format_utc(1_795_402_883), "2026-11-21T02:21:23Z");
+        // Cross-checked with `date -u -d @1795402883`.
+        assert_eq!(super::format_utc(1_795_402_883), "2026-11-23T03:01:23Z");
+        assert_eq!(super::format_utc(4_102_444_799), "2099-12-31T23:59:59Z");
     }
 }

@@ -48,6 +48,17 @@ pub struct CheckGridData {
     pub cells: Vec<CheckCell>,
 }
 
+/// A fighter as run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FighterData {
+    /// Name in the scenario.
+    pub name: String,
+    /// The spec as written, with defaults filled in.
+    pub spec: serde_json::Value,
+    /// Derived figures from the ruleset (label, value).
+    pub facts: Vec<(String, String)>,
+}
+
 /// Input of [`crate::write_report`].
 #[derive(Clone, Debug)]
 pub struct ReportData {
@@ -59,8 +70,8 @@ pub struct ReportData {
     pub exact: Vec<Option<ExactDuel>>,
     /// The ruleset's check grid, if it has one.
     pub checks: Option<CheckGridData>,
-    /// Every fighter of the scenario as written (with defaults filled in), by name.
-    pub fighters: Vec<(String, serde_json::Value)>,
+    /// Every fighter of the scenario, by name.
+    pub fighters: Vec<FighterData>,
     /// Run facts stamped by the CLI.
     pub meta: Meta,
 }

@@ -26,6 +26,24 @@ fn value_text(v: &serde_json::Value) -> String {
     }
 }
 
+fn spec_text(spec: &serde_json::Value) -> String {
+    spec.as_object()
+        .map_or(vec![], |o| {
+            o.iter()
+                .map(|(k, v)| format!("{k} = {}", value_text(v)))
+                .collect::<Vec<_>>()
+        })
+        .join(", ")
+}
+
+fn facts_text(facts: &[(String, String)], prefix: &str) -> String {
+    if facts.is_empty() {
+        return String::new();
+    }
+    let f: Vec<String> = facts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    format!("{prefix}{}", f.join(", "))
+}
+
 /// Rows of the results table: matchup, trials, P(A), P(B), P(draw), exact, rounds, verdict.
 fn result_rows(d: &ReportData) -> Vec<[String; 8]> {
     d.run
@@ -149,13 +167,14 @@ pub fn markdown(d: &ReportData, tables: &[&str], charts: &[(String, String, Stri
         s.push('\n');
     }
     let _ = writeln!(s, "## Fighters\n");
-    for (name, spec) in &d.fighters {
-        let fields: Vec<String> = spec.as_object().map_or(vec![], |o| {
-            o.iter()
-                .map(|(k, v)| format!("{k} = {}", value_text(v)))
-                .collect()
-        });
-        let _ = writeln!(s, "- **{name}:** {}", fields.join(", "));
+    for f in &d.fighters {
+        let _ = writeln!(
+            s,
+            "- **{}:** {}{}",
+            f.name,
+            spec_text(&f.spec),
+            facts_text(&f.facts, " — ")
+        );
     }
     let _ = writeln!(
         s,
@@ -257,18 +276,12 @@ pub fn html(d: &ReportData, tables: &[&str], charts: &[(String, String, String)]
     let fhead = vec![
         "fighter".to_string(),
         "as run (defaults filled in)".to_string(),
+        "derived".to_string(),
     ];
     let frows: Vec<Vec<String>> = d
         .fighters
         .iter()
-        .map(|(n, spec)| {
-            let fields: Vec<String> = spec.as_object().map_or(vec![], |o| {
-                o.iter()
-                    .map(|(k, v)| format!("{k} = {}", value_text(v)))
-                    .collect()
-            });
-            vec![n.clone(), fields.join(", ")]
-        })
+        .map(|f| vec![f.name.clone(), spec_text(&f.spec), facts_text(&f.facts, "")])
         .collect();
     table(&mut s, &fhead, &frows);
     let _ = writeln!(

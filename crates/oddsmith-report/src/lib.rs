@@ -12,7 +12,7 @@ pub mod html;
 pub mod table;
 pub mod write;
 
-pub use data::{CheckCell, CheckGridData, Meta, ReportData};
+pub use data::{CheckCell, CheckGridData, FighterData, Meta, ReportData};
 pub use doc::{CheckDoc, MatchupDoc, OptionValue, RunDoc, matchup_doc, options_table};
 pub use table::{check_table, run_table};
 pub use write::{MARKER, ReportError, slug, write_report};

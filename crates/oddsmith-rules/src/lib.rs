@@ -75,6 +75,11 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     fn check_exact(&self, check: &Self::Check) -> CheckExact;
     /// Samples one check result (same scale as [`CheckExact::distribution`]).
     fn check_sample<R: Roller>(&self, check: &Self::Check, roller: &mut R) -> i64;
+    /// Derived figures of a fighter worth showing in reports (e.g. Health, point-buy cost),
+    /// as (label, value) pairs.
+    fn fighter_facts(&self, _spec: &Self::FighterSpec) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The ruleset's standard check table for reports (e.g. skill × difficulty), if any.
     fn check_grid(&self) -> Option<CheckGrid<Self::Check>> {
         None

@@ -15,8 +15,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use oddsmith_report::{
-    CheckCell, CheckDoc, CheckGridData, Meta, ReportData, RunDoc, check_table, matchup_doc,
-    options_table, run_table, slug, write_report,
+    CheckCell, CheckDoc, CheckGridData, FighterData, Meta, ReportData, RunDoc, check_table,
+    matchup_doc, options_table, run_table, slug, write_report,
 };
 use oddsmith_rules::{CheckParams, RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
 use oddsmith_scenario::{ScenarioError, load, ruleset_of};
@@ -396,7 +396,13 @@ impl RulesetVisitor for RunScenario<'_> {
         let fighters = s
             .fighters
             .iter()
-            .map(|(n, f)| Ok((n.clone(), serde_json::to_value(f)?)))
+            .map(|(n, f)| {
+                Ok(FighterData {
+                    name: n.clone(),
+                    spec: serde_json::to_value(f)?,
+                    facts: s.ruleset.fighter_facts(f),
+                })
+            })
             .collect::<Result<Vec<_>>>()?;
         Ok(ReportData {
             run: RunDoc {

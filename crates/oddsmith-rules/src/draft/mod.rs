@@ -242,6 +242,22 @@ impl crate::Ruleset for Draft {
         check::sample(c, roller)
     }
 
+    /// Weapon damage, armour and Stamina as the duel uses them.
+    fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
+        match fighter::compile(&self.o, spec) {
+            Ok(f) => vec![
+                ("damage term".into(), f.weapon_damage.to_string()),
+                ("strength bonus".into(), format!("{:+}", f.str_bonus)),
+                (
+                    "protection / movement".into(),
+                    format!("{} / {:+}", f.protection, f.movement),
+                ),
+                ("stamina".into(), f.stamina.to_string()),
+            ],
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// Skill 0–10 against the nine difficulty levels of §3.10 (digest §7.2).
     fn check_grid(&self) -> Option<CheckGrid<DraftCheck>> {
         let cells = (0..=10)

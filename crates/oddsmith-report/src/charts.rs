@@ -192,12 +192,32 @@ pub fn svg(c: &Chart) -> Result<String, ChartError> {
     Ok(s)
 }
 
+/// Renders a chart as PNG bytes (8-bit RGB).
+pub fn png_bytes(c: &Chart) -> Result<Vec<u8>, ChartError> {
+    font();
+    let (w, h) = (c.width, c.height);
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        draw(c, &root).map_err(|m| err(c, m))?;
+        root.present().map_err(|e| err(c, e.to_string()))?;
+    }
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_compression(png::Compression::Best);
+    enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut writer = enc.write_header().map_err(|e| err(c, e))?;
+    writer.write_image_data(&rgb).map_err(|e| err(c, e))?;
+    writer.finish().map_err(|e| err(c, e))?;
+    Ok(out)
+}
+
 /// Renders a chart as a PNG file.
 pub fn png(c: &Chart, path: &Path) -> Result<(), ChartError> {
-    font();
-    let root = BitMapBackend::new(path, (c.width, c.height)).into_drawing_area();
-    draw(c, &root).map_err(|m| err(c, m))?;
-    root.present().map_err(|e| err(c, e.to_string()))
+    let bytes = png_bytes(c)?;
+    std::fs::write(path, bytes).map_err(|e| err(c, format!("{}: {e}", path.display())))
 }
 
 fn err(c: &Chart, m: impl ToString) -> ChartError {

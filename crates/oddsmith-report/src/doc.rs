@@ -36,6 +36,27 @@ pub struct OptionValue {
     pub default: bool,
 }
 
+/// A JSON value written the way it would be in a scenario file (TOML inline syntax).
+pub fn toml_text(v: &serde_json::Value) -> String {
+    use serde_json::Value as V;
+    match v {
+        V::String(s) => format!("{s:?}"),
+        V::Array(a) => format!(
+            "[{}]",
+            a.iter().map(toml_text).collect::<Vec<_>>().join(", ")
+        ),
+        V::Object(o) => {
+            let f: Vec<String> = o
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", toml_text(v)))
+                .collect();
+            format!("{{ {} }}", f.join(", "))
+        }
+        V::Null => "none".into(),
+        other => other.to_string(),
+    }
+}
+
 /// Lists every option with its value, marking defaults.
 pub fn options_table<O: Serialize + Default>(o: &O) -> Vec<OptionValue> {
     let to_map = |v: &O| match serde_json::to_value(v) {

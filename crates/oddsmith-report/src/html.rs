@@ -20,10 +20,7 @@ fn ci(p: f64, c: [f64; 2]) -> String {
 }
 
 fn value_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => format!("\"{s}\""),
-        other => other.to_string(),
-    }
+    crate::doc::toml_text(v)
 }
 
 fn spec_text(spec: &serde_json::Value) -> String {

@@ -39,7 +39,7 @@ pub fn run_table(d: &RunDoc) -> String {
         .options
         .iter()
         .filter(|o| !o.default)
-        .map(|o| format!("{} = {}", o.name, o.value))
+        .map(|o| format!("{} = {}", o.name, crate::doc::toml_text(&o.value)))
         .collect();
     let _ = writeln!(
         s,

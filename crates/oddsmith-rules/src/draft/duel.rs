@@ -181,41 +181,30 @@ fn plan(m: &Matchup, o: &DraftOptions, s: &State, me: usize) -> (u8, bool) {
 /// level the wound was recorded as (a 4th Light is recorded as a Severe, and so on).
 #[inline]
 pub fn add_wound(o: &DraftOptions, f: &mut FState, level: Level) -> Level {
+    const TRACKS: [Level; 3] = [Level::Light, Level::Severe, Level::Critical];
     let cap = &o.wound_capacity;
-    let reset = o.wound_overflow == Overflow::Reset;
-    let mut lv = level as u8;
-    if lv == Level::Light as u8 {
-        if f.light < cap.light {
-            f.light += 1;
-            return Level::Light;
-        }
-        if reset {
-            f.light = 0;
-        }
-        lv = Level::Severe as u8;
+    let caps = [cap.light, cap.severe, cap.critical];
+    if level == Level::None {
+        return Level::None;
     }
-    if lv == Level::Severe as u8 {
-        if f.severe < cap.severe {
-            f.severe += 1;
-            return Level::Severe;
+    // Start on the blow's own track; a full track passes the wound on to the next one, and a
+    // wound past the Critical track (or a Death blow) kills.
+    for i in level as usize - 1..TRACKS.len() {
+        let held = match i {
+            0 => &mut f.light,
+            1 => &mut f.severe,
+            _ => &mut f.critical,
+        };
+        if *held < caps[i] {
+            *held += 1;
+            return TRACKS[i];
         }
-        if reset {
-            f.severe = 0;
+        if o.wound_overflow == Overflow::Reset && i < 2 {
+            *held = 0;
         }
-        lv = Level::Critical as u8;
     }
-    if lv == Level::Critical as u8 {
-        if f.critical < cap.critical {
-            f.critical += 1;
-            return Level::Critical;
-        }
-        lv = Level::Death as u8;
-    }
-    if lv == Level::Death as u8 {
-        f.dead = true;
-        return Level::Death;
-    }
-    Level::None
+    f.dead = true;
+    Level::Death
 }
 
 /// Whether `f` has lost under the end condition, and how.

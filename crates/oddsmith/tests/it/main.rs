@@ -405,6 +405,18 @@ fn extreme_values_never_panic() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `oddsmith run SCENARIO --trials N --out DIR`.
+fn run_to(scenario: &Path, trials: &str, out: &Path) -> (u8, String, String) {
+    cli(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--trials",
+        trials,
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
 /// A fresh, empty temporary folder for one test.
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("oddsmith-{name}-{}", std::process::id()));
@@ -553,26 +565,12 @@ fn report_folder_end_to_end() {
         assert!(html.contains(needle), "report.html lacks {needle:?}");
     }
     // Running again replaces the report; a folder that is not a report is never replaced.
-    let (code, _, err) = cli(&[
-        "run",
-        p.to_str().unwrap(),
-        "--trials",
-        "1000",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _, err) = run_to(&p, "1000", &out);
     assert_eq!(code, 0, "{err}");
     let mine = dir.join("mine");
     std::fs::create_dir_all(&mine).unwrap();
     std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
-    let (code, stdout, err) = cli(&[
-        "run",
-        p.to_str().unwrap(),
-        "--trials",
-        "1000",
-        "--out",
-        mine.to_str().unwrap(),
-    ]);
+    let (code, stdout, err) = run_to(&p, "1000", &mine);
     assert_eq!(code, 1);
     assert!(
         stdout.is_empty()
@@ -587,14 +585,7 @@ fn report_folder_end_to_end() {
     // A folder that cannot be created gives a clear error.
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let (code, _, err) = cli(&[
-        "run",
-        p.to_str().unwrap(),
-        "--trials",
-        "1000",
-        "--out",
-        file.join("sub").to_str().unwrap(),
-    ]);
+    let (code, _, err) = run_to(&p, "1000", &file.join("sub"));
     assert_eq!(code, 1);
     assert!(
         err.contains("cannot write") || err.contains("writing the report"),
@@ -636,14 +627,7 @@ fn report_renders_in_headless_chromium() {
     let dir = temp_dir("chromium");
     let out = dir.join("report");
     let p = root().join("scenarios/draft/sword-and-shield-vs-greatsword.toml");
-    let (code, _, err) = cli(&[
-        "run",
-        p.to_str().unwrap(),
-        "--trials",
-        "2000",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _, err) = run_to(&p, "2000", &out);
     assert_eq!(code, 0, "{err}");
     // A wrapper page (test-only) loads the report in a frame and writes what it finds into its
     // own DOM: images that failed, and the inline charts that have no drawn size.

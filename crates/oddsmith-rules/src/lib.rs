@@ -11,6 +11,7 @@
 pub mod check;
 pub mod draft;
 pub mod error;
+pub mod gamecraft;
 pub mod info;
 pub mod outcome;
 pub mod registry;

@@ -3,7 +3,7 @@
 use crate::Ruleset;
 
 /// Ids of every ruleset, in listing order.
-pub const RULESET_IDS: &[&str] = &[crate::draft::Draft::ID];
+pub const RULESET_IDS: &[&str] = &[crate::draft::Draft::ID, crate::gamecraft::Gamecraft::ID];
 
 /// Something generic over the ruleset, run by [`visit`] with the concrete type.
 pub trait RulesetVisitor {
@@ -17,6 +17,7 @@ pub trait RulesetVisitor {
 pub fn visit<V: RulesetVisitor>(id: &str, v: V) -> Option<V::Output> {
     match id {
         crate::draft::Draft::ID => Some(v.visit::<crate::draft::Draft>()),
+        crate::gamecraft::Gamecraft::ID => Some(v.visit::<crate::gamecraft::Gamecraft>()),
         _ => None,
     }
 }

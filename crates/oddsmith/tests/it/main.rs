@@ -34,9 +34,11 @@ fn cli(args: &[&str]) -> (u8, String, String) {
     )
 }
 
+/// Every bundled scenario of every ruleset (`scenarios/<ruleset>/*.toml`).
 fn scenarios() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios/draft"))
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios"))
         .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
@@ -64,8 +66,9 @@ fn golden_every_bundled_scenario() {
             "--json",
         ]);
         assert_eq!(code, 0, "{path}: {err}");
-        let name = p.file_stem().unwrap().to_str().unwrap().to_string();
-        insta::assert_snapshot!(format!("run-{name}"), out);
+        let ruleset = p.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        let name = p.file_stem().unwrap().to_str().unwrap();
+        insta::assert_snapshot!(format!("run-{ruleset}-{name}"), out);
     }
 }
 

@@ -1,0 +1,306 @@
+//! Gamecraft checks: `die + attribute + skill + pool points + modifier` against a TN with four
+//! success levels («Levels Of Success And Failure»), opposed checks («Opposed Checks»), an
+//! attack against a static defense, a dodge or a full dodge («Defense»), and damage against
+//! resistance («Damage»).
+
+use oddsmith_dice::Dist;
+
+use super::options::GamecraftOptions;
+use super::tables::{self, DIFFICULTIES, die_dist, gc_die};
+use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
+
+/// A parsed Gamecraft check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GamecraftCheck {
+    /// `die + base ≥ tn`; the result is the total.
+    Simple {
+        /// Attribute + skill + pool points + modifier.
+        base: i64,
+        /// Target number.
+        tn: i64,
+    },
+    /// Opposed: result `(a + die) − (b + die)`; A wins on > 0, tie on 0.
+    Opposed {
+        /// A's base.
+        a: i64,
+        /// B's base.
+        b: i64,
+    },
+    /// Attack against an active dodge: result `(attack + die) − (defense + die)`; hit on ≥ 0.
+    Dodge {
+        /// Attack base.
+        attack: i64,
+        /// Static defense score.
+        defense: i64,
+    },
+    /// Damage `max(0, damage + die)` minus resistance `max(0, resist + die)` (or only
+    /// `damage` when `resist` is absent), floored at 0.
+    Damage {
+        /// Damage base (attribute + weapon).
+        damage: i64,
+        /// Resistance base (Constitution + armour), if the target resists.
+        resist: Option<i64>,
+    },
+}
+
+/// Parameter names accepted by `oddsmith check gamecraft`.
+pub const PARAMS: &[&str] = &[
+    "attribute",
+    "skill",
+    "pool",
+    "modifier",
+    "difficulty",
+    "tn",
+    "a",
+    "b",
+    "attack",
+    "defense",
+    "defence",
+    "dodge",
+    "damage",
+    "resist",
+];
+
+/// Parses check parameters (see `CHECK_DOCS`).
+pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
+    p.only(PARAMS)?;
+    for k in [
+        "attribute",
+        "skill",
+        "pool",
+        "modifier",
+        "tn",
+        "a",
+        "b",
+        "attack",
+        "defense",
+        "defence",
+        "damage",
+        "resist",
+    ] {
+        if !(-1000..=1000).contains(&p.int_or(k, 0)?) {
+            return Err(RulesError::check(k, "expected a number from -1000 to 1000"));
+        }
+    }
+    let modifier = p.int_or("modifier", 0)?;
+    let reject = |keys: &[&str], what: &str| -> Result<(), RulesError> {
+        for k in keys {
+            if p.get(k).is_some() {
+                return Err(RulesError::check(*k, format!("not used by {what}")));
+            }
+        }
+        Ok(())
+    };
+    if p.get("damage").is_some() {
+        reject(
+            &[
+                "attribute",
+                "skill",
+                "pool",
+                "difficulty",
+                "tn",
+                "a",
+                "b",
+                "attack",
+                "defense",
+                "defence",
+                "dodge",
+            ],
+            "a damage check (damage=…, resist=…)",
+        )?;
+        let resist = match p.get("resist") {
+            Some(_) => Some(p.int_or("resist", 0)?),
+            None => None,
+        };
+        return Ok(GamecraftCheck::Damage {
+            damage: p.int_or("damage", 0)? + modifier,
+            resist,
+        });
+    }
+    if p.get("a").is_some() || p.get("b").is_some() {
+        reject(
+            &[
+                "attribute",
+                "skill",
+                "pool",
+                "difficulty",
+                "tn",
+                "attack",
+                "defense",
+                "defence",
+                "dodge",
+                "resist",
+            ],
+            "an opposed check (a=…, b=…)",
+        )?;
+        return Ok(GamecraftCheck::Opposed {
+            a: p.int_or("a", 0)? + modifier,
+            b: p.int_or("b", 0)?,
+        });
+    }
+    if p.get("attack").is_some() {
+        reject(
+            &["attribute", "skill", "difficulty", "tn", "resist"],
+            "an attack check (attack=…, defense=…, dodge=…)",
+        )?;
+        let defense = match p.get("defense") {
+            Some(_) => p.int_or("defense", 0)?,
+            None => p.int_or("defence", 0)?,
+        };
+        let attack = p.int_or("attack", 0)? + p.int_or("pool", 0)? + modifier;
+        return match p.get("dodge").map(|v| v.to_ascii_lowercase()) {
+            None => Ok(GamecraftCheck::Simple {
+                base: attack,
+                tn: defense,
+            }),
+            Some(v) if v == "none" || v == "false" => Ok(GamecraftCheck::Simple {
+                base: attack,
+                tn: defense,
+            }),
+            Some(v) if v == "dodge" || v == "true" => Ok(GamecraftCheck::Dodge { attack, defense }),
+            Some(v) if v == "full" => Ok(GamecraftCheck::Simple {
+                base: attack,
+                tn: defense + 10,
+            }),
+            Some(v) => Err(RulesError::check(
+                "dodge",
+                format!("expected none, dodge or full, got {v:?}"),
+            )),
+        };
+    }
+    reject(
+        &["defense", "defence", "dodge", "resist"],
+        "a skill check (attribute=…, skill=…, tn=…)",
+    )?;
+    let skill = p.int_or("skill", 0)?;
+    let pool = p.int_or("pool", 0)?;
+    if pool < 0 || pool > skill.max(0) {
+        return Err(RulesError::check(
+            "pool",
+            format!(
+                "you may spend 0 to {} pool points: no more than your skill level («Skill Categories»)",
+                skill.max(0)
+            ),
+        ));
+    }
+    let tn = match (p.get("difficulty"), p.get("tn")) {
+        (Some(_), Some(_)) => {
+            return Err(RulesError::check("tn", "give difficulty or tn, not both"));
+        }
+        (Some(d), None) => tables::difficulty_tn(d).ok_or_else(|| {
+            let names: Vec<_> = DIFFICULTIES.iter().map(|d| d.0.replace(' ', "_")).collect();
+            RulesError::check(
+                "difficulty",
+                format!("unknown level {d:?}; expected one of: {}", names.join(", ")),
+            )
+        })?,
+        (None, Some(_)) => p.int_or("tn", 13)?,
+        (None, None) => 13,
+    };
+    Ok(GamecraftCheck::Simple {
+        base: p.int_or("attribute", 0)? + skill + pool + modifier,
+        tn,
+    })
+}
+
+fn band(name: &str, lo: Option<i64>, hi: Option<i64>) -> Band {
+    Band {
+        name: name.into(),
+        lo,
+        hi,
+    }
+}
+
+/// The distribution of sustained damage.
+pub fn damage_dist(o: &GamecraftOptions, damage: i64, resist: Option<i64>) -> Dist {
+    let x = die_dist(o.explode_mode);
+    let dealt = x.shift(damage).map(|v| v.max(0));
+    match resist {
+        None => dealt,
+        Some(r) => dealt
+            .convolve(&x.shift(r).map(|v| v.max(0)).negate())
+            .expect("small dice")
+            .map(|v| v.max(0)),
+    }
+}
+
+/// The exact distribution of a check.
+pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
+    let x = die_dist(o.explode_mode);
+    let (cm, fm) = (i64::from(o.crit_margin), i64::from(o.fumble_margin));
+    match *c {
+        GamecraftCheck::Simple { base, tn } => CheckExact {
+            description: format!(
+                "1d6−1 (limited explosion) + {base} ≥ TN {tn} ({})",
+                tables::difficulty_of(tn)
+            ),
+            distribution: x.shift(base),
+            success_at_least: tn,
+            bands: vec![
+                band("fumble", None, Some(tn - fm)),
+                band("failure", Some(tn - fm + 1), Some(tn - 1)),
+                band("success", Some(tn), Some(tn + cm - 1)),
+                band("critical", Some(tn + cm), None),
+            ],
+        },
+        GamecraftCheck::Opposed { a, b } => CheckExact {
+            description: format!("opposed: ({a} + die) − ({b} + die); A wins iff > 0"),
+            distribution: x.shift(a).convolve(&x.shift(b).negate()).expect("small"),
+            success_at_least: 1,
+            bands: vec![
+                band("b_wins", None, Some(-1)),
+                band("tie", Some(0), Some(0)),
+                band("a_wins", Some(1), Some(cm - 1)),
+                band("a_wins_by_crit_margin", Some(cm), None),
+            ],
+        },
+        GamecraftCheck::Dodge { attack, defense } => CheckExact {
+            description: format!(
+                "attack {attack} + die against dodged defense {defense} + die: margin, hit iff ≥ 0"
+            ),
+            distribution: x
+                .shift(attack)
+                .convolve(&x.shift(defense).negate())
+                .expect("small"),
+            success_at_least: 0,
+            bands: vec![
+                band("fumble", None, Some(-fm)),
+                band("miss", Some(-fm + 1), Some(-1)),
+                band("hit", Some(0), Some(cm - 1)),
+                band("critical", Some(cm), None),
+            ],
+        },
+        GamecraftCheck::Damage { damage, resist } => CheckExact {
+            description: match resist {
+                Some(r) => format!("damage max(0, {damage} + die) − max(0, {r} + die), ≥ 0"),
+                None => format!("damage max(0, {damage} + die)"),
+            },
+            distribution: damage_dist(o, damage, resist),
+            success_at_least: 1,
+            bands: vec![band("none", None, Some(0)), band("damage", Some(1), None)],
+        },
+    }
+}
+
+/// One sampled result of a check (same scale as [`exact`]).
+pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) -> i64 {
+    let mut die = || i64::from(gc_die(r, o.explode_mode));
+    match *c {
+        GamecraftCheck::Simple { base, .. } => base + die(),
+        GamecraftCheck::Opposed { a, b } => {
+            let x = a + die();
+            x - (b + die())
+        }
+        GamecraftCheck::Dodge { attack, defense } => {
+            let x = attack + die();
+            x - (defense + die())
+        }
+        GamecraftCheck::Damage { damage, resist } => {
+            let dealt = (damage + die()).max(0);
+            match resist {
+                Some(res) => (dealt - (res + die()).max(0)).max(0),
+                None => dealt,
+            }
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! The Gamecraft System 1.0 (Brian Engard, 2002): limited-exploding 1d6−1 + attribute + skill
+//! against a TN, attacks against Prowess + Combat Defense, damage (Strength or Perception +
+//! weapon + die) against resistance (Constitution + armour + die), six wound levels of
+//! Health/6. Seed `shared/seeds/gamecraft-1.0.txt`, digest `shared/rulesets/gamecraft.md`;
+//! «…» names a seed heading, G1–G25 the digest's gaps.
+//!
+//! Modelled: one-on-one duels at a fixed distance (digest §4.15) with initiative once per
+//! combat, phased multiple actions, dodge and full dodge, Grace, criticals and fumbles,
+//! non-lethal damage and bleeding as options; single, opposed, attack and damage checks; an
+//! exact duel solver; creation and XP costs.
+
+pub mod check;
+pub mod duel;
+pub mod exact;
+pub mod fighter;
+pub mod options;
+pub mod reference;
+pub mod spec;
+pub mod tables;
+
+#[cfg(test)]
+mod tests;
+
+pub use check::GamecraftCheck;
+pub use fighter::{Fighter, Matchup};
+pub use options::GamecraftOptions;
+pub use spec::FighterSpec;
+
+use duel::{State, Step, Tally};
+
+use crate::{
+    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
+    RulesetInfo, Winner,
+};
+
+/// The Gamecraft System 1.0 ruleset with its options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gamecraft {
+    o: GamecraftOptions,
+}
+
+/// Names of Gamecraft's per-duel counters.
+pub const COUNTERS: &[&str] = &[
+    "a_criticals",
+    "a_fumbles",
+    "a_dodges",
+    "a_grace_spent",
+    "b_criticals",
+    "b_fumbles",
+    "b_dodges",
+    "b_grace_spent",
+];
+
+struct OutcomeTally(DuelOutcome);
+
+impl Tally for OutcomeTally {
+    #[inline]
+    fn attack(&mut self, by: usize, hit: bool, crit: bool, fumble: bool, damage: i32) {
+        self.0.attacks[by] += 1;
+        if hit {
+            self.0.hits[by] += 1;
+            self.0.damage[by] += damage.max(0) as u32;
+        }
+        self.0.counters[by * 4] += u32::from(crit);
+        self.0.counters[by * 4 + 1] += u32::from(fumble);
+    }
+    #[inline]
+    fn dodge(&mut self, by: usize) {
+        self.0.counters[by * 4 + 2] += 1;
+    }
+    #[inline]
+    fn grace(&mut self, by: usize, points: u8) {
+        self.0.counters[by * 4 + 3] += u32::from(points);
+    }
+}
+
+impl crate::Ruleset for Gamecraft {
+    const ID: &'static str = "gamecraft";
+    const TITLE: &'static str = "The Gamecraft System 1.0";
+    type FighterSpec = FighterSpec;
+    type Options = GamecraftOptions;
+    type Fighter = Fighter;
+    type Matchup = Matchup;
+    type Check = GamecraftCheck;
+
+    fn new(o: GamecraftOptions) -> Result<Self, RulesError> {
+        if !(1..=100_000).contains(&o.max_rounds) {
+            return Err(RulesError::field("max_rounds", "expected 1 to 100000"));
+        }
+        if !(1..=240).contains(&o.bleed_interval_rounds) {
+            return Err(RulesError::field(
+                "bleed_interval_rounds",
+                "expected 1 to 240",
+            ));
+        }
+        if o.max_actions_per_round > 10 {
+            return Err(RulesError::field(
+                "max_actions_per_round",
+                "expected 0 (unlimited) to 10",
+            ));
+        }
+        // Every number stays small, so no sum in the duel loop can overflow.
+        let ranges: [(&str, i32, i32, i32); 15] = [
+            ("crit_margin", o.crit_margin, 1, 50),
+            ("fumble_margin", o.fumble_margin, 1, 50),
+            ("crit_extra_amount", o.crit_extra_amount, 0, 20),
+            ("incapacitated_penalty", o.incapacitated_penalty, 0, 20),
+            ("incap_con_tn", o.incap_con_tn, -20, 50),
+            ("multi_action_penalty", o.multi_action_penalty, 0, 5),
+            ("full_dodge_bonus", o.full_dodge_bonus, 0, 30),
+            ("bullet_bonus", o.bullet_bonus, -10, 10),
+            ("general_skill_cap", o.general_skill_cap, 0, 30),
+            (
+                "nonlethal_weapon_penalty",
+                o.nonlethal_weapon_penalty,
+                0,
+                10,
+            ),
+            ("fatigue_half_penalty", o.fatigue_half_penalty, 0, 10),
+            (
+                "unarmed_nonlethal_max_skill",
+                o.unarmed_nonlethal_max_skill,
+                -1,
+                30,
+            ),
+            ("unarmed_damage_bonus", o.unarmed_damage_bonus, -10, 10),
+            ("offhand_penalty", o.offhand_penalty, 0, 10),
+            ("bleed_con_tn", o.bleed_con_tn, -20, 50),
+        ];
+        for (field, v, lo, hi) in ranges {
+            if !(lo..=hi).contains(&v) {
+                return Err(RulesError::field(
+                    field,
+                    format!("{v} is out of range: expected {lo} to {hi}"),
+                ));
+            }
+        }
+        Ok(Gamecraft { o })
+    }
+
+    fn options(&self) -> &GamecraftOptions {
+        &self.o
+    }
+
+    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
+        fighter::compile(&self.o, spec)
+    }
+
+    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        Ok(fighter::matchup(&self.o, a, b))
+    }
+
+    #[inline]
+    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
+        let mut s = State::start(m);
+        let mut tally = OutcomeTally(DuelOutcome::empty());
+        loop {
+            if let Step::Over(w, e) = duel::step(m, &self.o, &mut s, roller, &mut tally) {
+                let mut out = tally.0;
+                out.winner = w;
+                out.ending = e;
+                out.rounds = s.round;
+                return out;
+            }
+        }
+    }
+
+    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
+        exact::solve(m, &self.o)
+    }
+
+    fn counter_names(&self) -> &'static [&'static str] {
+        COUNTERS
+    }
+
+    fn info() -> RulesetInfo {
+        RulesetInfo {
+            id: Self::ID,
+            title: Self::TITLE,
+            summary: "Duels: limited-exploding 1d6−1 + Prowess + weapon skill against Prowess + \
+                      Combat Defense (+ dodge roll or +10 full dodge, + range), damage \
+                      (Strength/Perception + weapon + die) minus resistance (Constitution + \
+                      armour + die) into six wound levels of Health/6 with −1…−4 penalties. \
+                      Initiative once per combat, actions resolved in phases, −N for N actions, \
+                      Grace spent up to the skill level. Exact solver included. Movement, \
+                      reserved and simultaneous actions, automatic fire and explosions are not \
+                      modelled.",
+            fighter_fields: FIGHTER_DOCS.to_vec(),
+            options: options::OPTION_DOCS.to_vec(),
+            check_params: CHECK_DOCS.to_vec(),
+        }
+    }
+
+    fn parse_check(&self, params: &CheckParams) -> Result<GamecraftCheck, RulesError> {
+        check::parse(params)
+    }
+
+    fn check_exact(&self, c: &GamecraftCheck) -> CheckExact {
+        check::exact(&self.o, c)
+    }
+
+    fn check_sample<R: Roller>(&self, c: &GamecraftCheck, roller: &mut R) -> i64 {
+        check::sample(&self.o, c, roller)
+    }
+
+    /// Derived attributes, wound levels, combat figures and creation/XP cost.
+    fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
+        let Ok(f) = fighter::compile(&self.o, spec) else {
+            return Vec::new();
+        };
+        let d = f.derived;
+        let a = fighter::attributes(spec);
+        let c = reference::cost(a, &spec.skills);
+        let line = fighter::attack_line(&self.o, &f, &f);
+        let mut levels = Vec::new();
+        let mut prev = 0;
+        for &t in &f.cum {
+            levels.push((t - prev).to_string());
+            prev = t;
+        }
+        let legal = a.iter().all(|&v| (1..=10).contains(&v))
+            && c.attribute_points <= 45
+            && c.skill_points <= 25
+            && c.max_skill <= 8;
+        vec![
+            (
+                "Health / Fatigue / Grace / Power".into(),
+                format!("{} / {} / {} / {}", d.health, d.fatigue, d.grace, d.power),
+            ),
+            (
+                "Savvy / Charm / Initiative / Move".into(),
+                format!("{} / {} / {} / {}", d.savvy, d.charm, d.initiative, d.move_),
+            ),
+            ("wound levels".into(), levels.join("/")),
+            (
+                "attack / damage / resistance".into(),
+                format!("{} / {} / {}", line.atk, f.dmg_base, f.res_base),
+            ),
+            (
+                "creation points (attributes, skills)".into(),
+                format!(
+                    "{}/45, {}/25{}",
+                    c.attribute_points,
+                    c.skill_points,
+                    if legal {
+                        ""
+                    } else {
+                        " (beyond starting limits)"
+                    }
+                ),
+            ),
+            ("XP from minimum".into(), c.xp_from_minimum.to_string()),
+        ]
+    }
+
+    /// Attribute + skill 2–20 against the seven difficulty levels («Skill Checks»).
+    fn check_grid(&self) -> Option<CheckGrid<GamecraftCheck>> {
+        let cells = (2..=20)
+            .flat_map(|base| {
+                tables::DIFFICULTIES.iter().map(move |&(name, _, _, tn)| {
+                    (
+                        base,
+                        name.to_string(),
+                        tn,
+                        GamecraftCheck::Simple { base, tn },
+                    )
+                })
+            })
+            .collect();
+        Some(CheckGrid {
+            row_name: "attribute + skill",
+            col_name: "difficulty",
+            col_value_name: "tn",
+            cells,
+        })
+    }
+}
+
+impl Gamecraft {
+    /// P(A wins) given who acts first (0 = A), by exact solution; for reports and tests.
+    pub fn exact_given_first(&self, m: &Matchup, first: u8) -> Option<ExactDuel> {
+        let mut s = State::start(m);
+        s.first = first;
+        s.init = true;
+        exact::solve_from(m, &self.o, s)
+    }
+}
+
+/// A draw's winner helper for tests and reports.
+pub fn winner_index(w: Winner) -> Option<usize> {
+    w.side().map(|s| s.index())
+}
+
+const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
+    FieldDoc { name, default, doc }
+}
+
+/// Documentation of every fighter field.
+pub const FIGHTER_DOCS: &[FieldDoc] = &[
+    doc(
+        "strength",
+        "5",
+        "Strength 1–20: melee/thrown damage, Health, Fatigue, Move",
+    ),
+    doc(
+        "constitution",
+        "5",
+        "Constitution 1–20: resistance roll, Health",
+    ),
+    doc(
+        "prowess",
+        "5",
+        "Prowess 1–20: attack, defense score, Initiative, Grace",
+    ),
+    doc("beauty", "5", "Beauty 1–20 (Charm; cost only)"),
+    doc("intelligence", "5", "Intelligence 1–20 (Savvy; cost only)"),
+    doc("spirit", "5", "Spirit 1–20: Grace, Fatigue, Power"),
+    doc(
+        "perception",
+        "5",
+        "Perception 1–20: ranged damage, Initiative",
+    ),
+    doc("personality", "5", "Personality 1–20 (Charm; cost only)"),
+    doc(
+        "skills",
+        "{}",
+        "levels 0–30 by name, e.g. { \"Melee Combat\" = 6, \"Melee Combat (Swords)\" = 7, \"Combat Defense\" = 5 }; a specialization counts as max(general, specialization); general skills cap at general_skill_cap",
+    ),
+    doc(
+        "weapon",
+        "required",
+        "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, unarmed, or { damage, kind = melee|thrown|bow|firearm, range, skill, attack_attribute, bullet, spread, name }",
+    ),
+    doc(
+        "armor",
+        "\"none\"",
+        "leather, chain mail, splint mail, plate mail, flak jacket, tactical plate armor, biomechanical power armor, or { resistance, name }",
+    ),
+    doc(
+        "wound_levels",
+        "from bonus_allocation",
+        "explicit points per level, Healthy … Incapacitated: base ≤ each ≤ base + 2, total max(Health, 6)",
+    ),
+    doc(
+        "policy",
+        "\"attack\"",
+        "\"attack\" | \"attack_dodge\" | \"dodge_attack\" | \"multi_attack:N\" | \"full_dodge\" | \"full_dodge_when_status>=K\"",
+    ),
+    doc(
+        "grace",
+        "\"none\"",
+        "Grace spending: \"none\" | \"greedy\" (max on every attack) | \"need\" (least for ≥ 1/2 to hit) | \"save_for_defense\" (dodges only)",
+    ),
+    doc(
+        "penalty_split",
+        "\"even\"",
+        "multiple-action penalty: \"even\" (remainder on attacks) | \"all_on_attack\" | \"all_on_dodge\"",
+    ),
+    doc(
+        "damage_type",
+        "\"lethal\"",
+        "\"lethal\" | \"nonlethal\" (to Fatigue; −1 to attack with a lethal weapon; not with guns)",
+    ),
+    doc(
+        "offhand",
+        "false",
+        "attacks with the off hand (−offhand_penalty)",
+    ),
+    doc(
+        "attack_modifier",
+        "0",
+        "further modifier on attack rolls, −20 to 20",
+    ),
+    doc(
+        "defense_modifier",
+        "0",
+        "further modifier on the defense score (cover, specializations not in skills), −20 to 20",
+    ),
+];
+
+/// Documentation of `oddsmith check gamecraft` parameters.
+pub const CHECK_DOCS: &[FieldDoc] = &[
+    doc("attribute", "0", "skill check: attribute score"),
+    doc("skill", "0", "skill check: skill level (0 = untrained)"),
+    doc(
+        "pool",
+        "0",
+        "Savvy/Charm/Grace points spent, +1 each, at most the skill level (attack checks: no cap)",
+    ),
+    doc("modifier", "0", "sum of bonuses and penalties"),
+    doc(
+        "difficulty",
+        "moderate",
+        "very_easy (3), easy (8), moderate (13), difficult (18), very_difficult (23), heroic (28), nigh_impossible (31)",
+    ),
+    doc("tn", "13", "target number, instead of difficulty"),
+    doc(
+        "a",
+        "—",
+        "opposed check: A's base (result = A − B total; tie reported apart)",
+    ),
+    doc("b", "—", "opposed check: B's base"),
+    doc(
+        "attack",
+        "—",
+        "attack check: attack base (attribute + skill + modifiers)",
+    ),
+    doc(
+        "defense",
+        "0",
+        "attack check: static defense score (Prowess + Combat Defense + range)",
+    ),
+    doc(
+        "dodge",
+        "none",
+        "attack check: none | dodge (defender rolls the die too; hit on ≥) | full (+10)",
+    ),
+    doc(
+        "damage",
+        "—",
+        "damage check: damage base (attribute + weapon)",
+    ),
+    doc(
+        "resist",
+        "—",
+        "damage check: resistance base (Constitution + armour); omit for raw damage",
+    ),
+];

@@ -1,0 +1,349 @@
+//! The seed's tables: weapons and armour («Damage»), distance categories («Range»,
+//! «Spread Weapons»), difficulty levels («Skill Checks») and the die itself
+//! («What's An Exploding Die?»).
+
+use oddsmith_dice::Dist;
+use serde::{Deserialize, Serialize};
+
+use super::options::ExplodeMode;
+use crate::Roller;
+
+/// One limited-exploding 1d6−1 (digest §2.1): a 5 re-rolls and adds, a 0 re-rolls and
+/// subtracts, once. Under `explode_mode = "none"` a plain 1d6−1.
+#[inline]
+pub fn gc_die<R: Roller>(r: &mut R, mode: ExplodeMode) -> i32 {
+    let v = r.roll(6) as i32 - 1;
+    if mode == ExplodeMode::None {
+        return v;
+    }
+    match v {
+        5 => 5 + (r.roll(6) as i32 - 1),
+        0 => -(r.roll(6) as i32 - 1),
+        _ => v,
+    }
+}
+
+/// The exact distribution of [`gc_die`] (digest §7 O1).
+pub fn die_dist(mode: ExplodeMode) -> Dist {
+    let mut w = Vec::new();
+    for r in 0..6i64 {
+        if mode == ExplodeMode::None {
+            w.push((r, 6u128));
+            continue;
+        }
+        for r2 in 0..6i64 {
+            let v = match r {
+                5 => 5 + r2,
+                0 => -r2,
+                _ => r,
+            };
+            w.push((v, 1u128));
+        }
+    }
+    Dist::from_weights(w).expect("36 small weights")
+}
+
+/// Normalises a table name: lower case, `_`/`-` as spaces, single spaces, "armour" → "armor".
+pub fn normalise(s: &str) -> String {
+    s.trim()
+        .to_ascii_lowercase()
+        .replace(['_', '-'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("armour", "armor")
+}
+
+/// Distance categories («Range», «Spread Weapons»), nearest first.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Distance {
+    /// Melee range.
+    #[default]
+    PointBlank,
+    /// Short.
+    Short,
+    /// Medium.
+    Medium,
+    /// Long.
+    Long,
+    /// Extreme.
+    Extreme,
+}
+
+impl Distance {
+    /// TN modifier of the «Range» table: +0, +2, +4, +8, +12.
+    pub fn tn_modifier(self) -> i32 {
+        [0, 2, 4, 8, 12][self as usize]
+    }
+    /// Spread weapons («Spread Weapons» table): (attack modifier, damage modifier).
+    pub fn spread_modifiers(self) -> (i32, i32) {
+        [(0, 0), (1, -2), (2, -4), (1, -6), (0, -8)][self as usize]
+    }
+}
+
+/// How a weapon is used; decides the damage attribute and the Combat Defense specialization.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponKind {
+    /// Melee: Strength damage, Combat Defense (Melee), Point Blank only.
+    Melee,
+    /// Thrown: Strength damage, Combat Defense (Ranged).
+    Thrown,
+    /// Bows and other non-gun ranged weapons: Perception damage, Combat Defense (Ranged).
+    Bow,
+    /// Guns: Perception damage, Combat Defense (Firearms), always lethal.
+    Firearm,
+    /// Explosives (area damage); not usable in a duel.
+    Explosive,
+}
+
+impl WeaponKind {
+    /// The Combat Defense specialization used against this kind of attack (digest §4.4).
+    pub fn defense_skill(self) -> &'static str {
+        match self {
+            WeaponKind::Melee => "Combat Defense (Melee)",
+            WeaponKind::Thrown | WeaponKind::Bow => "Combat Defense (Ranged)",
+            WeaponKind::Firearm => "Combat Defense (Firearms)",
+            WeaponKind::Explosive => "Combat Defense (Explosives)",
+        }
+    }
+}
+
+/// A primary attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attribute {
+    /// Strength.
+    Strength,
+    /// Constitution.
+    Constitution,
+    /// Prowess.
+    #[default]
+    Prowess,
+    /// Beauty.
+    Beauty,
+    /// Intelligence.
+    Intelligence,
+    /// Spirit.
+    Spirit,
+    /// Perception.
+    Perception,
+    /// Personality.
+    Personality,
+}
+
+/// A weapon's statistics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponStats {
+    /// Name shown in reports.
+    #[serde(default)]
+    pub name: String,
+    /// Damage bonus («Damage» table), −10 to 50.
+    #[serde(deserialize_with = "super::spec::de_range::<_, -10, 50>")]
+    pub damage: i32,
+    /// Melee, thrown, bow, firearm or explosive.
+    #[serde(default = "melee")]
+    pub kind: WeaponKind,
+    /// Range category for ranged weapons (none for melee).
+    #[serde(default)]
+    pub range: Option<Distance>,
+    /// Skill used to attack, e.g. "Melee Combat (Swords)"; specializations build on the
+    /// general skill before the parenthesis.
+    #[serde(default = "melee_skill")]
+    pub skill: String,
+    /// Attribute added to the attack roll (G6: Prowess unless told otherwise).
+    #[serde(default)]
+    pub attack_attribute: Attribute,
+    /// A gun: +`bullet_bonus` to attack («Bullet Weapons»).
+    #[serde(default)]
+    pub bullet: bool,
+    /// A spread weapon («Spread Weapons» table).
+    #[serde(default)]
+    pub spread: bool,
+}
+
+fn melee() -> WeaponKind {
+    WeaponKind::Melee
+}
+fn melee_skill() -> String {
+    "Melee Combat".into()
+}
+
+/// Built-in weapons: (name, damage, kind, range, skill, bullet, spread). Damage from the
+/// seed; ranges other than the thrown dagger are the digest's G19 placeholders (not RAW).
+#[allow(clippy::type_complexity)]
+pub const WEAPONS: &[(&str, i32, WeaponKind, Option<Distance>, &str, bool, bool)] = &[
+    (
+        "dagger",
+        1,
+        WeaponKind::Melee,
+        None,
+        "Melee Combat (Knives)",
+        false,
+        false,
+    ),
+    (
+        "thrown dagger",
+        1,
+        WeaponKind::Thrown,
+        Some(Distance::Short),
+        "Melee Combat (Knives)",
+        false,
+        false,
+    ),
+    (
+        "sword",
+        3,
+        WeaponKind::Melee,
+        None,
+        "Melee Combat (Swords)",
+        false,
+        false,
+    ),
+    (
+        "longbow",
+        3,
+        WeaponKind::Bow,
+        Some(Distance::Long),
+        "Archery",
+        false,
+        false,
+    ),
+    (
+        "war axe",
+        4,
+        WeaponKind::Melee,
+        None,
+        "Melee Combat (Axes)",
+        false,
+        false,
+    ),
+    (
+        "light pistol",
+        8,
+        WeaponKind::Firearm,
+        Some(Distance::Short),
+        "Firearms (Pistols)",
+        true,
+        false,
+    ),
+    (
+        "heavy pistol",
+        12,
+        WeaponKind::Firearm,
+        Some(Distance::Medium),
+        "Firearms (Pistols)",
+        true,
+        false,
+    ),
+    (
+        "shotgun",
+        15,
+        WeaponKind::Firearm,
+        Some(Distance::Short),
+        "Firearms (Shotguns)",
+        true,
+        true,
+    ),
+    (
+        "sniper rifle",
+        18,
+        WeaponKind::Firearm,
+        Some(Distance::Extreme),
+        "Firearms (Rifles)",
+        true,
+        false,
+    ),
+    (
+        "fragmentation grenade",
+        30,
+        WeaponKind::Explosive,
+        Some(Distance::Short),
+        "Athletics",
+        false,
+        false,
+    ),
+    (
+        "unarmed",
+        0,
+        WeaponKind::Melee,
+        None,
+        "Melee Combat (Unarmed Combat)",
+        false,
+        false,
+    ),
+];
+
+/// A built-in weapon by name.
+pub fn weapon(name: &str) -> Option<WeaponStats> {
+    let n = normalise(name);
+    WEAPONS
+        .iter()
+        .find(|w| w.0 == n)
+        .map(
+            |&(name, damage, kind, range, skill, bullet, spread)| WeaponStats {
+                name: name.into(),
+                damage,
+                kind,
+                range,
+                skill: skill.into(),
+                attack_attribute: Attribute::Prowess,
+                bullet,
+                spread,
+            },
+        )
+}
+
+/// Names of the built-in weapons.
+pub fn weapon_names() -> Vec<&'static str> {
+    WEAPONS.iter().map(|w| w.0).collect()
+}
+
+/// Built-in armour («Damage» table) with its resistance bonus.
+pub const ARMORS: &[(&str, i32)] = &[
+    ("none", 0),
+    ("leather", 2),
+    ("chain mail", 3),
+    ("splint mail", 4),
+    ("plate mail", 5),
+    ("flak jacket", 8),
+    ("tactical plate armor", 10),
+    ("biomechanical power armor", 15),
+];
+
+/// A built-in armour's resistance bonus by name.
+pub fn armor(name: &str) -> Option<(&'static str, i32)> {
+    let n = normalise(name);
+    ARMORS.iter().find(|a| a.0 == n).copied()
+}
+
+/// Difficulty levels («Skill Checks»): (name, lowest TN, highest TN, TN used for the name).
+/// INTERPRETATION: a named difficulty uses the middle of its band (Joline's Moderate is 13);
+/// Nigh Impossible is 31+ (G25) and uses 31.
+pub const DIFFICULTIES: [(&str, i64, i64, i64); 7] = [
+    ("very easy", 1, 5, 3),
+    ("easy", 6, 10, 8),
+    ("moderate", 11, 15, 13),
+    ("difficult", 16, 20, 18),
+    ("very difficult", 21, 25, 23),
+    ("heroic", 26, 30, 28),
+    ("nigh impossible", 31, i64::MAX, 31),
+];
+
+/// The TN of a named difficulty level.
+pub fn difficulty_tn(name: &str) -> Option<i64> {
+    let n = normalise(name);
+    DIFFICULTIES.iter().find(|d| d.0 == n).map(|d| d.3)
+}
+
+/// The difficulty level whose band holds `tn`.
+pub fn difficulty_of(tn: i64) -> &'static str {
+    DIFFICULTIES
+        .iter()
+        .find(|d| tn <= d.2)
+        .map_or("very easy", |d| d.0)
+}

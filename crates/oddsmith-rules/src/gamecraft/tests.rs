@@ -1,0 +1,1061 @@
+//! Oracles of digest §7 (O1–O10, W1–W15, D1–D5).
+
+use std::collections::BTreeMap;
+
+use oddsmith_dice::stream;
+
+use super::check::GamecraftCheck;
+use super::options::*;
+use super::reference::*;
+use super::spec::*;
+use super::tables::{self, Distance, die_dist};
+use super::*;
+use crate::{CheckParams, RngRoller, Ruleset, Winner};
+
+fn close(a: f64, b: f64, tol: f64) {
+    assert!((a - b).abs() <= tol, "{a} vs {b} (tol {tol})");
+}
+
+fn frac(n: u128, d: u128) -> f64 {
+    n as f64 / d as f64
+}
+
+fn skills(list: &[(&str, i32)]) -> BTreeMap<String, i32> {
+    list.iter().map(|&(k, v)| (k.to_string(), v)).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spec(a: [i32; 8], sk: &[(&str, i32)], weapon: &str, armor: &str) -> FighterSpec {
+    let (name, resistance) = tables::armor(armor).unwrap();
+    FighterSpec {
+        strength: a[0],
+        constitution: a[1],
+        prowess: a[2],
+        beauty: a[3],
+        intelligence: a[4],
+        spirit: a[5],
+        perception: a[6],
+        personality: a[7],
+        skills: skills(sk),
+        weapon: WeaponSpec {
+            stats: tables::weapon(weapon).unwrap(),
+            builtin: true,
+        },
+        armor: ArmorSpec {
+            name: name.into(),
+            resistance,
+            builtin: true,
+        },
+        wound_levels: None,
+        policy: ActionPlan::Attack,
+        grace: GracePolicy::None,
+        penalty_split: PenaltySplit::Even,
+        damage_type: DamageType::Lethal,
+        offhand: false,
+        attack_modifier: 0,
+        defense_modifier: 0,
+    }
+}
+
+/// Digest §7 D: Aldric.
+fn aldric() -> FighterSpec {
+    spec(
+        [6, 6, 7, 4, 5, 5, 6, 6],
+        &[
+            ("Melee Combat", 6),
+            ("Melee Combat (Swords)", 7),
+            ("Combat Defense", 5),
+        ],
+        "sword",
+        "splint mail",
+    )
+}
+
+/// Digest §7 D: Borg (War Axe with general Melee Combat 6).
+fn borg() -> FighterSpec {
+    spec(
+        [8, 7, 5, 4, 5, 6, 5, 5],
+        &[("Melee Combat", 6), ("Combat Defense", 4)],
+        "war axe",
+        "leather",
+    )
+}
+
+fn opts(f: impl FnOnce(&mut GamecraftOptions)) -> GamecraftOptions {
+    let mut o = GamecraftOptions::default();
+    f(&mut o);
+    o
+}
+
+fn setup(o: GamecraftOptions, a: &FighterSpec, b: &FighterSpec) -> (Gamecraft, Matchup) {
+    let g = Gamecraft::new(o).unwrap();
+    let m = g
+        .matchup(&g.compile("a", a).unwrap(), &g.compile("b", b).unwrap())
+        .unwrap();
+    (g, m)
+}
+
+fn check(g: &Gamecraft, words: &[&str]) -> crate::CheckExact {
+    let c = g
+        .parse_check(&CheckParams::parse(words.iter().copied()).unwrap())
+        .unwrap();
+    g.check_exact(&c)
+}
+
+// O1: the die.
+#[test]
+fn o1_die_distribution() {
+    let x = die_dist(ExplodeMode::Limited);
+    for v in -5..=0 {
+        assert_eq!(x.ratio(v), (1, 36));
+    }
+    for v in 1..=4 {
+        assert_eq!(x.ratio(v), (1, 6));
+    }
+    for v in 5..=10 {
+        assert_eq!(x.ratio(v), (1, 36));
+    }
+    assert_eq!((x.min(), x.max()), (-5, 10));
+    close(x.mean(), 2.5, 1e-12);
+    close(x.variance(), 365.0 / 36.0, 1e-12);
+    close(x.std_dev(), 3.184162, 1e-6);
+    assert_eq!(x.ratio_at_most(0), (1, 6));
+    assert_eq!(x.ratio_at_least(3), (1, 2));
+    assert_eq!(x.ratio_at_least(-4), (35, 36));
+    assert_eq!(x.ratio_at_most(8), (17, 18));
+    let p05: f64 = (0..=5).map(|v| x.p(v)).sum();
+    close(p05, 13.0 / 18.0, 1e-12);
+    close(x.p_at_most(-1), 5.0 / 36.0, 1e-12);
+    close(x.p_at_least(6), 5.0 / 36.0, 1e-12);
+    let e2: f64 = x.iter().map(|(v, _)| (v * v) as f64 * x.p(v)).sum();
+    close(e2, 295.0 / 18.0, 1e-12);
+    // Plain 1d6−1 under explode_mode = "none".
+    let n = die_dist(ExplodeMode::None);
+    assert_eq!((n.min(), n.max(), n.ratio(3)), (0, 5, (1, 6)));
+}
+
+// O1 by Monte Carlo: the sampled die within 4σ of the exact probabilities.
+#[test]
+fn o1_die_monte_carlo() {
+    let mut rng = stream(11, 0);
+    let mut r = RngRoller::new(&mut rng);
+    let n = 360_000u32;
+    let mut counts = BTreeMap::new();
+    for _ in 0..n {
+        *counts
+            .entry(tables::gc_die(&mut r, ExplodeMode::Limited))
+            .or_insert(0u32) += 1;
+    }
+    let x = die_dist(ExplodeMode::Limited);
+    assert_eq!(counts.len(), 16);
+    for (v, c) in counts {
+        within_4_sigma(f64::from(c) / f64::from(n), x.p(i64::from(v)), n);
+    }
+}
+
+/// need, P(fumble), P(fail, not fumble), P(success), P(critical) as fractions.
+type O2Row = (i64, (u128, u128), (u128, u128), (u128, u128), (u128, u128));
+
+// O2: check outcomes by need n = TN − base.
+#[test]
+fn o2_check_outcomes() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    #[rustfmt::skip]
+    let rows: &[O2Row] = &[
+        (-15, (0, 1), (0, 1), (1, 1), (1, 1)),
+        (-14, (0, 1), (0, 1), (1, 1), (35, 36)),
+        (-12, (0, 1), (0, 1), (1, 1), (11, 12)),
+        (-10, (0, 1), (0, 1), (1, 1), (31, 36)),
+        (-9, (0, 1), (0, 1), (1, 1), (5, 6)),
+        (-8, (0, 1), (0, 1), (1, 1), (2, 3)),
+        (-7, (0, 1), (0, 1), (1, 1), (1, 2)),
+        (-6, (0, 1), (0, 1), (1, 1), (1, 3)),
+        (-5, (0, 1), (0, 1), (1, 1), (1, 6)),
+        (-4, (0, 1), (1, 36), (35, 36), (5, 36)),
+        (-3, (0, 1), (1, 18), (17, 18), (1, 9)),
+        (-2, (0, 1), (1, 12), (11, 12), (1, 12)),
+        (-1, (0, 1), (1, 9), (8, 9), (1, 18)),
+        (0, (0, 1), (5, 36), (31, 36), (1, 36)),
+        (1, (0, 1), (1, 6), (5, 6), (0, 1)),
+        (2, (0, 1), (1, 3), (2, 3), (0, 1)),
+        (3, (0, 1), (1, 2), (1, 2), (0, 1)),
+        (4, (0, 1), (2, 3), (1, 3), (0, 1)),
+        (5, (1, 36), (29, 36), (1, 6), (0, 1)),
+        (6, (1, 18), (29, 36), (5, 36), (0, 1)),
+        (7, (1, 12), (29, 36), (1, 9), (0, 1)),
+        (8, (1, 9), (29, 36), (1, 12), (0, 1)),
+        (9, (5, 36), (29, 36), (1, 18), (0, 1)),
+        (10, (1, 6), (29, 36), (1, 36), (0, 1)),
+        (11, (1, 3), (2, 3), (0, 1), (0, 1)),
+        (12, (1, 2), (1, 2), (0, 1), (0, 1)),
+        (13, (2, 3), (1, 3), (0, 1), (0, 1)),
+        (14, (5, 6), (1, 6), (0, 1), (0, 1)),
+        (15, (31, 36), (5, 36), (0, 1), (0, 1)),
+        (17, (11, 12), (1, 12), (0, 1), (0, 1)),
+        (19, (35, 36), (1, 36), (0, 1), (0, 1)),
+        (20, (1, 1), (0, 1), (0, 1), (0, 1)),
+    ];
+    for &(n, fumble, fail, succ, crit) in rows {
+        // base 20, TN 20 + n.
+        let tn = 20 + n;
+        let e = check(&g, &["attribute=12", "skill=8", &format!("tn={tn}")]);
+        let b = e.band_probabilities();
+        close(b[0], frac(fumble.0, fumble.1), 1e-12);
+        close(b[1], frac(fail.0, fail.1), 1e-12);
+        close(e.p_success(), frac(succ.0, succ.1), 1e-12);
+        close(b[3], frac(crit.0, crit.1), 1e-12);
+        close(b[2] + b[3], e.p_success(), 1e-12);
+        let (num, den) = e.distribution.ratio_at_least(tn);
+        assert_eq!(
+            (num, den),
+            succ,
+            "exact P(success) at need {n} is {num}/{den}"
+        );
+    }
+}
+
+// O3: the average person (base 8) against difficulty TNs.
+#[test]
+fn o3_average_person() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    #[rustfmt::skip]
+    let rows = [
+        (5, 17.0 / 18.0, 1.0 / 9.0, 0.0), (10, 2.0 / 3.0, 0.0, 0.0), (11, 0.5, 0.0, 0.0),
+        (13, 1.0 / 6.0, 0.0, 1.0 / 36.0), (15, 1.0 / 9.0, 0.0, 1.0 / 12.0),
+        (16, 1.0 / 12.0, 0.0, 1.0 / 9.0), (18, 1.0 / 36.0, 0.0, 1.0 / 6.0),
+        (20, 0.0, 0.0, 0.5), (22, 0.0, 0.0, 5.0 / 6.0),
+    ];
+    for (tn, s, c, f) in rows {
+        let e = check(&g, &["attribute=5", "skill=3", &format!("tn={tn}")]);
+        let b = e.band_probabilities();
+        close(e.p_success(), s, 1e-12);
+        close(b[3], c, 1e-12);
+        close(b[0], f, 1e-12);
+    }
+    // Named difficulty: Moderate is TN 13 (Joline's example), 30 is Heroic, 31 Nigh Impossible.
+    let e = check(&g, &["attribute=5", "skill=3", "difficulty=moderate"]);
+    assert_eq!(e.success_at_least, 13);
+    assert_eq!(tables::difficulty_of(30), "heroic");
+    assert_eq!(tables::difficulty_of(31), "nigh impossible");
+}
+
+// O4 and O5: difference of two dice and opposed checks.
+#[test]
+fn o4_o5_opposed() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let e = check(&g, &["a=0", "b=0"]);
+    let z = &e.distribution;
+    let counts = [
+        156, 130, 104, 78, 52, 51, 50, 39, 28, 17, 6, 5, 4, 3, 2, 1u128,
+    ];
+    for (k, &c) in counts.iter().enumerate() {
+        close(z.p(k as i64), c as f64 / 1296.0, 1e-12);
+        close(z.p(-(k as i64)), c as f64 / 1296.0, 1e-12);
+    }
+    close(z.variance(), 365.0 / 18.0, 1e-12);
+    #[rustfmt::skip]
+    let rows: [(i64, f64, f64, f64, f64); 15] = [
+        (-6, 35.0 / 432.0, 25.0 / 648.0, 1141.0 / 1296.0, 0.0),
+        (-5, 155.0 / 1296.0, 17.0 / 432.0, 545.0 / 648.0, 1.0 / 1296.0),
+        (-4, 103.0 / 648.0, 13.0 / 324.0, 173.0 / 216.0, 1.0 / 432.0),
+        (-3, 43.0 / 216.0, 13.0 / 216.0, 20.0 / 27.0, 1.0 / 216.0),
+        (-2, 7.0 / 27.0, 13.0 / 162.0, 107.0 / 162.0, 5.0 / 648.0),
+        (-1, 55.0 / 162.0, 65.0 / 648.0, 121.0 / 216.0, 5.0 / 432.0),
+        (0, 95.0 / 216.0, 13.0 / 108.0, 95.0 / 216.0, 7.0 / 432.0),
+        (1, 121.0 / 216.0, 65.0 / 648.0, 55.0 / 162.0, 19.0 / 648.0),
+        (2, 107.0 / 162.0, 13.0 / 162.0, 7.0 / 27.0, 11.0 / 216.0),
+        (3, 20.0 / 27.0, 13.0 / 216.0, 43.0 / 216.0, 35.0 / 432.0),
+        (4, 173.0 / 216.0, 13.0 / 324.0, 103.0 / 648.0, 155.0 / 1296.0),
+        (5, 545.0 / 648.0, 17.0 / 432.0, 155.0 / 1296.0, 103.0 / 648.0),
+        (6, 1141.0 / 1296.0, 25.0 / 648.0, 35.0 / 432.0, 43.0 / 216.0),
+        (8, 205.0 / 216.0, 7.0 / 324.0, 19.0 / 648.0, 55.0 / 162.0),
+        (10, 425.0 / 432.0, 1.0 / 216.0, 5.0 / 432.0, 121.0 / 216.0),
+    ];
+    for (d, win, tie, lose, crit) in rows {
+        let e = check(&g, &[&format!("a={}", 10 + d), "b=10"]);
+        let b = e.band_probabilities();
+        close(e.p_success(), win, 1e-12);
+        close(b[1], tie, 1e-12);
+        close(b[0], lose, 1e-12);
+        close(b[3], crit, 1e-12);
+    }
+    // O10: who acts first is P(Z ≥ −d) for d > 0.
+    for (d, p) in [
+        (1, 107.0 / 162.0),
+        (2, 20.0 / 27.0),
+        (3, 173.0 / 216.0),
+        (5, 1141.0 / 1296.0),
+    ] {
+        close(z.p_at_least(-d), p, 1e-12);
+    }
+}
+
+// O6: hit chance against a static defense, a dodge and a full dodge.
+#[test]
+fn o6_hit_chances() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    #[rustfmt::skip]
+    let rows: [(i64, f64, f64, f64, f64, f64, f64); 10] = [
+        (-6, 5.0 / 36.0, 155.0 / 1296.0, 0.0, 0.0, 1.0 / 18.0, 43.0 / 216.0),
+        (-4, 1.0 / 3.0, 43.0 / 216.0, 0.0, 1.0 / 432.0, 0.0, 155.0 / 1296.0),
+        (-2, 2.0 / 3.0, 55.0 / 162.0, 0.0, 5.0 / 648.0, 0.0, 11.0 / 216.0),
+        (-1, 5.0 / 6.0, 95.0 / 216.0, 0.0, 5.0 / 432.0, 0.0, 19.0 / 648.0),
+        (0, 31.0 / 36.0, 121.0 / 216.0, 1.0 / 36.0, 7.0 / 432.0, 0.0, 7.0 / 432.0),
+        (2, 11.0 / 12.0, 20.0 / 27.0, 1.0 / 12.0, 11.0 / 216.0, 0.0, 5.0 / 648.0),
+        (4, 35.0 / 36.0, 545.0 / 648.0, 5.0 / 36.0, 155.0 / 1296.0, 0.0, 1.0 / 432.0),
+        (5, 1.0, 1141.0 / 1296.0, 1.0 / 6.0, 103.0 / 648.0, 0.0, 1.0 / 1296.0),
+        (7, 1.0, 205.0 / 216.0, 0.5, 7.0 / 27.0, 0.0, 0.0),
+        (10, 1.0, 427.0 / 432.0, 31.0 / 36.0, 121.0 / 216.0, 0.0, 0.0),
+    ];
+    for (m, hs, hd, cs, cd, fs, fd) in rows {
+        let atk = format!("attack={}", 12 + m);
+        let s = check(&g, &[&atk, "defense=12"]);
+        let d = check(&g, &[&atk, "defense=12", "dodge=dodge"]);
+        let (bs, bd) = (s.band_probabilities(), d.band_probabilities());
+        close(s.p_success(), hs, 1e-12);
+        close(d.p_success(), hd, 1e-12);
+        close(bs[3], cs, 1e-12);
+        close(bd[3], cd, 1e-12);
+        close(bs[0], fs, 1e-12);
+        close(bd[0], fd, 1e-12);
+        // Full dodge: O2 with n = −m + 10.
+        let f = check(&g, &[&atk, "defense=12", "dodge=full"]);
+        close(
+            f.p_success(),
+            die_dist(ExplodeMode::Limited).p_at_least(10 - m),
+            1e-12,
+        );
+    }
+}
+
+// O7 and O8: raw damage and damage sustained.
+#[test]
+fn o7_o8_damage() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    #[rustfmt::skip]
+    let raw = [
+        (-3, 11.0 / 12.0, 2.0 / 3.0), (-2, 17.0 / 12.0, 0.5), (-1, 25.0 / 12.0, 1.0 / 3.0),
+        (0, 35.0 / 12.0, 1.0 / 6.0), (1, 34.0 / 9.0, 5.0 / 36.0), (2, 14.0 / 3.0, 1.0 / 9.0),
+        (3, 67.0 / 12.0, 1.0 / 12.0), (4, 235.0 / 36.0, 1.0 / 18.0), (5, 7.5, 1.0 / 36.0),
+    ];
+    for (b, mean, p0) in raw {
+        let e = check(&g, &[&format!("damage={b}")]);
+        close(e.distribution.mean(), mean, 1e-12);
+        close(e.distribution.p(0), p0, 1e-12);
+    }
+    // W10: STR 8 + War Axe (+4) = 12: 7..22, mean 29/2.
+    let e = check(&g, &["damage=12"]);
+    assert_eq!((e.distribution.min(), e.distribution.max()), (7, 22));
+    close(e.distribution.mean(), 14.5, 1e-12);
+    assert_eq!(e.distribution.ratio(13), (1, 6));
+    assert_eq!(e.distribution.ratio(20), (1, 36));
+    #[rustfmt::skip]
+    let rows = [
+        (-6, 265.0 / 1296.0, 35.0 / 432.0), (-4, 313.0 / 648.0, 103.0 / 648.0),
+        (-2, 305.0 / 324.0, 7.0 / 27.0), (-1, 415.0 / 324.0, 55.0 / 162.0),
+        (0, 1115.0 / 648.0, 95.0 / 216.0), (1, 739.0 / 324.0, 121.0 / 216.0),
+        (2, 953.0 / 324.0, 107.0 / 162.0), (3, 1193.0 / 324.0, 20.0 / 27.0),
+        (4, 2905.0 / 648.0, 173.0 / 216.0), (5, 575.0 / 108.0, 545.0 / 648.0),
+        (6, 8041.0 / 1296.0, 1141.0 / 1296.0), (8, 5231.0 / 648.0, 205.0 / 216.0),
+        (10, 12995.0 / 1296.0, 425.0 / 432.0),
+    ];
+    for (k, mean, p1) in rows {
+        let e = check(&g, &[&format!("damage={}", 20 + k), "resist=20"]);
+        close(e.distribution.mean(), mean, 1e-12);
+        close(e.p_success(), p1, 1e-12);
+    }
+}
+
+// O9 and W15: wound levels, thresholds and the Health table.
+#[test]
+fn o9_wound_levels() {
+    #[rustfmt::skip]
+    let rows: [(i32, [i32; 6], [i32; 6]); 10] = [
+        (20, [4, 4, 3, 3, 3, 3], [4, 8, 11, 14, 17, 20]),
+        (18, [3, 3, 3, 3, 3, 3], [3, 6, 9, 12, 15, 18]),
+        (17, [3, 3, 3, 3, 3, 2], [3, 6, 9, 12, 15, 17]),
+        (15, [3, 3, 3, 2, 2, 2], [3, 6, 9, 11, 13, 15]),
+        (13, [3, 2, 2, 2, 2, 2], [3, 5, 7, 9, 11, 13]),
+        (12, [2, 2, 2, 2, 2, 2], [2, 4, 6, 8, 10, 12]),
+        (11, [2, 2, 2, 2, 2, 1], [2, 4, 6, 8, 10, 11]),
+        (10, [2, 2, 2, 2, 1, 1], [2, 4, 6, 8, 9, 10]),
+        (8, [2, 2, 1, 1, 1, 1], [2, 4, 5, 6, 7, 8]),
+        (6, [1, 1, 1, 1, 1, 1], [1, 2, 3, 4, 5, 6]),
+    ];
+    for (h, lv, cum) in rows {
+        let got = wound_levels(h, BonusAllocation::RoundRobin);
+        assert_eq!(got, lv, "Health {h}");
+        assert_eq!(thresholds(got), cum, "Health {h}");
+    }
+    for h in 2..=5 {
+        assert_eq!(
+            wound_levels(h, BonusAllocation::RoundRobin),
+            [1; 6],
+            "Health {h}"
+        );
+    }
+    // The seed's Health table (base, bonus), all rows.
+    #[rustfmt::skip]
+    let table = [
+        (20, 3, 2), (19, 3, 1), (18, 3, 0), (17, 2, 5), (16, 2, 4), (15, 2, 3), (14, 2, 2),
+        (13, 2, 1), (12, 2, 0), (11, 1, 5), (10, 1, 4), (9, 1, 3), (8, 1, 2), (7, 1, 1),
+        (6, 1, 0), (5, 1, 0), (4, 1, 0), (3, 1, 0), (2, 1, 0),
+    ];
+    for (h, base, bonus) in table {
+        assert_eq!(wound_points(h), (base, bonus), "Health {h}");
+    }
+    assert_eq!(
+        wound_levels(17, BonusAllocation::FrontLoaded),
+        [4, 4, 3, 2, 2, 2]
+    );
+    let cum = thresholds([2; 6]);
+    assert_eq!(status(&cum, 1), 0);
+    assert_eq!(status(&cum, 8), 4);
+    assert_eq!(status(&cum, 10), 5);
+    assert_eq!(status(&cum, 12), 6);
+    assert!(check_wound_levels(12, &[3, 3, 2, 2, 1, 1]).is_err());
+    assert!(check_wound_levels(13, &[2, 2, 2, 2, 2, 3]).is_ok());
+}
+
+// O10: Incapacitated roll, cooperation, Grace against need 1.
+#[test]
+fn o10_closed_forms() {
+    let x = die_dist(ExplodeMode::Limited);
+    for (con, p) in [
+        (3, 5.0 / 36.0),
+        (5, 1.0 / 3.0),
+        (6, 0.5),
+        (7, 2.0 / 3.0),
+        (8, 5.0 / 6.0),
+        (10, 8.0 / 9.0),
+    ] {
+        close(x.p_at_least(9 - con), p, 1e-12);
+    }
+    close(x.p_at_least(10 - 5), 1.0 / 6.0, 1e-12);
+    close(x.p_at_least(5 - 5), 31.0 / 36.0, 1e-12);
+    for (base, ps, pc, e) in [
+        (8, 2.0 / 3.0, 0.0, 2.0 / 3.0),
+        (10, 31.0 / 36.0, 1.0 / 36.0, 11.0 / 12.0),
+        (12, 11.0 / 12.0, 1.0 / 12.0, 13.0 / 12.0),
+        (14, 35.0 / 36.0, 5.0 / 36.0, 1.25),
+    ] {
+        let (s, c, b) = cooperation(base, ExplodeMode::Limited);
+        close(s, ps, 1e-12);
+        close(c, pc, 1e-12);
+        close(b, e, 1e-12);
+    }
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    for (spent, p) in [
+        (0, 5.0 / 6.0),
+        (1, 31.0 / 36.0),
+        (2, 8.0 / 9.0),
+        (3, 11.0 / 12.0),
+        (4, 17.0 / 18.0),
+        (5, 35.0 / 36.0),
+        (6, 1.0),
+    ] {
+        let e = check(&g, &["attack=11", "defense=12", &format!("pool={spent}")]);
+        close(e.p_success(), p, 1e-12);
+    }
+}
+
+// W1–W15: worked examples of the text.
+#[test]
+fn worked_examples() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    // W1 Joline: 7 + 3 + 1 Charm = 11 against 13; die 3 → 14; P = 2/3; cap 3.
+    let e = check(&g, &["attribute=7", "skill=3", "pool=1", "tn=13"]);
+    assert_eq!(e.distribution.min() + 5 + 3, 14);
+    assert_eq!(e.distribution.ratio_at_least(13), (2, 3));
+    assert_eq!(pool_cap(3, 10), 3);
+    let over = CheckParams::parse(["attribute=7", "skill=3", "pool=4", "tn=13"]).unwrap();
+    assert!(g.parse_check(&over).is_err());
+    // W2 climb: 4 + 4 against 22: 0 without Grace, 1/36 with 4.
+    assert_eq!(
+        check(&g, &["attribute=4", "skill=4", "tn=22"]).p_success(),
+        0.0
+    );
+    let e = check(&g, &["attribute=4", "skill=4", "pool=4", "tn=22"]);
+    assert_eq!(e.distribution.ratio_at_least(22), (1, 36));
+    // W3 Fred: 9 against 20: 0; +3 Savvy 1/12; +3 Savvy +4 help 1/3.
+    assert_eq!(
+        check(&g, &["attribute=6", "skill=3", "tn=20"]).p_success(),
+        0.0
+    );
+    let e = check(&g, &["attribute=6", "skill=3", "pool=3", "tn=20"]);
+    assert_eq!(e.distribution.ratio_at_least(20), (1, 12));
+    let e = check(
+        &g,
+        &["attribute=6", "skill=3", "pool=3", "modifier=4", "tn=20"],
+    );
+    assert_eq!(e.distribution.ratio_at_least(20), (1, 3));
+    // W4 settle 14; TN 25 is an automatic fumble, so no focus.
+    assert_eq!(settle(8 + 6), 14);
+    assert_eq!(focus_success_round(14, 25, 2), None);
+    // W5 focus: TN 19, 2 rounds an attempt → round 10.
+    assert_eq!(focus_success_round(14, 19, 2), Some(10));
+    // W6 thrown dagger: Short 12, Medium 18.
+    assert_eq!(ranged_tn(10, Distance::Short, Distance::Short), 12);
+    assert_eq!(ranged_tn(10, Distance::Medium, Distance::Short), 18);
+    // W7 Jack: 11 / 13 / 19 and full dodge 21 / 23 / 29.
+    let jack = skills(&[("Combat Defense", 6), ("Combat Defense (Melee)", 8)]);
+    let cd = skill_level(&jack, "Combat Defense");
+    let cdm = skill_level(&jack, "Combat Defense (Melee)");
+    assert_eq!(skill_level(&jack, "Combat Defense (Firearms)"), 6);
+    assert_eq!(defense_score(5, cd, false), 11);
+    assert_eq!(defense_score(5, cdm, false), 13);
+    assert_eq!(
+        ranged_tn(defense_score(5, cd, false), Distance::Long, Distance::Long),
+        19
+    );
+    assert_eq!(defense_score(5, cd, true), 21);
+    assert_eq!(defense_score(5, cdm, true), 23);
+    assert_eq!(
+        ranged_tn(defense_score(5, cd, true), Distance::Long, Distance::Long),
+        29
+    );
+    // W8 Jack dodge + attack: −2 in total, split three ways.
+    let o = GamecraftOptions::default();
+    use duel::alloc_pen;
+    let split = |s| {
+        (
+            alloc_pen(&o, s, 1, true, Some(0)),
+            alloc_pen(&o, s, 1, true, None),
+        )
+    };
+    assert_eq!(split(PenaltySplit::AllOnAttack), (2, 0));
+    assert_eq!(split(PenaltySplit::AllOnDodge), (0, 2));
+    assert_eq!(split(PenaltySplit::Even), (1, 1));
+    assert_eq!(alloc_pen(&o, PenaltySplit::Even, 1, false, Some(0)), 0);
+    assert_eq!(alloc_pen(&o, PenaltySplit::Even, 3, false, Some(2)), 1);
+    let pc = opts(|o| o.multi_action_mode = MultiActionMode::PerCheck);
+    assert_eq!(alloc_pen(&pc, PenaltySplit::Even, 3, false, Some(2)), 3);
+    // W11 bursts and sprays: +6 → +9, +18.
+    assert_eq!(burst_bonus(6), 9);
+    assert_eq!(burst_bonus(5), 8);
+    assert_eq!(spray_bonus(6), 18);
+    // W12 stop bleeding at Critically Wounded: TN 9.
+    assert_eq!(stop_bleeding_tn(4), 9);
+    // W13 Badly Wounded, CON 5: 15 days 14 hours 1 minute.
+    assert_eq!(healing_minutes(3, 5), ((15 * 24) + 14) * 60 + 1);
+    // W14 XP: Prowess 6→7 21, Athletics 4→5 10, first Novice 2, Athletics (Swim) 5.
+    assert_eq!(xp_attribute(7), 21);
+    assert_eq!(xp_general(5), 10);
+    assert_eq!(xp_general(1), 2);
+    assert_eq!(xp_specialization(5), 5);
+    let c = cost([1; 8], &skills(&[("Athletics", 6)]));
+    assert_eq!(c.xp_from_minimum, 42);
+    let c = cost([10, 1, 1, 1, 1, 1, 1, 1], &BTreeMap::new());
+    assert_eq!(c.xp_from_minimum, 162);
+    // Jack's creation cost: CD 6 + CD (Melee) 8 = 8 skill points.
+    assert_eq!(cost([5; 8], &jack).skill_points, 8);
+    // Explosion table and fractions.
+    assert_eq!(explosion_tn(1, 1), 16);
+    assert_eq!(explosion_tn(2, 0), 20);
+    assert_eq!(explosion_damage(30, 2), 7);
+    // W15 is covered by o9_wound_levels.
+}
+
+/// Records the damage sustained (uncapped) by the attacks of one step.
+struct Sustained(i32);
+
+impl duel::Tally for Sustained {
+    fn attack(&mut self, _: usize, _: bool, _: bool, _: bool, damage: i32) {
+        self.0 += damage;
+    }
+    fn dodge(&mut self, _: usize) {}
+    fn grace(&mut self, _: usize, _: u8) {}
+}
+
+// D setup: derived values of Aldric and Borg.
+#[test]
+fn d_setup_values() {
+    let (g, m) = setup(GamecraftOptions::default(), &aldric(), &borg());
+    let (a, b) = (&m.f[0], &m.f[1]);
+    assert_eq!(
+        (m.line[0].atk, m.line[1].tn, a.dmg_base, a.res_base),
+        (14, 12, 9, 10)
+    );
+    assert_eq!(
+        (m.line[1].atk, m.line[0].tn, b.dmg_base, b.res_base),
+        (11, 9, 12, 9)
+    );
+    assert_eq!((a.derived.health, b.derived.health), (12, 15));
+    assert_eq!((a.cum[4], b.cum[4]), (10, 13));
+    assert_eq!((a.derived.initiative, b.derived.initiative), (13, 10));
+    assert_eq!(
+        fighter::attributes(&aldric()).iter().sum::<i32>(),
+        45,
+        "Aldric is built on 45 points"
+    );
+    let facts = g.fighter_facts(&aldric());
+    assert!(
+        facts
+            .iter()
+            .any(|(k, v)| k == "wound levels" && v == "2/2/2/2/2/2")
+    );
+    assert!(facts.iter().any(|(_, v)| v == "45/45, 12/25"));
+    // Per-attack values in round 1: hit chances and criticals.
+    let x = die_dist(ExplodeMode::Limited);
+    assert_eq!(x.ratio_at_least(9 - 14), (1, 1));
+    assert_eq!(x.ratio_at_least(9 + 10 - 14), (1, 6));
+    assert_eq!(x.ratio_at_least(12 - 11), (5, 6));
+    // E[new damage] and P(≥ 1 point) per attack, by enumerating the duel's own attack step.
+    let per_attack = |first: u8| {
+        let mut s = duel::State::start(&m);
+        s.init = true;
+        s.first = first;
+        s.round = 1;
+        s.ev = 0;
+        s.f[0].n_att = 1;
+        s.f[1].n_att = 1;
+        let (mut e, mut p1) = (0.0, 0.0);
+        crate::roller::enumerate(
+            |r| {
+                let mut s2 = s;
+                let mut rec = Sustained(0);
+                duel::step(&m, g.options(), &mut s2, r, &mut rec);
+                rec.0
+            },
+            |d, q| {
+                e += f64::from(d) * q;
+                if d >= 1 {
+                    p1 += q;
+                }
+            },
+        );
+        (e, p1)
+    };
+    let (e, p1) = per_attack(0);
+    close(e, 1223.0 / 648.0, 1e-12);
+    close(p1, 691.0 / 1296.0, 1e-12);
+    let (e, p1) = per_attack(1);
+    close(e, 4765.0 / 1944.0, 1e-12);
+    close(p1, 535.0 / 972.0, 1e-12);
+    // P(Aldric acts first) = 173/216: the first round-start step decides it.
+    let mut pf = 0.0;
+    crate::roller::enumerate(
+        |r| {
+            let mut s = duel::State::start(&m);
+            duel::step(&m, g.options(), &mut s, r, &mut duel::NoTally);
+            s.first
+        },
+        |first, q| {
+            if first == 0 {
+                pf += q;
+            }
+        },
+    );
+    close(pf, 173.0 / 216.0, 1e-12);
+}
+
+fn d_exact(o: GamecraftOptions) -> (f64, f64, f64, f64) {
+    let (g, m) = setup(o, &aldric(), &borg());
+    let e = g.exact(&m).unwrap();
+    assert!(e.truncated < 1e-12);
+    close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
+    let a_first = g.exact_given_first(&m, 0).unwrap();
+    let b_first = g.exact_given_first(&m, 1).unwrap();
+    (e.p_a_win, a_first.p_a_win, b_first.p_b_win, e.mean_rounds)
+}
+
+// D1–D4: the full duel under each listed option set (digest gives 6 decimals).
+#[test]
+fn d1_to_d4_full_duel_exact() {
+    let tol = 5e-7;
+    let (p, pa, pb, r) = d_exact(GamecraftOptions::default());
+    close(p, 0.404107, tol);
+    close(pa, 0.435195, tol);
+    close(pb, 0.720965, tol);
+    close(r, 4.348979, tol);
+    let (p, pa, pb, r) = d_exact(opts(|o| o.crit_effect = CritEffect::WoundLevel));
+    close(p, 0.476116, tol);
+    close(pa, 0.511280, tol);
+    close(pb, 0.665357, tol);
+    close(r, 4.351848, tol);
+    let (p, pa, pb, r) = d_exact(opts(|o| o.wound_penalty_scope = PenaltyScope::ChecksOnly));
+    close(p, 0.448460, tol);
+    close(pa, 0.469939, tol);
+    close(pb, 0.637959, tol);
+    close(r, 5.212813, tol);
+    let (p, pa, pb, r) = d_exact(opts(|o| o.crit_effect = CritEffect::None));
+    close(p, 0.371214, tol);
+    close(pa, 0.400047, tol);
+    close(pb, 0.744787, tol);
+    close(r, 4.394861, tol);
+}
+
+// D5: the mirror duel is exactly even; the first mover wins 0.553485.
+#[test]
+fn d5_mirror() {
+    let (g, m) = setup(GamecraftOptions::default(), &aldric(), &aldric());
+    let e = g.exact(&m).unwrap();
+    close(e.p_a_win, 0.5, 1e-12);
+    close(e.mean_rounds, 5.737848, 5e-7);
+    let f = g.exact_given_first(&m, 0).unwrap();
+    close(f.p_a_win, 0.553485, 5e-7);
+}
+
+/// Runs `n` Monte Carlo duels on stream 0 of `seed`: (P(A wins), mean rounds).
+fn monte_carlo(
+    o: GamecraftOptions,
+    a: &FighterSpec,
+    b: &FighterSpec,
+    n: u32,
+    seed: u64,
+) -> (f64, f64) {
+    let (g, m) = setup(o, a, b);
+    let mut rng = stream(seed, 0);
+    let mut roller = RngRoller::new(&mut rng);
+    let (mut wins, mut rounds) = (0u32, 0u64);
+    for _ in 0..n {
+        let out = g.duel(&m, &mut roller);
+        wins += u32::from(out.winner == Winner::A);
+        rounds += u64::from(out.rounds);
+    }
+    (f64::from(wins) / f64::from(n), rounds as f64 / f64::from(n))
+}
+
+fn within_4_sigma(p_hat: f64, p: f64, n: u32) {
+    let sigma = (p * (1.0 - p) / f64::from(n)).sqrt();
+    assert!(
+        (p_hat - p).abs() <= 4.0 * sigma,
+        "Monte Carlo {p_hat} vs exact {p}: more than 4σ = {}",
+        4.0 * sigma
+    );
+}
+
+// D1–D5 by Monte Carlo at fixed seeds, within 4σ of the digest's values.
+#[test]
+fn d_oracles_monte_carlo() {
+    let n = 100_000;
+    let (p, r) = monte_carlo(GamecraftOptions::default(), &aldric(), &borg(), n, 1);
+    within_4_sigma(p, 0.404107, n);
+    assert!((r - 4.348979).abs() < 0.05, "mean rounds {r}");
+    let (p, _) = monte_carlo(
+        opts(|o| o.crit_effect = CritEffect::WoundLevel),
+        &aldric(),
+        &borg(),
+        n,
+        2,
+    );
+    within_4_sigma(p, 0.476116, n);
+    let (p, _) = monte_carlo(
+        opts(|o| o.wound_penalty_scope = PenaltyScope::ChecksOnly),
+        &aldric(),
+        &borg(),
+        n,
+        3,
+    );
+    within_4_sigma(p, 0.448460, n);
+    let (p, _) = monte_carlo(
+        opts(|o| o.crit_effect = CritEffect::None),
+        &aldric(),
+        &borg(),
+        n,
+        4,
+    );
+    within_4_sigma(p, 0.371214, n);
+    let (p, _) = monte_carlo(GamecraftOptions::default(), &aldric(), &aldric(), n, 5);
+    within_4_sigma(p, 0.5, n);
+}
+
+// The exact solver and the Monte Carlo duel agree under every other option and policy.
+#[test]
+fn exact_matches_monte_carlo_across_options() {
+    let mut dodger = aldric();
+    dodger.policy = ActionPlan::AttackDodge;
+    dodger.grace = GracePolicy::SaveForDefense;
+    let mut multi = borg();
+    multi.policy = ActionPlan::MultiAttack(2);
+    multi.grace = GracePolicy::Greedy;
+    let mut cautious = aldric();
+    cautious.policy = ActionPlan::FullDodgeAt(4);
+    cautious.grace = GracePolicy::Need;
+    let mut brawler = borg();
+    brawler.weapon = WeaponSpec {
+        stats: tables::weapon("unarmed").unwrap(),
+        builtin: true,
+    };
+    brawler.policy = ActionPlan::DodgeAttack;
+    let mut plain_dodger = dodger.clone();
+    plain_dodger.grace = GracePolicy::None;
+    let cases: Vec<(GamecraftOptions, FighterSpec, FighterSpec)> = vec![
+        (GamecraftOptions::default(), plain_dodger, borg()),
+        (
+            opts(|o| o.dodge_timing = DodgeTiming::FromPhase),
+            dodger.clone(),
+            multi.clone(),
+        ),
+        (
+            opts(|o| {
+                o.multi_action_mode = MultiActionMode::PerCheck;
+                o.fumble_effect = FumbleEffect::LoseNextAction;
+                o.max_rounds = 6;
+            }),
+            aldric(),
+            multi.clone(),
+        ),
+        (
+            opts(|o| {
+                o.end_condition = EndCondition::Unconscious;
+                o.surprise_first_attack = true;
+            }),
+            cautious.clone(),
+            borg(),
+        ),
+        (
+            opts(|o| {
+                o.end_condition = EndCondition::Dead;
+                o.bleeding = true;
+                o.bleed_interval_rounds = 2;
+                o.initiative_reroll_each_round = true;
+            }),
+            aldric(),
+            borg(),
+        ),
+        (
+            opts(|o| {
+                o.wound_penalty_static_defense = true;
+                o.max_rounds = 20;
+            }),
+            aldric(),
+            brawler.clone(),
+        ),
+    ];
+    for (k, (o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o.clone(), &a, &b);
+        let e = g.exact(&m).expect("finite state space");
+        assert!(e.truncated < 1e-9);
+        close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
+        let n = 40_000;
+        let (p, _) = monte_carlo(o, &a, &b, n, 100 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
+    }
+}
+
+// The unarmed novice deals non-lethal damage; a knockout ends the duel.
+#[test]
+fn nonlethal_knockout() {
+    let mut brawler = borg();
+    brawler.weapon = WeaponSpec {
+        stats: tables::weapon("unarmed").unwrap(),
+        builtin: true,
+    };
+    brawler.skills.insert("Melee Combat".into(), 2);
+    let (g, m) = setup(GamecraftOptions::default(), &aldric(), &brawler);
+    assert!(m.f[1].nonlethal);
+    let mut rng = stream(9, 0);
+    let mut r = RngRoller::new(&mut rng);
+    let mut b_wins = 0;
+    for _ in 0..2000 {
+        let out = g.duel(&m, &mut r);
+        if out.winner == Winner::B {
+            b_wins += 1;
+        }
+    }
+    assert!(b_wins > 0, "the brawler can knock Aldric out");
+    // Trained unarmed fighters (skill 3+) deal lethal damage.
+    brawler
+        .skills
+        .insert("Melee Combat (Unarmed Combat)".into(), 3);
+    assert_eq!(
+        skill_level(&brawler.skills, "Melee Combat (Unarmed Combat)"),
+        3
+    );
+    let f = g.compile("b", &brawler).unwrap();
+    assert!(!f.nonlethal);
+    // Guns are always lethal.
+    let mut gunner = aldric();
+    gunner.weapon = WeaponSpec {
+        stats: tables::weapon("light pistol").unwrap(),
+        builtin: true,
+    };
+    gunner.damage_type = DamageType::Nonlethal;
+    assert!(g.compile("g", &gunner).is_err());
+}
+
+// Round cap: two fighters who cannot hurt each other time out.
+#[test]
+fn round_cap_is_a_timeout_draw() {
+    let mut weak = aldric();
+    weak.weapon.stats.damage = -10;
+    weak.strength = 1;
+    let mut tank = aldric();
+    tank.weapon.stats.damage = -10;
+    tank.strength = 1;
+    let o = opts(|o| {
+        o.max_rounds = 5;
+        o.crit_effect = CritEffect::None;
+        o.explode_mode = ExplodeMode::None;
+    });
+    let (g, m) = setup(o, &weak, &tank);
+    let e = g.exact(&m).unwrap();
+    close(e.p_draw, 1.0, 1e-12);
+    close(e.mean_rounds, 5.0, 1e-12);
+    let mut rng = stream(1, 0);
+    let out = g.duel(&m, &mut RngRoller::new(&mut rng));
+    assert_eq!(
+        (out.winner, out.ending, out.rounds),
+        (Winner::Draw, crate::Ending::RoundCap, 5)
+    );
+}
+
+// Ranged duels: range modifiers, bullets, spread; melee weapons need point blank.
+#[test]
+fn ranged_lines() {
+    let mut gunner = aldric();
+    gunner.weapon = WeaponSpec {
+        stats: tables::weapon("shotgun").unwrap(),
+        builtin: true,
+    };
+    gunner.skills.insert("Firearms (Shotguns)".into(), 5);
+    let o = opts(|o| o.distance = Distance::Medium);
+    let g = Gamecraft::new(o.clone()).unwrap();
+    let f = g.compile("g", &gunner).unwrap();
+    let target = g.compile("t", &gunner).unwrap();
+    let line = fighter::attack_line(&o, &f, &target);
+    // PRO 7 + 5 + bullet 2 + spread +2 at Medium; TN = 7 + CD 5 + 4×2 (beyond Short).
+    assert_eq!(line.atk, 16);
+    assert_eq!(line.tn, 7 + 5 + 8);
+    // PER 6 + 15 − 4.
+    assert_eq!(line.dmg, 17);
+    assert!(g.compile("a", &aldric()).is_err());
+}
+
+// Checks: Monte Carlo sampling agrees with the exact distribution.
+#[test]
+fn check_sampling_matches_exact() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let mut rng = stream(3, 0);
+    let mut r = RngRoller::new(&mut rng);
+    for words in [
+        vec!["attribute=5", "skill=3", "tn=11"],
+        vec!["a=10", "b=9"],
+        vec!["attack=12", "defense=12", "dodge=dodge"],
+        vec!["damage=9", "resist=9"],
+    ] {
+        let c = g
+            .parse_check(&CheckParams::parse(words.iter().copied()).unwrap())
+            .unwrap();
+        let e = g.check_exact(&c);
+        let n = 100_000u32;
+        let hits = (0..n)
+            .filter(|_| g.check_sample(&c, &mut r) >= e.success_at_least)
+            .count();
+        within_4_sigma(hits as f64 / f64::from(n), e.p_success(), n);
+    }
+    let bad = CheckParams::parse(["skill=3", "dodge=dodge"]).unwrap();
+    assert!(g.parse_check(&bad).is_err());
+    let grid = g.check_grid().unwrap();
+    assert_eq!(grid.cells.len(), 19 * 7);
+    assert!(matches!(
+        grid.cells[0].3,
+        GamecraftCheck::Simple { base: 2, tn: 3 }
+    ));
+}
+
+// Scenario parsing: names, inline tables and clear errors.
+#[test]
+fn spec_parsing() {
+    let s: FighterSpec = toml::from_str(
+        r#"
+        strength = 8
+        skills = { "Melee Combat" = 6 }
+        weapon = "War Axe"
+        armour = "Leather"
+        policy = "multi_attack:2"
+        "#,
+    )
+    .unwrap();
+    assert_eq!(s.weapon.stats.damage, 4);
+    assert_eq!(s.armor.resistance, 2);
+    assert_eq!(s.policy, ActionPlan::MultiAttack(2));
+    let s: FighterSpec = toml::from_str(
+        r#"
+        weapon = { damage = 6, kind = "firearm", range = "short", skill = "Firearms (SMG)", bullet = true }
+        armor = { resistance = 6 }
+        policy = "full_dodge_when_status>=3"
+        "#,
+    )
+    .unwrap();
+    assert_eq!(s.weapon.stats.kind, tables::WeaponKind::Firearm);
+    assert_eq!(s.policy, ActionPlan::FullDodgeAt(3));
+    for bad in [
+        r#"weapon = "bazooka""#,
+        r#"weapon = "sword"
+           policy = "multi_attack:11""#,
+        r#"weapon = "sword"
+           strength = 25"#,
+        r#"weapon = "sword"
+           armor = "mithril""#,
+        r#"weapon = "sword"
+           speed = 3"#,
+    ] {
+        assert!(toml::from_str::<FighterSpec>(bad).is_err(), "{bad}");
+    }
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let mut s = aldric();
+    s.skills.insert("Melee Combat".into(), 7);
+    assert!(g.compile("x", &s).is_err(), "general skills stop at 6");
+    let mut s = aldric();
+    s.wound_levels = Some(vec![3, 3, 2, 2, 1, 1]);
+    assert!(g.compile("x", &s).is_err());
+    let grenade = FighterSpec {
+        weapon: WeaponSpec {
+            stats: tables::weapon("fragmentation grenade").unwrap(),
+            builtin: true,
+        },
+        ..aldric()
+    };
+    assert!(g.compile("x", &grenade).is_err());
+    let capped = Gamecraft::new(opts(|o| o.max_actions_per_round = 1)).unwrap();
+    let mut s = aldric();
+    s.policy = ActionPlan::AttackDodge;
+    assert!(capped.compile("x", &s).is_err());
+    assert!(Gamecraft::new(opts(|o| o.max_rounds = 0)).is_err());
+}
+
+#[test]
+fn option_docs_cover_every_option() {
+    let v = toml::Value::try_from(GamecraftOptions::default()).unwrap();
+    let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
+    let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
+    for k in &keys {
+        assert!(docs.contains(&k.as_str()), "option {k} has no doc");
+    }
+    assert_eq!(keys.len(), docs.len());
+    for d in options::OPTION_DOCS {
+        let parsed: GamecraftOptions =
+            toml::from_str(&format!("{} = {}", d.name, d.default)).unwrap();
+        assert_eq!(
+            parsed,
+            GamecraftOptions::default(),
+            "doc default of {}",
+            d.name
+        );
+    }
+}
+
+#[test]
+fn fighter_docs_cover_every_field() {
+    let mut s = aldric();
+    s.wound_levels = Some(vec![2; 6]);
+    let v = toml::Value::try_from(s).unwrap();
+    let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
+    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    for k in &keys {
+        assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
+    }
+    assert_eq!(keys.len(), docs.len());
+    // Documented defaults parse back to the real defaults (fields with a plain default).
+    let base: FighterSpec = toml::from_str(r#"weapon = "sword""#).unwrap();
+    for d in FIGHTER_DOCS {
+        if ["weapon", "wound_levels"].contains(&d.name) {
+            continue;
+        }
+        let parsed: FighterSpec =
+            toml::from_str(&format!("weapon = \"sword\"\n{} = {}", d.name, d.default)).unwrap();
+        assert_eq!(parsed, base, "doc default of {}", d.name);
+    }
+}

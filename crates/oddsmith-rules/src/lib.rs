@@ -11,11 +11,15 @@
 pub mod check;
 pub mod draft;
 pub mod error;
+mod fields;
 pub mod gamecraft;
 pub mod info;
 pub mod outcome;
 pub mod registry;
 pub mod roller;
+pub mod solver;
+#[cfg(test)]
+mod testing;
 
 pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use error::RulesError;

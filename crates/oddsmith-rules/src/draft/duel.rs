@@ -8,6 +8,7 @@
 use super::fighter::{Defence, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow};
 use super::spec::Policy;
+pub use crate::solver::Step;
 use crate::{Ending, Roller, Side, Winner};
 
 /// One fighter's state: wounds held and this round's bookkeeping.
@@ -72,15 +73,6 @@ pub struct NoTally;
 impl Tally for NoTally {
     #[inline]
     fn attack(&mut self, _: Side, _: Option<i32>, _: Level) {}
-}
-
-/// The result of one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// The duel goes on.
-    Continue,
-    /// The duel is over.
-    Over(Winner, Ending),
 }
 
 #[inline]

@@ -1,11 +1,9 @@
 //! A Draft fighter as written in a scenario file.
 
-use std::fmt;
-
-use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, ArmourKind, WeaponStats};
+use crate::fields::{de_range, name_or_table};
 
 /// A fighter under Draft 0.4 (`[fighters.NAME]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -66,21 +64,6 @@ fn five() -> i32 {
 }
 fn three() -> i32 {
     3
-}
-
-/// Deserializes an integer and checks it lies in `LO..=HI`.
-pub(crate) fn de_range<'de, D, const LO: i64, const HI: i64>(d: D) -> Result<i32, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    let v = i64::deserialize(d)?;
-    if (LO..=HI).contains(&v) {
-        Ok(v as i32)
-    } else {
-        Err(de::Error::custom(format!(
-            "{v} is out of range: expected an integer from {LO} to {HI}"
-        )))
-    }
 }
 
 /// Shield carried (§4.18.1–§4.18.2).
@@ -190,32 +173,27 @@ impl Serialize for WeaponSpec {
 
 impl<'de> Deserialize<'de> for WeaponSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = WeaponSpec;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a weapon name (e.g. \"long sword\") or a table { impact, aspect, … }")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<WeaponSpec, E> {
+        name_or_table(
+            d,
+            "a weapon name (e.g. \"long sword\") or a table { impact, aspect, … }",
+            |v| {
                 tables::weapon(v).map(|stats| WeaponSpec { stats, builtin: true }).ok_or_else(|| {
-                    E::custom(format!(
+                    format!(
                         "unknown weapon {v:?}; built-in weapons: {} (or give a table {{ impact = 2, aspect = \"sharp\" }})",
                         tables::weapon_names().join(", ")
-                    ))
+                    )
                 })
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<WeaponSpec, M::Error> {
-                let mut stats = WeaponStats::deserialize(de::value::MapAccessDeserializer::new(m))?;
+            },
+            |mut stats: WeaponStats| {
                 if stats.name.is_empty() {
                     stats.name = "custom weapon".into();
                 }
-                Ok(WeaponSpec {
+                WeaponSpec {
                     stats,
                     builtin: false,
-                })
-            }
-        }
-        d.deserialize_any(V)
+                }
+            },
+        )
     }
 }
 
@@ -266,30 +244,23 @@ impl Serialize for ArmourSpec {
 
 impl<'de> Deserialize<'de> for ArmourSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ArmourSpec;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an armour name (e.g. \"chain\") or a table { protection, movement }")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ArmourSpec, E> {
+        name_or_table(
+            d,
+            "an armour name (e.g. \"chain\") or a table { protection, movement }",
+            |v| {
                 ArmourKind::from_name(v)
                     .map(ArmourSpec::Named)
                     .ok_or_else(|| {
-                        E::custom(format!(
+                        format!(
                             "unknown armour {v:?}; expected one of: {}",
                             ArmourKind::names()
-                        ))
+                        )
                     })
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<ArmourSpec, M::Error> {
-                let c = CustomArmour::deserialize(de::value::MapAccessDeserializer::new(m))?;
-                Ok(ArmourSpec::Custom {
-                    protection: c.protection,
-                    movement: c.movement,
-                })
-            }
-        }
-        d.deserialize_any(V)
+            },
+            |c: CustomArmour| ArmourSpec::Custom {
+                protection: c.protection,
+                movement: c.movement,
+            },
+        )
     }
 }

@@ -22,15 +22,12 @@ pub struct WeaponStats {
     #[serde(default)]
     pub name: String,
     /// Impact class: 1 small, 2 medium, 3 large, 4 huge (§4.17.4); 0–10.
-    #[serde(deserialize_with = "crate::draft::spec::de_range::<_, 0, 10>")]
+    #[serde(deserialize_with = "crate::fields::de_range::<_, 0, 10>")]
     pub impact: i32,
     /// Damage aspect; pointed/sharp add `aspect_bonus`.
     pub aspect: Aspect,
     /// Magic or supreme-quality bonus to weapon damage (§4.19.1); −20 to 20.
-    #[serde(
-        default,
-        deserialize_with = "crate::draft::spec::de_range::<_, -20, 20>"
-    )]
+    #[serde(default, deserialize_with = "crate::fields::de_range::<_, -20, 20>")]
     pub bonus: i32,
     /// 1 or 2 hands; shields need a one-handed weapon (§4.18.1).
     #[serde(default = "one")]

@@ -12,6 +12,7 @@ use super::spec::*;
 use super::tables::{self, ArmourKind};
 use super::*;
 use crate::roller::enumerate;
+use crate::testing::within_4_sigma;
 use crate::{CheckParams, RngRoller, Ruleset, Winner};
 
 fn fighter(skill: i32, weapon: &str, str_: i32, con: i32, armour: &str) -> FighterSpec {
@@ -486,30 +487,10 @@ fn reference_duels_exact() {
     close(e.mean_rounds, 8.760582, 5e-7);
 }
 
-/// Runs `n` Monte Carlo duels on stream 0 of `seed`; returns (P(A wins), mean rounds).
+/// Monte Carlo P(A wins) and mean rounds over `n` duels at `seed`.
 fn monte_carlo(o: DraftOptions, a: FighterSpec, b: FighterSpec, n: u32, seed: u64) -> (f64, f64) {
-    let d = Draft::new(o).unwrap();
-    let m = d
-        .matchup(&d.compile("a", &a).unwrap(), &d.compile("b", &b).unwrap())
-        .unwrap();
-    let mut rng = stream(seed, 0);
-    let mut roller = RngRoller::new(&mut rng);
-    let (mut wins, mut rounds) = (0u32, 0u64);
-    for _ in 0..n {
-        let out = d.duel(&m, &mut roller);
-        wins += u32::from(out.winner == Winner::A);
-        rounds += u64::from(out.rounds);
-    }
-    (f64::from(wins) / f64::from(n), rounds as f64 / f64::from(n))
-}
-
-fn within_4_sigma(p_hat: f64, p: f64, n: u32) {
-    let sigma = (p * (1.0 - p) / f64::from(n)).sqrt();
-    assert!(
-        (p_hat - p).abs() <= 4.0 * sigma,
-        "Monte Carlo {p_hat} vs exact {p}: more than 4σ = {}",
-        4.0 * sigma
-    );
+    let (d, m) = crate::testing::pair::<Draft>(o, &a, &b);
+    crate::testing::monte_carlo(&d, &m, n, seed)
 }
 
 // §7.7: reference duels, Monte Carlo within 4σ of the exact values at a fixed seed.

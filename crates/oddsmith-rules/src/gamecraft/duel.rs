@@ -99,14 +99,7 @@ impl Tally for NoTally {
     fn grace(&mut self, _: usize, _: u8) {}
 }
 
-/// The result of one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// The duel goes on.
-    Continue,
-    /// The duel is over.
-    Over(Winner, Ending),
-}
+pub use crate::solver::Step;
 
 /// Wound penalty by status (0 Healthy … 5 Incapacitated, 6 Dead), as a positive number.
 #[inline]

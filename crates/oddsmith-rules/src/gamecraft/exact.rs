@@ -13,13 +13,8 @@ use super::duel::{NoTally, State, Step, next_is_round_start, step};
 use super::fighter::Matchup;
 use super::options::GamecraftOptions;
 use crate::roller::enumerate;
-use crate::{ExactDuel, Winner};
-
-/// Live probability mass below which the solver stops (reported as `truncated`).
-pub const NEGLIGIBLE_MASS: f64 = 1e-15;
-
-/// Largest number of live (or cached) states the solver tracks; beyond it it gives up.
-pub const MAX_LIVE_STATES: usize = 200_000;
+use crate::solver::{MAX_LIVE_STATES, forward};
+use crate::{Ending, ExactDuel, Winner};
 
 type Transitions = Vec<(State, Step, f64)>;
 
@@ -31,19 +26,16 @@ pub fn solve(m: &Matchup, o: &GamecraftOptions) -> Option<ExactDuel> {
 /// Solves from a given state (used by tests for "given who acts first" values).
 pub fn solve_from(m: &Matchup, o: &GamecraftOptions, start: State) -> Option<ExactDuel> {
     let mut cache: BTreeMap<State, Transitions> = BTreeMap::new();
-    let mut live: BTreeMap<State, f64> = BTreeMap::new();
-    live.insert(start, 1.0);
-    let (mut pa, mut pb, mut pd) = (0.0, 0.0, 0.0);
-    let mut rounds_pmf = vec![0.0; o.max_rounds as usize + 1];
-    while !live.is_empty() && live.values().sum::<f64>() >= NEGLIGIBLE_MASS {
-        let mut next: BTreeMap<State, f64> = BTreeMap::new();
-        for (s, p) in live {
-            if next_is_round_start(&s) && s.round >= o.max_rounds {
-                pd += p;
-                rounds_pmf[s.round as usize] += p;
-                continue;
+    forward(
+        start,
+        o.max_rounds,
+        |s| s.round,
+        |s, emit| {
+            if next_is_round_start(s) && s.round >= o.max_rounds {
+                emit(*s, Step::Over(Winner::Draw, Ending::RoundCap), 1.0);
+                return true;
             }
-            let key = State { round: 0, ..s };
+            let key = State { round: 0, ..*s };
             let trans = cache.entry(key).or_insert_with(|| {
                 let mut merged: BTreeMap<State, (Step, f64)> = BTreeMap::new();
                 enumerate(
@@ -59,41 +51,16 @@ pub fn solve_from(m: &Matchup, o: &GamecraftOptions, start: State) -> Option<Exa
                 merged.into_iter().map(|(s2, (r, q))| (s2, r, q)).collect()
             });
             for &(s2, r, q) in trans.iter() {
-                let s2 = State {
-                    round: s.round + s2.round,
-                    ..s2
-                };
-                let pq = p * q;
-                match r {
-                    Step::Continue => *next.entry(s2).or_insert(0.0) += pq,
-                    Step::Over(w, _) => {
-                        match w {
-                            Winner::A => pa += pq,
-                            Winner::B => pb += pq,
-                            Winner::Draw => pd += pq,
-                        }
-                        rounds_pmf[(s2.round as usize).min(o.max_rounds as usize)] += pq;
-                    }
-                }
+                emit(
+                    State {
+                        round: s.round + s2.round,
+                        ..s2
+                    },
+                    r,
+                    q,
+                );
             }
-        }
-        if next.len() > MAX_LIVE_STATES || cache.len() > MAX_LIVE_STATES {
-            return None;
-        }
-        live = next;
-    }
-    let truncated = live.values().sum::<f64>();
-    let mean_rounds = rounds_pmf
-        .iter()
-        .enumerate()
-        .map(|(r, p)| r as f64 * p)
-        .sum();
-    Some(ExactDuel {
-        p_a_win: pa,
-        p_b_win: pb,
-        p_draw: pd,
-        mean_rounds,
-        rounds_pmf,
-        truncated,
-    })
+            cache.len() <= MAX_LIVE_STATES
+        },
+    )
 }

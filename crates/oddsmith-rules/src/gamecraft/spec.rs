@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, MapAccess, Visitor};
+use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, WeaponStats};
+use crate::fields::{de_range, name_or_table};
 
 /// A fighter under The Gamecraft System (`[fighters.NAME]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -78,21 +79,6 @@ pub struct FighterSpec {
 
 fn five() -> i32 {
     5
-}
-
-/// Deserializes an integer and checks it lies in `LO..=HI`.
-pub(crate) fn de_range<'de, D, const LO: i64, const HI: i64>(d: D) -> Result<i32, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    let v = i64::deserialize(d)?;
-    if (LO..=HI).contains(&v) {
-        Ok(v as i32)
-    } else {
-        Err(de::Error::custom(format!(
-            "{v} is out of range: expected an integer from {LO} to {HI}"
-        )))
-    }
 }
 
 /// Action plan (digest §6 AI policy 1), written as a string.
@@ -233,32 +219,27 @@ impl Serialize for WeaponSpec {
 
 impl<'de> Deserialize<'de> for WeaponSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = WeaponSpec;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a weapon name (e.g. \"sword\") or a table { damage, kind, … }")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<WeaponSpec, E> {
+        name_or_table(
+            d,
+            "a weapon name (e.g. \"sword\") or a table { damage, kind, … }",
+            |v| {
                 tables::weapon(v).map(|stats| WeaponSpec { stats, builtin: true }).ok_or_else(|| {
-                    E::custom(format!(
+                    format!(
                         "unknown weapon {v:?}; built-in weapons: {} (or give a table {{ damage = 3, kind = \"melee\" }})",
                         tables::weapon_names().join(", ")
-                    ))
+                    )
                 })
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<WeaponSpec, M::Error> {
-                let mut stats = WeaponStats::deserialize(de::value::MapAccessDeserializer::new(m))?;
+            },
+            |mut stats: WeaponStats| {
                 if stats.name.is_empty() {
                     stats.name = "custom weapon".into();
                 }
-                Ok(WeaponSpec {
+                WeaponSpec {
                     stats,
                     builtin: false,
-                })
-            }
-        }
-        d.deserialize_any(V)
+                }
+            },
+        )
     }
 }
 
@@ -308,40 +289,29 @@ impl Serialize for ArmorSpec {
 
 impl<'de> Deserialize<'de> for ArmorSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ArmorSpec;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an armour name (e.g. \"leather\") or a table { resistance }")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ArmorSpec, E> {
+        name_or_table(
+            d,
+            "an armour name (e.g. \"leather\") or a table { resistance }",
+            |v| {
                 tables::armor(v)
-                    .map(|(name, resistance)| ArmorSpec {
-                        name: name.into(),
-                        resistance,
-                        builtin: true,
-                    })
+                    .map(|(name, resistance)| ArmorSpec { name: name.into(), resistance, builtin: true })
                     .ok_or_else(|| {
                         let names: Vec<_> = tables::ARMORS.iter().map(|a| a.0).collect();
-                        E::custom(format!(
+                        format!(
                             "unknown armour {v:?}; expected one of: {} (or a table {{ resistance = 3 }})",
                             names.join(", ")
-                        ))
+                        )
                     })
-            }
-            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<ArmorSpec, M::Error> {
-                let c = CustomArmor::deserialize(de::value::MapAccessDeserializer::new(m))?;
-                Ok(ArmorSpec {
-                    name: if c.name.is_empty() {
-                        "custom armour".into()
-                    } else {
-                        c.name
-                    },
-                    resistance: c.resistance,
-                    builtin: false,
-                })
-            }
-        }
-        d.deserialize_any(V)
+            },
+            |c: CustomArmor| ArmorSpec {
+                name: if c.name.is_empty() {
+                    "custom armour".into()
+                } else {
+                    c.name
+                },
+                resistance: c.resistance,
+                builtin: false,
+            },
+        )
     }
 }

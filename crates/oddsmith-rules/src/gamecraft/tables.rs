@@ -143,7 +143,7 @@ pub struct WeaponStats {
     #[serde(default)]
     pub name: String,
     /// Damage bonus («Damage» table), −10 to 50.
-    #[serde(deserialize_with = "super::spec::de_range::<_, -10, 50>")]
+    #[serde(deserialize_with = "crate::fields::de_range::<_, -10, 50>")]
     pub damage: i32,
     /// Melee, thrown, bow, firearm or explosive.
     #[serde(default = "melee")]

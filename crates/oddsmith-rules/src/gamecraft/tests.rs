@@ -10,6 +10,7 @@ use super::reference::*;
 use super::spec::*;
 use super::tables::{self, Distance, die_dist};
 use super::*;
+use crate::testing::within_4_sigma;
 use crate::{CheckParams, RngRoller, Ruleset, Winner};
 
 fn close(a: f64, b: f64, tol: f64) {
@@ -696,7 +697,7 @@ fn d5_mirror() {
     close(f.p_a_win, 0.553485, 5e-7);
 }
 
-/// Runs `n` Monte Carlo duels on stream 0 of `seed`: (P(A wins), mean rounds).
+/// Monte Carlo P(A wins) and mean rounds over `n` duels at `seed`.
 fn monte_carlo(
     o: GamecraftOptions,
     a: &FighterSpec,
@@ -705,24 +706,7 @@ fn monte_carlo(
     seed: u64,
 ) -> (f64, f64) {
     let (g, m) = setup(o, a, b);
-    let mut rng = stream(seed, 0);
-    let mut roller = RngRoller::new(&mut rng);
-    let (mut wins, mut rounds) = (0u32, 0u64);
-    for _ in 0..n {
-        let out = g.duel(&m, &mut roller);
-        wins += u32::from(out.winner == Winner::A);
-        rounds += u64::from(out.rounds);
-    }
-    (f64::from(wins) / f64::from(n), rounds as f64 / f64::from(n))
-}
-
-fn within_4_sigma(p_hat: f64, p: f64, n: u32) {
-    let sigma = (p * (1.0 - p) / f64::from(n)).sqrt();
-    assert!(
-        (p_hat - p).abs() <= 4.0 * sigma,
-        "Monte Carlo {p_hat} vs exact {p}: more than 4σ = {}",
-        4.0 * sigma
-    );
+    crate::testing::monte_carlo(&g, &m, n, seed)
 }
 
 // D1–D5 by Monte Carlo at fixed seeds, within 4σ of the digest's values.

@@ -1,36 +1,38 @@
 //! Fixtures shared by the criterion benchmarks in `benches/` (run with
-//! `cargo bench -p oddsmith-benches`).
+//! `cargo bench -p oddsmith-benches`): the digests' reference duels, loaded from the bundled
+//! scenario files so the benchmark measures exactly what users run.
 
 use oddsmith_rules::Ruleset;
-use oddsmith_rules::draft::spec::{ArmourSpec, WeaponSpec};
-use oddsmith_rules::draft::tables::{self, ArmourKind};
-use oddsmith_rules::draft::{Draft, DraftOptions, FighterSpec, Matchup};
+use oddsmith_rules::draft::Draft;
+use oddsmith_rules::gamecraft::Gamecraft;
 
-/// The digest's reference duel D1 (draft.md §7.7): two identical long-sword fighters, skill 6,
-/// STR 6, CON 6, leather, default options (random first strike each round).
-pub fn d1() -> (Draft, Matchup) {
-    let d = Draft::new(DraftOptions::default()).expect("default options are valid");
-    let spec = FighterSpec {
-        skill: 6,
-        weapon: WeaponSpec {
-            stats: tables::weapon("long sword").expect("built in"),
-            builtin: true,
-        },
-        shield: Default::default(),
-        shield_skill: 0,
-        dodge: 0,
-        armour: ArmourSpec::Named(ArmourKind::Leather),
-        str: 6,
-        con: 6,
-        policy: Default::default(),
-        adaptive_threshold: 3,
-        defence: Default::default(),
-        unfamiliar_weapon: false,
-        situation: vec![],
-        attack_modifier: 0,
-        defence_modifier: 0,
-    };
-    let f = d.compile("d1", &spec).expect("valid fighter");
-    let m = d.matchup(&f, &f).expect("valid matchup");
-    (d, m)
+/// Loads `text` under ruleset `R` and returns the ruleset with the matchup called `name`.
+fn matchup<R: Ruleset>(file: &str, text: &str, name: &str) -> (R, R::Matchup) {
+    let s = oddsmith_scenario::load::<R>(file, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = s
+        .matchups
+        .iter()
+        .find(|m| m.name == name)
+        .expect("matchup exists")
+        .matchup
+        .clone();
+    (s.ruleset, m)
+}
+
+/// Draft reference duel D1 (draft.md §7.7): two identical long-sword fighters, default options.
+pub fn draft_d1() -> (Draft, <Draft as Ruleset>::Matchup) {
+    matchup(
+        "reference-duels.toml",
+        include_str!("../../scenarios/draft/reference-duels.toml"),
+        "D1",
+    )
+}
+
+/// Gamecraft reference duel D1 (gamecraft.md §7 D1): Aldric against Borg, default options.
+pub fn gamecraft_d1() -> (Gamecraft, <Gamecraft as Ruleset>::Matchup) {
+    matchup(
+        "reference-duel.toml",
+        include_str!("../../scenarios/gamecraft/reference-duel.toml"),
+        "D1",
+    )
 }

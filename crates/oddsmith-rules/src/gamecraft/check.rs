@@ -218,7 +218,11 @@ pub fn damage_dist(o: &GamecraftOptions, damage: i64, resist: Option<i64>) -> Di
     match resist {
         None => dealt,
         Some(r) => dealt
-            .convolve(&x.shift(r).map(|v| v.max(0)).negate())
+            .convolve(
+                &x.shift(r)
+                    .map(|v| if o.resist_clamp_zero { v.max(0) } else { v })
+                    .negate(),
+            )
             .expect("small dice")
             .map(|v| v.max(0)),
     }
@@ -298,7 +302,16 @@ pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) ->
         GamecraftCheck::Damage { damage, resist } => {
             let dealt = (damage + die()).max(0);
             match resist {
-                Some(res) => (dealt - (res + die()).max(0)).max(0),
+                Some(res) => {
+                    let resisted = res + die();
+                    (dealt
+                        - if o.resist_clamp_zero {
+                            resisted.max(0)
+                        } else {
+                            resisted
+                        })
+                    .max(0)
+                }
                 None => dealt,
             }
         }

@@ -349,7 +349,8 @@ fn start_round<R: Roller, T: Tally>(
                     s.f[i].bleed += 1;
                     if u32::from(s.f[i].bleed) >= o.bleed_interval_rounds {
                         s.f[i].bleed = 0;
-                        let p = if all { pen(o, f, &st) } else { 0 };
+                        // A Constitution check: penalised under either scope (G15).
+                        let p = pen(o, f, &st);
                         if f.con + gc_die(r, o.explode_mode) - p < o.bleed_con_tn {
                             s.f[i].dmg = f.cum[status];
                         }

@@ -153,10 +153,14 @@ pub fn split_skill(name: &str) -> (String, Option<String>) {
 }
 
 fn key(name: &str) -> String {
-    name.split_whitespace()
+    let k = name
+        .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
-        .to_ascii_lowercase()
+        .to_ascii_lowercase();
+    // The seed names the same specialization "Unarmed Combat" (skill table) and "Unarmed"
+    // (non-lethal combat): both spellings are one skill.
+    k.replace("(unarmed)", "(unarmed combat)")
 }
 
 /// Effective level of a skill (G22): for "General (Spec)" the higher of the general skill and
@@ -260,9 +264,10 @@ pub fn focus_success_round(base: i32, tn: i32, per: i32) -> Option<i32> {
     }
 }
 
-/// Defense score: Prowess + Combat Defense (effective), + full dodge bonus if full-dodging.
-pub fn defense_score(prowess: i32, combat_defense: i32, full_dodge: bool) -> i32 {
-    prowess + combat_defense + if full_dodge { 10 } else { 0 }
+/// Defense score: Prowess + Combat Defense (effective), + `full_dodge_bonus` when
+/// full-dodging (pass 0 otherwise; the option's default is 10).
+pub fn defense_score(prowess: i32, combat_defense: i32, full_dodge_bonus: i32) -> i32 {
+    prowess + combat_defense + full_dodge_bonus
 }
 
 /// The ranged attack TN: defense + the distance modifier, doubled beyond the weapon's Range.

@@ -503,16 +503,26 @@ fn worked_examples() {
     let cd = skill_level(&jack, "Combat Defense");
     let cdm = skill_level(&jack, "Combat Defense (Melee)");
     assert_eq!(skill_level(&jack, "Combat Defense (Firearms)"), 6);
-    assert_eq!(defense_score(5, cd, false), 11);
-    assert_eq!(defense_score(5, cdm, false), 13);
+    assert_eq!(defense_score(5, cd, 0), 11);
+    assert_eq!(defense_score(5, cdm, 0), 13);
     assert_eq!(
-        ranged_tn(defense_score(5, cd, false), Distance::Long, Distance::Long),
+        ranged_tn(defense_score(5, cd, 0), Distance::Long, Distance::Long),
         19
     );
-    assert_eq!(defense_score(5, cd, true), 21);
-    assert_eq!(defense_score(5, cdm, true), 23);
     assert_eq!(
-        ranged_tn(defense_score(5, cd, true), Distance::Long, Distance::Long),
+        defense_score(5, cd, GamecraftOptions::default().full_dodge_bonus),
+        21
+    );
+    assert_eq!(
+        defense_score(5, cdm, GamecraftOptions::default().full_dodge_bonus),
+        23
+    );
+    assert_eq!(
+        ranged_tn(
+            defense_score(5, cd, GamecraftOptions::default().full_dodge_bonus),
+            Distance::Long,
+            Distance::Long
+        ),
         29
     );
     // W8 Jack dodge + attack: −2 in total, split three ways.
@@ -836,9 +846,22 @@ fn nonlethal_knockout() {
         let out = g.duel(&m, &mut r);
         if out.winner == Winner::B {
             b_wins += 1;
+            // A non-lethal win is a knock-out: Aldric is never killed by the brawler.
+            assert_ne!(
+                out.ending,
+                crate::Ending::Death,
+                "non-lethal damage cannot kill"
+            );
         }
     }
     assert!(b_wins > 0, "the brawler can knock Aldric out");
+    // Both spellings the seed uses name the same specialization.
+    let mut spelled = brawler.clone();
+    spelled.skills.insert("Melee Combat (Unarmed)".into(), 3);
+    assert_eq!(
+        skill_level(&spelled.skills, "Melee Combat (Unarmed Combat)"),
+        3
+    );
     // Trained unarmed fighters (skill 3+) deal lethal damage.
     brawler
         .skills

@@ -5,7 +5,7 @@
 
 use oddsmith_dice::Dist;
 
-use super::options::GamecraftOptions;
+use super::options::{ExplodeMode, GamecraftOptions, OpposedTie};
 use super::tables::{self, DIFFICULTIES, die_dist, gc_die};
 use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
 
@@ -211,6 +211,28 @@ fn band(name: &str, lo: Option<i64>, hi: Option<i64>) -> Band {
     }
 }
 
+/// How an opposed tie is settled, after `opposed_tie` and the bases (G10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tie {
+    Report,
+    Reroll,
+    A,
+    B,
+}
+
+fn tie_rule(o: &GamecraftOptions, a: i64, b: i64) -> Tie {
+    match o.opposed_tie {
+        OpposedTie::Report => Tie::Report,
+        OpposedTie::Reroll => Tie::Reroll,
+        OpposedTie::Defender => Tie::B,
+        OpposedTie::HigherBase => match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Tie::A,
+            std::cmp::Ordering::Less => Tie::B,
+            std::cmp::Ordering::Equal => Tie::Reroll,
+        },
+    }
+}
+
 /// The distribution of sustained damage.
 pub fn damage_dist(o: &GamecraftOptions, damage: i64, resist: Option<i64>) -> Dist {
     let x = die_dist(o.explode_mode);
@@ -235,7 +257,12 @@ pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
     match *c {
         GamecraftCheck::Simple { base, tn } => CheckExact {
             description: format!(
-                "1d6−1 (limited explosion) + {base} ≥ TN {tn} ({})",
+                "1d6−1 ({} explosion) + {base} ≥ TN {tn} ({})",
+                match o.explode_mode {
+                    ExplodeMode::Limited => "limited",
+                    ExplodeMode::Unlimited => "unlimited",
+                    ExplodeMode::None => "no",
+                },
                 tables::difficulty_of(tn)
             ),
             distribution: x.shift(base),
@@ -247,17 +274,54 @@ pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
                 band("critical", Some(tn + cm), None),
             ],
         },
-        GamecraftCheck::Opposed { a, b } => CheckExact {
-            description: format!("opposed: ({a} + die) − ({b} + die); A wins iff > 0"),
-            distribution: x.shift(a).convolve(&x.shift(b).negate()).expect("small"),
-            success_at_least: 1,
-            bands: vec![
-                band("b_wins", None, Some(-1)),
-                band("tie", Some(0), Some(0)),
-                band("a_wins", Some(1), Some(cm - 1)),
-                band("a_wins_by_crit_margin", Some(cm), None),
-            ],
-        },
+        GamecraftCheck::Opposed { a, b } => {
+            let margin = x.shift(a).convolve(&x.shift(b).negate()).expect("small");
+            let wins = |a_from: i64| {
+                vec![
+                    band("b_wins", None, Some(a_from - 1)),
+                    band("a_wins", Some(a_from), Some(cm - 1)),
+                    band("a_wins_by_crit_margin", Some(cm), None),
+                ]
+            };
+            match tie_rule(o, a, b) {
+                Tie::Report => CheckExact {
+                    description: format!("opposed: ({a} + die) − ({b} + die); A wins iff > 0"),
+                    distribution: margin,
+                    success_at_least: 1,
+                    bands: vec![
+                        band("b_wins", None, Some(-1)),
+                        band("tie", Some(0), Some(0)),
+                        band("a_wins", Some(1), Some(cm - 1)),
+                        band("a_wins_by_crit_margin", Some(cm), None),
+                    ],
+                },
+                Tie::Reroll => CheckExact {
+                    description: format!(
+                        "opposed: ({a} + die) − ({b} + die), ties re-rolled; A wins iff > 0"
+                    ),
+                    distribution: Dist::from_weights(margin.iter().filter(|&(v, _)| v != 0))
+                        .expect("a non-zero margin is possible"),
+                    success_at_least: 1,
+                    bands: wins(1),
+                },
+                Tie::A => CheckExact {
+                    description: format!(
+                        "opposed: ({a} + die) − ({b} + die); A wins iff ≥ 0 (A wins ties)"
+                    ),
+                    distribution: margin,
+                    success_at_least: 0,
+                    bands: wins(0),
+                },
+                Tie::B => CheckExact {
+                    description: format!(
+                        "opposed: ({a} + die) − ({b} + die); A wins iff > 0 (B wins ties)"
+                    ),
+                    distribution: margin,
+                    success_at_least: 1,
+                    bands: wins(1),
+                },
+            }
+        }
         GamecraftCheck::Dodge { attack, defense } => CheckExact {
             description: format!(
                 "attack {attack} + die against dodged defense {defense} + die: margin, hit iff ≥ 0"
@@ -291,10 +355,13 @@ pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) ->
     let mut die = || i64::from(gc_die(r, o.explode_mode));
     match *c {
         GamecraftCheck::Simple { base, .. } => base + die(),
-        GamecraftCheck::Opposed { a, b } => {
+        GamecraftCheck::Opposed { a, b } => loop {
             let x = a + die();
-            x - (b + die())
-        }
+            let m = x - (b + die());
+            if m != 0 || tie_rule(o, a, b) != Tie::Reroll {
+                break m;
+            }
+        },
         GamecraftCheck::Dodge { attack, defense } => {
             let x = attack + die();
             x - (defense + die())

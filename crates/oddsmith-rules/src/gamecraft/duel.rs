@@ -252,7 +252,12 @@ fn verdict(m: &Matchup, o: &GamecraftOptions, s: &State) -> Option<(Winner, Endi
 }
 
 /// The Incapacitated Constitution roll: `CON + die − penalties ≥ incap_con_tn`.
-fn incap_roll<R: Roller>(o: &GamecraftOptions, f: &Fighter, st: &FState, r: &mut R) -> bool {
+pub(super) fn incap_roll<R: Roller>(
+    o: &GamecraftOptions,
+    f: &Fighter,
+    st: &FState,
+    r: &mut R,
+) -> bool {
     f.con + gc_die(r, o.explode_mode) - pen(o, f, st) >= o.incap_con_tn
 }
 
@@ -499,14 +504,16 @@ pub fn step<R: Roller, T: Tally>(
     end_part(m, o, s)
 }
 
-/// How much Grace `f` spends on an attack of base `base` (everything but the die) against `tn`.
+/// How much Grace `f` spends on an attack of base `base` (everything but the die) against the
+/// static TN `tn` (before any dodge or full-dodge bonus: digest §6 AI policy 3, "need").
 #[inline]
-fn grace_for_attack(f: &Fighter, st: &FState, base: i32, tn: i32) -> u8 {
+pub(super) fn grace_for_attack(f: &Fighter, st: &FState, base: i32, tn: i32) -> u8 {
     let cap = f.atk_skill.min(i32::from(st.grace)).max(0);
     let g = match f.grace_policy {
         GracePolicy::None | GracePolicy::SaveForDefense => 0,
         GracePolicy::Greedy => cap,
-        // P(die ≥ 3) = 1/2: spend the least that makes the need at most 3.
+        // P(die ≥ 3) = 1/2 under every explode_mode: spend the least that makes the need at
+        // most 3.
         GracePolicy::Need => {
             let need = tn - base - 3;
             if need > 0 && need <= cap { need } else { 0 }
@@ -530,16 +537,18 @@ fn attack<R: Roller, T: Tally>(
     let (sx, sy) = (s.f[x], s.f[y]);
     let all = o.wound_penalty_scope == PenaltyScope::AllRolls;
     let pen_x = pen(o, fx, &sx);
-    let mut tn = line.tn;
+    let mut static_tn = line.tn;
     if o.wound_penalty_static_defense {
-        tn -= pen(o, fy, &sy);
+        static_tn -= pen(o, fy, &sy);
     }
+    let mut tn = static_tn;
     if sy.full {
         tn += o.full_dodge_bonus;
     } else if sy.dodge_on {
         tn += i32::from(sy.dodge);
     }
     let helpless_y = helpless(o, fy, &sy);
+    // G24: "the first attack only": the duel's first attack uses the surprise, hit or miss.
     let first_attack = o.surprise_first_attack && !s.surprised;
     if o.surprise_first_attack {
         s.surprised = true;
@@ -549,7 +558,7 @@ fn attack<R: Roller, T: Tally>(
         (true, false)
     } else {
         let base = line.atk - alloc_pen(o, fx.split, sx.n_att, sx.dodge_slot > 0, Some(i)) - pen_x;
-        let g = grace_for_attack(fx, &sx, base, tn);
+        let g = grace_for_attack(fx, &sx, base, static_tn);
         s.f[x].grace -= g;
         tally.grace(x, g);
         let tot = base + i32::from(g) + gc_die(r, o.explode_mode);

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::duel::{NoTally, State, Step, next_is_round_start, step};
 use super::fighter::Matchup;
-use super::options::GamecraftOptions;
+use super::options::{ExplodeMode, GamecraftOptions};
 use crate::roller::enumerate;
 use crate::solver::{MAX_LIVE_STATES, forward};
 use crate::{Ending, ExactDuel, Winner};
@@ -24,7 +24,11 @@ pub fn solve(m: &Matchup, o: &GamecraftOptions) -> Option<ExactDuel> {
 }
 
 /// Solves from a given state (used by tests for "given who acts first" values).
+/// `None` under `explode_mode = "unlimited"`: a die has unboundedly many faces.
 pub fn solve_from(m: &Matchup, o: &GamecraftOptions, start: State) -> Option<ExactDuel> {
+    if o.explode_mode == ExplodeMode::Unlimited {
+        return None;
+    }
     let mut cache: BTreeMap<State, Transitions> = BTreeMap::new();
     forward(
         start,

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::options::GamecraftOptions;
+use super::options::{GamecraftOptions, PoolStart};
 use super::reference::{self, Derived};
 use super::spec::{ActionPlan, DamageType, FighterSpec, GracePolicy, PenaltySplit};
 use super::tables::{Attribute, Distance, WeaponKind};
@@ -155,6 +155,15 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
             ));
         }
     };
+    if o.max_range_hard && w.kind != WeaponKind::Melee && o.distance > range {
+        return Err(RulesError::field(
+            "weapon",
+            format!(
+                "{:?} cannot attack beyond its Range ({range:?}) with max_range_hard = true («Range»)",
+                w.name
+            ),
+        ));
+    }
     if w.kind == WeaponKind::Melee && o.distance != Distance::PointBlank {
         return Err(RulesError::field(
             "weapon",
@@ -222,7 +231,11 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         con: a[1],
         cum,
         fatigue: d.fatigue as u8,
-        grace: if o.pools_enabled { d.grace as u8 } else { 0 },
+        grace: match (o.pools_enabled, o.pool_start) {
+            (false, _) | (_, PoolStart::Empty) => 0,
+            (true, PoolStart::Full) => d.grace as u8,
+            (true, PoolStart::Half) => (d.grace / 2) as u8,
+        },
         init_key: (d.initiative, a[2], a[6]),
         nonlethal,
         prowess: a[2],

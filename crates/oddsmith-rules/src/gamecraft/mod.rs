@@ -397,7 +397,7 @@ pub const CHECK_DOCS: &[FieldDoc] = &[
     doc(
         "a",
         "—",
-        "opposed check: A's base (result = A − B total; tie reported apart)",
+        "opposed check: A's base (result = A − B total; ties per the opposed_tie option)",
     ),
     doc("b", "—", "opposed check: B's base"),
     doc(

@@ -3,8 +3,14 @@
 //! a test keeps the two lists in step.
 //!
 //! Not offered (the duel model has no place for them): movement and the move-action penalty
-//! (G12, G21 approach model), reserved and simultaneous actions, strafe, bursts and sprays,
-//! explosions (G20), cooperation inside a fight, and the Savvy/Charm pools.
+//! (G12, G21 approach model, `moving_target_tn`, `full_dodge_counts_as_moving` of G25; duels
+//! start engaged at a fixed distance), reserved and simultaneous actions, strafe, bursts and
+//! sprays, explosions (G20), cooperation inside a fight, the Savvy/Charm pools,
+//! `stop_bleed_tn_base` (no fighter gives first aid during a duel; the TN itself is
+//! `reference::stop_bleeding_tn`), and the `greedy_ev` action plan (digest §6 AI policy 1:
+//! it does not say what a fighter who declares first assumes the enemy will do, nor how
+//! Grace, the dodge roll's round-long effect or later rounds enter "expected damage taken",
+//! so it is not defined precisely enough to implement).
 
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +21,7 @@ use crate::FieldDoc;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GamecraftOptions {
-    /// The die: `limited` explosion (RAW) or `none` (plain 1d6−1, for comparison).
+    /// The die: `limited` explosion (RAW), `unlimited` or `none` (for comparison).
     pub explode_mode: ExplodeMode,
     /// Margin over the TN for a critical success (10).
     pub crit_margin: i32,
@@ -65,10 +71,16 @@ pub struct GamecraftOptions {
     pub surprise_first_attack: bool,
     /// G21: the fixed distance category of the duel.
     pub distance: Distance,
+    /// «Range»: weapons cannot attack beyond their Range at all (instead of a doubled modifier).
+    pub max_range_hard: bool,
     /// Attack bonus of guns («Bullet Weapons»).
     pub bullet_bonus: i32,
     /// Whether Grace can be spent on combat checks (pools start full, G23).
     pub pools_enabled: bool,
+    /// G23: how much Grace a fighter has when the duel starts.
+    pub pool_start: PoolStart,
+    /// G10: who wins a tie in an opposed check.
+    pub opposed_tie: OpposedTie,
     /// Highest level of a general skill (Skilled, 6); 0 = no cap.
     pub general_skill_cap: i32,
     /// Attack penalty for non-lethal damage with a lethal weapon.
@@ -117,8 +129,11 @@ impl Default for GamecraftOptions {
             aware: true,
             surprise_first_attack: false,
             distance: Distance::PointBlank,
+            max_range_hard: false,
             bullet_bonus: 2,
             pools_enabled: true,
+            pool_start: PoolStart::Full,
+            opposed_tie: OpposedTie::Report,
             general_skill_cap: 6,
             nonlethal_weapon_penalty: 1,
             fatigue_half_penalty: 2,
@@ -140,6 +155,35 @@ pub enum ExplodeMode {
     Limited,
     /// Plain 1d6−1 (not RAW; for comparison).
     None,
+    /// Not RAW: a 5 re-rolls and adds, a 0 re-rolls and subtracts, and every re-roll of 5
+    /// re-rolls again in the same direction, without limit.
+    Unlimited,
+}
+
+/// G23: Grace at the start of a duel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PoolStart {
+    /// The whole pool (pools refill every session; each duel starts fresh).
+    Full,
+    /// Half the pool, rounded down (a duel later in the session).
+    Half,
+    /// Nothing left.
+    Empty,
+}
+
+/// G10: ties in opposed checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpposedTie {
+    /// Report ties separately.
+    Report,
+    /// Both re-roll until one side wins.
+    Reroll,
+    /// The side with the higher base wins; equal bases re-roll.
+    HigherBase,
+    /// The resisting side (B) wins.
+    Defender,
 }
 
 /// G1: the critical hit's "extra wound".
@@ -234,7 +278,7 @@ pub const OPTION_DOCS: &[FieldDoc] = &[
     doc(
         "explode_mode",
         "\"limited\"",
-        "the die: \"limited\" (RAW: 5 re-rolls and adds, 0 re-rolls and subtracts, once) | \"none\" (plain 1d6−1)",
+        "the die: \"limited\" (RAW: 5 re-rolls and adds, 0 re-rolls and subtracts, once) | \"none\" (plain 1d6−1) | \"unlimited\" (re-rolls of 5 keep going; no exact duel solution, exact checks truncate after 12 re-rolls)",
     ),
     doc(
         "crit_margin",
@@ -353,6 +397,11 @@ pub const OPTION_DOCS: &[FieldDoc] = &[
         "G21: fixed distance: point_blank | short | medium | long | extreme (melee only at point_blank)",
     ),
     doc(
+        "max_range_hard",
+        "false",
+        "«Range»: a weapon cannot attack beyond its Range at all (false: the TN modifier doubles)",
+    ),
+    doc(
         "bullet_bonus",
         "2",
         "attack bonus of guns («Bullet Weapons»)",
@@ -361,6 +410,16 @@ pub const OPTION_DOCS: &[FieldDoc] = &[
         "pools_enabled",
         "true",
         "Grace (PRO + SPI) may be spent on attack and dodge checks, up to the skill level (G23)",
+    ),
+    doc(
+        "pool_start",
+        "\"full\"",
+        "G23: Grace at the start of the duel: \"full\" | \"half\" (rounded down) | \"empty\"",
+    ),
+    doc(
+        "opposed_tie",
+        "\"report\"",
+        "G10: opposed-check ties: \"report\" | \"reroll\" | \"higher_base\" (equal bases re-roll) | \"defender\" (B wins)",
     ),
     doc(
         "general_skill_cap",

@@ -168,7 +168,8 @@ pub enum GracePolicy {
     None,
     /// Spend min(skill, pool) on every attack until empty.
     Greedy,
-    /// Spend the least that lifts the hit chance to ≥ 1/2, if the cap and pool allow.
+    /// Spend the least that lifts the hit chance against the static TN (before any dodge)
+    /// to ≥ 1/2, if the cap and pool allow.
     Need,
     /// Spend min(Combat Defense, pool) on dodge checks only.
     SaveForDefense,

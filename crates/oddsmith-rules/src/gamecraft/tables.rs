@@ -16,16 +16,52 @@ pub fn gc_die<R: Roller>(r: &mut R, mode: ExplodeMode) -> i32 {
     if mode == ExplodeMode::None {
         return v;
     }
-    match v {
-        5 => 5 + (r.roll(6) as i32 - 1),
-        0 => -(r.roll(6) as i32 - 1),
-        _ => v,
+    let sign = match v {
+        5 => 1,
+        0 => -1,
+        _ => return v,
+    };
+    let mut total = v;
+    loop {
+        let x = r.roll(6) as i32 - 1;
+        total += sign * x;
+        if mode == ExplodeMode::Limited || x != 5 {
+            return total;
+        }
     }
 }
 
-/// The exact distribution of [`gc_die`] (digest §7 O1).
+/// Re-rolls of 5 that [`die_dist`] follows under `explode_mode = "unlimited"`; the chain is
+/// cut there (the last re-roll does not explode), which moves less than 1e-9 of probability.
+pub const UNLIMITED_DEPTH: u32 = 12;
+
+/// The exact distribution of [`gc_die`] (digest §7 O1); under `"unlimited"` cut after
+/// [`UNLIMITED_DEPTH`] re-rolls.
 pub fn die_dist(mode: ExplodeMode) -> Dist {
     let mut w = Vec::new();
+    if mode == ExplodeMode::Unlimited {
+        // Weights over 6^(depth + 1): the first roll, then a re-roll showing x after k
+        // earlier re-rolls of 5 has probability 6^−(k + 2), weight 6^(depth − 1 − k).
+        let depth = UNLIMITED_DEPTH;
+        let one = 6u128.pow(depth + 1);
+        for r in 1..5i64 {
+            w.push((r, one / 6));
+        }
+        for sign in [1i64, -1] {
+            let start = if sign > 0 { 5 } else { 0 };
+            // k earlier re-rolls were all 5; this re-roll shows x.
+            for k in 0..depth {
+                let weight = 6u128.pow(depth - 1 - k);
+                for x in 0..6i64 {
+                    if x == 5 && k + 1 < depth {
+                        continue;
+                    }
+                    w.push((start + sign * (5 * i64::from(k) + x), weight));
+                }
+            }
+        }
+        return Dist::from_weights(w).expect("bounded weights");
+    }
     for r in 0..6i64 {
         if mode == ExplodeMode::None {
             w.push((r, 6u128));

@@ -1066,3 +1066,315 @@ fn fighter_docs_cover_every_field() {
         assert_eq!(parsed, base, "doc default of {}", d.name);
     }
 }
+
+/// Records whether the step's attack hit and the Grace it spent.
+#[derive(Default)]
+struct HitRec {
+    hit: bool,
+    grace: u8,
+}
+
+impl duel::Tally for HitRec {
+    fn attack(&mut self, _: usize, hit: bool, _: bool, _: bool, _: i32) {
+        self.hit = hit;
+    }
+    fn dodge(&mut self, _: usize) {}
+    fn grace(&mut self, _: usize, points: u8) {
+        self.grace += points;
+    }
+}
+
+// O10 Incapacitated roll, through the duel's own `incap_roll` (CON + die − 4 ≥ 5).
+#[test]
+fn duel_incap_roll_o10() {
+    for (penalty, con, p) in [
+        (4, 3, 5.0 / 36.0),
+        (4, 5, 1.0 / 3.0),
+        (4, 6, 0.5),
+        (4, 7, 2.0 / 3.0),
+        (4, 8, 5.0 / 6.0),
+        (4, 10, 8.0 / 9.0),
+        (5, 5, 1.0 / 6.0),
+        (0, 5, 31.0 / 36.0),
+    ] {
+        let g = Gamecraft::new(opts(|o| o.incapacitated_penalty = penalty)).unwrap();
+        let mut spec = aldric();
+        spec.constitution = con;
+        let f = g.compile("x", &spec).unwrap();
+        let st = duel::FState {
+            dmg: f.cum[4],
+            ..duel::FState::default()
+        };
+        assert_eq!(f.status(st.dmg), 5);
+        let mut q = 0.0;
+        crate::roller::enumerate(
+            |r| duel::incap_roll(g.options(), &f, &st, r),
+            |ok, w| {
+                if ok {
+                    q += w;
+                }
+            },
+        );
+        close(q, p, 1e-12);
+    }
+}
+
+// O10 who acts first at d = 0, through the duel's round-start step: Prowess decides
+// (121/216), a complete tie is a coin (1/2) or goes to the side `initiative_final_tie` names.
+#[test]
+fn duel_initiative_tie_break_o10() {
+    let p_first = |o: GamecraftOptions, a: &FighterSpec, b: &FighterSpec| {
+        let (g, m) = setup(o, a, b);
+        assert_eq!(m.f[0].derived.initiative, m.f[1].derived.initiative);
+        let mut pf = 0.0;
+        crate::roller::enumerate(
+            |r| {
+                let mut s = duel::State::start(&m);
+                duel::step(&m, g.options(), &mut s, r, &mut duel::NoTally);
+                assert!(s.init);
+                s.first
+            },
+            |first, q| {
+                if first == 0 {
+                    pf += q;
+                }
+            },
+        );
+        pf
+    };
+    // Both Initiative 12; A has the higher Prowess.
+    let mut a = aldric();
+    a.prowess = 7;
+    a.perception = 5;
+    let mut b = aldric();
+    b.prowess = 6;
+    b.perception = 6;
+    let d = GamecraftOptions::default;
+    close(p_first(d(), &a, &b), 121.0 / 216.0, 1e-12);
+    close(p_first(d(), &b, &a), 95.0 / 216.0, 1e-12);
+    close(p_first(d(), &aldric(), &aldric()), 0.5, 1e-12);
+    let tie_a = opts(|o| o.initiative_final_tie = InitiativeTie::A);
+    close(p_first(tie_a, &aldric(), &aldric()), 121.0 / 216.0, 1e-12);
+    let tie_b = opts(|o| o.initiative_final_tie = InitiativeTie::B);
+    close(p_first(tie_b, &aldric(), &aldric()), 95.0 / 216.0, 1e-12);
+}
+
+/// Borg's attack on Aldric (attack 11 against defense 12, need 1) resolved by the duel's
+/// own step, Borg holding `grace` points; returns P(hit) and the Grace spent on each branch.
+fn borg_attack(
+    b: FighterSpec,
+    o: GamecraftOptions,
+    grace: u8,
+    aldric_dodge: Option<i8>,
+) -> (f64, Vec<u8>) {
+    let (g, m) = setup(o, &aldric(), &b);
+    assert_eq!((m.line[1].atk, m.line[1].tn), (11, 12));
+    let mut s = duel::State::start(&m);
+    s.init = true;
+    s.first = 1;
+    s.round = 1;
+    s.ev = 0;
+    s.f[0].n_att = 1;
+    s.f[1].n_att = 1;
+    s.f[1].grace = grace;
+    if let Some(v) = aldric_dodge {
+        s.f[0].dodge_on = true;
+        s.f[0].dodge = v;
+    }
+    let (mut p, mut spent) = (0.0, Vec::new());
+    crate::roller::enumerate(
+        |r| {
+            let mut s2 = s;
+            let mut rec = HitRec::default();
+            duel::step(&m, g.options(), &mut s2, r, &mut rec);
+            assert_eq!(s2.f[1].grace, grace - rec.grace);
+            rec
+        },
+        |rec, q| {
+            if rec.hit {
+                p += q;
+            }
+            if !spent.contains(&rec.grace) {
+                spent.push(rec.grace);
+            }
+        },
+    );
+    (p, spent)
+}
+
+// O10 "Grace against need 1", spent by the duel's attack step (greedy: all of it, up to the
+// skill), and the "need" policy judged on the static TN, before the dodge bonus.
+#[test]
+fn duel_grace_spending() {
+    let mut greedy = borg();
+    greedy.grace = GracePolicy::Greedy;
+    for (g, p) in [
+        (0, 5.0 / 6.0),
+        (1, 31.0 / 36.0),
+        (2, 8.0 / 9.0),
+        (3, 11.0 / 12.0),
+        (4, 17.0 / 18.0),
+        (5, 35.0 / 36.0),
+        (6, 1.0),
+    ] {
+        let (hit, spent) = borg_attack(greedy.clone(), GamecraftOptions::default(), g, None);
+        close(hit, p, 1e-12);
+        assert_eq!(spent, vec![g]);
+    }
+    // The cap is the skill level (Melee Combat 6), whatever the pool holds.
+    let (hit, spent) = borg_attack(greedy, GamecraftOptions::default(), 11, None);
+    close(hit, 1.0, 1e-12);
+    assert_eq!(spent, vec![6]);
+    // "need": 5/6 ≥ 1/2 already, so nothing is spent, even against a +5 dodge.
+    let mut need = borg();
+    need.grace = GracePolicy::Need;
+    let (hit, spent) = borg_attack(need.clone(), GamecraftOptions::default(), 11, None);
+    close(hit, 5.0 / 6.0, 1e-12);
+    assert_eq!(spent, vec![0]);
+    let (hit, spent) = borg_attack(need.clone(), GamecraftOptions::default(), 11, Some(5));
+    close(hit, die_dist(ExplodeMode::Limited).p_at_least(6), 1e-12);
+    assert_eq!(spent, vec![0]);
+    // Need 7 (base 5 against 12): spend 4 to bring it to 3, P = 1/2; beyond the cap, none.
+    let (g, m) = setup(GamecraftOptions::default(), &aldric(), &need);
+    let st = duel::FState {
+        grace: 11,
+        ..duel::FState::default()
+    };
+    assert_eq!(duel::grace_for_attack(&m.f[1], &st, 5, 12), 4);
+    assert_eq!(duel::grace_for_attack(&m.f[1], &st, 2, 12), 0);
+    let _ = g;
+}
+
+// G24: the surprise is the duel's first attack, spent whether it hits or misses.
+#[test]
+fn surprise_is_spent_by_the_first_attack() {
+    let o = opts(|o| o.surprise_first_attack = true);
+    let (g, m) = setup(o, &aldric(), &borg());
+    let mut s = duel::State::start(&m);
+    s.init = true;
+    s.first = 1;
+    s.round = 1;
+    s.ev = 0;
+    s.f[0].n_att = 1;
+    s.f[1].n_att = 1;
+    let (mut misses, mut all) = (0.0, 0.0);
+    crate::roller::enumerate(
+        |r| {
+            let mut s2 = s;
+            let mut rec = HitRec::default();
+            duel::step(&m, g.options(), &mut s2, r, &mut rec);
+            (rec.hit, s2.surprised)
+        },
+        |(hit, surprised), q| {
+            assert!(surprised);
+            all += q;
+            if !hit {
+                misses += q;
+            }
+        },
+    );
+    close(all, 1.0, 1e-12);
+    close(misses, 1.0 / 6.0, 1e-12);
+}
+
+// explode_mode = "unlimited": the die, its Monte Carlo, and no exact duel.
+#[test]
+fn unlimited_explosions() {
+    let u = die_dist(ExplodeMode::Unlimited);
+    close(u.mean(), 2.5, 1e-12);
+    close(u.p_at_least(3), 0.5, 1e-12);
+    close(u.p(10), 1.0 / 216.0, 1e-15);
+    close(u.p_at_least(10), 1.0 / 36.0, 1e-15);
+    close(u.p(15), 1.0 / 1296.0, 1e-15);
+    // Symmetric about 2.5: −5 mirrors 10, −10 mirrors 15.
+    close(u.p(-5), 1.0 / 216.0, 1e-15);
+    close(u.p(-10), 1.0 / 1296.0, 1e-15);
+    for v in 1..=4 {
+        close(u.p(v), 1.0 / 6.0, 1e-15);
+    }
+    let mut rng = stream(12, 0);
+    let mut r = RngRoller::new(&mut rng);
+    let n = 200_000u32;
+    let mut counts = BTreeMap::new();
+    for _ in 0..n {
+        *counts
+            .entry(tables::gc_die(&mut r, ExplodeMode::Unlimited))
+            .or_insert(0u32) += 1;
+    }
+    assert!(counts.keys().any(|&v| v > 10) && counts.keys().any(|&v| v < -5));
+    for v in -12..=17 {
+        let c = counts.get(&v).copied().unwrap_or(0);
+        within_4_sigma(f64::from(c) / f64::from(n), u.p(i64::from(v)), n);
+    }
+    let o = opts(|o| o.explode_mode = ExplodeMode::Unlimited);
+    let (g, m) = setup(o.clone(), &aldric(), &borg());
+    assert!(g.exact(&m).is_none());
+    let (p, _) = monte_carlo(o, &aldric(), &borg(), 4_000, 5);
+    assert!(p > 0.2 && p < 0.7, "{p}");
+}
+
+// G23 pool_start and «Range» max_range_hard.
+#[test]
+fn pool_start_and_hard_range() {
+    for (start, grace) in [
+        (PoolStart::Full, 12),
+        (PoolStart::Half, 6),
+        (PoolStart::Empty, 0),
+    ] {
+        let g = Gamecraft::new(opts(|o| o.pool_start = start)).unwrap();
+        assert_eq!(g.compile("a", &aldric()).unwrap().grace, grace);
+    }
+    let mut gunner = aldric();
+    gunner.weapon = WeaponSpec {
+        stats: tables::weapon("shotgun").unwrap(),
+        builtin: true,
+    };
+    gunner.skills.insert("Firearms (Shotguns)".into(), 5);
+    let soft = Gamecraft::new(opts(|o| o.distance = Distance::Medium)).unwrap();
+    assert!(soft.compile("g", &gunner).is_ok());
+    let hard = Gamecraft::new(opts(|o| {
+        o.distance = Distance::Medium;
+        o.max_range_hard = true;
+    }))
+    .unwrap();
+    assert!(hard.compile("g", &gunner).is_err());
+    let near = Gamecraft::new(opts(|o| {
+        o.distance = Distance::Short;
+        o.max_range_hard = true;
+    }))
+    .unwrap();
+    assert!(near.compile("g", &gunner).is_ok());
+}
+
+// G10 opposed_tie: 11 against 9 (A wins iff Z ≥ −1, ties at Z = −2).
+#[test]
+fn opposed_ties() {
+    let x = die_dist(ExplodeMode::Limited);
+    let z = x.convolve(&x.negate()).unwrap();
+    let (win, tie) = (z.p_at_least(-1), z.p(-2));
+    let mut rng = stream(13, 0);
+    let mut r = RngRoller::new(&mut rng);
+    for (rule, a, b, p) in [
+        (OpposedTie::Report, 11, 9, win),
+        (OpposedTie::Defender, 11, 9, win),
+        (OpposedTie::Reroll, 11, 9, win / (1.0 - tie)),
+        (OpposedTie::HigherBase, 11, 9, win + tie),
+        (OpposedTie::HigherBase, 9, 11, 1.0 - win - tie),
+        (OpposedTie::HigherBase, 10, 10, 0.5),
+    ] {
+        let g = Gamecraft::new(opts(|o| o.opposed_tie = rule)).unwrap();
+        let (sa, sb) = (format!("a={a}"), format!("b={b}"));
+        let e = check(&g, &[&sa, &sb]);
+        close(e.p_success(), p, 1e-12);
+        let c = g
+            .parse_check(&CheckParams::parse([sa.as_str(), sb.as_str()]).unwrap())
+            .unwrap();
+        let n = 40_000u32;
+        let wins = (0..n)
+            .filter(|_| g.check_sample(&c, &mut r) >= e.success_at_least)
+            .count();
+        within_4_sigma(wins as f64 / f64::from(n), p, n);
+        let tie_band = e.bands.iter().any(|b| b.name == "tie");
+        assert_eq!(tie_band, rule == OpposedTie::Report, "{rule:?}");
+    }
+}

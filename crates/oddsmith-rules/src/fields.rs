@@ -4,6 +4,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::{Serialize, Serializer};
 
 /// Deserializes an integer and checks it lies in `LO..=HI`, so no scenario value can make the
 /// duel's arithmetic overflow.
@@ -52,4 +53,29 @@ where
         }
     }
     d.deserialize_any(V(expecting, by_name, by_table, PhantomData))
+}
+
+/// Something with a display name (a weapon's statistics, say).
+pub trait Named {
+    /// The name shown in reports and written back to scenario files.
+    fn name(&self) -> &str;
+}
+
+/// A table entry chosen by built-in name or written inline; serialized back the same way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry<T> {
+    /// The resolved statistics.
+    pub stats: T,
+    /// Whether it was given by built-in name (serialized back as the name).
+    pub builtin: bool,
+}
+
+impl<T: Serialize + Named> Serialize for Entry<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.builtin {
+            s.serialize_str(self.stats.name())
+        } else {
+            self.stats.serialize(s)
+        }
+    }
 }

@@ -11,7 +11,7 @@
 pub mod check;
 pub mod draft;
 pub mod error;
-mod fields;
+pub mod fields;
 pub mod gamecraft;
 pub mod info;
 pub mod outcome;

@@ -18,6 +18,16 @@ pub enum Step {
     Over(Winner, Ending),
 }
 
+/// Runs a duel state machine with a random roller until it ends (the Monte Carlo duel).
+#[inline]
+pub fn play<S>(s: &mut S, mut step: impl FnMut(&mut S) -> Step) -> (Winner, Ending) {
+    loop {
+        if let Step::Over(w, e) = step(s) {
+            return (w, e);
+        }
+    }
+}
+
 /// Live probability mass below which the solver stops (reported as `truncated`).
 pub const NEGLIGIBLE_MASS: f64 = 1e-15;
 

@@ -26,7 +26,7 @@ pub use fighter::{Fighter, Matchup};
 pub use options::GamecraftOptions;
 pub use spec::FighterSpec;
 
-use duel::{State, Step, Tally};
+use duel::{State, Tally};
 
 use crate::{
     CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
@@ -154,14 +154,13 @@ impl crate::Ruleset for Gamecraft {
     fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
         let mut s = State::start(m);
         let mut tally = OutcomeTally(DuelOutcome::empty());
-        loop {
-            if let Step::Over(w, e) = duel::step(m, &self.o, &mut s, roller, &mut tally) {
-                let mut out = tally.0;
-                out.winner = w;
-                out.ending = e;
-                out.rounds = s.round;
-                return out;
-            }
+        let (winner, ending) =
+            crate::solver::play(&mut s, |s| duel::step(m, &self.o, s, roller, &mut tally));
+        DuelOutcome {
+            winner,
+            ending,
+            rounds: s.round,
+            ..tally.0
         }
     }
 

@@ -8,7 +8,7 @@ use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, WeaponStats};
-use crate::fields::{de_range, name_or_table};
+use crate::fields::{Entry, Named, de_range, name_or_table};
 
 /// A fighter under The Gamecraft System (`[fighters.NAME]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -200,21 +200,11 @@ pub enum DamageType {
 }
 
 /// A weapon: a built-in name, or a custom table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WeaponSpec {
-    /// The resolved statistics.
-    pub stats: WeaponStats,
-    /// Whether it was given by built-in name (serialized back as the name).
-    pub builtin: bool,
-}
+pub type WeaponSpec = Entry<WeaponStats>;
 
-impl Serialize for WeaponSpec {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.builtin {
-            s.serialize_str(&self.stats.name)
-        } else {
-            self.stats.serialize(s)
-        }
+impl Named for WeaponStats {
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 

@@ -168,15 +168,24 @@ fn run(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Command::Run(a) => {
             let text = read(&a.scenario)?;
             let id = ruleset_of(&a.scenario, &text).map_err(InputError::from)?;
-            let mut data = visit(
-                &id,
-                RunScenario {
+            // One worker pool for the whole run (every matchup and the check grid).
+            let job = || {
+                let scenario = RunScenario {
                     file: &a.scenario,
                     text: &text,
                     args: &a,
-                },
-            )
-            .expect("ruleset_of checked the id")?;
+                };
+                visit(&id, scenario).expect("ruleset_of checked the id")
+            };
+            let mut data = match a.threads {
+                Some(0) => bail!(InputError("--threads must be at least 1".into())),
+                Some(t) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .with_context(|| format!("starting {t} worker threads"))?
+                    .install(job)?,
+                None => job()?,
+            };
             data.meta.command = command.to_string();
             let report = if a.no_report {
                 None
@@ -352,7 +361,7 @@ impl RulesetVisitor for RunScenario<'_> {
             seed: a.seed.or(s.seed).unwrap_or(DEFAULT_SEED),
             trials,
             precision,
-            threads: a.threads,
+            threads: None, // the caller runs this inside the --threads pool
         };
         if trials == 0 {
             bail!(InputError("--trials must be at least 1".into()));
@@ -363,9 +372,6 @@ impl RulesetVisitor for RunScenario<'_> {
             bail!(InputError(format!(
                 "--precision must be between 0 and 0.5, got {h}"
             )));
-        }
-        if a.threads == Some(0) {
-            bail!(InputError("--threads must be at least 1".into()));
         }
         let (mut matchups, mut all_stats, mut all_exact) = (Vec::new(), Vec::new(), Vec::new());
         for m in &s.matchups {
@@ -391,7 +397,7 @@ impl RulesetVisitor for RunScenario<'_> {
         let checks = if a.no_report {
             None
         } else {
-            check_grid(&s.ruleset, cfg.seed, a.threads)?
+            check_grid(&s.ruleset, cfg.seed)?
         };
         let fighters = s
             .fighters
@@ -429,11 +435,7 @@ impl RulesetVisitor for RunScenario<'_> {
 
 /// Exact and Monte Carlo values of the ruleset's check grid. Cell *i* uses its own seed,
 /// derived from the run's seed, so the grid is as reproducible as the duels.
-fn check_grid<R: Ruleset>(
-    rules: &R,
-    seed: u64,
-    threads: Option<usize>,
-) -> Result<Option<CheckGridData>> {
+fn check_grid<R: Ruleset>(rules: &R, seed: u64) -> Result<Option<CheckGridData>> {
     let Some(g) = rules.check_grid() else {
         return Ok(None);
     };
@@ -445,7 +447,7 @@ fn check_grid<R: Ruleset>(
             seed: cell_seed,
             trials: CHECK_GRID_TRIALS,
             precision: None,
-            threads,
+            threads: None,
         };
         let mc = run_check(rules, check, exact.distribution.min(), &cfg, &|_| {})?;
         cells.push(CheckCell {

@@ -223,16 +223,16 @@ pub fn checks(d: &ReportData) -> PolarsResult<Option<DataFrame>> {
     Ok(Some(df))
 }
 
-/// A table as CSV text.
-pub fn to_csv(df: &DataFrame) -> PolarsResult<String> {
+/// A table as CSV text (polars' writers take the frame mutably; it is not changed).
+pub fn to_csv(df: &mut DataFrame) -> PolarsResult<String> {
     let mut buf = Vec::new();
-    CsvWriter::new(&mut buf).finish(&mut df.clone())?;
+    CsvWriter::new(&mut buf).finish(df)?;
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
 /// A table as Parquet bytes.
-pub fn to_parquet(df: &DataFrame) -> PolarsResult<Vec<u8>> {
+pub fn to_parquet(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
     let mut buf = Vec::new();
-    ParquetWriter::new(&mut buf).finish(&mut df.clone())?;
+    ParquetWriter::new(&mut buf).finish(df)?;
     Ok(buf)
 }

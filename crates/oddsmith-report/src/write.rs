@@ -115,8 +115,8 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
             message: e.to_string(),
         }
     };
-    let tables = frames::tables(d).map_err(table_err("tables"))?;
-    for (name, df) in &tables {
+    let mut tables = frames::tables(d).map_err(table_err("tables"))?;
+    for (name, df) in &mut tables {
         put(
             &tmp.join(format!("tables/{name}.csv")),
             frames::to_csv(df).map_err(table_err(name))?,
@@ -138,13 +138,14 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
         message: e.to_string(),
     })?;
     put(&tmp.join("report.json"), json)?;
+    let names: Vec<&str> = tables.iter().map(|t| t.0).collect();
     put(
         &tmp.join("report.md"),
-        crate::html::markdown(d, &tables.iter().map(|t| t.0).collect::<Vec<_>>(), &svgs),
+        crate::html::markdown(d, &names, &svgs),
     )?;
     put(
         &tmp.join("report.html"),
-        crate::html::html(d, &tables.iter().map(|t| t.0).collect::<Vec<_>>(), &svgs),
+        crate::html::html(d, &names, &svgs),
     )?;
     Ok(())
 }

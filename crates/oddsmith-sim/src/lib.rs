@@ -7,8 +7,10 @@
 //!
 //! This crate does no IO and reads no clock; progress is reported through a callback.
 
+mod paired;
 mod stats;
 
+pub use paired::{Concordance, PairedStats, run_paired};
 pub use stats::{CheckStats, DuelStats};
 
 use oddsmith_dice::{Stream, Streams};

@@ -145,3 +145,75 @@ fn bad_configurations_are_errors() {
         .is_err()
     );
 }
+
+fn skill_pair(a_skill: u8) -> (Draft, <Draft as Ruleset>::Matchup) {
+    pair_with(&format!("skill = {a_skill}\nweapon = \"long sword\"\nstr = 6\ncon = 6\narmour = \"leather\""))
+}
+
+fn pair_with(a_spec: &str) -> (Draft, <Draft as Ruleset>::Matchup) {
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let a = d
+        .compile(
+            "a",
+            &spec(a_spec),
+        )
+        .unwrap();
+    let b = d
+        .compile(
+            "b",
+            &spec("skill = 6\nweapon = \"long sword\"\nstr = 6\ncon = 6\narmour = \"leather\""),
+        )
+        .unwrap();
+    let m = d.matchup(&a, &b).unwrap();
+    (d, m)
+}
+
+#[test]
+fn paired_runs_are_deterministic_and_match_exact_values() {
+    let (d5, m5) = skill_pair(5);
+    let (d6, m6) = skill_pair(6);
+    let v = [(&d5, &m5), (&d6, &m6)];
+    let trials = 3 * CHUNK_TRIALS + 17;
+    let one = oddsmith_sim::run_paired(&v, &cfg(trials, 1), &|_| {}).unwrap();
+    let two = oddsmith_sim::run_paired(&v, &cfg(trials, 2), &|_| {}).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.adjacent[0].total(), trials);
+    assert_eq!(one.adjacent[0].both + one.adjacent[0].first_only, one.variants[0].outcomes.a_wins);
+    for (k, (d, m)) in v.iter().enumerate() {
+        let exact = d.exact(m).unwrap().p_a_win;
+        let s = &one.variants[k].outcomes;
+        let sigma = (exact * (1.0 - exact) / trials as f64).sqrt();
+        assert!((s.p_a() - exact).abs() < 4.0 * sigma, "variant {k}: {} vs {exact}", s.p_a());
+    }
+}
+
+/// Common random numbers: over many seeds, the difference between two neighbouring variants
+/// varies much less when both run on the same dice than when they run on independent dice.
+#[test]
+fn paired_differences_vary_less_than_unpaired_ones() {
+    // A's constitution 6 → 7: the same dice decide who strikes first and every roll, so the
+    // change only matters in duels where the extra wound threshold does.
+    let (d5, m5) = skill_pair(6);
+    let (d6, m6) =
+        pair_with("skill = 6\nweapon = \"long sword\"\nstr = 6\ncon = 7\narmour = \"leather\"");
+    let v = [(&d5, &m5), (&d6, &m6)];
+    let trials = 2_000;
+    let reps = 40u64;
+    let (mut paired, mut unpaired) = (Vec::new(), Vec::new());
+    for r in 0..reps {
+        let c = RunConfig { seed: 1000 + r, trials, precision: None, threads: Some(1) };
+        let p = oddsmith_sim::run_paired(&v, &c, &|_| {}).unwrap();
+        paired.push(p.variants[1].outcomes.p_a() - p.variants[0].outcomes.p_a());
+        let x = run_duels(&d5, &m5, &c, &|_| {}).unwrap();
+        let y = run_duels(&d6, &m6, &RunConfig { seed: 5000 + r, ..c.clone() }, &|_| {}).unwrap();
+        unpaired.push(y.outcomes.p_a() - x.outcomes.p_a());
+    }
+    let var = |xs: &[f64]| {
+        let m = xs.iter().sum::<f64>() / xs.len() as f64;
+        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64
+    };
+    let (vp, vu) = (var(&paired), var(&unpaired));
+    // Independent runs: var ≈ 2·p(1−p)/n ≈ 2.5e-4. Paired: only the trials the change flips.
+    eprintln!("paired variance {vp:.3e}, unpaired {vu:.3e}");
+    assert!(vp < vu / 3.0, "paired variance {vp:.3e} vs unpaired {vu:.3e}");
+}

@@ -85,6 +85,11 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     fn fighter_facts(&self, _spec: &Self::FighterSpec) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// The fighter's price under the ruleset's own build rules, with its unit (e.g. `(120.0,
+    /// "XP")`), for cost-efficiency studies; `None` where the rules price no fighter.
+    fn fighter_cost(&self, _spec: &Self::FighterSpec) -> Option<(f64, &'static str)> {
+        None
+    }
     /// The ruleset's standard check table for reports (e.g. skill × difficulty), if any.
     fn check_grid(&self) -> Option<CheckGrid<Self::Check>> {
         None

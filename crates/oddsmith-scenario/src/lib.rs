@@ -7,6 +7,7 @@
 //! no IO.
 
 mod locate;
+pub mod study;
 
 use std::collections::BTreeMap;
 
@@ -16,6 +17,10 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use locate::{Doc, Seg};
+pub use study::{
+    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Study,
+    Sweep, Target, Tournament, variant,
+};
 
 /// A scenario error located in its file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -75,6 +80,8 @@ pub struct Scenario<R: Ruleset> {
     pub fighters: BTreeMap<String, R::FighterSpec>,
     /// Matchups in file order.
     pub matchups: Vec<MatchupDef<R>>,
+    /// Study sections (sweeps, balance, tournament, checks, assertions).
+    pub study: Study,
 }
 
 #[derive(Deserialize)]
@@ -99,6 +106,16 @@ struct File<F, O> {
     fighters: BTreeMap<String, F>,
     #[serde(default, rename = "matchup")]
     matchups: Vec<MatchupSpec>,
+    #[serde(default, rename = "sweep")]
+    sweeps: Vec<study::SweepSpec>,
+    #[serde(default)]
+    balance: Option<study::BalanceSpec>,
+    #[serde(default)]
+    tournament: Option<study::TournamentSpec>,
+    #[serde(default, rename = "check")]
+    checks: Vec<study::CheckSpec>,
+    #[serde(default, rename = "assert")]
+    asserts: Vec<study::AssertSpec>,
 }
 
 #[derive(Deserialize)]
@@ -165,8 +182,17 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
             .map_err(|e| rules_error(&doc, vec![key("fighters"), key(name)], e))?;
         compiled.insert(name.clone(), c);
     }
+    let study_specs = study::StudySpecs {
+        sweeps: f.sweeps,
+        balance: f.balance,
+        tournament: f.tournament,
+        checks: f.checks,
+        asserts: f.asserts,
+    };
     let mut specs = f.matchups;
-    if specs.is_empty() {
+    // A tournament or a file of checks needs no matchup; otherwise two fighters make one.
+    let needs_matchup = study_specs.tournament.is_none() && study_specs.checks.is_empty();
+    if specs.is_empty() && (needs_matchup || compiled.len() == 2) {
         if compiled.len() != 2 {
             return Err(doc.error(
                 &[key("fighters")],
@@ -203,7 +229,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
             matchup,
         });
     }
-    Ok(Scenario {
+    let mut scenario = Scenario {
         name: f.name,
         description: f.description,
         options: f.options,
@@ -213,7 +239,10 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         precision: f.precision,
         fighters: f.fighters,
         matchups,
-    })
+        study: Study::default(),
+    };
+    scenario.study = study::build(&doc, study_specs, &scenario)?;
+    Ok(scenario)
 }
 
 /// Places a ruleset error under `base` (e.g. `fighters.knight` + `shield`).

@@ -16,6 +16,14 @@
 //! The [`interval`] functions turn counts into confidence intervals (Wilson
 //! score, Clopper–Pearson exact, normal approximation).
 //!
+//! Comparisons and games, for the designer tools:
+//!
+//! * [`diff`]: difference of two proportions (independent or paired) with a
+//!   Newcombe score interval and a two-sided test.
+//! * [`ks`]: two-sample Kolmogorov–Smirnov test on two [`IntHistogram`]s.
+//! * [`nash`]: optimal mixed strategies of a zero-sum matrix game (linear
+//!   programming) and strict dominance.
+//!
 //! All accumulators implement `serde::Serialize`/`Deserialize` so they can be
 //! written to shard files.
 //!
@@ -39,13 +47,21 @@
 //! ```
 
 pub mod counts;
+pub mod diff;
 pub mod histogram;
 pub mod interval;
+pub mod ks;
+pub mod nash;
 pub mod welford;
 
 pub use counts::{OutcomeCounts, Proportion};
+pub use diff::{DiffError, DiffEstimate, diff_independent, diff_paired};
 pub use histogram::{IntHistogram, Summary};
 pub use interval::{
     Z95, clopper_pearson, normal_interval, wilson, wilson_half_width, wilson95, z_for_confidence,
+};
+pub use ks::{KsError, KsTest, kolmogorov_q, ks_two_sample};
+pub use nash::{
+    Dominance, NashError, NashSolution, iterated_dominance, solve_zero_sum, strictly_dominated,
 };
 pub use welford::Welford;

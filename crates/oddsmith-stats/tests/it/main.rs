@@ -1,7 +1,9 @@
 //! End-to-end tests of the public API: chunked accumulation and merging.
 
 use oddsmith_stats::{
-    IntHistogram, OutcomeCounts, Proportion, Summary, Welford, Z95, wilson_half_width, wilson95,
+    IntHistogram, OutcomeCounts, Proportion, Summary, Welford, Z95, diff_independent, diff_paired,
+    iterated_dominance, ks_two_sample, solve_zero_sum, strictly_dominated, wilson_half_width,
+    wilson95,
 };
 
 /// Deterministic pseudo-random fight lengths in 1..=60 (a simple LCG).
@@ -140,4 +142,99 @@ fn accumulators_round_trip_through_serde() {
     let p2: Proportion = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
     let s2: Summary = serde_json::from_str(&serde_json::to_string(&h.summary()).unwrap()).unwrap();
     assert_eq!((h2, w2, c2, p2, s2), (h.clone(), w, c, p, h.summary()));
+}
+
+/// A loadout tournament as the designer tools build it: win and loss counts per ordered pair,
+/// the antisymmetric meta-game `P(i beats j) − P(j beats i)`, its Nash mix and dominance.
+#[test]
+fn tournament_meta_game() {
+    // wins[i][j] = duels loader i won against j out of 1000 (the rest j won; no draws).
+    // Sword > axe > spear > sword (a cycle); club loses to everything.
+    let wins = [
+        [500, 600, 300, 900],
+        [400, 500, 700, 800],
+        [700, 300, 500, 850],
+        [100, 200, 150, 500],
+    ];
+    let payoff: Vec<Vec<f64>> = (0..4)
+        .map(|i| {
+            (0..4)
+                .map(|j| (f64::from(wins[i][j]) - f64::from(wins[j][i])) / 1000.0)
+                .collect()
+        })
+        .collect();
+    for (i, row) in payoff.iter().enumerate() {
+        for (j, v) in row.iter().enumerate() {
+            assert_eq!(*v, -payoff[j][i], "antisymmetric");
+        }
+    }
+    let s = solve_zero_sum(&payoff).unwrap();
+    assert!(s.value.abs() < 1e-12, "a symmetric game has value 0");
+    assert_eq!(s.row[3], 0.0, "club is never played");
+    assert!((s.row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    // Cycle with margins 0.2 (sword>axe), 0.4 (axe>spear), 0.4 (spear>sword):
+    // mix ∝ (0.4, 0.4, 0.2).
+    for (got, want) in s.row.iter().zip([0.4, 0.4, 0.2]) {
+        assert!((got - want).abs() < 1e-9, "{s:?}");
+    }
+    // Against the mix every played loadout breaks even; club loses.
+    for (i, row) in payoff.iter().enumerate() {
+        let vs_mix: f64 = row.iter().zip(&s.col).map(|(a, q)| a * q).sum();
+        if i < 3 {
+            assert!(vs_mix.abs() < 1e-9);
+        } else {
+            assert!(vs_mix < 0.0);
+        }
+    }
+    assert_eq!(
+        strictly_dominated(&payoff).unwrap(),
+        vec![false, false, false, true]
+    );
+    let d = iterated_dominance(&payoff).unwrap();
+    assert_eq!(d.surviving_rows(), vec![0, 1, 2]);
+    assert_eq!(d.surviving_cols(), vec![0, 1, 2]);
+    assert_eq!(d.rounds, 1);
+    // The tournament reports serialise.
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["row"].as_array().map(Vec::len), Some(4));
+}
+
+/// Comparing two rulesets: fight lengths with a KS test, win rates with a difference of
+/// proportions.
+#[test]
+fn compare_two_runs() {
+    let base = data(20_000);
+    let a: IntHistogram = base.iter().copied().collect();
+    // Same distribution (uniform on 1..=60), independent draws from two splitmix64 streams.
+    let splitmix = |seed: u64| -> IntHistogram {
+        let mut x = seed;
+        (0..10_000)
+            .map(|_| {
+                x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = x;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                1 + (z ^ (z >> 31)) % 60
+            })
+            .collect()
+    };
+    let same = ks_two_sample(&splitmix(1), &splitmix(2)).unwrap();
+    assert!(same.p_value > 0.05, "{same:?}");
+    // Every fight one round longer: detected.
+    let longer: IntHistogram = base.iter().map(|v| v + 1).collect();
+    let shifted = ks_two_sample(&a, &longer).unwrap();
+    assert!((shifted.d - 1.0 / 60.0).abs() < 0.01, "{shifted:?}");
+    assert!(shifted.p_value < 0.01, "{shifted:?}");
+
+    let indep = diff_independent(5_300, 10_000, 5_000, 10_000).unwrap();
+    assert!((indep.diff - 0.03).abs() < 1e-12);
+    assert!(indep.lo > 0.0 && indep.hi < 0.06 && indep.p_value < 1e-4);
+    let json = serde_json::to_value(indep).unwrap();
+    for key in ["diff", "lo", "hi", "z", "p_value"] {
+        assert!(json[key].is_number(), "{key}");
+    }
+    // Paired: the same 10,000 dice tapes under both rulesets; 300 net flips.
+    let paired = diff_paired(4_800, 500, 200, 4_500).unwrap();
+    assert!((paired.diff - indep.diff).abs() < 1e-12);
+    assert!(paired.hi - paired.lo < indep.hi - indep.lo);
 }

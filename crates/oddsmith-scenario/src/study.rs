@@ -1,0 +1,835 @@
+//! Study sections of a scenario file: `[[sweep]]`, `[balance]`, `[tournament]`, `[[check]]`,
+//! `[[assert]]`, and variants of a scenario with some fields changed (for sweeps and the
+//! balance solver).
+//!
+//! A variant is built by changing the parsed TOML document and loading it again with the
+//! ruleset's own types, so a swept value is validated exactly like a value written in the
+//! file; an invalid value is reported at the study section that asked for it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use oddsmith_rules::{CheckParams, Ruleset};
+use serde::{Deserialize, Serialize};
+
+use crate::locate::{Doc, Seg};
+use crate::{Scenario, ScenarioError, load};
+
+/// A number as written in a scenario: integers stay integers, so an integer field gets one.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Num {
+    /// An integer.
+    Int(i64),
+    /// A real number.
+    Real(f64),
+}
+
+impl Num {
+    /// The value as a real number.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Real(r) => r,
+        }
+    }
+    fn to_toml(self) -> toml::Value {
+        match self {
+            Num::Int(i) => toml::Value::Integer(i),
+            Num::Real(r) => toml::Value::Float(r),
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::Real(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+/// What a study changes: a fighter's field or a ruleset option.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Target {
+    /// `fighter.field` (the field may be dotted, e.g. `weapon.damage` of an inline weapon).
+    Fighter {
+        /// Fighter name.
+        fighter: String,
+        /// Field path inside the fighter.
+        field: String,
+    },
+    /// `[options]` key (may be dotted).
+    Option {
+        /// Option path.
+        option: String,
+    },
+}
+
+impl Target {
+    fn path(&self) -> Vec<String> {
+        let (mut p, rest) = match self {
+            Target::Fighter { fighter, field } => {
+                (vec!["fighters".to_string(), fighter.clone()], field)
+            }
+            Target::Option { option } => (vec!["options".to_string()], option),
+        };
+        p.extend(rest.split('.').map(str::to_string));
+        p
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Fighter { fighter, field } => write!(f, "{fighter}.{field}"),
+            Target::Option { option } => write!(f, "options.{option}"),
+        }
+    }
+}
+
+/// One axis of a sweep: a target and its values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Axis {
+    /// What is changed.
+    pub target: Target,
+    /// The values, in order.
+    pub values: Vec<Num>,
+}
+
+/// A `[[sweep]]`: one or two axes over one matchup.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sweep {
+    /// Display name.
+    pub name: String,
+    /// Index of the matchup in [`Scenario::matchups`].
+    pub matchup: usize,
+    /// The first axis (x).
+    pub x: Axis,
+    /// The second axis (y), for a 2-D sweep.
+    pub y: Option<Axis>,
+}
+
+/// What a `[balance]` solves for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum BalanceSubject {
+    /// P(A wins) of a matchup (index), by changing a field or option.
+    Duel {
+        /// Matchup index.
+        matchup: usize,
+        /// What is changed.
+        target: Target,
+    },
+    /// P(success) of a `[[check]]` (index), by changing one of its parameters.
+    Check {
+        /// Index in [`Study::checks`].
+        check: usize,
+        /// The parameter changed.
+        param: String,
+    },
+}
+
+/// A `[balance]`: find the value within a range that brings a probability to a target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Balance {
+    /// What is solved for.
+    pub subject: BalanceSubject,
+    /// Range searched, inclusive.
+    pub range: (f64, f64),
+    /// Integer values only.
+    pub integer: bool,
+    /// The probability sought.
+    pub target: f64,
+    /// For real values: stop when the bracket is this narrow.
+    pub tolerance: f64,
+}
+
+/// A `[tournament]`: every listed fighter against every other, both ways.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tournament {
+    /// Display name.
+    pub name: String,
+    /// Fighter names (at least two).
+    pub fighters: Vec<String>,
+    /// Costs given in the file, overriding the ruleset's own cost rules.
+    pub costs: BTreeMap<String, f64>,
+}
+
+/// One axis of a check grid.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckAxis {
+    /// Parameter name.
+    pub param: String,
+    /// Values as written.
+    pub values: Vec<String>,
+}
+
+/// A `[[check]]`: one check, or a grid of checks over one or two parameters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckStudy {
+    /// Name (used by `[balance] check` and `[[assert]] check`).
+    pub name: String,
+    /// Fixed parameters.
+    pub params: BTreeMap<String, String>,
+    /// Row parameter and values, if a grid.
+    pub rows: Option<CheckAxis>,
+    /// Column parameter and values, if a grid.
+    pub cols: Option<CheckAxis>,
+}
+
+impl CheckStudy {
+    /// Parameters of one cell (`row`/`col` values override the fixed ones).
+    pub fn cell_params(&self, row: Option<&str>, col: Option<&str>) -> CheckParams {
+        let mut words: BTreeMap<String, String> = self.params.clone();
+        if let (Some(a), Some(v)) = (&self.rows, row) {
+            words.insert(a.param.clone(), v.to_string());
+        }
+        if let (Some(a), Some(v)) = (&self.cols, col) {
+            words.insert(a.param.clone(), v.to_string());
+        }
+        let pairs: Vec<String> = words.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        CheckParams::parse(pairs.iter().map(String::as_str)).expect("keys are unique")
+    }
+}
+
+/// A quantity an `[[assert]]` bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// P(A wins) of a matchup.
+    PAWin,
+    /// P(B wins) of a matchup.
+    PBWin,
+    /// P(draw) of a matchup.
+    PDraw,
+    /// Mean rounds of a matchup.
+    RoundsMean,
+    /// P(success) of a single `[[check]]`.
+    PSuccess,
+}
+
+impl Metric {
+    /// The key used in scenario files and JSON.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::PAWin => "p_a_win",
+            Metric::PBWin => "p_b_win",
+            Metric::PDraw => "p_draw",
+            Metric::RoundsMean => "rounds_mean",
+            Metric::PSuccess => "p_success",
+        }
+    }
+}
+
+/// An `[[assert]]`: a metric of a matchup or check must lie in a range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Assertion {
+    /// Display text (`knight vs brute: p_a_win in [0.45, 0.55]`).
+    pub name: String,
+    /// Matchup index, for duel metrics.
+    pub matchup: Option<usize>,
+    /// Check index, for `p_success`.
+    pub check: Option<usize>,
+    /// The metric.
+    pub metric: Metric,
+    /// Inclusive bounds.
+    pub range: (f64, f64),
+}
+
+/// Every study section of a scenario.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Study {
+    /// `[[sweep]]` sections.
+    pub sweeps: Vec<Sweep>,
+    /// `[balance]`, if any.
+    pub balance: Option<Balance>,
+    /// `[tournament]`, if any.
+    pub tournament: Option<Tournament>,
+    /// `[[check]]` sections.
+    pub checks: Vec<CheckStudy>,
+    /// `[[assert]]` sections.
+    pub asserts: Vec<Assertion>,
+}
+
+impl Study {
+    /// Whether the file has any study section.
+    pub fn is_empty(&self) -> bool {
+        self.sweeps.is_empty()
+            && self.balance.is_none()
+            && self.tournament.is_none()
+            && self.checks.is_empty()
+            && self.asserts.is_empty()
+    }
+}
+
+// ---- file syntax -------------------------------------------------------------------------
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AxisSpec {
+    #[serde(default)]
+    fighter: Option<String>,
+    #[serde(default)]
+    field: Option<String>,
+    #[serde(default)]
+    option: Option<String>,
+    #[serde(default)]
+    values: Option<Vec<Num>>,
+    #[serde(default)]
+    from: Option<Num>,
+    #[serde(default)]
+    to: Option<Num>,
+    #[serde(default)]
+    step: Option<Num>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SweepSpec {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    matchup: Option<String>,
+    #[serde(default)]
+    fighter: Option<String>,
+    #[serde(default)]
+    field: Option<String>,
+    #[serde(default)]
+    option: Option<String>,
+    #[serde(default)]
+    values: Option<Vec<Num>>,
+    #[serde(default)]
+    from: Option<Num>,
+    #[serde(default)]
+    to: Option<Num>,
+    #[serde(default)]
+    step: Option<Num>,
+    #[serde(default)]
+    y: Option<AxisSpec>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BalanceSpec {
+    #[serde(default)]
+    matchup: Option<String>,
+    #[serde(default)]
+    check: Option<String>,
+    #[serde(default)]
+    param: Option<String>,
+    #[serde(default)]
+    fighter: Option<String>,
+    #[serde(default)]
+    field: Option<String>,
+    #[serde(default)]
+    option: Option<String>,
+    range: [Num; 2],
+    #[serde(default)]
+    integer: Option<bool>,
+    #[serde(default)]
+    target: Option<f64>,
+    #[serde(default)]
+    tolerance: Option<f64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TournamentSpec {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    fighters: Option<Vec<String>>,
+    #[serde(default)]
+    costs: BTreeMap<String, f64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Scalar {
+    Int(i64),
+    Real(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl Scalar {
+    fn text(&self) -> String {
+        match self {
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Real(r) => r.to_string(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Text(t) => t.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CheckAxisSpec {
+    param: String,
+    values: Vec<Scalar>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CheckSpec {
+    name: String,
+    #[serde(default)]
+    params: BTreeMap<String, Scalar>,
+    #[serde(default)]
+    rows: Option<CheckAxisSpec>,
+    #[serde(default)]
+    cols: Option<CheckAxisSpec>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AssertSpec {
+    #[serde(default)]
+    matchup: Option<String>,
+    #[serde(default)]
+    check: Option<String>,
+    #[serde(default)]
+    p_a_win: Option<[f64; 2]>,
+    #[serde(default)]
+    p_b_win: Option<[f64; 2]>,
+    #[serde(default)]
+    p_draw: Option<[f64; 2]>,
+    #[serde(default)]
+    rounds_mean: Option<[f64; 2]>,
+    #[serde(default)]
+    p_success: Option<[f64; 2]>,
+}
+
+/// The study sections as read from the file, before cross-checking.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StudySpecs {
+    pub sweeps: Vec<SweepSpec>,
+    pub balance: Option<BalanceSpec>,
+    pub tournament: Option<TournamentSpec>,
+    pub checks: Vec<CheckSpec>,
+    pub asserts: Vec<AssertSpec>,
+}
+
+fn key(k: &str) -> Seg {
+    Seg::Key(k.to_string())
+}
+
+/// Most points a sweep axis may have (a typo like `step = 0.0001` should not start a week-long run).
+pub const MAX_AXIS_POINTS: usize = 201;
+
+fn axis(
+    doc: &Doc<'_>,
+    at: &[Seg],
+    fighters: &[String],
+    parts: (&Option<String>, &Option<String>, &Option<String>),
+    values: (&Option<Vec<Num>>, Option<Num>, Option<Num>, Option<Num>),
+) -> Result<Axis, ScenarioError> {
+    let here = |k: &str| {
+        let mut p = at.to_vec();
+        p.push(key(k));
+        p
+    };
+    let target = target(doc, at, fighters, parts.0, parts.1, parts.2)?;
+    let values = match values {
+        (Some(v), None, None, None) => {
+            if v.is_empty() {
+                return Err(doc.error(&here("values"), "expected at least one value"));
+            }
+            v.clone()
+        }
+        (None, Some(from), Some(to), step) => {
+            let step = step.unwrap_or(Num::Int(1));
+            let all_int = matches!((from, to, step), (Num::Int(_), Num::Int(_), Num::Int(_)));
+            let (f, t, s) = (from.as_f64(), to.as_f64(), step.as_f64());
+            if !(s > 0.0) || !s.is_finite() {
+                return Err(doc.error(&here("step"), "expected a positive step"));
+            }
+            if !(t >= f) {
+                return Err(doc.error(&here("to"), format!("expected `to` ≥ `from` ({f})")));
+            }
+            let n = ((t - f) / s + 1e-9).floor() as usize + 1;
+            if n > MAX_AXIS_POINTS {
+                return Err(doc.error(
+                    &here("step"),
+                    format!("{n} points; at most {MAX_AXIS_POINTS} per axis"),
+                ));
+            }
+            (0..n)
+                .map(|i| {
+                    if all_int {
+                        let (Num::Int(f), Num::Int(s)) = (from, step) else { unreachable!() };
+                        Num::Int(f + s * i as i64)
+                    } else {
+                        Num::Real(f + s * i as f64)
+                    }
+                })
+                .collect()
+        }
+        _ => {
+            return Err(doc.error(
+                at,
+                "give either `values = [...]` or `from`, `to` (and optionally `step`)",
+            ));
+        }
+    };
+    if values.len() > MAX_AXIS_POINTS {
+        return Err(doc.error(&here("values"), format!("at most {MAX_AXIS_POINTS} values")));
+    }
+    Ok(Axis { target, values })
+}
+
+fn target(
+    doc: &Doc<'_>,
+    at: &[Seg],
+    fighters: &[String],
+    fighter: &Option<String>,
+    field: &Option<String>,
+    option: &Option<String>,
+) -> Result<Target, ScenarioError> {
+    let here = |k: &str| {
+        let mut p = at.to_vec();
+        p.push(key(k));
+        p
+    };
+    match (fighter, field, option) {
+        (Some(f), Some(field), None) => {
+            if !fighters.contains(f) {
+                return Err(doc.error(
+                    &here("fighter"),
+                    format!("no fighter named {f:?}; fighters: {}", fighters.join(", ")),
+                ));
+            }
+            if field.trim().is_empty() {
+                return Err(doc.error(&here("field"), "must not be empty"));
+            }
+            Ok(Target::Fighter { fighter: f.clone(), field: field.clone() })
+        }
+        (None, None, Some(o)) if !o.trim().is_empty() => Ok(Target::Option { option: o.clone() }),
+        _ => Err(doc.error(
+            at,
+            "say what to change: `fighter = \"NAME\"` with `field = \"FIELD\"`, or `option = \"OPTION\"`",
+        )),
+    }
+}
+
+fn matchup_index<R: Ruleset>(
+    doc: &Doc<'_>,
+    at: Vec<Seg>,
+    s: &Scenario<R>,
+    name: &Option<String>,
+) -> Result<usize, ScenarioError> {
+    match name {
+        None if s.matchups.is_empty() => {
+            Err(doc.error(&at, "the scenario has no matchup; add [[matchup]] a = …, b = …"))
+        }
+        None => Ok(0),
+        Some(n) => s.matchups.iter().position(|m| &m.name == n).ok_or_else(|| {
+            let names: Vec<_> = s.matchups.iter().map(|m| format!("{:?}", m.name)).collect();
+            let mut p = at.clone();
+            p.push(key("matchup"));
+            doc.error(&p, format!("no matchup named {n:?}; matchups: {}", names.join(", ")))
+        }),
+    }
+}
+
+/// Cross-checks the study sections against the loaded scenario.
+pub(crate) fn build<R: Ruleset>(
+    doc: &Doc<'_>,
+    specs: StudySpecs,
+    s: &Scenario<R>,
+) -> Result<Study, ScenarioError> {
+    let fighters: Vec<String> = s.fighters.keys().cloned().collect();
+    let mut study = Study::default();
+    for (i, sw) in specs.sweeps.iter().enumerate() {
+        let at = vec![key("sweep"), Seg::Index(i)];
+        let matchup = matchup_index(doc, at.clone(), s, &sw.matchup)?;
+        let x = axis(
+            doc,
+            &at,
+            &fighters,
+            (&sw.fighter, &sw.field, &sw.option),
+            (&sw.values, sw.from, sw.to, sw.step),
+        )?;
+        let y = match &sw.y {
+            None => None,
+            Some(a) => {
+                let mut yat = at.clone();
+                yat.push(key("y"));
+                Some(axis(
+                    doc,
+                    &yat,
+                    &fighters,
+                    (&a.fighter, &a.field, &a.option),
+                    (&a.values, a.from, a.to, a.step),
+                )?)
+            }
+        };
+        let name = sw.name.clone().unwrap_or_else(|| match &y {
+            None => format!("{} over {}", s.matchups[matchup].name, x.target),
+            Some(y) => format!("{} over {} × {}", s.matchups[matchup].name, x.target, y.target),
+        });
+        study.sweeps.push(Sweep { name, matchup, x, y });
+    }
+    for (i, c) in specs.checks.iter().enumerate() {
+        let at = vec![key("check"), Seg::Index(i)];
+        if specs.checks[..i].iter().any(|o| o.name == c.name) {
+            return Err(doc.error(&[at[0].clone(), at[1].clone(), key("name")], "name given twice"));
+        }
+        let conv = |a: &CheckAxisSpec, k: &str| -> Result<CheckAxis, ScenarioError> {
+            if a.values.is_empty() || a.values.len() > MAX_AXIS_POINTS {
+                let mut p = at.clone();
+                p.extend([key(k), key("values")]);
+                return Err(doc.error(&p, format!("expected 1 to {MAX_AXIS_POINTS} values")));
+            }
+            Ok(CheckAxis {
+                param: a.param.to_ascii_lowercase(),
+                values: a.values.iter().map(Scalar::text).collect(),
+            })
+        };
+        let cs = CheckStudy {
+            name: c.name.clone(),
+            params: c.params.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.text())).collect(),
+            rows: c.rows.as_ref().map(|a| conv(a, "rows")).transpose()?,
+            cols: c.cols.as_ref().map(|a| conv(a, "cols")).transpose()?,
+        };
+        // Every cell must parse under the ruleset.
+        let rows: Vec<Option<&str>> = match &cs.rows {
+            None => vec![None],
+            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
+        };
+        let cols: Vec<Option<&str>> = match &cs.cols {
+            None => vec![None],
+            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
+        };
+        for r in &rows {
+            for col in &cols {
+                s.ruleset.parse_check(&cs.cell_params(*r, *col)).map_err(|e| {
+                    let mut cell = String::new();
+                    if let (Some(a), Some(v)) = (&cs.rows, r) {
+                        cell += &format!(" at {}={v}", a.param);
+                    }
+                    if let (Some(a), Some(v)) = (&cs.cols, col) {
+                        cell += &format!(" {}={v}", a.param);
+                    }
+                    doc.error(&at, format!("{e}{cell}"))
+                })?;
+            }
+        }
+        study.checks.push(cs);
+    }
+    let check_index = |at: Vec<Seg>, name: &str| {
+        study.checks.iter().position(|c| c.name == name).ok_or_else(|| {
+            let names: Vec<_> = study.checks.iter().map(|c| format!("{:?}", c.name)).collect();
+            doc.error(
+                &at,
+                format!("no [[check]] named {name:?}; checks: {}", names.join(", ")),
+            )
+        })
+    };
+    if let Some(b) = &specs.balance {
+        let at = vec![key("balance")];
+        let here = |k: &str| vec![key("balance"), key(k)];
+        let subject = match (&b.check, &b.matchup) {
+            (Some(c), None) => {
+                let check = check_index(here("check"), c)?;
+                let Some(param) = &b.param else {
+                    return Err(doc.error(&at, "a check balance needs `param` (e.g. \"tn\")"));
+                };
+                let cs = &study.checks[check];
+                if cs.rows.is_some() || cs.cols.is_some() {
+                    return Err(doc.error(
+                        &here("check"),
+                        "balance a single check, not a grid (drop rows/cols or add a second [[check]])",
+                    ));
+                }
+                if b.fighter.is_some() || b.field.is_some() || b.option.is_some() {
+                    return Err(doc.error(&at, "a check balance changes `param`, not a fighter or option"));
+                }
+                BalanceSubject::Check { check, param: param.to_ascii_lowercase() }
+            }
+            (None, m) => {
+                if b.param.is_some() {
+                    return Err(doc.error(&here("param"), "`param` is for `check = …` balances"));
+                }
+                let matchup = matchup_index(doc, at.clone(), s, m)?;
+                let target = target(doc, &at, &fighters, &b.fighter, &b.field, &b.option)?;
+                BalanceSubject::Duel { matchup, target }
+            }
+            (Some(_), Some(_)) => {
+                return Err(doc.error(&at, "give `matchup` or `check`, not both"));
+            }
+        };
+        let (lo, hi) = (b.range[0].as_f64(), b.range[1].as_f64());
+        if !(lo < hi) || !lo.is_finite() || !hi.is_finite() {
+            return Err(doc.error(&here("range"), "expected [low, high] with low < high"));
+        }
+        let integer = b.integer.unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
+        let target = b.target.unwrap_or(0.5);
+        if !(target > 0.0 && target < 1.0) {
+            return Err(doc.error(&here("target"), "expected a probability strictly between 0 and 1"));
+        }
+        let tolerance = b.tolerance.unwrap_or((hi - lo) / 1000.0);
+        if !(tolerance > 0.0) {
+            return Err(doc.error(&here("tolerance"), "expected a positive tolerance"));
+        }
+        study.balance = Some(Balance { subject, range: (lo, hi), integer, target, tolerance });
+    }
+    if let Some(t) = &specs.tournament {
+        let list = t.fighters.clone().unwrap_or_else(|| fighters.clone());
+        for (i, f) in list.iter().enumerate() {
+            if !fighters.contains(f) {
+                return Err(doc.error(
+                    &[key("tournament"), key("fighters"), Seg::Index(i)],
+                    format!("no fighter named {f:?}; fighters: {}", fighters.join(", ")),
+                ));
+            }
+            if list[..i].contains(f) {
+                return Err(doc.error(
+                    &[key("tournament"), key("fighters"), Seg::Index(i)],
+                    "listed twice",
+                ));
+            }
+        }
+        if list.len() < 2 {
+            return Err(doc.error(&[key("tournament")], "a tournament needs at least two fighters"));
+        }
+        for (f, c) in &t.costs {
+            if !list.contains(f) {
+                return Err(doc.error(
+                    &[key("tournament"), key("costs"), key(f)],
+                    "not a fighter of the tournament",
+                ));
+            }
+            if !c.is_finite() {
+                return Err(doc.error(&[key("tournament"), key("costs"), key(f)], "expected a number"));
+            }
+        }
+        study.tournament = Some(Tournament {
+            name: t.name.clone().unwrap_or_else(|| "tournament".into()),
+            fighters: list,
+            costs: t.costs.clone(),
+        });
+    }
+    for (i, a) in specs.asserts.iter().enumerate() {
+        let at = vec![key("assert"), Seg::Index(i)];
+        let metrics: Vec<(Metric, [f64; 2])> = [
+            (Metric::PAWin, a.p_a_win),
+            (Metric::PBWin, a.p_b_win),
+            (Metric::PDraw, a.p_draw),
+            (Metric::RoundsMean, a.rounds_mean),
+            (Metric::PSuccess, a.p_success),
+        ]
+        .into_iter()
+        .filter_map(|(m, r)| r.map(|r| (m, r)))
+        .collect();
+        let [(metric, range)] = metrics[..] else {
+            return Err(doc.error(
+                &at,
+                "give exactly one of p_a_win, p_b_win, p_draw, rounds_mean, p_success = [low, high]",
+            ));
+        };
+        let mut p = at.clone();
+        p.push(key(metric.key()));
+        if !(range[0] <= range[1]) {
+            return Err(doc.error(&p, "expected [low, high] with low ≤ high"));
+        }
+        let (matchup, check, subject) = if metric == Metric::PSuccess {
+            let Some(c) = &a.check else {
+                return Err(doc.error(&at, "p_success needs `check = \"NAME\"`"));
+            };
+            if a.matchup.is_some() {
+                return Err(doc.error(&at, "give `check` or `matchup`, not both"));
+            }
+            let ci = check_index(vec![key("assert"), Seg::Index(i), key("check")], c)?;
+            let cs = &study.checks[ci];
+            if cs.rows.is_some() || cs.cols.is_some() {
+                return Err(doc.error(&at, "assert on a single check, not a grid"));
+            }
+            (None, Some(ci), c.clone())
+        } else {
+            if a.check.is_some() {
+                return Err(doc.error(&at, "`check` goes with p_success"));
+            }
+            let m = matchup_index(doc, at.clone(), s, &a.matchup)?;
+            (Some(m), None, s.matchups[m].name.clone())
+        };
+        study.asserts.push(Assertion {
+            name: format!("{subject}: {} in [{}, {}]", metric.key(), range[0], range[1]),
+            matchup,
+            check,
+            metric,
+            range: (range[0], range[1]),
+        });
+    }
+    Ok(study)
+}
+
+/// Where a variant's change came from, for error messages: the study field that asked for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin(pub(crate) Vec<Seg>);
+
+impl Origin {
+    /// The `[[sweep]]` value `value` of axis `axis` ("x" or "y") of sweep `sweep`.
+    pub fn sweep(sweep: usize, y_axis: bool) -> Origin {
+        let mut p = vec![key("sweep"), Seg::Index(sweep)];
+        if y_axis {
+            p.push(key("y"));
+        }
+        Origin(p)
+    }
+    /// The `[balance]` section.
+    pub fn balance() -> Origin {
+        Origin(vec![key("balance")])
+    }
+}
+
+/// Loads the scenario again with `changes` applied (each target set to its value). Errors are
+/// placed at the change's origin in the original file and name the field and value.
+pub fn variant<R: Ruleset>(
+    file: &str,
+    text: &str,
+    changes: &[(&Target, Num, &Origin)],
+) -> Result<Scenario<R>, ScenarioError> {
+    let doc = Doc::parse(file, text)?;
+    let mut table: toml::Table = toml::from_str(text).map_err(|e| {
+        doc.error(&[], format!("cannot re-read the file: {}", e.message()))
+    })?;
+    for (t, v, origin) in changes {
+        let path = t.path();
+        let mut node = &mut table;
+        for (i, k) in path.iter().enumerate() {
+            if i + 1 == path.len() {
+                node.insert(k.clone(), v.to_toml());
+                break;
+            }
+            let entry = node
+                .entry(k.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            match entry {
+                toml::Value::Table(t2) => node = t2,
+                other => {
+                    let what = other.type_str();
+                    return Err(doc.error(
+                        &origin.0,
+                        format!("cannot set {t} = {v}: `{k}` is a {what}, not a table"),
+                    ));
+                }
+            }
+        }
+    }
+    let changed = toml::to_string(&table)
+        .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))?;
+    load::<R>(file, &changed).map_err(|e| {
+        let what: Vec<String> = changes.iter().map(|(t, v, _)| format!("{t} = {v}")).collect();
+        let at = changes.first().map_or(&[][..], |c| &c.2.0[..]);
+        let mut err = doc.error(at, format!("with {}: {}{}", what.join(", "), field_prefix(&e.field), e.message));
+        err.message = err.message.replace("  ", " ");
+        err
+    })
+}
+
+fn field_prefix(f: &str) -> String {
+    if f.is_empty() { String::new() } else { format!("{f}: ") }
+}

@@ -1,0 +1,274 @@
+//! `[balance]`: the value of a field that brings a probability to a target.
+//!
+//! The method has to be sound on noisy estimates. Where the ruleset solves the duel exactly
+//! (or the subject is a check, which is always exact), bisection runs on exact values. Where it
+//! does not, bisection runs on Monte Carlo estimates that all share the same per-trial random
+//! numbers (common random numbers), so the estimated curve is a fixed function of the value
+//! for a given seed, and its crossing converges to the true crossing as trials grow (sample
+//! average approximation). The chosen value and its neighbours are then measured again on a
+//! fresh seed, so the reported probability is not the one the choice was made on.
+
+use oddsmith_rules::Ruleset;
+use oddsmith_scenario::{BalanceSubject, Num, Origin, variant};
+use oddsmith_sim::{RunConfig, run_check, run_paired};
+use serde::Serialize;
+
+use crate::{Ctx, Est, StudyError, fresh_seed};
+
+/// Whether the target was reached inside the range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BalanceStatus {
+    /// The probability crosses the target inside the range.
+    Found,
+    /// The probability stays on one side of the target over the whole range.
+    NotInRange,
+}
+
+/// The probability at one value, as measured for the report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BalancePoint {
+    /// The value.
+    pub value: f64,
+    /// Monte Carlo estimate on a fresh seed, with its interval.
+    pub monte_carlo: Est,
+    /// Exact probability, where known.
+    pub exact: Option<f64>,
+    /// Whether this value's probability is statistically distinguishable from the target
+    /// (exact: differs by more than 1e-9; otherwise: the 95 % interval excludes the target).
+    pub distinguishable: bool,
+}
+
+/// One step of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Value tried.
+    pub value: f64,
+    /// Probability found there (exact, or the paired estimate).
+    pub p: f64,
+}
+
+/// The result of `[balance]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BalanceDoc {
+    /// What probability is balanced ("knight vs brute: P(A wins)").
+    pub subject: String,
+    /// What is changed.
+    pub field: String,
+    /// The probability sought.
+    pub target: f64,
+    /// The range searched.
+    pub range: (f64, f64),
+    /// Integer values only.
+    pub integer: bool,
+    /// "exact bisection" or "bisection on paired Monte Carlo estimates".
+    pub method: String,
+    /// Trials per Monte Carlo evaluation.
+    pub trials: u64,
+    /// Whether the target was reached.
+    pub status: BalanceStatus,
+    /// The value that best reaches the target (for integers: the closer of the bracket).
+    pub value: Option<f64>,
+    /// The probability at `value`.
+    pub achieved: Option<BalancePoint>,
+    /// Integer fields: the two neighbouring values either side of the target.
+    pub bracket: Option<[BalancePoint; 2]>,
+    /// The probability at both ends of the range.
+    pub ends: [Evaluation; 2],
+    /// Every evaluation of the search, in order.
+    pub evaluations: Vec<Evaluation>,
+}
+
+/// Something whose probability depends on one number.
+trait Subject {
+    /// The probability used for the search at `x`.
+    fn search(&mut self, x: Num) -> Result<f64, StudyError>;
+    /// The probability measured for the report at `x`: fresh Monte Carlo and exact.
+    fn measure(&mut self, x: Num) -> Result<(Est, Option<f64>), StudyError>;
+}
+
+struct Duel<'c, 'a, R: Ruleset> {
+    ctx: &'c Ctx<'a, R>,
+    matchup: usize,
+    target: &'c oddsmith_scenario::Target,
+    exact: bool,
+    progress: &'c (dyn Fn(u64) + Sync),
+}
+
+impl<R: Ruleset> Duel<'_, '_, R> {
+    fn build(&self, x: Num) -> Result<(R, R::Matchup), StudyError> {
+        let origin = Origin::balance();
+        let s = variant::<R>(self.ctx.file, self.ctx.text, &[(self.target, x, &origin)])?;
+        let m = s.matchups[self.matchup].matchup.clone();
+        Ok((s.ruleset, m))
+    }
+    fn mc(&self, r: &R, m: &R::Matchup, seed: u64) -> Result<Est, StudyError> {
+        let cfg = RunConfig { seed, precision: None, ..self.ctx.cfg.clone() };
+        let s = run_paired(&[(r, m)], &cfg, self.progress)?;
+        let o = &s.variants[0].outcomes;
+        Ok(Est::new(o.a_wins, o.total()))
+    }
+}
+
+impl<R: Ruleset> Subject for Duel<'_, '_, R> {
+    fn search(&mut self, x: Num) -> Result<f64, StudyError> {
+        let (r, m) = self.build(x)?;
+        if self.exact
+            && let Some(e) = r.exact(&m)
+        {
+            return Ok(e.p_a_win);
+        }
+        self.exact = false;
+        Ok(self.mc(&r, &m, self.ctx.cfg.seed)?.p)
+    }
+    fn measure(&mut self, x: Num) -> Result<(Est, Option<f64>), StudyError> {
+        let (r, m) = self.build(x)?;
+        let est = self.mc(&r, &m, fresh_seed(self.ctx.cfg.seed))?;
+        let exact = if self.ctx.exact { r.exact(&m).map(|e| e.p_a_win) } else { None };
+        Ok((est, exact))
+    }
+}
+
+struct Check<'c, 'a, R: Ruleset> {
+    ctx: &'c Ctx<'a, R>,
+    check: usize,
+    param: &'c str,
+}
+
+impl<R: Ruleset> Check<'_, '_, R> {
+    fn parse(&self, x: Num) -> Result<R::Check, StudyError> {
+        let cs = &self.ctx.scenario.study.checks[self.check];
+        let mut c = cs.clone();
+        c.params.insert(self.param.to_string(), x.to_string());
+        Ok(self.ctx.scenario.ruleset.parse_check(&c.cell_params(None, None))?)
+    }
+}
+
+impl<R: Ruleset> Subject for Check<'_, '_, R> {
+    fn search(&mut self, x: Num) -> Result<f64, StudyError> {
+        let c = self.parse(x)?;
+        Ok(self.ctx.scenario.ruleset.check_exact(&c).p_success())
+    }
+    fn measure(&mut self, x: Num) -> Result<(Est, Option<f64>), StudyError> {
+        let rules = &self.ctx.scenario.ruleset;
+        let c = self.parse(x)?;
+        let exact = rules.check_exact(&c);
+        let cfg = RunConfig {
+            seed: fresh_seed(self.ctx.cfg.seed),
+            precision: None,
+            ..self.ctx.cfg.clone()
+        };
+        let s = run_check(rules, &c, exact.distribution.min(), &cfg, &|_| {})?;
+        Ok((Est::new(s.success.successes, s.success.trials), Some(exact.p_success())))
+    }
+}
+
+/// Runs the scenario's `[balance]` section.
+pub fn run_balance<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Option<BalanceDoc>, StudyError> {
+    let Some(b) = &ctx.scenario.study.balance else {
+        return Ok(None);
+    };
+    let (subject_name, field, mut subject, method): (String, String, Box<dyn Subject + '_>, &str) =
+        match &b.subject {
+            BalanceSubject::Duel { matchup, target } => {
+                let mut d = Duel { ctx, matchup: *matchup, target, exact: ctx.exact, progress };
+                // Exact bisection only if the ruleset solves this duel.
+                let probe = d.build(num(b.range.0, b.integer))?;
+                d.exact = ctx.exact && probe.0.exact(&probe.1).is_some();
+                let method = if d.exact {
+                    "exact bisection"
+                } else {
+                    "bisection on paired Monte Carlo estimates (common random numbers)"
+                };
+                (
+                    format!("{}: P(A wins)", ctx.scenario.matchups[*matchup].name),
+                    target.to_string(),
+                    Box::new(d),
+                    method,
+                )
+            }
+            BalanceSubject::Check { check, param } => (
+                format!("check {:?}: P(success)", ctx.scenario.study.checks[*check].name),
+                param.clone(),
+                Box::new(Check { ctx, check: *check, param }),
+                "exact bisection",
+            ),
+        };
+    let (lo, hi) = b.range;
+    let mut evaluations = Vec::new();
+    let mut eval = |s: &mut Box<dyn Subject + '_>, x: f64| -> Result<f64, StudyError> {
+        let p = s.search(num(x, b.integer))?;
+        evaluations.push(Evaluation { value: x, p });
+        Ok(p)
+    };
+    let (lo, hi) = if b.integer { (lo.ceil(), hi.floor()) } else { (lo, hi) };
+    let (plo, phi) = (eval(&mut subject, lo)?, eval(&mut subject, hi)?);
+    let ends = [Evaluation { value: lo, p: plo }, Evaluation { value: hi, p: phi }];
+    let reachable = (plo - b.target) * (phi - b.target) <= 0.0;
+    let mut doc = BalanceDoc {
+        subject: subject_name,
+        field,
+        target: b.target,
+        range: (lo, hi),
+        integer: b.integer,
+        method: method.into(),
+        trials: ctx.cfg.trials,
+        status: if reachable { BalanceStatus::Found } else { BalanceStatus::NotInRange },
+        value: None,
+        achieved: None,
+        bracket: None,
+        ends,
+        evaluations: Vec::new(),
+    };
+    if !reachable {
+        doc.evaluations = evaluations;
+        return Ok(Some(doc));
+    }
+    // Invariant: p(a) is on the same side of the target as p(lo), p(z) as p(hi).
+    let below_at_lo = plo < b.target;
+    let (mut a, mut z, mut pa, mut pz) = (lo, hi, plo, phi);
+    loop {
+        let width = z - a;
+        if (b.integer && width <= 1.0) || (!b.integer && width <= b.tolerance) {
+            break;
+        }
+        let mid = if b.integer { ((a + z) / 2.0).floor() } else { (a + z) / 2.0 };
+        let pm = eval(&mut subject, mid)?;
+        if (pm < b.target) == below_at_lo && pm != b.target {
+            (a, pa) = (mid, pm);
+        } else {
+            (z, pz) = (mid, pm);
+        }
+    }
+    doc.evaluations = evaluations;
+    let point = |s: &mut Box<dyn Subject + '_>, x: f64| -> Result<BalancePoint, StudyError> {
+        let (mc, exact) = s.measure(num(x, b.integer))?;
+        let distinguishable = match exact {
+            Some(e) => (e - b.target).abs() > 1e-9,
+            None => mc.excludes(b.target),
+        };
+        Ok(BalancePoint { value: x, monte_carlo: mc, exact, distinguishable })
+    };
+    if b.integer {
+        let pts = [point(&mut subject, a)?, point(&mut subject, z)?];
+        let gap = |p: &BalancePoint| (p.exact.unwrap_or(p.monte_carlo.p) - b.target).abs();
+        let best = if gap(&pts[1]) < gap(&pts[0]) { 1 } else { 0 };
+        doc.value = Some(pts[best].value);
+        doc.achieved = Some(pts[best].clone());
+        doc.bracket = Some(pts);
+    } else {
+        // Linear interpolation inside the final bracket.
+        let x = if (pz - pa).abs() > 0.0 { a + (b.target - pa) * (z - a) / (pz - pa) } else { (a + z) / 2.0 };
+        let x = x.clamp(a, z);
+        doc.value = Some(x);
+        doc.achieved = Some(point(&mut subject, x)?);
+    }
+    Ok(Some(doc))
+}
+
+fn num(x: f64, integer: bool) -> Num {
+    if integer { Num::Int(x.round() as i64) } else { Num::Real(x) }
+}

@@ -1,0 +1,137 @@
+//! Designer studies: the sections of a scenario that turn a simulator into a balance tool.
+//!
+//! - [`sweep`]: P(A wins) over one or two swept fields, every point on common random numbers
+//!   ([`oddsmith_sim::run_paired`]), with paired differences between neighbouring points;
+//! - [`balance`]: the value of a field that brings P(A wins) (or a check's P(success)) to a
+//!   target, by bisection on exact values where the ruleset has them, else on paired Monte
+//!   Carlo estimates, with the result re-measured on fresh random numbers;
+//! - [`tournament`]: every loadout against every other both ways, the win matrix, strictly
+//!   dominated loadouts, the Nash mix of the symmetric zero-sum meta-game, ranking and cost
+//!   efficiency;
+//! - [`checks`]: `[[check]]` grids, exact with Monte Carlo beside;
+//! - [`asserts`]: `[[assert]]` bounds for a designer's own CI.
+//!
+//! Like the engine, this crate does no IO and reads no clock: every number depends on the
+//! scenario and the seed only.
+
+pub mod asserts;
+pub mod balance;
+pub mod checks;
+pub mod sweep;
+pub mod tournament;
+
+use oddsmith_rules::{RulesError, Ruleset};
+use oddsmith_scenario::{Scenario, ScenarioError};
+use oddsmith_sim::{RunConfig, SimError};
+use oddsmith_stats::Proportion;
+use serde::Serialize;
+use thiserror::Error;
+
+pub use asserts::{AssertDoc, evaluate_asserts};
+pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
+pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
+pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
+pub use tournament::{CostDoc, CostPoint, RankDoc, TournamentDoc, run_tournament};
+
+/// Why a study could not be run.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum StudyError {
+    /// A changed scenario is invalid (e.g. a swept value out of range).
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// The engine failed.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// The rules refused something (e.g. a check parameter).
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The meta-game could not be solved.
+    #[error("solving the meta-game: {0}")]
+    Nash(#[from] oddsmith_stats::NashError),
+}
+
+/// A probability estimate with its 95 % Wilson interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Est {
+    /// Point estimate.
+    pub p: f64,
+    /// 95 % interval, low end.
+    pub lo: f64,
+    /// 95 % interval, high end.
+    pub hi: f64,
+    /// Successes.
+    pub successes: u64,
+    /// Trials.
+    pub trials: u64,
+}
+
+impl Est {
+    /// From counts.
+    pub fn new(successes: u64, trials: u64) -> Est {
+        let pr = Proportion::from_counts(successes, trials);
+        let (lo, hi) = pr.wilson95();
+        Est { p: pr.p(), lo, hi, successes, trials }
+    }
+    /// Whether `v` lies outside the interval.
+    pub fn excludes(&self, v: f64) -> bool {
+        v < self.lo || v > self.hi
+    }
+}
+
+/// Everything a scenario's study sections produced.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StudyDoc {
+    /// One per `[[sweep]]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sweeps: Vec<SweepDoc>,
+    /// The `[balance]` result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<BalanceDoc>,
+    /// The `[tournament]` result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentDoc>,
+    /// One per `[[check]]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckStudyDoc>,
+    /// One per `[[assert]]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub asserts: Vec<AssertDoc>,
+}
+
+impl StudyDoc {
+    /// Whether nothing was studied.
+    pub fn is_empty(&self) -> bool {
+        self.sweeps.is_empty()
+            && self.balance.is_none()
+            && self.tournament.is_none()
+            && self.checks.is_empty()
+            && self.asserts.is_empty()
+    }
+    /// The assertions that failed.
+    pub fn failed_asserts(&self) -> impl Iterator<Item = &AssertDoc> {
+        self.asserts.iter().filter(|a| !a.passed)
+    }
+}
+
+/// What every study needs: the scenario as loaded, its text (to build variants), the run
+/// configuration, and whether to compute exact values.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a, R: Ruleset> {
+    /// File name, for error messages.
+    pub file: &'a str,
+    /// The scenario's text.
+    pub text: &'a str,
+    /// The loaded scenario.
+    pub scenario: &'a Scenario<R>,
+    /// Seed, trials (per point / pairing), threads.
+    pub cfg: &'a RunConfig,
+    /// Compute exact values where the ruleset can.
+    pub exact: bool,
+}
+
+/// A second seed derived from the run's seed, for re-measuring a result on fresh random
+/// numbers (so a value chosen because its estimate looked good is not judged by that estimate).
+pub fn fresh_seed(seed: u64) -> u64 {
+    seed ^ 0xD1B5_4A32_D192_ED03
+}

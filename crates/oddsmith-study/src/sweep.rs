@@ -1,0 +1,149 @@
+//! `[[sweep]]`: P(A wins) over one or two swept fields, on common random numbers.
+
+use oddsmith_rules::Ruleset;
+use oddsmith_scenario::{Num, Origin, Sweep, variant};
+use oddsmith_sim::run_paired;
+use oddsmith_stats::{DiffEstimate, diff_independent, diff_paired};
+use serde::Serialize;
+
+use crate::{Ctx, Est, StudyError};
+
+/// One swept axis.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AxisDoc {
+    /// What was changed (`knight.skill`, `options.wound_stacking`).
+    pub target: String,
+    /// The values, in order.
+    pub values: Vec<f64>,
+}
+
+/// One point of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepPoint {
+    /// x value.
+    pub x: f64,
+    /// y value (2-D sweeps).
+    pub y: Option<f64>,
+    /// P(A wins) with its interval.
+    pub p_a_win: Est,
+    /// P(B wins).
+    pub p_b_win: f64,
+    /// P(draw).
+    pub p_draw: f64,
+    /// Mean fight length in rounds.
+    pub rounds_mean: f64,
+    /// Exact P(A wins), where the ruleset solves the duel.
+    pub exact_p_a_win: Option<f64>,
+}
+
+/// The change of P(A wins) between two neighbouring x values (same y), paired.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepDoc {
+    /// y value (2-D sweeps).
+    pub y: Option<f64>,
+    /// From this x …
+    pub from: f64,
+    /// … to this x.
+    pub to: f64,
+    /// P(A wins at `to`) − P(A wins at `from`), Newcombe's paired interval, McNemar's test.
+    pub diff: DiffEstimate,
+    /// Half-width the interval would have had from independent runs of the same size: what
+    /// common random numbers saved.
+    pub unpaired_half_width: f64,
+}
+
+/// The result of one `[[sweep]]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepDoc {
+    /// Display name.
+    pub name: String,
+    /// The matchup swept.
+    pub matchup: String,
+    /// Trials per point.
+    pub trials: u64,
+    /// x axis.
+    pub x: AxisDoc,
+    /// y axis (2-D sweeps).
+    pub y: Option<AxisDoc>,
+    /// Points, row-major: y outer, x inner.
+    pub points: Vec<SweepPoint>,
+    /// Paired steps along x.
+    pub steps: Vec<StepDoc>,
+}
+
+/// Runs sweep number `index` of the scenario: every point is validated and compiled first,
+/// then all points run together on the same per-trial random numbers.
+pub fn run_sweep<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    index: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<SweepDoc, StudyError> {
+    let sw: &Sweep = &ctx.scenario.study.sweeps[index];
+    let ys: Vec<Option<Num>> = match &sw.y {
+        None => vec![None],
+        Some(a) => a.values.iter().copied().map(Some).collect(),
+    };
+    let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
+    let mut variants = Vec::new();
+    for y in &ys {
+        for &x in &sw.x.values {
+            let mut changes = vec![(&sw.x.target, x, &ox)];
+            if let (Some(ya), Some(yv)) = (&sw.y, y) {
+                changes.push((&ya.target, *yv, &oy));
+            }
+            let s = variant::<R>(ctx.file, ctx.text, &changes)?;
+            let m = s.matchups[sw.matchup].matchup.clone();
+            variants.push((s.ruleset, m));
+        }
+    }
+    let refs: Vec<(&R, &R::Matchup)> = variants.iter().map(|(r, m)| (r, m)).collect();
+    let stats = run_paired(&refs, ctx.cfg, progress)?;
+    let nx = sw.x.values.len();
+    let mut points = Vec::with_capacity(variants.len());
+    let mut steps = Vec::new();
+    for (k, (r, m)) in variants.iter().enumerate() {
+        let (xi, yi) = (k % nx, k / nx);
+        let y = ys[yi].map(Num::as_f64);
+        let o = &stats.variants[k].outcomes;
+        points.push(SweepPoint {
+            x: sw.x.values[xi].as_f64(),
+            y,
+            p_a_win: Est::new(o.a_wins, o.total()),
+            p_b_win: o.p_b(),
+            p_draw: o.p_draw(),
+            rounds_mean: stats.variants[k].rounds.mean(),
+            exact_p_a_win: if ctx.exact { r.exact(m).map(|e| e.p_a_win) } else { None },
+        });
+        if xi > 0 {
+            let c = &stats.adjacent[k - 1];
+            // Paired: second − first = P(A wins at x_k) − P(A wins at x_{k−1}).
+            let diff = diff_paired(c.both, c.second_only, c.first_only, c.neither)
+                .expect("a run has trials");
+            let prev = &stats.variants[k - 1].outcomes;
+            let unpaired = diff_independent(o.a_wins, o.total(), prev.a_wins, prev.total())
+                .expect("a run has trials");
+            steps.push(StepDoc {
+                y,
+                from: sw.x.values[xi - 1].as_f64(),
+                to: sw.x.values[xi].as_f64(),
+                diff,
+                unpaired_half_width: (unpaired.hi - unpaired.lo) / 2.0,
+            });
+        }
+    }
+    Ok(SweepDoc {
+        name: sw.name.clone(),
+        matchup: ctx.scenario.matchups[sw.matchup].name.clone(),
+        trials: stats.variants[0].trials(),
+        x: AxisDoc {
+            target: sw.x.target.to_string(),
+            values: sw.x.values.iter().map(|v| v.as_f64()).collect(),
+        },
+        y: sw.y.as_ref().map(|a| AxisDoc {
+            target: a.target.to_string(),
+            values: a.values.iter().map(|v| v.as_f64()).collect(),
+        }),
+        points,
+        steps,
+    })
+}

@@ -1,0 +1,259 @@
+//! `[tournament]`: every loadout against every other, both ways; dominance, the Nash mix of
+//! the meta-game, a ranking and cost efficiency.
+
+use oddsmith_rules::Ruleset;
+use oddsmith_sim::run_duels;
+use oddsmith_stats::{solve_zero_sum, strictly_dominated};
+use serde::Serialize;
+
+use crate::{Ctx, Est, StudyError};
+
+/// A loadout's standing in the tournament.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RankDoc {
+    /// Fighter name.
+    pub fighter: String,
+    /// P(win) against the field: every opponent equally often, both seatings.
+    pub win_rate: Est,
+    /// P(lose) against the field.
+    pub loss_rate: f64,
+    /// Share in the Nash mix of the meta-game.
+    pub nash_share: f64,
+    /// Strictly dominated by another loadout (worse against every opponent).
+    pub dominated: bool,
+}
+
+/// One loadout against the fair line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CostPoint {
+    /// Fighter name.
+    pub fighter: String,
+    /// Its cost.
+    pub cost: f64,
+    /// Where the cost came from: "file" or the ruleset's rules.
+    pub source: String,
+    /// P(win) against the field, with its interval.
+    pub win_rate: Est,
+    /// P(win) the fair line predicts for this cost.
+    pub fair: f64,
+    /// `win_rate − fair`: positive = gives more than it costs.
+    pub residual: f64,
+    /// "under-priced" (interval above the line), "over-priced" (below) or "fair".
+    pub verdict: String,
+}
+
+/// Cost efficiency: P(win) against cost, with a least-squares fair line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CostDoc {
+    /// Unit of the costs.
+    pub unit: String,
+    /// Fair line: win rate = intercept + slope × cost.
+    pub slope: f64,
+    /// Fair line intercept.
+    pub intercept: f64,
+    /// Every loadout, most under-priced first.
+    pub points: Vec<CostPoint>,
+}
+
+/// The result of `[tournament]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentDoc {
+    /// Display name.
+    pub name: String,
+    /// Loadouts, in the order given.
+    pub fighters: Vec<String>,
+    /// Duels per seating of each pair.
+    pub trials_per_seating: u64,
+    /// `win[i][j]`: P(i beats j), both seatings pooled; `None` on the diagonal.
+    pub win: Vec<Vec<Option<Est>>>,
+    /// Exact P(i beats j), both seatings averaged, where the ruleset solves the duels.
+    pub exact_win: Vec<Vec<Option<f64>>>,
+    /// Meta-game payoff P(i wins) − P(i loses) (0 on the diagonal; antisymmetric).
+    pub payoff: Vec<Vec<f64>>,
+    /// The Nash mix, one share per loadout.
+    pub nash: Vec<f64>,
+    /// Standings, best win rate first.
+    pub ranking: Vec<RankDoc>,
+    /// Cost efficiency, when every loadout has a cost.
+    pub costs: Option<CostDoc>,
+}
+
+/// Runs the scenario's `[tournament]`: n·(n−1) matchups of `cfg.trials` duels each.
+pub fn run_tournament<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Option<TournamentDoc>, StudyError> {
+    let Some(t) = &ctx.scenario.study.tournament else {
+        return Ok(None);
+    };
+    let s = ctx.scenario;
+    let rules = &s.ruleset;
+    let compiled = t
+        .fighters
+        .iter()
+        .map(|f| rules.compile(f, &s.fighters[f]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = t.fighters.len();
+    // wins[i][j], losses[i][j], trials[i][j] pooled over both seatings.
+    let mut wins = vec![vec![0u64; n]; n];
+    let mut losses = vec![vec![0u64; n]; n];
+    let mut trials = vec![vec![0u64; n]; n];
+    let mut exact_sum = vec![vec![Some(0.0f64); n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let m = rules.matchup(&compiled[i], &compiled[j])?;
+            let st = run_duels(rules, &m, ctx.cfg, progress)?;
+            let o = st.outcomes;
+            wins[i][j] += o.a_wins;
+            losses[i][j] += o.b_wins;
+            trials[i][j] += o.total();
+            wins[j][i] += o.b_wins;
+            losses[j][i] += o.a_wins;
+            trials[j][i] += o.total();
+            let e = if ctx.exact { rules.exact(&m) } else { None };
+            match e {
+                Some(e) => {
+                    exact_sum[i][j] = exact_sum[i][j].map(|v| v + e.p_a_win / 2.0);
+                    exact_sum[j][i] = exact_sum[j][i].map(|v| v + e.p_b_win / 2.0);
+                }
+                None => {
+                    exact_sum[i][j] = None;
+                    exact_sum[j][i] = None;
+                }
+            }
+        }
+    }
+    let mut win = vec![vec![None; n]; n];
+    let mut exact_win = vec![vec![None; n]; n];
+    let mut payoff = vec![vec![0.0; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            if i != j {
+                win[i][j] = Some(Est::new(wins[i][j], trials[i][j]));
+                exact_win[i][j] = exact_sum[i][j];
+                payoff[i][j] = (wins[i][j] as f64 - losses[i][j] as f64) / trials[i][j] as f64;
+            }
+        }
+    }
+    // The pooled estimate is antisymmetric by construction; exact values are preferred when
+    // every pairing has one.
+    let all_exact = (0..n).all(|i| (0..n).all(|j| i == j || exact_win[i][j].is_some()));
+    let game: Vec<Vec<f64>> = if all_exact {
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if i == j {
+                            0.0
+                        } else {
+                            exact_win[i][j].unwrap() - exact_win[j][i].unwrap()
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        payoff.clone()
+    };
+    let nash = solve_zero_sum(&game)?.row;
+    let dominated = strictly_dominated(&game)?;
+    let mut ranking: Vec<RankDoc> = (0..n)
+        .map(|i| {
+            let (w, l, tr) = (0..n).fold((0, 0, 0), |(w, l, tr), j| {
+                (w + wins[i][j], l + losses[i][j], tr + trials[i][j])
+            });
+            RankDoc {
+                fighter: t.fighters[i].clone(),
+                win_rate: Est::new(w, tr),
+                loss_rate: l as f64 / tr as f64,
+                nash_share: nash[i],
+                dominated: dominated[i],
+            }
+        })
+        .collect();
+    let costs = cost_doc(ctx, &t.fighters, &t.costs, &ranking);
+    ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
+    Ok(Some(TournamentDoc {
+        name: t.name.clone(),
+        fighters: t.fighters.clone(),
+        trials_per_seating: ctx.cfg.trials,
+        win,
+        exact_win,
+        payoff,
+        nash,
+        ranking,
+        costs,
+    }))
+}
+
+fn cost_doc<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    fighters: &[String],
+    given: &std::collections::BTreeMap<String, f64>,
+    ranking: &[RankDoc],
+) -> Option<CostDoc> {
+    let mut unit = None;
+    let mut costs = Vec::new();
+    for f in fighters {
+        if let Some(&c) = given.get(f) {
+            costs.push((c, "file".to_string()));
+            continue;
+        }
+        let (c, u) = ctx.scenario.ruleset.fighter_cost(&ctx.scenario.fighters[f])?;
+        unit.get_or_insert(u);
+        costs.push((c, format!("{} rules", R::ID)));
+    }
+    let xs: Vec<f64> = costs.iter().map(|c| c.0).collect();
+    let ys: Vec<f64> = ranking.iter().map(|r| r.win_rate.p).collect();
+    let (slope, intercept) = least_squares(&xs, &ys)?;
+    let mut points: Vec<CostPoint> = fighters
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let fair = intercept + slope * xs[i];
+            let w = ranking[i].win_rate;
+            let verdict = if w.lo > fair {
+                "under-priced"
+            } else if w.hi < fair {
+                "over-priced"
+            } else {
+                "fair"
+            };
+            CostPoint {
+                fighter: f.clone(),
+                cost: xs[i],
+                source: costs[i].1.clone(),
+                win_rate: w,
+                fair,
+                residual: w.p - fair,
+                verdict: verdict.into(),
+            }
+        })
+        .collect();
+    points.sort_by(|a, b| b.residual.total_cmp(&a.residual));
+    Some(CostDoc {
+        unit: unit.unwrap_or("points").to_string(),
+        slope,
+        intercept,
+        points,
+    })
+}
+
+/// Ordinary least squares of y on x; `None` if x has no spread.
+pub fn least_squares(x: &[f64], y: &[f64]) -> Option<(f64, f64)> {
+    let n = x.len() as f64;
+    if x.len() < 2 {
+        return None;
+    }
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let slope = sxy / sxx;
+    Some((slope, my - slope * mx))
+}

@@ -1,17 +1,19 @@
 //! Charts as data, rendered with plotters to SVG (inline in HTML) and PNG.
 //!
-//! A [`Chart`] describes *what* to show (categories with intervals, or numeric series with
-//! optional interval bands); [`svg`] and [`png`] draw it. New chart kinds (sweep curves with
-//! bands, heatmaps) are new [`Plot`] variants with their own draw function; the styling,
-//! fonts and backends are shared.
+//! A [`Chart`] describes *what* to show (categories with intervals, numeric series with
+//! optional interval bands, labelled scatters, heatmaps with a colour bar and a contour);
+//! [`svg()`] and [`png()`] draw it. New chart kinds are new [`Plot`] variants with their own
+//! draw function; the styling, fonts and backends are shared.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-use plotters::style::FontStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontStyle, FontTransform};
 
 /// Bundled font (DejaVu Sans, see `assets/DejaVuSans-LICENSE.txt`): text looks the same on
 /// every machine and no system font is needed.
@@ -58,6 +60,11 @@ pub enum Plot {
     Intervals(IntervalPlot),
     /// Numeric x against numeric y: lines, steps, bars or points, each with optional bands.
     Xy(XyPlot),
+    /// An x–y plot with a text label beside each of some points (e.g. fighter names on a
+    /// scatter of cost against P(win)); labels are placed where they do not overlap.
+    LabelledXy(LabelledXy),
+    /// A grid of coloured cells with categorical axes, a colour bar and an optional contour.
+    Heatmap(HeatmapPlot),
     /// Several plots side by side, sharing the chart's title.
     Row(Vec<(String, Plot)>),
 }
@@ -136,6 +143,87 @@ pub struct XyPlot {
     pub series: Vec<Series>,
     /// Where the legend goes (choose a corner the data leaves empty).
     pub legend: Corner,
+}
+
+/// An [`XyPlot`] with text labels beside points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledXy {
+    /// The plot (a reference line such as a "fair line" is a two-point `Dashed` series).
+    pub xy: XyPlot,
+    /// The labels, each beside its point (usually the points of a `Points` series).
+    pub labels: Vec<PointLabel>,
+}
+
+/// A text label for the point `at` of a [`LabelledXy`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointLabel {
+    /// The labelled point, in data coordinates.
+    pub at: (f64, f64),
+    /// The text (e.g. a fighter's name).
+    pub text: String,
+}
+
+/// How values map to colours in a [`HeatmapPlot`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ColorScale {
+    /// Viridis (dark purple → blue → green → yellow): perceptually uniform, colour-blind
+    /// safe, readable in grey; for values without a natural midpoint.
+    Sequential,
+    /// Moreland's cool–warm: blue below `center`, light grey at it, red above; for values
+    /// with a natural midpoint such as P(A wins) = 0.5.
+    Diverging {
+        /// The value drawn in the neutral colour.
+        center: f64,
+    },
+}
+
+/// Cells coloured by value on categorical axes: a 2-D sweep (labels are the swept values)
+/// or a tournament matrix (labels are fighter names).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeatmapPlot {
+    /// x axis title.
+    pub x_desc: String,
+    /// y axis title.
+    pub y_desc: String,
+    /// Column labels, left to right.
+    pub x_labels: Vec<String>,
+    /// Row labels, in the order of `values`' rows.
+    pub y_labels: Vec<String>,
+    /// `true`: row 0 at the top (a matrix); `false`: row 0 at the bottom (a y axis).
+    pub first_row_on_top: bool,
+    /// `values[row][col]`; NaN leaves the cell empty.
+    pub values: Vec<Vec<f64>>,
+    /// Value range of the colour scale (values outside are clamped).
+    pub range: (f64, f64),
+    /// Colour scale.
+    pub scale: ColorScale,
+    /// Colour bar title, e.g. "P(A wins)".
+    pub value_desc: String,
+    /// Show colour bar ticks as percentages.
+    pub percent: bool,
+    /// Text per cell, `[row][col]` like `values` (e.g. from [`percent_text`]); empty for none.
+    pub cell_text: Vec<Vec<String>>,
+    /// Draw the contour line at this value (e.g. 0.5), through the cell centres.
+    pub contour: Option<f64>,
+}
+
+/// Cell texts such as "62 %" for a [`HeatmapPlot`] (empty for NaN cells).
+#[must_use]
+pub fn percent_text(values: &[Vec<f64>]) -> Vec<Vec<String>> {
+    values
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| {
+                    if v.is_finite() {
+                        format!("{:.0} %", 100.0 * v)
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A corner of the plot area.
@@ -244,7 +332,9 @@ fn draw_plot<DB: DrawingBackend>(
 ) -> R {
     match p {
         Plot::Intervals(i) => intervals(i, area, subtitle),
-        Plot::Xy(x) => xy(x, area, subtitle),
+        Plot::Xy(x) => xy(x, &[], area, subtitle),
+        Plot::LabelledXy(l) => xy(&l.xy, &l.labels, area, subtitle),
+        Plot::Heatmap(h) => heatmap(h, area, subtitle),
         Plot::Row(plots) => {
             let parts = area.split_evenly((1, plots.len().max(1)));
             for ((title, plot), part) in plots.iter().zip(parts.iter()) {
@@ -396,6 +486,8 @@ enum Mark {
     Whisker,
     Cross(RGBColor),
     Dashed(RGBColor),
+    /// A solid line with a white halo (contours).
+    Line(RGBColor),
 }
 
 /// Draws legend entries in one row, centred.
@@ -445,6 +537,10 @@ fn legend_strip<DB: DrawingBackend>(
                     c.stroke_width(2),
                 )))?;
             }
+            Mark::Line(c) => e(area.draw(&PathElement::new(
+                vec![(x, y), (x + 22, y)],
+                c.stroke_width(CONTOUR_WIDTH),
+            )))?,
         }
         e(area.draw(&Text::new(text.clone(), (x + 30, y), style.clone())))?;
         x += 34 + 7 * text.chars().count() as i32 + 24;
@@ -466,7 +562,12 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .map_err(|e| e.to_string())
 }
 
-fn xy<DB: DrawingBackend>(p: &XyPlot, area: &DrawingArea<DB, Shift>, subtitle: Option<&str>) -> R {
+fn xy<DB: DrawingBackend>(
+    p: &XyPlot,
+    labels: &[PointLabel],
+    area: &DrawingArea<DB, Shift>,
+    subtitle: Option<&str>,
+) -> R {
     let mut b = ChartBuilder::on(area);
     b.margin(12)
         .margin_right(20)
@@ -563,5 +664,616 @@ fn xy<DB: DrawingBackend>(p: &XyPlot, area: &DrawingArea<DB, Shift>, subtitle: O
                 .map_err(|e| e.to_string())?;
         }
     }
+    if !labels.is_empty() {
+        point_labels(p, labels, &chart)?;
+    }
     legend(&mut chart, p.legend)
+}
+
+/// A pixel rectangle `(x0, y0, x1, y1)`.
+type Rect = (i32, i32, i32, i32);
+
+fn overlap(a: Rect, b: Rect) -> i64 {
+    let w = (a.2.min(b.2) - a.0.max(b.0)).max(0);
+    let h = (a.3.min(b.3) - a.1.max(b.1)).max(0);
+    i64::from(w) * i64::from(h)
+}
+
+/// Draws each label beside its point, at the first of eight positions (right, left, above,
+/// below, then the diagonals) that overlaps no marker, no label placed before and stays in
+/// the plot; if none is free, at the position with the least overlap.
+fn point_labels<DB: DrawingBackend>(
+    p: &XyPlot,
+    labels: &[PointLabel],
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> R {
+    let plot = chart.plotting_area().strip_coord_spec();
+    let base = plot.get_base_pixel();
+    let (w, h) = plot.dim_in_pixel();
+    let (w, h) = (w as i32, h as i32);
+    let px = |x: f64, y: f64| {
+        let (a, b) = chart.backend_coord(&(x, y));
+        (a - base.0, b - base.1)
+    };
+    let font = (FAMILY, 13).into_font();
+    // Obstacles: point markers, whiskers and (sampled every 4 px) lines.
+    let mut taken: Vec<Rect> = Vec::new();
+    for s in &p.series {
+        match s.style {
+            Style::Points => taken.extend(s.points.iter().map(|&(x, y)| {
+                let (a, b) = px(x, y);
+                (a - 5, b - 5, a + 5, b + 5)
+            })),
+            Style::Line | Style::Dashed => {
+                for pair in s.points.windows(2) {
+                    let (a, b) = (px(pair[0].0, pair[0].1), px(pair[1].0, pair[1].1));
+                    let steps = ((b.0 - a.0).abs().max((b.1 - a.1).abs()) / 4).max(1);
+                    taken.extend((0..=steps).map(|k| {
+                        let x = a.0 + (b.0 - a.0) * k / steps;
+                        let y = a.1 + (b.1 - a.1) * k / steps;
+                        (x - 2, y - 2, x + 2, y + 2)
+                    }));
+                }
+            }
+            Style::Bars { .. } => {}
+        }
+        taken.extend(s.whiskers.iter().map(|&(x, lo, hi)| {
+            let (a, top) = px(x, hi);
+            let (_, bottom) = px(x, lo);
+            (a - 4, top, a + 4, bottom)
+        }));
+    }
+    for l in labels {
+        let (tw, th) = plot
+            .estimate_text_size(&l.text, &TextStyle::from(font.clone()))
+            .map_err(|e| e.to_string())?;
+        let (tw, th) = (tw as i32, th as i32);
+        let (x, y) = px(l.at.0, l.at.1);
+        // (left, top) of the text box for each position.
+        let candidates = [
+            (x + 8, y - th / 2),
+            (x - 8 - tw, y - th / 2),
+            (x - tw / 2, y - 8 - th),
+            (x - tw / 2, y + 8),
+            (x + 6, y - 6 - th),
+            (x + 6, y + 6),
+            (x - 6 - tw, y - 6 - th),
+            (x - 6 - tw, y + 6),
+        ];
+        let cost = |&(left, top): &(i32, i32)| {
+            let r = (left, top, left + tw, top + th);
+            let outside = i64::from(left < 0 || top < 0 || left + tw > w || top + th > h);
+            outside * 1_000_000 + taken.iter().map(|&t| overlap(r, t)).sum::<i64>()
+        };
+        let best = candidates
+            .iter()
+            .copied()
+            .min_by_key(cost)
+            .unwrap_or(candidates[0]);
+        taken.push((best.0, best.1, best.0 + tw, best.1 + th));
+        let style = TextStyle::from(font.clone())
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Left, VPos::Top));
+        plot.draw(&Text::new(l.text.clone(), best, style))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Stroke width of contour lines (drawn over a white halo two pixels wider).
+const CONTOUR_WIDTH: u32 = 2;
+
+/// Colours of a scale at evenly spaced positions in `[0, 1]`.
+///
+/// Viridis: matplotlib's map sampled at tenths. Cool–warm: Moreland (2009), "Diverging Color
+/// Maps for Scientific Visualization", sampled at eighths.
+const VIRIDIS: [(u8, u8, u8); 11] = [
+    (68, 1, 84),
+    (72, 36, 117),
+    (65, 68, 135),
+    (53, 95, 141),
+    (42, 120, 142),
+    (33, 145, 140),
+    (34, 168, 132),
+    (68, 191, 112),
+    (122, 209, 81),
+    (189, 223, 38),
+    (253, 231, 37),
+];
+const COOL_WARM: [(u8, u8, u8); 9] = [
+    (59, 76, 192),
+    (98, 130, 234),
+    (141, 176, 254),
+    (184, 208, 249),
+    (221, 221, 221),
+    (245, 196, 173),
+    (244, 154, 123),
+    (222, 96, 77),
+    (180, 4, 38),
+];
+
+/// Linear interpolation in a table of colours at evenly spaced positions, `t` in `[0, 1]`.
+fn lerp_table(table: &[(u8, u8, u8)], t: f64) -> RGBColor {
+    let t = if t.is_nan() { 0.5 } else { t.clamp(0.0, 1.0) };
+    let f = t * (table.len() - 1) as f64;
+    let i = (f.floor() as usize).min(table.len() - 2);
+    let u = f - i as f64;
+    let (a, b) = (table[i], table[i + 1]);
+    let mix = |x: u8, y: u8| (f64::from(x) + u * (f64::from(y) - f64::from(x))).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+impl ColorScale {
+    /// The colour of value `v` for the value range `range`.
+    #[must_use]
+    pub fn color(self, range: (f64, f64), v: f64) -> RGBColor {
+        let (lo, hi) = range;
+        let frac = |a: f64, b: f64| if b > a { (v - a) / (b - a) } else { 0.5 };
+        match self {
+            ColorScale::Sequential => lerp_table(&VIRIDIS, frac(lo, hi)),
+            ColorScale::Diverging { center } => {
+                let t = if v < center {
+                    0.5 * frac(lo, center)
+                } else {
+                    0.5 + 0.5 * frac(center, hi)
+                };
+                lerp_table(&COOL_WARM, t)
+            }
+        }
+    }
+}
+
+/// Black or white, whichever reads better on `c` (WCAG relative luminance).
+fn text_color_on(c: RGBColor) -> RGBColor {
+    let lin = |u: u8| {
+        let s = f64::from(u) / 255.0;
+        if s <= 0.040_45 {
+            s / 12.92
+        } else {
+            ((s + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let l = 0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2);
+    // Contrast with black (l + 0.05)/0.05 against white 1.05/(l + 0.05).
+    if (l + 0.05) * (l + 0.05) > 0.0525 {
+        BLACK
+    } else {
+        WHITE
+    }
+}
+
+/// "Nice" tick values covering `[lo, hi]`, about `target` of them.
+fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    if !lo.is_finite() || !hi.is_finite() || hi <= lo {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / target.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw * 0.999)
+        .unwrap_or(10.0 * mag);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A number for a tick label: at most three decimals, trailing zeros dropped.
+fn num(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+/// An edge between two adjacent cell centres: `(vertical, col, row)` of its lower/left end,
+/// in display rows (row 0 at the bottom).
+type EdgeKey = (bool, usize, usize);
+
+/// Contour lines at `level` through the centres of the cells of `grid` (`grid[row][col]`,
+/// row 0 at the bottom; NaN cells break the line), by marching squares with linear
+/// interpolation; saddles are resolved by the mean of the four corners. Returns polylines in
+/// cell units (cell `(c, r)` spans `[c, c+1] × [r, r+1]`).
+fn contour_lines(grid: &[Vec<f64>], level: f64) -> Vec<Vec<(f64, f64)>> {
+    let rows = grid.len();
+    let cols = grid.first().map_or(0, Vec::len);
+    let at = |c: usize, r: usize| grid[r][c];
+    let above = |c: usize, r: usize| at(c, r) >= level;
+    let point = |(vertical, c, r): EdgeKey| {
+        let (a, b) = if vertical {
+            (at(c, r), at(c, r + 1))
+        } else {
+            (at(c, r), at(c + 1, r))
+        };
+        let t = ((level - a) / (b - a)).clamp(0.0, 1.0);
+        let (x, y) = (c as f64 + 0.5, r as f64 + 0.5);
+        if vertical { (x, y + t) } else { (x + t, y) }
+    };
+    let mut segments: Vec<(EdgeKey, EdgeKey)> = Vec::new();
+    for r in 0..rows.saturating_sub(1) {
+        for c in 0..cols.saturating_sub(1) {
+            let corners = [at(c, r), at(c + 1, r), at(c + 1, r + 1), at(c, r + 1)];
+            if corners.iter().any(|v| !v.is_finite()) {
+                continue;
+            }
+            let bottom = (false, c, r);
+            let right = (true, c + 1, r);
+            let top = (false, c, r + 1);
+            let left = (true, c, r);
+            let b = [
+                above(c, r),
+                above(c + 1, r),
+                above(c + 1, r + 1),
+                above(c, r + 1),
+            ];
+            let crossed: Vec<EdgeKey> = [(bottom, 0, 1), (right, 1, 2), (top, 2, 3), (left, 3, 0)]
+                .iter()
+                .filter(|&&(_, i, j)| b[i] != b[j])
+                .map(|&(e, _, _)| e)
+                .collect();
+            match crossed.len() {
+                2 => segments.push((crossed[0], crossed[1])),
+                4 => {
+                    let centre = corners.iter().sum::<f64>() / 4.0 >= level;
+                    if centre == b[0] {
+                        // Corners 1 and 3 are cut off.
+                        segments.push((bottom, right));
+                        segments.push((top, left));
+                    } else {
+                        segments.push((left, bottom));
+                        segments.push((top, right));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // Chain segments sharing an edge into polylines: open ones from their ends first.
+    let mut ends: HashMap<EdgeKey, Vec<usize>> = HashMap::new();
+    for (i, (a, b)) in segments.iter().enumerate() {
+        ends.entry(*a).or_default().push(i);
+        ends.entry(*b).or_default().push(i);
+    }
+    let mut used = vec![false; segments.len()];
+    let mut starts: Vec<EdgeKey> = segments
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .filter(|k| ends[k].len() == 1)
+        .collect();
+    starts.extend(segments.iter().map(|&(a, _)| a));
+    let mut lines = Vec::new();
+    for start in starts {
+        let mut key = start;
+        let mut line = vec![point(key)];
+        while let Some(&i) = ends[&key].iter().find(|&&i| !used[i]) {
+            used[i] = true;
+            let (a, b) = segments[i];
+            key = if a == key { b } else { a };
+            line.push(point(key));
+        }
+        if line.len() > 1 {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+fn heatmap<DB: DrawingBackend>(
+    p: &HeatmapPlot,
+    area: &DrawingArea<DB, Shift>,
+    subtitle: Option<&str>,
+) -> R {
+    let rows = p.y_labels.len();
+    let cols = p.x_labels.len();
+    if rows == 0 || cols == 0 {
+        return Err("heatmap has no rows or no columns".into());
+    }
+    if p.values.len() != rows || p.values.iter().any(|r| r.len() != cols) {
+        return Err(format!("heatmap values must be {rows} rows of {cols}"));
+    }
+    if !p.cell_text.is_empty()
+        && (p.cell_text.len() != rows || p.cell_text.iter().any(|r| r.len() != cols))
+    {
+        return Err(format!("heatmap cell texts must be {rows} rows of {cols}"));
+    }
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let fmt_value = |v: f64| if p.percent { pct(v) } else { num(v) };
+    // Legend strip for the contour, colour bar on the right.
+    let (main, strip) = match p.contour {
+        Some(_) => {
+            let (a, b) = area.split_vertically(area.dim_in_pixel().1.saturating_sub(30));
+            (a, Some(b))
+        }
+        None => (area.clone(), None),
+    };
+    let (main, bar) = main.split_horizontally(main.dim_in_pixel().0.saturating_sub(104));
+    let label_font = (FAMILY, 13).into_font();
+    let size = |t: &str| {
+        main.estimate_text_size(t, &TextStyle::from(label_font.clone()))
+            .map(|(w, h)| (w as i32, h as i32))
+            .unwrap_or((7 * t.chars().count() as i32, 13))
+    };
+    let y_label_w = p.y_labels.iter().map(|t| size(t).0).max().unwrap_or(0);
+    let x_label_w = p.x_labels.iter().map(|t| size(t).0).max().unwrap_or(0);
+    let y_area = (y_label_w + 36).clamp(50, 320);
+    let (main_w, main_h) = main.dim_in_pixel();
+    let cell_w = (main_w as i32 - y_area - 24) / cols as i32;
+    // Column labels turn vertical when they do not fit side by side.
+    let vertical = x_label_w + 6 > cell_w;
+    let x_area = if vertical {
+        (x_label_w + 36).clamp(50, (main_h as i32 / 3).max(50))
+    } else {
+        50
+    };
+    let mut b = ChartBuilder::on(&main);
+    b.margin(12)
+        .margin_right(12)
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area);
+    if let Some(t) = subtitle {
+        b.caption(t, (FAMILY, 16));
+    }
+    let mut chart = b
+        .build_cartesian_2d(0.0..cols as f64, 0.0..rows as f64)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_desc(&p.x_desc)
+        .y_desc(&p.y_desc)
+        .axis_desc_style((FAMILY, 15))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    // Display row of data row `r` (display row 0 at the bottom).
+    let display = |r: usize| if p.first_row_on_top { rows - 1 - r } else { r };
+    let (cx0, cy0) = chart.backend_coord(&(0.0, 0.0));
+    let (cx1, cy1) = chart.backend_coord(&(1.0, 1.0));
+    let (cell_px_w, cell_px_h) = ((cx1 - cx0).abs(), (cy1 - cy0).abs());
+    // White gaps separate cells of a small matrix; a fine sweep reads better without.
+    let gaps = cell_px_w >= 24 && cell_px_h >= 24;
+    let empty_line = RGBColor(200, 200, 200);
+    for (r, row) in p.values.iter().enumerate() {
+        let y = display(r) as f64;
+        for (c, &v) in row.iter().enumerate() {
+            let x = c as f64;
+            let cell = [(x, y), (x + 1.0, y + 1.0)];
+            if v.is_finite() {
+                let color = p.scale.color(p.range, v);
+                e(chart
+                    .plotting_area()
+                    .draw(&Rectangle::new(cell, color.filled())))?;
+            } else {
+                e(chart.plotting_area().draw(&PathElement::new(
+                    vec![(x, y), (x + 1.0, y + 1.0)],
+                    empty_line.stroke_width(1),
+                )))?;
+            }
+            if gaps {
+                e(chart
+                    .plotting_area()
+                    .draw(&Rectangle::new(cell, WHITE.stroke_width(1))))?;
+            }
+        }
+    }
+    if let Some(level) = p.contour {
+        let mut grid = vec![Vec::new(); rows];
+        for (r, row) in p.values.iter().enumerate() {
+            grid[display(r)] = row.clone();
+        }
+        for line in contour_lines(&grid, level) {
+            for (color, width) in [(WHITE, CONTOUR_WIDTH + 2), (BLACK, CONTOUR_WIDTH)] {
+                e(chart
+                    .plotting_area()
+                    .draw(&PathElement::new(line.clone(), color.stroke_width(width))))?;
+            }
+        }
+    }
+    // Cell texts, sized to the cell.
+    let longest = p
+        .cell_text
+        .iter()
+        .flatten()
+        .map(|t| t.chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let text_px = (f64::from(cell_px_h) * 0.42)
+        .min(f64::from(cell_px_w - 4) / (0.62 * longest.max(1.0)))
+        .min(14.0);
+    if longest > 0.0 && text_px >= 8.0 {
+        let font = (FAMILY, text_px.floor()).into_font();
+        for (r, row) in p.cell_text.iter().enumerate() {
+            for (c, t) in row.iter().enumerate() {
+                let v = p.values[r][c];
+                if t.is_empty() || !v.is_finite() {
+                    continue;
+                }
+                let ink = text_color_on(p.scale.color(p.range, v));
+                let style = TextStyle::from(font.clone())
+                    .color(&ink)
+                    .pos(Pos::new(HPos::Center, VPos::Center));
+                let at = (c as f64 + 0.5, display(r) as f64 + 0.5);
+                e(chart.plotting_area().draw(&Text::new(t.clone(), at, style)))?;
+            }
+        }
+    }
+    // Category labels at the cell centres, drawn on the whole area in pixels.
+    let base = main.get_base_pixel();
+    let rel = |(x, y): (i32, i32)| (x - base.0, y - base.1);
+    let x_style = if vertical {
+        TextStyle::from(label_font.clone().transform(FontTransform::Rotate270))
+            .pos(Pos::new(HPos::Right, VPos::Center))
+    } else {
+        TextStyle::from(label_font.clone()).pos(Pos::new(HPos::Center, VPos::Top))
+    };
+    // With more categories than room, label every k-th one (the first always).
+    let (px_w, px_h) = {
+        let (x0, y0) = chart.backend_coord(&(0.0, 0.0));
+        let (x1, y1) = chart.backend_coord(&(cols as f64, rows as f64));
+        (
+            f64::from((x1 - x0).abs()) / cols as f64,
+            f64::from((y1 - y0).abs()) / rows as f64,
+        )
+    };
+    let every = |cell: f64| (16.0 / cell.max(0.1)).ceil().max(1.0) as usize;
+    let x_every = if vertical { every(px_w) } else { 1 };
+    for (c, t) in p.x_labels.iter().enumerate().step_by(x_every) {
+        let (x, y) = rel(chart.backend_coord(&(c as f64 + 0.5, 0.0)));
+        e(main.draw(&Text::new(t.clone(), (x, y + 6), x_style.clone())))?;
+    }
+    let y_style = TextStyle::from(label_font.clone()).pos(Pos::new(HPos::Right, VPos::Center));
+    for (r, t) in p.y_labels.iter().enumerate().step_by(every(px_h)) {
+        let (x, y) = rel(chart.backend_coord(&(0.0, display(r) as f64 + 0.5)));
+        e(main.draw(&Text::new(t.clone(), (x - 6, y), y_style.clone())))?;
+    }
+    // Colour bar, as tall as the plot.
+    let bar_base = bar.get_base_pixel();
+    let top = chart.backend_coord(&(0.0, rows as f64)).1 - bar_base.1;
+    let bottom = chart.backend_coord(&(0.0, 0.0)).1 - bar_base.1;
+    let (x0, x1) = (8, 26);
+    let (lo, hi) = p.range;
+    let to_y = |v: f64| {
+        let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
+        bottom - (t * f64::from(bottom - top)).round() as i32
+    };
+    let steps = (bottom - top).clamp(1, 96);
+    for k in 0..steps {
+        let ya = bottom - (bottom - top) * k / steps;
+        let yb = bottom - (bottom - top) * (k + 1) / steps;
+        let v = lo + (hi - lo) * (f64::from(k) + 0.5) / f64::from(steps);
+        e(bar.draw(&Rectangle::new(
+            [(x0, yb), (x1, ya)],
+            p.scale.color(p.range, v).filled(),
+        )))?;
+    }
+    e(bar.draw(&Rectangle::new(
+        [(x0, top), (x1, bottom)],
+        GREY.stroke_width(1),
+    )))?;
+    let tick_style = TextStyle::from(label_font.clone()).pos(Pos::new(HPos::Left, VPos::Center));
+    for v in nice_ticks(lo.min(hi), hi.max(lo), 4) {
+        let y = to_y(v);
+        e(bar.draw(&PathElement::new(
+            vec![(x1, y), (x1 + 4, y)],
+            BLACK.stroke_width(1),
+        )))?;
+        e(bar.draw(&Text::new(fmt_value(v), (x1 + 7, y), tick_style.clone())))?;
+    }
+    if let Some(level) = p.contour.filter(|l| (lo.min(hi)..=hi.max(lo)).contains(l)) {
+        let y = to_y(level);
+        e(bar.draw(&PathElement::new(
+            vec![(x0 - 3, y), (x1 + 1, y)],
+            WHITE.stroke_width(CONTOUR_WIDTH + 2),
+        )))?;
+        e(bar.draw(&PathElement::new(
+            vec![(x0 - 3, y), (x1 + 1, y)],
+            BLACK.stroke_width(CONTOUR_WIDTH),
+        )))?;
+    }
+    let (bar_w, _) = bar.dim_in_pixel();
+    let desc_style = TextStyle::from((FAMILY, 15).into_font().transform(FontTransform::Rotate90))
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    e(bar.draw(&Text::new(
+        p.value_desc.clone(),
+        (bar_w as i32 - 24, (top + bottom) / 2),
+        desc_style,
+    )))?;
+    if let (Some(level), Some(strip)) = (p.contour, strip) {
+        legend_strip(
+            &strip,
+            &[(
+                Mark::Line(BLACK),
+                format!("contour at {}", fmt_value(level)),
+            )],
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contour_of_a_ramp_is_a_straight_line() {
+        // Row 0 at the bottom; values rise left to right: the 0.5 contour is x = 1.
+        let lines = contour_lines(&[vec![0.0, 1.0], vec![0.0, 1.0]], 0.5);
+        assert_eq!(lines, vec![vec![(1.0, 0.5), (1.0, 1.5)]]);
+        // Linear interpolation: level 0.25 lies a quarter of the way from 0 to 1.
+        let lines = contour_lines(&[vec![0.0, 1.0], vec![0.0, 1.0]], 0.25);
+        assert_eq!(lines, vec![vec![(0.75, 0.5), (0.75, 1.5)]]);
+    }
+
+    #[test]
+    fn contour_around_a_peak_is_closed() {
+        let grid = vec![
+            vec![0.0, 0.0, 0.0],
+            vec![0.0, 1.0, 0.0],
+            vec![0.0, 0.0, 0.0],
+        ];
+        let lines = contour_lines(&grid, 0.5);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let l = &lines[0];
+        assert_eq!(l.len(), 5, "four segments chained into one loop: {l:?}");
+        assert_eq!(l.first(), l.last());
+        // The diamond's corners are half way between the peak and its neighbours.
+        for p in [(1.5, 1.0), (2.0, 1.5), (1.5, 2.0), (1.0, 1.5)] {
+            assert!(l.contains(&p), "{p:?} in {l:?}");
+        }
+    }
+
+    #[test]
+    fn contour_saddles_and_gaps() {
+        // Saddle: the mean (0.5) counts as above, so the two high corners connect and the
+        // line cuts off the two low corners.
+        // High corners bottom-left (0.5, 0.5) and top-right (1.5, 1.5).
+        let mut lines = contour_lines(&[vec![1.0, 0.0], vec![0.0, 1.0]], 0.5);
+        for l in &mut lines {
+            l.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        }
+        lines.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        assert_eq!(
+            lines,
+            vec![
+                vec![(0.5, 1.0), (1.0, 1.5)], // cuts off the top-left corner
+                vec![(1.0, 0.5), (1.5, 1.0)], // cuts off the bottom-right corner
+            ]
+        );
+        // A NaN cell: no square touching it yields a segment.
+        let lines = contour_lines(&[vec![0.0, f64::NAN], vec![0.0, 1.0]], 0.5);
+        assert!(lines.is_empty());
+        // A flat grid has no contour.
+        assert!(contour_lines(&vec![vec![0.7; 3]; 3], 0.5).is_empty());
+    }
+
+    #[test]
+    fn ticks_and_numbers() {
+        assert_eq!(nice_ticks(0.0, 1.0, 4), vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+        assert_eq!(nice_ticks(-0.3, 0.3, 4), vec![-0.2, 0.0, 0.2]);
+        assert_eq!(nice_ticks(1.0, 1.0, 4), vec![1.0]);
+        assert_eq!(num(0.25), "0.25");
+        assert_eq!(num(2.0), "2");
+        assert_eq!(num(-0.0001), "0");
+        assert_eq!(
+            percent_text(&[vec![0.624, f64::NAN]]),
+            vec![vec!["62 %".to_string(), String::new()]]
+        );
+    }
+
+    #[test]
+    fn colour_scales() {
+        let s = ColorScale::Sequential;
+        assert_eq!(s.color((0.0, 1.0), 0.0), RGBColor(68, 1, 84));
+        assert_eq!(s.color((0.0, 1.0), 1.0), RGBColor(253, 231, 37));
+        assert_eq!(s.color((0.0, 1.0), 2.0), RGBColor(253, 231, 37), "clamped");
+        let d = ColorScale::Diverging { center: 0.2 };
+        assert_eq!(d.color((0.0, 1.0), 0.2), RGBColor(221, 221, 221));
+        assert_eq!(d.color((0.0, 1.0), 0.0), RGBColor(59, 76, 192));
+        assert_eq!(d.color((0.0, 1.0), 1.0), RGBColor(180, 4, 38));
+        // Text colour: white on dark ends, black on the light middle.
+        assert_eq!(text_color_on(RGBColor(68, 1, 84)), WHITE);
+        assert_eq!(text_color_on(RGBColor(221, 221, 221)), BLACK);
+        assert_eq!(text_color_on(RGBColor(253, 231, 37)), BLACK);
+    }
 }

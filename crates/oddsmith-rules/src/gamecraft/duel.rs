@@ -8,14 +8,15 @@
 use super::fighter::{Fighter, Matchup};
 use super::options::{
     CritEffect, DodgeTiming, EndCondition, FumbleEffect, GamecraftOptions, InitiativeTie,
-    MultiActionMode, PenaltyScope,
+    MovePenaltyMode, MovingTargetScope, MultiActionMode, PenaltyScope, StrafeHitRule,
 };
-use super::spec::{ActionPlan, GracePolicy, PenaltySplit};
+use super::reference;
+use super::spec::{ActionPlan, GracePolicy, PenaltySplit, ReservePolicy};
 use super::tables::gc_die;
 use crate::{Ending, Roller, Winner};
 
 /// One fighter's state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FState {
     /// Cumulative wound points lost (capped at the total).
     pub dmg: u8,
@@ -38,13 +39,25 @@ pub struct FState {
     /// Unconscious after a failed Incapacitated roll.
     pub unconscious: bool,
     /// Rounds bled since the last bleeding check.
-    pub bleed: u8,
+    pub bleed: u16,
     /// Just entered Incapacitated: the Constitution roll is made in the next step.
     pub incap_pending: bool,
+    /// A move action this round: always the first action, so in phase 1.
+    pub mv: bool,
+    /// A move-only round (up to 3× Move, no other action).
+    pub run: bool,
+    /// This round's declared actions are simultaneous: all in the fighter's phase-1 slot.
+    pub sim: bool,
+    /// The reserved action: 0 none this round, 1 held, 2 used.
+    pub reserve: u8,
+    /// First aid is this round's only action.
+    pub aid_act: bool,
+    /// Wound status (3–5) at which first aid stopped (at 5: slowed) the bleeding; 0 = none.
+    pub aided: u8,
 }
 
 /// The whole duel state between steps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct State {
     /// Round number; 0 before the first round.
     pub round: u32,
@@ -61,6 +74,58 @@ pub struct State {
     pub pre: u8,
     /// Both fighters.
     pub f: [FState; 2],
+    /// The distance category between the fighters (0 Point Blank … 4 Extreme).
+    pub dist: u8,
+}
+
+impl FState {
+    /// Every field packed into one word (the exact solver hashes states by the million).
+    #[inline]
+    fn packed(&self) -> u64 {
+        let flags = u64::from(self.full)
+            | u64::from(self.dodge_on) << 1
+            | u64::from(self.skip) << 2
+            | u64::from(self.unconscious) << 3
+            | u64::from(self.incap_pending) << 4
+            | u64::from(self.mv) << 5
+            | u64::from(self.run) << 6
+            | u64::from(self.sim) << 7
+            | u64::from(self.aid_act) << 8
+            | u64::from(self.reserve & 3) << 9
+            | u64::from(self.aided & 7) << 11
+            | u64::from(self.dodge_slot & 15) << 14
+            | u64::from(self.n_att & 15) << 18;
+        u64::from(self.dmg)
+            | u64::from(self.fat) << 8
+            | u64::from(self.grace) << 16
+            | u64::from(self.dodge as u8) << 24
+            | u64::from(self.bleed) << 32
+            | flags << 48
+    }
+}
+
+impl std::hash::Hash for FState {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.packed());
+    }
+}
+
+impl std::hash::Hash for State {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(
+            u64::from(self.round)
+                | u64::from(self.ev) << 32
+                | u64::from(self.first) << 40
+                | u64::from(self.init) << 41
+                | u64::from(self.surprised) << 42
+                | u64::from(self.pre) << 48
+                | u64::from(self.dist) << 56,
+        );
+        h.write_u64(self.f[0].packed());
+        h.write_u64(self.f[1].packed());
+    }
 }
 
 impl State {
@@ -68,6 +133,7 @@ impl State {
     pub fn start(m: &Matchup) -> State {
         let mut s = State {
             ev: u8::MAX,
+            dist: m.dist0,
             ..State::default()
         };
         for i in 0..2 {
@@ -133,64 +199,159 @@ pub fn helpless(o: &GamecraftOptions, f: &Fighter, st: &FState) -> bool {
         || (o.end_condition == EndCondition::Incapacitated && s >= 5)
 }
 
-/// The multiple-action penalty (positive) on one check: `which` = `Some(i)` for attack `i`,
-/// `None` for the dodge (digest §4.2, G2).
-pub fn alloc_pen(
-    o: &GamecraftOptions,
-    split: PenaltySplit,
-    n_att: u8,
-    has_dodge: bool,
-    which: Option<u8>,
-) -> i32 {
-    let l = i32::from(n_att) + i32::from(has_dodge);
-    if l <= 1 {
+/// What a fighter declared this round, as far as the multiple-action penalty is concerned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Declared {
+    /// Attacks.
+    pub n_att: u8,
+    /// A dodge action.
+    pub dodge: bool,
+    /// A reserved action (counts whether used or not, «Reserved Actions»).
+    pub reserve: bool,
+    /// A move action (not a check; changes the total under G12).
+    pub mv: bool,
+    /// A first-aid check.
+    pub aid: bool,
+}
+
+impl Declared {
+    /// `n_att` attacks and maybe a dodge, nothing else.
+    pub fn attacks(n_att: u8, dodge: bool) -> Declared {
+        Declared {
+            n_att,
+            dodge,
+            ..Declared::default()
+        }
+    }
+    /// The declaration held in a fighter's state.
+    pub fn of(st: &FState) -> Declared {
+        Declared {
+            n_att: st.n_att,
+            dodge: st.dodge_slot > 0,
+            reserve: st.reserve > 0,
+            mv: st.mv,
+            aid: st.aid_act,
+        }
+    }
+}
+
+/// One check of the round, for [`alloc_pen`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The `i`-th attack (0-based).
+    Attack(u8),
+    /// The dodge action.
+    Dodge,
+    /// The reserved action, whatever it is used for.
+    Reserve,
+    /// First aid.
+    Aid,
+}
+
+/// The multiple-action penalty (positive) on one check (digest §4.2, G2, G12).
+///
+/// N actions cost N × `multi_action_penalty` in total, or N − 1 of them when one is a move
+/// under `move_action_penalty_mode = "movement_section"`. The move is not a check, so the
+/// total is split over the others: evenly (remainder on the attacks, then the dodge, the
+/// reserved action, first aid), all on the attacks, or all on a declared dodge. The reserved
+/// action's share is fixed at declaration and stays charged if it goes unused; no split puts
+/// more than an even share on it, so leaving it unused never escapes the penalty.
+pub fn alloc_pen(o: &GamecraftOptions, split: PenaltySplit, d: Declared, which: Check) -> i32 {
+    let na = i32::from(d.n_att);
+    let checks = na + i32::from(d.dodge) + i32::from(d.reserve) + i32::from(d.aid);
+    let l = checks + i32::from(d.mv);
+    if l <= 1 || checks == 0 {
         return 0;
     }
-    let total = l * o.multi_action_penalty;
+    let counted = if d.mv && o.move_action_penalty_mode == MovePenaltyMode::MovementSection {
+        l - 1
+    } else {
+        l
+    };
+    let total = counted * o.multi_action_penalty;
     if o.multi_action_mode == MultiActionMode::PerCheck {
         return total;
     }
-    let na = i32::from(n_att);
-    match (split, has_dodge) {
+    match (split, d.dodge) {
         (PenaltySplit::AllOnDodge, true) => {
-            if which.is_none() {
+            if which == Check::Dodge {
                 total
             } else {
                 0
             }
         }
         (PenaltySplit::AllOnAttack, _) if na > 0 => match which {
-            None => 0,
-            Some(i) => total / na + i32::from(i32::from(i) < total % na),
+            Check::Attack(i) => total / na + i32::from(i32::from(i) < total % na),
+            _ => 0,
         },
         _ => {
-            let (base, rem) = (total / l, total % l);
-            match which {
-                Some(i) => base + i32::from(i32::from(i) < rem),
-                None => base + i32::from(rem > na),
-            }
+            let (base, rem) = (total / checks, total % checks);
+            let idx = match which {
+                Check::Attack(i) => i32::from(i),
+                Check::Dodge => na,
+                Check::Reserve => na + i32::from(d.dodge),
+                Check::Aid => na + i32::from(d.dodge) + i32::from(d.reserve),
+            };
+            base + i32::from(idx < rem)
         }
+    }
+}
+
+/// The simultaneous-actions penalty (positive) on each of a fighter's declared checks:
+/// `simultaneous_penalty` per other action in the same phase («Simultaneous Actions»).
+#[inline]
+pub fn sim_pen(o: &GamecraftOptions, st: &FState) -> i32 {
+    if st.sim {
+        (i32::from(n_actions(st)) - 1).max(0) * o.simultaneous_penalty
+    } else {
+        0
     }
 }
 
 #[inline]
 fn n_actions(st: &FState) -> u8 {
-    if st.full {
+    if st.full || st.run || st.aid_act {
         1
     } else {
-        st.n_att + u8::from(st.dodge_slot > 0)
+        st.n_att + u8::from(st.dodge_slot > 0) + u8::from(st.mv)
     }
 }
 
-/// The `k`-th action of the round: (fighter, 1-based slot), or `None` when the round is over.
+/// The phase of a fighter's `slot`-th action: its own number, or 1 when simultaneous.
 #[inline]
-fn event(s: &State, k: u8) -> Option<(usize, u8)> {
+fn phase_of(st: &FState, slot: u8) -> u8 {
+    if st.sim { 1 } else { slot }
+}
+
+/// The `k`-th action of the round: (fighter, 1-based slot), or `None` when the round is over.
+/// Phase p holds every fighter's p-th action in initiative order; a simultaneous fighter's
+/// actions all sit in its phase-1 slot («Simultaneous Actions»).
+#[inline]
+pub(super) fn event(s: &State, k: u8) -> Option<(usize, u8)> {
     let first = s.first as usize;
     let len = [n_actions(&s.f[0]), n_actions(&s.f[1])];
     let mut i = 0;
-    for slot in 1..=len[0].max(len[1]) {
+    if !s.f[0].sim && !s.f[1].sim {
+        for slot in 1..=len[0].max(len[1]) {
+            for who in [first, 1 - first] {
+                if len[who] >= slot {
+                    if i == k {
+                        return Some((who, slot));
+                    }
+                    i += 1;
+                }
+            }
+        }
+        return None;
+    }
+    for phase in 1..=len[0].max(len[1]) {
         for who in [first, 1 - first] {
-            if len[who] >= slot {
+            let (lo, hi) = if s.f[who].sim {
+                (1, if phase == 1 { len[who] } else { 0 })
+            } else {
+                (phase, if len[who] >= phase { phase } else { 0 })
+            };
+            for slot in lo..=hi {
                 if i == k {
                     return Some((who, slot));
                 }
@@ -214,15 +375,27 @@ enum Act {
     Attack(u8),
     Dodge,
     FullDodge,
+    Move,
+    Run,
+    Aid,
 }
 
 fn act(st: &FState, slot: u8) -> Act {
     if st.full {
         Act::FullDodge
-    } else if st.dodge_slot == slot {
-        Act::Dodge
+    } else if st.run {
+        Act::Run
+    } else if st.aid_act {
+        Act::Aid
+    } else if st.mv && slot == 1 {
+        Act::Move
     } else {
-        Act::Attack(slot - 1 - u8::from(st.dodge_slot != 0 && st.dodge_slot < slot))
+        let k = slot - u8::from(st.mv);
+        if st.dodge_slot == k {
+            Act::Dodge
+        } else {
+            Act::Attack(k - 1 - u8::from(st.dodge_slot != 0 && st.dodge_slot < k))
+        }
     }
 }
 
@@ -261,11 +434,14 @@ pub(super) fn incap_roll<R: Roller>(
     f.con + gc_die(r, o.explode_mode) - pen(o, f, st) >= o.incap_con_tn
 }
 
+/// Rolls a dodge for fighter `i`: the declared dodge action (`check = Check::Dodge`), or the
+/// reserved action used as one (`Check::Reserve`).
 fn roll_dodge<R: Roller, T: Tally>(
     m: &Matchup,
     o: &GamecraftOptions,
     s: &mut State,
     i: usize,
+    check: Check,
     r: &mut R,
     tally: &mut T,
 ) {
@@ -275,8 +451,14 @@ fn roll_dodge<R: Roller, T: Tally>(
     } else {
         0
     };
+    let sim = if check == Check::Dodge {
+        sim_pen(o, &st)
+    } else {
+        0
+    };
     let v = gc_die(r, o.explode_mode) + i32::from(g)
-        - alloc_pen(o, f.split, st.n_att, true, None)
+        - alloc_pen(o, f.split, Declared::of(&st), check)
+        - sim
         - pen(o, f, &st);
     s.f[i].grace -= g;
     s.f[i].dodge = v.clamp(-120, 120) as i8;
@@ -285,12 +467,62 @@ fn roll_dodge<R: Roller, T: Tally>(
     tally.grace(i, g);
 }
 
-fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> (u8, u8, bool) {
-    let (f, st) = (&m.f[i], &s.f[i]);
-    if helpless(o, f, st) {
-        return (0, 0, false);
+/// Whether `f` bleeds (option `bleeding`) and has had no first aid at its present status.
+#[inline]
+fn wants_aid(o: &GamecraftOptions, f: &Fighter, st: &FState) -> bool {
+    let status = f.status(st.dmg);
+    o.bleeding && (3..6).contains(&status) && usize::from(st.aided) != status
+}
+
+/// Distance categories a fighter crosses with a move action (`run = false`) or a move-only
+/// round (G21): Badly and Critically Wounded fighters "cannot move faster than Move", so a run
+/// crosses no more than a move action; a conscious Incapacitated fighter (≤ 3 ft) none.
+#[inline]
+fn bands(o: &GamecraftOptions, f: &Fighter, st: &FState, run: bool) -> u8 {
+    match f.status(st.dmg) {
+        0..=2 if run => o.move_only_bands,
+        0..=4 => o.move_action_bands,
+        _ => 0,
     }
-    match f.plan {
+}
+
+/// The distance after moving from `d` toward `goal` by at most `n` categories.
+#[inline]
+fn toward(d: u8, goal: u8, n: u8) -> u8 {
+    if d > goal {
+        d - n.min(d - goal)
+    } else {
+        d + n.min(goal - d)
+    }
+}
+
+/// A round's declaration.
+#[derive(Clone, Copy, Debug, Default)]
+struct Plan {
+    n_att: u8,
+    dodge_slot: u8,
+    full: bool,
+    mv: bool,
+    run: bool,
+    aid: bool,
+    reserve: bool,
+}
+
+/// The fighter's declaration for the round (digest §6 AI policies): first aid while bleeding
+/// (if it gives itself first aid); else the action plan, led by a move action when it is
+/// not yet at its movement goal and its weapon reaches from where the move ends, or a
+/// move-only round when it does not; plus a reserved action under `reserve`.
+fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> Plan {
+    let (f, st) = (&m.f[i], &s.f[i]);
+    let mut p = Plan::default();
+    if helpless(o, f, st) {
+        return p;
+    }
+    if f.aid_base.is_some() && wants_aid(o, f, st) {
+        p.aid = true;
+        return p;
+    }
+    let (mut n_att, mut dodge_slot, full) = match f.plan {
         ActionPlan::Attack => (1, 0, false),
         ActionPlan::AttackDodge => (1, 2, false),
         ActionPlan::DodgeAttack => (1, 1, false),
@@ -302,7 +534,31 @@ fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> (u8, u8, bool
                 (1, 0, false)
             }
         }
+    };
+    if full {
+        p.full = true;
+        return p;
     }
+    let line = &m.line[i];
+    let mut at = s.dist;
+    if let Some(goal) = f.goal.filter(|&g| g != s.dist) {
+        let after = toward(s.dist, goal, bands(o, f, st, false));
+        if after != s.dist && n_att > 0 && line.reach[usize::from(after)] {
+            p.mv = true;
+            at = after;
+        } else if bands(o, f, st, true) > 0 {
+            p.run = true;
+            return p;
+        }
+    }
+    if !line.reach[usize::from(at)] {
+        n_att = 0;
+        dodge_slot = dodge_slot.min(1);
+    }
+    p.n_att = n_att;
+    p.dodge_slot = dodge_slot;
+    p.reserve = f.reserve != ReservePolicy::None;
+    p
 }
 
 fn start_round<R: Roller, T: Tally>(
@@ -350,9 +606,17 @@ fn start_round<R: Roller, T: Tally>(
                 let i = usize::from(p - 1);
                 let (f, st) = (&m.f[i], s.f[i]);
                 let status = f.status(st.dmg);
-                if o.bleeding && (3..6).contains(&status) {
+                // First aid stops the bleeding at the status it was given; at Incapacitated it
+                // only stretches the interval («Bleeding»).
+                let stopped = usize::from(st.aided) == status && status < 5;
+                if o.bleeding && (3..6).contains(&status) && !stopped {
                     s.f[i].bleed += 1;
-                    if u32::from(s.f[i].bleed) >= o.bleed_interval_rounds {
+                    let interval = if usize::from(st.aided) == status {
+                        o.bleed_interval_rounds * o.aided_incap_interval_mult
+                    } else {
+                        o.bleed_interval_rounds
+                    };
+                    if u32::from(s.f[i].bleed) >= interval {
                         s.f[i].bleed = 0;
                         // A Constitution check: penalised under either scope (G15).
                         let p = pen(o, f, &st);
@@ -386,14 +650,19 @@ fn start_round<R: Roller, T: Tally>(
     }
     s.pre = 0;
     let plans = [plan(m, o, s, 0), plan(m, o, s, 1)];
-    for (i, (n_att, dodge_slot, full)) in plans.into_iter().enumerate() {
+    for (i, p) in plans.into_iter().enumerate() {
         let f = &mut s.f[i];
-        f.n_att = n_att;
-        f.dodge_slot = dodge_slot;
-        f.full = full;
+        f.n_att = p.n_att;
+        f.dodge_slot = p.dodge_slot;
+        f.full = p.full;
+        f.mv = p.mv;
+        f.run = p.run;
+        f.aid_act = p.aid;
+        f.reserve = u8::from(p.reserve);
+        f.sim = m.f[i].simultaneous && n_actions(f) > 1;
         f.dodge = 0;
         f.dodge_on = false;
-        if full {
+        if p.full {
             tally.dodge(i);
         }
     }
@@ -403,7 +672,7 @@ fn start_round<R: Roller, T: Tally>(
                 if s.f[i].skip {
                     s.f[i].skip = false;
                 } else {
-                    roll_dodge(m, o, s, i, r, tally);
+                    roll_dodge(m, o, s, i, Check::Dodge, r, tally);
                 }
             }
         }
@@ -477,6 +746,9 @@ pub fn step<R: Roller, T: Tally>(
         }
         return start_round(m, o, s, r, tally);
     };
+    if let Some(done) = use_reserve(m, o, s, x, slot, r, tally) {
+        return done;
+    }
     s.ev += 1;
     if helpless(o, &m.f[x], &s.f[x]) {
         return Step::Continue;
@@ -488,7 +760,7 @@ pub fn step<R: Roller, T: Tally>(
                 if s.f[x].skip {
                     s.f[x].skip = false;
                 } else {
-                    roll_dodge(m, o, s, x, r, tally);
+                    roll_dodge(m, o, s, x, Check::Dodge, r, tally);
                 }
             }
         }
@@ -496,7 +768,23 @@ pub fn step<R: Roller, T: Tally>(
             if s.f[x].skip {
                 s.f[x].skip = false;
             } else {
-                attack(m, o, s, x, i, r, tally);
+                let phase = phase_of(&s.f[x], slot);
+                attack(m, o, s, x, Check::Attack(i), phase, r, tally);
+            }
+        }
+        Act::Move | Act::Run => {
+            if s.f[x].skip {
+                s.f[x].skip = false;
+            } else if let Some(goal) = m.f[x].goal {
+                let run = s.f[x].run;
+                s.dist = toward(s.dist, goal, bands(o, &m.f[x], &s.f[x], run));
+            }
+        }
+        Act::Aid => {
+            if s.f[x].skip {
+                s.f[x].skip = false;
+            } else {
+                first_aid(m, o, s, x, r);
             }
         }
     }
@@ -504,10 +792,82 @@ pub fn step<R: Roller, T: Tally>(
     end_part(m, o, s)
 }
 
-/// How much Grace `f` spends on an attack of base `base` (everything but the die) against the
-/// static TN `tn` (before any dodge or full-dodge bonus: digest §6 AI policy 3, "need").
+/// The reserved action of `x`'s enemy, used out of turn just before `x`'s `slot`-th action
+/// when its policy says so («Reserved Actions»); `Some` ends the step there.
 #[inline]
-pub(super) fn grace_for_attack(f: &Fighter, st: &FState, base: i32, tn: i32) -> u8 {
+fn use_reserve<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &GamecraftOptions,
+    s: &mut State,
+    x: usize,
+    slot: u8,
+    r: &mut R,
+    tally: &mut T,
+) -> Option<Step> {
+    let y = 1 - x;
+    if s.f[y].reserve != 1 {
+        return None;
+    }
+    if helpless(o, &m.f[y], &s.f[y]) || helpless(o, &m.f[x], &s.f[x]) {
+        return None;
+    }
+    let fire = match m.f[y].reserve {
+        ReservePolicy::None => false,
+        ReservePolicy::Interrupt => slot == 1,
+        ReservePolicy::Dodge => {
+            matches!(act(&s.f[x], slot), Act::Attack(_))
+                && !s.f[x].skip
+                && m.line[x].reach[usize::from(s.dist)]
+                && !s.f[y].dodge_on
+                && !s.f[y].full
+        }
+    };
+    if !fire {
+        return None;
+    }
+    s.f[y].reserve = 2;
+    if s.f[y].skip {
+        s.f[y].skip = false;
+    } else if m.f[y].reserve == ReservePolicy::Dodge {
+        roll_dodge(m, o, s, y, Check::Reserve, r, tally);
+    } else {
+        // Just before the enemy's first action, which is in phase 1.
+        attack(m, o, s, y, Check::Reserve, 1, r, tally);
+    }
+    tidy(o, s);
+    Some(end_part(m, o, s))
+}
+
+/// First aid on oneself («Bleeding»): Intelligence + Medicine (First Aid) + die − penalties
+/// against wound levels lost + `stop_bleed_tn_base`. Success stops the bleeding until the
+/// next wound level is lost (at Incapacitated it only stretches the interval).
+fn first_aid<R: Roller>(m: &Matchup, o: &GamecraftOptions, s: &mut State, x: usize, r: &mut R) {
+    let (f, st) = (&m.f[x], s.f[x]);
+    let Some(base) = f.aid_base else { return };
+    let status = f.status(st.dmg);
+    let tot = base + gc_die(r, o.explode_mode)
+        - alloc_pen(o, f.split, Declared::of(&st), Check::Aid)
+        - pen(o, f, &st);
+    if tot >= reference::stop_bleeding_tn_from(status as i32, o.stop_bleed_tn_base) {
+        s.f[x].aided = status as u8;
+        s.f[x].bleed = 0;
+    }
+}
+
+/// How much Grace `f` spends on an attack of base `base` (everything but the die) against the
+/// static TN `tn` (before any dodge or full-dodge bonus: digest §6 AI policy 3, "need") or,
+/// under `greedy_ev`, against `full_tn`, the TN the attacker actually faces.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn grace_for_attack(
+    m: &Matchup,
+    o: &GamecraftOptions,
+    f: &Fighter,
+    st: &FState,
+    base: i32,
+    tn: i32,
+    full_tn: i32,
+) -> u8 {
     let cap = f.atk_skill.min(i32::from(st.grace)).max(0);
     let g = match f.grace_policy {
         GracePolicy::None | GracePolicy::SaveForDefense => 0,
@@ -518,8 +878,27 @@ pub(super) fn grace_for_attack(f: &Fighter, st: &FState, base: i32, tn: i32) -> 
             let need = tn - base - 3;
             if need > 0 && need <= cap { need } else { 0 }
         }
+        GracePolicy::GreedyEv => greedy_ev_spend(m, o, full_tn - base, cap),
     };
     g as u8
+}
+
+/// `grace = "greedy_ev"`: the g in 0..=cap maximising
+/// 36·(P(die ≥ need − g) − P(die ≥ need)) − `grace_ev_cost`·g, computed exactly in integers
+/// from the die's distribution; the smallest such g on ties (so 0 when nothing pays).
+#[inline]
+pub fn greedy_ev_spend(m: &Matchup, o: &GamecraftOptions, need: i32, cap: i32) -> i32 {
+    let s0 = m.die.at_least(need);
+    let (mut best, mut best_g) = (0i128, 0);
+    for g in 1..=cap {
+        let gain = i128::from(m.die.at_least(need - g) - s0) * 36;
+        let value = gain - i128::from(o.grace_ev_cost) * i128::from(g) * i128::from(m.die.scale);
+        if value > best {
+            best = value;
+            best_g = g;
+        }
+    }
+    best_g
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -528,18 +907,32 @@ fn attack<R: Roller, T: Tally>(
     o: &GamecraftOptions,
     s: &mut State,
     x: usize,
-    i: u8,
+    check: Check,
+    phase: u8,
     r: &mut R,
     tally: &mut T,
 ) {
     let y = 1 - x;
-    let (fx, fy, line) = (&m.f[x], &m.f[y], m.line[x]);
+    let d = usize::from(s.dist);
+    let (fx, fy, line) = (&m.f[x], &m.f[y], &m.line[x]);
+    if !line.reach[d] {
+        // Out of reach (melee beyond Point Blank, or beyond a hard Range): the action is lost.
+        return;
+    }
     let (sx, sy) = (s.f[x], s.f[y]);
     let all = o.wound_penalty_scope == PenaltyScope::AllRolls;
     let pen_x = pen(o, fx, &sx);
-    let mut static_tn = line.tn;
+    let mut static_tn = line.tn_at[d];
     if o.wound_penalty_static_defense {
         static_tn -= pen(o, fy, &sy);
+    }
+    // «Movement in Combat»: + moving_target_tn against a target taking a move action in this
+    // phase (its move is its first action, so phase 1).
+    let moving = ((sy.mv || sy.run)
+        && (phase == 1 || o.moving_target_scope == MovingTargetScope::Round))
+        || (sy.full && o.full_dodge_counts_as_moving);
+    if moving {
+        static_tn += o.moving_target_tn;
     }
     let mut tn = static_tn;
     if sy.full {
@@ -557,12 +950,22 @@ fn attack<R: Roller, T: Tally>(
     {
         (true, false)
     } else {
-        let base = line.atk - alloc_pen(o, fx.split, sx.n_att, sx.dodge_slot > 0, Some(i)) - pen_x;
-        let g = grace_for_attack(fx, &sx, base, static_tn);
+        let sim = if check == Check::Reserve {
+            0
+        } else {
+            sim_pen(o, &sx)
+        };
+        let base = line.atk_at[d] - alloc_pen(o, fx.split, Declared::of(&sx), check) - sim - pen_x;
+        let g = grace_for_attack(m, o, fx, &sx, base, static_tn, tn);
         s.f[x].grace -= g;
         tally.grace(x, g);
         let tot = base + i32::from(g) + gc_die(r, o.explode_mode);
-        let hit = tot >= tn;
+        // A strafe hits a target whose TN is lower than the total (G14).
+        let hit = if line.strafe && o.strafe_hit_rule == StrafeHitRule::StrictLt {
+            tot > tn
+        } else {
+            tot >= tn
+        };
         if !hit {
             let fumble = tn - tot >= o.fumble_margin;
             if fumble && o.fumble_effect == FumbleEffect::LoseNextAction {
@@ -574,7 +977,13 @@ fn attack<R: Roller, T: Tally>(
         (true, tot - tn >= o.crit_margin)
     };
     debug_assert!(hit);
-    let dealt = (line.dmg + gc_die(r, o.explode_mode) - if all { pen_x } else { 0 }).max(0);
+    let mut dealt =
+        (line.dmg_at[d] + gc_die(r, o.explode_mode) - if all { pen_x } else { 0 }).max(0);
+    // A strafe's critical multiplies the damage dealt instead of the usual extra wound.
+    let crit_extra = crit && !line.strafe;
+    if crit && line.strafe {
+        dealt *= o.strafe_crit_mult;
+    }
     let aware = o.aware && !helpless_y && !first_attack;
     let resist = if aware {
         let v = fy.res_base + gc_die(r, o.explode_mode) - if all { pen(o, fy, &sy) } else { 0 };
@@ -583,24 +992,24 @@ fn attack<R: Roller, T: Tally>(
         fy.armor
     };
     let mut sus = (dealt - resist).max(0);
-    if crit && o.crit_effect == CritEffect::WoundPoint {
+    if crit_extra && o.crit_effect == CritEffect::WoundPoint {
         sus += o.crit_extra_amount;
     }
     if fx.nonlethal {
-        if crit && o.crit_effect == CritEffect::WoundLevel {
+        if crit_extra && o.crit_effect == CritEffect::WoundLevel {
             sus += o.crit_extra_amount;
         }
         s.f[y].fat = (i32::from(sy.fat) + sus).min(i32::from(fy.fatigue)) as u8;
     } else {
         let before = fy.status(sy.dmg);
-        let mut d = (i32::from(sy.dmg) + sus).min(i32::from(fy.total()));
-        if crit && o.crit_effect == CritEffect::WoundLevel {
-            let st = fy.status(d as u8);
+        let mut dm = (i32::from(sy.dmg) + sus).min(i32::from(fy.total()));
+        if crit_extra && o.crit_effect == CritEffect::WoundLevel {
+            let st = fy.status(dm as u8);
             if st < 6 {
-                d = i32::from(fy.cum[st]);
+                dm = i32::from(fy.cum[st]);
             }
         }
-        s.f[y].dmg = d as u8;
+        s.f[y].dmg = dm as u8;
         let now = s.f[y];
         if o.end_condition != EndCondition::Incapacitated
             && before < 5

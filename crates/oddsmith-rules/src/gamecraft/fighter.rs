@@ -2,10 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use super::options::{GamecraftOptions, PoolStart};
+use super::options::{ExplodeMode, GamecraftOptions, PoolStart, StrafeDamage};
 use super::reference::{self, Derived};
-use super::spec::{ActionPlan, DamageType, FighterSpec, GracePolicy, PenaltySplit};
-use super::tables::{Attribute, Distance, WeaponKind};
+use super::spec::{
+    ActionPlan, DamageType, FighterSpec, FireMode, GracePolicy, MovePolicy, PenaltySplit,
+    ReservePolicy,
+};
+use super::tables::{self, Attribute, Distance, WeaponKind};
 use crate::RulesError;
 
 /// A compiled Gamecraft fighter.
@@ -39,6 +42,8 @@ pub struct Fighter {
     pub con: i32,
     /// Cumulative damage at which Injured … Dead begin.
     pub cum: [u8; 6],
+    /// `status(d)` for every d (a table: the duel asks for it at every step).
+    pub status_at: [u8; 256],
     /// Fatigue score.
     pub fatigue: u8,
     /// Grace at the start of the duel (0 with pools disabled).
@@ -57,6 +62,17 @@ pub struct Fighter {
     pub grace_policy: GracePolicy,
     /// Penalty split.
     pub split: PenaltySplit,
+    /// Declares its actions simultaneous.
+    pub simultaneous: bool,
+    /// Reserved-action policy.
+    pub reserve: ReservePolicy,
+    /// Distance category the fighter moves toward (`None` = hold).
+    pub goal: Option<u8>,
+    /// Fire mode of an automatic weapon.
+    pub fire_mode: FireMode,
+    /// First-aid base (Intelligence + Medicine (First Aid)) if the fighter gives itself first
+    /// aid while bleeding; `None` otherwise (Medicine cannot be used untrained).
+    pub aid_base: Option<i32>,
 }
 
 impl Fighter {
@@ -67,7 +83,7 @@ impl Fighter {
     /// Status 0 (Healthy) … 6 (Dead) after `damage` points.
     #[inline]
     pub fn status(&self, damage: u8) -> usize {
-        self.cum.iter().filter(|&&c| damage >= c).count()
+        usize::from(self.status_at[usize::from(damage)])
     }
 }
 
@@ -90,6 +106,24 @@ pub fn max_actions(p: ActionPlan) -> u8 {
         ActionPlan::Attack | ActionPlan::FullDodgeAt(_) => 1,
         ActionPlan::AttackDodge | ActionPlan::DodgeAttack => 2,
         ActionPlan::MultiAttack(n) => n,
+    }
+}
+
+/// The most actions a fighter ever takes in one round: its plan, a move action and a
+/// reserved action.
+pub fn max_actions_of(s: &FighterSpec) -> u8 {
+    max_actions(s.policy)
+        + u8::from(s.movement != MovePolicy::Hold)
+        + u8::from(s.reserve != ReservePolicy::None)
+}
+
+/// Whether a weapon of this kind and Range can attack at distance `d`: melee only at Point
+/// Blank (digest §4.5); others anywhere, or up to their Range with `max_range_hard`.
+pub fn reaches(o: &GamecraftOptions, kind: WeaponKind, range: Distance, d: Distance) -> bool {
+    if kind == WeaponKind::Melee {
+        d == Distance::PointBlank
+    } else {
+        !(o.max_range_hard && d > range)
     }
 }
 
@@ -155,22 +189,45 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
             ));
         }
     };
-    if o.max_range_hard && w.kind != WeaponKind::Melee && o.distance > range {
+    // A fighter that never moves must be able to attack from the starting distance; one
+    // that moves must be able to attack from where it is going.
+    let goal = match s.movement {
+        MovePolicy::Hold => None,
+        MovePolicy::To(d) => Some(d),
+    };
+    let stand = goal.unwrap_or(o.distance);
+    if o.max_range_hard && w.kind != WeaponKind::Melee && stand > range {
         return Err(RulesError::field(
             "weapon",
             format!(
-                "{:?} cannot attack beyond its Range ({range:?}) with max_range_hard = true («Range»)",
+                "{:?} cannot attack beyond its Range ({range:?}) with max_range_hard = true («Range»); give the fighter a movement toward its Range",
                 w.name
             ),
         ));
     }
-    if w.kind == WeaponKind::Melee && o.distance != Distance::PointBlank {
+    if w.kind == WeaponKind::Melee && stand != Distance::PointBlank {
         return Err(RulesError::field(
-            "weapon",
+            if goal.is_some() { "movement" } else { "weapon" },
             format!(
-                "{:?} is a melee weapon, usable only at point_blank distance (digest §4.5)",
+                "{:?} is a melee weapon, usable only at point_blank distance (digest §4.5); a melee fighter at a distance needs movement = \"close\"",
                 w.name
             ),
+        ));
+    }
+    if s.fire_mode != FireMode::Single && !w.automatic {
+        return Err(RulesError::field(
+            "fire_mode",
+            format!(
+                "{:?} is not automatic; bursts, sprays and strafes need an automatic weapon (automatic = true)",
+                w.name
+            ),
+        ));
+    }
+    let aid_skill = reference::skill_level(&s.skills, "Medicine (First Aid)");
+    if s.first_aid && aid_skill <= 0 {
+        return Err(RulesError::field(
+            "first_aid",
+            "first aid needs Medicine (First Aid) or Medicine: the skill cannot be used untrained («Example Skills»)",
         ));
     }
     let unarmed = w.name == "unarmed" || w.skill.to_ascii_lowercase().contains("unarmed");
@@ -197,20 +254,33 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         WeaponKind::Melee | WeaponKind::Thrown => a[0],
         _ => a[6],
     };
-    let dmg_base = dmg_attr + w.damage + if unarmed { o.unarmed_damage_bonus } else { 0 };
+    // «Automatic Weapons»: a burst adds half the bonus, rounded up; a spray triples it; a
+    // strafe deals "the normal damage of the weapon" (G14).
+    let bonus = match s.fire_mode {
+        FireMode::Single => w.damage,
+        FireMode::Burst => reference::burst_bonus(w.damage),
+        FireMode::Spray => w.damage * o.spray_mult,
+        FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge => {
+            match o.strafe_damage {
+                StrafeDamage::Normal => w.damage,
+                StrafeDamage::Tripled => w.damage * o.spray_mult,
+            }
+        }
+    };
+    let dmg_base = dmg_attr + bonus + if unarmed { o.unarmed_damage_bonus } else { 0 };
     let levels = match &s.wound_levels {
         Some(lv) => reference::check_wound_levels(d.health, lv)
             .map_err(|m| RulesError::field("wound_levels", m))?,
         None => reference::wound_levels(d.health, o.bonus_allocation),
     };
     let cum = reference::thresholds(levels).map(|c| c as u8);
-    if o.max_actions_per_round > 0 && max_actions(s.policy) > o.max_actions_per_round {
+    if o.max_actions_per_round > 0 && max_actions_of(s) > o.max_actions_per_round {
         return Err(RulesError::field(
             "policy",
             format!(
-                "{} declares {} actions but max_actions_per_round = {}",
+                "{} (with its move and reserved actions) takes up to {} actions but max_actions_per_round = {}",
                 s.policy,
-                max_actions(s.policy),
+                max_actions_of(s),
                 o.max_actions_per_round
             ),
         ));
@@ -222,7 +292,7 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         kind: w.kind,
         range,
         bullet: w.bullet,
-        spread: w.spread,
+        spread: w.spread || matches!(s.fire_mode, FireMode::Burst | FireMode::Spray),
         atk_base,
         atk_skill,
         dmg_base,
@@ -230,6 +300,9 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         armor: s.armor.resistance,
         con: a[1],
         cum,
+        status_at: std::array::from_fn(|d| {
+            cum.iter().filter(|&&c| d >= usize::from(c)).count() as u8
+        }),
         fatigue: d.fatigue as u8,
         grace: match (o.pools_enabled, o.pool_start) {
             (false, _) | (_, PoolStart::Empty) => 0,
@@ -243,20 +316,36 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         plan: s.policy,
         grace_policy: s.grace,
         split: s.penalty_split,
+        simultaneous: s.simultaneous,
+        reserve: s.reserve,
+        goal: goal.map(|d| d as u8),
+        fire_mode: s.fire_mode,
+        aid_base: s.first_aid.then_some(a[4] + aid_skill),
     })
 }
 
 /// One side's attack against the other, precomputed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AttackLine {
-    /// Attack base with bullet and spread modifiers.
+    /// Attack base with bullet and spread modifiers, at the starting distance.
     pub atk: i32,
-    /// The static TN: defender's Prowess + Combat Defense (specialized) + range modifier.
+    /// The static TN: defender's Prowess + Combat Defense (specialized) + range modifier, at
+    /// the starting distance.
     pub tn: i32,
-    /// Damage base with spread modifier.
+    /// Damage base with spread modifier, at the starting distance.
     pub dmg: i32,
     /// The defender's effective Combat Defense against this attack (its Grace cap on dodges).
     pub cd: i32,
+    /// `atk` at each distance category.
+    pub atk_at: [i32; 5],
+    /// `tn` at each distance category.
+    pub tn_at: [i32; 5],
+    /// `dmg` at each distance category.
+    pub dmg_at: [i32; 5],
+    /// Whether the weapon can attack at each distance category.
+    pub reach: [bool; 5],
+    /// A strafe: the hit test follows `strafe_hit_rule` and a critical multiplies damage.
+    pub strafe: bool,
 }
 
 /// Two compiled fighters facing each other.
@@ -266,27 +355,102 @@ pub struct Matchup {
     pub f: [Fighter; 2],
     /// `line[x]`: x's attack on the other.
     pub line: [AttackLine; 2],
+    /// Starting distance category (`distance`).
+    pub dist0: u8,
+    /// The die's survival function, for `grace = "greedy_ev"`.
+    pub die: DieTable,
+}
+
+/// Lowest die value [`DieTable`] covers.
+const TABLE_LO: i32 = -80;
+
+/// P(die ≥ n) as integer weights over `scale` (36 for the limited die; `"unlimited"` uses the
+/// weights of `tables::die_dist`, cut after `UNLIMITED_DEPTH` re-rolls).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DieTable {
+    ge: [u64; 160],
+    /// The weights' total.
+    pub scale: u64,
+}
+
+impl DieTable {
+    /// The table of the die under `mode`.
+    pub fn new(mode: ExplodeMode) -> DieTable {
+        let dist = tables::die_dist(mode);
+        let mut ge = [0u64; 160];
+        for (i, slot) in ge.iter_mut().enumerate() {
+            let n = i64::from(TABLE_LO) + i as i64;
+            *slot = dist
+                .iter()
+                .filter(|&(v, _)| v >= n)
+                .map(|(_, w)| w as u64)
+                .sum();
+        }
+        DieTable {
+            ge,
+            scale: dist.total() as u64,
+        }
+    }
+    /// P(die ≥ n) × `scale`.
+    #[inline]
+    pub fn at_least(&self, n: i32) -> u64 {
+        if n < TABLE_LO {
+            self.scale
+        } else {
+            self.ge.get((n - TABLE_LO) as usize).copied().unwrap_or(0)
+        }
+    }
 }
 
 /// The attack line of `x` against `y`.
 pub fn attack_line(o: &GamecraftOptions, x: &Fighter, y: &Fighter) -> AttackLine {
     let cd = reference::skill_level(&y.skills, x.kind.defense_skill());
-    let range_mod = if x.kind == WeaponKind::Melee {
-        0
-    } else {
-        let m = o.distance.tn_modifier();
-        if o.distance > x.range { 2 * m } else { m }
+    let strafe_pen = match x.fire_mode {
+        FireMode::StrafeSmall => 2,
+        FireMode::StrafeMedium => 4,
+        FireMode::StrafeLarge => 6,
+        _ => 0,
     };
-    let (sa, sd) = if x.spread {
-        o.distance.spread_modifiers()
-    } else {
-        (0, 0)
+    let at = |d: Distance| {
+        let range_mod = if x.kind == WeaponKind::Melee {
+            0
+        } else {
+            let m = d.tn_modifier();
+            if d > x.range {
+                o.beyond_range_multiplier * m
+            } else {
+                m
+            }
+        };
+        // A controlled spray has no Point Blank row: it reads the table from Short.
+        let row = if x.fire_mode == FireMode::Spray {
+            d.max(Distance::Short)
+        } else {
+            d
+        };
+        let (sa, sd) = if x.spread {
+            row.spread_modifiers()
+        } else {
+            (0, 0)
+        };
+        (
+            x.atk_base + if x.bullet { o.bullet_bonus } else { 0 } + sa - strafe_pen,
+            y.prowess + cd + y.defense_modifier + range_mod,
+            x.dmg_base + sd,
+        )
     };
+    let all = Distance::ALL.map(at);
+    let (atk, tn, dmg) = at(o.distance);
     AttackLine {
-        atk: x.atk_base + if x.bullet { o.bullet_bonus } else { 0 } + sa,
-        tn: y.prowess + cd + y.defense_modifier + range_mod,
-        dmg: x.dmg_base + sd,
+        atk,
+        tn,
+        dmg,
         cd,
+        atk_at: all.map(|v| v.0),
+        tn_at: all.map(|v| v.1),
+        dmg_at: all.map(|v| v.2),
+        reach: Distance::ALL.map(|d| reaches(o, x.kind, x.range, d)),
+        strafe: strafe_pen > 0,
     }
 }
 
@@ -295,5 +459,7 @@ pub fn matchup(o: &GamecraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
     Matchup {
         line: [attack_line(o, a, b), attack_line(o, b, a)],
         f: [a.clone(), b.clone()],
+        dist0: o.distance as u8,
+        die: DieTable::new(o.explode_mode),
     }
 }

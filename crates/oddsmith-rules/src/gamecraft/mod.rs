@@ -4,10 +4,12 @@
 //! Health/6. Seed `shared/seeds/gamecraft-1.0.txt`, digest `shared/rulesets/gamecraft.md`;
 //! «…» names a seed heading, G1–G25 the digest's gaps.
 //!
-//! Modelled: one-on-one duels at a fixed distance (digest §4.15) with initiative once per
-//! combat, phased multiple actions, dodge and full dodge, Grace, criticals and fumbles,
-//! non-lethal damage and bleeding as options; single, opposed, attack and damage checks; an
-//! exact duel solver; creation and XP costs.
+//! Modelled: one-on-one duels (digest §4.15) with initiative once per combat, phased multiple
+//! actions, simultaneous and reserved actions, dodge and full dodge, Grace, criticals and
+//! fumbles, movement between distance categories (G21 approach model) with range modifiers
+//! and the moving-target bonus, bursts, sprays and strafes, non-lethal damage, bleeding and
+//! first aid as options; single, opposed, attack and damage checks; an exact duel solver;
+//! creation and XP costs. Not modelled: explosions (see `options`).
 
 pub mod check;
 pub mod duel;
@@ -100,7 +102,21 @@ impl crate::Ruleset for Gamecraft {
             ));
         }
         // Every number stays small, so no sum in the duel loop can overflow.
-        let ranges: [(&str, i32, i32, i32); 15] = [
+        if !(1..=100).contains(&o.aided_incap_interval_mult) {
+            return Err(RulesError::field(
+                "aided_incap_interval_mult",
+                "expected 1 to 100",
+            ));
+        }
+        for (field, v) in [
+            ("move_action_bands", o.move_action_bands),
+            ("move_only_bands", o.move_only_bands),
+        ] {
+            if v > 4 {
+                return Err(RulesError::field(field, "expected 0 to 4"));
+            }
+        }
+        let ranges: [(&str, i32, i32, i32); 22] = [
             ("crit_margin", o.crit_margin, 1, 50),
             ("fumble_margin", o.fumble_margin, 1, 50),
             ("crit_extra_amount", o.crit_extra_amount, 0, 20),
@@ -126,6 +142,13 @@ impl crate::Ruleset for Gamecraft {
             ("unarmed_damage_bonus", o.unarmed_damage_bonus, -10, 10),
             ("offhand_penalty", o.offhand_penalty, 0, 10),
             ("bleed_con_tn", o.bleed_con_tn, -20, 50),
+            ("stop_bleed_tn_base", o.stop_bleed_tn_base, -20, 50),
+            ("simultaneous_penalty", o.simultaneous_penalty, 0, 5),
+            ("moving_target_tn", o.moving_target_tn, -10, 20),
+            ("beyond_range_multiplier", o.beyond_range_multiplier, 1, 5),
+            ("spray_mult", o.spray_mult, 1, 5),
+            ("strafe_crit_mult", o.strafe_crit_mult, 1, 5),
+            ("grace_ev_cost", o.grace_ev_cost, 0, 36),
         ];
         for (field, v, lo, hi) in ranges {
             if !(lo..=hi).contains(&v) {
@@ -181,9 +204,10 @@ impl crate::Ruleset for Gamecraft {
                       (Strength/Perception + weapon + die) minus resistance (Constitution + \
                       armour + die) into six wound levels of Health/6 with −1…−4 penalties. \
                       Initiative once per combat, actions resolved in phases, −N for N actions, \
-                      Grace spent up to the skill level. Exact solver included. Movement, \
-                      reserved and simultaneous actions, automatic fire and explosions are not \
-                      modelled.",
+                      Grace spent up to the skill level; simultaneous and reserved actions; \
+                      movement between distance categories with range modifiers and moving \
+                      targets; bursts, sprays and strafes; first aid against bleeding. Exact \
+                      solver included. Explosions are not modelled.",
             fighter_fields: FIGHTER_DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
             check_params: CHECK_DOCS.to_vec(),
@@ -200,6 +224,14 @@ impl crate::Ruleset for Gamecraft {
 
     fn check_sample<R: Roller>(&self, c: &GamecraftCheck, roller: &mut R) -> i64 {
         check::sample(&self.o, c, roller)
+    }
+
+    /// XP to build the fighter from the minimum character (every attribute 1, no skills) by the
+    /// advancement costs of «Spending Experience Points» (digest §3.6); weapons and armour
+    /// have no price in the seed.
+    fn fighter_cost(&self, spec: &FighterSpec) -> Option<(f64, &'static str)> {
+        let c = reference::cost(fighter::attributes(spec), &spec.skills);
+        Some((f64::from(c.xp_from_minimum), "XP"))
     }
 
     /// Derived attributes, wound levels, combat figures and creation/XP cost.
@@ -328,7 +360,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc(
         "weapon",
         "required",
-        "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, unarmed, or { damage, kind = melee|thrown|bow|firearm, range, skill, attack_attribute, bullet, spread, name }",
+        "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), unarmed, or { damage, kind = melee|thrown|bow|firearm, range, skill, attack_attribute, bullet, spread, automatic, name }",
     ),
     doc(
         "armor",
@@ -348,7 +380,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc(
         "grace",
         "\"none\"",
-        "Grace spending: \"none\" | \"greedy\" (max on every attack) | \"need\" (least for ≥ 1/2 to hit) | \"save_for_defense\" (dodges only)",
+        "Grace spending: \"none\" | \"greedy\" (max on every attack) | \"need\" (least for ≥ 1/2 to hit) | \"save_for_defense\" (dodges only) | \"greedy_ev\" (on each attack the g ≤ min(skill, pool) maximising 36·ΔP(hit) − grace_ev_cost·g against the TN faced, exact; smallest on ties)",
     ),
     doc(
         "penalty_split",
@@ -374,6 +406,31 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
         "defense_modifier",
         "0",
         "further modifier on the defense score (cover, specializations not in skills), −20 to 20",
+    ),
+    doc(
+        "simultaneous",
+        "false",
+        "«Simultaneous Actions»: all of the round's declared actions resolve in the fighter's phase-1 slot, each at −simultaneous_penalty per other action (the scenario vouches they can be simultaneous, e.g. two pistols)",
+    ),
+    doc(
+        "reserve",
+        "\"none\"",
+        "«Reserved Actions»: hold one undeclared action a round (counts toward the multiple-action penalty, used or not): \"none\" | \"dodge\" (a dodge just before the enemy's first attack of the round) | \"interrupt\" (an attack just before the enemy's first action)",
+    ),
+    doc(
+        "movement",
+        "\"hold\"",
+        "G21 approach: \"hold\" | \"close\" | a distance to move toward (point_blank … extreme): a move action first if the weapon reaches from where it ends, else a move-only round",
+    ),
+    doc(
+        "fire_mode",
+        "\"single\"",
+        "«Automatic Weapons» (automatic weapons only): \"single\" | \"burst\" (spread, bonus ×1.5 up) | \"spray\" (spread from Short, bonus ×spray_mult) | \"strafe_small\" | \"strafe_medium\" | \"strafe_large\" (−2/−4/−6, hit if TN < total, crit ×strafe_crit_mult damage)",
+    ),
+    doc(
+        "first_aid",
+        "false",
+        "«Bleeding» (option bleeding): while bleeding, the round's only action is first aid, INT + Medicine (First Aid) against levels lost + stop_bleed_tn_base; success stops it until the next level is lost",
     ),
 ];
 

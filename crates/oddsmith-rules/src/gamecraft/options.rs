@@ -2,15 +2,17 @@
 //! INTERPRETATION of digest §6 (G1–G25) is one option here; `OPTION_DOCS` documents them and
 //! a test keeps the two lists in step.
 //!
-//! Not offered (the duel model has no place for them): movement and the move-action penalty
-//! (G12, G21 approach model, `moving_target_tn`, `full_dodge_counts_as_moving` of G25; duels
-//! start engaged at a fixed distance), reserved and simultaneous actions, strafe, bursts and
-//! sprays, explosions (G20), cooperation inside a fight, the Savvy/Charm pools,
-//! `stop_bleed_tn_base` (no fighter gives first aid during a duel; the TN itself is
-//! `reference::stop_bleeding_tn`), and the `greedy_ev` action plan (digest §6 AI policy 1:
-//! it does not say what a fighter who declares first assumes the enemy will do, nor how
-//! Grace, the dodge roll's round-long effect or later rounds enter "expected damage taken",
-//! so it is not defined precisely enough to implement).
+//! Options added after the first release (simultaneous and reserved actions, movement,
+//! automatic fire, first aid, `greedy_ev` Grace) are written into reports only when they
+//! differ from their default, so earlier reports stay comparable; `OPTION_DOCS` lists all.
+//!
+//! Not offered (the duel model has no place for them): explosions (G20: the seed gives no
+//! way to deliver a device to a duellist, only how a target avoids a blast; the avoidance
+//! TNs and fractions are in `reference`), cooperation inside a fight, the Savvy/Charm pools,
+//! and the `greedy_ev` *action plan* (digest §6 AI policy 1: it does not say what a fighter
+//! who declares first assumes the enemy will do, nor how Grace, the dodge roll's round-long
+//! effect or later rounds enter "expected damage taken"; the `greedy_ev` *Grace* policy is
+//! defined precisely instead, see `GracePolicy::GreedyEv`).
 
 use serde::{Deserialize, Serialize};
 
@@ -99,6 +101,80 @@ pub struct GamecraftOptions {
     pub bleed_interval_rounds: u32,
     /// G16: TN of the bleeding Constitution check.
     pub bleed_con_tn: i32,
+    /// «Bleeding»: first aid TN = wound levels lost + this.
+    #[serde(skip_serializing_if = "is_5")]
+    pub stop_bleed_tn_base: i32,
+    /// «Bleeding»: first aid on an Incapacitated fighter multiplies the bleeding interval by
+    /// this (once a minute → once every ten minutes).
+    #[serde(skip_serializing_if = "is_10u")]
+    pub aided_incap_interval_mult: u32,
+    /// «Simultaneous Actions»: penalty on each action per other action in the same phase.
+    #[serde(skip_serializing_if = "is_1")]
+    pub simultaneous_penalty: i32,
+    /// G12: the multiple-action penalty when one action is a move.
+    #[serde(skip_serializing_if = "is_default")]
+    pub move_action_penalty_mode: MovePenaltyMode,
+    /// «Movement in Combat»: TN bonus against a target taking a move action.
+    #[serde(skip_serializing_if = "is_2")]
+    pub moving_target_tn: i32,
+    /// «Movement in Combat»: which attacks meet a moving target's bonus.
+    #[serde(skip_serializing_if = "is_default")]
+    pub moving_target_scope: MovingTargetScope,
+    /// G25: a full dodge (a forced move of ½ to 1× Move) counts as a moving target.
+    #[serde(skip_serializing_if = "is_false")]
+    pub full_dodge_counts_as_moving: bool,
+    /// G21: distance categories crossed by a move action (up to 2× Move while acting).
+    #[serde(skip_serializing_if = "is_1u8")]
+    pub move_action_bands: u8,
+    /// G21: distance categories crossed by a move-only round (up to 3× Move).
+    #[serde(skip_serializing_if = "is_2u8")]
+    pub move_only_bands: u8,
+    /// «Range»: the TN modifier's multiplier beyond the weapon's Range.
+    #[serde(skip_serializing_if = "is_2")]
+    pub beyond_range_multiplier: i32,
+    /// «Automatic Weapons»: damage-bonus multiplier of a controlled spray.
+    #[serde(skip_serializing_if = "is_3")]
+    pub spray_mult: i32,
+    /// G14: strafe hit test.
+    #[serde(skip_serializing_if = "is_default")]
+    pub strafe_hit_rule: StrafeHitRule,
+    /// G14: strafe damage bonus.
+    #[serde(skip_serializing_if = "is_default")]
+    pub strafe_damage: StrafeDamage,
+    /// «Automatic Weapons»: damage multiplier of a strafe critical.
+    #[serde(skip_serializing_if = "is_2")]
+    pub strafe_crit_mult: i32,
+    /// `grace = "greedy_ev"`: the price of one Grace point in 36ths of hit probability.
+    #[serde(skip_serializing_if = "is_3")]
+    pub grace_ev_cost: i32,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+fn is_1(v: &i32) -> bool {
+    *v == 1
+}
+fn is_2(v: &i32) -> bool {
+    *v == 2
+}
+fn is_3(v: &i32) -> bool {
+    *v == 3
+}
+fn is_5(v: &i32) -> bool {
+    *v == 5
+}
+fn is_10u(v: &u32) -> bool {
+    *v == 10
+}
+fn is_1u8(v: &u8) -> bool {
+    *v == 1
+}
+fn is_2u8(v: &u8) -> bool {
+    *v == 2
 }
 
 impl Default for GamecraftOptions {
@@ -143,6 +219,21 @@ impl Default for GamecraftOptions {
             bleeding: false,
             bleed_interval_rounds: 12,
             bleed_con_tn: 5,
+            stop_bleed_tn_base: 5,
+            aided_incap_interval_mult: 10,
+            simultaneous_penalty: 1,
+            move_action_penalty_mode: MovePenaltyMode::MovementSection,
+            moving_target_tn: 2,
+            moving_target_scope: MovingTargetScope::Phase,
+            full_dodge_counts_as_moving: false,
+            move_action_bands: 1,
+            move_only_bands: 2,
+            beyond_range_multiplier: 2,
+            spray_mult: 3,
+            strafe_hit_rule: StrafeHitRule::StrictLt,
+            strafe_damage: StrafeDamage::Normal,
+            strafe_crit_mult: 2,
+            grace_ev_cost: 3,
         }
     }
 }
@@ -271,6 +362,51 @@ pub enum MultiActionMode {
     Pool,
     /// Every check gets −N.
     PerCheck,
+}
+
+/// G12: the penalty when one of the round's actions is a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovePenaltyMode {
+    /// «Movement in Combat»: N actions including a move cost N − 1 in total.
+    #[default]
+    MovementSection,
+    /// «Derived Attributes»: the move counts as a normal action (−2 with one other action).
+    DerivedSection,
+}
+
+/// «Movement in Combat»: which attacks meet the moving-target bonus.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovingTargetScope {
+    /// Attacks resolved in the phase of the target's move action (RAW: "during the same
+    /// action"); a move is always a fighter's first action, so phase 1.
+    #[default]
+    Phase,
+    /// Every attack in the round of the move.
+    Round,
+}
+
+/// G14: strafe hit test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrafeHitRule {
+    /// The target's TN must be lower than the attack total (RAW).
+    #[default]
+    StrictLt,
+    /// Attack total ≥ TN, as for other attacks.
+    Ge,
+}
+
+/// G14: strafe damage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrafeDamage {
+    /// "The normal damage of the weapon": the plain bonus, no spread modifier.
+    #[default]
+    Normal,
+    /// The spray's tripled bonus.
+    Tripled,
 }
 
 /// Documentation of every option, in declaration order.
@@ -462,6 +598,81 @@ pub const OPTION_DOCS: &[FieldDoc] = &[
         "G16: rounds between bleeding checks (a minute of 5-second rounds)",
     ),
     doc("bleed_con_tn", "5", "G16: TN of the bleeding check"),
+    doc(
+        "stop_bleed_tn_base",
+        "5",
+        "«Bleeding»: first aid (fighter first_aid = true: INT + Medicine (First Aid), the round's only action) stops the bleeding on TN wound levels lost + this",
+    ),
+    doc(
+        "aided_incap_interval_mult",
+        "10",
+        "«Bleeding»: first aid on an Incapacitated fighter only multiplies the bleeding interval by this (a minute → ten minutes)",
+    ),
+    doc(
+        "simultaneous_penalty",
+        "1",
+        "«Simultaneous Actions»: penalty on each action per other action in the same phase (fighter simultaneous = true)",
+    ),
+    doc(
+        "move_action_penalty_mode",
+        "\"movement_section\"",
+        "G12: N actions including a move cost N − 1 («Movement in Combat») | \"derived_section\" (the move counts as an action: −2 with one other)",
+    ),
+    doc(
+        "moving_target_tn",
+        "2",
+        "«Movement in Combat»: TN bonus when attacking a target taking a move action",
+    ),
+    doc(
+        "moving_target_scope",
+        "\"phase\"",
+        "which attacks meet the moving-target bonus: \"phase\" (the move's phase, phase 1; RAW \"during the same action\") | \"round\"",
+    ),
+    doc(
+        "full_dodge_counts_as_moving",
+        "false",
+        "G25: a full dodge's forced move also gives the moving-target bonus (Jack's 21 shows it does not)",
+    ),
+    doc(
+        "move_action_bands",
+        "1",
+        "G21 approach model (not RAW): distance categories crossed by a move action (≤ 2× Move, still acting)",
+    ),
+    doc(
+        "move_only_bands",
+        "2",
+        "G21: categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
+    ),
+    doc(
+        "beyond_range_multiplier",
+        "2",
+        "«Range»: the TN modifier is multiplied by this beyond the weapon's Range",
+    ),
+    doc(
+        "spray_mult",
+        "3",
+        "«Automatic Weapons»: controlled spray multiplies the damage bonus by this (fire_mode = \"spray\")",
+    ),
+    doc(
+        "strafe_hit_rule",
+        "\"strict_lt\"",
+        "G14: a strafe hits if the TN is lower than the total (RAW) | \"ge\"",
+    ),
+    doc(
+        "strafe_damage",
+        "\"normal\"",
+        "G14: strafe damage is the weapon's plain bonus | \"tripled\" (the spray's)",
+    ),
+    doc(
+        "strafe_crit_mult",
+        "2",
+        "«Automatic Weapons»: a strafe critical multiplies the damage dealt by this (instead of crit_effect)",
+    ),
+    doc(
+        "grace_ev_cost",
+        "3",
+        "grace = \"greedy_ev\": one Grace point is worth this many 36ths of hit probability (spend g maximising 36·ΔP(hit) − cost·g)",
+    ),
 ];
 
 const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {

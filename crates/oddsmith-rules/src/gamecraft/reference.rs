@@ -227,6 +227,11 @@ pub fn stop_bleeding_tn(levels_lost: i32) -> i32 {
     levels_lost + 5
 }
 
+/// The stop-bleeding TN with another base (option `stop_bleed_tn_base`).
+pub fn stop_bleeding_tn_from(levels_lost: i32, base: i32) -> i32 {
+    levels_lost + base
+}
+
 /// Minutes of bed rest from `status` (1 Injured … 5 Incapacitated; 0 = Healthy with points
 /// lost) back to full health with Constitution `con` («Healing»). INTERPRETATION: a month is
 /// 30 days. Without rest and care, double it.

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::tables::{self, WeaponStats};
+use super::tables::{self, Distance, WeaponStats};
 use crate::fields::{Entry, Named, de_range, name_or_table};
 
 /// A fighter under The Gamecraft System (`[fighters.NAME]`).
@@ -75,10 +75,131 @@ pub struct FighterSpec {
         alias = "defence_modifier"
     )]
     pub defense_modifier: i32,
+    /// «Simultaneous Actions»: all of the round's declared actions resolve together in the
+    /// fighter's phase-1 slot, each at −`simultaneous_penalty` per other action in the phase.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub simultaneous: bool,
+    /// «Reserved Actions»: whether and how the fighter holds one undeclared action each round.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub reserve: ReservePolicy,
+    /// Movement (digest G21): the distance category the fighter moves toward, or hold.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub movement: MovePolicy,
+    /// «Automatic Weapons»: how an automatic weapon is fired.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub fire_mode: FireMode,
+    /// «Bleeding»: while bleeding, spend the round's action on first aid (Intelligence +
+    /// Medicine (First Aid)) against TN levels lost + `stop_bleed_tn_base`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub first_aid: bool,
 }
 
 fn five() -> i32 {
     5
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// Reserved-action policy («Reserved Actions»; digest §6 AI policy 8). The reserved action
+/// counts toward the multiple-action penalty whether used or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReservePolicy {
+    /// Never reserve (default).
+    #[default]
+    None,
+    /// Reserve one action and use it as a dodge the moment the enemy's first attack of the
+    /// round is about to be rolled (if no dodge is already on); it then lasts the round.
+    Dodge,
+    /// Reserve one action and use it as an attack just before the enemy's first action of
+    /// the round, out of turn.
+    Interrupt,
+}
+
+/// Movement policy (digest G21 approach model): `"hold"` or a distance category to move
+/// toward (`"close"` = `"point_blank"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MovePolicy {
+    /// Never take a move action (default).
+    #[default]
+    Hold,
+    /// Move toward this distance category.
+    To(Distance),
+}
+
+impl MovePolicy {
+    /// Parses `"hold"`, `"close"` or a distance category name.
+    pub fn parse(s: &str) -> Result<MovePolicy, String> {
+        let t = tables::normalise(s).replace(' ', "_");
+        Ok(match t.as_str() {
+            "hold" => MovePolicy::Hold,
+            "close" | "point_blank" => MovePolicy::To(Distance::PointBlank),
+            "short" => MovePolicy::To(Distance::Short),
+            "medium" => MovePolicy::To(Distance::Medium),
+            "long" => MovePolicy::To(Distance::Long),
+            "extreme" => MovePolicy::To(Distance::Extreme),
+            _ => {
+                return Err(format!(
+                    "unknown movement {s:?}; expected \"hold\", \"close\" or a distance: point_blank, short, medium, long, extreme"
+                ));
+            }
+        })
+    }
+}
+
+impl fmt::Display for MovePolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MovePolicy::Hold => f.write_str("hold"),
+            MovePolicy::To(d) => f.write_str(match d {
+                Distance::PointBlank => "point_blank",
+                Distance::Short => "short",
+                Distance::Medium => "medium",
+                Distance::Long => "long",
+                Distance::Extreme => "extreme",
+            }),
+        }
+    }
+}
+
+impl Serialize for MovePolicy {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for MovePolicy {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        MovePolicy::parse(&s).map_err(de::Error::custom)
+    }
+}
+
+/// Fire mode of an automatic weapon («Automatic Weapons»). Ammunition is not tracked (the
+/// seed gives no capacities, G19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FireMode {
+    /// Single shots (default).
+    #[default]
+    Single,
+    /// Burst: a spread weapon with the damage bonus × 1.5, rounded up.
+    Burst,
+    /// Controlled spray: a spread weapon with the damage bonus × `spray_mult`, and no Point
+    /// Blank row (the spread table is read from Short).
+    Spray,
+    /// Strafe over a Small area: −2 to attack, hit if the TN is lower than the total.
+    StrafeSmall,
+    /// Strafe over a Medium area: −4.
+    StrafeMedium,
+    /// Strafe over a Large area: −6.
+    StrafeLarge,
 }
 
 /// Action plan (digest §6 AI policy 1), written as a string.
@@ -173,6 +294,10 @@ pub enum GracePolicy {
     Need,
     /// Spend min(Combat Defense, pool) on dodge checks only.
     SaveForDefense,
+    /// On each attack, spend the g in 0..=min(skill, pool) that maximises
+    /// 36·(P(hit | g) − P(hit | 0)) − `grace_ev_cost`·g against the TN the attacker faces
+    /// (dodge roll or full dodge included), P exact from the die; ties go to the smaller g.
+    GreedyEv,
 }
 
 /// How the pool-mode multiple-action penalty is split (digest §6 AI policy 2).

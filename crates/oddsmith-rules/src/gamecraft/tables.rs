@@ -110,6 +110,18 @@ pub enum Distance {
 }
 
 impl Distance {
+    /// Every category, nearest first.
+    pub const ALL: [Distance; 5] = [
+        Distance::PointBlank,
+        Distance::Short,
+        Distance::Medium,
+        Distance::Long,
+        Distance::Extreme,
+    ];
+    /// The category with index `i` (0 = Point Blank), clamped to Extreme.
+    pub fn from_index(i: u8) -> Distance {
+        Distance::ALL[usize::from(i.min(4))]
+    }
     /// TN modifier of the «Range» table: +0, +2, +4, +8, +12.
     pub fn tn_modifier(self) -> i32 {
         [0, 2, 4, 8, 12][self as usize]
@@ -200,6 +212,9 @@ pub struct WeaponStats {
     /// A spread weapon («Spread Weapons» table).
     #[serde(default)]
     pub spread: bool,
+    /// Semi- or fully automatic: may fire bursts, sprays and strafes («Automatic Weapons»).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub automatic: bool,
 }
 
 fn melee() -> WeaponKind {
@@ -211,6 +226,8 @@ fn melee_skill() -> String {
 
 /// Built-in weapons: (name, damage, kind, range, skill, bullet, spread). Damage from the
 /// seed; ranges other than the thrown dagger are the digest's G19 placeholders (not RAW).
+/// The sub-machinegun (+6, automatic) is the «Automatic Weapons» example; its Range (Short)
+/// is a placeholder like G19's.
 #[allow(clippy::type_complexity)]
 pub const WEAPONS: &[(&str, i32, WeaponKind, Option<Distance>, &str, bool, bool)] = &[
     (
@@ -295,6 +312,15 @@ pub const WEAPONS: &[(&str, i32, WeaponKind, Option<Distance>, &str, bool, bool)
         false,
     ),
     (
+        "sub machinegun",
+        6,
+        WeaponKind::Firearm,
+        Some(Distance::Short),
+        "Firearms (Submachine Guns)",
+        true,
+        false,
+    ),
+    (
         "fragmentation grenade",
         30,
         WeaponKind::Explosive,
@@ -330,6 +356,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 attack_attribute: Attribute::Prowess,
                 bullet,
                 spread,
+                automatic: name == "sub machinegun",
             },
         )
 }

@@ -55,6 +55,11 @@ fn spec(a: [i32; 8], sk: &[(&str, i32)], weapon: &str, armor: &str) -> FighterSp
         offhand: false,
         attack_modifier: 0,
         defense_modifier: 0,
+        simultaneous: false,
+        reserve: ReservePolicy::None,
+        movement: MovePolicy::Hold,
+        fire_mode: FireMode::Single,
+        first_aid: false,
     }
 }
 
@@ -527,20 +532,29 @@ fn worked_examples() {
     );
     // W8 Jack dodge + attack: −2 in total, split three ways.
     let o = GamecraftOptions::default();
-    use duel::alloc_pen;
+    use duel::{Check, Declared, alloc_pen};
+    let dodge_attack = Declared::attacks(1, true);
     let split = |s| {
         (
-            alloc_pen(&o, s, 1, true, Some(0)),
-            alloc_pen(&o, s, 1, true, None),
+            alloc_pen(&o, s, dodge_attack, Check::Attack(0)),
+            alloc_pen(&o, s, dodge_attack, Check::Dodge),
         )
     };
     assert_eq!(split(PenaltySplit::AllOnAttack), (2, 0));
     assert_eq!(split(PenaltySplit::AllOnDodge), (0, 2));
     assert_eq!(split(PenaltySplit::Even), (1, 1));
-    assert_eq!(alloc_pen(&o, PenaltySplit::Even, 1, false, Some(0)), 0);
-    assert_eq!(alloc_pen(&o, PenaltySplit::Even, 3, false, Some(2)), 1);
+    let one = Declared::attacks(1, false);
+    let three = Declared::attacks(3, false);
+    assert_eq!(alloc_pen(&o, PenaltySplit::Even, one, Check::Attack(0)), 0);
+    assert_eq!(
+        alloc_pen(&o, PenaltySplit::Even, three, Check::Attack(2)),
+        1
+    );
     let pc = opts(|o| o.multi_action_mode = MultiActionMode::PerCheck);
-    assert_eq!(alloc_pen(&pc, PenaltySplit::Even, 3, false, Some(2)), 3);
+    assert_eq!(
+        alloc_pen(&pc, PenaltySplit::Even, three, Check::Attack(2)),
+        3
+    );
     // W11 bursts and sprays: +6 → +9, +18.
     assert_eq!(burst_bonus(6), 9);
     assert_eq!(burst_bonus(5), 8);
@@ -1025,7 +1039,30 @@ fn spec_parsing() {
 
 #[test]
 fn option_docs_cover_every_option() {
-    let v = toml::Value::try_from(GamecraftOptions::default()).unwrap();
+    // Options added after the first release are written only when not at their default.
+    let every = opts(|o| {
+        o.stop_bleed_tn_base = 6;
+        o.aided_incap_interval_mult = 2;
+        o.simultaneous_penalty = 2;
+        o.move_action_penalty_mode = MovePenaltyMode::DerivedSection;
+        o.moving_target_tn = 3;
+        o.moving_target_scope = MovingTargetScope::Round;
+        o.full_dodge_counts_as_moving = true;
+        o.move_action_bands = 2;
+        o.move_only_bands = 3;
+        o.beyond_range_multiplier = 3;
+        o.spray_mult = 2;
+        o.strafe_hit_rule = StrafeHitRule::Ge;
+        o.strafe_damage = StrafeDamage::Tripled;
+        o.strafe_crit_mult = 3;
+        o.grace_ev_cost = 4;
+    });
+    let plain = toml::Value::try_from(GamecraftOptions::default()).unwrap();
+    let v = toml::Value::try_from(every).unwrap();
+    assert_eq!(
+        v.as_table().unwrap().len() - plain.as_table().unwrap().len(),
+        15
+    );
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
@@ -1048,6 +1085,12 @@ fn option_docs_cover_every_option() {
 fn fighter_docs_cover_every_field() {
     let mut s = aldric();
     s.wound_levels = Some(vec![2; 6]);
+    // Fields added after the first release are written only when not at their default.
+    s.simultaneous = true;
+    s.reserve = ReservePolicy::Dodge;
+    s.movement = MovePolicy::To(Distance::Short);
+    s.fire_mode = FireMode::Burst;
+    s.first_aid = true;
     let v = toml::Value::try_from(s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
@@ -1240,9 +1283,9 @@ fn duel_grace_spending() {
         grace: 11,
         ..duel::FState::default()
     };
-    assert_eq!(duel::grace_for_attack(&m.f[1], &st, 5, 12), 4);
-    assert_eq!(duel::grace_for_attack(&m.f[1], &st, 2, 12), 0);
-    let _ = g;
+    let o = g.options();
+    assert_eq!(duel::grace_for_attack(&m, o, &m.f[1], &st, 5, 12, 12), 4);
+    assert_eq!(duel::grace_for_attack(&m, o, &m.f[1], &st, 2, 12, 12), 0);
 }
 
 // G24: the surprise is the duel's first attack, spent whether it hits or misses.
@@ -1376,5 +1419,709 @@ fn opposed_ties() {
         within_4_sigma(wins as f64 / f64::from(n), p, n);
         let tie_band = e.bands.iter().any(|b| b.name == "tie");
         assert_eq!(tie_band, rule == OpposedTie::Report, "{rule:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Simultaneous and reserved actions, movement and range, automatic fire, first aid, and the
+// greedy_ev Grace policy.
+
+/// Records the order of attacks and dodges in a step, and whether attacks hit.
+#[derive(Default, Clone, Debug, PartialEq)]
+struct Order {
+    events: Vec<(char, usize)>,
+    hits: Vec<bool>,
+    grace: Vec<u8>,
+}
+
+impl duel::Tally for Order {
+    fn attack(&mut self, by: usize, hit: bool, _: bool, _: bool, _: i32) {
+        self.events.push(('a', by));
+        self.hits.push(hit);
+    }
+    fn dodge(&mut self, by: usize) {
+        self.events.push(('d', by));
+    }
+    fn grace(&mut self, _: usize, points: u8) {
+        self.grace.push(points);
+    }
+}
+
+/// The state after the first round's declarations, with initiative already settled
+/// (`first` acts first); the round start must roll no dice.
+fn declared(g: &Gamecraft, m: &Matchup, first: u8) -> duel::State {
+    let mut s = duel::State::start(m);
+    s.init = true;
+    s.first = first;
+    let mut out = Vec::new();
+    crate::roller::enumerate(
+        |r| {
+            let mut s2 = s;
+            duel::step(m, g.options(), &mut s2, r, &mut duel::NoTally);
+            s2
+        },
+        |s2, q| out.push((s2, q)),
+    );
+    assert_eq!(out.len(), 1, "the declaration rolls no dice");
+    assert_eq!(out[0].0.ev, 0);
+    out[0].0
+}
+
+/// Runs `steps` steps from `s` under every sequence of faces; calls `f` with the tally, the
+/// final state and the probability.
+fn branches(
+    g: &Gamecraft,
+    m: &Matchup,
+    s: duel::State,
+    steps: usize,
+    mut f: impl FnMut(&Order, &duel::State, f64),
+) {
+    crate::roller::enumerate(
+        |r| {
+            let mut s2 = s;
+            let mut rec = Order::default();
+            for _ in 0..steps {
+                if duel::step(m, g.options(), &mut s2, r, &mut rec) != duel::Step::Continue {
+                    break;
+                }
+            }
+            (rec, s2)
+        },
+        |(rec, s2), q| f(&rec, &s2, q),
+    );
+}
+
+fn with_weapon(mut s: FighterSpec, weapon: &str, skill: (&str, i32)) -> FighterSpec {
+    s.weapon = WeaponSpec {
+        stats: tables::weapon(weapon).unwrap(),
+        builtin: true,
+    };
+    s.skills.insert(skill.0.into(), skill.1);
+    s
+}
+
+fn p_die_at_least(n: i32) -> f64 {
+    die_dist(ExplodeMode::Limited).p_at_least(i64::from(n))
+}
+
+// W9 «Simultaneous Actions»: Laura, who won initiative, fires two guns simultaneously: −1
+// each from the −2 for two actions, −1 each for simultaneity, so −2 on each shot, and both
+// shots resolve in her phase-1 slot before anyone else acts. Without the rule her second
+// shot waits until everyone has acted once, at −1.
+#[test]
+fn w9_simultaneous_actions() {
+    let mut laura = with_weapon(aldric(), "light pistol", ("Firearms (Pistols)", 6));
+    laura.policy = ActionPlan::MultiAttack(2);
+    laura.simultaneous = true;
+    let thug = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    let o = opts(|o| o.distance = Distance::Short);
+    let (g, m) = setup(o.clone(), &laura, &thug);
+    let s = declared(&g, &m, 0);
+    assert!(s.f[0].sim);
+    let pen_of = |s: &duel::State, i: u8| {
+        duel::alloc_pen(
+            &o,
+            m.f[0].split,
+            duel::Declared::of(&s.f[0]),
+            duel::Check::Attack(i),
+        ) + duel::sim_pen(&o, &s.f[0])
+    };
+    assert_eq!((pen_of(&s, 0), pen_of(&s, 1)), (2, 2));
+    let order: Vec<_> = (0..4).map(|k| duel::event(&s, k)).collect();
+    assert_eq!(order, vec![Some((0, 1)), Some((0, 2)), Some((1, 1)), None]);
+    // Through the duel's own steps: both shots come before the thug's, each hitting with
+    // P(X ≥ TN − (attack − 2)): attack PRO 7 + 6 + bullet 2 = 15, TN 5 + 4 + Short 2 = 11.
+    assert_eq!((m.line[0].atk, m.line[0].tn), (15, 11));
+    let (mut p_first_hit, mut both_first) = (0.0, 0.0);
+    branches(&g, &m, s, 2, |rec, _, q| {
+        if rec.hits.first() == Some(&true) {
+            p_first_hit += q;
+        }
+        // (After her first shot the thug may already be out.)
+        if rec.events.iter().all(|e| *e == ('a', 0)) {
+            both_first += q;
+        }
+    });
+    close(p_first_hit, p_die_at_least(11 - 13), 1e-9);
+    close(both_first, 1.0, 1e-9);
+    // Without the simultaneous rule: −1 each, the second shot in phase 2.
+    laura.simultaneous = false;
+    let (g, m) = setup(o.clone(), &laura, &thug);
+    let s = declared(&g, &m, 0);
+    assert_eq!((pen_of(&s, 0), pen_of(&s, 1)), (1, 1));
+    let order: Vec<_> = (0..4).map(|k| duel::event(&s, k)).collect();
+    assert_eq!(order, vec![Some((0, 1)), Some((1, 1)), Some((0, 2)), None]);
+    let _ = g;
+    // One declared action is never "simultaneous".
+    let mut single = laura.clone();
+    single.policy = ActionPlan::Attack;
+    single.simultaneous = true;
+    let (g, m) = setup(o, &single, &thug);
+    let s = declared(&g, &m, 0);
+    assert!(!s.f[0].sim);
+    assert_eq!(duel::sim_pen(g.options(), &s.f[0]), 0);
+}
+
+// «Reserved Actions»: the reserved action counts toward the multiple-action penalty, can be
+// used out of turn, and is lost at the end of the round with its penalty still applied.
+#[test]
+fn reserved_actions() {
+    let o = GamecraftOptions::default();
+    // Borg (slower) declares an attack and reserves an action: −2 in total, −1 on each.
+    let mut b = borg();
+    b.reserve = ReservePolicy::Interrupt;
+    let (g, m) = setup(o.clone(), &aldric(), &b);
+    let s = declared(&g, &m, 0);
+    assert_eq!(s.f[1].reserve, 1);
+    let d = duel::Declared::of(&s.f[1]);
+    assert_eq!(
+        (
+            duel::alloc_pen(&o, PenaltySplit::Even, d, duel::Check::Attack(0)),
+            duel::alloc_pen(&o, PenaltySplit::Even, d, duel::Check::Reserve),
+            duel::alloc_pen(&o, PenaltySplit::AllOnAttack, d, duel::Check::Attack(0)),
+            duel::alloc_pen(&o, PenaltySplit::AllOnAttack, d, duel::Check::Reserve),
+        ),
+        (1, 1, 2, 0)
+    );
+    // "interrupt": Borg's reserved attack comes before Aldric's first action, out of turn:
+    // attack 11 − 1 against 12, P = P(X ≥ 2) = 2/3.
+    let mut p = 0.0;
+    branches(&g, &m, s, 1, |rec, s2, q| {
+        assert_eq!(rec.events, [('a', 1)]);
+        assert_eq!((s2.ev, s2.f[1].reserve), (0, 2));
+        if rec.hits[0] {
+            p += q;
+        }
+    });
+    close(p, 2.0 / 3.0, 1e-12);
+    // "dodge": used just before Aldric's attack; the dodge roll carries the reserve's −1.
+    // Aldric hits iff 14 + X1 ≥ 9 + X2 − 1, i.e. Z ≥ −6: O5 at d = +6, 1141/1296 + 25/648.
+    b.reserve = ReservePolicy::Dodge;
+    let (g, m) = setup(o.clone(), &aldric(), &b);
+    let s = declared(&g, &m, 0);
+    let mut p = 0.0;
+    branches(&g, &m, s, 2, |rec, _, q| {
+        assert_eq!(rec.events, [('d', 1), ('a', 0)]);
+        if rec.hits[0] {
+            p += q;
+        }
+    });
+    close(p, 1141.0 / 1296.0 + 25.0 / 648.0, 1e-12);
+    // Unused (the enemy full-dodges): lost at the end of the round, its −1 still charged to
+    // the attack that was made.
+    let mut coward = aldric();
+    coward.policy = ActionPlan::FullDodgeAt(0);
+    let (g, m) = setup(o, &coward, &b);
+    let s = declared(&g, &m, 0);
+    let mut seen = 0.0;
+    branches(&g, &m, s, 2, |rec, s2, q| {
+        assert_eq!(rec.events, [('a', 1)]);
+        assert_eq!(s2.f[1].reserve, 1);
+        seen += q;
+    });
+    close(seen, 1.0, 1e-12);
+    assert_eq!(
+        duel::alloc_pen(
+            g.options(),
+            PenaltySplit::Even,
+            duel::Declared::of(&s.f[1]),
+            duel::Check::Attack(0)
+        ),
+        1
+    );
+}
+
+// «Movement in Combat» and «Range»: a swordsman closes on a pistol from Short (move + attack,
+// −1 in all under "movement_section", −2 under "derived_section"); the shooter's phase-1 shot
+// meets the moving target's +2; from Medium he must run (two categories, no attack). Range
+// modifiers follow the distance as it changes; W6's dagger reads 12 at Short, 18 at Medium.
+#[test]
+fn movement_and_range() {
+    let mut charger = aldric();
+    charger.movement = MovePolicy::To(Distance::PointBlank);
+    let gunner = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    let o = opts(|o| o.distance = Distance::Short);
+    let (g, m) = setup(o.clone(), &charger, &gunner);
+    let s = declared(&g, &m, 1);
+    assert!(s.f[0].mv && !s.f[0].run);
+    assert_eq!(s.dist, 1);
+    let d = duel::Declared::of(&s.f[0]);
+    assert_eq!(
+        duel::alloc_pen(&o, PenaltySplit::Even, d, duel::Check::Attack(0)),
+        1
+    );
+    let derived = opts(|o| o.move_action_penalty_mode = MovePenaltyMode::DerivedSection);
+    assert_eq!(
+        duel::alloc_pen(&derived, PenaltySplit::Even, d, duel::Check::Attack(0)),
+        2
+    );
+    let two = duel::Declared {
+        n_att: 2,
+        mv: true,
+        ..duel::Declared::default()
+    };
+    let split = |o: &GamecraftOptions| {
+        [0, 1].map(|i| duel::alloc_pen(o, PenaltySplit::Even, two, duel::Check::Attack(i)))
+    };
+    assert_eq!(split(&o), [1, 1]);
+    assert_eq!(split(&derived), [2, 1]);
+    // Phase 1: the gunner shoots (attack 5 + 5 + 2 = 12 against 7 + 5 + Short 2 + moving 2 =
+    // 16: P(X ≥ 4) = 1/3), the charger moves to Point Blank; phase 2: the charger attacks at
+    // 14 − 1 against 9: P(X ≥ −4) = 35/36.
+    assert_eq!(
+        (0..4).map(|k| duel::event(&s, k)).collect::<Vec<_>>(),
+        vec![Some((1, 1)), Some((0, 1)), Some((0, 2)), None]
+    );
+    let (mut p_gun, mut p_sword) = (0.0, 0.0);
+    branches(&g, &m, s, 3, |rec, s2, q| {
+        if s2.f[0].dmg < m.f[0].cum[4] {
+            assert_eq!(s2.dist, 0);
+        }
+        if rec.hits.first() == Some(&true) {
+            p_gun += q;
+        }
+        // Unhurt by the shot, the charger swings with no wound penalty.
+        if rec.events.len() == 2 && rec.hits[1] && s2.f[0].dmg == 0 {
+            p_sword += q;
+        }
+    });
+    close(p_gun, 1.0 / 3.0, 1e-9);
+    let mut p_unhurt = 0.0;
+    branches(&g, &m, s, 1, |_, s2, q| {
+        if s2.f[0].dmg == 0 {
+            p_unhurt += q;
+        }
+    });
+    close(p_sword, p_unhurt * 35.0 / 36.0, 1e-9);
+    // Round scope: the +2 also meets attacks in later phases; moving_target_tn scales it.
+    let round = opts(|o| {
+        o.distance = Distance::Short;
+        o.moving_target_scope = MovingTargetScope::Round;
+        o.moving_target_tn = 4;
+    });
+    let (g2, m2) = setup(round, &charger, &gunner);
+    let s2 = declared(&g2, &m2, 1);
+    let mut p = 0.0;
+    branches(&g2, &m2, s2, 1, |rec, _, q| {
+        if rec.hits[0] {
+            p += q;
+        }
+    });
+    close(p, p_die_at_least(18 - 12), 1e-12);
+    // From Medium a move action would stop at Short, out of sword reach: run two categories.
+    // The gunner's shot: 12 against 12 + 4 × 2 (beyond the pistol's Short) + 2 = 22.
+    let far = opts(|o| o.distance = Distance::Medium);
+    let (g, m) = setup(far, &charger, &gunner);
+    assert_eq!(m.line[1].tn_at, [12, 14, 20, 28, 36]);
+    let s = declared(&g, &m, 1);
+    assert!(s.f[0].run && s.f[0].n_att == 0);
+    let mut p = 0.0;
+    branches(&g, &m, s, 2, |rec, s2, q| {
+        // Two categories, or one if the shot left him Badly Wounded ("no faster than Move").
+        // (An Incapacitated charger has ended the duel where he stood.)
+        let status = m.f[0].status(s2.f[0].dmg);
+        if status < 5 {
+            assert_eq!(s2.dist, if status >= 3 { 1 } else { 0 });
+        }
+        if rec.hits[0] {
+            p += q;
+        }
+    });
+    close(p, p_die_at_least(22 - 12), 1e-12);
+    // A Badly Wounded runner "cannot move faster than Move": one category a round.
+    let mut hurt = s;
+    hurt.f[0].dmg = m.f[0].cum[2];
+    hurt.ev = u8::MAX;
+    hurt.pre = 5;
+    let mut after = Vec::new();
+    crate::roller::enumerate(
+        |r| {
+            let mut x = hurt;
+            duel::step(&m, g.options(), &mut x, r, &mut duel::NoTally);
+            x
+        },
+        |x, _| after.push(x),
+    );
+    assert!(after.iter().all(|x| x.f[0].run));
+    let mut x = after[0];
+    x.first = 0;
+    duel::step(
+        &m,
+        g.options(),
+        &mut x,
+        &mut crate::roller::TapeRoller::new(&[]),
+        &mut duel::NoTally,
+    );
+    assert_eq!(x.dist, 1);
+    // W6 in the duel's own table: a thrown dagger (Range Short) against defense 10.
+    let mut thrower = with_weapon(aldric(), "thrown dagger", ("Melee Combat (Knives)", 6));
+    thrower.movement = MovePolicy::Hold;
+    let mut target = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    target.prowess = 6;
+    let (_, m) = setup(opts(|o| o.distance = Distance::Short), &thrower, &target);
+    assert_eq!(m.line[0].tn_at[1..3], [12, 18]);
+    let triple = opts(|o| {
+        o.distance = Distance::Short;
+        o.beyond_range_multiplier = 3;
+    });
+    let (_, m) = setup(triple, &thrower, &target);
+    assert_eq!(m.line[0].tn_at[2], 22);
+    // A fighter must be able to attack from where it stands or is going.
+    let g = Gamecraft::new(opts(|o| o.distance = Distance::Short)).unwrap();
+    assert!(g.compile("a", &aldric()).is_err());
+    assert!(g.compile("a", &charger).is_ok());
+    let mut lost = aldric();
+    lost.movement = MovePolicy::To(Distance::Long);
+    assert!(g.compile("a", &lost).is_err());
+}
+
+// «Automatic Weapons»: burst +6 → +9 and spread; spray ×3, spread from Short even at Point
+// Blank; strafe −2/−4/−6, hits only a TN lower than the total, a critical doubles damage.
+#[test]
+fn automatic_fire() {
+    let smg = |mode| {
+        let mut s = with_weapon(
+            aldric(),
+            "sub machinegun",
+            ("Firearms (Submachine Guns)", 5),
+        );
+        s.fire_mode = mode;
+        s
+    };
+    let o = GamecraftOptions::default();
+    let line = |mode| {
+        let (_, m) = setup(o.clone(), &smg(mode), &borg());
+        m.line[0]
+    };
+    // PRO 7 + 5 + bullet 2; PER 6 + bonus.
+    let single = line(FireMode::Single);
+    assert_eq!((single.atk, single.dmg), (14, 12));
+    let burst = line(FireMode::Burst);
+    assert_eq!((burst.atk, burst.dmg), (14, 15));
+    assert_eq!((burst.atk_at[2], burst.dmg_at[2]), (16, 11));
+    let spray = line(FireMode::Spray);
+    assert_eq!((spray.atk, spray.dmg), (15, 6 + 18 - 2));
+    let strafe = line(FireMode::StrafeMedium);
+    assert!(strafe.strafe);
+    assert_eq!((strafe.atk, strafe.dmg), (10, 12));
+    assert!(
+        Gamecraft::new(o.clone())
+            .unwrap()
+            .compile("x", &{
+                let mut s = aldric();
+                s.fire_mode = FireMode::Burst;
+                s
+            })
+            .is_err()
+    );
+    // Strafe Small: 12 against Borg's 9: hit iff X > −3, i.e. X ≥ −2 (11/12), not X ≥ −3.
+    let attack_p = |o: GamecraftOptions| {
+        let (g, m) = setup(o, &smg(FireMode::StrafeSmall), &borg());
+        let s = declared(&g, &m, 0);
+        let mut p = 0.0;
+        branches(&g, &m, s, 1, |rec, _, q| {
+            if rec.hits[0] {
+                p += q;
+            }
+        });
+        p
+    };
+    close(attack_p(o.clone()), 11.0 / 12.0, 1e-12);
+    close(
+        attack_p(opts(|o| o.strafe_hit_rule = StrafeHitRule::Ge)),
+        17.0 / 18.0,
+        1e-12,
+    );
+}
+
+// «Bleeding»: a bleeding fighter who gives itself first aid spends the round on it:
+// INT 5 + Medicine (First Aid) 3 + X − 3 (Badly Wounded) against 3 + 5: P(X ≥ 3) = 1/2; with
+// stop_bleed_tn_base = 3, P(X ≥ 1) = 5/6. Success stops the bleeding at that status.
+#[test]
+fn first_aid_stops_bleeding() {
+    let mut medic = aldric();
+    medic.first_aid = true;
+    medic.skills.insert("Medicine (First Aid)".into(), 3);
+    for (base, want) in [(5, 0.5), (3, 5.0 / 6.0)] {
+        let o = opts(|o| {
+            o.bleeding = true;
+            o.stop_bleed_tn_base = base;
+        });
+        let (g, m) = setup(o, &medic, &borg());
+        let mut s = duel::State::start(&m);
+        s.init = true;
+        s.first = 0;
+        s.f[0].dmg = m.f[0].cum[2];
+        s.pre = 3;
+        let s = {
+            let mut x = s;
+            duel::step(
+                &m,
+                g.options(),
+                &mut x,
+                &mut crate::roller::TapeRoller::new(&[]),
+                &mut duel::NoTally,
+            );
+            x
+        };
+        assert!(s.f[0].aid_act);
+        let mut p = 0.0;
+        branches(&g, &m, s, 1, |rec, s2, q| {
+            assert!(rec.events.is_empty());
+            if s2.f[0].aided == 3 {
+                p += q;
+            }
+        });
+        close(p, want, 1e-12);
+        // Once aided, the bleeding clock stands still and no more first aid is declared.
+        let mut x = s;
+        x.f[0].aided = 3;
+        x.f[0].bleed = 5;
+        x.ev = u8::MAX;
+        x.pre = 0;
+        duel::step(
+            &m,
+            g.options(),
+            &mut x,
+            &mut crate::roller::TapeRoller::new(&[]),
+            &mut duel::NoTally,
+        );
+        assert_eq!(x.f[0].bleed, 5);
+        assert!(!x.f[0].aid_act);
+    }
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let mut untrained = aldric();
+    untrained.first_aid = true;
+    assert!(g.compile("x", &untrained).is_err());
+}
+
+// greedy_ev, by hand: need 5 (P(X ≥ 5) = 6/36); each point down to need 1 adds 6/36, the
+// fifth adds 1/36. At 3/36 a point, the net values are 3, 6, 9, 12, 10: spend 4 (or the cap).
+#[test]
+fn greedy_ev_grace() {
+    let (g, m) = setup(GamecraftOptions::default(), &aldric(), &borg());
+    let o = g.options();
+    assert_eq!(duel::greedy_ev_spend(&m, o, 5, 6), 4);
+    assert_eq!(duel::greedy_ev_spend(&m, o, 5, 3), 3);
+    assert_eq!(
+        duel::greedy_ev_spend(&m, o, 1, 6),
+        0,
+        "1/36 a point is not worth 3/36"
+    );
+    assert_eq!(duel::greedy_ev_spend(&m, o, 12, 2), 0);
+    let dear = opts(|o| o.grace_ev_cost = 7);
+    assert_eq!(duel::greedy_ev_spend(&m, &dear, 5, 6), 0);
+    let free = opts(|o| o.grace_ev_cost = 0);
+    assert_eq!(duel::greedy_ev_spend(&m, &free, 5, 6), 6);
+    assert_eq!(duel::greedy_ev_spend(&m, &free, -5, 6), 0);
+    // In the duel: Borg (11) against Aldric (12) spends nothing; against a +5 dodge (17, need
+    // 6) the net values are −2, 1, 4, 7, 10, 8: he spends 5 and hits with P(X ≥ 1) = 5/6.
+    let mut b = borg();
+    b.grace = GracePolicy::GreedyEv;
+    let (hit, spent) = borg_attack(b.clone(), GamecraftOptions::default(), 11, None);
+    close(hit, 5.0 / 6.0, 1e-12);
+    assert_eq!(spent, vec![0]);
+    let (hit, spent) = borg_attack(b, GamecraftOptions::default(), 11, Some(5));
+    close(hit, 5.0 / 6.0, 1e-12);
+    assert_eq!(spent, vec![5]);
+}
+
+// The exact solver and the Monte Carlo duel agree on the new rules too.
+#[test]
+fn exact_matches_monte_carlo_new_rules() {
+    let mut laura = with_weapon(aldric(), "light pistol", ("Firearms (Pistols)", 6));
+    laura.policy = ActionPlan::MultiAttack(2);
+    laura.simultaneous = true;
+    let thug = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    let mut charger = aldric();
+    charger.movement = MovePolicy::To(Distance::PointBlank);
+    let mut kiter = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    kiter.movement = MovePolicy::To(Distance::Short);
+    kiter.reserve = ReservePolicy::Dodge;
+    let mut sprayer = with_weapon(borg(), "sub machinegun", ("Firearms", 5));
+    sprayer.fire_mode = FireMode::Spray;
+    sprayer.grace = GracePolicy::GreedyEv;
+    let mut strafer = sprayer.clone();
+    strafer.fire_mode = FireMode::StrafeSmall;
+    let mut interrupter = borg();
+    interrupter.reserve = ReservePolicy::Interrupt;
+    let mut medic = aldric();
+    medic.first_aid = true;
+    medic.skills.insert("Medicine".into(), 3);
+    let cases = [
+        (
+            opts(|o| o.distance = Distance::Short),
+            laura.clone(),
+            thug.clone(),
+        ),
+        (
+            opts(|o| o.distance = Distance::Medium),
+            charger.clone(),
+            thug.clone(),
+        ),
+        (
+            opts(|o| {
+                o.distance = Distance::Short;
+                o.moving_target_scope = MovingTargetScope::Round;
+                o.move_action_penalty_mode = MovePenaltyMode::DerivedSection;
+            }),
+            charger.clone(),
+            kiter.clone(),
+        ),
+        (
+            opts(|o| o.distance = Distance::Short),
+            sprayer.clone(),
+            laura.clone(),
+        ),
+        (
+            GamecraftOptions::default(),
+            strafer.clone(),
+            interrupter.clone(),
+        ),
+        (
+            opts(|o| {
+                o.bleeding = true;
+                o.bleed_interval_rounds = 2;
+            }),
+            medic.clone(),
+            borg(),
+        ),
+    ];
+    for (k, (o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o.clone(), &a, &b);
+        let e = g
+            .exact(&m)
+            .unwrap_or_else(|| panic!("case {k}: finite state space"));
+        assert!(e.truncated < 1e-9);
+        close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
+        let n = 40_000;
+        let (p, _) = monte_carlo(o, &a, &b, n, 200 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
+    }
+}
+
+/// The first exact solver: `solver::forward` with an ordered cache, kept as the reference the
+/// faster `exact::solve_from` must match bit for bit.
+fn reference_solve(m: &Matchup, o: &GamecraftOptions, start: duel::State) -> crate::ExactDuel {
+    use crate::solver::forward;
+    type Transitions = Vec<(duel::State, duel::Step, f64)>;
+    let mut cache: BTreeMap<duel::State, Transitions> = BTreeMap::new();
+    forward(
+        start,
+        o.max_rounds,
+        |s| s.round,
+        |s, emit| {
+            if duel::next_is_round_start(s) && s.round >= o.max_rounds {
+                emit(
+                    *s,
+                    duel::Step::Over(Winner::Draw, crate::Ending::RoundCap),
+                    1.0,
+                );
+                return true;
+            }
+            let key = duel::State { round: 0, ..*s };
+            let trans = cache.entry(key).or_insert_with(|| {
+                let mut merged: BTreeMap<duel::State, (duel::Step, f64)> = BTreeMap::new();
+                crate::roller::enumerate(
+                    |roller| {
+                        let mut s2 = key;
+                        let r = duel::step(m, o, &mut s2, roller, &mut duel::NoTally);
+                        (s2, r)
+                    },
+                    |(s2, r), q| {
+                        merged.entry(s2).or_insert((r, 0.0)).1 += q;
+                    },
+                );
+                merged.into_iter().map(|(s2, (r, q))| (s2, r, q)).collect()
+            });
+            for &(s2, r, q) in trans.iter() {
+                emit(
+                    duel::State {
+                        round: s.round + s2.round,
+                        ..s2
+                    },
+                    r,
+                    q,
+                );
+            }
+            true
+        },
+    )
+    .expect("reference solver")
+}
+
+// Item: the hashed exact solver gives the very same floating-point numbers as the ordered
+// one (same states visited in the same order, every sum in the same order).
+#[test]
+fn exact_solver_is_bit_identical_to_reference() {
+    let mut dodger = aldric();
+    dodger.policy = ActionPlan::AttackDodge;
+    dodger.grace = GracePolicy::SaveForDefense;
+    let mut double = aldric();
+    double.policy = ActionPlan::MultiAttack(2);
+    let mut charger = aldric();
+    charger.movement = MovePolicy::To(Distance::PointBlank);
+    let mut kiter = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    kiter.movement = MovePolicy::To(Distance::Medium);
+    kiter.reserve = ReservePolicy::Dodge;
+    let cases = [
+        (GamecraftOptions::default(), aldric(), borg()),
+        (opts(|o| o.max_rounds = 8), dodger, double),
+        (opts(|o| o.distance = Distance::Medium), charger, kiter),
+    ];
+    for (o, a, b) in cases {
+        let (_, m) = setup(o.clone(), &a, &b);
+        let start = duel::State::start(&m);
+        let fast = exact::solve_from(&m, &o, start).unwrap();
+        let slow = reference_solve(&m, &o, start);
+        assert_eq!(fast.p_a_win.to_bits(), slow.p_a_win.to_bits());
+        assert_eq!(fast.p_b_win.to_bits(), slow.p_b_win.to_bits());
+        assert_eq!(fast.p_draw.to_bits(), slow.p_draw.to_bits());
+        assert_eq!(fast.mean_rounds.to_bits(), slow.mean_rounds.to_bits());
+        assert_eq!(fast.truncated.to_bits(), slow.truncated.to_bits());
+        assert_eq!(fast.rounds_pmf, slow.rounds_pmf);
+    }
+}
+
+/// Times the exact solver on `scenarios/gamecraft/multiple-actions.toml`'s matchups (run with
+/// `cargo test --release -p oddsmith-rules exact_timing -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn exact_timing() {
+    let base = {
+        let mut s = aldric();
+        s.strength = 6;
+        s.constitution = 6;
+        s.prowess = 7;
+        s.spirit = 5;
+        s.perception = 6;
+        s.skills = skills(&[("Melee Combat", 6), ("Combat Defense", 5)]);
+        s.armor = ArmorSpec {
+            name: "leather".into(),
+            resistance: 2,
+            builtin: true,
+        };
+        s
+    };
+    let mut double = base.clone();
+    double.policy = ActionPlan::MultiAttack(2);
+    let mut triple = base.clone();
+    triple.policy = ActionPlan::MultiAttack(3);
+    let mut dodger = base.clone();
+    dodger.policy = ActionPlan::AttackDodge;
+    dodger.grace = GracePolicy::SaveForDefense;
+    for (name, a) in [("double", double), ("triple", triple), ("dodger", dodger)] {
+        let (g, m) = setup(GamecraftOptions::default(), &a, &base);
+        let t = std::time::Instant::now();
+        let e = g.exact(&m).unwrap();
+        let fast = t.elapsed();
+        let t = std::time::Instant::now();
+        let r = reference_solve(&m, g.options(), duel::State::start(&m));
+        let slow = t.elapsed();
+        assert_eq!(e.p_a_win.to_bits(), r.p_a_win.to_bits());
+        eprintln!(
+            "{name}: exact {fast:?}, reference {slow:?}, P(A) {}",
+            e.p_a_win
+        );
     }
 }

@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use oddsmith_benches::{draft_d1, gamecraft_d1};
+use oddsmith_benches::{d20_reference, draft_d1, gamecraft_d1};
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_sim::{RunConfig, run_duels};
@@ -43,4 +43,8 @@ fn gamecraft(c: &mut Criterion) {
     bench(c, "gamecraft_d1", gamecraft_d1());
 }
 
-criterion_group!(benches, draft, gamecraft);
+fn d20(c: &mut Criterion) {
+    bench(c, "d20_reference", d20_reference());
+}
+
+criterion_group!(benches, draft, gamecraft, d20);

@@ -3,6 +3,7 @@
 //! scenario files so the benchmark measures exactly what users run.
 
 use oddsmith_rules::Ruleset;
+use oddsmith_rules::d20::D20;
 use oddsmith_rules::draft::Draft;
 use oddsmith_rules::gamecraft::Gamecraft;
 
@@ -34,5 +35,14 @@ pub fn gamecraft_d1() -> (Gamecraft, <Gamecraft as Ruleset>::Matchup) {
         "reference-duel.toml",
         include_str!("../../scenarios/gamecraft/reference-duel.toml"),
         "D1",
+    )
+}
+
+/// d20 reference duel S2r (d20-taxonomy.md §7.9): Fighter 1 against a Bug Bear, default options.
+pub fn d20_reference() -> (D20, <D20 as Ruleset>::Matchup) {
+    matchup(
+        "reference-duels.toml",
+        include_str!("../../scenarios/d20/reference-duels.toml"),
+        "S2r",
     )
 }

@@ -9,6 +9,7 @@
 //! comes from a [`Roller`] passed in.
 
 pub mod check;
+pub mod d20;
 pub mod draft;
 pub mod error;
 pub mod fields;

@@ -3,7 +3,11 @@
 use crate::Ruleset;
 
 /// Ids of every ruleset, in listing order.
-pub const RULESET_IDS: &[&str] = &[crate::draft::Draft::ID, crate::gamecraft::Gamecraft::ID];
+pub const RULESET_IDS: &[&str] = &[
+    crate::draft::Draft::ID,
+    crate::gamecraft::Gamecraft::ID,
+    crate::d20::D20::ID,
+];
 
 /// Something generic over the ruleset, run by [`visit`] with the concrete type.
 pub trait RulesetVisitor {
@@ -18,6 +22,7 @@ pub fn visit<V: RulesetVisitor>(id: &str, v: V) -> Option<V::Output> {
     match id {
         crate::draft::Draft::ID => Some(v.visit::<crate::draft::Draft>()),
         crate::gamecraft::Gamecraft::ID => Some(v.visit::<crate::gamecraft::Gamecraft>()),
+        crate::d20::D20::ID => Some(v.visit::<crate::d20::D20>()),
         _ => None,
     }
 }

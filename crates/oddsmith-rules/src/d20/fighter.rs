@@ -1,0 +1,684 @@
+//! Compiled fighters and matchups: flat `Copy` tables (attacks, HP program, spells) built once.
+
+use oddsmith_dice::Dist;
+
+use super::options::{
+    ClassHpRoll, ConHp, CrossbowReading, D20Options, DamageDie, EnforceCaps, FractionalBth, HalfHd,
+    InitiativeSpeed, PtmStacking,
+};
+use super::reference;
+use super::spec::{DamageKind, FighterSpec};
+use super::tables::{Dice, Prof, Size, WeaponClass, WeaponStats, ability_mod};
+use crate::RulesError;
+
+/// Largest band of identical creatures on one side.
+pub const MAX_BAND: usize = 4;
+/// Most attacks in one action (natural sequence, or weapon attacks, bow shots and off hand).
+pub const MAX_ATTACKS: usize = 10;
+/// Most spells a fighter knows.
+pub const MAX_SPELLS: usize = 4;
+
+/// One attack of an action, precomputed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Attack {
+    /// Total attack modifier: BtH + ability + equipment (+ proficiency).
+    pub to_hit: i32,
+    /// Damage dice with every damage modifier in `plus`.
+    pub dice: Dice,
+    /// Highest damage a hit may deal (`damage_mod_exceeds_cap = false`), else `i32::MAX`.
+    pub cap: i32,
+    /// Least damage a hit deals (`min_damage_on_hit`).
+    pub floor: i32,
+    /// Kind of damage.
+    pub kind: DamageKind,
+    /// A spell (the target's magic resistance applies).
+    pub magic: bool,
+}
+
+impl Attack {
+    /// Damage of a hit with rolled dice total `roll` (dice plus constant).
+    #[inline]
+    pub fn clamp(&self, roll: i32) -> i32 {
+        roll.min(self.cap).max(self.floor)
+    }
+    /// Least damage of a hit: the fumble's "minimum damage" (G-10).
+    pub fn min_damage(&self) -> i32 {
+        self.clamp(self.dice.min())
+    }
+    /// Full damage (G-15 "max").
+    pub fn max_damage(&self) -> i32 {
+        self.clamp(self.dice.max())
+    }
+    /// Exact distribution of a normal hit's damage.
+    pub fn damage_dist(&self) -> Dist {
+        Dist::die(u32::from(self.dice.sides))
+            .sum_iid(u32::from(self.dice.n))
+            .expect("small dice")
+            .shift(i64::from(self.dice.plus))
+            .map(|v| i64::from(self.clamp(v as i32)))
+    }
+}
+
+/// One group of HP dice: `count` dice of `sides` (halved up if `half`), each
+/// max(floor, die + add) × times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HpTerm {
+    /// Number of dice.
+    pub count: u8,
+    /// Faces.
+    pub sides: u16,
+    /// ceil(die / 2) (½ Hit Die).
+    pub half: bool,
+    /// Added to each die (Con modifier, class HP base).
+    pub add: i32,
+    /// Least value of each die after `add`.
+    pub floor: i32,
+    /// Multiplier (`class_hp_roll = "single_times_n"`).
+    pub times: i32,
+}
+
+/// How a fighter's HP are rolled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HpProgram {
+    /// Dice groups (species HD, ½ HD, class levels).
+    pub terms: [HpTerm; 3],
+    /// Number of groups used.
+    pub n: u8,
+    /// Added once (Con under `con_hp_species = "once"`).
+    pub constant: i32,
+    /// Fixed HP (fighter field `hp`).
+    pub fixed: Option<i32>,
+}
+
+impl HpProgram {
+    /// Rolls the HP.
+    #[inline]
+    pub fn roll<R: crate::Roller>(&self, r: &mut R) -> i32 {
+        if let Some(h) = self.fixed {
+            return h;
+        }
+        let mut total = self.constant;
+        for t in &self.terms[..self.n as usize] {
+            for _ in 0..t.count {
+                let mut v = r.roll(u32::from(t.sides)) as i32;
+                if t.half {
+                    v = (v + 1) / 2;
+                }
+                total += (v + t.add).max(t.floor) * t.times;
+            }
+        }
+        total.max(1)
+    }
+    /// The exact HP distribution.
+    pub fn dist(&self) -> Dist {
+        if let Some(h) = self.fixed {
+            return Dist::constant(i64::from(h));
+        }
+        let mut d = Dist::constant(i64::from(self.constant));
+        for t in &self.terms[..self.n as usize] {
+            let one = Dist::die(u32::from(t.sides)).map(|v| {
+                let v = if t.half { (v + 1) / 2 } else { v };
+                (v + i64::from(t.add)).max(i64::from(t.floor)) * i64::from(t.times)
+            });
+            d = d
+                .convolve(&one.sum_iid(u32::from(t.count)).expect("small dice"))
+                .expect("small dice");
+        }
+        d.map(|v| v.max(1))
+    }
+}
+
+/// A spell, precomputed (G-25).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spell {
+    /// HP units (damage).
+    pub damage: i32,
+    /// BtH units (lasting bonus).
+    pub bth: i32,
+    /// Cost in half Magic Points.
+    pub cost2: i32,
+    /// The damage part as an attack (Chr to hit and damage).
+    pub attack: Attack,
+}
+
+/// A compiled d20 fighter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fighter {
+    /// Ability modifiers: Str, Int, Wis, Con, Dex, Chr.
+    pub mods: [i32; 6],
+    /// Size category.
+    pub size: Size,
+    /// Defense.
+    pub def: i32,
+    /// Effective movement (after Dex and armour).
+    pub speed: i32,
+    /// Speed that orders actions (`initiative_speed`).
+    pub order_speed: i32,
+    /// Death Point.
+    pub death_point: i32,
+    /// Bonus to Hit (species HD + class).
+    pub bth: i32,
+    /// HP rolling.
+    pub hp: HpProgram,
+    /// The attack action: natural sequence or weapon attacks (bow shots, off hand).
+    pub attacks: [Attack; MAX_ATTACKS],
+    /// Attacks used.
+    pub n_attacks: u8,
+    /// The action is a missile action (Missile segment).
+    pub missile: bool,
+    /// Crossbow: shoots in odd rounds only (G-21).
+    pub crossbow: bool,
+    /// Known spells.
+    pub spells: [Spell; MAX_SPELLS],
+    /// Spells used.
+    pub n_spells: u8,
+    /// Maximum Magic Points, in halves.
+    pub mp2: i32,
+    /// Creatures on this side.
+    pub count: u8,
+    /// Regenerates.
+    pub regenerates: bool,
+    /// Resistance to weapon damage.
+    pub resist: Option<Prof>,
+    /// Resistance to magic.
+    pub magic_resist: Option<Prof>,
+    /// Minimum damage of the first listed attack (inflicted on a fumbling opponent).
+    pub min_dmg: i32,
+    /// Kind of that damage.
+    pub min_kind: DamageKind,
+    /// A note when weapon dice exceed the cap (`enforce_caps = "warn"`).
+    pub cap_warning: Option<String>,
+}
+
+/// The ability modifiers of a spec: Str, Int, Wis, Con, Dex, Chr.
+pub fn mods(s: &FighterSpec) -> [i32; 6] {
+    [
+        s.strength,
+        s.intelligence,
+        s.wisdom,
+        s.constitution,
+        s.dexterity,
+        s.charisma,
+    ]
+    .map(ability_mod)
+}
+
+/// Speed from Movement, Dex modifier and the two penalties (sixths), exact rationals (G-13).
+pub fn speed(o: &D20Options, mv: i32, dex: i32, armor_ptm: i32, shield_ptm: i32) -> i32 {
+    let (num, den) = match o.ptm_stacking {
+        PtmStacking::AddCap => (6 - (armor_ptm + shield_ptm).min(4), 6),
+        PtmStacking::Multiply => ((6 - armor_ptm) * (6 - shield_ptm), 36),
+    };
+    let ceil = |x: i32| -((-x).div_euclid(den));
+    let v = if o.dex_before_armor {
+        ceil((mv + dex) * num)
+    } else {
+        ceil(mv * num) + dex
+    };
+    v.max(1)
+}
+
+/// Compiles a fighter spec under the options.
+pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
+    let m = mods(s);
+    let sp = &s.species.stats;
+    let size = sp.size;
+    let class = match (&s.class, s.level) {
+        (Some(_), 0) => {
+            return Err(RulesError::field(
+                "level",
+                "a classed fighter needs a level from 1",
+            ));
+        }
+        (None, l) if l > 0 => {
+            return Err(RulesError::field("level", "a level needs a class"));
+        }
+        (Some(c), l) => {
+            let c = &c.stats;
+            if c.bth.is_empty() || c.bth.len() != c.mp.len() || c.bth.len() > 10 {
+                return Err(RulesError::field(
+                    "class",
+                    "bth and mp need the same number of levels, 1 to 10",
+                ));
+            }
+            if c.bth.iter().any(|b| !(0..=20).contains(b))
+                || c.mp
+                    .iter()
+                    .any(|v| !(0.0..=200.0).contains(v) || (v * 2.0).fract() != 0.0)
+            {
+                return Err(RulesError::field(
+                    "class",
+                    "bth entries are 0–20 and mp entries 0–200 in steps of 0.5",
+                ));
+            }
+            if l as usize > c.bth.len() {
+                return Err(RulesError::field(
+                    "level",
+                    format!(
+                        "{} has levels 1 to {} (the tables stop at 6, G-30; give an inline class table for more)",
+                        c.name,
+                        c.bth.len()
+                    ),
+                ));
+            }
+            if !sp.playable && !o.allow_monster_classes {
+                return Err(RulesError::field(
+                    "class",
+                    format!(
+                        "{} is a monster: only members of a race advance in a class («Creatures §1»; allow_monster_classes)",
+                        sp.name
+                    ),
+                ));
+            }
+            Some((c, l))
+        }
+        (None, _) => None,
+    };
+    let species_counts = class.is_none() || o.species_class_stacking;
+    let hd2 = if species_counts { sp.hd } else { 0 };
+    // Bonus to Hit: +1 per Hit Die plus the class table.
+    let hd_bth = match o.fractional_bth {
+        FractionalBth::Floor => hd2 / 2,
+        FractionalBth::RoundUp => (hd2 + 1) / 2,
+    };
+    let bth = hd_bth + class.map_or(0, |(c, l)| c.bth[l as usize - 1]);
+    // Hit points.
+    let con = m[3];
+    let die = size.hp_die() as u16;
+    let mut hp = HpProgram::default();
+    let mut push = |t: HpTerm| {
+        if t.count > 0 {
+            hp.terms[hp.n as usize] = t;
+            hp.n += 1;
+        }
+    };
+    let per_die_con = if o.con_hp_species == ConHp::PerHd {
+        con
+    } else {
+        0
+    };
+    push(HpTerm {
+        count: (hd2 / 2) as u8,
+        sides: die,
+        half: false,
+        add: per_die_con,
+        floor: o.min_hp_per_die,
+        times: 1,
+    });
+    if hd2 % 2 == 1 {
+        let (sides, half) = match o.half_hd_hp {
+            HalfHd::CeilHalfDie => (die, true),
+            HalfHd::HalfDieType => ((die / 2).max(1), false),
+            HalfHd::RoundDown => (0, false),
+        };
+        if sides > 0 {
+            push(HpTerm {
+                count: 1,
+                sides,
+                half,
+                add: per_die_con,
+                floor: o.min_hp_per_die,
+                times: 1,
+            });
+        }
+    }
+    if let Some((c, l)) = class {
+        let con = if o.con_per_level {
+            con
+        } else {
+            hp.constant += m[3];
+            0
+        };
+        let t = match o.class_hp_roll {
+            ClassHpRoll::PerLevel => HpTerm {
+                count: l as u8,
+                sides: 4,
+                half: false,
+                add: c.hp_base + con,
+                floor: o.min_hp_per_die,
+                times: 1,
+            },
+            ClassHpRoll::SingleTimesN => HpTerm {
+                count: 1,
+                sides: 4,
+                half: false,
+                add: c.hp_base + con,
+                floor: o.min_hp_per_die,
+                times: l,
+            },
+        };
+        push(t);
+    }
+    if o.con_hp_species == ConHp::Once && hd2 > 0 {
+        hp.constant += con;
+    }
+    hp.fixed = s.hp;
+    // Defense and speed.
+    let (armor, shield) = (&s.armor.stats, &s.shield.stats.0);
+    let def = sp.def + m[4] + armor.btd + shield.btd;
+    let spd = speed(o, sp.mv, m[4], armor.ptm.0, shield.ptm.0);
+    let order_speed = match o.initiative_speed {
+        InitiativeSpeed::Effective => spd,
+        InitiativeSpeed::Base => sp.mv,
+    };
+    // Attacks.
+    let mut attacks = [Attack::default(); MAX_ATTACKS];
+    let mut n = 0usize;
+    let mut cap_warning = None;
+    let floor = o.min_damage_on_hit;
+    let mut missile = false;
+    let mut crossbow = false;
+    let prof = if o.proficiency_to_hit {
+        s.proficiency.bonus()
+    } else {
+        0
+    };
+    match &s.weapon {
+        None => {
+            if sp.attacks.is_empty() {
+                return Err(RulesError::field(
+                    "weapon",
+                    format!(
+                        "{} attacks \"by weapon\": give a weapon (or a species with an attack sequence)",
+                        sp.name
+                    ),
+                ));
+            }
+            if sp.attacks.len() > 8 {
+                return Err(RulesError::field(
+                    "species.attacks",
+                    "at most 8 attacks in a sequence",
+                ));
+            }
+            for (i, a) in sp.attacks.iter().enumerate() {
+                let dice = Dice::parse(&a.damage)
+                    .map_err(|e| RulesError::field(format!("species.attacks.{i}.damage"), e))?;
+                attacks[n] = Attack {
+                    to_hit: bth + m[0] + prof,
+                    dice: Dice {
+                        plus: dice.plus + m[0],
+                        ..dice
+                    },
+                    cap: i32::MAX,
+                    floor,
+                    kind: s.damage_type,
+                    magic: false,
+                };
+                n += 1;
+            }
+        }
+        Some(w) => {
+            let w = &w.stats;
+            if s.shield.stats.0.btd > 0 || s.shield.stats.0.ptm.0 > 0 {
+                let two_handed =
+                    w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy);
+                if two_handed {
+                    return Err(RulesError::field(
+                        "shield",
+                        format!("{} needs both hands: no shield («Weapons §2.3»)", w.name),
+                    ));
+                }
+            }
+            let (a, warn) = weapon_attack(o, size, &m, bth + prof, w, s.damage_type)
+                .map_err(|e| RulesError::field("weapon", e))?;
+            cap_warning = warn;
+            missile = w.class.is_missile();
+            crossbow = w.class == WeaponClass::Crossbow;
+            let copies = usize::from(o.by_weapon_attacks.clamp(1, 4))
+                * if w.class == WeaponClass::Bow { 2 } else { 1 };
+            for _ in 0..copies {
+                attacks[n] = a;
+                n += 1;
+            }
+            if let Some(off) = &s.offhand {
+                let off = &off.stats;
+                if off.class != WeaponClass::Light {
+                    return Err(RulesError::field(
+                        "offhand",
+                        "only light weapons go in the secondary hand («Weapons §2.1»)",
+                    ));
+                }
+                if s.shield.stats.0.btd > 0 {
+                    return Err(RulesError::field(
+                        "offhand",
+                        "the secondary hand holds a shield already",
+                    ));
+                }
+                if w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy) || missile
+                {
+                    return Err(RulesError::field(
+                        "offhand",
+                        format!("{} needs both hands", w.name),
+                    ));
+                }
+                if o.offhand_attack {
+                    let (mut a, _) = weapon_attack(o, size, &m, bth + prof, off, s.damage_type)
+                        .map_err(|e| RulesError::field("offhand", e))?;
+                    a.to_hit += o.offhand_to_hit;
+                    attacks[n] = a;
+                    n += 1;
+                }
+            }
+        }
+    }
+    let first = attacks[0];
+    // Magic.
+    let mp2 = class
+        .map_or(0, |(c, l)| (c.mp[l as usize - 1] * 2.0) as i32 + 4 * m[2])
+        .max(0);
+    if s.spells.len() > MAX_SPELLS {
+        return Err(RulesError::field("spells", "at most 4 spells"));
+    }
+    let mut spells = [Spell::default(); MAX_SPELLS];
+    let mut total_cost2 = 0;
+    for (i, sp_) in s.spells.iter().enumerate() {
+        if sp_.damage == 0 && sp_.bth == 0 {
+            return Err(RulesError::field(
+                format!("spells.{i}"),
+                "a spell needs damage or bth units",
+            ));
+        }
+        let cost2 = 2 * reference::spell_cost(sp_.damage, sp_.bth);
+        total_cost2 += cost2;
+        spells[i] = Spell {
+            damage: sp_.damage,
+            bth: sp_.bth,
+            cost2,
+            attack: Attack {
+                to_hit: bth + m[5],
+                dice: Dice {
+                    n: 0,
+                    sides: 1,
+                    plus: sp_.damage + m[5],
+                },
+                cap: i32::MAX,
+                floor: 1,
+                kind: DamageKind::Lethal,
+                magic: true,
+            },
+        };
+    }
+    if total_cost2 > mp2 {
+        return Err(RulesError::field(
+            "spells",
+            format!(
+                "the spells cost {} MP in all but the fighter has {} («Magic §4.2»: known spells cannot exceed maximum MPs; only classed races have MPs)",
+                f64::from(total_cost2) / 2.0,
+                f64::from(mp2) / 2.0
+            ),
+        ));
+    }
+    Ok(Fighter {
+        mods: m,
+        size,
+        def,
+        speed: spd,
+        order_speed,
+        death_point: size.death_point(),
+        bth,
+        hp,
+        attacks,
+        n_attacks: n as u8,
+        missile,
+        crossbow,
+        spells,
+        n_spells: s.spells.len() as u8,
+        mp2,
+        count: s.count as u8,
+        regenerates: s.regenerates,
+        resist: s.resistance,
+        magic_resist: s.magic_resistance,
+        min_dmg: first.min_damage(),
+        min_kind: first.kind,
+        cap_warning,
+    })
+}
+
+/// The cap of a weapon for a wielder's size (G-08, G-21).
+pub fn weapon_cap(o: &D20Options, size: Size, w: &WeaponStats) -> Result<i32, String> {
+    let class = match w.used_as {
+        None => w.class,
+        Some(u) => {
+            let ok = matches!(
+                (w.class, u),
+                (WeaponClass::Light, WeaponClass::Medium)
+                    | (WeaponClass::Medium, WeaponClass::Heavy)
+            ) || u == w.class;
+            if !ok {
+                return Err(format!(
+                    "a {:?} weapon cannot be used as {:?}: light as medium, medium as heavy only («Weapons §2.1–2.2»)",
+                    w.class, u
+                ));
+            }
+            if o.versatile_upgrade { u } else { w.class }
+        }
+    };
+    let table = size.melee_cap(class);
+    Ok(match class {
+        WeaponClass::Bow => table / 2,
+        WeaponClass::Crossbow if o.crossbow_reading == CrossbowReading::AverageRate => 2 * table,
+        _ => table,
+    })
+}
+
+/// One weapon attack: dice from the cap (or the weapon's own dice), ability and equipment
+/// modifiers; and a warning when the dice exceed the cap under `enforce_caps = "warn"`.
+pub fn weapon_attack(
+    o: &D20Options,
+    size: Size,
+    m: &[i32; 6],
+    base_to_hit: i32,
+    w: &WeaponStats,
+    kind: DamageKind,
+) -> Result<(Attack, Option<String>), String> {
+    let cap = weapon_cap(o, size, w)?;
+    let mut warn = None;
+    let dice = match &w.damage {
+        Some(d) => {
+            let d = Dice::parse(d)?;
+            if d.max() > cap {
+                let msg = format!(
+                    "{} rolls up to {} but its cap for a {} wielder is {cap} (G-08)",
+                    w.name,
+                    d.max(),
+                    super::tables::SIZE_NAMES[size as usize]
+                );
+                match o.enforce_caps {
+                    EnforceCaps::Error => return Err(msg),
+                    EnforceCaps::Warn => warn = Some(msg),
+                    EnforceCaps::Off => {}
+                }
+            }
+            d
+        }
+        None => match o.damage_die {
+            DamageDie::TwoDice if cap % 2 == 0 && cap >= 2 => Dice {
+                n: 2,
+                sides: (cap / 2) as u16,
+                plus: 0,
+            },
+            _ => Dice {
+                n: 1,
+                sides: cap as u16,
+                plus: 0,
+            },
+        },
+    };
+    // Str for weapons, Int for crossbows (devices), «Standard Abilities §1.1–1.2».
+    let ab = if w.class == WeaponClass::Crossbow {
+        m[1]
+    } else {
+        m[0]
+    };
+    Ok((
+        Attack {
+            to_hit: base_to_hit + ab + w.to_hit,
+            dice: Dice {
+                plus: dice.plus + ab + w.damage_bonus,
+                ..dice
+            },
+            cap: if o.damage_mod_exceeds_cap {
+                i32::MAX
+            } else {
+                cap
+            },
+            floor: o.min_damage_on_hit,
+            kind,
+            magic: false,
+        },
+        warn,
+    ))
+}
+
+/// Two compiled sides facing each other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matchup {
+    /// Side A and side B.
+    pub f: [Fighter; 2],
+    /// Per side: damage spells worth casting, best expected damage per MP first.
+    pub spell_order: [[u8; MAX_SPELLS]; 2],
+    /// Per side: how many of `spell_order` are used.
+    pub n_order: [u8; 2],
+    /// Some attack deals crippling damage, so maximum HP are tracked.
+    pub crippling: bool,
+}
+
+/// Builds a matchup: ranks each side's damage spells against the other side's Defense.
+pub fn matchup(o: &D20Options, a: &Fighter, b: &Fighter) -> Matchup {
+    let f = [a.clone(), b.clone()];
+    let mut spell_order = [[0u8; MAX_SPELLS]; 2];
+    let mut n_order = [0u8; 2];
+    for side in 0..2 {
+        let (me, foe) = (&f[side], &f[1 - side]);
+        let melee: f64 = me.attacks[..me.n_attacks as usize]
+            .iter()
+            .map(|a| reference::expected_damage(o, a, foe.def))
+            .sum::<f64>()
+            * if me.crossbow { 0.5 } else { 1.0 };
+        let mut v: Vec<(f64, u8)> = (0..me.n_spells)
+            .filter(|&i| me.spells[i as usize].damage > 0)
+            .map(|i| {
+                let s = &me.spells[i as usize];
+                (reference::expected_damage(o, &s.attack, foe.def), i)
+            })
+            .filter(|&(e, _)| e > melee)
+            .map(|(e, i)| (e / f64::from(me.spells[i as usize].cost2), i))
+            .collect();
+        v.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        for (k, &(_, i)) in v.iter().enumerate() {
+            spell_order[side][k] = i;
+        }
+        n_order[side] = v.len() as u8;
+    }
+    let crippling = f.iter().any(|x| {
+        x.attacks[..x.n_attacks as usize]
+            .iter()
+            .any(|a| a.kind == DamageKind::Crippling)
+    });
+    Matchup {
+        f,
+        spell_order,
+        n_order,
+        crippling,
+    }
+}

@@ -1,0 +1,461 @@
+//! The d20 "Stats and Rules Taxonomy": a rules-light d20 house system. 1d20 + BtH + ability +
+//! equipment against Defense, natural 1 / natural 20 optional results, weapon damage from a
+//! maximum set by weapon class and wielder size, HP rolled per Hit Die by size plus class
+//! levels `n(b+d4)`, out at 0 HP and dead at the size's Death Point, rounds in Magic, Missile
+//! and Melee segments with the faster acting first and equal speeds simultaneous. Seed
+//! `shared/seeds/stats-and-rules-taxonomy.txt`, digest `shared/rulesets/d20-taxonomy.md`;
+//! «…» names a seed heading, G-nn the digest's gaps.
+//!
+//! Modelled: one-on-one duels or a creature against a band of up to four identical creatures,
+//! starting engaged (G-22); attack sequences; missile rates; lethal, non-lethal,
+//! non-regenerative and crippling damage and regeneration; resistance checks; G-25 spells from
+//! Magic Points; skill, resistance, attack and damage checks; an exact duel solver; class cost
+//! units, Exp, Heal Rate and MP Recoup Rate.
+
+pub mod check;
+pub mod duel;
+pub mod exact;
+pub mod fighter;
+pub mod options;
+pub mod reference;
+pub mod spec;
+pub mod tables;
+
+#[cfg(test)]
+mod tests;
+
+pub use check::D20Check;
+pub use fighter::{Fighter, Matchup};
+pub use options::D20Options;
+pub use spec::FighterSpec;
+
+use duel::{State, Tally};
+
+use crate::{
+    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
+    RulesetInfo,
+};
+
+/// The d20 ruleset with its options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct D20 {
+    o: D20Options,
+}
+
+/// Names of the d20 per-duel counters.
+pub const COUNTERS: &[&str] = &[
+    "a_natural_20s",
+    "a_fumbles",
+    "a_spells",
+    "a_resisted",
+    "b_natural_20s",
+    "b_fumbles",
+    "b_spells",
+    "b_resisted",
+];
+
+struct OutcomeTally(DuelOutcome);
+
+impl Tally for OutcomeTally {
+    #[inline]
+    fn attack(&mut self, by: usize, hit: bool, crit: bool, fumble: bool, damage: i32) {
+        self.0.attacks[by] += 1;
+        if hit {
+            self.0.hits[by] += 1;
+            self.0.damage[by] += damage.max(0) as u32;
+        }
+        self.0.counters[by * 4] += u32::from(crit);
+        self.0.counters[by * 4 + 1] += u32::from(fumble);
+    }
+    #[inline]
+    fn spell(&mut self, by: usize) {
+        self.0.counters[by * 4 + 2] += 1;
+    }
+    #[inline]
+    fn resisted(&mut self, by: usize) {
+        self.0.counters[by * 4 + 3] += 1;
+    }
+}
+
+impl crate::Ruleset for D20 {
+    const ID: &'static str = "d20";
+    const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
+    type FighterSpec = FighterSpec;
+    type Options = D20Options;
+    type Fighter = Fighter;
+    type Matchup = Matchup;
+    type Check = D20Check;
+
+    fn new(o: D20Options) -> Result<Self, RulesError> {
+        if !(1..=100_000).contains(&o.max_rounds) {
+            return Err(RulesError::field("max_rounds", "expected 1 to 100000"));
+        }
+        if !(1..=4).contains(&o.by_weapon_attacks) {
+            return Err(RulesError::field("by_weapon_attacks", "expected 1 to 4"));
+        }
+        let ranges: [(&str, i32, i32, i32); 3] = [
+            ("min_damage_on_hit", o.min_damage_on_hit, 0, 5),
+            ("min_hp_per_die", o.min_hp_per_die, 0, 5),
+            ("offhand_to_hit", o.offhand_to_hit, -10, 10),
+        ];
+        for (field, v, lo, hi) in ranges {
+            if !(lo..=hi).contains(&v) {
+                return Err(RulesError::field(
+                    field,
+                    format!("{v} is out of range: expected {lo} to {hi}"),
+                ));
+            }
+        }
+        Ok(D20 { o })
+    }
+
+    fn options(&self) -> &D20Options {
+        &self.o
+    }
+
+    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
+        fighter::compile(&self.o, spec)
+    }
+
+    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        Ok(fighter::matchup(&self.o, a, b))
+    }
+
+    #[inline]
+    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
+        let mut s = State::start();
+        let mut tally = OutcomeTally(DuelOutcome::empty());
+        let (winner, ending) =
+            crate::solver::play(&mut s, |s| duel::step(m, &self.o, s, roller, &mut tally));
+        DuelOutcome {
+            winner,
+            ending,
+            rounds: s.round.min(self.o.max_rounds),
+            ..tally.0
+        }
+    }
+
+    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
+        exact::solve(m, &self.o)
+    }
+
+    fn counter_names(&self) -> &'static [&'static str] {
+        COUNTERS
+    }
+
+    fn info() -> RulesetInfo {
+        RulesetInfo {
+            id: Self::ID,
+            title: Self::TITLE,
+            summary: "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
+                      equipment against Defense (natural 1 misses and optionally fumbles for \
+                      the opponents' minimum damage, natural 20 hits and optionally deals full \
+                      damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \
+                      rolled per Hit Die by size die plus class levels n(b+d4), Con per die; out \
+                      at 0 HP, dead at the size's Death Point. Rounds: Magic, Missile, Melee \
+                      segments, faster first, equal speeds simultaneous; attack sequences, bows \
+                      2 shots, crossbows every other round; non-lethal, non-regenerative and \
+                      crippling damage, regeneration, resistance checks, G-25 spells. Exact \
+                      solver included. Start at range, charge, retreat and pursuit are not \
+                      modelled.",
+            fighter_fields: FIGHTER_DOCS.to_vec(),
+            options: options::OPTION_DOCS.to_vec(),
+            check_params: CHECK_DOCS.to_vec(),
+        }
+    }
+
+    fn parse_check(&self, params: &CheckParams) -> Result<D20Check, RulesError> {
+        check::parse(params)
+    }
+
+    fn check_exact(&self, c: &D20Check) -> CheckExact {
+        check::exact(&self.o, c)
+    }
+
+    fn check_sample<R: Roller>(&self, c: &D20Check, roller: &mut R) -> i64 {
+        check::sample(&self.o, c, roller)
+    }
+
+    /// Class cost units (HP, BtH and MP rates, 10 per level by the seed's invariant) for a
+    /// classed fighter; creatures and unclassed fighters have no price.
+    fn fighter_cost(&self, spec: &FighterSpec) -> Option<(f64, &'static str)> {
+        let c = &spec.class.as_ref()?.stats;
+        let l = spec.level;
+        let i = usize::try_from(l).ok()?.checked_sub(1)?;
+        let (bth, mp) = (*c.bth.get(i)?, *c.mp.get(i)?);
+        let units2 = reference::cost_units2(c.hp_base, bth, (mp * 2.0) as i32, l);
+        Some((f64::from(units2) / 2.0, "class cost units"))
+    }
+
+    /// Class cost units, HP distribution, Defense, speed, attacks, Death Point and magic.
+    fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
+        let Ok(f) = fighter::compile(&self.o, spec) else {
+            return Vec::new();
+        };
+        let hp = f.hp.dist();
+        let mut v = Vec::new();
+        if let Some(c) = &spec.class {
+            let c = &c.stats;
+            let l = spec.level;
+            let bth = c.bth[l as usize - 1];
+            let mp2 = (c.mp[l as usize - 1] * 2.0) as i32;
+            let units2 = reference::cost_units2(c.hp_base, bth, mp2, l);
+            v.push((
+                "class".into(),
+                format!(
+                    "{} {l}: {l}({}+d4) HP, BtH {bth}, MPs {}, Exp {}",
+                    c.name,
+                    c.hp_base,
+                    f64::from(mp2) / 2.0,
+                    reference::exp(l)
+                ),
+            ));
+            v.push((
+                "class cost units (10 per level)".into(),
+                format!("{} (budget {})", f64::from(units2) / 2.0, 10 * l),
+            ));
+        }
+        v.push((
+            "HP".into(),
+            format!(
+                "{}..{}, mean {:.3}, sd {:.3}, P(HP ≤ median) {:.4}",
+                hp.min(),
+                hp.max(),
+                hp.mean(),
+                hp.std_dev(),
+                {
+                    let med = (hp.min()..=hp.max())
+                        .find(|&k| hp.p_at_most(k) >= 0.5)
+                        .unwrap_or(hp.max());
+                    hp.p_at_most(med)
+                }
+            ),
+        ));
+        v.push((
+            "Death Point / Heal Rate (mean HP)".into(),
+            format!(
+                "{} / {} per day",
+                f.death_point,
+                reference::heal_rate(hp.mean().round() as i32, f.mods[3])
+            ),
+        ));
+        v.push(("Defense / speed".into(), format!("{} / {}", f.def, f.speed)));
+        let attacks: Vec<String> = f.attacks[..f.n_attacks as usize]
+            .iter()
+            .map(|a| format!("{:+} {}", a.to_hit, a.dice))
+            .collect();
+        v.push((
+            format!(
+                "BtH {} / attacks per round{}",
+                f.bth,
+                if f.crossbow {
+                    " (every other round)"
+                } else {
+                    ""
+                }
+            ),
+            attacks.join(", "),
+        ));
+        let per_round: Vec<String> = [10, 13, 18]
+            .iter()
+            .map(|&d| {
+                let x = reference::round_damage_dist(&self.o, &f, d);
+                format!("Def {d}: {:.4}", x.mean())
+            })
+            .collect();
+        v.push((
+            "exact E[damage per round] (per creature)".into(),
+            per_round.join(", "),
+        ));
+        let hit: Vec<String> = [10, 13, 15, 18, 20]
+            .iter()
+            .map(|&d| {
+                format!(
+                    "Def {d}: {}/20",
+                    reference::hit_twentieths(f.attacks[0].to_hit, d)
+                )
+            })
+            .collect();
+        v.push(("to-hit (first attack)".into(), hit.join(", ")));
+        if f.mp2 > 0 || f.n_spells > 0 {
+            v.push((
+                "MPs / MP Recoup Rate".into(),
+                format!(
+                    "{} / {} per day",
+                    f64::from(f.mp2) / 2.0,
+                    reference::mp_recoup_rate(f.mp2, f.mods[2])
+                ),
+            ));
+        }
+        for s in &spec.spells {
+            v.push((
+                format!("spell {}", s.name),
+                format!(
+                    "{} HP + {} BtH units: {} MP",
+                    s.damage,
+                    s.bth,
+                    reference::spell_cost(s.damage, s.bth)
+                ),
+            ));
+        }
+        if let Some(w) = &f.cap_warning {
+            v.push(("warning".into(), w.clone()));
+        }
+        v
+    }
+
+    /// P(hit) for attack modifiers −2 … +10 against Defense 10 … 22 (digest §7.1).
+    fn check_grid(&self) -> Option<CheckGrid<D20Check>> {
+        let cells = (-2..=10)
+            .flat_map(|m| {
+                [10, 12, 13, 15, 17, 18, 20, 22].into_iter().map(move |d| {
+                    (
+                        i64::from(m),
+                        format!("Def {d}"),
+                        i64::from(d),
+                        D20Check::Attack {
+                            modifier: m,
+                            defense: d,
+                        },
+                    )
+                })
+            })
+            .collect();
+        Some(CheckGrid {
+            row_name: "attack modifier",
+            col_name: "defense",
+            col_value_name: "defense",
+            cells,
+        })
+    }
+}
+
+const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
+    FieldDoc { name, default, doc }
+}
+
+/// Documentation of every fighter field.
+pub const FIGHTER_DOCS: &[FieldDoc] = &[
+    doc(
+        "species",
+        "\"human\"",
+        "human, dwarf, elf, bug bear, goblin («Sample Creatures»), or { def, mv, hd (0.5 steps), size, attacks = [{ name, damage = \"1d4\" }, …] (claw/claw/bite), playable }",
+    ),
+    doc(
+        "class",
+        "none",
+        "fighter, 80/20, 50/50, 20/80, magic-user (levels 1–6, literal tables), or { hp_base, bth = [per level], mp = [per level] }",
+    ),
+    doc("level", "0", "class level 1–6 (0 without a class)"),
+    doc(
+        "str",
+        "10",
+        "Strength 1–19: to hit and damage with weapons (modifier −4…+4)",
+    ),
+    doc(
+        "int",
+        "10",
+        "Intelligence 1–19: to hit and damage with crossbows (devices)",
+    ),
+    doc("wis", "10", "Wisdom 1–19: MPs + 2 × modifier, once"),
+    doc(
+        "con",
+        "10",
+        "Constitution 1–19: HP modifier per Hit Die and per class level",
+    ),
+    doc(
+        "dex",
+        "10",
+        "Dexterity 1–19: Defense and Movement (never to hit)",
+    ),
+    doc("chr", "10", "Charisma 1–19: spells to hit and damage"),
+    doc(
+        "weapon",
+        "none (natural attacks)",
+        "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as }",
+    ),
+    doc(
+        "offhand",
+        "none",
+        "a light weapon in the secondary hand (an extra attack only with offhand_attack)",
+    ),
+    doc(
+        "armor",
+        "\"none\"",
+        "none, padded, hide, leather, studded leather, scale mail, ring mail, chain mail, banded mail, plate mail, or { btd 0–10, ptm \"0\"…\"2/3\" }",
+    ),
+    doc(
+        "shield",
+        "\"none\"",
+        "none, small shield (buckler), medium shield, large shield, or { btd, ptm }; not with two-handed weapons",
+    ),
+    doc(
+        "hp",
+        "rolled",
+        "fixed starting HP 1–1000 instead of rolling",
+    ),
+    doc(
+        "count",
+        "1",
+        "identical creatures on this side, 1–4 (each targets the foe with the lowest HP)",
+    ),
+    doc(
+        "damage_type",
+        "\"lethal\"",
+        "\"lethal\" | \"nonlethal\" (tallied, out when the tally exceeds current HP) | \"non_regenerative\" (fire) | \"crippling\" (lowers maximum HP)",
+    ),
+    doc(
+        "regenerates",
+        "false",
+        "lethal damage is tallied like non-lethal (out, 'dead' until the situation ends, when the tally exceeds HP); non-lethal ignored («Damage and Death §5»)",
+    ),
+    doc(
+        "resistance",
+        "none",
+        "resistance to weapon damage: \"--\" | \"-\" | \"#\" | \"+\" | \"++\" (a d20 per hit, «Resistance Check»)",
+    ),
+    doc(
+        "magic_resistance",
+        "none",
+        "resistance to spells, same levels",
+    ),
+    doc(
+        "proficiency",
+        "\"#\"",
+        "weapon proficiency --, -, #, +, ++ (to hit only with proficiency_to_hit)",
+    ),
+    doc(
+        "spells",
+        "[]",
+        "G-25 spells [{ name, damage = HP units, bth = +1 BtH units }]; cost units + surcharges; total cost ≤ MPs (classed races only)",
+    ),
+];
+
+/// Documentation of `oddsmith check d20` parameters.
+pub const CHECK_DOCS: &[FieldDoc] = &[
+    doc(
+        "attack",
+        "—",
+        "attack check: total modifier (BtH + ability + equipment); result 0 natural 1, 1 miss, 2 hit, 3 natural 20",
+    ),
+    doc(
+        "defense",
+        "10",
+        "attack or damage check: the target's Defense",
+    ),
+    doc(
+        "damage",
+        "—",
+        "with attack/defense: damage of one attack roll (0 on a miss); with resist: damage taken from one hit",
+    ),
+    doc(
+        "resist",
+        "—",
+        "resistance check at --, -, #, +, ++: result 0 normal … 5 reflect ½ (or damage taken with damage=…)",
+    ),
+    doc(
+        "proficiency",
+        "#",
+        "skill check (no other parameter): the d20 roll and its seven bands; shifted under skill_modifier_mode = \"shift\"",
+    ),
+];

@@ -1,0 +1,421 @@
+//! d20 options: the digest's toggles (§5) and every duel INTERPRETATION of §6 (G-03 … G-29),
+//! each with the digest's default. `OPTION_DOCS` documents them; a test keeps the lists in step.
+//!
+//! Not offered (the duel starts engaged in melee and has no distances, digest G-22):
+//! `start = "range"`, `start_distance`, charge / hit-and-run / set-vs-charge (G-23), retreat and
+//! pursuit (G-24), `thrown_supply`; `ability_gen` (G-01: scores are given explicitly),
+//! `ability_mod_override` (G-02: values above 19 are rejected), `class_extrapolation` (G-30:
+//! levels above 6 need an inline class table), `spreadsheet_save_vs_hps` (G-25: speculative
+//! draft notes), and the AI choices `random`/`highest_threat` targeting and retreat.
+
+use serde::{Deserialize, Serialize};
+
+use crate::FieldDoc;
+
+/// Options under `[options]` for `ruleset = "d20"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct D20Options {
+    /// «Rolling Attacks §2–3»: a natural 1 makes the attacker take the minimum damage of every
+    /// engaged opponent.
+    pub nat1_fumble: bool,
+    /// «Rolling Attacks §2–3»: a natural 20 "deals full normal damage".
+    pub nat20_full_damage: bool,
+    /// G-15: what "full normal damage" means.
+    pub crit_rule: CritRule,
+    /// G-08: the damage die a weapon rolls from its maximum damage (cap).
+    pub damage_die: DamageDie,
+    /// G-08: a light weapon used as medium (or medium as heavy) takes the cap of that class.
+    pub versatile_upgrade: bool,
+    /// G-08: what a weapon whose dice exceed its cap does.
+    pub enforce_caps: EnforceCaps,
+    /// G-09: the ability modifier may lift damage above the weapon's cap.
+    pub damage_mod_exceeds_cap: bool,
+    /// G-10: least damage of a hit (and of a fumble's "minimum damage").
+    pub min_damage_on_hit: i32,
+    /// G-03: Con modifier on species Hit Dice: per die or once.
+    pub con_hp_species: ConHp,
+    /// «Modifiers» note 1: the Con modifier is added at each class level (else once).
+    pub con_per_level: bool,
+    /// G-07: HP of a ½ Hit Die.
+    pub half_hd_hp: HalfHd,
+    /// G-07: BtH from fractional Hit Dice.
+    pub fractional_bth: FractionalBth,
+    /// G-04: least HP from each Hit Die or class level (the total is always at least 1).
+    pub min_hp_per_die: i32,
+    /// G-05: `n(b+d4)`: a d4 per level, or one d4 times n.
+    pub class_hp_roll: ClassHpRoll,
+    /// G-06: species Hit Dice and class levels stack (HP and BtH), or class levels replace them.
+    pub species_class_stacking: bool,
+    /// G-33: monsters (non-playable species) may take class levels.
+    pub allow_monster_classes: bool,
+    /// G-13: Dex modifies Movement before armour's penalty (else after).
+    pub dex_before_armor: bool,
+    /// G-13: how armour and shield penalties to movement combine.
+    pub ptm_stacking: PtmStacking,
+    /// G-14: the speed that orders actions within a segment.
+    pub initiative_speed: InitiativeSpeed,
+    /// G-20: attacks per round of a "by weapon" creature with its primary weapon.
+    pub by_weapon_attacks: u8,
+    /// G-20: a light weapon in the secondary hand gives one extra attack.
+    pub offhand_attack: bool,
+    /// G-20: to-hit modifier of the off-hand attack (the text gives no penalty).
+    pub offhand_to_hit: i32,
+    /// G-11: weapon proficiency modifies the attack roll (++ +3, + +1, # 0, − −1, −− −3).
+    pub proficiency_to_hit: bool,
+    /// G-21: per-hit cap of a crossbow.
+    pub crossbow_reading: CrossbowReading,
+    /// G-19: fight until a side is incapacitated, or until it is dead.
+    pub fight_to: FightTo,
+    /// G-19: under `fight_to = "death"`, attacks on a downed foe hit automatically.
+    pub helpless_auto_hit: bool,
+    /// G-19: round cap; a duel still going is a draw marked "timeout".
+    pub max_rounds: u32,
+    /// G-28: rounding of the resistance "½" and of Reflect ½.
+    pub halve_rounding: HalveRounding,
+    /// «Damage and Death §4»: crippling damage lowers maximum HPs; what happens to current HPs.
+    pub crippling_current: CripplingCurrent,
+    /// G-29: skill checks: no modifier (RAW), or the proficiency shifts rolls 2–19.
+    pub skill_modifier_mode: SkillMode,
+}
+
+impl Default for D20Options {
+    fn default() -> Self {
+        D20Options {
+            nat1_fumble: true,
+            nat20_full_damage: true,
+            crit_rule: CritRule::Max,
+            damage_die: DamageDie::OneDie,
+            versatile_upgrade: false,
+            enforce_caps: EnforceCaps::Warn,
+            damage_mod_exceeds_cap: true,
+            min_damage_on_hit: 1,
+            con_hp_species: ConHp::PerHd,
+            con_per_level: true,
+            half_hd_hp: HalfHd::CeilHalfDie,
+            fractional_bth: FractionalBth::Floor,
+            min_hp_per_die: 1,
+            class_hp_roll: ClassHpRoll::PerLevel,
+            species_class_stacking: true,
+            allow_monster_classes: false,
+            dex_before_armor: true,
+            ptm_stacking: PtmStacking::AddCap,
+            initiative_speed: InitiativeSpeed::Effective,
+            by_weapon_attacks: 1,
+            offhand_attack: false,
+            offhand_to_hit: 0,
+            proficiency_to_hit: false,
+            crossbow_reading: CrossbowReading::PerRoundCap,
+            fight_to: FightTo::Incapacitated,
+            helpless_auto_hit: false,
+            max_rounds: 1000,
+            halve_rounding: HalveRounding::FloorMin1,
+            crippling_current: CripplingCurrent::Cap,
+            skill_modifier_mode: SkillMode::None,
+        }
+    }
+}
+
+/// G-15: the meaning of "full normal damage".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CritRule {
+    /// Maximum damage: every die at its maximum, plus modifiers.
+    Max,
+    /// Normal rolled damage that ignores the target's resistance check.
+    BypassResistance,
+}
+
+/// G-08: the die behind a maximum damage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageDie {
+    /// One uniform die 1..cap (digest default).
+    OneDie,
+    /// Two dice of cap/2 (same maximum, bell-shaped; odd caps keep one die).
+    TwoDice,
+}
+
+/// G-08: weapons whose dice exceed their cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnforceCaps {
+    /// Reject the fighter.
+    Error,
+    /// Accept, and say so in the fighter's facts.
+    Warn,
+    /// Accept silently.
+    Off,
+}
+
+/// G-03: Con on species Hit Dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConHp {
+    /// Once per Hit Die.
+    PerHd,
+    /// Once in total.
+    Once,
+}
+
+/// G-07: HP of a ½ Hit Die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HalfHd {
+    /// ceil(d(size)/2): uniform 1–4 for a Medium creature.
+    CeilHalfDie,
+    /// A die of half the faces (d8 → d4).
+    HalfDieType,
+    /// No HP from the ½ (rounds down to 0 HD).
+    RoundDown,
+}
+
+/// G-07: BtH from fractional Hit Dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FractionalBth {
+    /// floor(HD).
+    Floor,
+    /// ½ rounds up.
+    RoundUp,
+}
+
+/// G-05: `n(b+d4)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClassHpRoll {
+    /// A d4 each level: n·b + n·d4.
+    PerLevel,
+    /// One d4, times n: n·(b + d4).
+    SingleTimesN,
+}
+
+/// G-13: combining penalties to movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PtmStacking {
+    /// Add armour and shield, cap at 2/3.
+    AddCap,
+    /// Multiply the remaining fractions.
+    Multiply,
+}
+
+/// G-14: the speed for ordering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InitiativeSpeed {
+    /// After Dex and armour.
+    Effective,
+    /// The species' Movement.
+    Base,
+}
+
+/// G-21: crossbow per-hit maximum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossbowReading {
+    /// The table value per hit (one shot in two rounds).
+    PerRoundCap,
+    /// Twice the table value (the table as an average over two rounds).
+    AverageRate,
+}
+
+/// G-19: when the duel ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FightTo {
+    /// A side with nobody able to fight loses.
+    Incapacitated,
+    /// Downed foes are attacked until dead (HP ≤ Death Point).
+    Death,
+}
+
+/// G-28: halving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HalveRounding {
+    /// max(1, floor(d/2)).
+    FloorMin1,
+    /// ceil(d/2).
+    Ceil,
+    /// floor(d/2), possibly 0.
+    Floor,
+}
+
+/// Crippling damage and current HPs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CripplingCurrent {
+    /// Seed as written: lowers the maximum; current HPs are cut to the new maximum.
+    Cap,
+    /// Lowers the maximum and current HPs alike.
+    Reduce,
+}
+
+/// G-29: skill checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillMode {
+    /// Unmodified d20 (RAW).
+    None,
+    /// Add the proficiency bonus to rolls 2–19, clamped to 2–19.
+    Shift,
+}
+
+const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
+    FieldDoc { name, default, doc }
+}
+
+/// Documentation of every option.
+pub const OPTION_DOCS: &[FieldDoc] = &[
+    doc(
+        "nat1_fumble",
+        "true",
+        "natural 1: the attacker takes the minimum damage of every engaged opponent («Rolling Attacks §2–3», optional result, on as the 'standard universal rule')",
+    ),
+    doc(
+        "nat20_full_damage",
+        "true",
+        "natural 20: the hit deals 'full normal damage' (see crit_rule) («Rolling Attacks §2–3»)",
+    ),
+    doc(
+        "crit_rule",
+        "\"max\"",
+        "G-15 meaning of full damage: \"max\" (all dice at maximum + modifiers) | \"bypass_resistance\" (rolled damage, no resistance check)",
+    ),
+    doc(
+        "damage_die",
+        "\"one_die\"",
+        "G-08 damage from a weapon's maximum damage M: \"one_die\" (1dM) | \"two_dice\" (2d(M/2), odd M keeps 1dM)",
+    ),
+    doc(
+        "versatile_upgrade",
+        "false",
+        "G-08: a weapon's used_as grip (light as medium, medium as heavy) also raises its cap",
+    ),
+    doc(
+        "enforce_caps",
+        "\"warn\"",
+        "G-08 weapon dice above the cap: \"error\" | \"warn\" (noted in the fighter's facts) | \"off\"",
+    ),
+    doc(
+        "damage_mod_exceeds_cap",
+        "true",
+        "G-09: the ability (and equipment) damage modifier may take damage above the cap",
+    ),
+    doc(
+        "min_damage_on_hit",
+        "1",
+        "G-10: least damage of a hit and of a fumble's 'minimum damage', 0–5",
+    ),
+    doc(
+        "con_hp_species",
+        "\"per_hd\"",
+        "G-03 Con modifier on species Hit Dice: \"per_hd\" | \"once\" (class levels always add it per level)",
+    ),
+    doc(
+        "con_per_level",
+        "true",
+        "«Modifiers for Standard Ability Values» note 1 (stated): Con modifier added at each class level; false = once for all levels",
+    ),
+    doc(
+        "half_hd_hp",
+        "\"ceil_half_die\"",
+        "G-07 HP of ½ HD: \"ceil_half_die\" (ceil(d8/2) ~ U1–4) | \"half_die_type\" (d4) | \"round_down\" (none)",
+    ),
+    doc(
+        "fractional_bth",
+        "\"floor\"",
+        "G-07 BtH of ½ HD (+1 per HD): \"floor\" | \"round_up\"",
+    ),
+    doc(
+        "min_hp_per_die",
+        "1",
+        "G-04: least HP per Hit Die or class level after Con, 0–5; total HP is at least 1",
+    ),
+    doc(
+        "class_hp_roll",
+        "\"per_level\"",
+        "G-05 n(b+d4): \"per_level\" (n·b + n d4) | \"single_times_n\" (n·(b + one d4))",
+    ),
+    doc(
+        "species_class_stacking",
+        "true",
+        "G-06: species HD and class levels both give HP and BtH; false = a classed creature uses class levels only",
+    ),
+    doc(
+        "allow_monster_classes",
+        "false",
+        "G-33: non-playable species (monsters) may take class levels («Creatures §1» says they cannot)",
+    ),
+    doc(
+        "dex_before_armor",
+        "true",
+        "G-13: speed = ceil((Mv + Dex mod) × (1 − PtM)); false = ceil(Mv × (1 − PtM)) + Dex mod; at least 1",
+    ),
+    doc(
+        "ptm_stacking",
+        "\"add_cap\"",
+        "G-13 armour + shield PtM: \"add_cap\" (sum, at most 2/3) | \"multiply\"",
+    ),
+    doc(
+        "initiative_speed",
+        "\"effective\"",
+        "G-14 speed ordering a segment (fastest first, equal = simultaneous): \"effective\" | \"base\" (species Mv)",
+    ),
+    doc(
+        "by_weapon_attacks",
+        "1",
+        "G-20 attacks per round of a 'by weapon' creature, 1–4 (bows shoot twice per attack action)",
+    ),
+    doc(
+        "offhand_attack",
+        "false",
+        "G-20: a light weapon in the secondary hand (fighter field offhand) gives one extra attack",
+    ),
+    doc(
+        "offhand_to_hit",
+        "0",
+        "G-20: to-hit modifier of the off-hand attack, −10 to 10",
+    ),
+    doc(
+        "proficiency_to_hit",
+        "false",
+        "G-11: the fighter's proficiency modifies to-hit: ++ +3, + +1, # 0, - −1, -- −3",
+    ),
+    doc(
+        "crossbow_reading",
+        "\"per_round_cap\"",
+        "G-21 crossbow per-hit cap: \"per_round_cap\" (table value; fires rounds 1, 3, 5, …) | \"average_rate\" (twice the table value)",
+    ),
+    doc(
+        "fight_to",
+        "\"incapacitated\"",
+        "G-19: \"incapacitated\" (a side with nobody at HP > 0 loses) | \"death\" (downed foes are attacked until HP ≤ Death Point)",
+    ),
+    doc(
+        "helpless_auto_hit",
+        "false",
+        "G-19: under fight_to = \"death\", attacks on a downed foe hit automatically (no fumble)",
+    ),
+    doc(
+        "max_rounds",
+        "1000",
+        "G-19: round cap, 1–100000; a duel still going is a draw marked timeout",
+    ),
+    doc(
+        "halve_rounding",
+        "\"floor_min1\"",
+        "G-28 resistance ½ and Reflect ½: \"floor_min1\" | \"ceil\" | \"floor\"",
+    ),
+    doc(
+        "crippling_current",
+        "\"cap\"",
+        "«Damage and Death §4» crippling damage lowers maximum HP: \"cap\" (current HP cut to the new maximum; seed as written) | \"reduce\" (current HP falls too)",
+    ),
+    doc(
+        "skill_modifier_mode",
+        "\"none\"",
+        "G-29 skill checks: \"none\" (unmodified d20) | \"shift\" (proficiency bonus on rolls 2–19, clamped)",
+    ),
+];

@@ -1,0 +1,370 @@
+//! A d20 fighter as written in a scenario file: species, class and level, the six abilities,
+//! weapon, armour and shield, damage kind, resistances and spells.
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::tables::{self, ArmorStats, ClassStats, Prof, SpeciesStats, WeaponStats, normalise};
+use crate::fields::{Entry, Named, de_range, name_or_table};
+
+/// A fighter under the d20 Stats and Rules Taxonomy (`[fighters.NAME]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// A built-in species or an inline table `{ def, mv, hd, size, attacks, playable }`.
+    #[serde(default = "human")]
+    pub species: SpeciesSpec,
+    /// A built-in class or an inline class table; none = an unclassed creature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<ClassSpec>,
+    /// Class level, 0–10 (0 without a class).
+    #[serde(default, deserialize_with = "de_range::<_, 0, 10>")]
+    pub level: i32,
+    /// Strength 1–19 (weapons: to hit and damage).
+    #[serde(
+        rename = "str",
+        alias = "strength",
+        default = "ten",
+        deserialize_with = "de_range::<_, 1, 19>"
+    )]
+    pub strength: i32,
+    /// Intelligence 1–19 (devices, crossbows).
+    #[serde(
+        rename = "int",
+        alias = "intelligence",
+        default = "ten",
+        deserialize_with = "de_range::<_, 1, 19>"
+    )]
+    pub intelligence: i32,
+    /// Wisdom 1–19 (Magic Points).
+    #[serde(
+        rename = "wis",
+        alias = "wisdom",
+        default = "ten",
+        deserialize_with = "de_range::<_, 1, 19>"
+    )]
+    pub wisdom: i32,
+    /// Constitution 1–19 (Hit Points).
+    #[serde(
+        rename = "con",
+        alias = "constitution",
+        default = "ten",
+        deserialize_with = "de_range::<_, 1, 19>"
+    )]
+    pub constitution: i32,
+    /// Dexterity 1–19 (Defense, Movement).
+    #[serde(
+        rename = "dex",
+        alias = "dexterity",
+        default = "ten",
+        deserialize_with = "de_range::<_, 1, 19>"
+    )]
+    pub dexterity: i32,
+    /// Charisma 1–19 (spells).
+    #[serde(
+        rename = "chr",
+        alias = "charisma",
+        alias = "cha",
+        default = "ten",
+        deserialize_with = "de_range::<_, 1, 19>"
+    )]
+    pub charisma: i32,
+    /// The primary weapon; none = the species' natural attack sequence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<WeaponSpec>,
+    /// A light weapon in the secondary hand (extra attack under `offhand_attack`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offhand: Option<WeaponSpec>,
+    /// Body armour: a built-in name or `{ btd, ptm }`.
+    #[serde(default = "no_armor", alias = "armour")]
+    pub armor: ArmorSpec,
+    /// Shield: a built-in name or `{ btd, ptm }`.
+    #[serde(default = "no_shield")]
+    pub shield: ShieldSpec,
+    /// Fixed starting HP instead of rolling, 1–1000.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "de_opt_hp"
+    )]
+    pub hp: Option<i32>,
+    /// Number of identical creatures on this side, 1–4 (digest §7.9(c)).
+    #[serde(default = "one", deserialize_with = "de_range::<_, 1, 4>")]
+    pub count: i32,
+    /// Kind of damage the fighter's attacks deal («Damage and Death»).
+    #[serde(default)]
+    pub damage_type: DamageKind,
+    /// The creature regenerates («Damage and Death §5»).
+    #[serde(default)]
+    pub regenerates: bool,
+    /// Resistance to weapon damage («Resistance Check»), none if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resistance: Option<Prof>,
+    /// Resistance to magic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub magic_resistance: Option<Prof>,
+    /// Weapon proficiency (to hit only under `proficiency_to_hit`).
+    #[serde(default)]
+    pub proficiency: Prof,
+    /// Known spells (G-25), cast from Magic Points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<SpellSpec>,
+}
+
+fn ten() -> i32 {
+    10
+}
+
+fn one() -> i32 {
+    1
+}
+
+fn de_opt_hp<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+    de_range::<_, 1, 1000>(d).map(Some)
+}
+
+fn human() -> SpeciesSpec {
+    SpeciesSpec {
+        stats: tables::species("human").expect("built in"),
+        builtin: true,
+    }
+}
+
+fn no_armor() -> ArmorSpec {
+    ArmorSpec {
+        stats: tables::armor_in(tables::ARMORS, "none").expect("built in"),
+        builtin: true,
+    }
+}
+
+fn no_shield() -> ShieldSpec {
+    ShieldSpec {
+        stats: ShieldStats(tables::armor_in(tables::SHIELDS, "none").expect("built in")),
+        builtin: true,
+    }
+}
+
+/// Damage kinds («Damage and Death §1–5»).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageKind {
+    /// Weapon damage: lowers current HPs.
+    #[default]
+    Lethal,
+    /// Stun, ensnare, fear…: tallied; out when the tally exceeds current HPs.
+    Nonlethal,
+    /// Fire and the like: lethal even to regenerators.
+    NonRegenerative,
+    /// Lowers maximum HPs (permanent injury).
+    Crippling,
+}
+
+/// A spell (digest G-25): `damage` HP units and/or `bth` +1 BtH units.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellSpec {
+    /// Name shown in reports.
+    #[serde(default)]
+    pub name: String,
+    /// HP units: fixed lethal damage (+ Chr modifier) on a hit, 0–100.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 100>")]
+    pub damage: i32,
+    /// BtH units: a lasting +k to hit for the caster, 0–20.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 20>")]
+    pub bth: i32,
+}
+
+/// A species entry.
+pub type SpeciesSpec = Entry<SpeciesStats>;
+/// A class entry.
+pub type ClassSpec = Entry<ClassStats>;
+/// A weapon entry.
+pub type WeaponSpec = Entry<WeaponStats>;
+/// An armour entry.
+pub type ArmorSpec = Entry<ArmorStats>;
+/// A shield entry.
+pub type ShieldSpec = Entry<ShieldStats>;
+
+/// Shield statistics (the armour fields, looked up in the shield table).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ShieldStats(pub ArmorStats);
+
+impl Named for SpeciesStats {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+impl Named for ClassStats {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+impl Named for WeaponStats {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+impl Named for ArmorStats {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+impl Named for ShieldStats {
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+}
+
+fn named(name: String, fallback: &str) -> String {
+    if name.is_empty() {
+        fallback.into()
+    } else {
+        name
+    }
+}
+
+impl<'de> Deserialize<'de> for SpeciesSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        name_or_table(
+            d,
+            "a species name (e.g. \"human\") or a table { def, mv, hd, size }",
+            |v| {
+                tables::species(v)
+                    .map(|stats| Entry { stats, builtin: true })
+                    .ok_or_else(|| {
+                        let names: Vec<_> = tables::SPECIES.iter().map(|s| s.0).collect();
+                        format!(
+                            "unknown species {v:?}; built-in species: {} (or a table {{ def = 10, mv = 12, hd = 1, size = \"medium\" }})",
+                            names.join(", ")
+                        )
+                    })
+            },
+            |mut stats: SpeciesStats| {
+                stats.name = named(stats.name, "custom species");
+                Entry {
+                    stats,
+                    builtin: false,
+                }
+            },
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for ClassSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        name_or_table(
+            d,
+            "a class name (e.g. \"fighter\") or a table { hp_base, bth, mp }",
+            |v| {
+                tables::class(v)
+                    .map(|stats| Entry { stats, builtin: true })
+                    .ok_or_else(|| {
+                        let names: Vec<_> = tables::CLASSES.iter().map(|c| c.0).collect();
+                        format!(
+                            "unknown class {v:?}; built-in classes: {} (or a table {{ hp_base, bth = [..], mp = [..] }})",
+                            names.join(", ")
+                        )
+                    })
+            },
+            |mut stats: ClassStats| {
+                stats.name = named(stats.name, "custom class");
+                Entry {
+                    stats,
+                    builtin: false,
+                }
+            },
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for WeaponSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        name_or_table(
+            d,
+            "a weapon name (e.g. \"long sword\") or a table { class, damage, to_hit }",
+            |v| {
+                tables::weapon(v)
+                    .map(|stats| Entry { stats, builtin: true })
+                    .ok_or_else(|| {
+                        let names: Vec<_> = tables::WEAPONS.iter().map(|w| w.0).collect();
+                        format!(
+                            "unknown weapon {v:?}; built-in weapons: {} (or a table {{ class = \"medium\" }})",
+                            names.join(", ")
+                        )
+                    })
+            },
+            |mut stats: WeaponStats| {
+                stats.name = named(stats.name, "custom weapon");
+                Entry {
+                    stats,
+                    builtin: false,
+                }
+            },
+        )
+    }
+}
+
+fn table_names(t: &[(&str, i32, i32)]) -> String {
+    t.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
+}
+
+impl<'de> Deserialize<'de> for ArmorSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        name_or_table(
+            d,
+            "an armour name (e.g. \"chain mail\") or a table { btd, ptm }",
+            |v| {
+                tables::armor_in(tables::ARMORS, v)
+                    .map(|stats| Entry { stats, builtin: true })
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown armour {v:?}; expected one of: {} (or a table {{ btd = 4, ptm = \"1/3\" }})",
+                            table_names(tables::ARMORS)
+                        )
+                    })
+            },
+            |mut stats: ArmorStats| {
+                stats.name = named(stats.name, "custom armour");
+                Entry {
+                    stats,
+                    builtin: false,
+                }
+            },
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for ShieldSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        name_or_table(
+            d,
+            "a shield name (e.g. \"medium shield\") or a table { btd, ptm }",
+            |v| {
+                let n = normalise(v);
+                let n = if n.ends_with("shield") || n == "none" || n == "buckler" {
+                    n
+                } else {
+                    format!("{n} shield")
+                };
+                tables::armor_in(tables::SHIELDS, &n)
+                    .map(|stats| Entry {
+                        stats: ShieldStats(stats),
+                        builtin: true,
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown shield {v:?}; expected one of: {} (or a table {{ btd = 2, ptm = \"1/6\" }})",
+                            table_names(tables::SHIELDS)
+                        )
+                    })
+            },
+            |mut stats: ArmorStats| {
+                stats.name = named(stats.name, "custom shield");
+                Entry {
+                    stats: ShieldStats(stats),
+                    builtin: false,
+                }
+            },
+        )
+    }
+}

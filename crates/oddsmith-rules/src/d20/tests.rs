@@ -1,0 +1,1159 @@
+//! Oracles of digest §7 (7.1–7.10): exact values exactly (fractions as integer ratios), duels
+//! to the digest's six decimals, Monte Carlo within 4σ at fixed seeds.
+
+#![allow(clippy::type_complexity)] // oracle tables as tuples, laid out like the digest's
+
+use oddsmith_dice::Dist;
+
+use super::duel::{MState, able, apply, finished};
+use super::exact::{ExactDetail, solve_detail};
+use super::options::*;
+use super::reference::*;
+use super::spec::*;
+use super::tables::*;
+use super::*;
+use crate::testing::{monte_carlo, pair, within_4_sigma};
+use crate::{CheckParams, Ruleset};
+
+fn close(a: f64, b: f64, tol: f64) {
+    assert!((a - b).abs() <= tol, "{a} vs {b} (tol {tol})");
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The exact mean of a distribution as a reduced fraction (numerator may be negative).
+fn mean_ratio(d: &Dist) -> (i128, u128) {
+    let num: i128 = d.iter().map(|(v, w)| i128::from(v) * w as i128).sum();
+    let den = d.total();
+    let g = gcd(num.unsigned_abs(), den);
+    (num / g as i128, den / g)
+}
+
+fn spec(text: &str) -> FighterSpec {
+    toml::from_str(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn opts(f: impl FnOnce(&mut D20Options)) -> D20Options {
+    let mut o = D20Options::default();
+    f(&mut o);
+    o
+}
+
+fn off() -> D20Options {
+    opts(|o| {
+        o.nat1_fumble = false;
+        o.nat20_full_damage = false;
+    })
+}
+
+fn compile(o: &D20Options, s: &FighterSpec) -> Fighter {
+    fighter::compile(o, s).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// §7.9 "F": Human Fighter L1, Str 16, Dex 13, Con 14, long sword, chain mail, medium shield.
+const F: &str = r#"
+species = "human"
+class = "fighter"
+level = 1
+str = 16
+dex = 13
+con = 14
+weapon = "long sword"
+armor = "chain mail"
+shield = "medium shield"
+"#;
+
+/// §7.9 "G": Goblin, short sword, leather, small shield.
+const G: &str = r#"
+species = "goblin"
+weapon = "short sword"
+armor = "leather"
+shield = "small shield"
+"#;
+
+/// §7.9 "B": Bug Bear, morning star, hide.
+const B: &str = r#"
+species = "bug bear"
+weapon = "morning star"
+armor = "hide"
+"#;
+
+fn with_hp(base: &str, hp: i32) -> FighterSpec {
+    spec(&format!("{base}\nhp = {hp}\n"))
+}
+
+fn detail(o: D20Options, a: &FighterSpec, b: &FighterSpec) -> ExactDetail {
+    let (r, m) = pair::<D20>(o, a, b);
+    solve_detail(&m, r.options()).expect("exact")
+}
+
+// §7.1: P(hit) by t and the modifier × Defense matrix.
+#[test]
+fn o7_1_hit_probability() {
+    for t in -5..=25 {
+        let want = if t <= 2 {
+            19
+        } else if t >= 20 {
+            1
+        } else {
+            21 - t
+        };
+        assert_eq!(hit_twentieths(0, t), want, "t = {t}");
+    }
+    let defs = [10, 12, 13, 15, 17, 18, 20, 22];
+    let rows: [(i32, [i32; 8]); 6] = [
+        (-2, [9, 7, 6, 4, 2, 1, 1, 1]),
+        (0, [11, 9, 8, 6, 4, 3, 1, 1]),
+        (1, [12, 10, 9, 7, 5, 4, 2, 1]),
+        (3, [14, 12, 11, 9, 7, 6, 4, 2]),
+        (5, [16, 14, 13, 11, 9, 8, 6, 4]),
+        (8, [19, 17, 16, 14, 12, 11, 9, 7]),
+    ];
+    let g = D20::new(D20Options::default()).unwrap();
+    for (m, cells) in rows {
+        for (d, want) in defs.iter().zip(cells) {
+            assert_eq!(hit_twentieths(m, *d), want, "M {m} Def {d}");
+            let c = g
+                .parse_check(
+                    &CheckParams::parse([
+                        format!("attack={m}").as_str(),
+                        format!("defense={d}").as_str(),
+                    ])
+                    .unwrap(),
+                )
+                .unwrap();
+            let x = g.check_exact(&c);
+            assert_eq!(x.distribution.ratio_at_least(2), reduce(want as u128, 20));
+            // Natural 1 and natural 20 are each 1/20.
+            assert_eq!(x.distribution.ratio(0), (1, 20));
+            assert_eq!(x.distribution.ratio(3), (1, 20));
+        }
+    }
+    let grid = g.check_grid().unwrap();
+    assert_eq!(grid.cells.len(), 13 * 8);
+}
+
+fn reduce(n: u128, d: u128) -> (u128, u128) {
+    let g = gcd(n, d);
+    (n / g, d / g)
+}
+
+// §7.2: the modifier table, and the G-01 generator distributions of the modifier.
+#[test]
+fn o7_2_ability_modifiers() {
+    assert_eq!((ability_mod(3), ability_mod(4)), (-2, -2));
+    assert_eq!((ability_mod(16), ability_mod(17)), (2, 2));
+    assert_eq!((ability_mod(18), ability_mod(19)), (3, 4));
+    for v in 1..=19 {
+        assert_eq!(ability_mod(v), -ability_mod(20 - v), "antisymmetry at {v}");
+    }
+    let d3 = Dist::die(6)
+        .sum_iid(3)
+        .unwrap()
+        .map(|v| i64::from(ability_mod(v as i32)));
+    assert_eq!(d3.ratio(-2), (1, 54));
+    assert_eq!(d3.ratio(-1), (31, 216));
+    assert_eq!(d3.ratio(0), (125, 216));
+    assert_eq!(d3.ratio(1), (23, 108));
+    assert_eq!(d3.ratio(2), (1, 24));
+    assert_eq!(d3.ratio(3), (1, 216));
+    assert_eq!(mean_ratio(&d3), (7, 54));
+    let mut w = Vec::new();
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for c in 1..=6 {
+                for d in 1..=6 {
+                    let s = a + b + c + d - [a, b, c, d].into_iter().min().unwrap();
+                    w.push((i64::from(ability_mod(s)), 1u128));
+                }
+            }
+        }
+    }
+    let d4 = Dist::from_weights(w).unwrap();
+    assert_eq!(d4.ratio(-2), (5, 1296));
+    assert_eq!(d4.ratio(-1), (23, 432));
+    assert_eq!(d4.ratio(0), (295, 648));
+    assert_eq!(d4.ratio(1), (463, 1296));
+    assert_eq!(d4.ratio(2), (37, 324));
+    assert_eq!(d4.ratio(3), (7, 432));
+    assert_eq!(mean_ratio(&d4), (743, 1296));
+}
+
+// §7.3: derived stats of the sample creatures (abilities 10, no armour, no class).
+#[test]
+fn o7_3_sample_creatures() {
+    let o = D20Options::default();
+    let rows: [(&str, (i64, i64), (i128, u128), i32, i32, i32, i32); 5] = [
+        ("human", (1, 1), (1, 1), 0, 10, 12, -8),
+        ("dwarf", (1, 8), (9, 2), 1, 10, 9, -8),
+        ("elf", (1, 8), (9, 2), 1, 10, 12, -8),
+        ("bug bear", (3, 30), (33, 2), 3, 12, 9, -10),
+        ("goblin", (1, 4), (5, 2), 0, 10, 6, -8),
+    ];
+    for (name, support, mean, bth, def, mv, dp) in rows {
+        let f = compile(
+            &o,
+            &spec(&format!("species = \"{name}\"\nweapon = \"club\"")),
+        );
+        let hp = f.hp.dist();
+        assert_eq!((hp.min(), hp.max()), support, "{name}");
+        assert_eq!(mean_ratio(&hp), mean, "{name}");
+        assert_eq!(
+            (f.bth, f.def, f.speed, f.death_point),
+            (bth, def, mv, dp),
+            "{name}"
+        );
+    }
+    let g = compile(&o, &spec("species = \"goblin\"\nweapon = \"club\""));
+    for k in 1..=4 {
+        assert_eq!(g.hp.dist().ratio(k), (1, 4));
+    }
+}
+
+// §7.4: hit point distributions.
+#[test]
+fn o7_4_hit_points() {
+    let o = D20Options::default();
+    let hp = |o: &D20Options, text: &str| {
+        compile(o, &spec(&format!("{text}\nweapon = \"club\"")))
+            .hp
+            .dist()
+    };
+    let var = |d: &Dist| {
+        let (m, n) = mean_ratio(d);
+        let e2: i128 = d.iter().map(|(v, w)| i128::from(v * v) * w as i128).sum();
+        // Var = E[X²] − E[X]², as a float (exact fractions checked through 4·Var below).
+        e2 as f64 / d.total() as f64 - (m as f64 / n as f64).powi(2)
+    };
+    // 1 HD Medium, Con 0 (a Dwarf): 1..8.
+    let d = hp(&o, "species = \"dwarf\"");
+    assert_eq!((d.min(), d.max(), d.ratio(5)), (1, 8, (1, 8)));
+    close(var(&d), 21.0 / 4.0, 1e-12);
+    let d = hp(&o, "species = \"goblin\"");
+    close(var(&d), 5.0 / 4.0, 1e-12);
+    // Fighter L1, Con 14: 8 + d4 + 1.
+    let d = hp(&o, "class = \"fighter\"\nlevel = 1\ncon = 14");
+    assert_eq!((d.min(), d.max(), d.ratio(12)), (10, 13, (1, 4)));
+    assert_eq!(mean_ratio(&d), (23, 2));
+    // Magic-User L1, Con 0.
+    let d = hp(&o, "class = \"magic-user\"\nlevel = 1");
+    assert_eq!((d.min(), d.max(), d.ratio(3)), (1, 4, (1, 4)));
+    // Fighter L3 per-level d4: 24 + 3d4.
+    let d = hp(&o, "class = \"fighter\"\nlevel = 3");
+    for (k, w) in (27..=36).zip([1, 3, 6, 10, 12, 12, 10, 6, 3, 1]) {
+        assert_eq!(d.ratio(k), reduce(w, 64), "HP {k}");
+    }
+    assert_eq!(mean_ratio(&d), (63, 2));
+    close(var(&d), 15.0 / 4.0, 1e-12);
+    // Alternative single_times_n: 3(8 + d4).
+    let alt = opts(|o| o.class_hp_roll = ClassHpRoll::SingleTimesN);
+    let d = hp(&alt, "class = \"fighter\"\nlevel = 3");
+    for k in [27, 30, 33, 36] {
+        assert_eq!(d.ratio(k), (1, 4));
+    }
+    close(var(&d), 45.0 / 4.0, 1e-12);
+    // Dwarf Fighter L1: d8 + 8 + d4.
+    let d = hp(&o, "species = \"dwarf\"\nclass = \"fighter\"\nlevel = 1");
+    for (k, w) in (10..=20).zip([1, 2, 3, 4, 4, 4, 4, 4, 3, 2, 1]) {
+        assert_eq!(d.ratio(k), reduce(w, 32), "HP {k}");
+    }
+    assert_eq!(mean_ratio(&d), (15, 1));
+    close(var(&d), 13.0 / 2.0, 1e-12);
+    // Fighter L6: 48 + 6d4.
+    let d = hp(&o, "class = \"fighter\"\nlevel = 6");
+    assert_eq!((d.min(), d.max(), d.ratio(63)), (54, 72, (145, 1024)));
+    assert_eq!(mean_ratio(&d), (63, 1));
+    close(var(&d), 15.0 / 2.0, 1e-12);
+    // Bug Bear 3d10.
+    let d = hp(&o, "species = \"bug bear\"");
+    let per_mille = [
+        1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 63, 69, 73, 75, 75, 73, 69, 63, 55, 45, 36, 28, 21,
+        15, 10, 6, 3, 1,
+    ];
+    for (k, w) in (3..=30).zip(per_mille) {
+        assert_eq!(d.ratio(k), reduce(w, 1000), "HP {k}");
+    }
+    assert_eq!(mean_ratio(&d), (33, 2));
+    close(var(&d), 99.0 / 4.0, 1e-12);
+    assert_eq!(d.ratio_at_most(10), (3, 25));
+    assert_eq!(d.ratio_at_most(16), (1, 2));
+    assert_eq!(d.ratio_at_most(20), (39, 50));
+    // Sampling agrees with the distribution (the roll path of the duel).
+    let f = compile(&o, &spec("species = \"bug bear\"\nweapon = \"club\""));
+    let mut rng = oddsmith_dice::stream(5, 0);
+    let mut r = crate::RngRoller::new(&mut rng);
+    let n = 40_000;
+    let low = (0..n).filter(|_| f.hp.roll(&mut r) <= 10).count();
+    within_4_sigma(low as f64 / f64::from(n), 0.12, n);
+}
+
+// §7.5: movement with armour, exact rationals.
+#[test]
+fn o7_5_movement() {
+    let o = D20Options::default();
+    let rows: [((i32, i32), [i32; 5]); 4] = [
+        ((12, 0), [12, 10, 8, 6, 4]),
+        ((9, 0), [9, 8, 6, 5, 3]),
+        ((6, 0), [6, 5, 4, 3, 2]),
+        ((12, 1), [13, 11, 9, 7, 5]),
+    ];
+    for ((mv, dex), want) in rows {
+        for (k, w) in want.into_iter().enumerate() {
+            // PtM k/6 from armour alone, and 1/2 as chain (1/3) + medium shield (1/6).
+            let (a, s) = if k == 3 { (2, 1) } else { (k as i32, 0) };
+            let k = if k == 4 { 4 } else { k as i32 };
+            let a = if k == 4 { 4 } else { a };
+            assert_eq!(
+                fighter::speed(&o, mv, dex, a, s),
+                w,
+                "Mv {mv} Dex {dex} PtM {k}/6"
+            );
+        }
+    }
+    // Plate + large shield: 2/3 + 1/3, capped at 2/3.
+    assert_eq!(fighter::speed(&o, 12, 0, 4, 2), 4);
+    // Through compile: the reference fighter moves 7, the goblin 6, the Bug Bear 9.
+    assert_eq!(compile(&o, &spec(F)).speed, 7);
+    assert_eq!(compile(&o, &spec(G)).speed, 6);
+    assert_eq!(compile(&o, &spec(B)).speed, 9);
+}
+
+// §7.6: expected damage per attack, crit off and natural-20 maximum.
+#[test]
+fn o7_6_expected_damage() {
+    let rows: [(i32, &str, i32, (i128, u128), (i128, u128)); 6] = [
+        (3, "1d8+2", 13, (143, 40), (15, 4)),
+        (3, "1d8+2", 18, (39, 20), (17, 8)),
+        (0, "1d6", 18, (21, 40), (13, 20)),
+        (0, "1d6", 13, (7, 5), (61, 40)),
+        (3, "1d10", 18, (33, 20), (15, 8)),
+        (0, "1d4-1", 10, (77, 80), (41, 40)),
+    ];
+    for (m, dice, def, crit_off, crit_max) in rows {
+        for (o, want) in [
+            (opts(|o| o.nat20_full_damage = false), crit_off),
+            (D20Options::default(), crit_max),
+        ] {
+            let g = D20::new(o).unwrap();
+            let words = [
+                format!("attack={m}"),
+                format!("defense={def}"),
+                format!("damage={dice}"),
+            ];
+            let c = g
+                .parse_check(&CheckParams::parse(words.iter().map(String::as_str)).unwrap())
+                .unwrap();
+            assert_eq!(
+                mean_ratio(&g.check_exact(&c).distribution),
+                want,
+                "{m:+} {dice} vs {def}"
+            );
+        }
+    }
+}
+
+// §7.9 (b) last table: one attack of F against Def 13 with the options on.
+#[test]
+fn o7_9_single_attack_outcomes() {
+    let o = D20Options::default();
+    let f = compile(&o, &spec(F));
+    let g = compile(&o, &spec(G));
+    assert_eq!(
+        (f.attacks[0].to_hit, f.attacks[0].dice.to_string()),
+        (3, "1d8+2".into())
+    );
+    assert_eq!((f.def, g.def, g.min_dmg, f.min_dmg), (18, 13, 1, 3));
+    let d = attack_damage_dist(&o, &f.attacks[0], g.def);
+    // (0, 0) 2/5 plus the fumble (0 to the target) 1/20.
+    assert_eq!(d.ratio(0), (9, 20));
+    for k in 3..=9 {
+        assert_eq!(d.ratio(k), (1, 16));
+    }
+    assert_eq!(d.ratio(10), (9, 80));
+    // The same table through the duel's own step: (damage to the goblin, damage to F).
+    let (r, m) = pair::<D20>(o.clone(), &with_hp(F, 11), &with_hp(G, 40));
+    let mut s = duel::State::start();
+    while s.stage != duel::ATTACK {
+        let mut t = crate::roller::TapeRoller::new(&[]);
+        duel::step(&m, r.options(), &mut s, &mut t, &mut duel::NoTally);
+        assert!(t.wanted.is_none(), "fixed HP roll no dice");
+    }
+    let mut got: std::collections::BTreeMap<(i16, i16), f64> = Default::default();
+    crate::roller::enumerate(
+        |roller| {
+            let mut s2 = s;
+            duel::step(&m, r.options(), &mut s2, roller, &mut duel::NoTally);
+            (40 - s2.m[1][0].hp, 11 - s2.m[0][0].hp)
+        },
+        |k, p| *got.entry(k).or_insert(0.0) += p,
+    );
+    close(got[&(0, 0)], 2.0 / 5.0, 1e-15);
+    close(got[&(0, 1)], 1.0 / 20.0, 1e-15);
+    for k in 3..=9 {
+        close(got[&(k, 0)], 1.0 / 16.0, 1e-15);
+    }
+    close(got[&(10, 0)], 9.0 / 80.0, 1e-15);
+    assert_eq!(got.len(), 10);
+}
+
+// §7.7: Death Point, non-lethal and regeneration thresholds for one hit.
+#[test]
+fn o7_7_thresholds() {
+    let o = D20Options::default();
+    let rows: [(&str, i32, [(u128, u128); 3]); 4] = [
+        ("1d8+2", -8, [(1, 4), (1, 8), (0, 1)]),
+        ("1d12", -8, [(1, 3), (1, 4), (1, 6)]),
+        ("1d20", -8, [(3, 5), (11, 20), (1, 2)]),
+        ("1d12+3", -6, [(3, 4), (2, 3), (7, 12)]),
+    ];
+    for (dice, dp, want) in rows {
+        let dice = Dice::parse(dice).unwrap();
+        let hit = Dist::die(u32::from(dice.sides)).shift(i64::from(dice.plus));
+        for (h, w) in (1..=3).zip(want) {
+            // HP h − damage ≤ dp ⇔ damage ≥ h − dp.
+            let (n, d) = hit.ratio_at_least(h - i64::from(dp));
+            let got = if n == 0 { (0, 1) } else { (n, d) };
+            assert_eq!(got, w, "{dice} from {h}");
+        }
+    }
+    // Through the damage rules: a normal creature, a regenerator and a non-lethal stun.
+    let normal = compile(&o, &spec("species = \"human\"\nweapon = \"club\""));
+    let regen = compile(
+        &o,
+        &spec("species = \"human\"\nweapon = \"club\"\nregenerates = true"),
+    );
+    let frac_out = |f: &Fighter, hp: i16, kind: DamageKind, sides: i32| {
+        let out = (1..=sides)
+            .filter(|&d| {
+                let mut ms = MState {
+                    hp,
+                    max: hp,
+                    ..MState::default()
+                };
+                apply(&o, f, &mut ms, d, kind);
+                !able(&ms)
+            })
+            .count() as u128;
+        reduce(out, sides as u128)
+    };
+    assert_eq!(frac_out(&normal, 5, DamageKind::Lethal, 8), (1, 2));
+    assert_eq!(frac_out(&regen, 5, DamageKind::Lethal, 8), (3, 8));
+    assert_eq!(frac_out(&normal, 3, DamageKind::Nonlethal, 6), (1, 2));
+    // A regenerator out on its tally is "dead" until the situation ends; fire kills it at the
+    // Death Point; non-lethal damage does nothing to it.
+    let mut ms = MState {
+        hp: 5,
+        max: 5,
+        ..MState::default()
+    };
+    apply(&o, &regen, &mut ms, 6, DamageKind::Lethal);
+    assert!(!able(&ms) && finished(&regen, &ms) && ms.hp == 5);
+    let mut ms = MState {
+        hp: 5,
+        max: 5,
+        ..MState::default()
+    };
+    apply(&o, &regen, &mut ms, 20, DamageKind::Nonlethal);
+    assert!(able(&ms));
+    apply(&o, &regen, &mut ms, 13, DamageKind::NonRegenerative);
+    assert!(i32::from(ms.hp) <= regen.death_point);
+    // Crippling damage lowers the maximum; current HP is cut to it (seed as written).
+    let mut ms = MState {
+        hp: 6,
+        max: 10,
+        ..MState::default()
+    };
+    apply(&o, &normal, &mut ms, 3, DamageKind::Crippling);
+    assert_eq!((ms.hp, ms.max), (6, 7));
+    apply(&o, &normal, &mut ms, 3, DamageKind::Crippling);
+    assert_eq!((ms.hp, ms.max), (4, 4));
+}
+
+// §7.8: skill bands (plain and shifted) and resistance checks.
+#[test]
+fn o7_8_skill_and_resistance() {
+    let g = D20::new(D20Options::default()).unwrap();
+    let check = |g: &D20, words: &[&str]| {
+        let c = g
+            .parse_check(&CheckParams::parse(words.iter().copied()).unwrap())
+            .unwrap();
+        g.check_exact(&c)
+    };
+    let x = check(&g, &[]);
+    let want = [1.0, 2.0, 3.0, 8.0, 3.0, 2.0, 1.0].map(|c| c / 20.0);
+    for (p, w) in x.band_probabilities().iter().zip(want) {
+        close(*p, w, 1e-15);
+    }
+    for (k, w) in (7..=20).step_by(1).take(1).zip([(7u128, 10u128)]) {
+        assert_eq!(x.distribution.ratio_at_least(k), w);
+    }
+    assert_eq!(x.distribution.ratio_at_least(2), (19, 20));
+    assert_eq!(x.distribution.ratio_at_least(4), (17, 20));
+    assert_eq!(x.distribution.ratio_at_least(15), (3, 10));
+    assert_eq!(x.distribution.ratio_at_least(18), (3, 20));
+    assert_eq!(x.distribution.ratio_at_least(20), (1, 20));
+    // G-29 shift: counts out of 20 per band.
+    let shifted = D20::new(opts(|o| o.skill_modifier_mode = SkillMode::Shift)).unwrap();
+    let rows: [(&str, [u32; 7]); 5] = [
+        ("++", [1, 0, 2, 8, 3, 5, 1]),
+        ("+", [1, 1, 3, 8, 3, 3, 1]),
+        ("#", [1, 2, 3, 8, 3, 2, 1]),
+        ("-", [1, 3, 3, 8, 3, 1, 1]),
+        ("--", [1, 5, 3, 8, 2, 0, 1]),
+    ];
+    for (p, counts) in rows {
+        let x = check(&shifted, &[&format!("proficiency={p}")]);
+        for (got, c) in x.band_probabilities().iter().zip(counts) {
+            close(*got, f64::from(c) / 20.0, 1e-15);
+        }
+    }
+    // Resistance outcome probabilities per column (codes 0 normal … 5 reflect).
+    let cols: [(&str, [u128; 6]); 5] = [
+        ("--", [17, 3, 0, 0, 0, 0]),
+        ("-", [3, 14, 3, 0, 0, 0]),
+        ("#", [0, 3, 14, 3, 0, 0]),
+        ("+", [0, 0, 3, 14, 3, 0]),
+        ("++", [0, 0, 0, 3, 14, 3]),
+    ];
+    for (lvl, counts) in cols {
+        let x = check(&g, &[&format!("resist={lvl}")]);
+        for (code, c) in counts.into_iter().enumerate() {
+            let got = x.distribution.ratio(code as i64);
+            let want = if c == 0 { (0, 1) } else { reduce(c, 20) };
+            let got = if got.0 == 0 { (0, 1) } else { got };
+            assert_eq!(got, want, "{lvl} code {code}");
+        }
+    }
+    // Expected damage taken after resistance (G-28).
+    let taken: [(&str, [(i128, u128); 5]); 2] = [
+        ("1d6", [(27, 8), (317, 120), (103, 60), (19, 20), (3, 20)]),
+        (
+            "1d8",
+            [(699, 160), (113, 32), (349, 160), (163, 160), (3, 20)],
+        ),
+    ];
+    for (dice, want) in taken {
+        for (lvl, w) in ["--", "-", "#", "+", "++"].into_iter().zip(want) {
+            let x = check(&g, &[&format!("resist={lvl}"), &format!("damage={dice}")]);
+            assert_eq!(mean_ratio(&x.distribution), w, "{dice} at {lvl}");
+        }
+    }
+    // Reflected by ++ (3/20 of the time, half the damage, at least 1).
+    let o = D20Options::default();
+    let refl = |sides: i64| {
+        let d = Dist::die(sides as u32).map(|v| check::resisted(&o, Resist::Half, v));
+        let (n, den) = mean_ratio(&d);
+        reduce(3 * n as u128, 20 * den)
+    };
+    assert_eq!(refl(6), (1, 4));
+    assert_eq!(refl(8), (51, 160));
+}
+
+// §7.9 (a): closed forms at 1 HP, F against the Bug Bear (pA = 11/20, pB = 3/10).
+#[test]
+fn o7_9a_closed_forms() {
+    // F's speed with the species Movement given: (Mv + 1) × 1/2 rounded up.
+    let f_with_mv = |mv: i32| {
+        spec(&format!(
+            "{}\nspecies = {{ def = 10, mv = {mv}, hd = 0, size = \"medium\", playable = true }}\nhp = 1\n",
+            F.replace("species = \"human\"", "")
+        ))
+    };
+    let b = with_hp(B, 1);
+    // (order, mv, off values, on values): P(A), P(B), P(draw), E[rounds] as fractions.
+    type Row = (i32, [(u128, u128); 3], (u128, u128));
+    let cases: [(&str, i32, Row, Row); 3] = [
+        (
+            "simultaneous",
+            17,
+            (0, [(77, 137), (27, 137), (33, 137)], (200, 137)),
+            (0, [(81, 148), (67, 296), (67, 296)], (50, 37)),
+        ),
+        (
+            "A faster",
+            23,
+            (0, [(110, 137), (27, 137), (0, 1)], (200, 137)),
+            (0, [(57, 74), (17, 74), (0, 1)], (50, 37)),
+        ),
+        (
+            "B faster",
+            12,
+            (0, [(77, 137), (60, 137), (0, 1)], (200, 137)),
+            (0, [(163, 296), (133, 296), (0, 1)], (50, 37)),
+        ),
+    ];
+    for (name, mv, off_row, on_row) in cases {
+        let a = f_with_mv(mv);
+        for (o, (_, p, e)) in [(off(), off_row), (D20Options::default(), on_row)] {
+            let (r, m) = pair::<D20>(o, &a, &b);
+            let x = r.exact(&m).unwrap();
+            let f = |(n, d): (u128, u128)| n as f64 / d as f64;
+            close(x.p_a_win, f(p[0]), 1e-12);
+            close(x.p_b_win, f(p[1]), 1e-12);
+            close(x.p_draw, f(p[2]), 1e-12);
+            close(x.mean_rounds, f(e), 1e-12);
+            let _ = name;
+        }
+    }
+}
+
+struct Row {
+    name: &'static str,
+    a: FighterSpec,
+    b: FighterSpec,
+    on: bool,
+    /// P(first wins), P(second wins), P(draw), P(loser dead) (the side named), E[rounds].
+    want: [f64; 5],
+    /// Which side's death is reported: 0 = the second side (A won), 1 = the first (B won),
+    /// 2 = per side in a mirror.
+    dead_of: usize,
+}
+
+fn s_rows() -> Vec<Row> {
+    let f11 = || with_hp(F, 11);
+    let row = |name, a, b, on, want, dead_of| Row {
+        name,
+        a,
+        b,
+        on,
+        want,
+        dead_of,
+    };
+    vec![
+        row(
+            "S1 off",
+            f11(),
+            with_hp(G, 4),
+            false,
+            [0.997462, 0.002538, 0.0, 0.030963, 2.040478],
+            0,
+        ),
+        row(
+            "S1 on",
+            f11(),
+            with_hp(G, 4),
+            true,
+            [0.993238, 0.006762, 0.0, 0.042800, 1.983627],
+            0,
+        ),
+        row(
+            "S1r off",
+            spec(F),
+            spec(G),
+            false,
+            [0.998428, 0.001572, 0.0, 0.101372, 1.872064],
+            0,
+        ),
+        row(
+            "S1r on",
+            spec(F),
+            spec(G),
+            true,
+            [0.995782, 0.004218, 0.0, 0.135814, 1.801587],
+            0,
+        ),
+        row(
+            "S2 off",
+            f11(),
+            with_hp(B, 16),
+            false,
+            [0.663519, 0.336481, 0.0, 0.020446, 4.593703],
+            1,
+        ),
+        row(
+            "S2 on",
+            f11(),
+            with_hp(B, 16),
+            true,
+            [0.635671, 0.364329, 0.0, 0.047353, 4.148055],
+            1,
+        ),
+        row(
+            "S2r off",
+            spec(F),
+            spec(B),
+            false,
+            [0.661447, 0.338553, 0.0, 0.015581, 4.627880],
+            1,
+        ),
+        row(
+            "S2r on",
+            spec(F),
+            spec(B),
+            true,
+            [0.628187, 0.371813, 0.0, 0.033428, 4.162689],
+            1,
+        ),
+        row(
+            "S3 off",
+            f11(),
+            f11(),
+            false,
+            [0.460425, 0.460425, 0.079149, 0.032420, 5.120293],
+            2,
+        ),
+        row(
+            "S3 on",
+            f11(),
+            f11(),
+            true,
+            [0.463230, 0.463230, 0.073540, 0.067369, 4.482242],
+            2,
+        ),
+        row(
+            "S3r off",
+            spec(F),
+            spec(F),
+            false,
+            [0.462343, 0.462343, 0.075314, 0.023958, 5.142487],
+            2,
+        ),
+        row(
+            "S3r on",
+            spec(F),
+            spec(F),
+            true,
+            [0.464296, 0.464296, 0.071407, 0.044163, 4.391591],
+            2,
+        ),
+    ]
+}
+
+// §7.9 (b): the twelve full duels, exactly (to the digest's six decimals).
+#[test]
+fn o7_9b_full_duels_exact() {
+    for r in s_rows() {
+        let o = if r.on { D20Options::default() } else { off() };
+        let d = detail(o.clone(), &r.a, &r.b);
+        let tol = 1.5e-6;
+        let n = r.name;
+        assert!((d.p[0] - r.want[0]).abs() <= tol, "{n} P(A) {}", d.p[0]);
+        assert!((d.p[1] - r.want[1]).abs() <= tol, "{n} P(B) {}", d.p[1]);
+        assert!((d.p[2] - r.want[2]).abs() <= tol, "{n} P(draw) {}", d.p[2]);
+        let dead = match r.dead_of {
+            0 => d.p_win_loser_dead[0],
+            1 => d.p_win_loser_dead[1],
+            _ => {
+                close(d.p_win_loser_dead[0], d.p_win_loser_dead[1], 1e-12);
+                d.p_win_loser_dead[0]
+            }
+        };
+        assert!((dead - r.want[3]).abs() <= tol, "{n} P(loser dead) {dead}");
+        assert!(
+            (d.mean_rounds - r.want[4]).abs() <= tol,
+            "{n} E[rounds] {}",
+            d.mean_rounds
+        );
+        // The solver behind `exact()` agrees.
+        let (g, m) = pair::<D20>(o, &r.a, &r.b);
+        let x = g.exact(&m).unwrap();
+        close(x.p_a_win, d.p[0], 1e-12);
+        close(x.mean_rounds, d.mean_rounds, 1e-9);
+        assert!(x.truncated < 1e-12);
+        if r.name.starts_with("S2") {
+            // A Bug Bear never dies in S2: the fight stops at the first drop to ≤ 0.
+            assert!(d.p_win_loser_dead[0] < 1e-15, "{n}");
+        }
+    }
+}
+
+// §7.9 (b) fractions and the mirror draws with a dead side.
+#[test]
+fn o7_9b_fractions_and_dead_draws() {
+    let f11 = with_hp(F, 11);
+    let d = detail(off(), &f11, &f11);
+    close(d.p[0], 773858701573.0 / 1680747204608.0, 1e-12);
+    close(d.p[2], 66514900731.0 / 840373602304.0, 1e-12);
+    close(d.mean_rounds, 8605917333175.0 / 1680747204608.0, 1e-9);
+    close(d.p_draw_dead[0], 0.005753, 1e-6);
+    let d = detail(D20Options::default(), &f11, &f11);
+    close(d.p_draw_dead[0], 0.011020, 1e-6);
+    let fr = spec(F);
+    let d = detail(off(), &fr, &fr);
+    close(d.p[0], 3679461384747349303.0 / 7958297675885969408.0, 1e-12);
+    close(d.p_draw_dead[0], 0.004261, 1e-6);
+    let d = detail(D20Options::default(), &fr, &fr);
+    close(d.p_draw_dead[0], 0.007048, 1e-6);
+}
+
+// §7.9 (c): F (HP 11) against two Goblins (HP 4 each).
+#[test]
+fn o7_9c_two_goblins() {
+    let f = with_hp(F, 11);
+    let gg = spec(&format!("{G}\nhp = 4\ncount = 2\n"));
+    for (o, pf, e) in [
+        (off(), 0.968661, 4.000011),
+        (D20Options::default(), 0.935758, 3.784816),
+    ] {
+        let (r, m) = pair::<D20>(o, &f, &gg);
+        let x = r.exact(&m).unwrap();
+        close(x.p_a_win, pf, 1.5e-6);
+        close(x.p_b_win, 1.0 - pf, 1.5e-6);
+        close(x.p_draw, 0.0, 1e-15);
+        close(x.mean_rounds, e, 1.5e-6);
+    }
+}
+
+// Monte Carlo within 4σ of the exact values at fixed seeds (the same step, random dice).
+#[test]
+fn o7_9_monte_carlo() {
+    let n = 20_000;
+    for (k, r) in s_rows().into_iter().enumerate() {
+        let o = if r.on { D20Options::default() } else { off() };
+        let (g, m) = pair::<D20>(o, &r.a, &r.b);
+        let (p, rounds) = monte_carlo(&g, &m, n, 100 + k as u64);
+        within_4_sigma(p, r.want[0], n);
+        // E[rounds] within 4 standard errors, with a generous sd bound of 4 rounds.
+        assert!(
+            (rounds - r.want[4]).abs() < 4.0 * 4.0 / f64::from(n).sqrt(),
+            "{}",
+            r.name
+        );
+    }
+    let f = with_hp(F, 11);
+    let gg = spec(&format!("{G}\nhp = 4\ncount = 2\n"));
+    let (g, m) = pair::<D20>(D20Options::default(), &f, &gg);
+    let (p, _) = monte_carlo(&g, &m, n, 7);
+    within_4_sigma(p, 0.935758, n);
+}
+
+// §7.10: spell costs, MPs, rates, Exp, class budgets and worked numbers.
+#[test]
+fn o7_10_magic_cost_class() {
+    assert_eq!(spell_cost(1, 0), 1);
+    assert_eq!(spell_cost(5, 0), 6);
+    assert_eq!(spell_cost(0, 1), 2);
+    assert_eq!(spell_cost(0, 2), 5);
+    assert_eq!(spell_cost(3, 1), 8);
+    assert_eq!(spell_cost(3, 2), 11);
+    let o = D20Options::default();
+    let mp2 = |t: &str| compile(&o, &spec(&format!("{t}\nweapon = \"dagger\""))).mp2;
+    assert_eq!(mp2("class = \"magic-user\"\nlevel = 1\nwis = 16"), 28);
+    assert_eq!(mp2("class = \"80/20\"\nlevel = 1"), 5);
+    assert_eq!(mp2("class = \"20/80\"\nlevel = 3\nwis = 5"), 41);
+    assert_eq!(mp_recoup_rate(28, 2), 5);
+    assert_eq!(heal_rate(11, 1), 4);
+    assert_eq!(heal_rate(31, 0), 7);
+    assert_eq!((exp(4), exp(6)), (8000, 32000));
+    let hp = |t: &str| {
+        compile(&o, &spec(&format!("{t}\nweapon = \"dagger\"")))
+            .hp
+            .dist()
+    };
+    assert_eq!(mean_ratio(&hp("class = \"fighter\"\nlevel = 6")), (63, 1));
+    let d = hp("class = \"magic-user\"\nlevel = 6\ncon = 14");
+    assert_eq!((mean_ratio(&d), d.min(), d.max()), ((21, 1), 12, 30));
+    // Class budget: HP base + 2·BtH rate + MP rate = 10 per level; cumulative drift (§3.6).
+    let drift: [(&str, [i32; 6]); 5] = [
+        ("fighter", [20, 40, 60, 80, 100, 120]),
+        ("80/20", [21, 42, 59, 80, 101, 118]),
+        ("50/50", [18, 40, 58, 80, 98, 120]),
+        ("20/80", [19, 38, 61, 80, 99, 122]),
+        ("magic-user", [20, 40, 60, 80, 100, 120]),
+    ];
+    for (name, want) in drift {
+        let c = class(name).unwrap();
+        for l in 1..=6 {
+            let units2 = cost_units2(
+                c.hp_base,
+                c.bth[l as usize - 1],
+                (c.mp[l as usize - 1] * 2.0) as i32,
+                l,
+            );
+            assert_eq!(units2, want[l as usize - 1], "{name} L{l}");
+        }
+    }
+    // Worked numbers.
+    let f3 = compile(
+        &o,
+        &spec("class = \"fighter\"\nlevel = 3\nweapon = \"dagger\""),
+    );
+    let d = f3.hp.dist();
+    assert_eq!(
+        (f3.bth, f3.mp2, d.min(), d.max(), mean_ratio(&d)),
+        (3, 0, 27, 36, (63, 2))
+    );
+    let c5 = compile(
+        &o,
+        &spec("class = \"80/20\"\nlevel = 5\nweapon = \"dagger\""),
+    );
+    let d = c5.hp.dist();
+    assert_eq!(
+        (c5.bth, c5.mp2, d.min(), d.max(), mean_ratio(&d)),
+        (4, 25, 35, 50, (85, 2))
+    );
+    let c6 = compile(
+        &o,
+        &spec("class = \"50/50\"\nlevel = 6\nweapon = \"dagger\""),
+    );
+    assert_eq!((c6.bth, c6.mp2), (3, 60));
+    let c3 = compile(
+        &o,
+        &spec("class = \"20/80\"\nlevel = 3\nweapon = \"dagger\""),
+    );
+    assert_eq!((c3.bth, c3.mp2), (1, 45));
+    let mu = compile(
+        &o,
+        &spec("class = \"magic-user\"\nlevel = 6\nweapon = \"dagger\""),
+    );
+    let d = mu.hp.dist();
+    assert_eq!(
+        (mu.bth, mu.mp2, d.min(), d.max(), mean_ratio(&d)),
+        (0, 120, 6, 24, (15, 1))
+    );
+}
+
+// G-06, G-33, G-08 and the hand rules.
+#[test]
+fn compile_rules() {
+    let o = D20Options::default();
+    let dw = compile(
+        &o,
+        &spec("species = \"dwarf\"\nclass = \"fighter\"\nlevel = 1\nweapon = \"club\""),
+    );
+    assert_eq!(dw.bth, 2);
+    let no_stack = opts(|o| o.species_class_stacking = false);
+    let dw = compile(
+        &no_stack,
+        &spec("species = \"dwarf\"\nclass = \"fighter\"\nlevel = 1\nweapon = \"club\""),
+    );
+    assert_eq!((dw.bth, dw.hp.dist().min()), (1, 9));
+    let monster = spec("species = \"goblin\"\nclass = \"fighter\"\nlevel = 1\nweapon = \"club\"");
+    assert!(fighter::compile(&o, &monster).is_err());
+    assert!(fighter::compile(&opts(|o| o.allow_monster_classes = true), &monster).is_ok());
+    assert!(
+        fighter::compile(
+            &o,
+            &spec("class = \"fighter\"\nlevel = 7\nweapon = \"club\"")
+        )
+        .is_err()
+    );
+    assert!(
+        fighter::compile(
+            &o,
+            &spec("weapon = \"great axe\"\nshield = \"small shield\"")
+        )
+        .is_err()
+    );
+    assert!(
+        fighter::compile(
+            &o,
+            &spec("weapon = \"long sword\"\noffhand = \"long sword\"")
+        )
+        .is_err()
+    );
+    // Heavy weapon by size: Medium 1d10, Large 1d12; bow per arrow 1d6 (G-21), two shots.
+    let h = compile(&o, &spec("weapon = \"great axe\""));
+    assert_eq!(h.attacks[0].dice.to_string(), "1d10");
+    let bow = compile(&o, &spec("weapon = \"long bow\""));
+    assert_eq!(
+        (bow.attacks[0].dice.to_string(), bow.n_attacks, bow.missile),
+        ("1d6".into(), 2, true)
+    );
+    let xb = compile(&o, &spec("weapon = \"crossbow\"\nint = 16"));
+    assert_eq!(
+        (
+            xb.attacks[0].dice.to_string(),
+            xb.attacks[0].to_hit,
+            xb.crossbow
+        ),
+        ("1d16+2".into(), 2, true)
+    );
+    // Caps: dice above the cap are an error under enforce_caps = "error".
+    let big = spec("weapon = { class = \"light\", damage = \"1d12\" }");
+    assert!(fighter::compile(&o, &big).unwrap().cap_warning.is_some());
+    assert!(fighter::compile(&opts(|o| o.enforce_caps = EnforceCaps::Error), &big).is_err());
+    // Versatile grip.
+    let grip = spec("weapon = { class = \"light\", used_as = \"medium\" }");
+    assert_eq!(compile(&o, &grip).attacks[0].dice.sides, 6);
+    assert_eq!(
+        compile(&opts(|o| o.versatile_upgrade = true), &grip).attacks[0]
+            .dice
+            .sides,
+        8
+    );
+    // Natural attack sequence: claw/claw/bite.
+    let owl = spec(
+        "species = { name = \"owlbear\", def = 13, mv = 12, hd = 5, size = \"large\", attacks = [{ name = \"claw\", damage = \"1d6\" }, { name = \"claw\", damage = \"1d6\" }, { name = \"bite\", damage = \"2d6\" }] }\nstr = 16",
+    );
+    let ow = compile(&o, &owl);
+    assert_eq!(
+        (ow.n_attacks, ow.bth, ow.attacks[2].dice.to_string()),
+        (3, 5, "2d6+2".into())
+    );
+    // Spells need Magic Points.
+    assert!(fighter::compile(&o, &spec("weapon = \"dagger\"\nspells = [{ damage = 3 }]")).is_err());
+}
+
+// Exact and Monte Carlo agree under the exotic options and features.
+#[test]
+fn exact_matches_monte_carlo_across_features() {
+    let mage = spec(
+        "class = \"magic-user\"\nlevel = 3\nchr = 16\nwis = 16\nweapon = \"dagger\"\nspells = [{ name = \"bolt\", damage = 5 }, { name = \"aid\", bth = 1 }]",
+    );
+    let cases: Vec<(&str, D20Options, FighterSpec, FighterSpec)> = vec![
+        (
+            "mage vs goblin",
+            D20Options::default(),
+            mage.clone(),
+            spec(G),
+        ),
+        (
+            "regenerator vs fire",
+            D20Options::default(),
+            spec(&format!("{G}\ndamage_type = \"non_regenerative\"")),
+            spec(&format!("{G}\nregenerates = true")),
+        ),
+        (
+            "nonlethal",
+            D20Options::default(),
+            spec(&format!("{G}\ndamage_type = \"nonlethal\"")),
+            spec(G),
+        ),
+        (
+            "resistant bug bear",
+            D20Options::default(),
+            with_hp(F, 11),
+            spec(&format!("{B}\nhp = 12\nresistance = \"+\"")),
+        ),
+        (
+            "fight to death",
+            opts(|o| o.fight_to = FightTo::Death),
+            with_hp(F, 11),
+            with_hp(G, 4),
+        ),
+        (
+            "crossbow",
+            opts(|o| o.crit_rule = CritRule::BypassResistance),
+            spec("weapon = \"crossbow\"\nhp = 8"),
+            spec(&format!("{G}\nresistance = \"#\"")),
+        ),
+        (
+            "crippling",
+            D20Options::default(),
+            spec(&format!("{G}\ndamage_type = \"crippling\"\nhp = 6")),
+            spec(&format!("{G}\nhp = 6")),
+        ),
+    ];
+    for (k, (name, o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = pair::<D20>(o, &a, &b);
+        let x = g
+            .exact(&m)
+            .unwrap_or_else(|| panic!("{name}: no exact value"));
+        close(x.p_a_win + x.p_b_win + x.p_draw, 1.0, 1e-9);
+        let n = 20_000;
+        let (p, _) = monte_carlo(&g, &m, n, 500 + k as u64);
+        within_4_sigma(p, x.p_a_win, n);
+    }
+}
+
+#[test]
+fn option_docs_cover_every_option() {
+    let v = toml::Value::try_from(D20Options::default()).unwrap();
+    let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
+    let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
+    for k in &keys {
+        assert!(docs.contains(&k.as_str()), "option {k} has no doc");
+    }
+    assert_eq!(keys.len(), docs.len());
+    for d in options::OPTION_DOCS {
+        let parsed: D20Options = toml::from_str(&format!("{} = {}", d.name, d.default)).unwrap();
+        assert_eq!(parsed, D20Options::default(), "doc default of {}", d.name);
+    }
+    assert_eq!(D20::info().options.len(), keys.len());
+}
+
+#[test]
+fn fighter_docs_cover_every_field() {
+    let mut s = spec(F);
+    s.offhand = s.weapon.clone();
+    s.hp = Some(3);
+    s.resistance = Some(Prof::Master);
+    s.magic_resistance = Some(Prof::Master);
+    s.spells = vec![SpellSpec {
+        name: "x".into(),
+        damage: 1,
+        bth: 0,
+    }];
+    let v = toml::Value::try_from(&s).unwrap();
+    let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
+    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    for k in &keys {
+        assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
+    }
+    assert_eq!(keys.len(), docs.len());
+    // Round trip through TOML.
+    let back: FighterSpec = toml::from_str(&toml::to_string(&s).unwrap()).unwrap();
+    assert_eq!(back, s);
+}
+
+#[test]
+fn check_sampling_matches_exact() {
+    let g = D20::new(D20Options::default()).unwrap();
+    for words in [
+        vec!["attack=3", "defense=13", "damage=1d8+2"],
+        vec!["resist=#", "damage=1d8"],
+        vec!["attack=0", "defense=15"],
+    ] {
+        let c = g
+            .parse_check(&CheckParams::parse(words.iter().copied()).unwrap())
+            .unwrap();
+        let x = g.check_exact(&c);
+        let mut rng = oddsmith_dice::stream(9, 0);
+        let mut r = crate::RngRoller::new(&mut rng);
+        let n = 20_000;
+        let hits = (0..n)
+            .filter(|_| g.check_sample(&c, &mut r) >= x.success_at_least)
+            .count();
+        within_4_sigma(hits as f64 / f64::from(n), x.p_success(), n);
+    }
+    assert!(
+        g.parse_check(&CheckParams::parse(["resist=x"]).unwrap())
+            .is_err()
+    );
+    assert!(
+        g.parse_check(&CheckParams::parse(["bogus=1"]).unwrap())
+            .is_err()
+    );
+}
+
+#[test]
+fn facts_show_costs_and_hp() {
+    let g = D20::new(D20Options::default()).unwrap();
+    let facts = g.fighter_facts(&spec(F));
+    let text: Vec<String> = facts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains("class cost units (10 per level): 10 (budget 10)"),
+        "{text}"
+    );
+    assert!(text.contains("HP: 10..13, mean 11.500"), "{text}");
+    assert!(text.contains("Defense / speed: 18 / 7"), "{text}");
+    assert!(text.contains("Def 13: 3.7500"), "{text}");
+    // Exact expected damage per round: F against Def 13 is 15/4 (§7.6); the Bug Bear's 1d10
+    // against F's Def 18 is 15/8; a bow's two shots double one shot's.
+    let o = D20Options::default();
+    let f = compile(&o, &spec(F));
+    assert_eq!(mean_ratio(&round_damage_dist(&o, &f, 13)), (15, 4));
+    let b = compile(&o, &spec(B));
+    assert_eq!(mean_ratio(&round_damage_dist(&o, &b, 18)), (15, 8));
+    let bow = compile(&o, &spec("weapon = \"long bow\""));
+    let one = mean_ratio(&attack_damage_dist(&o, &bow.attacks[0], 13));
+    let two = mean_ratio(&round_damage_dist(&o, &bow, 13));
+    assert_eq!(two.0 * one.1 as i128, 2 * one.0 * two.1 as i128);
+    let xb = compile(&o, &spec("weapon = \"crossbow\""));
+    let one = mean_ratio(&attack_damage_dist(&o, &xb.attacks[0], 13));
+    let half = mean_ratio(&round_damage_dist(&o, &xb, 13));
+    assert_eq!(2 * half.0 * one.1 as i128, one.0 * half.1 as i128);
+    // Con once for all class levels (con_per_level = false).
+    let once = opts(|o| o.con_per_level = false);
+    let d = compile(
+        &once,
+        &spec("class = \"fighter\"\nlevel = 3\ncon = 16\nweapon = \"club\""),
+    )
+    .hp
+    .dist();
+    assert_eq!((d.min(), d.max()), (29, 38));
+}

@@ -20,9 +20,9 @@ pub mod checks;
 pub mod sweep;
 pub mod tournament;
 
-use oddsmith_rules::{RulesError, Ruleset};
+use oddsmith_rules::{ExactDuel, RulesError, Ruleset};
 use oddsmith_scenario::{Scenario, ScenarioError};
-use oddsmith_sim::{RunConfig, SimError};
+use oddsmith_sim::{DuelStats, RunConfig, SimError};
 use oddsmith_stats::Proportion;
 use serde::Serialize;
 use thiserror::Error;
@@ -46,6 +46,16 @@ pub enum StudyError {
     /// The rules refused something (e.g. a check parameter).
     #[error(transparent)]
     Rules(#[from] RulesError),
+    /// A `[[check]]` cell's parameters are invalid.
+    #[error("check {check:?} ([[check]] number {}): {source}", index + 1)]
+    Check {
+        /// The check's name.
+        check: String,
+        /// Its index in the file.
+        index: usize,
+        /// What the rules said.
+        source: RulesError,
+    },
     /// The meta-game could not be solved.
     #[error("solving the meta-game: {0}")]
     Nash(#[from] oddsmith_stats::NashError),
@@ -134,4 +144,93 @@ pub struct Ctx<'a, R: Ruleset> {
 /// numbers (so a value chosen because its estimate looked good is not judged by that estimate).
 pub fn fresh_seed(seed: u64) -> u64 {
     seed ^ 0xD1B5_4A32_D192_ED03
+}
+
+/// Checks every variant a study would run (each sweep point, both ends of the balance range)
+/// and every check cell, so a bad value stops the run before any simulation.
+pub fn validate<R: Ruleset>(file: &str, text: &str, scenario: &Scenario<R>) -> Result<(), StudyError> {
+    use oddsmith_scenario::{Num, Origin, variant};
+    let st = &scenario.study;
+    for (i, sw) in st.sweeps.iter().enumerate() {
+        let (ox, oy) = (Origin::sweep(i, false), Origin::sweep(i, true));
+        let ys: Vec<Option<Num>> = match &sw.y {
+            None => vec![None],
+            Some(a) => a.values.iter().copied().map(Some).collect(),
+        };
+        for y in &ys {
+            for &x in &sw.x.values {
+                let mut changes = vec![(&sw.x.target, x, &ox)];
+                if let (Some(ya), Some(yv)) = (&sw.y, y) {
+                    changes.push((&ya.target, *yv, &oy));
+                }
+                variant::<R>(file, text, &changes)?;
+            }
+        }
+    }
+    for (k, cs) in st.checks.iter().enumerate() {
+        let rows: Vec<Option<&str>> = match &cs.rows {
+            None => vec![None],
+            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
+        };
+        let cols: Vec<Option<&str>> = match &cs.cols {
+            None => vec![None],
+            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
+        };
+        for r in &rows {
+            for c in &cols {
+                scenario.ruleset.parse_check(&cs.cell_params(*r, *c)).map_err(|e| {
+                    StudyError::Check { check: cs.name.clone(), index: k, source: e }
+                })?;
+            }
+        }
+    }
+    if let Some(b) = &st.balance {
+        let ends = if b.integer {
+            [Num::Int(b.range.0.ceil() as i64), Num::Int(b.range.1.floor() as i64)]
+        } else {
+            [Num::Real(b.range.0), Num::Real(b.range.1)]
+        };
+        match &b.subject {
+            oddsmith_scenario::BalanceSubject::Duel { target, .. } => {
+                for x in ends {
+                    variant::<R>(file, text, &[(target, x, &Origin::balance())])?;
+                }
+            }
+            oddsmith_scenario::BalanceSubject::Check { check, param } => {
+                let cs = &st.checks[*check];
+                for x in ends {
+                    let mut p = cs.clone();
+                    p.params.insert(param.clone(), x.to_string());
+                    scenario.ruleset.parse_check(&p.cell_params(None, None)).map_err(|e| {
+                        StudyError::Check { check: cs.name.clone(), index: *check, source: e }
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs every study section of the scenario (after [`validate`]): sweeps, balance,
+/// tournament, checks, then the assertions against the base matchups' results (`stats`,
+/// `exact`, in matchup order) and the checks. `progress(section, done)` reports trials done.
+pub fn run_study<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    stats: &[DuelStats],
+    exact: &[Option<ExactDuel>],
+    progress: &(dyn Fn(&str, u64) + Sync),
+) -> Result<StudyDoc, StudyError> {
+    let st = &ctx.scenario.study;
+    let mut doc = StudyDoc::default();
+    for i in 0..st.sweeps.len() {
+        let name = &st.sweeps[i].name;
+        doc.sweeps.push(run_sweep(ctx, i, &|n| progress(name, n))?);
+    }
+    doc.balance = run_balance(ctx, &|n| progress("balance", n))?;
+    doc.tournament = run_tournament(ctx, &|n| progress("tournament", n))?;
+    for i in 0..st.checks.len() {
+        doc.checks.push(run_check_study(ctx, i)?);
+    }
+    doc.asserts = evaluate_asserts(&st.asserts, stats, exact, &doc.checks);
+    Ok(doc)
 }

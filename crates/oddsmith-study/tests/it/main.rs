@@ -1,1 +1,330 @@
-//! Study tests.
+//! Study tests: the balance solver against known exact roots, tournaments (dominance, Nash
+//! mix, costs), paired sweeps, check studies and assertions, on the draft and gamecraft rules.
+
+use oddsmith_rules::Ruleset;
+use oddsmith_rules::draft::Draft;
+use oddsmith_rules::gamecraft::Gamecraft;
+use oddsmith_scenario::{Scenario, load};
+use oddsmith_sim::RunConfig;
+use oddsmith_study::{BalanceStatus, Ctx, StudyDoc, StudyError, run_study, validate};
+
+const FILE: &str = "test.toml";
+
+fn cfg(trials: u64, seed: u64) -> RunConfig {
+    RunConfig { seed, trials, precision: None, threads: None }
+}
+
+fn study<R: Ruleset>(text: &str, trials: u64, exact: bool) -> Result<StudyDoc, StudyError> {
+    let s: Scenario<R> = load(FILE, text).expect("scenario loads");
+    validate(FILE, text, &s)?;
+    let c = cfg(trials, 7);
+    let (mut stats, mut ex) = (Vec::new(), Vec::new());
+    for m in &s.matchups {
+        stats.push(oddsmith_sim::run_duels(&s.ruleset, &m.matchup, &c, &|_| {})?);
+        ex.push(if exact { s.ruleset.exact(&m.matchup) } else { None });
+    }
+    let ctx = Ctx { file: FILE, text, scenario: &s, cfg: &c, exact };
+    run_study(&ctx, &stats, &ex, &|_, _| {})
+}
+
+const DRAFT_PAIR: &str = r#"
+name = "t"
+ruleset = "draft"
+
+[fighters.a]
+skill = 6
+weapon = "long sword"
+str = 7
+con = 6
+
+[fighters.b]
+skill = 6
+weapon = "long sword"
+armour = "leather"
+str = 7
+con = 6
+
+[[matchup]]
+a = "a"
+b = "b"
+"#;
+
+/// Exact P(A wins) of the draft pair with fighter a's CON set to `con`.
+fn exact_at(con: i64) -> f64 {
+    let text = DRAFT_PAIR.replacen("con = 6", &format!("con = {con}"), 1);
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win
+}
+
+fn balance_text() -> String {
+    format!(
+        "{DRAFT_PAIR}\n[balance]\nfighter = \"a\"\nfield = \"con\"\nrange = [2, 16]\ntarget = 0.5\n"
+    )
+}
+
+#[test]
+fn balance_finds_the_known_exact_root() {
+    // The root by brute force over every integer CON, from the exact solver.
+    let ps: Vec<(i64, f64)> = (2..=16).map(|c| (c, exact_at(c))).collect();
+    let cross = ps.windows(2).position(|w| (w[0].1 - 0.5) * (w[1].1 - 0.5) <= 0.0).unwrap();
+    let (lo, hi) = (ps[cross], ps[cross + 1]);
+    let best = if (hi.1 - 0.5).abs() < (lo.1 - 0.5).abs() { hi } else { lo };
+    let d = study::<Draft>(&balance_text(), 20_000, true).unwrap();
+    let b = d.balance.unwrap();
+    assert_eq!(b.status, BalanceStatus::Found);
+    assert_eq!(b.method, "exact bisection");
+    assert_eq!(b.value, Some(best.0 as f64));
+    let [x, y] = b.bracket.as_ref().unwrap();
+    assert_eq!((x.value, y.value), (lo.0 as f64, hi.0 as f64));
+    assert_eq!(x.exact, Some(lo.1));
+    assert_eq!(y.exact, Some(hi.1));
+    // Bisection: about log2(14) evaluations beyond the two ends, not a scan.
+    assert!(b.evaluations.len() <= 2 + 4, "{:?}", b.evaluations);
+    // The fresh Monte Carlo re-measurement agrees with the exact value within 4σ.
+    let a = b.achieved.unwrap();
+    let e = a.exact.unwrap();
+    let sd = (e * (1.0 - e) / a.monte_carlo.trials as f64).sqrt();
+    assert!((a.monte_carlo.p - e).abs() < 4.0 * sd, "{} vs {e}", a.monte_carlo.p);
+}
+
+#[test]
+fn balance_on_monte_carlo_alone_lands_on_the_root_or_its_neighbour() {
+    let ps: Vec<(i64, f64)> = (2..=16).map(|c| (c, exact_at(c))).collect();
+    let d = study::<Draft>(&balance_text(), 40_000, false).unwrap();
+    let b = d.balance.unwrap();
+    assert!(b.method.contains("paired Monte Carlo"), "{}", b.method);
+    let v = b.value.unwrap() as i64;
+    let p = ps.iter().find(|(c, _)| *c == v).unwrap().1;
+    // The chosen value is within one step of the exact crossing.
+    let cross = ps.windows(2).position(|w| (w[0].1 - 0.5) * (w[1].1 - 0.5) <= 0.0).unwrap();
+    assert!((ps[cross].0..=ps[cross + 1].0).contains(&v), "chose {v} (p={p})");
+    assert!(b.achieved.unwrap().exact.is_none());
+}
+
+#[test]
+fn unreachable_target_is_reported_not_invented() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[balance]\nfighter = \"a\"\nfield = \"con\"\nrange = [2, 4]\ntarget = 0.99\n"
+    );
+    let b = study::<Draft>(&text, 5_000, true).unwrap().balance.unwrap();
+    assert_eq!(b.status, BalanceStatus::NotInRange);
+    assert_eq!(b.value, None);
+    assert_eq!(b.ends[0].p, exact_at(2));
+    assert_eq!(b.ends[1].p, exact_at(4));
+}
+
+#[test]
+fn sweep_points_match_exact_and_steps_are_paired() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 6, 7]\n"
+    );
+    let n = 40_000;
+    let d = study::<Draft>(&text, n, true).unwrap();
+    let sw = &d.sweeps[0];
+    assert_eq!(sw.points.len(), 3);
+    assert_eq!(sw.steps.len(), 2);
+    for (pt, con) in sw.points.iter().zip([5, 6, 7]) {
+        let e = exact_at(con);
+        assert_eq!(pt.exact_p_a_win, Some(e));
+        let sd = (e * (1.0 - e) / n as f64).sqrt();
+        assert!((pt.p_a_win.p - e).abs() < 4.0 * sd, "con {con}: {} vs {e}", pt.p_a_win.p);
+    }
+    for st in &sw.steps {
+        // Common random numbers: the paired interval is much narrower than an unpaired one.
+        let paired = (st.diff.hi - st.diff.lo) / 2.0;
+        assert!(paired < 0.6 * st.unpaired_half_width, "{paired} vs {}", st.unpaired_half_width);
+        let exact = exact_at(st.to as i64) - exact_at(st.from as i64);
+        assert!(st.diff.lo <= exact && exact <= st.diff.hi, "{:?} vs {exact}", st.diff);
+    }
+}
+
+#[test]
+fn two_dimensional_sweep_is_row_major() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 7]\ny = {{ fighter = \"a\", field = \"skill\", values = [4, 6, 8] }}\n"
+    );
+    let d = study::<Draft>(&text, 2_000, true).unwrap();
+    let sw = &d.sweeps[0];
+    let xy: Vec<(f64, Option<f64>)> = sw.points.iter().map(|p| (p.x, p.y)).collect();
+    assert_eq!(
+        xy,
+        [(5., Some(4.)), (7., Some(4.)), (5., Some(6.)), (7., Some(6.)), (5., Some(8.)), (7., Some(8.))]
+    );
+    assert_eq!(sw.steps.len(), 3);
+    // More skill helps: exact P(A wins) rises with y at fixed x.
+    let p = |i: usize| sw.points[i].exact_p_a_win.unwrap();
+    assert!(p(0) < p(2) && p(2) < p(4));
+}
+
+#[test]
+fn bad_swept_value_is_located_before_anything_runs() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [5, 99]\n"
+    );
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    let e = validate(FILE, &text, &s).unwrap_err().to_string();
+    assert!(e.contains("test.toml:"), "{e}");
+    assert!(e.contains("a.skill = 99"), "{e}");
+    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
+    assert!(e.contains(&format!("test.toml:{line}:")) || e.contains(&format!("test.toml:{}:", line + 1)), "{e}");
+}
+
+const KITS: &str = r#"
+name = "kits"
+ruleset = "draft"
+
+[fighters.sword]
+skill = 6
+weapon = "long sword"
+armour = "leather"
+str = 7
+con = 6
+
+[fighters.greatsword]
+skill = 6
+weapon = "two handed sword"
+armour = "leather"
+str = 7
+con = 6
+
+[fighters.unarmed]
+skill = 6
+weapon = "unarmed"
+str = 7
+con = 6
+
+[tournament]
+fighters = ["sword", "greatsword", "unarmed"]
+costs = { sword = 20, greatsword = 30, unarmed = 0 }
+"#;
+
+#[test]
+fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
+    let t = study::<Draft>(KITS, 10_000, true).unwrap().tournament.unwrap();
+    let idx = |n: &str| t.fighters.iter().position(|f| f == n).unwrap();
+    let u = idx("unarmed");
+    let rank = |n: &str| t.ranking.iter().find(|r| r.fighter == n).unwrap();
+    assert!(rank("unarmed").dominated);
+    assert_eq!(rank("unarmed").nash_share, 0.0);
+    let total: f64 = t.nash.iter().sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    // Payoff is antisymmetric and the exact win matrix is used (every draft duel solves).
+    for i in 0..3 {
+        for j in 0..3 {
+            assert!((t.payoff[i][j] + t.payoff[j][i]).abs() < 1e-12);
+            if i != j {
+                assert!(t.exact_win[i][j].is_some());
+            }
+        }
+    }
+    // The Nash mix is an equilibrium: no pure kit earns more than 0 against it.
+    let game = |i: usize, j: usize| {
+        if i == j { 0.0 } else { t.exact_win[i][j].unwrap() - t.exact_win[j][i].unwrap() }
+    };
+    for i in 0..3 {
+        let v: f64 = (0..3).map(|j| game(i, j) * t.nash[j]).sum();
+        assert!(v < 1e-9, "kit {i} earns {v} against the mix");
+    }
+    assert!(t.exact_win[idx("sword")][u].unwrap() > 0.9);
+    let c = t.costs.unwrap();
+    assert_eq!(c.unit, "points");
+    assert!(c.points.iter().all(|p| p.source == "file"));
+    assert_eq!(c.points.len(), 3);
+    // Residuals are measured from the least-squares line, so they sum to zero.
+    let sum: f64 = c.points.iter().map(|p| p.residual).sum();
+    assert!(sum.abs() < 1e-9, "{sum}");
+}
+
+#[test]
+fn gamecraft_costs_come_from_the_rules() {
+    let text = r#"
+name = "g"
+ruleset = "gamecraft"
+[fighters.a]
+prowess = 7
+skills = { "Melee Combat" = 5 }
+weapon = "sword"
+[fighters.b]
+prowess = 6
+skills = { "Melee Combat" = 5 }
+weapon = "sword"
+[tournament]
+"#;
+    let t = study::<Gamecraft>(text, 2_000, false).unwrap().tournament.unwrap();
+    let c = t.costs.unwrap();
+    assert_eq!(c.unit, "XP");
+    let cost = |n: &str| c.points.iter().find(|p| p.fighter == n).unwrap().cost;
+    // Prowess 6→7 costs 21 XP (digest §3.6 text example).
+    assert_eq!(cost("a") - cost("b"), 21.0);
+}
+
+#[test]
+fn check_grid_is_exact_and_check_balance_finds_the_tn() {
+    let text = r#"
+name = "c"
+ruleset = "gamecraft"
+[fighters.a]
+prowess = 6
+weapon = "sword"
+[[check]]
+name = "grid"
+params = { attribute = 6 }
+rows = { param = "skill", values = [0, 4] }
+cols = { param = "tn", values = [5, 10, 15] }
+[[check]]
+name = "capable"
+params = { attribute = 6, skill = 4, tn = 12 }
+[balance]
+check = "capable"
+param = "tn"
+range = [1, 30]
+target = 0.6
+[[assert]]
+check = "capable"
+p_success = [0.0, 0.5]
+"#;
+    let d = study::<Gamecraft>(text, 20_000, true).unwrap();
+    let s: Scenario<Gamecraft> = load(FILE, text).unwrap();
+    let exact = |skill: i64, tn: i64| {
+        let p = oddsmith_rules::CheckParams::parse(
+            [format!("attribute=6"), format!("skill={skill}"), format!("tn={tn}")].iter().map(String::as_str),
+        )
+        .unwrap();
+        s.ruleset.check_exact(&s.ruleset.parse_check(&p).unwrap()).p_success()
+    };
+    let g = &d.checks[0];
+    assert_eq!(g.cells.len(), 6);
+    for c in &g.cells {
+        let (sk, tn): (i64, i64) = (c.row.as_ref().unwrap().parse().unwrap(), c.col.as_ref().unwrap().parse().unwrap());
+        assert_eq!(c.exact, exact(sk, tn));
+        let sd = (c.exact * (1.0 - c.exact) / c.monte_carlo.trials as f64).sqrt().max(1e-9);
+        assert!((c.monte_carlo.p - c.exact).abs() <= 4.0 * sd, "{c:?}");
+    }
+    let b = d.balance.unwrap();
+    let v = b.value.unwrap() as i64;
+    // The TN chosen is the one whose exact P(success) is nearest 60 %.
+    let best = (1..=30).min_by(|&a, &b| {
+        (exact(4, a) - 0.6).abs().partial_cmp(&(exact(4, b) - 0.6).abs()).unwrap()
+    });
+    assert_eq!(Some(v), best);
+    // The assertion: P(success) at TN 12 is judged exactly.
+    let a = &d.asserts[0];
+    assert_eq!(a.value, exact(4, 12));
+    assert_eq!(a.source, "exact");
+    assert_eq!(a.passed, a.value <= 0.5);
+}
+
+#[test]
+fn assertions_use_exact_values_and_flag_uncertain_verdicts() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[assert]]\np_a_win = [0.0, 0.01]\n[[assert]]\nrounds_mean = [0, 1000]\n"
+    );
+    let d = study::<Draft>(&text, 5_000, true).unwrap();
+    assert_eq!(d.asserts.len(), 2);
+    assert!(!d.asserts[0].passed);
+    assert_eq!(d.asserts[0].value, exact_at(6));
+    assert!(d.asserts[0].certain);
+    assert!(d.asserts[1].passed);
+    assert_eq!(d.asserts[1].source, "monte carlo");
+    assert_eq!(d.failed_asserts().count(), 1);
+}

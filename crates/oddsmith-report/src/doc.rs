@@ -23,6 +23,13 @@ pub struct RunDoc {
     pub options: Vec<OptionValue>,
     /// One entry per matchup, in scenario order.
     pub matchups: Vec<MatchupDoc>,
+    /// The scenario's study sections (sweeps, balance, tournament, checks, assertions), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub study: Option<oddsmith_study::StudyDoc>,
+    /// The ruleset comparison, for a comparison file (`[compare]` with `[rulesets.<id>]`
+    /// parts); the matchups above are then every part's, named `<ruleset>: <matchup>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<oddsmith_study::ComparisonDoc>,
 }
 
 /// One option as run.

@@ -5,7 +5,8 @@ use oddsmith_stats::IntHistogram;
 use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
 use crate::data::ReportData;
 
-/// Every chart of a report, by file stem.
+/// Every chart of a report, by file stem; the study charts
+/// ([`crate::study_figures::study_figures`]) come last.
 pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
     let mut v = vec![("win-probability".to_string(), win_probability(d))];
     for (i, m) in d.run.matchups.iter().enumerate() {
@@ -14,6 +15,9 @@ pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
     }
     if d.checks.is_some() {
         v.push(("checks".to_string(), checks(d)));
+    }
+    if let Some(s) = &d.run.study {
+        v.extend(crate::study_figures::study_figures(s));
     }
     v
 }

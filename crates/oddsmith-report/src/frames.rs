@@ -15,7 +15,8 @@ where
     Column::new(name.into(), v)
 }
 
-/// Every table of a report, by file stem.
+/// Every table of a report, by file stem; the study tables
+/// ([`crate::study_frames::study_tables`]) follow the run's own.
 pub fn tables(d: &ReportData) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
     let mut v = vec![
         ("outcomes", outcomes(d)?),
@@ -26,6 +27,9 @@ pub fn tables(d: &ReportData) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
     ];
     if let Some(c) = checks(d)? {
         v.push(("checks", c));
+    }
+    if let Some(s) = &d.run.study {
+        v.extend(crate::study_frames::study_tables(s)?);
     }
     Ok(v)
 }

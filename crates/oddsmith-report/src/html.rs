@@ -140,6 +140,23 @@ pub fn markdown(d: &ReportData, tables: &[&str], charts: &[(String, String, Stri
     for (k, v) in header_facts(d) {
         let _ = writeln!(s, "- **{k}:** {}", v.replace('|', "\\|"));
     }
+    let sections = study_sections(d);
+    let failed = d
+        .run
+        .study
+        .as_ref()
+        .map_or(vec![], crate::study_html::failed_lines);
+    if !failed.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n> **{} assertion{} failed:**",
+            failed.len(),
+            if failed.len() == 1 { "" } else { "s" }
+        );
+        for f in &failed {
+            let _ = writeln!(s, ">\n> - {}", f.replace('|', "\\|"));
+        }
+    }
     let _ = writeln!(s, "\n## Results\n");
     let _ = writeln!(s, "| {} |", RESULT_HEAD.join(" | "));
     let _ = writeln!(s, "|{}", "---|".repeat(RESULT_HEAD.len()));
@@ -150,8 +167,13 @@ pub fn markdown(d: &ReportData, tables: &[&str], charts: &[(String, String, Stri
         s,
         "\nProbabilities in %, 95 % Wilson intervals in brackets. The verdict compares P(A) − P(B); it names a favourite only when the difference is significant and at least 2 points.\n"
     );
+    s.push_str(&crate::study_html::markdown(&sections, charts));
+    let in_study = crate::study_html::chart_stems(&sections);
     let _ = writeln!(s, "## Charts\n");
     for (stem, title, _) in charts {
+        if in_study.contains(&stem.as_str()) {
+            continue;
+        }
         let _ = writeln!(s, "![{title}](charts/{stem}.svg)\n");
     }
     if let Some((head, body)) = check_grid(d) {
@@ -202,7 +224,33 @@ table{border-collapse:collapse;margin:.8em 0;font-size:.92em}td,th{border:1px so
 th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.num{text-align:right;font-variant-numeric:tabular-nums}\
 .changed{font-weight:bold;color:#9a3b00}.facts td:first-child{font-weight:600;white-space:nowrap}\
 figure{margin:1.2em 0}figure svg{max-width:100%;height:auto;border:1px solid #eee}\
-.note{color:#555;font-size:.92em}code{background:#f4f4f4;padding:0 .25em}";
+.note{color:#555;font-size:.92em}code{background:#f4f4f4;padding:0 .25em}\
+.fail{border:2px solid #b00020;background:#fdecee;color:#6d0014;padding:.6em 1em;margin:1em 0;border-radius:4px}\
+.fail ul{margin:.3em 0 0;padding-left:1.2em}h3{margin-top:1.4em}h4{margin:1em 0 .3em}";
+
+/// An SVG chart inline in a `<figure>` (without its XML declaration).
+fn figure(s: &mut String, title: &str, svg: &str) {
+    let svg = svg.trim_start_matches(|c| c != '<');
+    let svg = if svg.starts_with("<?xml") {
+        svg.split_once("?>").map_or(svg, |x| x.1)
+    } else {
+        svg
+    };
+    let _ = writeln!(
+        s,
+        "<figure role=\"img\" aria-label=\"{}\">{}</figure>",
+        esc(title),
+        svg.trim()
+    );
+}
+
+/// The study subsections of a report (none without a study).
+fn study_sections(d: &ReportData) -> Vec<crate::study_html::Section> {
+    d.run
+        .study
+        .as_ref()
+        .map_or(vec![], crate::study_html::sections)
+}
 
 fn table(s: &mut String, head: &[String], rows: &[Vec<String>]) {
     let _ = write!(s, "<table><thead><tr>");
@@ -239,6 +287,24 @@ pub fn html(d: &ReportData, tables: &[&str], charts: &[(String, String, String)]
         let _ = write!(s, "<tr><td>{}</td><td>{}</td></tr>", esc(k), esc(&v));
     }
     let _ = writeln!(s, "</table>");
+    let sections = study_sections(d);
+    let failed = d
+        .run
+        .study
+        .as_ref()
+        .map_or(vec![], crate::study_html::failed_lines);
+    if !failed.is_empty() {
+        let _ = write!(
+            s,
+            "<div class=\"fail\"><strong>{} assertion{} failed</strong><ul>",
+            failed.len(),
+            if failed.len() == 1 { "" } else { "s" }
+        );
+        for f in &failed {
+            let _ = write!(s, "<li>{}</li>", esc(f));
+        }
+        let _ = writeln!(s, "</ul></div>");
+    }
     let _ = writeln!(s, "<h2>Results</h2>");
     let head: Vec<String> = RESULT_HEAD.iter().map(|h| h.to_string()).collect();
     let rows: Vec<Vec<String>> = result_rows(d).into_iter().map(Vec::from).collect();
@@ -247,20 +313,15 @@ pub fn html(d: &ReportData, tables: &[&str], charts: &[(String, String, String)]
         s,
         "<p class=\"note\">A is the first fighter of each matchup. Probabilities with 95 % Wilson intervals. The verdict compares P(A) − P(B) with its own interval and names a favourite only when the difference is significant <em>and</em> at least 2 percentage points. Exact values come from the ruleset's exact solver (the same rules code, every die face enumerated).</p>"
     );
+    s.push_str(&crate::study_html::html(
+        &sections, charts, esc, table, figure,
+    ));
+    let in_study = crate::study_html::chart_stems(&sections);
     let _ = writeln!(s, "<h2>Charts</h2>");
-    for (_, title, svg) in charts {
-        let svg = svg.trim_start_matches(|c| c != '<');
-        let svg = if svg.starts_with("<?xml") {
-            svg.split_once("?>").map_or(svg, |x| x.1)
-        } else {
-            svg
-        };
-        let _ = writeln!(
-            s,
-            "<figure role=\"img\" aria-label=\"{}\">{}</figure>",
-            esc(title),
-            svg.trim()
-        );
+    for (stem, title, svg) in charts {
+        if !in_study.contains(&stem.as_str()) {
+            figure(&mut s, title, svg);
+        }
     }
     if let Some((head, body)) = check_grid(d) {
         let _ = writeln!(

@@ -6,6 +6,7 @@
 //! option types (`deny_unknown_fields` throughout). This crate takes text, not paths: it does
 //! no IO.
 
+pub mod compare;
 mod locate;
 pub mod study;
 
@@ -17,6 +18,7 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use locate::{Doc, Seg};
+pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
 pub use study::{
     Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Study,
     Sweep, Target, Tournament, variant,

@@ -63,7 +63,7 @@ pub enum DiffError {
 }
 
 /// Two-sided p-value `2·Φ(−|z|)`, computed in the lower tail (accurate for large `|z|`).
-fn two_sided_p(z: f64) -> f64 {
+pub fn two_sided_p(z: f64) -> f64 {
     (2.0 * Normal::standard().cdf(-z.abs())).min(1.0)
 }
 

@@ -55,7 +55,7 @@ pub mod nash;
 pub mod welford;
 
 pub use counts::{OutcomeCounts, Proportion};
-pub use diff::{DiffError, DiffEstimate, diff_independent, diff_paired};
+pub use diff::{DiffError, DiffEstimate, diff_independent, diff_paired, two_sided_p};
 pub use histogram::{IntHistogram, Summary};
 pub use interval::{
     Z95, clopper_pearson, normal_interval, wilson, wilson_half_width, wilson95, z_for_confidence,

@@ -17,6 +17,7 @@
 pub mod asserts;
 pub mod balance;
 pub mod checks;
+pub mod compare;
 pub mod sweep;
 pub mod tournament;
 
@@ -29,6 +30,7 @@ use thiserror::Error;
 
 pub use asserts::{AssertDoc, evaluate_asserts};
 pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
+pub use compare::{ComparisonDoc, PartResult, StepEffect, compare, skill_step};
 pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{CostDoc, CostPoint, RankDoc, TournamentDoc, run_tournament};

@@ -3,7 +3,8 @@
 //! Arguments are parsed by clap ([`Cli`]), checked into a typed configuration, and only then is
 //! any work done: a scenario with an error stops before anything is written to stdout.
 //!
-//! Exit codes: 0 success · 1 runtime failure · 2 bad input (arguments, scenario files).
+//! Exit codes: 0 success · 1 runtime failure · 2 bad input (arguments, scenario files) ·
+//! 3 an `[[assert]]` of the scenario failed (the results and report are still written).
 
 mod clock;
 mod progress;
@@ -15,12 +16,15 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use oddsmith_report::{
-    CheckCell, CheckDoc, CheckGridData, FighterData, Meta, ReportData, RunDoc, check_table,
+    CheckCell, CheckDoc, CheckGridData, FighterData, Meta, ReportData, RunDoc, check_table, comparison_table, study_table,
     matchup_doc, options_table, run_table, slug, write_report,
 };
 use oddsmith_rules::{CheckParams, RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
-use oddsmith_scenario::{ScenarioError, load, ruleset_of};
+use oddsmith_scenario::{
+    Comparison, Part, ScenarioError, is_comparison, load, load_comparison, ruleset_of,
+};
 use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig, run_check, run_duels};
+use oddsmith_study::{Ctx, PartResult, StudyError, compare, run_check_study, run_study, skill_step};
 
 /// Trials per matchup when neither the scenario nor `--trials` says.
 pub const DEFAULT_TRIALS: u64 = 100_000;
@@ -108,6 +112,22 @@ struct CheckArgs {
     json: bool,
 }
 
+/// `[[assert]]` sections that failed (exit code 3), one line each.
+#[derive(Debug)]
+struct AssertionsFailed(Vec<String>);
+
+impl std::fmt::Display for AssertionsFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} assertion(s) failed:", self.0.len())?;
+        for l in &self.0 {
+            write!(f, "\n  {l}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for AssertionsFailed {}
+
 /// An error caused by the user's input (exit code 2), as opposed to a runtime failure.
 #[derive(Debug)]
 struct InputError(String);
@@ -120,11 +140,18 @@ impl std::fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-impl From<ScenarioError> for InputError {
-    fn from(e: ScenarioError) -> Self {
-        InputError(e.to_string())
+/// A located scenario error (exit code 2); kept typed so a comparison can re-locate an
+/// error found in one of its parts.
+#[derive(Debug)]
+struct ScenarioInput(ScenarioError);
+
+impl std::fmt::Display for ScenarioInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
     }
 }
+
+impl std::error::Error for ScenarioInput {}
 
 /// Parses `args` and runs the command, writing results to `out` and errors to `err`.
 pub fn main_impl(
@@ -154,8 +181,12 @@ pub fn main_impl(
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(err, "error: {e:#}");
-            if e.downcast_ref::<InputError>().is_some() {
+            if e.downcast_ref::<InputError>().is_some()
+                || e.downcast_ref::<ScenarioInput>().is_some()
+            {
                 ExitCode::from(2)
+            } else if e.downcast_ref::<AssertionsFailed>().is_some() {
+                ExitCode::from(3)
             } else {
                 ExitCode::from(1)
             }
@@ -167,9 +198,17 @@ fn run(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -> Res
     match cli.command {
         Command::Run(a) => {
             let text = read(&a.scenario)?;
-            let id = ruleset_of(&a.scenario, &text).map_err(InputError::from)?;
-            // One worker pool for the whole run (every matchup and the check grid).
+            let comparison = is_comparison(&text);
+            let id = if comparison {
+                String::new()
+            } else {
+                ruleset_of(&a.scenario, &text).map_err(ScenarioInput)?
+            };
+            // One worker pool for the whole run (every matchup, study and the check grid).
             let job = || {
+                if comparison {
+                    return run_comparison(&a.scenario, &text, &a);
+                }
                 let scenario = RunScenario {
                     file: &a.scenario,
                     text: &text,
@@ -206,8 +245,28 @@ fn run(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -> Res
                 }
             } else {
                 write!(out, "{}", run_table(&data.run))?;
+                if let Some(st) = &data.run.study {
+                    write!(out, "\n{}", study_table(st))?;
+                }
+                if let Some(c) = &data.run.comparison {
+                    write!(out, "\n{}", comparison_table(c))?;
+                }
                 if let Some(p) = &report {
                     writeln!(out, "\nreport: {}", p.display())?;
+                }
+            }
+            if let Some(st) = &data.run.study {
+                let failed: Vec<String> = st
+                    .failed_asserts()
+                    .map(|f| {
+                        format!(
+                            "{}: {} = {:.4} ({}) is outside [{}, {}]",
+                            f.name, f.metric, f.value, f.source, f.range.0, f.range.1
+                        )
+                    })
+                    .collect();
+                if !failed.is_empty() {
+                    bail!(AssertionsFailed(failed));
                 }
             }
         }
@@ -285,7 +344,19 @@ fn read(path: &str) -> Result<String> {
 
 fn validate(file: &str) -> Result<String> {
     let text = read(file)?;
-    let id = ruleset_of(file, &text).map_err(InputError::from)?;
+    if is_comparison(&text) {
+        let c = load_comparison(file, &text).map_err(ScenarioInput)?;
+        let mut parts = Vec::new();
+        for p in &c.parts {
+            let v = Validate { file, text: &p.text };
+            let summary = visit(&p.id, v)
+                .expect("load_comparison checked the id")
+                .map_err(|e| relocate_err(file, &text, &p.id, e))?;
+            parts.push(format!("[{}] {summary}", p.id));
+        }
+        return Ok(format!("comparison of {} rulesets: {}", c.parts.len(), parts.join("; ")));
+    }
+    let id = ruleset_of(file, &text).map_err(ScenarioInput)?;
     visit(&id, Validate { file, text: &text }).expect("id checked")
 }
 
@@ -297,13 +368,37 @@ struct Validate<'a> {
 impl RulesetVisitor for Validate<'_> {
     type Output = Result<String>;
     fn visit<R: Ruleset>(self) -> Result<String> {
-        let s = load::<R>(self.file, self.text).map_err(InputError::from)?;
-        Ok(format!(
+        let s = load::<R>(self.file, self.text).map_err(ScenarioInput)?;
+        oddsmith_study::validate(self.file, self.text, &s).map_err(study_input)?;
+        let st = &s.study;
+        let mut summary = format!(
             "ruleset {}, {} fighters, {} matchups",
             R::ID,
             s.fighters.len(),
             s.matchups.len()
-        ))
+        );
+        for (n, what) in [
+            (st.sweeps.len(), "sweeps"),
+            (usize::from(st.balance.is_some()), "balance"),
+            (usize::from(st.tournament.is_some()), "tournament"),
+            (st.checks.len(), "checks"),
+            (st.asserts.len(), "assertions"),
+        ] {
+            if n > 0 {
+                summary.push_str(&format!(", {n} {what}"));
+            }
+        }
+        Ok(summary)
+    }
+}
+
+/// A study error caused by the scenario (a bad swept value, check parameter …) is the user's
+/// input (exit 2); an engine failure is a runtime failure (exit 1).
+fn study_input(e: StudyError) -> anyhow::Error {
+    match e {
+        StudyError::Scenario(se) => ScenarioInput(se).into(),
+        StudyError::Check { .. } | StudyError::Rules(_) => InputError(e.to_string()).into(),
+        other => other.into(),
     }
 }
 
@@ -350,7 +445,8 @@ impl RulesetVisitor for RunScenario<'_> {
     type Output = Result<ReportData>;
     fn visit<R: Ruleset>(self) -> Result<ReportData> {
         let a = self.args;
-        let s = load::<R>(self.file, self.text).map_err(InputError::from)?;
+        let s = load::<R>(self.file, self.text).map_err(ScenarioInput)?;
+        oddsmith_study::validate(self.file, self.text, &s).map_err(study_input)?;
         let precision = a.precision.or(s.precision);
         let trials = a.trials.or(s.trials).unwrap_or(if precision.is_some() {
             DEFAULT_MAX_TRIALS_FOR_PRECISION
@@ -394,6 +490,22 @@ impl RulesetVisitor for RunScenario<'_> {
             all_stats.push(stats);
             all_exact.push(exact);
         }
+        let study = if s.study.is_empty() {
+            None
+        } else {
+            let ctx = Ctx {
+                file: self.file,
+                text: self.text,
+                scenario: &s,
+                cfg: &cfg,
+                exact: !a.no_exact,
+            };
+            let bar = progress::Bar::new("study", 0, true);
+            let doc = run_study(&ctx, &all_stats, &all_exact, &|_, n| bar.inc(n))
+                .map_err(study_input)?;
+            bar.finish();
+            Some(doc)
+        };
         let checks = if a.no_report {
             None
         } else {
@@ -418,6 +530,8 @@ impl RulesetVisitor for RunScenario<'_> {
                 description: s.description,
                 options: options_table(s.ruleset.options()),
                 matchups,
+                study,
+                comparison: None,
             },
             stats: all_stats,
             exact: all_exact,
@@ -492,5 +606,162 @@ impl RulesetVisitor for RunCheck<'_> {
         }
         let stats = run_check(&rules, &check, exact.distribution.min(), &cfg, &|_| {})?;
         Ok(CheckDoc::new(R::ID, &exact, &stats))
+    }
+}
+
+/// Places an error from a comparison part at its field in the comparison file.
+fn relocate_err(file: &str, text: &str, id: &str, e: anyhow::Error) -> anyhow::Error {
+    match e.downcast::<ScenarioInput>() {
+        Ok(ScenarioInput(se)) => ScenarioInput(Comparison::relocate(file, text, id, se)).into(),
+        Err(e) => e,
+    }
+}
+
+/// Runs a comparison file: each part with its own ruleset, then the comparison.
+fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
+    let c = load_comparison(file, text).map_err(ScenarioInput)?;
+    let precision = a.precision;
+    if precision.is_some() {
+        bail!(InputError("--precision is not supported for comparison files; give --trials".into()));
+    }
+    let cfg = RunConfig {
+        seed: a.seed.or(c.seed).unwrap_or(DEFAULT_SEED),
+        trials: a.trials.or(c.trials).unwrap_or(DEFAULT_TRIALS),
+        precision: None,
+        threads: None,
+    };
+    if cfg.trials == 0 {
+        bail!(InputError("--trials must be at least 1".into()));
+    }
+    // Load every part before running any.
+    for p in &c.parts {
+        visit(&p.id, Validate { file, text: &p.text })
+            .expect("load_comparison checked the id")
+            .map_err(|e| relocate_err(file, text, &p.id, e))?;
+    }
+    let mut results = Vec::new();
+    let mut data = ReportData {
+        run: RunDoc {
+            scenario: c.name.clone(),
+            ruleset: c.parts.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(" vs "),
+            seed: cfg.seed,
+            description: c.description.clone(),
+            options: Vec::new(),
+            matchups: Vec::new(),
+            study: None,
+            comparison: None,
+        },
+        stats: Vec::new(),
+        exact: Vec::new(),
+        checks: None,
+        fighters: Vec::new(),
+        meta: Meta {
+            oddsmith_version: env!("CARGO_PKG_VERSION").into(),
+            generated_at: String::new(),
+            scenario_file: file.into(),
+            command: String::new(),
+        },
+    };
+    for p in &c.parts {
+        let r = visit(&p.id, RunPart { file, part: p, cfg: &cfg, no_exact: a.no_exact })
+            .expect("load_comparison checked the id")
+            .map_err(|e| relocate_err(file, text, &p.id, e))?;
+        let (part, doc) = r;
+        data.run.options.extend(doc.run.options);
+        data.run.matchups.extend(doc.run.matchups);
+        data.stats.extend(doc.stats);
+        data.exact.extend(doc.exact);
+        data.fighters.extend(doc.fighters);
+        results.push(part);
+    }
+    data.run.comparison = Some(compare(&results, c.alpha, c.practical_threshold));
+    Ok(data)
+}
+
+/// Runs one part of a comparison: its matchups, its checks and its skill step.
+struct RunPart<'a> {
+    file: &'a str,
+    part: &'a Part,
+    cfg: &'a RunConfig,
+    no_exact: bool,
+}
+
+impl RulesetVisitor for RunPart<'_> {
+    type Output = Result<(PartResult, ReportData)>;
+    fn visit<R: Ruleset>(self) -> Self::Output {
+        let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
+        let s = load::<R>(file, text).map_err(ScenarioInput)?;
+        let st = &s.study;
+        if !st.sweeps.is_empty() || st.balance.is_some() || st.tournament.is_some() || !st.asserts.is_empty() {
+            bail!(InputError(format!(
+                "{file}: rulesets.{}: a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file",
+                R::ID
+            )));
+        }
+        oddsmith_study::validate(file, text, &s).map_err(study_input)?;
+        let id = R::ID;
+        let mut doc = ReportData {
+            run: RunDoc {
+                scenario: s.name.clone(),
+                ruleset: id.into(),
+                seed: cfg.seed,
+                description: None,
+                options: options_table(s.ruleset.options())
+                    .into_iter()
+                    .map(|mut o| {
+                        o.name = format!("{id}: {}", o.name);
+                        o
+                    })
+                    .collect(),
+                matchups: Vec::new(),
+                study: None,
+                comparison: None,
+            },
+            stats: Vec::new(),
+            exact: Vec::new(),
+            checks: None,
+            fighters: Vec::new(),
+            meta: Meta {
+                oddsmith_version: String::new(),
+                generated_at: String::new(),
+                scenario_file: String::new(),
+                command: String::new(),
+            },
+        };
+        let mut part = PartResult { id: id.into(), matchups: Vec::new(), step: None, checks: Vec::new() };
+        for m in &s.matchups {
+            let bar = progress::Bar::new(&format!("{id}: {}", m.name), cfg.trials, false);
+            let stats = run_duels(&s.ruleset, &m.matchup, cfg, &|n| bar.inc(n))?;
+            bar.finish();
+            let exact = if self.no_exact { None } else { s.ruleset.exact(&m.matchup) };
+            doc.run.matchups.push(matchup_doc(
+                &format!("{id}: {}", m.name),
+                &format!("{id}: {}", m.a),
+                &format!("{id}: {}", m.b),
+                &stats,
+                exact.as_ref(),
+                s.ruleset.counter_names(),
+            ));
+            doc.stats.push(stats.clone());
+            doc.exact.push(exact.clone());
+            part.matchups.push((m.name.clone(), stats, exact));
+        }
+        for (n, f) in &s.fighters {
+            doc.fighters.push(FighterData {
+                name: format!("{id}: {n}"),
+                spec: serde_json::to_value(f)?,
+                facts: s.ruleset.fighter_facts(f),
+            });
+        }
+        let ctx = Ctx { file, text, scenario: &s, cfg, exact: !self.no_exact };
+        for i in 0..s.study.checks.len() {
+            part.checks.push(run_check_study(&ctx, i).map_err(study_input)?);
+        }
+        if let Some(step) = &self.part.skill_step {
+            part.step = Some(
+                skill_step(file, text, &s, step, cfg, !self.no_exact).map_err(study_input)?,
+            );
+        }
+        Ok((part, doc))
     }
 }

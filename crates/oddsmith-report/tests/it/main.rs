@@ -7,6 +7,8 @@ use oddsmith_report::charts::{
 };
 use oddsmith_report::{options_table, slug};
 
+mod study;
+
 fn xy(series: Vec<Series>) -> XyPlot {
     XyPlot {
         x_desc: "skill".into(),

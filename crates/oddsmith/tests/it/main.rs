@@ -24,6 +24,8 @@ fn cli(args: &[&str]) -> (u8, String, String) {
         0
     } else if code == std::process::ExitCode::from(2) {
         2
+    } else if code == std::process::ExitCode::from(3) {
+        3
     } else {
         1
     };
@@ -717,4 +719,131 @@ document.getElementById('r').addEventListener('load', () => {
         console.join("\n")
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let p = dir.join(format!("{name}.toml"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn failed_assertion_exits_3_and_names_it() {
+    let base = std::fs::read_to_string(root().join("scenarios/studies/draft-house-rules-ci.toml"))
+        .unwrap();
+    // Passing as bundled.
+    let p = root().join("scenarios/studies/draft-house-rules-ci.toml");
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PASS"), "{out}");
+    // Tighten one bound so the exact mirror value (0.5) falls outside it.
+    let text = base.replacen("p_a_win = [0.4, 0.6]", "p_a_win = [0.55, 0.6]", 1);
+    let p = write_temp("assert-fails", &text);
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "2000"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(out.contains("FAIL"), "{out}");
+    assert!(err.contains("1 assertion(s) failed"), "{err}");
+    assert!(err.contains("mirror: p_a_win"), "{err}");
+    // The JSON still carries the full result.
+    let (code, out, _) = cli(&["run", p.to_str().unwrap(), "--trials", "2000", "--json"]);
+    assert_eq!(code, 3);
+    let v = json(&out);
+    assert_eq!(v["study"]["asserts"][0]["passed"], false);
+    assert_eq!(v["study"]["asserts"][0]["source"], "exact");
+    assert_eq!(v["study"]["asserts"][1]["passed"], true);
+}
+
+#[test]
+fn study_sections_reach_the_json() {
+    let p = root().join("scenarios/studies/draft-fair-armour.toml");
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "2000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let b = &v["study"]["balance"];
+    assert_eq!(b["status"], "found");
+    assert_eq!(b["method"], "exact bisection");
+    assert!(b["value"].as_f64().unwrap() >= 3.0);
+    assert_eq!(b["bracket"].as_array().unwrap().len(), 2);
+    // Validate reports the study sections too.
+    let (code, out, _) = cli(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1 balance"), "{out}");
+}
+
+#[test]
+fn bad_sweep_value_is_located_and_stops_before_output() {
+    let text = r#"
+name = "bad-sweep"
+ruleset = "draft"
+[fighters.a]
+skill = 6
+weapon = "long sword"
+[fighters.b]
+skill = 6
+weapon = "long sword"
+[[sweep]]
+fighter = "a"
+field = "skill"
+values = [5, 99]
+"#;
+    let p = write_temp("bad-sweep", text);
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "100"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("bad-sweep.toml:10:"), "{err}");
+    assert!(err.contains("a.skill = 99"), "{err}");
+}
+
+#[test]
+fn comparison_file_runs_every_part_and_compares() {
+    let p = root().join("scenarios/studies/rulesets-compared.toml");
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "3000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["ruleset"], "draft vs gamecraft");
+    let names: Vec<&str> =
+        v["matchups"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"draft: veteran vs novice"), "{names:?}");
+    assert!(names.contains(&"gamecraft: armoured vs unarmoured"), "{names:?}");
+    let c = &v["comparison"];
+    assert_eq!(c["archetypes"].as_array().unwrap().len(), 2);
+    // Both rulesets solve these duels: the P(A wins) difference is exact and equals the
+    // difference of the two exact values reported for the matchups.
+    let a = &c["archetypes"][0];
+    assert_eq!(a["p_a_win"]["exact"], true);
+    let exact = |n: &str| {
+        v["matchups"].as_array().unwrap().iter().find(|m| m["name"] == n).unwrap()["exact"]
+            ["p_a_win"]
+            .as_f64()
+            .unwrap()
+    };
+    let arch = a["archetype"].as_str().unwrap();
+    let d = exact(&format!("draft: {arch}")) - exact(&format!("gamecraft: {arch}"));
+    assert!((a["p_a_win"]["diff"].as_f64().unwrap() - d).abs() < 1e-12);
+    assert_eq!(c["steps"].as_array().unwrap().len(), 2);
+    assert_eq!(c["checks"].as_array().unwrap().len(), 2);
+    assert!(!c["verdicts"].as_array().unwrap().is_empty());
+    // Terminal text names the verdicts.
+    let (code, out, _) = cli(&["run", p.to_str().unwrap(), "--trials", "2000"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Ruleset comparison: draft vs gamecraft"), "{out}");
+    assert!(out.contains("Verdicts"), "{out}");
+}
+
+#[test]
+fn comparison_part_errors_point_into_the_comparison_file() {
+    let text = std::fs::read_to_string(root().join("scenarios/studies/rulesets-compared.toml"))
+        .unwrap()
+        .replacen("armor = \"chain mail\"", "armor = \"tin foil\"", 1);
+    let line = text.lines().position(|l| l.contains("tin foil")).unwrap() + 1;
+    let p = write_temp("bad-comparison", &text);
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "100"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains(&format!("bad-comparison.toml:{line}:")), "{err}");
+    assert!(err.contains("rulesets.gamecraft.fighters.armoured"), "{err}");
+    let (code, out, _) = cli(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.contains(&format!("bad-comparison.toml:{line}:")), "{out}");
 }

@@ -1,0 +1,559 @@
+//! A ruleset comparison in the terminal, the tables, the charts and the report: archetypes
+//! (P(A wins), fight length, lethality), the effect of one skill step, and checks cell by
+//! cell, each difference with its interval and test, and the verdicts.
+
+use std::fmt::Write as _;
+
+use oddsmith_study::ComparisonDoc;
+use oddsmith_study::compare::{CheckCompareDoc, Compared};
+use polars::prelude::*;
+
+use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
+use crate::data::ReportData;
+use crate::study_html::{Block, Section};
+use crate::study_text::{p_value, pct};
+
+/// Chart stem of the P(A wins) comparison.
+pub const WIN_STEM: &str = "comparison-win";
+/// Chart stem of the lethality comparison.
+pub const LETHALITY_STEM: &str = "comparison-lethality";
+
+/// Chart stem of compared check number `i`.
+pub fn check_stem(i: usize) -> String {
+    format!("comparison-check-{}", i + 1)
+}
+
+/// A difference in points with its interval (or "exact"), and its test.
+fn diff_text(c: &Compared) -> String {
+    if c.exact {
+        format!("{:+.2} (exact)", 100.0 * c.diff)
+    } else {
+        format!(
+            "{:+.2} [{:+.2} {:+.2}] p={}",
+            100.0 * c.diff,
+            100.0 * c.lo,
+            100.0 * c.hi,
+            p_value(c.p_value)
+        )
+    }
+}
+
+fn mark(decisive: bool) -> &'static str {
+    if decisive { " *" } else { "" }
+}
+
+/// Terminal text of a comparison.
+pub fn comparison_table(c: &ComparisonDoc) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Ruleset comparison: {} (α = {}, practical threshold {} points; * = verdict)",
+        c.rulesets.join(" vs "),
+        c.alpha,
+        100.0 * c.practical_threshold
+    );
+    if !c.archetypes.is_empty() {
+        let _ = writeln!(s, "\nArchetypes (P in %, differences in points, first − second ruleset)");
+        let _ = writeln!(
+            s,
+            "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
+            "archetype", "rulesets", "P(A wins)", "difference", "rounds", "KS D (p)"
+        );
+        for a in &c.archetypes {
+            let _ = writeln!(
+                s,
+                "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
+                a.archetype,
+                a.rulesets.join(" vs "),
+                format!("{} / {}", pct(a.p_a_win.values[0]), pct(a.p_a_win.values[1])),
+                format!("{}{}", diff_text(&a.p_a_win), mark(a.p_a_win.decisive)),
+                format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
+                format!(
+                    "{:.3} ({}){}",
+                    a.rounds_ks.d,
+                    p_value(a.rounds_ks.p_value),
+                    mark(a.rounds_decisive)
+                ),
+            );
+            let _ = writeln!(
+                s,
+                "  {:<26} {:<20} {:>15} {:>30}",
+                "",
+                "  lethality",
+                format!("{} / {}", pct(a.lethality.values[0]), pct(a.lethality.values[1])),
+                format!("{}{}", diff_text(&a.lethality), mark(a.lethality.decisive)),
+            );
+        }
+    }
+    if !c.steps.is_empty() {
+        let _ = writeln!(s, "\nOne skill step (paired: the same random numbers before and after)");
+        for st in &c.steps {
+            let _ = writeln!(
+                s,
+                "  {:<10} {:<44} {} → {} %  {:+.2} [{:+.2} {:+.2}]{}",
+                st.ruleset,
+                st.label,
+                pct(st.before.p),
+                pct(st.after.p),
+                100.0 * st.diff.diff,
+                100.0 * st.diff.lo,
+                100.0 * st.diff.hi,
+                st.exact_diff.map_or(String::new(), |e| format!(" exact {:+.2}", 100.0 * e))
+            );
+        }
+        for sc in &c.step_comparisons {
+            let _ = writeln!(
+                s,
+                "  {} − {}: {}{}",
+                sc.rulesets[0],
+                sc.rulesets[1],
+                diff_text(&sc.effect),
+                mark(sc.effect.decisive)
+            );
+        }
+    }
+    for ch in &c.checks {
+        let _ = writeln!(
+            s,
+            "\nCheck {:?}: exact P(success) % under {} / {}, difference, and the step from the previous row",
+            ch.check, ch.rulesets[0], ch.rulesets[1]
+        );
+        for cell in &ch.cells {
+            let _ = writeln!(
+                s,
+                "  {:<30} {:<22} {:>15} {:>16}{}",
+                cell.row.clone().unwrap_or_default(),
+                cell.col.clone().unwrap_or_default(),
+                format!("{} / {}", pct(cell.p.values[0]), pct(cell.p.values[1])),
+                diff_text(&cell.p),
+                cell.step.as_ref().map_or(String::new(), |st| format!(
+                    "   step {:+.2} / {:+.2}{}",
+                    100.0 * st.values[0],
+                    100.0 * st.values[1],
+                    mark(st.decisive)
+                )),
+            );
+        }
+    }
+    for u in &c.unmatched {
+        let _ = writeln!(s, "\nnot compared: {u}");
+    }
+    let _ = writeln!(s, "\nVerdicts");
+    if c.verdicts.is_empty() {
+        let _ = writeln!(
+            s,
+            "  none: no difference is both significant and at least {} points",
+            100.0 * c.practical_threshold
+        );
+    }
+    for v in &c.verdicts {
+        let _ = writeln!(s, "  - {v}");
+    }
+    s
+}
+
+fn col<T, P>(name: &str, v: T) -> Column
+where
+    polars::prelude::Series: NamedFrom<T, P>,
+    P: ?Sized,
+{
+    Column::new(name.into(), v)
+}
+
+/// The comparison's tables: `comparison_archetypes`, `comparison_steps`, `comparison_checks`.
+pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
+    let mut v = Vec::new();
+    if !c.archetypes.is_empty() {
+        let a = &c.archetypes;
+        let s = |f: &dyn Fn(&oddsmith_study::compare::ArchetypeDoc) -> String| {
+            a.iter().map(f).collect::<Vec<String>>()
+        };
+        let x = |f: &dyn Fn(&oddsmith_study::compare::ArchetypeDoc) -> f64| {
+            a.iter().map(f).collect::<Vec<f64>>()
+        };
+        let b = |f: &dyn Fn(&oddsmith_study::compare::ArchetypeDoc) -> bool| {
+            a.iter().map(f).collect::<Vec<bool>>()
+        };
+        v.push((
+            "comparison_archetypes",
+            DataFrame::new_infer_height(vec![
+                col("archetype", s(&|r| r.archetype.clone())),
+                col("ruleset_1", s(&|r| r.rulesets[0].clone())),
+                col("ruleset_2", s(&|r| r.rulesets[1].clone())),
+                col("p_a_win_1", x(&|r| r.p_a_win.values[0])),
+                col("p_a_win_2", x(&|r| r.p_a_win.values[1])),
+                col("p_a_win_diff", x(&|r| r.p_a_win.diff)),
+                col("p_a_win_diff_lo", x(&|r| r.p_a_win.lo)),
+                col("p_a_win_diff_hi", x(&|r| r.p_a_win.hi)),
+                col("p_a_win_p_value", x(&|r| r.p_a_win.p_value)),
+                col("p_a_win_exact", b(&|r| r.p_a_win.exact)),
+                col("p_a_win_verdict", b(&|r| r.p_a_win.decisive)),
+                col("rounds_mean_1", x(&|r| r.rounds_mean[0])),
+                col("rounds_mean_2", x(&|r| r.rounds_mean[1])),
+                col("rounds_ks_d", x(&|r| r.rounds_ks.d)),
+                col("rounds_ks_p_value", x(&|r| r.rounds_ks.p_value)),
+                col("rounds_verdict", b(&|r| r.rounds_decisive)),
+                col("lethality_1", x(&|r| r.lethality.values[0])),
+                col("lethality_2", x(&|r| r.lethality.values[1])),
+                col("lethality_diff", x(&|r| r.lethality.diff)),
+                col("lethality_diff_lo", x(&|r| r.lethality.lo)),
+                col("lethality_diff_hi", x(&|r| r.lethality.hi)),
+                col("lethality_p_value", x(&|r| r.lethality.p_value)),
+                col("lethality_verdict", b(&|r| r.lethality.decisive)),
+            ])?,
+        ));
+    }
+    if !c.steps.is_empty() {
+        let st = &c.steps;
+        v.push((
+            "comparison_steps",
+            DataFrame::new_infer_height(vec![
+                col("ruleset", st.iter().map(|s| s.ruleset.clone()).collect::<Vec<_>>()),
+                col("step", st.iter().map(|s| s.label.clone()).collect::<Vec<_>>()),
+                col("p_before", st.iter().map(|s| s.before.p).collect::<Vec<_>>()),
+                col("p_after", st.iter().map(|s| s.after.p).collect::<Vec<_>>()),
+                col("effect", st.iter().map(|s| s.diff.diff).collect::<Vec<_>>()),
+                col("effect_lo", st.iter().map(|s| s.diff.lo).collect::<Vec<_>>()),
+                col("effect_hi", st.iter().map(|s| s.diff.hi).collect::<Vec<_>>()),
+                col("effect_exact", st.iter().map(|s| s.exact_diff).collect::<Vec<_>>()),
+            ])?,
+        ));
+    }
+    if !c.checks.is_empty() {
+        let rows: Vec<(&CheckCompareDoc, &oddsmith_study::compare::CheckCellCompare)> = c
+            .checks
+            .iter()
+            .flat_map(|ch| ch.cells.iter().map(move |cell| (ch, cell)))
+            .collect();
+        let s = |f: &dyn Fn(&CheckCompareDoc, &oddsmith_study::compare::CheckCellCompare) -> Option<String>| {
+            rows.iter().map(|(a, b)| f(a, b)).collect::<Vec<Option<String>>>()
+        };
+        let x = |f: &dyn Fn(&oddsmith_study::compare::CheckCellCompare) -> Option<f64>| {
+            rows.iter().map(|(_, b)| f(b)).collect::<Vec<Option<f64>>>()
+        };
+        v.push((
+            "comparison_checks",
+            DataFrame::new_infer_height(vec![
+                col("check", s(&|a, _| Some(a.check.clone()))),
+                col("ruleset_1", s(&|a, _| Some(a.rulesets[0].clone()))),
+                col("ruleset_2", s(&|a, _| Some(a.rulesets[1].clone()))),
+                col("row", s(&|_, b| b.row.clone())),
+                col("col", s(&|_, b| b.col.clone())),
+                col("p_success_1", x(&|b| Some(b.p.values[0]))),
+                col("p_success_2", x(&|b| Some(b.p.values[1]))),
+                col("diff", x(&|b| Some(b.p.diff))),
+                col("step_1", x(&|b| b.step.as_ref().map(|s| s.values[0]))),
+                col("step_2", x(&|b| b.step.as_ref().map(|s| s.values[1]))),
+                col(
+                    "verdict",
+                    rows.iter().map(|(_, b)| b.p.decisive).collect::<Vec<bool>>(),
+                ),
+            ])?,
+        ));
+    }
+    Ok(v)
+}
+
+/// Charts: P(A wins) and lethality per archetype and ruleset, with intervals and exact
+/// markers; one success-curve chart per compared check.
+pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
+    let Some(c) = &d.run.comparison else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    // Every part's matchups are in the run as "<ruleset>: <archetype>".
+    let mut cats = Vec::new();
+    let (mut win, mut exact, mut leth) = (Vec::new(), Vec::new(), Vec::new());
+    let mut archetypes: Vec<&str> = Vec::new();
+    for a in &c.archetypes {
+        if !archetypes.contains(&a.archetype.as_str()) {
+            archetypes.push(&a.archetype);
+        }
+    }
+    for a in &archetypes {
+        for r in &c.rulesets {
+            let name = format!("{r}: {a}");
+            let Some(i) = d.run.matchups.iter().position(|m| m.name == name) else {
+                continue;
+            };
+            let m = &d.run.matchups[i];
+            cats.push(name);
+            win.push((m.p_a_win, m.p_a_win_ci95[0], m.p_a_win_ci95[1]));
+            exact.push(m.exact.as_ref().map(|e| e.p_a_win));
+            let s = &d.stats[i];
+            let n = s.outcomes.total();
+            let deaths = s.endings[oddsmith_rules::Ending::Death as usize];
+            let (lo, hi) = oddsmith_stats::wilson95(deaths, n);
+            leth.push((deaths as f64 / n as f64, lo, hi));
+        }
+    }
+    if !cats.is_empty() {
+        let n_cats = cats.len();
+        let h = (120 + 34 * cats.len() as u32).min(1400);
+        v.push((
+            WIN_STEM.to_string(),
+            Chart {
+                title: "P(A wins) by archetype and ruleset".into(),
+                width: 900,
+                height: h,
+                plot: Plot::Intervals(IntervalPlot {
+                    value_desc: "P(A wins), 95 % interval (red: exact)".into(),
+                    categories: cats.clone(),
+                    values: win,
+                    exact,
+                    range: (0.0, 1.0),
+                    reference: Some(0.5),
+                    percent: true,
+                }),
+            },
+        ));
+        v.push((
+            LETHALITY_STEM.to_string(),
+            Chart {
+                title: "Lethality: share of fights ending in a death".into(),
+                width: 900,
+                height: h,
+                plot: Plot::Intervals(IntervalPlot {
+                    value_desc: "P(the loser dies), 95 % interval".into(),
+                    categories: cats,
+                    values: leth,
+                    exact: vec![None; n_cats],
+                    range: (0.0, 1.0),
+                    reference: None,
+                    percent: true,
+                }),
+            },
+        ));
+    }
+    for (i, ch) in c.checks.iter().enumerate() {
+        if let Some(chart) = check_chart(ch) {
+            v.push((check_stem(i), chart));
+        }
+    }
+    v
+}
+
+/// P(success) over the rows (by position) for each column: solid for the first ruleset,
+/// dashed for the second, one colour per column.
+fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
+    let mut cols: Vec<Option<String>> = Vec::new();
+    for c in &ch.cells {
+        if !cols.contains(&c.col) {
+            cols.push(c.col.clone());
+        }
+    }
+    let nrows = ch.cells.len() / cols.len().max(1);
+    if nrows < 2 {
+        return None;
+    }
+    let mut series = Vec::new();
+    for (k, col) in cols.iter().enumerate().take(10) {
+        for (r, style) in [(0usize, Style::Line), (1, Style::Dashed)] {
+            let points: Vec<(f64, f64)> = ch
+                .cells
+                .iter()
+                .filter(|c| &c.col == col)
+                .enumerate()
+                .map(|(row, c)| (row as f64, c.p.values[r]))
+                .collect();
+            series.push(Series {
+                name: format!("{} {}", ch.rulesets[r], col.clone().unwrap_or_default()),
+                color: k,
+                style,
+                points,
+                band: Vec::new(),
+                whiskers: Vec::new(),
+            });
+        }
+    }
+    Some(Chart {
+        title: format!(
+            "Check {:?}: {} (solid) vs {} (dashed)",
+            ch.check, ch.rulesets[0], ch.rulesets[1]
+        ),
+        width: 900,
+        height: 520,
+        plot: Plot::Xy(XyPlot {
+            x_desc: "row of the grid (skill step)".into(),
+            y_desc: "P(success), exact".into(),
+            x_range: (0.0, (nrows - 1) as f64),
+            y_range: (0.0, 1.0),
+            y_percent: true,
+            x_integer: true,
+            series,
+            legend: Corner::UpperRight,
+        }),
+    })
+}
+
+/// Whether a chart stem belongs to the comparison section.
+pub fn is_chart(stem: &str) -> bool {
+    stem.starts_with("comparison-")
+}
+
+fn cells(c: &Compared) -> [String; 4] {
+    [
+        format!("{} %", pct(c.values[0])),
+        format!("{} %", pct(c.values[1])),
+        if c.exact {
+            format!("{:+.2} (exact)", 100.0 * c.diff)
+        } else {
+            format!("{:+.2} [{:+.2}, {:+.2}]", 100.0 * c.diff, 100.0 * c.lo, 100.0 * c.hi)
+        },
+        if c.exact { "—".into() } else { p_value(c.p_value) },
+    ]
+}
+
+/// The comparison part of report.md / report.html.
+pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
+    let mut out = Vec::new();
+    let mut b = vec![Block::Note(format!(
+        "Rulesets {} side by side. A verdict is given only where a difference is significant at α = {} and at least {} points; where both rulesets solve a duel or a check exactly, the difference is exact and only the threshold applies.",
+        c.rulesets.join(", "),
+        c.alpha,
+        100.0 * c.practical_threshold
+    ))];
+    if c.verdicts.is_empty() {
+        b.push(Block::Note("No verdict: no difference passed both tests.".into()));
+    } else {
+        b.push(Block::Table(
+            vec!["verdict".into()],
+            c.verdicts.iter().map(|v| vec![v.clone()]).collect(),
+        ));
+    }
+    for u in &c.unmatched {
+        b.push(Block::Note(format!("Not compared: {u}.")));
+    }
+    out.push(Section { title: "Ruleset comparison: verdicts".into(), blocks: b });
+    if !c.archetypes.is_empty() {
+        let head: Vec<String> = [
+            "archetype", "rulesets", "P(A wins) 1", "P(A wins) 2", "difference (points)", "p",
+            "mean rounds", "KS D", "KS p", "lethality 1", "lethality 2", "difference", "p",
+        ]
+        .map(String::from)
+        .to_vec();
+        let rows = c
+            .archetypes
+            .iter()
+            .map(|a| {
+                let w = cells(&a.p_a_win);
+                let l = cells(&a.lethality);
+                vec![
+                    a.archetype.clone(),
+                    a.rulesets.join(" vs "),
+                    w[0].clone(),
+                    w[1].clone(),
+                    format!("{}{}", w[2], mark(a.p_a_win.decisive)),
+                    w[3].clone(),
+                    format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
+                    format!("{:.3}{}", a.rounds_ks.d, mark(a.rounds_decisive)),
+                    p_value(a.rounds_ks.p_value),
+                    l[0].clone(),
+                    l[1].clone(),
+                    format!("{}{}", l[2], mark(a.lethality.decisive)),
+                    l[3].clone(),
+                ]
+            })
+            .collect();
+        out.push(Section {
+            title: "Ruleset comparison: archetypes".into(),
+            blocks: vec![
+                Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
+                Block::Table(head, rows),
+                Block::Chart(WIN_STEM.into()),
+                Block::Chart(LETHALITY_STEM.into()),
+            ],
+        });
+    }
+    if !c.steps.is_empty() {
+        let mut blocks = vec![
+            Block::Note("How much one step of skill moves P(A wins) in each ruleset, measured on common random numbers (the same duels before and after the step). Rulesets are compared by a z-test on the two effects.".into()),
+            Block::Table(
+                ["ruleset", "step", "before", "after", "effect (points)", "exact effect"]
+                    .map(String::from)
+                    .to_vec(),
+                c.steps
+                    .iter()
+                    .map(|s| {
+                        vec![
+                            s.ruleset.clone(),
+                            s.label.clone(),
+                            format!("{} %", pct(s.before.p)),
+                            format!("{} %", pct(s.after.p)),
+                            format!(
+                                "{:+.2} [{:+.2}, {:+.2}]",
+                                100.0 * s.diff.diff,
+                                100.0 * s.diff.lo,
+                                100.0 * s.diff.hi
+                            ),
+                            s.exact_diff.map_or("—".into(), |e| format!("{:+.2}", 100.0 * e)),
+                        ]
+                    })
+                    .collect(),
+            ),
+        ];
+        if !c.step_comparisons.is_empty() {
+            blocks.push(Block::Table(
+                ["rulesets", "effect 1", "effect 2", "difference (points)", "p"]
+                    .map(String::from)
+                    .to_vec(),
+                c.step_comparisons
+                    .iter()
+                    .map(|s| {
+                        let e = &s.effect;
+                        vec![
+                            s.rulesets.join(" vs "),
+                            format!("{:+.2}", 100.0 * e.values[0]),
+                            format!("{:+.2}", 100.0 * e.values[1]),
+                            format!("{}{}", cells(e)[2], mark(e.decisive)),
+                            cells(e)[3].clone(),
+                        ]
+                    })
+                    .collect(),
+            ));
+        }
+        out.push(Section { title: "Ruleset comparison: one skill step".into(), blocks });
+    }
+    for (i, ch) in c.checks.iter().enumerate() {
+        let rows = ch
+            .cells
+            .iter()
+            .map(|cell| {
+                let p = cells(&cell.p);
+                vec![
+                    cell.row.clone().unwrap_or_default(),
+                    cell.col.clone().unwrap_or_default(),
+                    p[0].clone(),
+                    p[1].clone(),
+                    format!("{}{}", p[2], mark(cell.p.decisive)),
+                    cell.step.as_ref().map_or("—".into(), |s| {
+                        format!("{:+.2} / {:+.2}", 100.0 * s.values[0], 100.0 * s.values[1])
+                    }),
+                ]
+            })
+            .collect();
+        out.push(Section {
+            title: format!("Ruleset comparison: check {:?}", ch.check),
+            blocks: vec![
+                Block::Note(format!(
+                    "Exact P(success) under {} and {}, cell by cell (grids matched by position), and how much the step from the previous row moves it in each ruleset. For an opposed check written with the weaker side first, P(success) is the upset rate.",
+                    ch.rulesets[0], ch.rulesets[1]
+                )),
+                Block::Table(
+                    [
+                        "row".to_string(),
+                        "column".into(),
+                        ch.rulesets[0].clone(),
+                        ch.rulesets[1].clone(),
+                        "difference (points)".into(),
+                        "row step (points)".into(),
+                    ]
+                    .to_vec(),
+                    rows,
+                ),
+                Block::Chart(check_stem(i)),
+            ],
+        });
+    }
+    out
+}

@@ -1,0 +1,587 @@
+//! Study results in every output: terminal text, tables, charts, report.md and report.html,
+//! from a hand-built `StudyDoc` attached to a small run.
+
+use oddsmith_report::frames::tables;
+use oddsmith_report::{FighterData, Meta, ReportData, RunDoc, matchup_doc, study_table};
+use oddsmith_rules::{DuelOutcome, Ending, Winner};
+use oddsmith_sim::DuelStats;
+use oddsmith_stats::DiffEstimate;
+use oddsmith_study::balance::Evaluation;
+use oddsmith_study::tournament::least_squares;
+use oddsmith_study::{
+    AssertDoc, AxisDoc, BalanceDoc, BalancePoint, BalanceStatus, CheckCellDoc, CheckStudyDoc,
+    CostDoc, CostPoint, Est, RankDoc, StepDoc, StudyDoc, SweepDoc, SweepPoint, TournamentDoc,
+};
+use polars::prelude::DataFrame;
+
+fn point(x: f64, y: Option<f64>, wins: u64, exact: Option<f64>) -> SweepPoint {
+    SweepPoint {
+        x,
+        y,
+        p_a_win: Est::new(wins, 1000),
+        p_b_win: (1000 - wins - 10) as f64 / 1000.0,
+        p_draw: 0.01,
+        rounds_mean: 3.5,
+        exact_p_a_win: exact,
+    }
+}
+
+fn step(y: Option<f64>, from: f64, to: f64, diff: f64) -> StepDoc {
+    StepDoc {
+        y,
+        from,
+        to,
+        diff: DiffEstimate {
+            diff,
+            lo: diff - 0.02,
+            hi: diff + 0.02,
+            z: 9.0,
+            p_value: 1e-6,
+        },
+        unpaired_half_width: 0.043,
+    }
+}
+
+fn sweeps() -> Vec<SweepDoc> {
+    let one = SweepDoc {
+        name: "Knight skill".into(),
+        matchup: "knight vs brute".into(),
+        trials: 1000,
+        x: AxisDoc {
+            target: "knight.skill".into(),
+            values: vec![3.0, 4.0, 5.0],
+        },
+        y: None,
+        points: vec![
+            point(3.0, None, 400, None),
+            point(4.0, None, 500, Some(0.5012)),
+            point(5.0, None, 610, Some(0.6123)),
+        ],
+        steps: vec![step(None, 3.0, 4.0, 0.10), step(None, 4.0, 5.0, 0.11)],
+    };
+    let two = SweepDoc {
+        name: "Skill grid".into(),
+        matchup: "knight vs brute".into(),
+        trials: 1000,
+        x: AxisDoc {
+            target: "knight.skill".into(),
+            values: vec![3.0, 4.0],
+        },
+        y: Some(AxisDoc {
+            target: "brute.skill".into(),
+            values: vec![3.0, 4.0],
+        }),
+        points: vec![
+            point(3.0, Some(3.0), 500, None),
+            point(4.0, Some(3.0), 620, None),
+            point(3.0, Some(4.0), 380, None),
+            point(4.0, Some(4.0), 505, None),
+        ],
+        steps: vec![
+            step(Some(3.0), 3.0, 4.0, 0.12),
+            step(Some(4.0), 3.0, 4.0, 0.125),
+        ],
+    };
+    vec![one, two]
+}
+
+fn balance() -> BalanceDoc {
+    let bp = |value: f64, wins: u64, exact: Option<f64>, distinguishable: bool| BalancePoint {
+        value,
+        monte_carlo: Est::new(wins, 1000),
+        exact,
+        distinguishable,
+    };
+    let ev = |value: f64, p: f64| Evaluation { value, p };
+    BalanceDoc {
+        subject: "knight vs brute: P(A wins)".into(),
+        field: "knight.skill".into(),
+        target: 0.5,
+        range: (1.0, 10.0),
+        integer: true,
+        method: "exact bisection".into(),
+        trials: 1000,
+        status: BalanceStatus::Found,
+        value: Some(4.0),
+        achieved: Some(bp(4.0, 497, None, false)),
+        bracket: Some([bp(4.0, 497, None, false), bp(5.0, 612, Some(0.6123), true)]),
+        ends: [ev(1.0, 0.1), ev(10.0, 0.95)],
+        evaluations: vec![
+            ev(1.0, 0.1),
+            ev(10.0, 0.95),
+            ev(5.0, 0.6123),
+            ev(3.0, 0.39),
+            ev(4.0, 0.4987),
+        ],
+    }
+}
+
+const FIGHTERS: [&str; 3] = ["knight", "brute", "duellist"];
+
+fn tournament() -> TournamentDoc {
+    // wins[i][j] out of 1000 (both seatings pooled).
+    let wins = [[0, 600, 550], [380, 0, 340], [450, 650, 0]];
+    let n = 3;
+    let win: Vec<Vec<Option<Est>>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (i != j).then(|| Est::new(wins[i][j], 1000)))
+                .collect()
+        })
+        .collect();
+    let payoff: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (wins[i][j] as f64 - wins[j][i] as f64) / 1000.0)
+                .collect()
+        })
+        .collect();
+    let nash = vec![0.6, 0.0, 0.4];
+    let rate = |i: usize| Est::new(wins[i].iter().sum(), 2000);
+    let by_fighter: Vec<RankDoc> = (0..n)
+        .map(|i| RankDoc {
+            fighter: FIGHTERS[i].into(),
+            win_rate: rate(i),
+            loss_rate: (0..n).map(|j| wins[j][i]).sum::<u64>() as f64 / 2000.0,
+            nash_share: nash[i],
+            dominated: i == 1,
+        })
+        .collect();
+    let costs = [110.0, 100.0, 80.0];
+    let ys: Vec<f64> = (0..n).map(|i| rate(i).p).collect();
+    let (slope, intercept) = least_squares(&costs, &ys).unwrap();
+    let mut points: Vec<CostPoint> = (0..n)
+        .map(|i| {
+            let fair = intercept + slope * costs[i];
+            let w = rate(i);
+            let verdict = if w.lo > fair {
+                "under-priced"
+            } else if w.hi < fair {
+                "over-priced"
+            } else {
+                "fair"
+            };
+            CostPoint {
+                fighter: FIGHTERS[i].into(),
+                cost: costs[i],
+                source: "file".into(),
+                win_rate: w,
+                fair,
+                residual: w.p - fair,
+                verdict: verdict.into(),
+            }
+        })
+        .collect();
+    points.sort_by(|a, b| b.residual.total_cmp(&a.residual));
+    let mut ranking = by_fighter;
+    ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
+    TournamentDoc {
+        name: "Loadouts".into(),
+        fighters: FIGHTERS.map(String::from).to_vec(),
+        trials_per_seating: 500,
+        win,
+        exact_win: vec![vec![None; n]; n],
+        payoff,
+        nash,
+        ranking,
+        costs: Some(CostDoc {
+            unit: "points".into(),
+            slope,
+            intercept,
+            points,
+        }),
+    }
+}
+
+fn check_grid() -> CheckStudyDoc {
+    let cell = |row: &str, col: &str, exact: f64, succ: u64| CheckCellDoc {
+        row: Some(row.into()),
+        col: Some(col.into()),
+        description: format!("skill {row} vs TN {col}"),
+        exact,
+        monte_carlo: Est::new(succ, 2000),
+    };
+    CheckStudyDoc {
+        name: "Climb".into(),
+        params: vec![("modifier".into(), "0".into())],
+        row_param: Some("skill".into()),
+        col_param: Some("tn".into()),
+        cells: vec![
+            cell("8", "5", 0.75, 1510),
+            cell("8", "7", 0.4167, 820),
+            cell("10", "5", 0.9167, 1840),
+            cell("10", "7", 0.5833, 1170),
+        ],
+    }
+}
+
+fn asserts() -> Vec<AssertDoc> {
+    vec![
+        AssertDoc {
+            name: "knight vs brute: p_a_win in [0.45, 0.65]".into(),
+            metric: "p_a_win".into(),
+            range: (0.45, 0.65),
+            value: 0.5123,
+            source: "exact".into(),
+            ci95: Some((0.49, 0.53)),
+            passed: true,
+            certain: true,
+        },
+        AssertDoc {
+            name: "knight vs brute: rounds_mean in [1, 3]".into(),
+            metric: "rounds_mean".into(),
+            range: (1.0, 3.0),
+            value: 4.25,
+            source: "monte carlo".into(),
+            ci95: None,
+            passed: false,
+            certain: false,
+        },
+    ]
+}
+
+fn study() -> StudyDoc {
+    StudyDoc {
+        sweeps: sweeps(),
+        balance: Some(balance()),
+        tournament: Some(tournament()),
+        checks: vec![check_grid()],
+        asserts: asserts(),
+    }
+}
+
+/// A run of one matchup (ten recorded duels) with the study attached.
+fn report(study: Option<StudyDoc>) -> ReportData {
+    let mut stats = DuelStats::default();
+    for k in 0..10u32 {
+        let mut d = DuelOutcome::empty();
+        (d.winner, d.ending) = match k {
+            0..6 => (Winner::A, Ending::Incapacitated),
+            6..9 => (Winner::B, Ending::Death),
+            _ => (Winner::Draw, Ending::RoundCap),
+        };
+        d.rounds = 1 + k % 4;
+        d.damage = [k % 5, k % 3];
+        d.hits = [1, 1];
+        d.attacks = [2, 2];
+        stats.record(&d);
+    }
+    let m = matchup_doc("knight vs brute", "knight", "brute", &stats, None, &[]);
+    let fighter = |name: &str| FighterData {
+        name: name.into(),
+        spec: serde_json::json!({ "skill": 4 }),
+        facts: vec![],
+    };
+    ReportData {
+        run: RunDoc {
+            scenario: "Study test".into(),
+            ruleset: "draft".into(),
+            seed: 7,
+            description: None,
+            options: vec![],
+            matchups: vec![m],
+            study,
+            comparison: None,
+        },
+        stats: vec![stats],
+        exact: vec![None],
+        checks: None,
+        fighters: vec![fighter("knight"), fighter("brute")],
+        meta: Meta {
+            oddsmith_version: "0.0.0-test".into(),
+            generated_at: "2024-01-01T00:00:00Z".into(),
+            scenario_file: "study.toml".into(),
+            command: "oddsmith run study.toml".into(),
+        },
+    }
+}
+
+fn table<'a>(t: &'a [(&'static str, DataFrame)], name: &str) -> &'a DataFrame {
+    &t.iter()
+        .find(|x| x.0 == name)
+        .unwrap_or_else(|| panic!("table {name}"))
+        .1
+}
+
+fn f64_at(df: &DataFrame, col: &str, row: usize) -> Option<f64> {
+    df.column(col).unwrap().f64().unwrap().get(row)
+}
+
+fn str_at<'a>(df: &'a DataFrame, col: &str, row: usize) -> Option<&'a str> {
+    df.column(col).unwrap().str().unwrap().get(row)
+}
+
+fn bool_at(df: &DataFrame, col: &str, row: usize) -> Option<bool> {
+    df.column(col).unwrap().bool().unwrap().get(row)
+}
+
+#[test]
+fn study_tables_have_every_result() {
+    let d = report(Some(study()));
+    let t = tables(&d).unwrap();
+    let names: Vec<&str> = t.iter().map(|x| x.0).collect();
+    assert_eq!(
+        names,
+        [
+            "outcomes",
+            "endings",
+            "rounds",
+            "damage",
+            "counters",
+            "sweep_points",
+            "sweep_steps",
+            "balance",
+            "balance_result",
+            "tournament_matrix",
+            "tournament_ranking",
+            "check_study",
+            "asserts",
+        ]
+    );
+    let heights: Vec<usize> = t[5..].iter().map(|x| x.1.height()).collect();
+    assert_eq!(heights, [7, 4, 5, 3, 6, 3, 4, 2]);
+
+    let sp = table(&t, "sweep_points");
+    assert_eq!(str_at(sp, "sweep", 0), Some("Knight skill"));
+    assert_eq!(f64_at(sp, "p_a_win", 2), Some(0.61));
+    let e = Est::new(610, 1000);
+    assert_eq!(f64_at(sp, "p_a_win_lo", 2), Some(e.lo));
+    assert_eq!(f64_at(sp, "p_a_win_hi", 2), Some(e.hi));
+    assert_eq!(f64_at(sp, "exact_p_a_win", 0), None);
+    assert_eq!(f64_at(sp, "exact_p_a_win", 1), Some(0.5012));
+    assert_eq!(f64_at(sp, "y", 0), None);
+    assert_eq!(f64_at(sp, "y", 5), Some(4.0));
+    assert_eq!(str_at(sp, "y_target", 6), Some("brute.skill"));
+    let trials = sp.column("trials").unwrap().u64().unwrap().get(0);
+    assert_eq!(trials, Some(1000));
+
+    let st = table(&t, "sweep_steps");
+    assert_eq!(f64_at(st, "diff_p_a_win", 1), Some(0.11));
+    assert_eq!(f64_at(st, "unpaired_half_width", 0), Some(0.043));
+    assert!((f64_at(st, "paired_half_width", 0).unwrap() - 0.02).abs() < 1e-12);
+
+    let b = table(&t, "balance");
+    assert_eq!(f64_at(b, "value", 4), Some(4.0));
+    assert_eq!(f64_at(b, "p", 2), Some(0.6123));
+    let br = table(&t, "balance_result");
+    assert_eq!(str_at(br, "role", 0), Some("chosen"));
+    assert_eq!(str_at(br, "role", 2), Some("bracket"));
+    assert_eq!(f64_at(br, "value", 2), Some(5.0));
+    assert_eq!(str_at(br, "status", 0), Some("found"));
+    assert_eq!(f64_at(br, "exact_p", 0), None);
+    assert_eq!(f64_at(br, "exact_p", 2), Some(0.6123));
+    assert_eq!(bool_at(br, "distinguishable", 0), Some(false));
+
+    let tm = table(&t, "tournament_matrix");
+    assert_eq!(str_at(tm, "fighter", 0), Some("knight"));
+    assert_eq!(str_at(tm, "opponent", 0), Some("brute"));
+    assert_eq!(f64_at(tm, "p_win", 0), Some(0.6));
+    assert_eq!(str_at(tm, "fighter", 5), Some("duellist"));
+    assert_eq!(str_at(tm, "opponent", 5), Some("brute"));
+    assert_eq!(f64_at(tm, "p_win", 5), Some(0.65));
+    assert_eq!(f64_at(tm, "payoff", 0), Some((600.0 - 380.0) / 1000.0));
+
+    let tr = table(&t, "tournament_ranking");
+    let fighters: Vec<_> = (0..3).map(|i| str_at(tr, "fighter", i).unwrap()).collect();
+    assert_eq!(fighters, ["knight", "duellist", "brute"]);
+    assert_eq!(f64_at(tr, "p_win", 0), Some(0.575));
+    assert_eq!(f64_at(tr, "nash_share", 1), Some(0.4));
+    assert_eq!(bool_at(tr, "dominated", 2), Some(true));
+    assert_eq!(bool_at(tr, "dominated", 0), Some(false));
+    assert_eq!(f64_at(tr, "cost", 1), Some(80.0));
+    assert_eq!(str_at(tr, "verdict", 0), Some("under-priced"));
+    assert_eq!(str_at(tr, "verdict", 2), Some("over-priced"));
+
+    let cs = table(&t, "check_study");
+    assert_eq!(str_at(cs, "row", 2), Some("10"));
+    assert_eq!(str_at(cs, "col", 2), Some("5"));
+    assert_eq!(f64_at(cs, "exact_p_success", 2), Some(0.9167));
+    assert_eq!(f64_at(cs, "mc_p_success", 2), Some(0.92));
+
+    let a = table(&t, "asserts");
+    assert_eq!(bool_at(a, "passed", 0), Some(true));
+    assert_eq!(bool_at(a, "passed", 1), Some(false));
+    assert_eq!(bool_at(a, "certain", 1), Some(false));
+    assert_eq!(f64_at(a, "ci_hi", 1), None);
+    assert_eq!(f64_at(a, "value", 1), Some(4.25));
+
+    // Without a study, only the run's tables; with a partial study, only its tables.
+    assert_eq!(tables(&report(None)).unwrap().len(), 5);
+    let only_asserts = StudyDoc {
+        asserts: asserts(),
+        ..StudyDoc::default()
+    };
+    let t = tables(&report(Some(only_asserts))).unwrap();
+    assert_eq!(t.last().unwrap().0, "asserts");
+    assert_eq!(t.len(), 6);
+}
+
+#[test]
+fn study_text_shows_the_key_numbers() {
+    let text = study_table(&study());
+    let e = Est::new(610, 1000);
+    let want = [
+        "1 of 2 assertions FAILED".to_string(),
+        "Sweep 1 \"Knight skill\": knight vs brute · x = knight.skill · 1,000 duels per point"
+            .to_string(),
+        format!(
+            "{:.2} [{:.2} {:.2}]",
+            100.0 * e.p,
+            100.0 * e.lo,
+            100.0 * e.hi
+        ),
+        "61.23".to_string(),
+        "3 → 4".to_string(),
+        "+10.00 [+8.00 +12.00]".to_string(),
+        "<0.0001".to_string(),
+        "4.30".to_string(),
+        "Sweep 2 \"Skill grid\": knight vs brute · x = knight.skill, y = brute.skill".to_string(),
+        "found: knight.skill = 4".to_string(),
+        "5 evaluations".to_string(),
+        "knight.skill = 5: P 61.20 [".to_string(),
+        "indistinguishable".to_string(),
+        "1 knight".to_string(),
+        "60.0".to_string(),
+        "65.0".to_string(),
+        "most under-priced: knight (+".to_string(),
+        "most over-priced: brute (-".to_string(),
+        "Check \"Climb\" (modifier=0)".to_string(),
+        "91.67".to_string(),
+        "92.00 [".to_string(),
+        "PASS  knight vs brute: p_a_win in [0.45, 0.65]: p_a_win = 51.23 % (exact".to_string(),
+        "FAIL  knight vs brute: rounds_mean in [1, 3]: rounds_mean = 4.250 (monte carlo)"
+            .to_string(),
+        "uncertain".to_string(),
+    ];
+    for w in &want {
+        assert!(text.contains(w.as_str()), "{w:?} missing in:\n{text}");
+    }
+    // The ranking row of the dominated loadout is marked.
+    let brute_row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("3  brute"))
+        .unwrap_or_else(|| panic!("ranking row in:\n{text}"));
+    assert!(brute_row.ends_with("yes"), "{brute_row}");
+    assert!(brute_row.contains(" 0.0 "), "Nash share 0 in {brute_row}");
+    for l in text.lines() {
+        assert!(
+            l.chars().count() <= 100,
+            "too long ({}): {l}",
+            l.chars().count()
+        );
+    }
+    assert_eq!(study_table(&StudyDoc::default()), "");
+}
+
+#[test]
+fn report_has_study_section_charts_and_failed_assertion() {
+    let dir = std::env::temp_dir().join(format!("oddsmith-report-study-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = report(Some(study()));
+    let html_path = oddsmith_report::write_report(&dir, &d).unwrap();
+    let stems = [
+        "sweep-1-knight-skill",
+        "sweep-2-skill-grid",
+        "balance",
+        "tournament-matrix",
+        "tournament-cost",
+        "check-1-climb",
+    ];
+    for stem in stems {
+        let svg = std::fs::read_to_string(dir.join(format!("charts/{stem}.svg")))
+            .unwrap_or_else(|e| panic!("{stem}.svg: {e}"));
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let png = std::fs::read(dir.join(format!("charts/{stem}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    }
+    let texts = |stem: &str| -> Vec<String> {
+        let svg = std::fs::read_to_string(dir.join(format!("charts/{stem}.svg"))).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == "text")
+            .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+            .collect()
+    };
+    let grid = texts("sweep-2-skill-grid");
+    assert!(grid.iter().any(|t| t == "62 %"), "cell text in {grid:?}");
+    assert!(grid.iter().any(|t| t == "contour at 50 %"), "{grid:?}");
+    let cost = texts("tournament-cost");
+    for w in ["knight", "brute", "duellist", "fair line (least squares)"] {
+        assert!(cost.iter().any(|t| t == w), "{w:?} in {cost:?}");
+    }
+    let matrix = texts("tournament-matrix");
+    assert!(matrix.iter().any(|t| t == "65 %"), "{matrix:?}");
+    let one = texts("sweep-1-knight-skill");
+    assert!(one.iter().any(|t| t == "exact"), "{one:?}");
+    for t in ["sweep_points", "tournament_ranking", "asserts"] {
+        assert!(dir.join(format!("tables/{t}.csv")).is_file(), "{t}.csv");
+        assert!(
+            dir.join(format!("tables/{t}.parquet")).is_file(),
+            "{t}.parquet"
+        );
+    }
+    let csv = std::fs::read_to_string(dir.join("tables/tournament_matrix.csv")).unwrap();
+    assert!(csv.starts_with("fighter,opponent,p_win,"), "{csv}");
+    assert_eq!(csv.lines().count(), 7);
+
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    for w in [
+        "<h2 id=\"study\">Study</h2>",
+        "<h3>Assertions: 1 passed, 1 failed</h3>",
+        "<h3>Sweep 1: Knight skill</h3>",
+        "<h3>Sweep 2: Skill grid</h3>",
+        "<h3>Balance</h3>",
+        "<h3>Tournament: Loadouts</h3>",
+        "<h3>Check: Climb</h3>",
+        "share their random numbers",
+        "Nash mix: the share of each loadout",
+        "under-priced",
+    ] {
+        assert!(html.contains(w), "{w:?} in report.html");
+    }
+    let banner = html
+        .find("<div class=\"fail\">")
+        .expect("failed-assertion banner");
+    let results = html.find("<h2>Results</h2>").unwrap();
+    assert!(banner < results, "banner at the top");
+    let banner_text = &html[banner..results];
+    assert!(banner_text.contains("1 assertion failed"), "{banner_text}");
+    assert!(
+        banner_text.contains("rounds_mean in [1, 3]"),
+        "{banner_text}"
+    );
+    assert!(
+        !banner_text.contains("p_a_win in"),
+        "only failed ones: {banner_text}"
+    );
+    // Study charts sit in their subsections only, after the study heading and before the
+    // general charts; the run's own charts stay in the general list.
+    let study_at = html.find("<h2 id=\"study\">").unwrap();
+    let charts_at = html.find("<h2>Charts</h2>").unwrap();
+    for title in [
+        "Knight skill: P(A wins), knight vs brute",
+        "Loadouts: P(row beats column)",
+        "Loadouts: P(win) against cost",
+    ] {
+        let label = format!("aria-label=\"{title}\"");
+        assert_eq!(html.matches(&label).count(), 1, "{title} once");
+        let at = html.find(&label).unwrap();
+        assert!(study_at < at && at < charts_at, "{title} in the study part");
+    }
+    assert!(html[charts_at..].contains("aria-label=\"Fight length: knight vs brute\""));
+
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("## Study"));
+    assert!(md.contains("> **1 assertion failed:**"));
+    assert_eq!(md.matches("(charts/sweep-2-skill-grid.svg)").count(), 1);
+    assert!(md.contains("### Tournament: Loadouts"));
+    assert!(md.contains("[CSV](tables/check_study.csv)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[ignore = "prints the study text for a look by eye"]
+fn print_study_text() {
+    println!("{}", study_table(&study()));
+}

@@ -1,0 +1,493 @@
+//! Ruleset comparison: the same archetypes written in each ruleset's terms, compared pair by
+//! pair — P(A wins), fight length (two-sample Kolmogorov–Smirnov), lethality, the effect of
+//! one skill step, and checks cell by cell. Every difference carries its 95 % interval and a
+//! test; a verdict is given only where the difference is significant at `alpha` *and* at
+//! least the practical threshold. Where both rulesets have exact values the difference is
+//! exact (no test needed) and judged against the threshold alone.
+
+use oddsmith_rules::{Ending, ExactDuel, Ruleset};
+use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
+use oddsmith_scenario::compare::skill_step_origin;
+use oddsmith_sim::{DuelStats, RunConfig, run_paired};
+use oddsmith_stats::{
+    DiffEstimate, KsTest, diff_independent, diff_paired, ks_two_sample, two_sided_p,
+};
+use serde::Serialize;
+
+use crate::{CheckStudyDoc, Est, StudyError};
+
+/// One ruleset's measured part, the input of [`compare`].
+#[derive(Clone, Debug)]
+pub struct PartResult {
+    /// Ruleset id.
+    pub id: String,
+    /// Matchups: name, Monte Carlo accumulators, exact solution where known.
+    pub matchups: Vec<(String, DuelStats, Option<ExactDuel>)>,
+    /// The measured skill step, if the part asks for one.
+    pub step: Option<StepEffect>,
+    /// The part's `[[check]]` results.
+    pub checks: Vec<CheckStudyDoc>,
+}
+
+/// The effect of one skill step in one ruleset, on common random numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepEffect {
+    /// Ruleset id.
+    pub ruleset: String,
+    /// What was raised ("veteran.skill 6 → 7 in veteran vs novice").
+    pub label: String,
+    /// P(A wins) before the step.
+    pub before: Est,
+    /// P(A wins) after the step.
+    pub after: Est,
+    /// after − before, paired (Newcombe interval, McNemar test).
+    pub diff: DiffEstimate,
+    /// Exact after − before, where the ruleset solves both duels.
+    pub exact_diff: Option<f64>,
+}
+
+/// A difference between two rulesets' values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Compared {
+    /// The value under each ruleset of the pair.
+    pub values: [f64; 2],
+    /// values[0] − values[1].
+    pub diff: f64,
+    /// 95 % interval of the difference (equal to `diff` when exact).
+    pub lo: f64,
+    /// 95 % interval, high end.
+    pub hi: f64,
+    /// Two-sided p-value of "no difference" (0 or 1 when exact).
+    pub p_value: f64,
+    /// Whether both values are exact.
+    pub exact: bool,
+    /// Whether the difference earns a verdict: significant (or exact and non-zero) and at
+    /// least the practical threshold.
+    pub decisive: bool,
+}
+
+impl Compared {
+    fn exact(a: f64, b: f64, threshold: f64) -> Compared {
+        let diff = a - b;
+        Compared {
+            values: [a, b],
+            diff,
+            lo: diff,
+            hi: diff,
+            p_value: if diff.abs() > 1e-12 { 0.0 } else { 1.0 },
+            exact: true,
+            decisive: diff.abs() >= threshold && diff.abs() > 1e-12,
+        }
+    }
+    fn from_diff(values: [f64; 2], d: &DiffEstimate, alpha: f64, threshold: f64) -> Compared {
+        Compared {
+            values,
+            diff: d.diff,
+            lo: d.lo,
+            hi: d.hi,
+            p_value: d.p_value,
+            exact: false,
+            decisive: d.p_value < alpha && d.diff.abs() >= threshold,
+        }
+    }
+    /// Two proportions, exact when both exact values are given.
+    fn proportions(
+        (x1, n1, e1): (u64, u64, Option<f64>),
+        (x2, n2, e2): (u64, u64, Option<f64>),
+        alpha: f64,
+        threshold: f64,
+    ) -> Compared {
+        if let (Some(a), Some(b)) = (e1, e2) {
+            return Compared::exact(a, b, threshold);
+        }
+        let d = diff_independent(x1, n1, x2, n2).expect("runs have trials");
+        Compared::from_diff([x1 as f64 / n1 as f64, x2 as f64 / n2 as f64], &d, alpha, threshold)
+    }
+}
+
+/// One archetype compared between two rulesets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArchetypeDoc {
+    /// Matchup name (the same in both parts).
+    pub archetype: String,
+    /// The pair of rulesets.
+    pub rulesets: [String; 2],
+    /// P(A wins).
+    pub p_a_win: Compared,
+    /// Mean fight length in rounds under each ruleset (Monte Carlo).
+    pub rounds_mean: [f64; 2],
+    /// Two-sample KS test of the fight-length distributions.
+    pub rounds_ks: KsTest,
+    /// Whether the fight lengths differ decisively (p < alpha and D ≥ threshold).
+    pub rounds_decisive: bool,
+    /// Lethality: share of fights that end with the loser dead.
+    pub lethality: Compared,
+}
+
+/// The skill-step effects of two rulesets compared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepCompareDoc {
+    /// The pair of rulesets.
+    pub rulesets: [String; 2],
+    /// Effect of one step under each (values) and their difference (z-test on two
+    /// independent paired estimates; exact when both are exact).
+    pub effect: Compared,
+}
+
+/// One cell of a check compared between two rulesets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckCellCompare {
+    /// Row label (same position in both grids), e.g. "skill 4 / skill 4".
+    pub row: Option<String>,
+    /// Column label.
+    pub col: Option<String>,
+    /// Exact P(success) under each ruleset.
+    pub p: Compared,
+    /// How much the step from the previous row moved P(success) under each ruleset, and the
+    /// difference (exact).
+    pub step: Option<Compared>,
+}
+
+/// A `[[check]]` with the same name in two rulesets, compared cell by cell (exact).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckCompareDoc {
+    /// Check name.
+    pub check: String,
+    /// The pair of rulesets.
+    pub rulesets: [String; 2],
+    /// Cells, row-major; grids are matched by position.
+    pub cells: Vec<CheckCellCompare>,
+}
+
+/// The result of a comparison file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComparisonDoc {
+    /// Rulesets, in file order.
+    pub rulesets: Vec<String>,
+    /// Significance level.
+    pub alpha: f64,
+    /// Smallest difference worth a verdict.
+    pub practical_threshold: f64,
+    /// Skill-step effects, one per ruleset that asks for one.
+    pub steps: Vec<StepEffect>,
+    /// Archetypes, every pair of rulesets.
+    pub archetypes: Vec<ArchetypeDoc>,
+    /// Skill-step effects compared, every pair of rulesets.
+    pub step_comparisons: Vec<StepCompareDoc>,
+    /// Checks compared, every pair of rulesets.
+    pub checks: Vec<CheckCompareDoc>,
+    /// Matchups and checks found in only one ruleset (not compared).
+    pub unmatched: Vec<String>,
+    /// Plain-language verdicts (only decisive differences).
+    pub verdicts: Vec<String>,
+}
+
+fn get_number(v: &serde_json::Value, path: &str) -> Option<f64> {
+    let mut node = v;
+    for k in path.split('.') {
+        node = node.get(k)?;
+    }
+    node.as_f64()
+}
+
+/// Measures `step` in a part: P(A wins) of its matchup before and after raising the field,
+/// both on the same per-trial random numbers.
+pub fn skill_step<R: Ruleset>(
+    file: &str,
+    text: &str,
+    s: &Scenario<R>,
+    step: &SkillStep,
+    cfg: &RunConfig,
+    exact: bool,
+) -> Result<StepEffect, StudyError> {
+    let origin = skill_step_origin();
+    let err = |m: String| {
+        StudyError::Scenario(oddsmith_scenario::ScenarioError {
+            file: file.into(),
+            line: 0,
+            column: 0,
+            field: "skill_step".into(),
+            message: m,
+        })
+    };
+    let mi = s
+        .matchups
+        .iter()
+        .position(|m| m.name == step.matchup)
+        .ok_or_else(|| err(format!("no matchup named {:?}", step.matchup)))?;
+    let Target::Fighter { fighter, field } = &step.target else {
+        return Err(err("a skill step raises a fighter's field".into()));
+    };
+    let spec = s
+        .fighters
+        .get(fighter)
+        .ok_or_else(|| err(format!("no fighter named {fighter:?}")))?;
+    let json = serde_json::to_value(spec).map_err(|e| err(e.to_string()))?;
+    let base = get_number(&json, field)
+        .ok_or_else(|| err(format!("{fighter}.{field} is not a number")))?;
+    let (from, to) = match step.by {
+        Num::Int(b) => (Num::Int(base as i64), Num::Int(base as i64 + b)),
+        Num::Real(b) => (Num::Real(base), Num::Real(base + b)),
+    };
+    let after = variant::<R>(file, text, &[(&step.target, to, &origin)])?;
+    let m0 = &s.matchups[mi].matchup;
+    let m1 = &after.matchups[mi].matchup;
+    let st = run_paired(&[(&s.ruleset, m0), (&after.ruleset, m1)], cfg, &|_| {})?;
+    let c = &st.adjacent[0];
+    let diff = diff_paired(c.both, c.second_only, c.first_only, c.neither).expect("trials");
+    let est = |k: usize| {
+        let o = &st.variants[k].outcomes;
+        Est::new(o.a_wins, o.total())
+    };
+    let exact_diff = if exact {
+        match (s.ruleset.exact(m0), after.ruleset.exact(m1)) {
+            (Some(a), Some(b)) => Some(b.p_a_win - a.p_a_win),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    Ok(StepEffect {
+        ruleset: R::ID.into(),
+        label: format!("{fighter}.{field} {from} → {to} in {}", step.matchup),
+        before: est(0),
+        after: est(1),
+        diff,
+        exact_diff,
+    })
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1} %", 100.0 * p)
+}
+
+fn pts(d: f64) -> String {
+    format!("{:.1} points", 100.0 * d.abs())
+}
+
+fn p_text(p: f64) -> String {
+    if p < 0.001 { "p < 0.001".into() } else { format!("p = {p:.3}") }
+}
+
+fn evidence(c: &Compared) -> String {
+    if c.exact { "exact".into() } else { p_text(c.p_value) }
+}
+
+/// Compares every pair of parts.
+pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDoc {
+    let mut doc = ComparisonDoc {
+        rulesets: parts.iter().map(|p| p.id.clone()).collect(),
+        alpha,
+        practical_threshold: threshold,
+        steps: parts.iter().filter_map(|p| p.step.clone()).collect(),
+        archetypes: Vec::new(),
+        step_comparisons: Vec::new(),
+        checks: Vec::new(),
+        unmatched: Vec::new(),
+        verdicts: Vec::new(),
+    };
+    for p in parts {
+        for (name, _, _) in &p.matchups {
+            if !parts.iter().any(|q| q.id != p.id && q.matchups.iter().any(|m| &m.0 == name)) {
+                doc.unmatched.push(format!("matchup {name:?} is only in {}", p.id));
+            }
+        }
+        for c in &p.checks {
+            if !parts.iter().any(|q| q.id != p.id && q.checks.iter().any(|d| d.name == c.name)) {
+                doc.unmatched.push(format!("check {:?} is only in {}", c.name, p.id));
+            }
+        }
+    }
+    for i in 0..parts.len() {
+        for j in i + 1..parts.len() {
+            let (p, q) = (&parts[i], &parts[j]);
+            let pair = [p.id.clone(), q.id.clone()];
+            for (name, s1, e1) in &p.matchups {
+                let Some((_, s2, e2)) = q.matchups.iter().find(|m| &m.0 == name) else {
+                    continue;
+                };
+                let a = archetype(name, &pair, (s1, e1.as_ref()), (s2, e2.as_ref()), alpha, threshold);
+                if a.p_a_win.decisive {
+                    let (hi, lo) = if a.p_a_win.diff > 0.0 { (&pair[0], &pair[1]) } else { (&pair[1], &pair[0]) };
+                    doc.verdicts.push(format!(
+                        "{name}: side A wins {} more often under {hi} than under {lo} ({} vs {}, {})",
+                        pts(a.p_a_win.diff),
+                        pct(a.p_a_win.values[0].max(a.p_a_win.values[1])),
+                        pct(a.p_a_win.values[0].min(a.p_a_win.values[1])),
+                        evidence(&a.p_a_win)
+                    ));
+                }
+                if a.rounds_decisive {
+                    let longer = if a.rounds_mean[0] > a.rounds_mean[1] { &pair[0] } else { &pair[1] };
+                    doc.verdicts.push(format!(
+                        "{name}: fights last longer under {longer} (mean {:.2} vs {:.2} rounds; KS D = {:.3}, {})",
+                        a.rounds_mean[0].max(a.rounds_mean[1]),
+                        a.rounds_mean[0].min(a.rounds_mean[1]),
+                        a.rounds_ks.d,
+                        p_text(a.rounds_ks.p_value)
+                    ));
+                }
+                if a.lethality.decisive {
+                    let more = if a.lethality.diff > 0.0 { &pair[0] } else { &pair[1] };
+                    doc.verdicts.push(format!(
+                        "{name}: fights are more lethal under {more} ({} vs {} end in a death, {})",
+                        pct(a.lethality.values[0].max(a.lethality.values[1])),
+                        pct(a.lethality.values[0].min(a.lethality.values[1])),
+                        evidence(&a.lethality)
+                    ));
+                }
+                doc.archetypes.push(a);
+            }
+            if let (Some(a), Some(b)) = (&p.step, &q.step) {
+                let effect = match (a.exact_diff, b.exact_diff) {
+                    (Some(x), Some(y)) => Compared::exact(x, y, threshold),
+                    _ => {
+                        let se = |d: &DiffEstimate| (d.hi - d.lo) / (2.0 * 1.959_963_984_540_054);
+                        let (sa, sb) = (se(&a.diff), se(&b.diff));
+                        let s = (sa * sa + sb * sb).sqrt();
+                        let diff = a.diff.diff - b.diff.diff;
+                        let z = if s > 0.0 { diff / s } else { 0.0 };
+                        let p_value = if s > 0.0 { two_sided_p(z) } else { 1.0 };
+                        let d = DiffEstimate {
+                            diff,
+                            lo: diff - 1.959_963_984_540_054 * s,
+                            hi: diff + 1.959_963_984_540_054 * s,
+                            z,
+                            p_value,
+                        };
+                        Compared::from_diff([a.diff.diff, b.diff.diff], &d, alpha, threshold)
+                    }
+                };
+                if effect.decisive {
+                    let more = if effect.diff > 0.0 { &pair[0] } else { &pair[1] };
+                    doc.verdicts.push(format!(
+                        "one skill step matters more under {more}: {} vs {} of P(win) ({})",
+                        pts(effect.values[0].max(effect.values[1])),
+                        pts(effect.values[0].min(effect.values[1])),
+                        evidence(&effect)
+                    ));
+                }
+                doc.step_comparisons.push(StepCompareDoc { rulesets: pair.clone(), effect });
+            }
+            for c1 in &p.checks {
+                let Some(c2) = q.checks.iter().find(|c| c.name == c1.name) else {
+                    continue;
+                };
+                let c = check_compare(c1, c2, &pair, threshold);
+                let decisive = c.cells.iter().filter(|x| x.p.decisive).count();
+                if decisive > 0 {
+                    let biggest = c
+                        .cells
+                        .iter()
+                        .max_by(|a, b| a.p.diff.abs().total_cmp(&b.p.diff.abs()))
+                        .expect("cells");
+                    let more = if biggest.p.diff > 0.0 { &pair[0] } else { &pair[1] };
+                    doc.verdicts.push(format!(
+                        "check {:?}: {decisive} of {} cells differ by at least {}; the largest gap is {} in favour of {more}{} (exact)",
+                        c.check,
+                        c.cells.len(),
+                        pts(threshold),
+                        pts(biggest.p.diff),
+                        cell_label(biggest),
+                    ));
+                }
+                doc.checks.push(c);
+            }
+        }
+    }
+    doc
+}
+
+fn cell_label(c: &CheckCellCompare) -> String {
+    match (&c.row, &c.col) {
+        (None, None) => String::new(),
+        (Some(r), None) => format!(" at {r}"),
+        (None, Some(k)) => format!(" at {k}"),
+        (Some(r), Some(k)) => format!(" at {r}, {k}"),
+    }
+}
+
+fn archetype(
+    name: &str,
+    pair: &[String; 2],
+    (s1, e1): (&DuelStats, Option<&ExactDuel>),
+    (s2, e2): (&DuelStats, Option<&ExactDuel>),
+    alpha: f64,
+    threshold: f64,
+) -> ArchetypeDoc {
+    let (o1, o2) = (&s1.outcomes, &s2.outcomes);
+    let p_a_win = Compared::proportions(
+        (o1.a_wins, o1.total(), e1.map(|e| e.p_a_win)),
+        (o2.a_wins, o2.total(), e2.map(|e| e.p_a_win)),
+        alpha,
+        threshold,
+    );
+    let rounds_ks = ks_two_sample(&s1.rounds, &s2.rounds).expect("runs have trials");
+    let death = Ending::Death as usize;
+    let lethality = Compared::proportions(
+        (s1.endings[death], o1.total(), None),
+        (s2.endings[death], o2.total(), None),
+        alpha,
+        threshold,
+    );
+    ArchetypeDoc {
+        archetype: name.into(),
+        rulesets: pair.clone(),
+        p_a_win,
+        rounds_mean: [s1.rounds.mean(), s2.rounds.mean()],
+        rounds_decisive: rounds_ks.p_value < alpha && rounds_ks.d >= threshold,
+        rounds_ks,
+        lethality,
+    }
+}
+
+fn check_compare(
+    c1: &CheckStudyDoc,
+    c2: &CheckStudyDoc,
+    pair: &[String; 2],
+    threshold: f64,
+) -> CheckCompareDoc {
+    let label = |p: &Option<String>, q: &Option<String>, v1: &Option<String>, v2: &Option<String>| {
+        match (v1, v2) {
+            (None, None) => None,
+            _ => {
+                let one = |p: &Option<String>, v: &Option<String>| match (p, v) {
+                    (Some(p), Some(v)) => format!("{p} {v}"),
+                    (_, Some(v)) => v.clone(),
+                    _ => "—".into(),
+                };
+                let (a, b) = (one(p, v1), one(q, v2));
+                Some(if a == b { a } else { format!("{a} / {b}") })
+            }
+        }
+    };
+    let cols = |c: &CheckStudyDoc| {
+        let mut v: Vec<Option<String>> = Vec::new();
+        for x in &c.cells {
+            if !v.contains(&x.col) {
+                v.push(x.col.clone());
+            }
+        }
+        v.len().max(1)
+    };
+    let (n1, n2) = (cols(c1), cols(c2));
+    let mut cells = Vec::new();
+    let rows = (c1.cells.len() / n1).min(c2.cells.len() / n2);
+    let ncols = n1.min(n2);
+    for r in 0..rows {
+        for k in 0..ncols {
+            let (x, y) = (&c1.cells[r * n1 + k], &c2.cells[r * n2 + k]);
+            let step = (r > 0).then(|| {
+                let (px, py) = (&c1.cells[(r - 1) * n1 + k], &c2.cells[(r - 1) * n2 + k]);
+                Compared::exact(x.exact - px.exact, y.exact - py.exact, threshold)
+            });
+            cells.push(CheckCellCompare {
+                row: label(&c1.row_param, &c2.row_param, &x.row, &y.row),
+                col: label(&c1.col_param, &c2.col_param, &x.col, &y.col),
+                p: Compared::exact(x.exact, y.exact, threshold),
+                step,
+            });
+        }
+    }
+    CheckCompareDoc { check: c1.name.clone(), rulesets: pair.clone(), cells }
+}

@@ -328,3 +328,59 @@ fn assertions_use_exact_values_and_flag_uncertain_verdicts() {
     assert_eq!(d.asserts[1].source, "monte carlo");
     assert_eq!(d.failed_asserts().count(), 1);
 }
+
+/// One part of a comparison from a draft scenario text (exact values on or off).
+fn part(id: &str, text: &str, trials: u64, seed: u64, exact: bool) -> oddsmith_study::PartResult {
+    let s: Scenario<Draft> = load(FILE, text).unwrap();
+    let c = cfg(trials, seed);
+    let matchups = s
+        .matchups
+        .iter()
+        .map(|m| {
+            let st = oddsmith_sim::run_duels(&s.ruleset, &m.matchup, &c, &|_| {}).unwrap();
+            let e = if exact { s.ruleset.exact(&m.matchup) } else { None };
+            ("duel".to_string(), st, e)
+        })
+        .collect();
+    oddsmith_study::PartResult { id: id.into(), matchups, step: None, checks: Vec::new() }
+}
+
+#[test]
+fn comparison_verdicts_need_significance_and_the_threshold() {
+    let skill = |k: i64| DRAFT_PAIR.replacen("skill = 6", &format!("skill = {k}"), 1);
+    // Same rules, same fighters, different seeds: nothing to report.
+    let same = oddsmith_study::compare(
+        &[part("x", DRAFT_PAIR, 20_000, 1, false), part("y", DRAFT_PAIR, 20_000, 2, false)],
+        0.05,
+        0.02,
+    );
+    let a = &same.archetypes[0];
+    assert!(!a.p_a_win.exact);
+    assert!(a.p_a_win.lo <= 0.0 && 0.0 <= a.p_a_win.hi, "{:?}", a.p_a_win);
+    assert!(same.verdicts.is_empty(), "{:?}", same.verdicts);
+    // A real difference (skill 7 vs 6 for A), significant, but under a threshold set above
+    // it: no verdict; with a small threshold: a verdict.
+    let parts = [part("x", &skill(7), 20_000, 1, false), part("y", DRAFT_PAIR, 20_000, 2, false)];
+    let d = oddsmith_study::compare(&parts, 0.05, 0.9);
+    assert!(d.archetypes[0].p_a_win.p_value < 1e-6);
+    assert!(!d.archetypes[0].p_a_win.decisive);
+    assert!(d.verdicts.iter().all(|v| !v.contains("side A wins")), "{:?}", d.verdicts);
+    let d = oddsmith_study::compare(&parts, 0.05, 0.05);
+    assert!(d.archetypes[0].p_a_win.decisive);
+    assert!(d.verdicts[0].contains("more often under x"), "{:?}", d.verdicts);
+    // Exact on both sides: the difference is exact; the verdict depends on the threshold only.
+    let exact = [part("x", &skill(7), 2_000, 1, true), part("y", DRAFT_PAIR, 2_000, 2, true)];
+    let d = oddsmith_study::compare(&exact, 0.05, 0.05);
+    let w = &d.archetypes[0].p_a_win;
+    assert!(w.exact);
+    let e7 = {
+        let s: Scenario<Draft> = load(FILE, &skill(7)).unwrap();
+        s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win
+    };
+    assert_eq!(w.diff, e7 - exact_at(6));
+    assert_eq!((w.lo, w.hi), (w.diff, w.diff));
+    assert!(w.decisive);
+    // Fight lengths: identical rules give a KS D near 0 and no verdict.
+    assert!(same.archetypes[0].rounds_ks.d < 0.03);
+    assert!(!same.archetypes[0].rounds_decisive);
+}

@@ -53,7 +53,10 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
         100.0 * c.practical_threshold
     );
     if !c.archetypes.is_empty() {
-        let _ = writeln!(s, "\nArchetypes (P in %, differences in points, first − second ruleset)");
+        let _ = writeln!(
+            s,
+            "\nArchetypes (P in %, differences in points, first − second ruleset)"
+        );
         let _ = writeln!(
             s,
             "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
@@ -65,7 +68,11 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
                 "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
                 a.archetype,
                 a.rulesets.join(" vs "),
-                format!("{} / {}", pct(a.p_a_win.values[0]), pct(a.p_a_win.values[1])),
+                format!(
+                    "{} / {}",
+                    pct(a.p_a_win.values[0]),
+                    pct(a.p_a_win.values[1])
+                ),
                 format!("{}{}", diff_text(&a.p_a_win), mark(a.p_a_win.decisive)),
                 format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
                 format!(
@@ -80,13 +87,20 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
                 "  {:<26} {:<20} {:>15} {:>30}",
                 "",
                 "  lethality",
-                format!("{} / {}", pct(a.lethality.values[0]), pct(a.lethality.values[1])),
+                format!(
+                    "{} / {}",
+                    pct(a.lethality.values[0]),
+                    pct(a.lethality.values[1])
+                ),
                 format!("{}{}", diff_text(&a.lethality), mark(a.lethality.decisive)),
             );
         }
     }
     if !c.steps.is_empty() {
-        let _ = writeln!(s, "\nOne skill step (paired: the same random numbers before and after)");
+        let _ = writeln!(
+            s,
+            "\nOne skill step (paired: the same random numbers before and after)"
+        );
         for st in &c.steps {
             let _ = writeln!(
                 s,
@@ -98,7 +112,8 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
                 100.0 * st.diff.diff,
                 100.0 * st.diff.lo,
                 100.0 * st.diff.hi,
-                st.exact_diff.map_or(String::new(), |e| format!(" exact {:+.2}", 100.0 * e))
+                st.exact_diff
+                    .map_or(String::new(), |e| format!(" exact {:+.2}", 100.0 * e))
             );
         }
         for sc in &c.step_comparisons {
@@ -208,14 +223,32 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>>
         v.push((
             "comparison_steps",
             DataFrame::new_infer_height(vec![
-                col("ruleset", st.iter().map(|s| s.ruleset.clone()).collect::<Vec<_>>()),
-                col("step", st.iter().map(|s| s.label.clone()).collect::<Vec<_>>()),
-                col("p_before", st.iter().map(|s| s.before.p).collect::<Vec<_>>()),
+                col(
+                    "ruleset",
+                    st.iter().map(|s| s.ruleset.clone()).collect::<Vec<_>>(),
+                ),
+                col(
+                    "step",
+                    st.iter().map(|s| s.label.clone()).collect::<Vec<_>>(),
+                ),
+                col(
+                    "p_before",
+                    st.iter().map(|s| s.before.p).collect::<Vec<_>>(),
+                ),
                 col("p_after", st.iter().map(|s| s.after.p).collect::<Vec<_>>()),
                 col("effect", st.iter().map(|s| s.diff.diff).collect::<Vec<_>>()),
-                col("effect_lo", st.iter().map(|s| s.diff.lo).collect::<Vec<_>>()),
-                col("effect_hi", st.iter().map(|s| s.diff.hi).collect::<Vec<_>>()),
-                col("effect_exact", st.iter().map(|s| s.exact_diff).collect::<Vec<_>>()),
+                col(
+                    "effect_lo",
+                    st.iter().map(|s| s.diff.lo).collect::<Vec<_>>(),
+                ),
+                col(
+                    "effect_hi",
+                    st.iter().map(|s| s.diff.hi).collect::<Vec<_>>(),
+                ),
+                col(
+                    "effect_exact",
+                    st.iter().map(|s| s.exact_diff).collect::<Vec<_>>(),
+                ),
             ])?,
         ));
     }
@@ -225,8 +258,13 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>>
             .iter()
             .flat_map(|ch| ch.cells.iter().map(move |cell| (ch, cell)))
             .collect();
-        let s = |f: &dyn Fn(&CheckCompareDoc, &oddsmith_study::compare::CheckCellCompare) -> Option<String>| {
-            rows.iter().map(|(a, b)| f(a, b)).collect::<Vec<Option<String>>>()
+        let s = |f: &dyn Fn(
+            &CheckCompareDoc,
+            &oddsmith_study::compare::CheckCellCompare,
+        ) -> Option<String>| {
+            rows.iter()
+                .map(|(a, b)| f(a, b))
+                .collect::<Vec<Option<String>>>()
         };
         let x = |f: &dyn Fn(&oddsmith_study::compare::CheckCellCompare) -> Option<f64>| {
             rows.iter().map(|(_, b)| f(b)).collect::<Vec<Option<f64>>>()
@@ -246,7 +284,9 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>>
                 col("step_2", x(&|b| b.step.as_ref().map(|s| s.values[1]))),
                 col(
                     "verdict",
-                    rows.iter().map(|(_, b)| b.p.decisive).collect::<Vec<bool>>(),
+                    rows.iter()
+                        .map(|(_, b)| b.p.decisive)
+                        .collect::<Vec<bool>>(),
                 ),
             ])?,
         ));
@@ -398,9 +438,18 @@ fn cells(c: &Compared) -> [String; 4] {
         if c.exact {
             format!("{:+.2} (exact)", 100.0 * c.diff)
         } else {
-            format!("{:+.2} [{:+.2}, {:+.2}]", 100.0 * c.diff, 100.0 * c.lo, 100.0 * c.hi)
+            format!(
+                "{:+.2} [{:+.2}, {:+.2}]",
+                100.0 * c.diff,
+                100.0 * c.lo,
+                100.0 * c.hi
+            )
         },
-        if c.exact { "—".into() } else { p_value(c.p_value) },
+        if c.exact {
+            "—".into()
+        } else {
+            p_value(c.p_value)
+        },
     ]
 }
 
@@ -414,7 +463,9 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
         100.0 * c.practical_threshold
     ))];
     if c.verdicts.is_empty() {
-        b.push(Block::Note("No verdict: no difference passed both tests.".into()));
+        b.push(Block::Note(
+            "No verdict: no difference passed both tests.".into(),
+        ));
     } else {
         b.push(Block::Table(
             vec!["verdict".into()],
@@ -424,11 +475,25 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
     for u in &c.unmatched {
         b.push(Block::Note(format!("Not compared: {u}.")));
     }
-    out.push(Section { title: "Ruleset comparison: verdicts".into(), blocks: b });
+    out.push(Section {
+        title: "Ruleset comparison: verdicts".into(),
+        blocks: b,
+    });
     if !c.archetypes.is_empty() {
         let head: Vec<String> = [
-            "archetype", "rulesets", "P(A wins) 1", "P(A wins) 2", "difference (points)", "p",
-            "mean rounds", "KS D", "KS p", "lethality 1", "lethality 2", "difference", "p",
+            "archetype",
+            "rulesets",
+            "P(A wins) 1",
+            "P(A wins) 2",
+            "difference (points)",
+            "p",
+            "mean rounds",
+            "KS D",
+            "KS p",
+            "lethality 1",
+            "lethality 2",
+            "difference",
+            "p",
         ]
         .map(String::from)
         .to_vec();
@@ -494,9 +559,15 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
         ];
         if !c.step_comparisons.is_empty() {
             blocks.push(Block::Table(
-                ["rulesets", "effect 1", "effect 2", "difference (points)", "p"]
-                    .map(String::from)
-                    .to_vec(),
+                [
+                    "rulesets",
+                    "effect 1",
+                    "effect 2",
+                    "difference (points)",
+                    "p",
+                ]
+                .map(String::from)
+                .to_vec(),
                 c.step_comparisons
                     .iter()
                     .map(|s| {
@@ -512,7 +583,10 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
                     .collect(),
             ));
         }
-        out.push(Section { title: "Ruleset comparison: one skill step".into(), blocks });
+        out.push(Section {
+            title: "Ruleset comparison: one skill step".into(),
+            blocks,
+        });
     }
     for (i, ch) in c.checks.iter().enumerate() {
         let rows = ch

@@ -126,7 +126,10 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
     }
     let alpha = f.compare.alpha.unwrap_or(DEFAULT_ALPHA);
     if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(doc.error(&[key("compare"), key("alpha")], "expected a level between 0 and 1"));
+        return Err(doc.error(
+            &[key("compare"), key("alpha")],
+            "expected a level between 0 and 1",
+        ));
     }
     let practical_threshold = f.compare.practical_threshold.unwrap_or(DEFAULT_THRESHOLD);
     if !(0.0..1.0).contains(&practical_threshold) {
@@ -150,7 +153,10 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
         if !RULESET_IDS.contains(&id.as_str()) {
             return Err(doc.error(
                 &at,
-                format!("unknown ruleset {id:?}; expected one of: {}", RULESET_IDS.join(", ")),
+                format!(
+                    "unknown ruleset {id:?}; expected one of: {}",
+                    RULESET_IDS.join(", ")
+                ),
             ));
         }
         let toml::Value::Table(t) = v else {
@@ -174,19 +180,29 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
                     .map_err(|e: toml::de::Error| doc.error(&p, e.message().to_string()))?;
                 Some(SkillStep {
                     matchup: s.matchup,
-                    target: Target::Fighter { fighter: s.fighter, field: s.field },
+                    target: Target::Fighter {
+                        fighter: s.fighter,
+                        field: s.field,
+                    },
                     by: s.by.unwrap_or(Num::Int(1)),
                 })
             }
         };
-        t.insert("name".into(), toml::Value::String(format!("{}/{id}", f.name)));
+        t.insert(
+            "name".into(),
+            toml::Value::String(format!("{}/{id}", f.name)),
+        );
         t.insert("ruleset".into(), toml::Value::String(id.clone()));
         if let Some(d) = &f.description {
             t.insert("description".into(), toml::Value::String(d.clone()));
         }
         let text = toml::to_string(&t)
             .map_err(|e| doc.error(&at, format!("cannot rewrite the part: {e}")))?;
-        parts.push(Part { id: id.clone(), text, skill_step });
+        parts.push(Part {
+            id: id.clone(),
+            text,
+            skill_step,
+        });
     }
     Ok(Comparison {
         name: f.name,
@@ -274,4 +290,3 @@ pub fn parse_path_for_tests(s: &str) -> Vec<String> {
 pub fn skill_step_origin() -> crate::Origin {
     crate::Origin(vec![key("skill_step")])
 }
-

@@ -179,6 +179,20 @@ pub struct CheckStudy {
 }
 
 impl CheckStudy {
+    /// Every cell's (row value, column value), row-major; `None` where there is no axis.
+    pub fn cells(&self) -> Vec<(Option<&str>, Option<&str>)> {
+        fn axis(a: &Option<CheckAxis>) -> Vec<Option<&str>> {
+            match a {
+                None => vec![None],
+                Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
+            }
+        }
+        let cols = axis(&self.cols);
+        axis(&self.rows)
+            .into_iter()
+            .flat_map(|r| cols.iter().map(move |c| (r, *c)))
+            .collect()
+    }
     /// Parameters of one cell (`row`/`col` values override the fixed ones).
     pub fn cell_params(&self, row: Option<&str>, col: Option<&str>) -> CheckParams {
         let mut words: BTreeMap<String, String> = self.params.clone();
@@ -459,7 +473,9 @@ fn axis(
             (0..n)
                 .map(|i| {
                     if all_int {
-                        let (Num::Int(f), Num::Int(s)) = (from, step) else { unreachable!() };
+                        let (Num::Int(f), Num::Int(s)) = (from, step) else {
+                            unreachable!()
+                        };
                         Num::Int(f + s * i as i64)
                     } else {
                         Num::Real(f + s * i as f64)
@@ -521,15 +537,19 @@ fn matchup_index<R: Ruleset>(
     name: &Option<String>,
 ) -> Result<usize, ScenarioError> {
     match name {
-        None if s.matchups.is_empty() => {
-            Err(doc.error(&at, "the scenario has no matchup; add [[matchup]] a = …, b = …"))
-        }
+        None if s.matchups.is_empty() => Err(doc.error(
+            &at,
+            "the scenario has no matchup; add [[matchup]] a = …, b = …",
+        )),
         None => Ok(0),
         Some(n) => s.matchups.iter().position(|m| &m.name == n).ok_or_else(|| {
             let names: Vec<_> = s.matchups.iter().map(|m| format!("{:?}", m.name)).collect();
             let mut p = at.clone();
             p.push(key("matchup"));
-            doc.error(&p, format!("no matchup named {n:?}; matchups: {}", names.join(", ")))
+            doc.error(
+                &p,
+                format!("no matchup named {n:?}; matchups: {}", names.join(", ")),
+            )
         }),
     }
 }
@@ -568,14 +588,25 @@ pub(crate) fn build<R: Ruleset>(
         };
         let name = sw.name.clone().unwrap_or_else(|| match &y {
             None => format!("{} over {}", s.matchups[matchup].name, x.target),
-            Some(y) => format!("{} over {} × {}", s.matchups[matchup].name, x.target, y.target),
+            Some(y) => format!(
+                "{} over {} × {}",
+                s.matchups[matchup].name, x.target, y.target
+            ),
         });
-        study.sweeps.push(Sweep { name, matchup, x, y });
+        study.sweeps.push(Sweep {
+            name,
+            matchup,
+            x,
+            y,
+        });
     }
     for (i, c) in specs.checks.iter().enumerate() {
         let at = vec![key("check"), Seg::Index(i)];
         if specs.checks[..i].iter().any(|o| o.name == c.name) {
-            return Err(doc.error(&[at[0].clone(), at[1].clone(), key("name")], "name given twice"));
+            return Err(doc.error(
+                &[at[0].clone(), at[1].clone(), key("name")],
+                "name given twice",
+            ));
         }
         let conv = |a: &CheckAxisSpec, k: &str| -> Result<CheckAxis, ScenarioError> {
             if a.values.is_empty() || a.values.len() > MAX_AXIS_POINTS {
@@ -590,22 +621,19 @@ pub(crate) fn build<R: Ruleset>(
         };
         let cs = CheckStudy {
             name: c.name.clone(),
-            params: c.params.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.text())).collect(),
+            params: c
+                .params
+                .iter()
+                .map(|(k, v)| (k.to_ascii_lowercase(), v.text()))
+                .collect(),
             rows: c.rows.as_ref().map(|a| conv(a, "rows")).transpose()?,
             cols: c.cols.as_ref().map(|a| conv(a, "cols")).transpose()?,
         };
         // Every cell must parse under the ruleset.
-        let rows: Vec<Option<&str>> = match &cs.rows {
-            None => vec![None],
-            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
-        };
-        let cols: Vec<Option<&str>> = match &cs.cols {
-            None => vec![None],
-            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
-        };
-        for r in &rows {
-            for col in &cols {
-                s.ruleset.parse_check(&cs.cell_params(*r, *col)).map_err(|e| {
+        for (r, col) in cs.cells() {
+            s.ruleset
+                .parse_check(&cs.cell_params(r, col))
+                .map_err(|e| {
                     let mut cell = String::new();
                     if let (Some(a), Some(v)) = (&cs.rows, r) {
                         cell += &format!(" at {}={v}", a.param);
@@ -615,18 +643,25 @@ pub(crate) fn build<R: Ruleset>(
                     }
                     doc.error(&at, format!("{e}{cell}"))
                 })?;
-            }
         }
         study.checks.push(cs);
     }
     let check_index = |at: Vec<Seg>, name: &str| {
-        study.checks.iter().position(|c| c.name == name).ok_or_else(|| {
-            let names: Vec<_> = study.checks.iter().map(|c| format!("{:?}", c.name)).collect();
-            doc.error(
-                &at,
-                format!("no [[check]] named {name:?}; checks: {}", names.join(", ")),
-            )
-        })
+        study
+            .checks
+            .iter()
+            .position(|c| c.name == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = study
+                    .checks
+                    .iter()
+                    .map(|c| format!("{:?}", c.name))
+                    .collect();
+                doc.error(
+                    &at,
+                    format!("no [[check]] named {name:?}; checks: {}", names.join(", ")),
+                )
+            })
     };
     if let Some(b) = &specs.balance {
         let at = vec![key("balance")];
@@ -645,9 +680,15 @@ pub(crate) fn build<R: Ruleset>(
                     ));
                 }
                 if b.fighter.is_some() || b.field.is_some() || b.option.is_some() {
-                    return Err(doc.error(&at, "a check balance changes `param`, not a fighter or option"));
+                    return Err(doc.error(
+                        &at,
+                        "a check balance changes `param`, not a fighter or option",
+                    ));
                 }
-                BalanceSubject::Check { check, param: param.to_ascii_lowercase() }
+                BalanceSubject::Check {
+                    check,
+                    param: param.to_ascii_lowercase(),
+                }
             }
             (None, m) => {
                 if b.param.is_some() {
@@ -665,16 +706,27 @@ pub(crate) fn build<R: Ruleset>(
         if !(lo < hi) || !lo.is_finite() || !hi.is_finite() {
             return Err(doc.error(&here("range"), "expected [low, high] with low < high"));
         }
-        let integer = b.integer.unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
+        let integer = b
+            .integer
+            .unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
         let target = b.target.unwrap_or(0.5);
         if !(target > 0.0 && target < 1.0) {
-            return Err(doc.error(&here("target"), "expected a probability strictly between 0 and 1"));
+            return Err(doc.error(
+                &here("target"),
+                "expected a probability strictly between 0 and 1",
+            ));
         }
         let tolerance = b.tolerance.unwrap_or((hi - lo) / 1000.0);
         if !(tolerance > 0.0) {
             return Err(doc.error(&here("tolerance"), "expected a positive tolerance"));
         }
-        study.balance = Some(Balance { subject, range: (lo, hi), integer, target, tolerance });
+        study.balance = Some(Balance {
+            subject,
+            range: (lo, hi),
+            integer,
+            target,
+            tolerance,
+        });
     }
     if let Some(t) = &specs.tournament {
         let list = t.fighters.clone().unwrap_or_else(|| fighters.clone());
@@ -693,7 +745,10 @@ pub(crate) fn build<R: Ruleset>(
             }
         }
         if list.len() < 2 {
-            return Err(doc.error(&[key("tournament")], "a tournament needs at least two fighters"));
+            return Err(doc.error(
+                &[key("tournament")],
+                "a tournament needs at least two fighters",
+            ));
         }
         for (f, c) in &t.costs {
             if !list.contains(f) {
@@ -703,7 +758,10 @@ pub(crate) fn build<R: Ruleset>(
                 ));
             }
             if !c.is_finite() {
-                return Err(doc.error(&[key("tournament"), key("costs"), key(f)], "expected a number"));
+                return Err(doc.error(
+                    &[key("tournament"), key("costs"), key(f)],
+                    "expected a number",
+                ));
             }
         }
         study.tournament = Some(Tournament {
@@ -756,7 +814,12 @@ pub(crate) fn build<R: Ruleset>(
             (Some(m), None, s.matchups[m].name.clone())
         };
         study.asserts.push(Assertion {
-            name: format!("{subject}: {} in [{}, {}]", metric.key(), range[0], range[1]),
+            name: format!(
+                "{subject}: {} in [{}, {}]",
+                metric.key(),
+                range[0],
+                range[1]
+            ),
             matchup,
             check,
             metric,
@@ -793,9 +856,8 @@ pub fn variant<R: Ruleset>(
     changes: &[(&Target, Num, &Origin)],
 ) -> Result<Scenario<R>, ScenarioError> {
     let doc = Doc::parse(file, text)?;
-    let mut table: toml::Table = toml::from_str(text).map_err(|e| {
-        doc.error(&[], format!("cannot re-read the file: {}", e.message()))
-    })?;
+    let mut table: toml::Table = toml::from_str(text)
+        .map_err(|e| doc.error(&[], format!("cannot re-read the file: {}", e.message())))?;
     for (t, v, origin) in changes {
         let path = t.path();
         let mut node = &mut table;
@@ -822,14 +884,29 @@ pub fn variant<R: Ruleset>(
     let changed = toml::to_string(&table)
         .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))?;
     load::<R>(file, &changed).map_err(|e| {
-        let what: Vec<String> = changes.iter().map(|(t, v, _)| format!("{t} = {v}")).collect();
+        let what: Vec<String> = changes
+            .iter()
+            .map(|(t, v, _)| format!("{t} = {v}"))
+            .collect();
         let at = changes.first().map_or(&[][..], |c| &c.2.0[..]);
-        let mut err = doc.error(at, format!("with {}: {}{}", what.join(", "), field_prefix(&e.field), e.message));
+        let mut err = doc.error(
+            at,
+            format!(
+                "with {}: {}{}",
+                what.join(", "),
+                field_prefix(&e.field),
+                e.message
+            ),
+        );
         err.message = err.message.replace("  ", " ");
         err
     })
 }
 
 fn field_prefix(f: &str) -> String {
-    if f.is_empty() { String::new() } else { format!("{f}: ") }
+    if f.is_empty() {
+        String::new()
+    } else {
+        format!("{f}: ")
+    }
 }

@@ -52,10 +52,7 @@ pub fn evaluate_asserts(
                     let (succ, ex) = match m {
                         Metric::PAWin => (Some(o.a_wins), exact[i].as_ref().map(|e| e.p_a_win)),
                         Metric::PBWin => (Some(o.b_wins), exact[i].as_ref().map(|e| e.p_b_win)),
-                        Metric::PDraw => (
-                            Some(o.draws),
-                            exact[i].as_ref().map(|e| e.p_draw),
-                        ),
+                        Metric::PDraw => (Some(o.draws), exact[i].as_ref().map(|e| e.p_draw)),
                         _ => (None, None),
                     };
                     match (succ, ex) {

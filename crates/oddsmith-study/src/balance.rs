@@ -103,7 +103,11 @@ impl<R: Ruleset> Duel<'_, '_, R> {
         Ok((s.ruleset, m))
     }
     fn mc(&self, r: &R, m: &R::Matchup, seed: u64) -> Result<Est, StudyError> {
-        let cfg = RunConfig { seed, precision: None, ..self.ctx.cfg.clone() };
+        let cfg = RunConfig {
+            seed,
+            precision: None,
+            ..self.ctx.cfg.clone()
+        };
         let s = run_paired(&[(r, m)], &cfg, self.progress)?;
         let o = &s.variants[0].outcomes;
         Ok(Est::new(o.a_wins, o.total()))
@@ -124,7 +128,11 @@ impl<R: Ruleset> Subject for Duel<'_, '_, R> {
     fn measure(&mut self, x: Num) -> Result<(Est, Option<f64>), StudyError> {
         let (r, m) = self.build(x)?;
         let est = self.mc(&r, &m, fresh_seed(self.ctx.cfg.seed))?;
-        let exact = if self.ctx.exact { r.exact(&m).map(|e| e.p_a_win) } else { None };
+        let exact = if self.ctx.exact {
+            r.exact(&m).map(|e| e.p_a_win)
+        } else {
+            None
+        };
         Ok((est, exact))
     }
 }
@@ -140,7 +148,11 @@ impl<R: Ruleset> Check<'_, '_, R> {
         let cs = &self.ctx.scenario.study.checks[self.check];
         let mut c = cs.clone();
         c.params.insert(self.param.to_string(), x.to_string());
-        Ok(self.ctx.scenario.ruleset.parse_check(&c.cell_params(None, None))?)
+        Ok(self
+            .ctx
+            .scenario
+            .ruleset
+            .parse_check(&c.cell_params(None, None))?)
     }
 }
 
@@ -159,7 +171,10 @@ impl<R: Ruleset> Subject for Check<'_, '_, R> {
             ..self.ctx.cfg.clone()
         };
         let s = run_check(rules, &c, exact.distribution.min(), &cfg, &|_| {})?;
-        Ok((Est::new(s.success.successes, s.success.trials), Some(exact.p_success())))
+        Ok((
+            Est::new(s.success.successes, s.success.trials),
+            Some(exact.p_success()),
+        ))
     }
 }
 
@@ -174,7 +189,13 @@ pub fn run_balance<R: Ruleset>(
     let (subject_name, field, mut subject, method): (String, String, Box<dyn Subject + '_>, &str) =
         match &b.subject {
             BalanceSubject::Duel { matchup, target } => {
-                let mut d = Duel { ctx, matchup: *matchup, target, exact: ctx.exact, progress };
+                let mut d = Duel {
+                    ctx,
+                    matchup: *matchup,
+                    target,
+                    exact: ctx.exact,
+                    progress,
+                };
                 // Exact bisection only if the ruleset solves this duel.
                 let probe = d.build(num(b.range.0, b.integer))?;
                 d.exact = ctx.exact && probe.0.exact(&probe.1).is_some();
@@ -191,9 +212,16 @@ pub fn run_balance<R: Ruleset>(
                 )
             }
             BalanceSubject::Check { check, param } => (
-                format!("check {:?}: P(success)", ctx.scenario.study.checks[*check].name),
+                format!(
+                    "check {:?}: P(success)",
+                    ctx.scenario.study.checks[*check].name
+                ),
                 param.clone(),
-                Box::new(Check { ctx, check: *check, param }),
+                Box::new(Check {
+                    ctx,
+                    check: *check,
+                    param,
+                }),
                 "exact bisection",
             ),
         };
@@ -204,9 +232,16 @@ pub fn run_balance<R: Ruleset>(
         evaluations.push(Evaluation { value: x, p });
         Ok(p)
     };
-    let (lo, hi) = if b.integer { (lo.ceil(), hi.floor()) } else { (lo, hi) };
+    let (lo, hi) = if b.integer {
+        (lo.ceil(), hi.floor())
+    } else {
+        (lo, hi)
+    };
     let (plo, phi) = (eval(&mut subject, lo)?, eval(&mut subject, hi)?);
-    let ends = [Evaluation { value: lo, p: plo }, Evaluation { value: hi, p: phi }];
+    let ends = [
+        Evaluation { value: lo, p: plo },
+        Evaluation { value: hi, p: phi },
+    ];
     let reachable = (plo - b.target) * (phi - b.target) <= 0.0;
     let mut doc = BalanceDoc {
         subject: subject_name,
@@ -216,7 +251,11 @@ pub fn run_balance<R: Ruleset>(
         integer: b.integer,
         method: method.into(),
         trials: ctx.cfg.trials,
-        status: if reachable { BalanceStatus::Found } else { BalanceStatus::NotInRange },
+        status: if reachable {
+            BalanceStatus::Found
+        } else {
+            BalanceStatus::NotInRange
+        },
         value: None,
         achieved: None,
         bracket: None,
@@ -235,7 +274,11 @@ pub fn run_balance<R: Ruleset>(
         if (b.integer && width <= 1.0) || (!b.integer && width <= b.tolerance) {
             break;
         }
-        let mid = if b.integer { ((a + z) / 2.0).floor() } else { (a + z) / 2.0 };
+        let mid = if b.integer {
+            ((a + z) / 2.0).floor()
+        } else {
+            (a + z) / 2.0
+        };
         let pm = eval(&mut subject, mid)?;
         if (pm < b.target) == below_at_lo && pm != b.target {
             (a, pa) = (mid, pm);
@@ -250,7 +293,12 @@ pub fn run_balance<R: Ruleset>(
             Some(e) => (e - b.target).abs() > 1e-9,
             None => mc.excludes(b.target),
         };
-        Ok(BalancePoint { value: x, monte_carlo: mc, exact, distinguishable })
+        Ok(BalancePoint {
+            value: x,
+            monte_carlo: mc,
+            exact,
+            distinguishable,
+        })
     };
     if b.integer {
         let pts = [point(&mut subject, a)?, point(&mut subject, z)?];
@@ -261,7 +309,11 @@ pub fn run_balance<R: Ruleset>(
         doc.bracket = Some(pts);
     } else {
         // Linear interpolation inside the final bracket.
-        let x = if (pz - pa).abs() > 0.0 { a + (b.target - pa) * (z - a) / (pz - pa) } else { (a + z) / 2.0 };
+        let x = if (pz - pa).abs() > 0.0 {
+            a + (b.target - pa) * (z - a) / (pz - pa)
+        } else {
+            (a + z) / 2.0
+        };
         let x = x.clamp(a, z);
         doc.value = Some(x);
         doc.achieved = Some(point(&mut subject, x)?);
@@ -270,5 +322,9 @@ pub fn run_balance<R: Ruleset>(
 }
 
 fn num(x: f64, integer: bool) -> Num {
-    if integer { Num::Int(x.round() as i64) } else { Num::Real(x) }
+    if integer {
+        Num::Int(x.round() as i64)
+    } else {
+        Num::Real(x)
+    }
 }

@@ -40,42 +40,39 @@ pub struct CheckStudyDoc {
 }
 
 /// Runs `[[check]]` number `index`. Cell *k* uses its own seed derived from the run's seed.
-pub fn run_check_study<R: Ruleset>(ctx: &Ctx<'_, R>, index: usize) -> Result<CheckStudyDoc, StudyError> {
+pub fn run_check_study<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    index: usize,
+) -> Result<CheckStudyDoc, StudyError> {
     let cs = &ctx.scenario.study.checks[index];
     let rules = &ctx.scenario.ruleset;
-    let rows: Vec<Option<&str>> = match &cs.rows {
-        None => vec![None],
-        Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
-    };
-    let cols: Vec<Option<&str>> = match &cs.cols {
-        None => vec![None],
-        Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
-    };
     let mut cells = Vec::new();
-    for r in &rows {
-        for c in &cols {
-            let check = rules.parse_check(&cs.cell_params(*r, *c))?;
-            let exact = rules.check_exact(&check);
-            let k = cells.len() as u64;
-            let cfg = RunConfig {
-                seed: ctx.cfg.seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(k + 1 + 1000 * index as u64),
-                trials: ctx.cfg.trials.min(MAX_CHECK_TRIALS),
-                precision: None,
-                threads: None,
-            };
-            let mc = run_check(rules, &check, exact.distribution.min(), &cfg, &|_| {})?;
-            cells.push(CheckCellDoc {
-                row: r.map(str::to_string),
-                col: c.map(str::to_string),
-                description: exact.description.clone(),
-                exact: exact.p_success(),
-                monte_carlo: Est::new(mc.success.successes, mc.success.trials),
-            });
-        }
+    for (r, c) in cs.cells() {
+        let check = rules.parse_check(&cs.cell_params(r, c))?;
+        let exact = rules.check_exact(&check);
+        let k = cells.len() as u64;
+        let cfg = RunConfig {
+            seed: ctx.cfg.seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(k + 1 + 1000 * index as u64),
+            trials: ctx.cfg.trials.min(MAX_CHECK_TRIALS),
+            precision: None,
+            threads: None,
+        };
+        let mc = run_check(rules, &check, exact.distribution.min(), &cfg, &|_| {})?;
+        cells.push(CheckCellDoc {
+            row: r.map(str::to_string),
+            col: c.map(str::to_string),
+            description: exact.description.clone(),
+            exact: exact.p_success(),
+            monte_carlo: Est::new(mc.success.successes, mc.success.trials),
+        });
     }
     Ok(CheckStudyDoc {
         name: cs.name.clone(),
-        params: cs.params.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        params: cs
+            .params
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
         row_param: cs.rows.as_ref().map(|a| a.param.clone()),
         col_param: cs.cols.as_ref().map(|a| a.param.clone()),
         cells,

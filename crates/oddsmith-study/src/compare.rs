@@ -6,8 +6,8 @@
 //! exact (no test needed) and judged against the threshold alone.
 
 use oddsmith_rules::{Ending, ExactDuel, Ruleset};
-use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
 use oddsmith_scenario::compare::skill_step_origin;
+use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
 use oddsmith_sim::{DuelStats, RunConfig, run_paired};
 use oddsmith_stats::{
     DiffEstimate, KsTest, diff_independent, diff_paired, ks_two_sample, two_sided_p,
@@ -101,7 +101,12 @@ impl Compared {
             return Compared::exact(a, b, threshold);
         }
         let d = diff_independent(x1, n1, x2, n2).expect("runs have trials");
-        Compared::from_diff([x1 as f64 / n1 as f64, x2 as f64 / n2 as f64], &d, alpha, threshold)
+        Compared::from_diff(
+            [x1 as f64 / n1 as f64, x2 as f64 / n2 as f64],
+            &d,
+            alpha,
+            threshold,
+        )
     }
 }
 
@@ -266,11 +271,19 @@ fn pts(d: f64) -> String {
 }
 
 fn p_text(p: f64) -> String {
-    if p < 0.001 { "p < 0.001".into() } else { format!("p = {p:.3}") }
+    if p < 0.001 {
+        "p < 0.001".into()
+    } else {
+        format!("p = {p:.3}")
+    }
 }
 
 fn evidence(c: &Compared) -> String {
-    if c.exact { "exact".into() } else { p_text(c.p_value) }
+    if c.exact {
+        "exact".into()
+    } else {
+        p_text(c.p_value)
+    }
 }
 
 /// Compares every pair of parts.
@@ -288,13 +301,21 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
     };
     for p in parts {
         for (name, _, _) in &p.matchups {
-            if !parts.iter().any(|q| q.id != p.id && q.matchups.iter().any(|m| &m.0 == name)) {
-                doc.unmatched.push(format!("matchup {name:?} is only in {}", p.id));
+            if !parts
+                .iter()
+                .any(|q| q.id != p.id && q.matchups.iter().any(|m| &m.0 == name))
+            {
+                doc.unmatched
+                    .push(format!("matchup {name:?} is only in {}", p.id));
             }
         }
         for c in &p.checks {
-            if !parts.iter().any(|q| q.id != p.id && q.checks.iter().any(|d| d.name == c.name)) {
-                doc.unmatched.push(format!("check {:?} is only in {}", c.name, p.id));
+            if !parts
+                .iter()
+                .any(|q| q.id != p.id && q.checks.iter().any(|d| d.name == c.name))
+            {
+                doc.unmatched
+                    .push(format!("check {:?} is only in {}", c.name, p.id));
             }
         }
     }
@@ -306,9 +327,20 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                 let Some((_, s2, e2)) = q.matchups.iter().find(|m| &m.0 == name) else {
                     continue;
                 };
-                let a = archetype(name, &pair, (s1, e1.as_ref()), (s2, e2.as_ref()), alpha, threshold);
+                let a = archetype(
+                    name,
+                    &pair,
+                    (s1, e1.as_ref()),
+                    (s2, e2.as_ref()),
+                    alpha,
+                    threshold,
+                );
                 if a.p_a_win.decisive {
-                    let (hi, lo) = if a.p_a_win.diff > 0.0 { (&pair[0], &pair[1]) } else { (&pair[1], &pair[0]) };
+                    let (hi, lo) = if a.p_a_win.diff > 0.0 {
+                        (&pair[0], &pair[1])
+                    } else {
+                        (&pair[1], &pair[0])
+                    };
                     doc.verdicts.push(format!(
                         "{name}: side A wins {} more often under {hi} than under {lo} ({} vs {}, {})",
                         pts(a.p_a_win.diff),
@@ -318,7 +350,11 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                     ));
                 }
                 if a.rounds_decisive {
-                    let longer = if a.rounds_mean[0] > a.rounds_mean[1] { &pair[0] } else { &pair[1] };
+                    let longer = if a.rounds_mean[0] > a.rounds_mean[1] {
+                        &pair[0]
+                    } else {
+                        &pair[1]
+                    };
                     doc.verdicts.push(format!(
                         "{name}: fights last longer under {longer} (mean {:.2} vs {:.2} rounds; KS D = {:.3}, {})",
                         a.rounds_mean[0].max(a.rounds_mean[1]),
@@ -328,7 +364,11 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                     ));
                 }
                 if a.lethality.decisive {
-                    let more = if a.lethality.diff > 0.0 { &pair[0] } else { &pair[1] };
+                    let more = if a.lethality.diff > 0.0 {
+                        &pair[0]
+                    } else {
+                        &pair[1]
+                    };
                     doc.verdicts.push(format!(
                         "{name}: fights are more lethal under {more} ({} vs {} end in a death, {})",
                         pct(a.lethality.values[0].max(a.lethality.values[1])),
@@ -359,7 +399,11 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                     }
                 };
                 if effect.decisive {
-                    let more = if effect.diff > 0.0 { &pair[0] } else { &pair[1] };
+                    let more = if effect.diff > 0.0 {
+                        &pair[0]
+                    } else {
+                        &pair[1]
+                    };
                     doc.verdicts.push(format!(
                         "one skill step matters more under {more}: {} vs {} of P(win) ({})",
                         pts(effect.values[0].max(effect.values[1])),
@@ -367,7 +411,10 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                         evidence(&effect)
                     ));
                 }
-                doc.step_comparisons.push(StepCompareDoc { rulesets: pair.clone(), effect });
+                doc.step_comparisons.push(StepCompareDoc {
+                    rulesets: pair.clone(),
+                    effect,
+                });
             }
             for c1 in &p.checks {
                 let Some(c2) = q.checks.iter().find(|c| c.name == c1.name) else {
@@ -381,7 +428,11 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                         .iter()
                         .max_by(|a, b| a.p.diff.abs().total_cmp(&b.p.diff.abs()))
                         .expect("cells");
-                    let more = if biggest.p.diff > 0.0 { &pair[0] } else { &pair[1] };
+                    let more = if biggest.p.diff > 0.0 {
+                        &pair[0]
+                    } else {
+                        &pair[1]
+                    };
                     doc.verdicts.push(format!(
                         "check {:?}: {decisive} of {} cells differ by at least {}; the largest gap is {} in favour of {more}{} (exact)",
                         c.check,
@@ -447,18 +498,19 @@ fn check_compare(
     pair: &[String; 2],
     threshold: f64,
 ) -> CheckCompareDoc {
-    let label = |p: &Option<String>, q: &Option<String>, v1: &Option<String>, v2: &Option<String>| {
-        match (v1, v2) {
-            (None, None) => None,
-            _ => {
-                let one = |p: &Option<String>, v: &Option<String>| match (p, v) {
-                    (Some(p), Some(v)) => format!("{p} {v}"),
-                    (_, Some(v)) => v.clone(),
-                    _ => "—".into(),
-                };
-                let (a, b) = (one(p, v1), one(q, v2));
-                Some(if a == b { a } else { format!("{a} / {b}") })
-            }
+    let label = |p: &Option<String>,
+                 q: &Option<String>,
+                 v1: &Option<String>,
+                 v2: &Option<String>| match (v1, v2) {
+        (None, None) => None,
+        _ => {
+            let one = |p: &Option<String>, v: &Option<String>| match (p, v) {
+                (Some(p), Some(v)) => format!("{p} {v}"),
+                (_, Some(v)) => v.clone(),
+                _ => "—".into(),
+            };
+            let (a, b) = (one(p, v1), one(q, v2));
+            Some(if a == b { a } else { format!("{a} / {b}") })
         }
     };
     let cols = |c: &CheckStudyDoc| {
@@ -489,5 +541,9 @@ fn check_compare(
             });
         }
     }
-    CheckCompareDoc { check: c1.name.clone(), rulesets: pair.clone(), cells }
+    CheckCompareDoc {
+        check: c1.name.clone(),
+        rulesets: pair.clone(),
+        cells,
+    }
 }

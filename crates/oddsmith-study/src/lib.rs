@@ -30,8 +30,8 @@ use thiserror::Error;
 
 pub use asserts::{AssertDoc, evaluate_asserts};
 pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
-pub use compare::{ComparisonDoc, PartResult, StepEffect, compare, skill_step};
 pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
+pub use compare::{ComparisonDoc, PartResult, StepEffect, compare, skill_step};
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{CostDoc, CostPoint, RankDoc, TournamentDoc, run_tournament};
 
@@ -83,7 +83,13 @@ impl Est {
     pub fn new(successes: u64, trials: u64) -> Est {
         let pr = Proportion::from_counts(successes, trials);
         let (lo, hi) = pr.wilson95();
-        Est { p: pr.p(), lo, hi, successes, trials }
+        Est {
+            p: pr.p(),
+            lo,
+            hi,
+            successes,
+            trials,
+        }
     }
     /// Whether `v` lies outside the interval.
     pub fn excludes(&self, v: f64) -> bool {
@@ -149,8 +155,13 @@ pub fn fresh_seed(seed: u64) -> u64 {
 }
 
 /// Checks every variant a study would run (each sweep point, both ends of the balance range)
-/// and every check cell, so a bad value stops the run before any simulation.
-pub fn validate<R: Ruleset>(file: &str, text: &str, scenario: &Scenario<R>) -> Result<(), StudyError> {
+/// (check cells were checked when the scenario was loaded), so a bad value stops the run
+/// before any simulation.
+pub fn validate<R: Ruleset>(
+    file: &str,
+    text: &str,
+    scenario: &Scenario<R>,
+) -> Result<(), StudyError> {
     use oddsmith_scenario::{Num, Origin, variant};
     let st = &scenario.study;
     for (i, sw) in st.sweeps.iter().enumerate() {
@@ -169,26 +180,12 @@ pub fn validate<R: Ruleset>(file: &str, text: &str, scenario: &Scenario<R>) -> R
             }
         }
     }
-    for (k, cs) in st.checks.iter().enumerate() {
-        let rows: Vec<Option<&str>> = match &cs.rows {
-            None => vec![None],
-            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
-        };
-        let cols: Vec<Option<&str>> = match &cs.cols {
-            None => vec![None],
-            Some(a) => a.values.iter().map(|v| Some(v.as_str())).collect(),
-        };
-        for r in &rows {
-            for c in &cols {
-                scenario.ruleset.parse_check(&cs.cell_params(*r, *c)).map_err(|e| {
-                    StudyError::Check { check: cs.name.clone(), index: k, source: e }
-                })?;
-            }
-        }
-    }
     if let Some(b) = &st.balance {
         let ends = if b.integer {
-            [Num::Int(b.range.0.ceil() as i64), Num::Int(b.range.1.floor() as i64)]
+            [
+                Num::Int(b.range.0.ceil() as i64),
+                Num::Int(b.range.1.floor() as i64),
+            ]
         } else {
             [Num::Real(b.range.0), Num::Real(b.range.1)]
         };
@@ -203,9 +200,14 @@ pub fn validate<R: Ruleset>(file: &str, text: &str, scenario: &Scenario<R>) -> R
                 for x in ends {
                     let mut p = cs.clone();
                     p.params.insert(param.clone(), x.to_string());
-                    scenario.ruleset.parse_check(&p.cell_params(None, None)).map_err(|e| {
-                        StudyError::Check { check: cs.name.clone(), index: *check, source: e }
-                    })?;
+                    scenario
+                        .ruleset
+                        .parse_check(&p.cell_params(None, None))
+                        .map_err(|e| StudyError::Check {
+                            check: cs.name.clone(),
+                            index: *check,
+                            source: e,
+                        })?;
                 }
             }
         }

@@ -112,7 +112,11 @@ pub fn run_sweep<R: Ruleset>(
             p_b_win: o.p_b(),
             p_draw: o.p_draw(),
             rounds_mean: stats.variants[k].rounds.mean(),
-            exact_p_a_win: if ctx.exact { r.exact(m).map(|e| e.p_a_win) } else { None },
+            exact_p_a_win: if ctx.exact {
+                r.exact(m).map(|e| e.p_a_win)
+            } else {
+                None
+            },
         });
         if xi > 0 {
             let c = &stats.adjacent[k - 1];

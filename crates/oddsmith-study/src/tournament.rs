@@ -202,7 +202,10 @@ fn cost_doc<R: Ruleset>(
             costs.push((c, "file".to_string()));
             continue;
         }
-        let (c, u) = ctx.scenario.ruleset.fighter_cost(&ctx.scenario.fighters[f])?;
+        let (c, u) = ctx
+            .scenario
+            .ruleset
+            .fighter_cost(&ctx.scenario.fighters[f])?;
         unit.get_or_insert(u);
         costs.push((c, format!("{} rules", R::ID)));
     }

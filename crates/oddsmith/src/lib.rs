@@ -16,15 +16,17 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use oddsmith_report::{
-    CheckCell, CheckDoc, CheckGridData, FighterData, Meta, ReportData, RunDoc, check_table, comparison_table, study_table,
-    matchup_doc, options_table, run_table, slug, write_report,
+    CheckCell, CheckDoc, CheckGridData, FighterData, Meta, ReportData, RunDoc, check_table,
+    comparison_table, matchup_doc, options_table, run_table, slug, study_table, write_report,
 };
 use oddsmith_rules::{CheckParams, RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
 use oddsmith_scenario::{
     Comparison, Part, ScenarioError, is_comparison, load, load_comparison, ruleset_of,
 };
 use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig, run_check, run_duels};
-use oddsmith_study::{Ctx, PartResult, StudyError, compare, run_check_study, run_study, skill_step};
+use oddsmith_study::{
+    Ctx, PartResult, StudyError, compare, run_check_study, run_study, skill_step,
+};
 
 /// Trials per matchup when neither the scenario nor `--trials` says.
 pub const DEFAULT_TRIALS: u64 = 100_000;
@@ -348,13 +350,20 @@ fn validate(file: &str) -> Result<String> {
         let c = load_comparison(file, &text).map_err(ScenarioInput)?;
         let mut parts = Vec::new();
         for p in &c.parts {
-            let v = Validate { file, text: &p.text };
+            let v = Validate {
+                file,
+                text: &p.text,
+            };
             let summary = visit(&p.id, v)
                 .expect("load_comparison checked the id")
                 .map_err(|e| relocate_err(file, &text, &p.id, e))?;
             parts.push(format!("[{}] {summary}", p.id));
         }
-        return Ok(format!("comparison of {} rulesets: {}", c.parts.len(), parts.join("; ")));
+        return Ok(format!(
+            "comparison of {} rulesets: {}",
+            c.parts.len(),
+            parts.join("; ")
+        ));
     }
     let id = ruleset_of(file, &text).map_err(ScenarioInput)?;
     visit(&id, Validate { file, text: &text }).expect("id checked")
@@ -501,8 +510,8 @@ impl RulesetVisitor for RunScenario<'_> {
                 exact: !a.no_exact,
             };
             let bar = progress::Bar::new("study", 0, true);
-            let doc = run_study(&ctx, &all_stats, &all_exact, &|_, n| bar.inc(n))
-                .map_err(study_input)?;
+            let doc =
+                run_study(&ctx, &all_stats, &all_exact, &|_, n| bar.inc(n)).map_err(study_input)?;
             bar.finish();
             Some(doc)
         };
@@ -622,7 +631,9 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
     let c = load_comparison(file, text).map_err(ScenarioInput)?;
     let precision = a.precision;
     if precision.is_some() {
-        bail!(InputError("--precision is not supported for comparison files; give --trials".into()));
+        bail!(InputError(
+            "--precision is not supported for comparison files; give --trials".into()
+        ));
     }
     let cfg = RunConfig {
         seed: a.seed.or(c.seed).unwrap_or(DEFAULT_SEED),
@@ -635,15 +646,26 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
     }
     // Load every part before running any.
     for p in &c.parts {
-        visit(&p.id, Validate { file, text: &p.text })
-            .expect("load_comparison checked the id")
-            .map_err(|e| relocate_err(file, text, &p.id, e))?;
+        visit(
+            &p.id,
+            Validate {
+                file,
+                text: &p.text,
+            },
+        )
+        .expect("load_comparison checked the id")
+        .map_err(|e| relocate_err(file, text, &p.id, e))?;
     }
     let mut results = Vec::new();
     let mut data = ReportData {
         run: RunDoc {
             scenario: c.name.clone(),
-            ruleset: c.parts.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(" vs "),
+            ruleset: c
+                .parts
+                .iter()
+                .map(|p| p.id.as_str())
+                .collect::<Vec<_>>()
+                .join(" vs "),
             seed: cfg.seed,
             description: c.description.clone(),
             options: Vec::new(),
@@ -663,12 +685,20 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
         },
     };
     for p in &c.parts {
-        let r = visit(&p.id, RunPart { file, part: p, cfg: &cfg, no_exact: a.no_exact })
-            .expect("load_comparison checked the id")
-            .map_err(|e| relocate_err(file, text, &p.id, e))?;
+        let r = visit(
+            &p.id,
+            RunPart {
+                file,
+                part: p,
+                cfg: &cfg,
+                no_exact: a.no_exact,
+            },
+        )
+        .expect("load_comparison checked the id")
+        .map_err(|e| relocate_err(file, text, &p.id, e))?;
         let (part, doc) = r;
-        data.run.options.extend(doc.run.options);
-        data.run.matchups.extend(doc.run.matchups);
+        data.run.options.extend(doc.options);
+        data.run.matchups.extend(doc.matchups);
         data.stats.extend(doc.stats);
         data.exact.extend(doc.exact);
         data.fighters.extend(doc.fighters);
@@ -676,6 +706,16 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
     }
     data.run.comparison = Some(compare(&results, c.alpha, c.practical_threshold));
     Ok(data)
+}
+
+/// What one comparison part adds to the report (names prefixed with the ruleset id).
+#[derive(Default)]
+struct PartData {
+    options: Vec<oddsmith_report::OptionValue>,
+    matchups: Vec<oddsmith_report::MatchupDoc>,
+    stats: Vec<oddsmith_sim::DuelStats>,
+    exact: Vec<Option<oddsmith_rules::ExactDuel>>,
+    fighters: Vec<FighterData>,
 }
 
 /// Runs one part of a comparison: its matchups, its checks and its skill step.
@@ -687,12 +727,16 @@ struct RunPart<'a> {
 }
 
 impl RulesetVisitor for RunPart<'_> {
-    type Output = Result<(PartResult, ReportData)>;
+    type Output = Result<(PartResult, PartData)>;
     fn visit<R: Ruleset>(self) -> Self::Output {
         let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
         let s = load::<R>(file, text).map_err(ScenarioInput)?;
         let st = &s.study;
-        if !st.sweeps.is_empty() || st.balance.is_some() || st.tournament.is_some() || !st.asserts.is_empty() {
+        if !st.sweeps.is_empty()
+            || st.balance.is_some()
+            || st.tournament.is_some()
+            || !st.asserts.is_empty()
+        {
             bail!(InputError(format!(
                 "{file}: rulesets.{}: a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file",
                 R::ID
@@ -700,41 +744,32 @@ impl RulesetVisitor for RunPart<'_> {
         }
         oddsmith_study::validate(file, text, &s).map_err(study_input)?;
         let id = R::ID;
-        let mut doc = ReportData {
-            run: RunDoc {
-                scenario: s.name.clone(),
-                ruleset: id.into(),
-                seed: cfg.seed,
-                description: None,
-                options: options_table(s.ruleset.options())
-                    .into_iter()
-                    .map(|mut o| {
-                        o.name = format!("{id}: {}", o.name);
-                        o
-                    })
-                    .collect(),
-                matchups: Vec::new(),
-                study: None,
-                comparison: None,
-            },
-            stats: Vec::new(),
-            exact: Vec::new(),
-            checks: None,
-            fighters: Vec::new(),
-            meta: Meta {
-                oddsmith_version: String::new(),
-                generated_at: String::new(),
-                scenario_file: String::new(),
-                command: String::new(),
-            },
+        let mut doc = PartData {
+            options: options_table(s.ruleset.options())
+                .into_iter()
+                .map(|mut o| {
+                    o.name = format!("{id}: {}", o.name);
+                    o
+                })
+                .collect(),
+            ..PartData::default()
         };
-        let mut part = PartResult { id: id.into(), matchups: Vec::new(), step: None, checks: Vec::new() };
+        let mut part = PartResult {
+            id: id.into(),
+            matchups: Vec::new(),
+            step: None,
+            checks: Vec::new(),
+        };
         for m in &s.matchups {
             let bar = progress::Bar::new(&format!("{id}: {}", m.name), cfg.trials, false);
             let stats = run_duels(&s.ruleset, &m.matchup, cfg, &|n| bar.inc(n))?;
             bar.finish();
-            let exact = if self.no_exact { None } else { s.ruleset.exact(&m.matchup) };
-            doc.run.matchups.push(matchup_doc(
+            let exact = if self.no_exact {
+                None
+            } else {
+                s.ruleset.exact(&m.matchup)
+            };
+            doc.matchups.push(matchup_doc(
                 &format!("{id}: {}", m.name),
                 &format!("{id}: {}", m.a),
                 &format!("{id}: {}", m.b),
@@ -753,14 +788,20 @@ impl RulesetVisitor for RunPart<'_> {
                 facts: s.ruleset.fighter_facts(f),
             });
         }
-        let ctx = Ctx { file, text, scenario: &s, cfg, exact: !self.no_exact };
+        let ctx = Ctx {
+            file,
+            text,
+            scenario: &s,
+            cfg,
+            exact: !self.no_exact,
+        };
         for i in 0..s.study.checks.len() {
-            part.checks.push(run_check_study(&ctx, i).map_err(study_input)?);
+            part.checks
+                .push(run_check_study(&ctx, i).map_err(study_input)?);
         }
         if let Some(step) = &self.part.skill_step {
-            part.step = Some(
-                skill_step(file, text, &s, step, cfg, !self.no_exact).map_err(study_input)?,
-            );
+            part.step =
+                Some(skill_step(file, text, &s, step, cfg, !self.no_exact).map_err(study_input)?);
         }
         Ok((part, doc))
     }

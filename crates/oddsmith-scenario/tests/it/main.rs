@@ -61,7 +61,8 @@ struct Load<'a>(&'a str, &'a str);
 impl oddsmith_rules::RulesetVisitor for Load<'_> {
     type Output = Result<usize, ScenarioError>;
     fn visit<R: oddsmith_rules::Ruleset>(self) -> Self::Output {
-        load::<R>(self.0, self.1).map(|s| s.matchups.len())
+        // A study-only scenario (a tournament, checks) counts its study sections.
+        load::<R>(self.0, self.1).map(|s| s.matchups.len() + usize::from(!s.study.is_empty()))
     }
 }
 
@@ -74,6 +75,20 @@ fn every_bundled_scenario_loads() {
             let p = f.unwrap().path();
             let text = std::fs::read_to_string(&p).unwrap();
             let name = p.display().to_string();
+            if oddsmith_scenario::is_comparison(&text) {
+                let c = oddsmith_scenario::load_comparison(&name, &text)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                for part in &c.parts {
+                    let m = oddsmith_rules::visit(&part.id, Load(&name, &part.text))
+                        .unwrap()
+                        .unwrap_or_else(|e| {
+                            panic!("{}", oddsmith_scenario::Comparison::relocate(&name, &text, &part.id, e))
+                        });
+                    assert!(m > 0, "{name} [{}]", part.id);
+                }
+                n += 1;
+                continue;
+            }
             let id = ruleset_of(&name, &text).unwrap_or_else(|e| panic!("{e}"));
             let matchups = oddsmith_rules::visit(&id, Load(&name, &text))
                 .unwrap()

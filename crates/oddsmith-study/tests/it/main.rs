@@ -11,7 +11,12 @@ use oddsmith_study::{BalanceStatus, Ctx, StudyDoc, StudyError, run_study, valida
 const FILE: &str = "test.toml";
 
 fn cfg(trials: u64, seed: u64) -> RunConfig {
-    RunConfig { seed, trials, precision: None, threads: None }
+    RunConfig {
+        seed,
+        trials,
+        precision: None,
+        threads: None,
+    }
 }
 
 fn study<R: Ruleset>(text: &str, trials: u64, exact: bool) -> Result<StudyDoc, StudyError> {
@@ -20,10 +25,25 @@ fn study<R: Ruleset>(text: &str, trials: u64, exact: bool) -> Result<StudyDoc, S
     let c = cfg(trials, 7);
     let (mut stats, mut ex) = (Vec::new(), Vec::new());
     for m in &s.matchups {
-        stats.push(oddsmith_sim::run_duels(&s.ruleset, &m.matchup, &c, &|_| {})?);
-        ex.push(if exact { s.ruleset.exact(&m.matchup) } else { None });
+        stats.push(oddsmith_sim::run_duels(
+            &s.ruleset,
+            &m.matchup,
+            &c,
+            &|_| {},
+        )?);
+        ex.push(if exact {
+            s.ruleset.exact(&m.matchup)
+        } else {
+            None
+        });
     }
-    let ctx = Ctx { file: FILE, text, scenario: &s, cfg: &c, exact };
+    let ctx = Ctx {
+        file: FILE,
+        text,
+        scenario: &s,
+        cfg: &c,
+        exact,
+    };
     run_study(&ctx, &stats, &ex, &|_, _| {})
 }
 
@@ -66,9 +86,16 @@ fn balance_text() -> String {
 fn balance_finds_the_known_exact_root() {
     // The root by brute force over every integer CON, from the exact solver.
     let ps: Vec<(i64, f64)> = (2..=16).map(|c| (c, exact_at(c))).collect();
-    let cross = ps.windows(2).position(|w| (w[0].1 - 0.5) * (w[1].1 - 0.5) <= 0.0).unwrap();
+    let cross = ps
+        .windows(2)
+        .position(|w| (w[0].1 - 0.5) * (w[1].1 - 0.5) <= 0.0)
+        .unwrap();
     let (lo, hi) = (ps[cross], ps[cross + 1]);
-    let best = if (hi.1 - 0.5).abs() < (lo.1 - 0.5).abs() { hi } else { lo };
+    let best = if (hi.1 - 0.5).abs() < (lo.1 - 0.5).abs() {
+        hi
+    } else {
+        lo
+    };
     let d = study::<Draft>(&balance_text(), 20_000, true).unwrap();
     let b = d.balance.unwrap();
     assert_eq!(b.status, BalanceStatus::Found);
@@ -84,7 +111,11 @@ fn balance_finds_the_known_exact_root() {
     let a = b.achieved.unwrap();
     let e = a.exact.unwrap();
     let sd = (e * (1.0 - e) / a.monte_carlo.trials as f64).sqrt();
-    assert!((a.monte_carlo.p - e).abs() < 4.0 * sd, "{} vs {e}", a.monte_carlo.p);
+    assert!(
+        (a.monte_carlo.p - e).abs() < 4.0 * sd,
+        "{} vs {e}",
+        a.monte_carlo.p
+    );
 }
 
 #[test]
@@ -96,8 +127,14 @@ fn balance_on_monte_carlo_alone_lands_on_the_root_or_its_neighbour() {
     let v = b.value.unwrap() as i64;
     let p = ps.iter().find(|(c, _)| *c == v).unwrap().1;
     // The chosen value is within one step of the exact crossing.
-    let cross = ps.windows(2).position(|w| (w[0].1 - 0.5) * (w[1].1 - 0.5) <= 0.0).unwrap();
-    assert!((ps[cross].0..=ps[cross + 1].0).contains(&v), "chose {v} (p={p})");
+    let cross = ps
+        .windows(2)
+        .position(|w| (w[0].1 - 0.5) * (w[1].1 - 0.5) <= 0.0)
+        .unwrap();
+    assert!(
+        (ps[cross].0..=ps[cross + 1].0).contains(&v),
+        "chose {v} (p={p})"
+    );
     assert!(b.achieved.unwrap().exact.is_none());
 }
 
@@ -115,9 +152,8 @@ fn unreachable_target_is_reported_not_invented() {
 
 #[test]
 fn sweep_points_match_exact_and_steps_are_paired() {
-    let text = format!(
-        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 6, 7]\n"
-    );
+    let text =
+        format!("{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 6, 7]\n");
     let n = 40_000;
     let d = study::<Draft>(&text, n, true).unwrap();
     let sw = &d.sweeps[0];
@@ -127,14 +163,26 @@ fn sweep_points_match_exact_and_steps_are_paired() {
         let e = exact_at(con);
         assert_eq!(pt.exact_p_a_win, Some(e));
         let sd = (e * (1.0 - e) / n as f64).sqrt();
-        assert!((pt.p_a_win.p - e).abs() < 4.0 * sd, "con {con}: {} vs {e}", pt.p_a_win.p);
+        assert!(
+            (pt.p_a_win.p - e).abs() < 4.0 * sd,
+            "con {con}: {} vs {e}",
+            pt.p_a_win.p
+        );
     }
     for st in &sw.steps {
         // Common random numbers: the paired interval is much narrower than an unpaired one.
         let paired = (st.diff.hi - st.diff.lo) / 2.0;
-        assert!(paired < 0.6 * st.unpaired_half_width, "{paired} vs {}", st.unpaired_half_width);
+        assert!(
+            paired < 0.6 * st.unpaired_half_width,
+            "{paired} vs {}",
+            st.unpaired_half_width
+        );
         let exact = exact_at(st.to as i64) - exact_at(st.from as i64);
-        assert!(st.diff.lo <= exact && exact <= st.diff.hi, "{:?} vs {exact}", st.diff);
+        assert!(
+            st.diff.lo <= exact && exact <= st.diff.hi,
+            "{:?} vs {exact}",
+            st.diff
+        );
     }
 }
 
@@ -148,7 +196,14 @@ fn two_dimensional_sweep_is_row_major() {
     let xy: Vec<(f64, Option<f64>)> = sw.points.iter().map(|p| (p.x, p.y)).collect();
     assert_eq!(
         xy,
-        [(5., Some(4.)), (7., Some(4.)), (5., Some(6.)), (7., Some(6.)), (5., Some(8.)), (7., Some(8.))]
+        [
+            (5., Some(4.)),
+            (7., Some(4.)),
+            (5., Some(6.)),
+            (7., Some(6.)),
+            (5., Some(8.)),
+            (7., Some(8.))
+        ]
     );
     assert_eq!(sw.steps.len(), 3);
     // More skill helps: exact P(A wins) rises with y at fixed x.
@@ -158,15 +213,18 @@ fn two_dimensional_sweep_is_row_major() {
 
 #[test]
 fn bad_swept_value_is_located_before_anything_runs() {
-    let text = format!(
-        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [5, 99]\n"
-    );
+    let text =
+        format!("{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [5, 99]\n");
     let s: Scenario<Draft> = load(FILE, &text).unwrap();
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
     assert!(e.contains("test.toml:"), "{e}");
     assert!(e.contains("a.skill = 99"), "{e}");
     let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
-    assert!(e.contains(&format!("test.toml:{line}:")) || e.contains(&format!("test.toml:{}:", line + 1)), "{e}");
+    assert!(
+        e.contains(&format!("test.toml:{line}:"))
+            || e.contains(&format!("test.toml:{}:", line + 1)),
+        "{e}"
+    );
 }
 
 const KITS: &str = r#"
@@ -200,7 +258,10 @@ costs = { sword = 20, greatsword = 30, unarmed = 0 }
 
 #[test]
 fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
-    let t = study::<Draft>(KITS, 10_000, true).unwrap().tournament.unwrap();
+    let t = study::<Draft>(KITS, 10_000, true)
+        .unwrap()
+        .tournament
+        .unwrap();
     let idx = |n: &str| t.fighters.iter().position(|f| f == n).unwrap();
     let u = idx("unarmed");
     let rank = |n: &str| t.ranking.iter().find(|r| r.fighter == n).unwrap();
@@ -219,7 +280,11 @@ fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
     }
     // The Nash mix is an equilibrium: no pure kit earns more than 0 against it.
     let game = |i: usize, j: usize| {
-        if i == j { 0.0 } else { t.exact_win[i][j].unwrap() - t.exact_win[j][i].unwrap() }
+        if i == j {
+            0.0
+        } else {
+            t.exact_win[i][j].unwrap() - t.exact_win[j][i].unwrap()
+        }
     };
     for i in 0..3 {
         let v: f64 = (0..3).map(|j| game(i, j) * t.nash[j]).sum();
@@ -250,7 +315,10 @@ skills = { "Melee Combat" = 5 }
 weapon = "sword"
 [tournament]
 "#;
-    let t = study::<Gamecraft>(text, 2_000, false).unwrap().tournament.unwrap();
+    let t = study::<Gamecraft>(text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap();
     let c = t.costs.unwrap();
     assert_eq!(c.unit, "XP");
     let cost = |n: &str| c.points.iter().find(|p| p.fighter == n).unwrap().cost;
@@ -287,24 +355,40 @@ p_success = [0.0, 0.5]
     let s: Scenario<Gamecraft> = load(FILE, text).unwrap();
     let exact = |skill: i64, tn: i64| {
         let p = oddsmith_rules::CheckParams::parse(
-            [format!("attribute=6"), format!("skill={skill}"), format!("tn={tn}")].iter().map(String::as_str),
+            [
+                format!("attribute=6"),
+                format!("skill={skill}"),
+                format!("tn={tn}"),
+            ]
+            .iter()
+            .map(String::as_str),
         )
         .unwrap();
-        s.ruleset.check_exact(&s.ruleset.parse_check(&p).unwrap()).p_success()
+        s.ruleset
+            .check_exact(&s.ruleset.parse_check(&p).unwrap())
+            .p_success()
     };
     let g = &d.checks[0];
     assert_eq!(g.cells.len(), 6);
     for c in &g.cells {
-        let (sk, tn): (i64, i64) = (c.row.as_ref().unwrap().parse().unwrap(), c.col.as_ref().unwrap().parse().unwrap());
+        let (sk, tn): (i64, i64) = (
+            c.row.as_ref().unwrap().parse().unwrap(),
+            c.col.as_ref().unwrap().parse().unwrap(),
+        );
         assert_eq!(c.exact, exact(sk, tn));
-        let sd = (c.exact * (1.0 - c.exact) / c.monte_carlo.trials as f64).sqrt().max(1e-9);
+        let sd = (c.exact * (1.0 - c.exact) / c.monte_carlo.trials as f64)
+            .sqrt()
+            .max(1e-9);
         assert!((c.monte_carlo.p - c.exact).abs() <= 4.0 * sd, "{c:?}");
     }
     let b = d.balance.unwrap();
     let v = b.value.unwrap() as i64;
     // The TN chosen is the one whose exact P(success) is nearest 60 %.
     let best = (1..=30).min_by(|&a, &b| {
-        (exact(4, a) - 0.6).abs().partial_cmp(&(exact(4, b) - 0.6).abs()).unwrap()
+        (exact(4, a) - 0.6)
+            .abs()
+            .partial_cmp(&(exact(4, b) - 0.6).abs())
+            .unwrap()
     });
     assert_eq!(Some(v), best);
     // The assertion: P(success) at TN 12 is judged exactly.
@@ -338,11 +422,20 @@ fn part(id: &str, text: &str, trials: u64, seed: u64, exact: bool) -> oddsmith_s
         .iter()
         .map(|m| {
             let st = oddsmith_sim::run_duels(&s.ruleset, &m.matchup, &c, &|_| {}).unwrap();
-            let e = if exact { s.ruleset.exact(&m.matchup) } else { None };
+            let e = if exact {
+                s.ruleset.exact(&m.matchup)
+            } else {
+                None
+            };
             ("duel".to_string(), st, e)
         })
         .collect();
-    oddsmith_study::PartResult { id: id.into(), matchups, step: None, checks: Vec::new() }
+    oddsmith_study::PartResult {
+        id: id.into(),
+        matchups,
+        step: None,
+        checks: Vec::new(),
+    }
 }
 
 #[test]
@@ -350,26 +443,47 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
     let skill = |k: i64| DRAFT_PAIR.replacen("skill = 6", &format!("skill = {k}"), 1);
     // Same rules, same fighters, different seeds: nothing to report.
     let same = oddsmith_study::compare(
-        &[part("x", DRAFT_PAIR, 20_000, 1, false), part("y", DRAFT_PAIR, 20_000, 2, false)],
+        &[
+            part("x", DRAFT_PAIR, 20_000, 1, false),
+            part("y", DRAFT_PAIR, 20_000, 2, false),
+        ],
         0.05,
         0.02,
     );
     let a = &same.archetypes[0];
     assert!(!a.p_a_win.exact);
-    assert!(a.p_a_win.lo <= 0.0 && 0.0 <= a.p_a_win.hi, "{:?}", a.p_a_win);
+    assert!(
+        a.p_a_win.lo <= 0.0 && 0.0 <= a.p_a_win.hi,
+        "{:?}",
+        a.p_a_win
+    );
     assert!(same.verdicts.is_empty(), "{:?}", same.verdicts);
     // A real difference (skill 7 vs 6 for A), significant, but under a threshold set above
     // it: no verdict; with a small threshold: a verdict.
-    let parts = [part("x", &skill(7), 20_000, 1, false), part("y", DRAFT_PAIR, 20_000, 2, false)];
+    let parts = [
+        part("x", &skill(7), 20_000, 1, false),
+        part("y", DRAFT_PAIR, 20_000, 2, false),
+    ];
     let d = oddsmith_study::compare(&parts, 0.05, 0.9);
     assert!(d.archetypes[0].p_a_win.p_value < 1e-6);
     assert!(!d.archetypes[0].p_a_win.decisive);
-    assert!(d.verdicts.iter().all(|v| !v.contains("side A wins")), "{:?}", d.verdicts);
+    assert!(
+        d.verdicts.iter().all(|v| !v.contains("side A wins")),
+        "{:?}",
+        d.verdicts
+    );
     let d = oddsmith_study::compare(&parts, 0.05, 0.05);
     assert!(d.archetypes[0].p_a_win.decisive);
-    assert!(d.verdicts[0].contains("more often under x"), "{:?}", d.verdicts);
+    assert!(
+        d.verdicts[0].contains("more often under x"),
+        "{:?}",
+        d.verdicts
+    );
     // Exact on both sides: the difference is exact; the verdict depends on the threshold only.
-    let exact = [part("x", &skill(7), 2_000, 1, true), part("y", DRAFT_PAIR, 2_000, 2, true)];
+    let exact = [
+        part("x", &skill(7), 2_000, 1, true),
+        part("y", DRAFT_PAIR, 2_000, 2, true),
+    ];
     let d = oddsmith_study::compare(&exact, 0.05, 0.05);
     let w = &d.archetypes[0].p_a_win;
     assert!(w.exact);

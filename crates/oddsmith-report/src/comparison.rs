@@ -386,6 +386,14 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
     if nrows < 2 {
         return None;
     }
+    // Rows on a numeric axis when every row label ends in a number (e.g. "skill 4").
+    let row_values: Option<Vec<f64>> = (0..nrows)
+        .map(|r| {
+            let label = ch.cells[r * cols.len()].row.as_deref()?;
+            side(label, 0).rsplit(' ').next()?.parse::<f64>().ok()
+        })
+        .collect();
+    let x_of = |row: usize| row_values.as_ref().map_or(row as f64, |v| v[row]);
     let mut series = Vec::new();
     for (k, col) in cols.iter().enumerate().take(10) {
         for (r, style) in [(0usize, Style::Line), (1, Style::Dashed)] {
@@ -394,10 +402,11 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
                 .iter()
                 .filter(|c| &c.col == col)
                 .enumerate()
-                .map(|(row, c)| (row as f64, c.p.values[r]))
+                .map(|(row, c)| (x_of(row), c.p.values[r]))
                 .collect();
+            let col_label = col.as_deref().map_or("", |c| side(c, r));
             series.push(Series {
-                name: format!("{} {}", ch.rulesets[r], col.clone().unwrap_or_default()),
+                name: format!("{}: {col_label}", ch.rulesets[r]),
                 color: k,
                 style,
                 points,
@@ -406,6 +415,17 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
             });
         }
     }
+    let x_desc = match &row_values {
+        Some(_) => ch.cells[0]
+            .row
+            .as_deref()
+            .map_or("row".to_string(), |l| {
+                let l = side(l, 0);
+                l.rsplit_once(' ').map_or(l, |x| x.0).to_string()
+            }),
+        None => "row of the grid".into(),
+    };
+    let (x0, x1) = (x_of(0), x_of(nrows - 1));
     Some(Chart {
         title: format!(
             "Check {:?}: {} (solid) vs {} (dashed)",
@@ -414,16 +434,31 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
         width: 900,
         height: 520,
         plot: Plot::Xy(XyPlot {
-            x_desc: "row of the grid (skill step)".into(),
+            x_desc,
             y_desc: "P(success), exact".into(),
-            x_range: (0.0, (nrows - 1) as f64),
+            x_range: (x0.min(x1), x0.max(x1)),
             y_range: (0.0, 1.0),
             y_percent: true,
             x_integer: true,
             series,
-            legend: Corner::UpperRight,
+            legend: Corner::LowerRight,
         }),
     })
+}
+
+/// The part of a compared label that belongs to ruleset `r` (labels read `first / second`
+/// when the two rulesets differ).
+fn side(label: &str, r: usize) -> &str {
+    match label.split_once(" / ") {
+        Some((a, b)) => {
+            if r == 0 {
+                a
+            } else {
+                b
+            }
+        }
+        None => label,
+    }
 }
 
 /// Whether a chart stem belongs to the comparison section.

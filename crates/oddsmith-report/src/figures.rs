@@ -8,7 +8,11 @@ use crate::data::ReportData;
 /// Every chart of a report, by file stem; the study charts
 /// ([`crate::study_figures::study_figures`]) come last.
 pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
-    let mut v = vec![("win-probability".to_string(), win_probability(d))];
+    let mut v = Vec::new();
+    // A study-only scenario (a tournament, checks) has no matchup to chart.
+    if !d.run.matchups.is_empty() {
+        v.push(("win-probability".to_string(), win_probability(d)));
+    }
     for (i, m) in d.run.matchups.iter().enumerate() {
         v.push((format!("rounds-{}", i + 1), rounds(d, i, &m.name)));
         v.push((format!("damage-{}", i + 1), damage(d, i, &m.name)));
@@ -19,6 +23,7 @@ pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
     if let Some(s) = &d.run.study {
         v.extend(crate::study_figures::study_figures(s));
     }
+    v.extend(crate::comparison::figures(d));
     v
 }
 

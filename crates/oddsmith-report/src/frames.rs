@@ -31,6 +31,9 @@ pub fn tables(d: &ReportData) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
     if let Some(s) = &d.run.study {
         v.extend(crate::study_frames::study_tables(s)?);
     }
+    if let Some(c) = &d.run.comparison {
+        v.extend(crate::comparison::tables(c)?);
+    }
     Ok(v)
 }
 
@@ -193,6 +196,12 @@ pub fn counters(d: &ReportData) -> PolarsResult<DataFrame> {
 pub fn checks(d: &ReportData) -> PolarsResult<Option<DataFrame>> {
     let Some(g) = &d.checks else { return Ok(None) };
     let cells = &g.cells;
+    // A ruleset may name the column label and its value alike (d20: "defense").
+    let value_name = if g.col_value_name == g.col_name {
+        format!("{}_value", g.col_value_name)
+    } else {
+        g.col_value_name.clone()
+    };
     let df = DataFrame::new_infer_height(vec![
         col(&g.row_name, cells.iter().map(|c| c.row).collect::<Vec<_>>()),
         col(
@@ -200,7 +209,7 @@ pub fn checks(d: &ReportData) -> PolarsResult<Option<DataFrame>> {
             cells.iter().map(|c| c.col.as_str()).collect::<Vec<_>>(),
         ),
         col(
-            &g.col_value_name,
+            &value_name,
             cells.iter().map(|c| c.col_value).collect::<Vec<_>>(),
         ),
         col(

@@ -246,10 +246,15 @@ fn figure(s: &mut String, title: &str, svg: &str) {
 
 /// The study subsections of a report (none without a study).
 fn study_sections(d: &ReportData) -> Vec<crate::study_html::Section> {
-    d.run
+    let mut v = d
+        .run
         .study
         .as_ref()
-        .map_or(vec![], crate::study_html::sections)
+        .map_or(vec![], crate::study_html::sections);
+    if let Some(c) = &d.run.comparison {
+        v.extend(crate::comparison::sections(c));
+    }
+    v
 }
 
 fn table(s: &mut String, head: &[String], rows: &[Vec<String>]) {

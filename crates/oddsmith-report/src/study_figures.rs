@@ -304,7 +304,7 @@ pub fn check(c: &CheckStudyDoc) -> Option<Chart> {
         .iter()
         .map(|r| r.as_deref().and_then(|v| v.trim().parse::<f64>().ok()))
         .collect();
-    let title = format!("Check \"{}\": P(success)", c.name);
+    let title = format!("Check \"{}\"", c.name);
     if let Some(xs) = xs {
         let x_range = padded(xs.iter().copied())?;
         let mut out = Vec::new();
@@ -345,7 +345,7 @@ pub fn check(c: &CheckStudyDoc) -> Option<Chart> {
             out.push(mc);
         }
         return Some(Chart {
-            title: format!("{title}: exact (lines), Monte Carlo (dots, 95 % whiskers)"),
+            title: format!("{title}: exact P(success) (lines), Monte Carlo (dots, 95 % whiskers)"),
             width: 1000,
             height: 560,
             plot: Plot::Xy(XyPlot {
@@ -375,7 +375,7 @@ pub fn check(c: &CheckStudyDoc) -> Option<Chart> {
         })
         .collect();
     Some(Chart {
-        title: format!("{title} (exact)"),
+        title: format!("{title}: exact P(success)"),
         width: 900,
         height: (360 + 40 * rows.len() as u32).min(1200),
         plot: Plot::Heatmap(HeatmapPlot {

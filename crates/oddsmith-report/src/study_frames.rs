@@ -143,20 +143,21 @@ pub fn balance_evaluations(b: &BalanceDoc) -> PolarsResult<DataFrame> {
     ])
 }
 
-/// The balance result: one row for the chosen value (`role` = "chosen") and, for whole
-/// numbers, one per bracketing value (`role` = "bracket"); a single row with `role` = "none"
-/// and empty values when the target is not reached in the range.
+/// The balance result: for whole numbers, the two values either side of the target (`role` =
+/// "chosen" for the closer, "bracket" for the other); otherwise one row, the chosen value; a
+/// single row with `role` = "none" and empty values when the target is not reached.
 pub fn balance_result(b: &BalanceDoc) -> PolarsResult<DataFrame> {
-    let mut pts: Vec<(&str, Option<&BalancePoint>)> = Vec::new();
-    if let Some(a) = &b.achieved {
-        pts.push(("chosen", Some(a)));
-    }
-    if let Some(br) = &b.bracket {
-        pts.extend(br.iter().map(|p| ("bracket", Some(p))));
-    }
-    if pts.is_empty() {
-        pts.push(("none", None));
-    }
+    let pts: Vec<(&str, Option<&BalancePoint>)> = match (&b.bracket, &b.achieved) {
+        (Some(br), _) => br
+            .iter()
+            .map(|p| {
+                let chosen = b.value == Some(p.value);
+                (if chosen { "chosen" } else { "bracket" }, Some(p))
+            })
+            .collect(),
+        (None, Some(a)) => vec![("chosen", Some(a))],
+        (None, None) => vec![("none", None)],
+    };
     let n = pts.len();
     let status = match b.status {
         oddsmith_study::BalanceStatus::Found => "found",

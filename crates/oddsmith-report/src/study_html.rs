@@ -8,7 +8,7 @@ use oddsmith_study::{BalanceStatus, CheckStudyDoc, StudyDoc, SweepDoc, Tournamen
 
 use crate::study_figures::{self, BALANCE, TOURNAMENT_COST, TOURNAMENT_MATRIX};
 use crate::study_text::{
-    assert_line, check_axes, metric_range, metric_value, num, p_value, pct, pts,
+    assert_line, check_axes, metric_range, metric_value, num, p_value, pct, pts, thousands,
 };
 
 /// A piece of a study subsection.
@@ -117,7 +117,7 @@ fn asserts(s: &StudyDoc) -> Section {
         blocks: vec![
             Block::Note(
                 "The bounds set with [[assert]]; the value judged is exact where the ruleset solves it. \
-                 \"Uncertain\": the Monte Carlo interval straddles a bound, so another seed or more trials may flip the verdict."
+                 \"Uncertain\": judged on a Monte Carlo estimate whose interval crosses a bound (or is unknown), so another seed or more trials may flip the verdict."
                     .into(),
             ),
             Block::Table(head, rows),
@@ -167,7 +167,7 @@ fn sweep(i: usize, sw: &SweepDoc) -> Section {
             sw.x.target,
             sw.y.as_ref()
                 .map_or(String::new(), |y| format!(" along with {}", y.target)),
-            sw.trials,
+            thousands(sw.trials),
             if two {
                 " In the chart, the line marks where the fight is even (50 %)."
             } else {
@@ -238,13 +238,14 @@ fn balance(b: &oddsmith_study::BalanceDoc) -> Section {
     match (b.status, b.value) {
         (BalanceStatus::Found, Some(v)) => {
             blocks.push(Block::Note(format!("Found: {} = {}.", b.field, num(v))));
-            let mut pts_: Vec<(&str, &oddsmith_study::BalancePoint)> = Vec::new();
-            if let Some(a) = &b.achieved {
-                pts_.push(("chosen", a));
-            }
-            if let Some(br) = &b.bracket {
-                pts_.extend(br.iter().map(|p| ("bracket", p)));
-            }
+            let pts_: Vec<(&str, &oddsmith_study::BalancePoint)> = match (&b.bracket, &b.achieved) {
+                (Some(br), _) => br
+                    .iter()
+                    .map(|p| (if p.value == v { "chosen" } else { "bracket" }, p))
+                    .collect(),
+                (None, Some(a)) => vec![("chosen", a)],
+                (None, None) => vec![],
+            };
             let head = [
                 b.field.as_str(),
                 "role",
@@ -274,7 +275,7 @@ fn balance(b: &oddsmith_study::BalanceDoc) -> Section {
             blocks.push(Block::Table(head, rows));
             if b.bracket.is_some() {
                 blocks.push(Block::Note(
-                    "Whole numbers only: the target lies between the two bracketing values; \"indistinguishable\" means the 95 % interval (or the exact value) cannot be told apart from the target."
+                    "Whole numbers only: the target lies between these two values, and the closer one is chosen. \"Indistinguishable\": the 95 % interval includes the target (an exact value: equals it)."
                         .into(),
                 ));
             }
@@ -336,7 +337,7 @@ fn tournament(t: &TournamentDoc) -> Section {
     let mut blocks = vec![
         Block::Note(format!(
             "Every loadout against every other, {} duels in each seating (each pair fought both ways, pooled).",
-            t.trials_per_seating
+            thousands(t.trials_per_seating)
         )),
         Block::Table(head, matrix),
         Block::Chart(TOURNAMENT_MATRIX.into()),
@@ -384,11 +385,12 @@ fn tournament(t: &TournamentDoc) -> Section {
         };
         blocks.push(Block::Heading("Cost efficiency".into()));
         blocks.push(Block::Note(format!(
-            "The fair line is the least-squares fit of P(win) on cost: {} + {:.3} points per {}. \
+            "The fair line is the least-squares fit of P(win) on cost: P(win) = {} {} {:.3} % × cost in {}. \
              Under-priced: the whole 95 % interval lies above the line (gives more than it costs); over-priced: below it. \
              Most under-priced: {}; most over-priced: {}.",
             pc(c.intercept),
-            100.0 * c.slope,
+            if c.slope < 0.0 { "−" } else { "+" },
+            100.0 * c.slope.abs(),
             c.unit,
             name(under),
             name(over)
@@ -414,7 +416,7 @@ fn check(i: usize, c: &CheckStudyDoc) -> Section {
     ))];
     let (rows, cols) = check_axes(c);
     let corner = match (&c.row_param, &c.col_param) {
-        (Some(r), Some(k)) => format!("{r} \\ {k}"),
+        (Some(r), Some(k)) => format!("{r} ↓ {k} →"),
         (Some(r), None) => r.clone(),
         (None, Some(k)) => k.clone(),
         (None, None) => "check".into(),

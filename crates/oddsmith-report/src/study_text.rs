@@ -63,8 +63,9 @@ pub(crate) fn metric_range(metric: &str, r: (f64, f64)) -> String {
     }
 }
 
-/// One assertion as a line: `FAIL  name: p_a_win = 61.20 % (exact), allowed [45 %, 55 %]`.
-pub(crate) fn assert_line(a: &AssertDoc) -> String {
+/// The verdict and the value of an assertion: `PASS  <name>` and
+/// `→ 51.23 % (exact, 95 % CI [49.00 53.00])`, with ` · uncertain` when the verdict may flip.
+fn assert_parts(a: &AssertDoc) -> (String, String) {
     let ci = a.ci95.map_or(String::new(), |(l, h)| {
         if a.metric.starts_with("p_") {
             format!(", 95 % CI [{} {}]", pct(l), pct(h))
@@ -72,23 +73,26 @@ pub(crate) fn assert_line(a: &AssertDoc) -> String {
             format!(", 95 % CI [{l:.3} {h:.3}]")
         }
     });
-    format!(
-        "{}  {}: {} = {} ({}{ci}), allowed {}{}",
-        if a.passed { "PASS" } else { "FAIL" },
-        a.name,
-        a.metric,
-        metric_value(&a.metric, a.value),
-        a.source,
-        metric_range(&a.metric, a.range),
-        if a.certain {
-            ""
-        } else {
-            " · uncertain: may flip with another seed"
-        }
+    (
+        format!("{}  {}", if a.passed { "PASS" } else { "FAIL" }, a.name),
+        format!(
+            "→ {} ({}{ci}){}",
+            metric_value(&a.metric, a.value),
+            a.source,
+            if a.certain { "" } else { " · uncertain" }
+        ),
     )
 }
 
-fn thousands(n: u64) -> String {
+/// One assertion as a line: `FAIL  knight vs brute: rounds_mean in [1, 3] → 4.250 (monte
+/// carlo) · uncertain` (the name states the metric and its bounds).
+pub(crate) fn assert_line(a: &AssertDoc) -> String {
+    let (head, tail) = assert_parts(a);
+    format!("{head} {tail}")
+}
+
+/// `12,345`.
+pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -188,10 +192,26 @@ pub fn study_table(s: &StudyDoc) -> String {
             s.asserts.len() - failed
         );
         for a in &s.asserts {
-            let _ = writeln!(out, "  {}", assert_line(a));
+            let (head, tail) = assert_parts(a);
+            if head.chars().count() + tail.chars().count() + 3 <= WIDTH {
+                let _ = writeln!(out, "  {head} {tail}");
+            } else {
+                let _ = writeln!(out, "  {head}\n        {tail}");
+            }
+        }
+        if s.asserts.iter().any(|a| !a.certain) {
+            let _ = writeln!(
+                out,
+                "  uncertain: a Monte Carlo verdict another seed may flip (interval across a bound or unknown)"
+            );
         }
     }
-    out.trim_end().to_string() + if out.is_empty() { "" } else { "\n" }
+    let mut text = String::new();
+    for line in out.trim_end().lines() {
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
 }
 
 fn sweep(s: &mut String, i: usize, sw: &SweepDoc) {
@@ -321,14 +341,18 @@ fn balance(s: &mut String, b: &BalanceDoc) {
                 b.field,
                 num(v)
             );
-            if let Some(a) = &b.achieved {
-                let _ = writeln!(s, "    {}", balance_point(a, &b.field));
-            }
-            if let Some(br) = &b.bracket {
-                let _ = writeln!(s, "  bracket (the whole numbers either side of the target):");
-                for p in br {
-                    let _ = writeln!(s, "    {}", balance_point(p, &b.field));
+            match (&b.bracket, &b.achieved) {
+                (Some(br), _) => {
+                    let _ = writeln!(s, "  the whole numbers either side of the target:");
+                    for p in br {
+                        let chosen = if p.value == v { "  ← chosen" } else { "" };
+                        let _ = writeln!(s, "    {}{chosen}", balance_point(p, &b.field));
+                    }
                 }
+                (None, Some(a)) => {
+                    let _ = writeln!(s, "    {}", balance_point(a, &b.field));
+                }
+                (None, None) => {}
             }
         }
         _ => {
@@ -396,10 +420,10 @@ fn tournament(s: &mut String, t: &TournamentDoc) {
     let Some(c) = &t.costs else { return };
     let _ = writeln!(
         s,
-        "  cost efficiency: fair line P(win) = {} % {} {} % per {}",
+        "  cost efficiency: fair line P(win) = {} % {} {:.3} % × cost in {}",
         pct(c.intercept),
         if c.slope < 0.0 { "−" } else { "+" },
-        format!("{:.3}", 100.0 * c.slope.abs()),
+        100.0 * c.slope.abs(),
         c.unit
     );
     let _ = writeln!(
@@ -479,7 +503,7 @@ fn check(s: &mut String, c: &CheckStudyDoc) {
     }
     let (rows, cols) = check_axes(c);
     let corner = format!(
-        "{} \\ {}",
+        "{} ↓ {} →",
         c.row_param.as_deref().unwrap_or("-"),
         c.col_param.as_deref().unwrap_or("-")
     );

@@ -847,3 +847,34 @@ fn comparison_part_errors_point_into_the_comparison_file() {
     assert_eq!(code, 2);
     assert!(out.contains(&format!("bad-comparison.toml:{line}:")), "{out}");
 }
+
+/// A report folder can be written for a scenario of every ruleset, every bundled study and
+/// the comparison file (small trial counts; the content is checked by the report crate's
+/// tests and `report_folder_end_to_end`).
+#[test]
+fn every_ruleset_and_study_writes_a_report() {
+    let mut picked: Vec<PathBuf> = Vec::new();
+    for p in scenarios() {
+        let dir = p.parent().unwrap().file_name().unwrap().to_str().unwrap().to_string();
+        let first_of_ruleset =
+            !picked.iter().any(|q| q.parent().unwrap().file_name().unwrap() == dir.as_str());
+        if dir == "studies" || first_of_ruleset {
+            picked.push(p);
+        }
+    }
+    for p in picked {
+        let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+        let out = temp_dir(&format!("every-{stem}"));
+        let (code, _, err) = run_to(&p, "300", &out.join("r"));
+        assert!(code == 0, "{}: {err}", p.display());
+        let html = std::fs::read_to_string(out.join("r/report.html")).unwrap();
+        assert!(html.contains("</html>"), "{}", p.display());
+        for e in std::fs::read_dir(out.join("r/charts")).unwrap() {
+            let e = e.unwrap().path();
+            if e.extension().is_some_and(|x| x == "svg") {
+                assert_valid_svg(&e);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

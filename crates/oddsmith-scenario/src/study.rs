@@ -706,9 +706,19 @@ pub(crate) fn build<R: Ruleset>(
         if !(lo < hi) || !lo.is_finite() || !hi.is_finite() {
             return Err(doc.error(&here("range"), "expected [low, high] with low < high"));
         }
-        let integer = b
-            .integer
-            .unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
+        let is_check = matches!(subject, BalanceSubject::Check { .. });
+        if is_check && b.integer == Some(false) {
+            return Err(doc.error(
+                &here("integer"),
+                "check parameters are whole numbers; a check balance searches integers",
+            ));
+        }
+        let integer = is_check
+            || b.integer
+                .unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
+        if integer && lo.ceil() > hi.floor() {
+            return Err(doc.error(&here("range"), "no whole number lies in this range"));
+        }
         let target = b.target.unwrap_or(0.5);
         if !(target > 0.0 && target < 1.0) {
             return Err(doc.error(
@@ -717,8 +727,11 @@ pub(crate) fn build<R: Ruleset>(
             ));
         }
         let tolerance = b.tolerance.unwrap_or((hi - lo) / 1000.0);
-        if !(tolerance > 0.0) {
-            return Err(doc.error(&here("tolerance"), "expected a positive tolerance"));
+        if !(tolerance >= (hi - lo) * 1e-9) {
+            return Err(doc.error(
+                &here("tolerance"),
+                format!("expected a tolerance of at least {:e} (range × 1e-9)", (hi - lo) * 1e-9),
+            ));
         }
         study.balance = Some(Balance {
             subject,

@@ -197,7 +197,8 @@ pub fn run_balance<R: Ruleset>(
                     progress,
                 };
                 // Exact bisection only if the ruleset solves this duel.
-                let probe = d.build(num(b.range.0, b.integer))?;
+                let first = if b.integer { b.range.0.ceil() } else { b.range.0 };
+                let probe = d.build(num(first, b.integer))?;
                 d.exact = ctx.exact && probe.0.exact(&probe.1).is_some();
                 let method = if d.exact {
                     "exact bisection"
@@ -267,7 +268,13 @@ pub fn run_balance<R: Ruleset>(
         return Ok(Some(doc));
     }
     // Invariant: p(a) is on the same side of the target as p(lo), p(z) as p(hi).
-    let below_at_lo = plo < b.target;
+    // Which side of the target the low end is on; when the low end hits the target exactly,
+    // the direction comes from the high end (the search then closes in on the low end).
+    let below_at_lo = if plo != b.target {
+        plo < b.target
+    } else {
+        phi > b.target
+    };
     let (mut a, mut z, mut pa, mut pz) = (lo, hi, plo, phi);
     loop {
         let width = z - a;
@@ -279,6 +286,10 @@ pub fn run_balance<R: Ruleset>(
         } else {
             (a + z) / 2.0
         };
+        if mid <= a || mid >= z {
+            // Neighbouring floating-point values: the bracket cannot shrink further.
+            break;
+        }
         let pm = eval(&mut subject, mid)?;
         if (pm < b.target) == below_at_lo && pm != b.target {
             (a, pa) = (mid, pm);

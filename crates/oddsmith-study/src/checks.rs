@@ -35,6 +35,8 @@ pub struct CheckStudyDoc {
     pub row_param: Option<String>,
     /// Column parameter, if a grid.
     pub col_param: Option<String>,
+    /// Number of columns of the grid (1 without a column parameter).
+    pub columns: usize,
     /// Cells, row-major.
     pub cells: Vec<CheckCellDoc>,
 }
@@ -75,6 +77,7 @@ pub fn run_check_study<R: Ruleset>(
             .collect(),
         row_param: cs.rows.as_ref().map(|a| a.param.clone()),
         col_param: cs.cols.as_ref().map(|a| a.param.clone()),
+        columns: cs.cols.as_ref().map_or(1, |a| a.values.len()),
         cells,
     })
 }

@@ -231,8 +231,8 @@ pub fn skill_step<R: Ruleset>(
     let base = get_number(&json, field)
         .ok_or_else(|| err(format!("{fighter}.{field} is not a number")))?;
     let (from, to) = match step.by {
-        Num::Int(b) => (Num::Int(base as i64), Num::Int(base as i64 + b)),
-        Num::Real(b) => (Num::Real(base), Num::Real(base + b)),
+        Num::Int(b) if base.fract() == 0.0 => (Num::Int(base as i64), Num::Int(base as i64 + b)),
+        by => (Num::Real(base), Num::Real(base + by.as_f64())),
     };
     let after = variant::<R>(file, text, &[(&step.target, to, &origin)])?;
     let m0 = &s.matchups[mi].matchup;
@@ -399,15 +399,19 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                     }
                 };
                 if effect.decisive {
-                    let more = if effect.diff > 0.0 {
-                        &pair[0]
+                    // Compare magnitudes: raising side B gives negative effects on P(A wins).
+                    let (m0, m1) = (effect.values[0].abs(), effect.values[1].abs());
+                    let (more, big, small) =
+                        if m0 > m1 { (&pair[0], m0, m1) } else { (&pair[1], m1, m0) };
+                    let signs = if effect.values[0] * effect.values[1] < 0.0 {
+                        " (the two effects go in opposite directions)"
                     } else {
-                        &pair[1]
+                        ""
                     };
                     doc.verdicts.push(format!(
-                        "one skill step matters more under {more}: {} vs {} of P(win) ({})",
-                        pts(effect.values[0].max(effect.values[1])),
-                        pts(effect.values[0].min(effect.values[1])),
+                        "one skill step matters more under {more}: it moves P(A wins) by {} vs {}{signs} ({})",
+                        pts(big),
+                        pts(small),
                         evidence(&effect)
                     ));
                 }
@@ -420,6 +424,18 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                 let Some(c2) = q.checks.iter().find(|c| c.name == c1.name) else {
                     continue;
                 };
+                let shape = |c: &CheckStudyDoc| (c.cells.len() / c.columns.max(1), c.columns);
+                if shape(c1) != shape(c2) {
+                    let ((r1, k1), (r2, k2)) = (shape(c1), shape(c2));
+                    doc.unmatched.push(format!(
+                        "check {:?}: {} has a {r1}×{k1} grid and {} a {r2}×{k2} grid; only the common {}×{} corner is compared",
+                        c1.name,
+                        pair[0],
+                        pair[1],
+                        r1.min(r2),
+                        k1.min(k2)
+                    ));
+                }
                 let c = check_compare(c1, c2, &pair, threshold);
                 let decisive = c.cells.iter().filter(|x| x.p.decisive).count();
                 if decisive > 0 {
@@ -513,16 +529,7 @@ fn check_compare(
             Some(if a == b { a } else { format!("{a} / {b}") })
         }
     };
-    let cols = |c: &CheckStudyDoc| {
-        let mut v: Vec<Option<String>> = Vec::new();
-        for x in &c.cells {
-            if !v.contains(&x.col) {
-                v.push(x.col.clone());
-            }
-        }
-        v.len().max(1)
-    };
-    let (n1, n2) = (cols(c1), cols(c2));
+    let (n1, n2) = (c1.columns.max(1), c2.columns.max(1));
     let mut cells = Vec::new();
     let rows = (c1.cells.len() / n1).min(c2.cells.len() / n2);
     let ncols = n1.min(n2);

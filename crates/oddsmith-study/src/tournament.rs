@@ -68,7 +68,9 @@ pub struct TournamentDoc {
     pub win: Vec<Vec<Option<Est>>>,
     /// Exact P(i beats j), both seatings averaged, where the ruleset solves the duels.
     pub exact_win: Vec<Vec<Option<f64>>>,
-    /// Meta-game payoff P(i wins) − P(i loses) (0 on the diagonal; antisymmetric).
+    /// Meta-game payoff P(i wins) − P(i loses) (0 on the diagonal; antisymmetric): from the
+    /// exact values when every pairing has one, else from the Monte Carlo counts; the Nash mix
+    /// is solved on this matrix.
     pub payoff: Vec<Vec<f64>>,
     /// The Nash mix, one share per loadout.
     pub nash: Vec<f64>,
@@ -128,7 +130,7 @@ pub fn run_tournament<R: Ruleset>(
     }
     let mut win = vec![vec![None; n]; n];
     let mut exact_win = vec![vec![None; n]; n];
-    let mut payoff = vec![vec![0.0; n]; n];
+    let mut payoff = vec![vec![0.0; n]; n]; // Monte Carlo
     for i in 0..n {
         for j in 0..n {
             if i != j {
@@ -182,7 +184,7 @@ pub fn run_tournament<R: Ruleset>(
         trials_per_seating: ctx.cfg.trials,
         win,
         exact_win,
-        payoff,
+        payoff: game,
         nash,
         ranking,
         costs,

@@ -626,6 +626,11 @@ fn relocate_err(file: &str, text: &str, id: &str, e: anyhow::Error) -> anyhow::E
     }
 }
 
+/// The seed of comparison part `k`: part 0 uses the file's seed itself.
+fn part_seed(seed: u64, k: usize) -> u64 {
+    seed ^ 0xA076_1D64_78BD_642Fu64.wrapping_mul(k as u64)
+}
+
 /// Runs a comparison file: each part with its own ruleset, then the comparison.
 fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
     let c = load_comparison(file, text).map_err(ScenarioInput)?;
@@ -684,13 +689,19 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
             command: String::new(),
         },
     };
-    for p in &c.parts {
+    for (k, p) in c.parts.iter().enumerate() {
+        // Each part on its own seed (derived from the file's seed and the part's position),
+        // so the rulesets' estimates are independent samples, as the tests assume.
+        let part_cfg = RunConfig {
+            seed: part_seed(cfg.seed, k),
+            ..cfg.clone()
+        };
         let r = visit(
             &p.id,
             RunPart {
                 file,
                 part: p,
-                cfg: &cfg,
+                cfg: &part_cfg,
                 no_exact: a.no_exact,
             },
         )

@@ -206,6 +206,7 @@ fn check_grid() -> CheckStudyDoc {
         params: vec![("modifier".into(), "0".into())],
         row_param: Some("skill".into()),
         col_param: Some("tn".into()),
+        columns: 2,
         cells: vec![
             cell("8", "5", 0.75, 1510),
             cell("8", "7", 0.4167, 820),

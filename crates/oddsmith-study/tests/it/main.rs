@@ -498,3 +498,34 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
     assert!(same.archetypes[0].rounds_ks.d < 0.03);
     assert!(!same.archetypes[0].rounds_decisive);
 }
+
+#[test]
+fn skill_step_verdict_compares_magnitudes() {
+    // Raising side B lowers P(A wins): effects are negative; the larger magnitude matters more.
+    let step = |ruleset: &str, e: f64| oddsmith_study::StepEffect {
+        ruleset: ruleset.into(),
+        label: "novice.skill 4 → 5".into(),
+        before: oddsmith_study::Est::new(900, 1000),
+        after: oddsmith_study::Est::new(800, 1000),
+        diff: oddsmith_stats::DiffEstimate { diff: e, lo: e - 0.01, hi: e + 0.01, z: 0.0, p_value: 0.0 },
+        exact_diff: Some(e),
+    };
+    let mut x = part("x", DRAFT_PAIR, 1_000, 1, true);
+    let mut y = part("y", DRAFT_PAIR, 1_000, 2, true);
+    x.step = Some(step("x", -0.10));
+    y.step = Some(step("y", -0.04));
+    let d = oddsmith_study::compare(&[x, y], 0.05, 0.03);
+    let v = d.verdicts.iter().find(|v| v.contains("skill step")).expect("a step verdict");
+    assert!(v.contains("matters more under x"), "{v}");
+    assert!(v.contains("10.0 points vs 4.0 points"), "{v}");
+    assert!(d.step_comparisons[0].effect.exact);
+}
+
+#[test]
+fn balance_ranges_and_tolerances_are_checked_on_load() {
+    let with = |extra: &str| format!("{DRAFT_PAIR}\n[balance]\nfighter = \"a\"\nfield = \"con\"\n{extra}\n");
+    let e = load::<Draft>(FILE, &with("range = [2.2, 2.8]\ninteger = true")).unwrap_err();
+    assert!(e.message.contains("no whole number"), "{e}");
+    let e = load::<Draft>(FILE, &with("range = [2.0, 8.0]\ntolerance = 1e-15")).unwrap_err();
+    assert!(e.field.ends_with("tolerance"), "{e}");
+}

@@ -6,6 +6,9 @@
 //! ruleset's own types, so a swept value is validated exactly like a value written in the
 //! file; an invalid value is reported at the study section that asked for it.
 
+// `!(x > 0.0)` and friends are deliberate: they also reject NaN.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -433,12 +436,17 @@ fn key(k: &str) -> Seg {
 /// Most points a sweep axis may have (a typo like `step = 0.0001` should not start a week-long run).
 pub const MAX_AXIS_POINTS: usize = 201;
 
+/// `fighter`, `field`, `option` of an axis as written.
+type AxisTarget<'a> = (&'a Option<String>, &'a Option<String>, &'a Option<String>);
+/// `values`, `from`, `to`, `step` of an axis as written.
+type AxisValues<'a> = (&'a Option<Vec<Num>>, Option<Num>, Option<Num>, Option<Num>);
+
 fn axis(
     doc: &Doc<'_>,
     at: &[Seg],
     fighters: &[String],
-    parts: (&Option<String>, &Option<String>, &Option<String>),
-    values: (&Option<Vec<Num>>, Option<Num>, Option<Num>, Option<Num>),
+    parts: AxisTarget<'_>,
+    values: AxisValues<'_>,
 ) -> Result<Axis, ScenarioError> {
     let here = |k: &str| {
         let mut p = at.to_vec();

@@ -356,7 +356,7 @@ p_success = [0.0, 0.5]
     let exact = |skill: i64, tn: i64| {
         let p = oddsmith_rules::CheckParams::parse(
             [
-                format!("attribute=6"),
+                "attribute=6".to_string(),
                 format!("skill={skill}"),
                 format!("tn={tn}"),
             ]

@@ -136,7 +136,8 @@ pub fn check_table(d: &CheckDoc) -> String {
         m.z
     );
     for b in &e.bands {
-        let _ = writeln!(s, "  {:<13} {:.6}", b.name, b.p);
+        // Band probabilities are differences of sums: clamp rounding noise such as -1e-17.
+        let _ = writeln!(s, "  {:<13} {:.6}", b.name, b.p.max(0.0));
     }
     let _ = writeln!(s, "{:>6}  {:>9}  {:>11}", "value", "exact", "Monte Carlo");
     for ((v, p), (_, f)) in e.distribution.iter().zip(&m.distribution) {

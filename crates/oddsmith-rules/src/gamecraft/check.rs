@@ -6,6 +6,7 @@
 use oddsmith_dice::Dist;
 
 use super::options::{ExplodeMode, GamecraftOptions, OpposedTie};
+use super::reference::explosion_tn;
 use super::tables::{self, DIFFICULTIES, die_dist, gc_die};
 use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
 
@@ -41,6 +42,16 @@ pub enum GamecraftCheck {
         /// Resistance base (Constitution + armour), if the target resists.
         resist: Option<i64>,
     },
+    /// Blast avoidance («Explosions»): `die + base` against the TN of the device's Area at the
+    /// target's Range; the result is the total, the bands say where the target ends up.
+    Explosion {
+        /// Attribute + skill + pool points + modifier.
+        base: i64,
+        /// Area: 0 Small, 1 Medium, 2 Large.
+        area: u8,
+        /// The target's Range in the blast: 0 Short, 1 Medium, 2 Long.
+        range: u8,
+    },
 }
 
 /// Parameter names accepted by `oddsmith check gamecraft`.
@@ -59,6 +70,8 @@ pub const PARAMS: &[&str] = &[
     "dodge",
     "damage",
     "resist",
+    "explosion",
+    "range",
 ];
 
 /// Parses check parameters (see `CHECK_DOCS`).
@@ -91,6 +104,67 @@ pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
         }
         Ok(())
     };
+    if let Some(area) = p.get("explosion") {
+        reject(
+            &[
+                "difficulty",
+                "tn",
+                "a",
+                "b",
+                "attack",
+                "defense",
+                "defence",
+                "dodge",
+                "damage",
+                "resist",
+            ],
+            "a blast-avoidance check (explosion=…, range=…, attribute=…, skill=…)",
+        )?;
+        let area = match tables::normalise(area).as_str() {
+            "small" => 0,
+            "medium" => 1,
+            "large" => 2,
+            _ => {
+                return Err(RulesError::check(
+                    "explosion",
+                    format!("unknown Area {area:?}; expected small, medium or large"),
+                ));
+            }
+        };
+        let range = match p.get("range").map(tables::normalise).as_deref() {
+            None | Some("short") => 0,
+            Some("medium") => 1,
+            Some("long") => 2,
+            Some(v) => {
+                return Err(RulesError::check(
+                    "range",
+                    format!("unknown blast Range {v:?}; expected short, medium or long"),
+                ));
+            }
+        };
+        let skill = p.int_or("skill", 0)?;
+        let pool = p.int_or("pool", 0)?;
+        if pool < 0 || pool > skill.max(0) {
+            return Err(RulesError::check(
+                "pool",
+                format!(
+                    "you may spend 0 to {} pool points: no more than your skill level («Skill Categories»)",
+                    skill.max(0)
+                ),
+            ));
+        }
+        return Ok(GamecraftCheck::Explosion {
+            base: p.int_or("attribute", 0)? + skill + pool + modifier,
+            area,
+            range,
+        });
+    }
+    if p.get("range").is_some() {
+        return Err(RulesError::check(
+            "range",
+            "used only by a blast-avoidance check (explosion=…)",
+        ));
+    }
     if p.get("damage").is_some() {
         reject(
             &[
@@ -347,6 +421,50 @@ pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
             success_at_least: 1,
             bands: vec![band("none", None, Some(0)), band("damage", Some(1), None)],
         },
+        GamecraftCheck::Explosion { base, area, range } => {
+            const AREAS: [&str; 3] = ["Small", "Medium", "Large"];
+            const RANGES: [&str; 5] = ["short", "medium", "long", "out", "out"];
+            let tn = i64::from(explosion_tn(usize::from(area), usize::from(range)));
+            let r = usize::from(range);
+            let to = |k: usize| {
+                if k > 2 {
+                    "out_of_blast".to_string()
+                } else {
+                    format!("to_{}", RANGES[k])
+                }
+            };
+            CheckExact {
+                description: format!(
+                    "blast avoidance: 1d6−1 + {base} ≥ TN {tn} ({} device, target at {} Range): one Range out, two on a critical, no Constitution on a critical failure",
+                    AREAS[usize::from(area)],
+                    RANGES[r]
+                ),
+                distribution: x.shift(base),
+                success_at_least: tn,
+                bands: vec![
+                    band(
+                        &format!("critical_failure_stays_{}", RANGES[r]),
+                        None,
+                        Some(tn - fm),
+                    ),
+                    band(
+                        &format!("stays_{}", RANGES[r]),
+                        Some(tn - fm + 1),
+                        Some(tn - 1),
+                    ),
+                    band(&to(r + 1), Some(tn), Some(tn + cm - 1)),
+                    band(
+                        &if r + 1 > 2 {
+                            "out_of_blast_critical".to_string()
+                        } else {
+                            to(r + 2)
+                        },
+                        Some(tn + cm),
+                        None,
+                    ),
+                ],
+            }
+        }
     }
 }
 
@@ -354,7 +472,9 @@ pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
 pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) -> i64 {
     let mut die = || i64::from(gc_die(r, o.explode_mode));
     match *c {
-        GamecraftCheck::Simple { base, .. } => base + die(),
+        GamecraftCheck::Simple { base, .. } | GamecraftCheck::Explosion { base, .. } => {
+            base + die()
+        }
         GamecraftCheck::Opposed { a, b } => loop {
             let x = a + die();
             let m = x - (b + die());

@@ -1,14 +1,16 @@
 //! The duel as a small state machine, shared by the Monte Carlo duel and the exact solver.
 //!
 //! One [`step`] is either the start of a round (initiative, bleeding, Incapacitated rolls,
-//! declarations, dodge rolls) or one declared action resolved in its phase. The Monte Carlo
+//! declarations, dodge rolls), one declared action resolved in its phase, or one part of a
+//! blast an explosive set off (the avoidance roll, then the damage). The Monte Carlo
 //! duel calls it with a random roller until the duel ends; the exact solver calls it with
 //! every sequence of faces. Digest §4.15 is the specification.
 
 use super::fighter::{Fighter, Matchup};
 use super::options::{
-    CritEffect, DodgeTiming, EndCondition, FumbleEffect, GamecraftOptions, InitiativeTie,
-    MovePenaltyMode, MovingTargetScope, MultiActionMode, PenaltyScope, StrafeHitRule,
+    AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplosionDelivery, FumbleEffect,
+    GamecraftOptions, InitiativeTie, MovePenaltyMode, MovingTargetScope, MultiActionMode,
+    PenaltyScope, StrafeHitRule,
 };
 use super::reference;
 use super::spec::{ActionPlan, GracePolicy, PenaltySplit, ReservePolicy};
@@ -76,6 +78,42 @@ pub struct State {
     pub f: [FState; 2],
     /// The distance category between the fighters (0 Point Blank … 4 Extreme).
     pub dist: u8,
+    /// A blast waiting to be resolved ([`Blast`], packed; 0 = none).
+    pub blast: u8,
+}
+
+/// A pending blast («Explosions»): set off by an explosive, then resolved in two steps of its
+/// own (the avoidance roll, then damage against resistance), so the exact solver enumerates
+/// the dice of each part after the other instead of their product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blast {
+    /// The fighter caught in it (the other set it off).
+    pub target: usize,
+    /// The blast Range the target is in: 0 Short, 1 Medium, 2 Long.
+    pub band: u8,
+    /// The avoidance roll is done (or skipped); damage comes next.
+    pub damage_stage: bool,
+    /// No Constitution against the damage (a critical failure, or an unaware target).
+    pub no_con: bool,
+}
+
+impl Blast {
+    /// Packs into a non-zero byte.
+    pub fn encode(self) -> u8 {
+        0x80 | self.target as u8
+            | (self.band & 3) << 1
+            | u8::from(self.damage_stage) << 3
+            | u8::from(self.no_con) << 4
+    }
+    /// Unpacks [`Blast::encode`]; `None` for 0.
+    pub fn decode(v: u8) -> Option<Blast> {
+        (v != 0).then_some(Blast {
+            target: usize::from(v & 1),
+            band: (v >> 1) & 3,
+            damage_stage: v & 8 != 0,
+            no_con: v & 16 != 0,
+        })
+    }
 }
 
 impl FState {
@@ -121,7 +159,7 @@ impl std::hash::Hash for State {
                 | u64::from(self.init) << 41
                 | u64::from(self.surprised) << 42
                 | u64::from(self.pre) << 48
-                | u64::from(self.dist) << 56,
+                | u64::from(self.dist) << 56 ^ u64::from(self.blast) << 43,
         );
         h.write_u64(self.f[0].packed());
         h.write_u64(self.f[1].packed());
@@ -151,6 +189,8 @@ pub trait Tally {
     fn dodge(&mut self, by: usize);
     /// Grace spent by `by`.
     fn grace(&mut self, by: usize, points: u8);
+    /// Damage sustained from a blast `by` set off (its attack was counted as a hit with 0).
+    fn blast(&mut self, _by: usize, _damage: i32) {}
 }
 
 /// A tally that records nothing.
@@ -364,7 +404,9 @@ pub(super) fn event(s: &State, k: u8) -> Option<(usize, u8)> {
 
 /// Whether the next step starts a new round.
 pub fn next_is_round_start(s: &State) -> bool {
-    if s.ev == u8::MAX {
+    if s.blast != 0 {
+        false
+    } else if s.ev == u8::MAX {
         s.pre == 0 && !s.f.iter().any(|f| f.incap_pending)
     } else {
         event(s, s.ev).is_none() && !s.f.iter().any(|f| f.incap_pending)
@@ -724,6 +766,9 @@ pub fn step<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> Step {
+    if let Some(b) = Blast::decode(s.blast) {
+        return blast_step(m, o, s, b, r, tally);
+    }
     for i in 0..2 {
         if s.f[i].incap_pending {
             s.f[i].incap_pending = false;
@@ -946,7 +991,10 @@ fn attack<R: Roller, T: Tally>(
     if o.surprise_first_attack {
         s.surprised = true;
     }
-    let (hit, crit) = if helpless_y && o.helpless_auto_hit && o.end_condition == EndCondition::Dead
+    let aware = o.aware && !helpless_y && !first_attack;
+    let placed = line.explosive && o.explosion_delivery == ExplosionDelivery::Placed;
+    let (hit, crit) = if placed
+        || (helpless_y && o.helpless_auto_hit && o.end_condition == EndCondition::Dead)
     {
         (true, false)
     } else {
@@ -977,6 +1025,20 @@ fn attack<R: Roller, T: Tally>(
         (true, tot - tn >= o.crit_margin)
     };
     debug_assert!(hit);
+    if line.explosive {
+        // «Explosions»: the device goes off with the target at `explosion_range`; an unaware
+        // target neither avoids it nor resists with Constitution. A critical throw adds
+        // nothing: the blast replaces the weapon's damage.
+        s.blast = Blast {
+            target: y,
+            band: o.explosion_range as u8,
+            damage_stage: !aware || o.explosion_avoid_roll == AvoidRoll::None,
+            no_con: !aware,
+        }
+        .encode();
+        tally.attack(x, true, crit, false, 0);
+        return;
+    }
     let mut dealt =
         (line.dmg_at[d] + gc_die(r, o.explode_mode) - if all { pen_x } else { 0 }).max(0);
     // A strafe's critical multiplies the damage dealt instead of the usual extra wound.
@@ -984,7 +1046,6 @@ fn attack<R: Roller, T: Tally>(
     if crit && line.strafe {
         dealt *= o.strafe_crit_mult;
     }
-    let aware = o.aware && !helpless_y && !first_attack;
     let resist = if aware {
         let v = fy.res_base + gc_die(r, o.explode_mode) - if all { pen(o, fy, &sy) } else { 0 };
         if o.resist_clamp_zero { v.max(0) } else { v }
@@ -1001,23 +1062,115 @@ fn attack<R: Roller, T: Tally>(
         }
         s.f[y].fat = (i32::from(sy.fat) + sus).min(i32::from(fy.fatigue)) as u8;
     } else {
-        let before = fy.status(sy.dmg);
-        let mut dm = (i32::from(sy.dmg) + sus).min(i32::from(fy.total()));
-        if crit_extra && o.crit_effect == CritEffect::WoundLevel {
-            let st = fy.status(dm as u8);
-            if st < 6 {
-                dm = i32::from(fy.cum[st]);
-            }
-        }
-        s.f[y].dmg = dm as u8;
-        let now = s.f[y];
-        if o.end_condition != EndCondition::Incapacitated
-            && before < 5
-            && fy.status(now.dmg) == 5
-            && !now.unconscious
-        {
-            s.f[y].incap_pending = true;
-        }
+        take_wounds(
+            m,
+            o,
+            s,
+            y,
+            sus,
+            crit_extra && o.crit_effect == CritEffect::WoundLevel,
+        );
     }
     tally.attack(x, true, crit, false, sus);
+}
+
+/// `y` loses `sus` wound points (raised to the next level threshold when `to_next_level`), and
+/// the Incapacitated roll is queued if it has just become Incapacitated.
+fn take_wounds(
+    m: &Matchup,
+    o: &GamecraftOptions,
+    s: &mut State,
+    y: usize,
+    sus: i32,
+    to_next_level: bool,
+) {
+    let (fy, sy) = (&m.f[y], s.f[y]);
+    let before = fy.status(sy.dmg);
+    let mut dm = (i32::from(sy.dmg) + sus).min(i32::from(fy.total()));
+    if to_next_level {
+        let st = fy.status(dm as u8);
+        if st < 6 {
+            dm = i32::from(fy.cum[st]);
+        }
+    }
+    s.f[y].dmg = dm as u8;
+    let now = s.f[y];
+    if o.end_condition != EndCondition::Incapacitated
+        && before < 5
+        && fy.status(now.dmg) == 5
+        && !now.unconscious
+    {
+        s.f[y].incap_pending = true;
+    }
+}
+
+/// One part of a pending blast («Explosions», G20).
+///
+/// Avoidance: `explosion_avoid_roll` + die − wound and Fatigue penalties (+ Grace under
+/// `save_for_defense`, capped by Combat Defense (Explosives)) against the TN of the device's
+/// Area at the target's Range; beating it moves the target one Range out, a critical two (past
+/// Long: out of the blast), a critical failure leaves it there without Constitution.
+///
+/// Damage: the listed damage (+ die under `explosion_damage_die`), × the Range's
+/// `blast_fraction`, rounded by `blast_rounding`, against Constitution + armour + die (armour
+/// only without Constitution). Always lethal; no critical effect.
+fn blast_step<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &GamecraftOptions,
+    s: &mut State,
+    b: Blast,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    let (y, x) = (b.target, 1 - b.target);
+    let (fx, fy, sy) = (&m.f[x], &m.f[y], s.f[y]);
+    if !b.damage_stage {
+        let skill = match o.explosion_avoid_roll {
+            AvoidRoll::ProCd => m.line[x].cd,
+            AvoidRoll::ProOnly | AvoidRoll::None => 0,
+        };
+        let g = if fy.grace_policy == GracePolicy::SaveForDefense {
+            skill.min(i32::from(sy.grace)).max(0) as u8
+        } else {
+            0
+        };
+        let tot = fy.prowess + skill + i32::from(g) + gc_die(r, o.explode_mode) - pen(o, fy, &sy);
+        s.f[y].grace -= g;
+        tally.grace(y, g);
+        let tn = reference::explosion_tn(usize::from(fx.area), usize::from(b.band));
+        let (out, crit_fail) = reference::avoid_outcome(tot, tn, o.crit_margin, o.fumble_margin);
+        let band = b.band + out;
+        s.blast = if band > 2 {
+            0
+        } else {
+            Blast {
+                band,
+                damage_stage: true,
+                no_con: crit_fail,
+                ..b
+            }
+            .encode()
+        };
+        return Step::Continue;
+    }
+    s.blast = 0;
+    let all = o.wound_penalty_scope == PenaltyScope::AllRolls;
+    let raw = fx.dmg_base
+        + if o.explosion_damage_die {
+            gc_die(r, o.explode_mode)
+        } else {
+            0
+        };
+    let dealt =
+        reference::blast_damage(raw, o.blast_fraction[usize::from(b.band)], o.blast_rounding);
+    let resist = if b.no_con {
+        fy.armor
+    } else {
+        let v = fy.res_base + gc_die(r, o.explode_mode) - if all { pen(o, fy, &sy) } else { 0 };
+        if o.resist_clamp_zero { v.max(0) } else { v }
+    };
+    let sus = (dealt - resist).max(0);
+    take_wounds(m, o, s, y, sus, false);
+    tally.blast(x, sus);
+    end_part(m, o, s)
 }

@@ -73,6 +73,8 @@ pub struct Fighter {
     /// First-aid base (Intelligence + Medicine (First Aid)) if the fighter gives itself first
     /// aid while bleeding; `None` otherwise (Medicine cannot be used untrained).
     pub aid_base: Option<i32>,
+    /// Explosives: the device's Area (0 Small, 1 Medium, 2 Large).
+    pub area: u8,
 }
 
 impl Fighter {
@@ -164,15 +166,8 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         }
     }
     let w = &s.weapon.stats;
-    if w.kind == WeaponKind::Explosive {
-        return Err(RulesError::field(
-            "weapon",
-            format!(
-                "{:?} is an explosive; explosions (area damage, avoidance TNs) are not modelled in duels",
-                w.name
-            ),
-        ));
-    }
+    // «Explosions»: an explosive's Area, or `grenade_area` when it gives none (G19).
+    let area = w.area.unwrap_or(o.grenade_area) as u8;
     let range = match (w.kind, w.range) {
         (WeaponKind::Melee, _) => Distance::PointBlank,
         (_, Some(r)) if r != Distance::PointBlank => r,
@@ -239,6 +234,12 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
                 "firearms always deal lethal damage («Non-Lethal Combat»)",
             ));
         }
+        DamageType::Nonlethal if w.kind == WeaponKind::Explosive => {
+            return Err(RulesError::field(
+                "damage_type",
+                "explosives always deal lethal damage («Non-Lethal Combat»)",
+            ));
+        }
         DamageType::Nonlethal => true,
         DamageType::Lethal => unarmed && atk_skill <= o.unarmed_nonlethal_max_skill,
     };
@@ -250,8 +251,10 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
     let offhand = if s.offhand { o.offhand_penalty } else { 0 };
     let atk_base =
         attr(&a, w.attack_attribute) + atk_skill + s.attack_modifier - offhand - nonlethal_pen;
+    // «Damage»: explosives "deal their own damage", based on no attribute.
     let dmg_attr = match w.kind {
         WeaponKind::Melee | WeaponKind::Thrown => a[0],
+        WeaponKind::Explosive => 0,
         _ => a[6],
     };
     // «Automatic Weapons»: a burst adds half the bonus, rounded up; a spray triples it; a
@@ -321,6 +324,7 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         goal: goal.map(|d| d as u8),
         fire_mode: s.fire_mode,
         aid_base: s.first_aid.then_some(a[4] + aid_skill),
+        area,
     })
 }
 
@@ -346,6 +350,8 @@ pub struct AttackLine {
     pub reach: [bool; 5],
     /// A strafe: the hit test follows `strafe_hit_rule` and a critical multiplies damage.
     pub strafe: bool,
+    /// An explosive: a hit (or, placed, every use) sets off a blast instead of dealing damage.
+    pub explosive: bool,
 }
 
 /// Two compiled fighters facing each other.
@@ -451,6 +457,7 @@ pub fn attack_line(o: &GamecraftOptions, x: &Fighter, y: &Fighter) -> AttackLine
         dmg_at: all.map(|v| v.2),
         reach: Distance::ALL.map(|d| reaches(o, x.kind, x.range, d)),
         strafe: strafe_pen > 0,
+        explosive: x.kind == WeaponKind::Explosive,
     }
 }
 

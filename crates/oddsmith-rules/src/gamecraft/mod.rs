@@ -8,8 +8,9 @@
 //! actions, simultaneous and reserved actions, dodge and full dodge, Grace, criticals and
 //! fumbles, movement between distance categories (G21 approach model) with range modifiers
 //! and the moving-target bonus, bursts, sprays and strafes, non-lethal damage, bleeding and
-//! first aid as options; single, opposed, attack and damage checks; an exact duel solver;
-//! creation and XP costs. Not modelled: explosions (see `options`).
+//! first aid as options; explosives (thrown or placed; the target's avoidance roll moves it
+//! out through the blast's Ranges, G20 options); single, opposed, attack, damage and
+//! explosion-avoidance checks; an exact duel solver; creation and XP costs.
 
 pub mod check;
 pub mod duel;
@@ -74,6 +75,10 @@ impl Tally for OutcomeTally {
     fn grace(&mut self, by: usize, points: u8) {
         self.0.counters[by * 4 + 3] += u32::from(points);
     }
+    #[inline]
+    fn blast(&mut self, by: usize, damage: i32) {
+        self.0.damage[by] += damage.max(0) as u32;
+    }
 }
 
 impl crate::Ruleset for Gamecraft {
@@ -106,6 +111,15 @@ impl crate::Ruleset for Gamecraft {
             return Err(RulesError::field(
                 "aided_incap_interval_mult",
                 "expected 1 to 100",
+            ));
+        }
+        if o.blast_fraction
+            .iter()
+            .any(|f| !(f.is_finite() && (0.0..=1.0).contains(f)))
+        {
+            return Err(RulesError::field(
+                "blast_fraction",
+                "expected three fractions from 0 to 1 (Short, Medium, Long)",
             ));
         }
         for (field, v) in [
@@ -206,8 +220,9 @@ impl crate::Ruleset for Gamecraft {
                       Initiative once per combat, actions resolved in phases, −N for N actions, \
                       Grace spent up to the skill level; simultaneous and reserved actions; \
                       movement between distance categories with range modifiers and moving \
-                      targets; bursts, sprays and strafes; first aid against bleeding. Exact \
-                      solver included. Explosions are not modelled.",
+                      targets; bursts, sprays and strafes; first aid against bleeding; \
+                      explosives (a blast the target rolls to avoid, Range by Range, at full, \
+                      half or quarter damage). Exact solver included.",
             fighter_fields: FIGHTER_DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
             check_params: CHECK_DOCS.to_vec(),
@@ -360,7 +375,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc(
         "weapon",
         "required",
-        "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), unarmed, or { damage, kind = melee|thrown|bow|firearm, range, skill, attack_attribute, bullet, spread, automatic, name }",
+        "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), fragmentation grenade (explosive, Athletics, Range Short, Area grenade_area), unarmed, or { damage, kind = melee|thrown|bow|firearm|explosive, range, skill, attack_attribute, bullet, spread, automatic, area = small|medium|large, name }",
     ),
     doc(
         "armor",
@@ -480,5 +495,15 @@ pub const CHECK_DOCS: &[FieldDoc] = &[
         "resist",
         "—",
         "damage check: resistance base (Constitution + armour); omit for raw damage",
+    ),
+    doc(
+        "explosion",
+        "—",
+        "blast-avoidance check: the device's Area, small | medium | large (with attribute, skill, pool, modifier: e.g. Prowess and Combat Defense (Explosives))",
+    ),
+    doc(
+        "range",
+        "short",
+        "blast-avoidance check: the target's Range in the blast, short | medium | long",
     ),
 ];

@@ -6,9 +6,12 @@
 //! automatic fire, first aid, `greedy_ev` Grace) are written into reports only when they
 //! differ from their default, so earlier reports stay comparable; `OPTION_DOCS` lists all.
 //!
-//! Not offered (the duel model has no place for them): explosions (G20: the seed gives no
-//! way to deliver a device to a duellist, only how a target avoids a blast; the avoidance
-//! TNs and fractions are in `reference`), cooperation inside a fight, the Savvy/Charm pools,
+//! Explosions («Explosions», G19, G20) are options too: how a device reaches its target
+//! (`explosion_delivery`), the avoidance roll, the die on the damage, the blast fractions and
+//! their rounding, the Range the target starts in, and the grenade's Area.
+//!
+//! Not offered (the duel model has no place for them): cooperation inside a fight, the
+//! Savvy/Charm pools,
 //! and the `greedy_ev` *action plan* (digest §6 AI policy 1: it does not say what a fighter
 //! who declares first assumes the enemy will do, nor how Grace, the dodge roll's round-long
 //! effect or later rounds enter "expected damage taken"; the `greedy_ev` *Grace* policy is
@@ -16,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::tables::Distance;
+use super::tables::{Area, BlastRange, Distance};
 use crate::FieldDoc;
 
 /// Options under `[options]` for `ruleset = "gamecraft"`.
@@ -147,6 +150,37 @@ pub struct GamecraftOptions {
     /// `grace = "greedy_ev"`: the price of one Grace point in 36ths of hit probability.
     #[serde(skip_serializing_if = "is_3")]
     pub grace_ev_cost: i32,
+    /// «Explosions»: how an explosive reaches its target.
+    #[serde(skip_serializing_if = "is_default")]
+    pub explosion_delivery: ExplosionDelivery,
+    /// «Explosions»: the blast Range the target is in when the device goes off.
+    #[serde(skip_serializing_if = "is_default")]
+    pub explosion_range: BlastRange,
+    /// G20: the roll that avoids a blast.
+    #[serde(skip_serializing_if = "is_default")]
+    pub explosion_avoid_roll: AvoidRoll,
+    /// G20: the die is added to an explosive's listed damage (before the blast fraction).
+    #[serde(skip_serializing_if = "is_true")]
+    pub explosion_damage_die: bool,
+    /// «Explosions»: the damage fraction at Short, Medium and Long Range of a blast.
+    #[serde(skip_serializing_if = "is_default_fraction")]
+    pub blast_fraction: [f64; 3],
+    /// §2.9: rounding of a fractional blast damage (unspecified; down).
+    #[serde(skip_serializing_if = "is_default")]
+    pub blast_rounding: BlastRounding,
+    /// G19: the Area of an explosive that gives none (the fragmentation grenade).
+    #[serde(skip_serializing_if = "is_default")]
+    pub grenade_area: Area,
+}
+
+/// The seed's blast fractions: full, half, a quarter.
+pub const BLAST_FRACTION: [f64; 3] = [1.0, 0.5, 0.25];
+
+fn is_default_fraction(v: &[f64; 3]) -> bool {
+    *v == BLAST_FRACTION
+}
+fn is_true(v: &bool) -> bool {
+    *v
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -234,6 +268,13 @@ impl Default for GamecraftOptions {
             strafe_damage: StrafeDamage::Normal,
             strafe_crit_mult: 2,
             grace_ev_cost: 3,
+            explosion_delivery: ExplosionDelivery::Thrown,
+            explosion_range: BlastRange::Short,
+            explosion_avoid_roll: AvoidRoll::ProCd,
+            explosion_damage_die: true,
+            blast_fraction: BLAST_FRACTION,
+            blast_rounding: BlastRounding::Down,
+            grenade_area: Area::Small,
         }
     }
 }
@@ -407,6 +448,47 @@ pub enum StrafeDamage {
     Normal,
     /// The spray's tripled bonus.
     Tripled,
+}
+
+/// «Explosions»: how an explosive device reaches its target in a duel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplosionDelivery {
+    /// Thrown like any ranged weapon («Range» lists grenades): an attack roll against the
+    /// target's defense (Prowess + Combat Defense (Explosives) + range); a hit sets the device
+    /// off with the target at `explosion_range`; a miss lands out of reach (no effect).
+    #[default]
+    Thrown,
+    /// Placed (or the GM puts the target there): no attack roll, the device always goes off
+    /// with the target at `explosion_range`.
+    Placed,
+}
+
+/// G20: the roll that avoids a blast, against the «Explosions» TN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AvoidRoll {
+    /// Prowess + Combat Defense (Explosives) + die (the digest's INTERPRETATION).
+    #[default]
+    #[serde(alias = "PRO+CD(Explosives)")]
+    ProCd,
+    /// Prowess + die.
+    ProOnly,
+    /// No roll: the target stays where it is and resists normally.
+    None,
+}
+
+/// §2.9: rounding of half and quarter blast damage (the seed does not say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlastRounding {
+    /// Down (the digest's general rule).
+    #[default]
+    Down,
+    /// Up.
+    Up,
+    /// To the nearest, halves up.
+    Nearest,
 }
 
 /// Documentation of every option, in declaration order.
@@ -672,6 +754,41 @@ pub const OPTION_DOCS: &[FieldDoc] = &[
         "grace_ev_cost",
         "3",
         "grace = \"greedy_ev\": one Grace point is worth this many 36ths of hit probability (spend g maximising 36·ΔP(hit) − cost·g)",
+    ),
+    doc(
+        "explosion_delivery",
+        "\"thrown\"",
+        "«Explosions»: an explosive weapon is \"thrown\" (attack roll against Prowess + Combat Defense (Explosives) + range; a hit sets it off, a miss does nothing) | \"placed\" (always goes off)",
+    ),
+    doc(
+        "explosion_range",
+        "\"short\"",
+        "«Explosions»: the blast Range (short | medium | long) the target is in when the device goes off",
+    ),
+    doc(
+        "explosion_avoid_roll",
+        "\"pro_cd\"",
+        "G20: the blast-avoidance roll against the «Explosions» TN: \"pro_cd\" (Prowess + Combat Defense (Explosives) + die) | \"pro_only\" | \"none\"; beat it: one Range out, critical: two, critical failure: no move and armour-only resistance",
+    ),
+    doc(
+        "explosion_damage_die",
+        "true",
+        "G20: the die is added to an explosive's listed damage before the blast fraction",
+    ),
+    doc(
+        "blast_fraction",
+        "[1, 0.5, 0.25]",
+        "«Explosions»: damage fraction at Short, Medium, Long Range of the blast (each 0 to 1)",
+    ),
+    doc(
+        "blast_rounding",
+        "\"down\"",
+        "§2.9: rounding of fractional blast damage (unspecified): \"down\" | \"up\" | \"nearest\"",
+    ),
+    doc(
+        "grenade_area",
+        "\"small\"",
+        "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade",
     ),
 ];
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use oddsmith_dice::Dist;
 
-use super::options::{BonusAllocation, ExplodeMode};
+use super::options::{BlastRounding, BonusAllocation, ExplodeMode};
 use super::tables::{Distance, die_dist};
 
 /// Derived attributes («Derived Attributes»), each the sum of two primaries.
@@ -299,6 +299,30 @@ pub fn explosion_tn(area: usize, range: usize) -> i32 {
 /// Explosion damage at a range (full, half, quarter), rounded down (digest §2.9).
 pub fn explosion_damage(full: i32, range: usize) -> i32 {
     full >> range.min(2)
+}
+
+/// Blast damage `raw × fraction`, rounded as `rounding` says (the seed does not say; §2.9),
+/// never below 0. With the default fractions every result is exact in binary.
+pub fn blast_damage(raw: i32, fraction: f64, rounding: BlastRounding) -> i32 {
+    let v = f64::from(raw.max(0)) * fraction;
+    let r = match rounding {
+        BlastRounding::Down => v.floor(),
+        BlastRounding::Up => v.ceil(),
+        BlastRounding::Nearest => (v + 0.5).floor(),
+    };
+    r as i32
+}
+
+/// The avoidance roll's outcome («Explosions»): Range levels moved out (0, 1 or 2) and
+/// whether it was a critical failure (no move, no Constitution against the blast).
+pub fn avoid_outcome(total: i32, tn: i32, crit_margin: i32, fumble_margin: i32) -> (u8, bool) {
+    if total - tn >= crit_margin {
+        (2, false)
+    } else if total >= tn {
+        (1, false)
+    } else {
+        (0, tn - total >= fumble_margin)
+    }
 }
 
 /// One cooperation helper against TN 10: (P(success), P(critical), E[bonus]) with +1 per

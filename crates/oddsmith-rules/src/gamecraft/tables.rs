@@ -144,7 +144,8 @@ pub enum WeaponKind {
     Bow,
     /// Guns: Perception damage, Combat Defense (Firearms), always lethal.
     Firearm,
-    /// Explosives (area damage); not usable in a duel.
+    /// Explosives: a thrown or placed device whose blast the target tries to avoid
+    /// («Explosions»); its own damage, no attribute.
     Explosive,
 }
 
@@ -158,6 +159,32 @@ impl WeaponKind {
             WeaponKind::Explosive => "Combat Defense (Explosives)",
         }
     }
+}
+
+/// The Area of an explosive device («Explosions»).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Area {
+    /// Small device.
+    #[default]
+    Small,
+    /// Medium device.
+    Medium,
+    /// Large device.
+    Large,
+}
+
+/// The three Ranges of a blast («Explosions»), centre outward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlastRange {
+    /// Short: full damage.
+    #[default]
+    Short,
+    /// Medium: half damage.
+    Medium,
+    /// Long: a quarter.
+    Long,
 }
 
 /// A primary attribute.
@@ -215,6 +242,9 @@ pub struct WeaponStats {
     /// Semi- or fully automatic: may fire bursts, sprays and strafes («Automatic Weapons»).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub automatic: bool,
+    /// Explosives: the device's Area («Explosions»); none given = option `grenade_area`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Area>,
 }
 
 fn melee() -> WeaponKind {
@@ -227,7 +257,9 @@ fn melee_skill() -> String {
 /// Built-in weapons: (name, damage, kind, range, skill, bullet, spread). Damage from the
 /// seed; ranges other than the thrown dagger are the digest's G19 placeholders (not RAW).
 /// The sub-machinegun (+6, automatic) is the «Automatic Weapons» example; its Range (Short)
-/// is a placeholder like G19's.
+/// is a placeholder like G19's. The fragmentation grenade (30, explosive) has no Area in the
+/// seed (G19): it takes the option `grenade_area`; its throwing skill (Athletics) is not RAW
+/// either (G6).
 #[allow(clippy::type_complexity)]
 pub const WEAPONS: &[(&str, i32, WeaponKind, Option<Distance>, &str, bool, bool)] = &[
     (
@@ -357,6 +389,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 bullet,
                 spread,
                 automatic: name == "sub machinegun",
+                area: None,
             },
         )
 }

@@ -588,6 +588,9 @@ impl duel::Tally for Sustained {
     fn attack(&mut self, _: usize, _: bool, _: bool, _: bool, damage: i32) {
         self.0 += damage;
     }
+    fn blast(&mut self, _: usize, damage: i32) {
+        self.0 += damage;
+    }
     fn dodge(&mut self, _: usize) {}
     fn grace(&mut self, _: usize, _: u8) {}
 }
@@ -1029,7 +1032,11 @@ fn spec_parsing() {
         },
         ..aldric()
     };
-    assert!(g.compile("x", &grenade).is_err());
+    // Explosives are modelled now; they are always lethal.
+    assert_eq!(g.compile("x", &grenade).unwrap().dmg_base, 30);
+    let mut gentle = grenade.clone();
+    gentle.damage_type = DamageType::Nonlethal;
+    assert!(g.compile("x", &gentle).is_err());
     let capped = Gamecraft::new(opts(|o| o.max_actions_per_round = 1)).unwrap();
     let mut s = aldric();
     s.policy = ActionPlan::AttackDodge;
@@ -1056,12 +1063,19 @@ fn option_docs_cover_every_option() {
         o.strafe_damage = StrafeDamage::Tripled;
         o.strafe_crit_mult = 3;
         o.grace_ev_cost = 4;
+        o.explosion_delivery = ExplosionDelivery::Placed;
+        o.explosion_range = tables::BlastRange::Medium;
+        o.explosion_avoid_roll = AvoidRoll::ProOnly;
+        o.explosion_damage_die = false;
+        o.blast_fraction = [1.0, 0.5, 0.5];
+        o.blast_rounding = BlastRounding::Up;
+        o.grenade_area = tables::Area::Large;
     });
     let plain = toml::Value::try_from(GamecraftOptions::default()).unwrap();
     let v = toml::Value::try_from(every).unwrap();
     assert_eq!(
         v.as_table().unwrap().len() - plain.as_table().unwrap().len(),
-        15
+        22
     );
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
@@ -2123,5 +2137,371 @@ fn exact_timing() {
             "{name}: exact {fast:?}, reference {slow:?}, P(A) {}",
             e.p_a_win
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// «Explosions» (digest §4.13, G19, G20).
+
+/// A grenadier: Athletics 6 to throw, Prowess 7.
+fn grenadier() -> FighterSpec {
+    with_weapon(aldric(), "fragmentation grenade", ("Athletics", 6))
+}
+
+/// CON 6, no armour, Prowess 7 and Combat Defense (Explosives) 5.
+fn blast_target() -> FighterSpec {
+    spec(
+        [6, 6, 7, 4, 5, 5, 6, 6],
+        &[("Combat Defense", 4), ("Combat Defense (Explosives)", 5)],
+        "heavy pistol",
+        "none",
+    )
+}
+
+/// Every outcome of one step from `s`: (state after, blast damage recorded, probability).
+fn one_step(g: &Gamecraft, m: &Matchup, s: duel::State) -> Vec<(duel::State, i32, f64)> {
+    let mut out = Vec::new();
+    crate::roller::enumerate(
+        |r| {
+            let mut s2 = s;
+            let mut t = Sustained(0);
+            duel::step(m, g.options(), &mut s2, r, &mut t);
+            (s2, t.0)
+        },
+        |(s2, d), q| out.push((s2, d, q)),
+    );
+    out
+}
+
+fn pending(target: usize, band: u8, damage_stage: bool, no_con: bool) -> u8 {
+    duel::Blast {
+        target,
+        band,
+        damage_stage,
+        no_con,
+    }
+    .encode()
+}
+
+// The «Explosions» TN table, the fractions at each Range, their rounding, and the
+// avoidance outcomes.
+#[test]
+fn explosion_table_and_fractions() {
+    let table = [[16, 18, 20], [12, 16, 19], [8, 14, 18]];
+    for (range, row) in table.iter().enumerate() {
+        for (area, &tn) in row.iter().enumerate() {
+            assert_eq!(explosion_tn(area, range), tn, "area {area} range {range}");
+        }
+    }
+    let f = GamecraftOptions::default().blast_fraction;
+    assert_eq!(f, [1.0, 0.5, 0.25]);
+    let at = |raw, r: BlastRounding| f.map(|x| blast_damage(raw, x, r));
+    assert_eq!(at(30, BlastRounding::Down), [30, 15, 7]);
+    assert_eq!(at(33, BlastRounding::Down), [33, 16, 8]);
+    assert_eq!(at(33, BlastRounding::Up), [33, 17, 9]);
+    assert_eq!(at(33, BlastRounding::Nearest), [33, 17, 8]);
+    assert_eq!(at(-3, BlastRounding::Down), [0, 0, 0]);
+    // Matches the older helper (floor) on the default fractions.
+    for raw in 0..60 {
+        for (r, &fr) in f.iter().enumerate() {
+            assert_eq!(
+                blast_damage(raw, fr, BlastRounding::Down),
+                explosion_damage(raw, r)
+            );
+        }
+    }
+    // Beat the TN: one out; by the critical margin: two; miss by the fumble margin: a
+    // critical failure.
+    assert_eq!(avoid_outcome(16, 16, 10, 10), (1, false));
+    assert_eq!(avoid_outcome(26, 16, 10, 10), (2, false));
+    assert_eq!(avoid_outcome(15, 16, 10, 10), (0, false));
+    assert_eq!(avoid_outcome(7, 16, 10, 10), (0, false));
+    assert_eq!(avoid_outcome(6, 16, 10, 10), (0, true));
+    // The built-in grenade: 30, explosive, no attribute; its Area comes from grenade_area
+    // (Small by default, G19); an inline explosive gives its own.
+    let w = tables::weapon("Fragmentation Grenade").unwrap();
+    assert_eq!(
+        (w.damage, w.kind, w.area),
+        (30, tables::WeaponKind::Explosive, None)
+    );
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    assert_eq!(g.compile("x", &grenadier()).unwrap().area, 0);
+    let g2 = Gamecraft::new(opts(|o| o.grenade_area = tables::Area::Large)).unwrap();
+    assert_eq!(g2.compile("x", &grenadier()).unwrap().area, 2);
+    let s: FighterSpec = toml::from_str(
+        r#"weapon = { damage = 40, kind = "explosive", range = "short", skill = "Athletics", area = "medium", name = "satchel" }"#,
+    )
+    .unwrap();
+    let f = g.compile("x", &s).unwrap();
+    assert_eq!((f.area, f.dmg_base), (1, 40));
+    let o: GamecraftOptions = toml::from_str(
+        "explosion_avoid_roll = \"PRO+CD(Explosives)\"\nblast_fraction = [1, 0.5, 0.25]",
+    )
+    .unwrap();
+    assert_eq!(o, GamecraftOptions::default());
+    assert!(Gamecraft::new(opts(|o| o.blast_fraction = [1.0, 1.5, 0.25])).is_err());
+    // Defaults are not written into reports.
+    let plain = toml::Value::try_from(GamecraftOptions::default()).unwrap();
+    for k in ["blast_fraction", "explosion_avoid_roll", "grenade_area"] {
+        assert!(plain.get(k).is_none(), "{k}");
+    }
+}
+
+// Worked example by hand: CON 6, no armour, a grenade at Short, avoidance failed (not
+// critically). Dealt = 30 + X ≥ 25 and resistance = 6 + X' ≥ 1, so neither clamp bites:
+// sustained = 24 + X − X'. Mean 24; P(24) = P(X = X') = 12·(1/36)² + 4·(1/6)² = 13/108;
+// least 24 − 15 = 9, most 24 + 15 = 39. A critical failure (no Constitution): 30 + X, mean
+// 32.5. At Medium: ⌊(30 + X)/2⌋ − (6 + X'). Without the die: exactly 30 − (6 + X').
+#[test]
+fn explosion_worked_example() {
+    let (g, m) = setup(GamecraftOptions::default(), &grenadier(), &blast_target());
+    assert_eq!(m.f[1].res_base, 6);
+    let mut s = duel::State::start(&m);
+    s.blast = pending(1, 0, true, false);
+    let out = one_step(&g, &m, s);
+    let mean: f64 = out.iter().map(|&(_, d, q)| f64::from(d) * q).sum();
+    close(mean, 24.0, 1e-12);
+    let p24: f64 = out.iter().filter(|x| x.1 == 24).map(|x| x.2).sum();
+    close(p24, 13.0 / 108.0, 1e-12);
+    assert_eq!(out.iter().map(|x| x.1).min(), Some(9));
+    assert_eq!(out.iter().map(|x| x.1).max(), Some(39));
+    assert!(out.iter().all(|x| x.0.blast == 0));
+    // The same distribution as the damage check 30 against resistance 6.
+    let d = check(&g, &["damage=30", "resist=6"]).distribution;
+    for v in 9..=39 {
+        let p: f64 = out.iter().filter(|x| x.1 == v).map(|x| x.2).sum();
+        close(
+            p,
+            d.p_at_least(i64::from(v)) - d.p_at_least(i64::from(v) + 1),
+            1e-12,
+        );
+    }
+    // The wounds land on the target, capped at its total.
+    let total = m.f[1].total();
+    for (s2, d, _) in &out {
+        assert_eq!(s2.f[1].dmg, (*d as u8).min(total));
+    }
+    // Critical failure: armour (none) only.
+    s.blast = pending(1, 0, true, true);
+    let mean: f64 = one_step(&g, &m, s)
+        .iter()
+        .map(|&(_, d, q)| f64::from(d) * q)
+        .sum();
+    close(mean, 32.5, 1e-12);
+    // Medium: half, rounded down.
+    s.blast = pending(1, 1, true, false);
+    let x = die_dist(ExplodeMode::Limited);
+    let mut want = 0.0;
+    for (a, pa) in x.iter() {
+        for (b, pb) in x.iter() {
+            let w = ((30 + a) / 2 - (6 + b)).max(0);
+            want += w as f64 * frac(pa, 36) * frac(pb, 36);
+        }
+    }
+    let mean: f64 = one_step(&g, &m, s)
+        .iter()
+        .map(|&(_, d, q)| f64::from(d) * q)
+        .sum();
+    close(mean, want, 1e-12);
+    // No damage die (G20 alternative): 30 − (6 + X'), mean 21.5.
+    let (g, m) = setup(
+        opts(|o| o.explosion_damage_die = false),
+        &grenadier(),
+        &blast_target(),
+    );
+    let mut s = duel::State::start(&m);
+    s.blast = pending(1, 0, true, false);
+    let mean: f64 = one_step(&g, &m, s)
+        .iter()
+        .map(|&(_, d, q)| f64::from(d) * q)
+        .sum();
+    close(mean, 21.5, 1e-12);
+}
+
+// The avoidance roll: Prowess 7 + Combat Defense (Explosives) 5 = 12 + X.
+#[test]
+fn explosion_avoidance() {
+    let (g, m) = setup(GamecraftOptions::default(), &grenadier(), &blast_target());
+    let mut s = duel::State::start(&m);
+    let dist = |s: duel::State| {
+        let mut by: BTreeMap<u8, f64> = BTreeMap::new();
+        for (s2, _, q) in one_step(&g, &m, s) {
+            *by.entry(s2.blast).or_default() += q;
+        }
+        by
+    };
+    // Small device, Short: TN 16, beat it on X ≥ 4 (1/3): to Medium; no critical (26).
+    s.blast = pending(1, 0, false, false);
+    let d = dist(s);
+    close(d[&pending(1, 1, true, false)], 1.0 / 3.0, 1e-12);
+    close(d[&pending(1, 0, true, false)], 2.0 / 3.0, 1e-12);
+    // Medium: TN 12, X ≥ 0 (31/36); X ≥ 10 is a critical, two out: out of the blast.
+    s.blast = pending(1, 1, false, false);
+    let d = dist(s);
+    close(d[&0], 1.0 / 36.0, 1e-12);
+    close(d[&pending(1, 2, true, false)], 30.0 / 36.0, 1e-12);
+    close(d[&pending(1, 1, true, false)], 5.0 / 36.0, 1e-12);
+    // Long: TN 8, X ≥ −4 (35/36) gets out.
+    s.blast = pending(1, 2, false, false);
+    close(dist(s)[&0], 35.0 / 36.0, 1e-12);
+    // The same outcome distribution as the check form.
+    let c = check(
+        &g,
+        &["explosion=small", "range=medium", "attribute=7", "skill=5"],
+    );
+    let bands = c.band_probabilities();
+    let names: Vec<&str> = c.bands.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "critical_failure_stays_medium",
+            "stays_medium",
+            "to_long",
+            "out_of_blast"
+        ]
+    );
+    close(bands[0], 0.0, 1e-12);
+    close(bands[1], 5.0 / 36.0, 1e-12);
+    close(bands[2], 30.0 / 36.0, 1e-12);
+    close(bands[3], 1.0 / 36.0, 1e-12);
+    assert_eq!(c.success_at_least, 12);
+    // A clumsy target (Prowess 2, no Combat Defense) at Short: 2 + X ≤ 6 is a critical
+    // failure (X ≤ 4: 5/6), else it stays (1/6).
+    let mut clumsy = blast_target();
+    clumsy.prowess = 2;
+    clumsy.skills.clear();
+    let (g, m) = setup(GamecraftOptions::default(), &grenadier(), &clumsy);
+    let mut s = duel::State::start(&m);
+    s.blast = pending(1, 0, false, false);
+    let mut by: BTreeMap<u8, f64> = BTreeMap::new();
+    for (s2, _, q) in one_step(&g, &m, s) {
+        *by.entry(s2.blast).or_default() += q;
+    }
+    close(by[&pending(1, 0, true, true)], 5.0 / 6.0, 1e-12);
+    close(by[&pending(1, 0, true, false)], 1.0 / 6.0, 1e-12);
+    let c = check(&g, &["explosion=small", "attribute=2"]);
+    close(c.band_probabilities()[0], 5.0 / 6.0, 1e-12);
+    // Prowess only: 7 + X against 16 (X ≥ 9: 1/18).
+    let (g, m) = setup(
+        opts(|o| o.explosion_avoid_roll = AvoidRoll::ProOnly),
+        &grenadier(),
+        &blast_target(),
+    );
+    let mut s = duel::State::start(&m);
+    s.blast = pending(1, 0, false, false);
+    let p: f64 = one_step(&g, &m, s)
+        .iter()
+        .filter(|x| x.0.blast == pending(1, 1, true, false))
+        .map(|x| x.2)
+        .sum();
+    close(p, 1.0 / 18.0, 1e-12);
+    // Bad check parameters.
+    for bad in [
+        &["explosion=huge"][..],
+        &["explosion=small", "range=extreme"],
+        &["explosion=small", "tn=12"],
+        &["attribute=5", "range=short"],
+    ] {
+        let p = CheckParams::parse(bad.iter().copied()).unwrap();
+        assert!(g.parse_check(&p).is_err(), "{bad:?}");
+    }
+}
+
+// The throw: an attack roll (Prowess 7 + Athletics 6 + X) against Prowess 7 + Combat Defense
+// (Explosives) 5 + 2 (Short) = 14: a hit (X ≥ 1, 5/6) queues the avoidance roll with the
+// target at Short; placed, the device always goes off; with no avoidance roll the damage
+// comes next.
+#[test]
+fn explosion_throw() {
+    let o = opts(|o| o.distance = Distance::Short);
+    let (g, m) = setup(o.clone(), &grenadier(), &blast_target());
+    assert_eq!((m.line[0].atk, m.line[0].tn), (13, 14));
+    let s = declared(&g, &m, 0);
+    let out = one_step(&g, &m, s);
+    let p: f64 = out
+        .iter()
+        .filter(|x| x.0.blast == pending(1, 0, false, false))
+        .map(|x| x.2)
+        .sum();
+    close(p, 5.0 / 6.0, 1e-12);
+    close(
+        out.iter().filter(|x| x.0.blast == 0).map(|x| x.2).sum(),
+        1.0 / 6.0,
+        1e-12,
+    );
+    assert!(!duel::next_is_round_start(&out[out.len() - 1].0));
+    let (g, m) = setup(
+        opts(|o| {
+            o.distance = Distance::Short;
+            o.explosion_delivery = ExplosionDelivery::Placed;
+            o.explosion_range = tables::BlastRange::Medium;
+            o.explosion_avoid_roll = AvoidRoll::None;
+        }),
+        &grenadier(),
+        &blast_target(),
+    );
+    let s = declared(&g, &m, 0);
+    let out = one_step(&g, &m, s);
+    assert_eq!(out.len(), 1, "no dice");
+    assert_eq!(out[0].0.blast, pending(1, 1, true, false));
+    // Unaware duellists neither avoid nor resist with Constitution.
+    let (g, m) = setup(
+        opts(|o| {
+            o.distance = Distance::Short;
+            o.explosion_delivery = ExplosionDelivery::Placed;
+            o.aware = false;
+        }),
+        &grenadier(),
+        &blast_target(),
+    );
+    let out = one_step(&g, &m, declared(&g, &m, 0));
+    assert_eq!(out[0].0.blast, pending(1, 0, true, true));
+}
+
+// Grenade duels: the exact solver and the Monte Carlo duel agree (same step, 4σ at fixed
+// seeds), with the default options and with the G20 alternatives.
+#[test]
+fn explosion_exact_matches_monte_carlo() {
+    let pistol = with_weapon(borg(), "heavy pistol", ("Firearms (Pistols)", 6));
+    let mut target = blast_target();
+    target.grace = GracePolicy::SaveForDefense;
+    let cases = [
+        (
+            opts(|o| o.distance = Distance::Short),
+            grenadier(),
+            pistol.clone(),
+        ),
+        (
+            opts(|o| {
+                o.distance = Distance::Short;
+                o.explosion_delivery = ExplosionDelivery::Placed;
+                o.explosion_range = tables::BlastRange::Medium;
+                o.explosion_damage_die = false;
+                o.grenade_area = tables::Area::Large;
+            }),
+            target.clone(),
+            grenadier(),
+        ),
+        (
+            opts(|o| {
+                o.distance = Distance::Medium;
+                o.explosion_avoid_roll = AvoidRoll::None;
+                o.blast_rounding = BlastRounding::Up;
+                o.end_condition = EndCondition::Unconscious;
+            }),
+            grenadier(),
+            grenadier(),
+        ),
+    ];
+    for (k, (o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o.clone(), &a, &b);
+        let e = g
+            .exact(&m)
+            .unwrap_or_else(|| panic!("case {k}: finite state space"));
+        assert!(e.truncated < 1e-9);
+        close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
+        let n = 40_000;
+        let (p, _) = monte_carlo(o, &a, &b, n, 300 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
     }
 }

@@ -439,13 +439,21 @@ fn intervals<DB: DrawingBackend>(
         } else {
             format!("{:.3}", v.0)
         };
+        let span = p.range.1 - p.range.0;
         let right = v.2.max(p.exact.get(i).copied().flatten().unwrap_or(v.2));
-        let x = (right + (p.range.1 - p.range.0) * 0.02).min(p.range.1);
+        let left = v.1.min(p.exact.get(i).copied().flatten().unwrap_or(v.1));
+        // Near the right edge the label would be cut off: put it inside the bar, left of the
+        // interval, right-aligned.
+        let (x, style) = if right > p.range.0 + 0.8 * span && left > p.range.0 + 0.3 * span {
+            (left - span * 0.02, label_style.pos(Pos::new(HPos::Right, VPos::Center)))
+        } else {
+            ((right + span * 0.02).min(p.range.1), label_style.clone())
+        };
         chart
             .draw_series(std::iter::once(Text::new(
                 text,
                 (x, SegmentValue::CenterOf(i as i32)),
-                label_style.clone(),
+                style,
             )))
             .map_err(|e| e.to_string())?;
     }

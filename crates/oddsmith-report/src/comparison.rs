@@ -329,12 +329,12 @@ pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
     }
     if !cats.is_empty() {
         let n_cats = cats.len();
-        let h = (120 + 34 * cats.len() as u32).min(1400);
+        let h = (170 + 60 * cats.len() as u32).min(1400);
         v.push((
             WIN_STEM.to_string(),
             Chart {
                 title: "P(A wins) by archetype and ruleset".into(),
-                width: 900,
+                width: 1000,
                 height: h,
                 plot: Plot::Intervals(IntervalPlot {
                     value_desc: "P(A wins), 95 % interval (red: exact)".into(),
@@ -351,7 +351,7 @@ pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
             LETHALITY_STEM.to_string(),
             Chart {
                 title: "Lethality: share of fights ending in a death".into(),
-                width: 900,
+                width: 1000,
                 height: h,
                 plot: Plot::Intervals(IntervalPlot {
                     value_desc: "P(the loser dies), 95 % interval".into(),

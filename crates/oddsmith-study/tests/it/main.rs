@@ -529,3 +529,22 @@ fn balance_ranges_and_tolerances_are_checked_on_load() {
     let e = load::<Draft>(FILE, &with("range = [2.0, 8.0]\ntolerance = 1e-15")).unwrap_err();
     assert!(e.field.ends_with("tolerance"), "{e}");
 }
+
+#[test]
+fn sweeps_reach_ruleset_options_including_nested_ones() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\noption = \"wound_penalties.severe\"\nvalues = [0, -2, -4]\n"
+    );
+    let d = study::<Draft>(&text, 2_000, true).unwrap();
+    let sw = &d.sweeps[0];
+    assert_eq!(sw.x.target, "options.wound_penalties.severe");
+    for (pt, severe) in sw.points.iter().zip([0, -2, -4]) {
+        // The same duel written with the option in the file.
+        let t = format!("{DRAFT_PAIR}\n[options]\nwound_penalties = {{ light = -1, severe = {severe}, critical = -4 }}\n");
+        let s: Scenario<Draft> = load(FILE, &t).unwrap();
+        let e = s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win;
+        assert_eq!(pt.exact_p_a_win, Some(e), "severe = {severe}");
+    }
+    // The severe-wound penalty changes the duel (the sweep is not a no-op).
+    assert_ne!(sw.points[0].exact_p_a_win, sw.points[2].exact_p_a_win);
+}

@@ -909,7 +909,26 @@ pub fn variant<R: Ruleset>(
             .iter()
             .map(|(t, v, _)| format!("{t} = {v}"))
             .collect();
-        let at = changes.first().map_or(&[][..], |c| &c.2.0[..]);
+        // Point at the study field whose change the error is about (e.g. the y axis of a 2-D
+        // sweep), judged by the error's field path; else at the first change.
+        let score = |t: &Target| {
+            let p = t.path().join(".");
+            if e.field == p {
+                3
+            } else if e.field.starts_with(&format!("{p}.")) {
+                2
+            } else if p.starts_with(&format!("{}.", e.field)) {
+                1
+            } else {
+                0
+            }
+        };
+        let best = changes
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, c)| (score(c.0), std::cmp::Reverse(*i)))
+            .map(|(i, _)| i);
+        let at = best.map_or(&[][..], |i| &changes[i].2.0[..]);
         let mut err = doc.error(
             at,
             format!(

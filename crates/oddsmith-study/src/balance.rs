@@ -79,12 +79,21 @@ pub struct BalanceDoc {
     pub evaluations: Vec<Evaluation>,
 }
 
+/// The method when the exact solver stopped giving values during the search.
+const FELL_BACK: &str =
+    "exact bisection, continued on paired Monte Carlo estimates where the exact solver gave no value";
+
 /// Something whose probability depends on one number.
 trait Subject {
     /// The probability used for the search at `x`.
     fn search(&mut self, x: Num) -> Result<f64, StudyError>;
     /// The probability measured for the report at `x`: fresh Monte Carlo and exact.
     fn measure(&mut self, x: Num) -> Result<(Est, Option<f64>), StudyError>;
+    /// Whether a search that began on exact values had to continue on Monte Carlo estimates
+    /// (the exact solver gave no value at some point).
+    fn fell_back(&self) -> bool {
+        false
+    }
 }
 
 struct Duel<'c, 'a, R: Ruleset> {
@@ -92,6 +101,7 @@ struct Duel<'c, 'a, R: Ruleset> {
     matchup: usize,
     target: &'c oddsmith_scenario::Target,
     exact: bool,
+    fell_back: bool,
     progress: &'c (dyn Fn(u64) + Sync),
 }
 
@@ -122,8 +132,14 @@ impl<R: Ruleset> Subject for Duel<'_, '_, R> {
         {
             return Ok(e.p_a_win);
         }
-        self.exact = false;
+        if self.exact {
+            self.fell_back = true;
+            self.exact = false;
+        }
         Ok(self.mc(&r, &m, self.ctx.cfg.seed)?.p)
+    }
+    fn fell_back(&self) -> bool {
+        self.fell_back
     }
     fn measure(&mut self, x: Num) -> Result<(Est, Option<f64>), StudyError> {
         let (r, m) = self.build(x)?;
@@ -194,6 +210,7 @@ pub fn run_balance<R: Ruleset>(
                     matchup: *matchup,
                     target,
                     exact: ctx.exact,
+                    fell_back: false,
                     progress,
                 };
                 // Exact bisection only if the ruleset solves this duel.
@@ -265,6 +282,9 @@ pub fn run_balance<R: Ruleset>(
     };
     if !reachable {
         doc.evaluations = evaluations;
+        if subject.fell_back() {
+            doc.method = FELL_BACK.into();
+        }
         return Ok(Some(doc));
     }
     // Invariant: p(a) is on the same side of the target as p(lo), p(z) as p(hi).
@@ -298,6 +318,9 @@ pub fn run_balance<R: Ruleset>(
         }
     }
     doc.evaluations = evaluations;
+    if subject.fell_back() {
+        doc.method = FELL_BACK.into();
+    }
     let point = |s: &mut Box<dyn Subject + '_>, x: f64| -> Result<BalancePoint, StudyError> {
         let (mc, exact) = s.measure(num(x, b.integer))?;
         let distinguishable = match exact {

@@ -548,3 +548,15 @@ fn sweeps_reach_ruleset_options_including_nested_ones() {
     // The severe-wound penalty changes the duel (the sweep is not a no-op).
     assert_ne!(sw.points[0].exact_p_a_win, sw.points[2].exact_p_a_win);
 }
+
+#[test]
+fn bad_value_on_the_y_axis_is_located_at_the_y_axis() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [5, 6]\ny = {{ fighter = \"a\", field = \"con\", values = [6, 999] }}\n"
+    );
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    let e = validate(FILE, &text, &s).unwrap_err().to_string();
+    let line = text.lines().position(|l| l.starts_with("y = ")).unwrap() + 1;
+    assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
+    assert!(e.contains("a.con = 999"), "{e}");
+}

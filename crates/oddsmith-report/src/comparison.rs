@@ -23,18 +23,26 @@ pub fn check_stem(i: usize) -> String {
     format!("comparison-check-{}", i + 1)
 }
 
-/// A difference in points with its interval (or "exact"), and its test.
-fn diff_text(c: &Compared) -> String {
+/// A difference in points: `+3.10 (exact)`, or `+3.10 [+2.52<sep>+3.69]` with its interval.
+fn diff_points(c: &Compared, sep: &str) -> String {
     if c.exact {
         format!("{:+.2} (exact)", 100.0 * c.diff)
     } else {
         format!(
-            "{:+.2} [{:+.2} {:+.2}] p={}",
+            "{:+.2} [{:+.2}{sep}{:+.2}]",
             100.0 * c.diff,
             100.0 * c.lo,
-            100.0 * c.hi,
-            p_value(c.p_value)
+            100.0 * c.hi
         )
+    }
+}
+
+/// A difference in points with its interval (or "exact"), and its test.
+fn diff_text(c: &Compared) -> String {
+    if c.exact {
+        diff_points(c, " ")
+    } else {
+        format!("{} p={}", diff_points(c, " "), p_value(c.p_value))
     }
 }
 
@@ -470,16 +478,7 @@ fn cells(c: &Compared) -> [String; 4] {
     [
         format!("{} %", pct(c.values[0])),
         format!("{} %", pct(c.values[1])),
-        if c.exact {
-            format!("{:+.2} (exact)", 100.0 * c.diff)
-        } else {
-            format!(
-                "{:+.2} [{:+.2}, {:+.2}]",
-                100.0 * c.diff,
-                100.0 * c.lo,
-                100.0 * c.hi
-            )
-        },
+        diff_points(c, ", "),
         if c.exact {
             "—".into()
         } else {

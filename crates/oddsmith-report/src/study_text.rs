@@ -91,18 +91,7 @@ pub(crate) fn assert_line(a: &AssertDoc) -> String {
     format!("{head} {tail}")
 }
 
-/// `12,345`.
-pub(crate) fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(crate) use crate::table::thousands;
 
 /// `s` cut to at most `w` characters (with an ellipsis when cut).
 fn fit(s: &str, w: usize) -> String {

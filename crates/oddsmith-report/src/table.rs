@@ -12,7 +12,8 @@ fn with_ci(p: f64, ci: [f64; 2]) -> String {
     format!("{} [{} {}]", pct(p), pct(ci[0]), pct(ci[1]))
 }
 
-fn thousands(n: u64) -> String {
+/// `12,345`.
+pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

@@ -8,10 +8,29 @@
 //! target they attack the original one). A side with nobody able is out when the group ends.
 //!
 //! One [`step`] is: rolling one creature's HP (before round 1), starting a round (choosing
-//! actions), or one attack roll with its damage, resistance roll and fumble.
+//! actions), one attack roll with its damage, resistance roll and fumble, a move, or a retreat.
+//!
+//! Distance (G-22 … G-24, `start = "range"`): the sides stand `dist` Mv units apart (0 =
+//! engaged; a band shares its side's position). At a distance a melee creature closes its
+//! effective Mv in the Melee segment and is engaged from the next round once the distance left
+//! is at most its weapon's reach; a missile creature shoots while `dist ≤ missile_range`, else
+//! closes to that range. A creature with the charge ability that can arrive this round
+//! (`dist − Mv ≤ reach`) charges instead, with its attack sequence in the Missile segment (the
+//! round's melee attack). The defender's return attack (its melee action of the round) comes in
+//! an extra Missile-segment group right after the charge, or in the charger's group
+//! (simultaneous) if it is set vs charge; a hit-and-run charger faster than twice the
+//! defender's reach against an unset defender gets no return attack and ends where it started.
+//! If both sides can charge, the faster one charges (equal speeds: both, simultaneously). A
+//! retreating creature leaves at the start of its group in the segment its distance gives
+//! («Order of Combat §1.1.1, §1.2.3, §1.3.1»), so only earlier segments and faster groups
+//! strike it; the pursuer catches it iff faster (`pursuit_rule`), which ends the round with the
+//! sides engaged, and the caught creature fights on; otherwise it escapes and the duel ends
+//! (the side holding the field wins, ending `Yield`).
 
-use super::fighter::{Attack, Fighter, MAX_BAND, Matchup};
-use super::options::{CripplingCurrent, CritRule, D20Options, FightTo, HalveRounding};
+use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
+use super::options::{
+    CripplingCurrent, CritRule, D20Options, FightTo, HalveRounding, PursuitRule, Start,
+};
 use super::reference::crit_is_max;
 use super::spec::DamageKind;
 use super::tables::{Resist, resist_result};
@@ -25,6 +44,8 @@ pub const INIT: u8 = 0;
 pub const ROUND_START: u8 = 1;
 /// Stage: the next step is an attack.
 pub const ATTACK: u8 = 2;
+/// Stage: the next step resolves the retreat of the creature in `slot` (G-24).
+pub const RETREAT: u8 = 3;
 
 /// Action: none this round.
 pub const ACT_NONE: u8 = 0;
@@ -32,6 +53,33 @@ pub const ACT_NONE: u8 = 0;
 pub const ACT_ATTACK: u8 = 1;
 /// Action: cast spell `k` (`ACT_SPELL + k`).
 pub const ACT_SPELL: u8 = 2;
+/// Action: move toward the foe (Melee segment, G-22).
+pub const ACT_CLOSE: u8 = 10;
+/// Action: charge, arriving and attacking in the Missile segment (G-23).
+pub const ACT_CHARGE: u8 = 11;
+/// Action: a hit-and-run charge (no return attack, ends at distance; G-23).
+pub const ACT_CHARGE_HR: u8 = 12;
+/// Action: the return attack right after a charge (Missile segment, extra group).
+pub const ACT_RETURN: u8 = 13;
+/// Action: the set-vs-charge return attack, simultaneous with the charge.
+pub const ACT_RETURN_SET: u8 = 14;
+/// Action: retreat (G-24).
+pub const ACT_RETREAT: u8 = 15;
+
+/// A spell action.
+#[inline]
+fn is_spell(act: u8) -> bool {
+    (ACT_SPELL..ACT_SPELL + MAX_SPELLS as u8).contains(&act)
+}
+
+/// An action that makes the attack sequence.
+#[inline]
+fn is_attack_seq(act: u8) -> bool {
+    matches!(
+        act,
+        ACT_ATTACK | ACT_CHARGE | ACT_CHARGE_HR | ACT_RETURN | ACT_RETURN_SET
+    )
+}
 
 /// One creature's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,6 +120,12 @@ pub struct State {
     pub snap: u8,
     /// Every creature, by side.
     pub m: [[MState; MAX_BAND]; 2],
+    /// Distance between the sides in Mv units; 0 = engaged (G-22; always 0 by default).
+    pub dist: u16,
+    /// Sides that moved this round (bit per side).
+    pub moved: u8,
+    /// Sides whose retreater was caught and fights on (bit per side, G-24).
+    pub caught: u8,
 }
 
 impl State {
@@ -127,7 +181,7 @@ fn bit(side: usize, i: usize) -> u8 {
 
 /// The segment of an action.
 #[inline]
-fn seg_of(f: &Fighter, act: u8) -> u8 {
+fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
     match act {
         ACT_NONE => 3,
         ACT_ATTACK => {
@@ -137,18 +191,32 @@ fn seg_of(f: &Fighter, act: u8) -> u8 {
                 2
             }
         }
+        ACT_CLOSE => 2,
+        ACT_CHARGE | ACT_CHARGE_HR | ACT_RETURN | ACT_RETURN_SET => 1,
+        // «Order of Combat §1.1.1, §1.2.3, §1.3.1».
+        ACT_RETREAT => {
+            if s.dist == 0 {
+                2
+            } else if i32::from(s.dist) <= m.missile_range {
+                1
+            } else {
+                0
+            }
+        }
         _ => 0,
     }
 }
 
-/// Which sides act in group `sub` of a segment.
+/// Which sides act in group `sub` of segment `seg`: 0 the faster side (or both at equal
+/// speed), 1 the slower, 2 (Missile segment only) the return attacks after a charge.
 #[inline]
-fn group_sides(m: &Matchup, sub: u8) -> Option<[bool; 2]> {
+fn group_sides(m: &Matchup, seg: u8, sub: u8) -> Option<[bool; 2]> {
     let (a, b) = (m.f[0].order_speed, m.f[1].order_speed);
     match (sub, a.cmp(&b)) {
         (0, std::cmp::Ordering::Equal) => Some([true, true]),
         (0, std::cmp::Ordering::Greater) | (1, std::cmp::Ordering::Less) => Some([true, false]),
         (0, std::cmp::Ordering::Less) | (1, std::cmp::Ordering::Greater) => Some([false, true]),
+        (2, _) if seg == 1 => Some([true, true]),
         _ => None,
     }
 }
@@ -156,17 +224,32 @@ fn group_sides(m: &Matchup, sub: u8) -> Option<[bool; 2]> {
 #[inline]
 fn acts_in_group(m: &Matchup, s: &State, slot: u8, sides: [bool; 2]) -> bool {
     let (side, i) = member(slot);
-    i < m.f[side].count as usize
-        && sides[side]
-        && s.snap & bit(side, i) != 0
-        && seg_of(&m.f[side], s.m[side][i].act) == s.seg
+    if i >= m.f[side].count as usize || s.snap & bit(side, i) == 0 {
+        return false;
+    }
+    let act = s.m[side][i].act;
+    if seg_of(m, s, &m.f[side], act) != s.seg {
+        return false;
+    }
+    match act {
+        // Right after the charge, once it has arrived.
+        ACT_RETURN => s.sub == 2 && s.dist == 0,
+        // Simultaneous: in the charger's group.
+        ACT_RETURN_SET => s.sub < 2 && sides[1 - side],
+        _ => s.sub < 2 && sides[side],
+    }
 }
 
 /// Moves to the first actor of the next non-empty group at or after (seg, sub), or to the next
 /// round's start.
 fn enter_group(m: &Matchup, s: &mut State) {
     while s.seg < 3 {
-        if let Some(sides) = group_sides(m, s.sub) {
+        if s.sub > 2 {
+            s.seg += 1;
+            s.sub = 0;
+            continue;
+        }
+        if let Some(sides) = group_sides(m, s.seg, s.sub) {
             let mut snap = 0u8;
             for side in 0..2 {
                 for i in 0..m.f[side].count as usize {
@@ -176,17 +259,25 @@ fn enter_group(m: &Matchup, s: &mut State) {
                 }
             }
             s.snap = snap;
+            let retreat = |k: u8| {
+                let (side, i) = member(k);
+                s.m[side][i].act == ACT_RETREAT
+            };
+            // A retreater leaves before its own group strikes (§3.1: only faster ones do).
+            if let Some(slot) = (0..8).find(|&k| acts_in_group(m, s, k, sides) && retreat(k)) {
+                s.slot = slot;
+                s.atk = 0;
+                s.stage = RETREAT;
+                return;
+            }
             if let Some(slot) = (0..8).find(|&k| acts_in_group(m, s, k, sides)) {
                 s.slot = slot;
                 s.atk = 0;
                 s.stage = ATTACK;
                 return;
             }
-            s.sub += 1;
-        } else {
-            s.seg += 1;
-            s.sub = 0;
         }
+        s.sub += 1;
     }
     // The round is over: clear the cursor and the actions so equal states merge.
     s.round += 1;
@@ -196,6 +287,7 @@ fn enter_group(m: &Matchup, s: &mut State) {
     s.slot = 0;
     s.atk = 0;
     s.snap = 0;
+    s.moved = 0;
     for side in s.m.iter_mut() {
         for ms in side.iter_mut() {
             ms.act = ACT_NONE;
@@ -314,13 +406,102 @@ fn choose_actions(m: &Matchup, s: &mut State) {
                         }
                     }
                 }
-                if act == ACT_NONE && !(f.crossbow && s.round.is_multiple_of(2)) {
+                let reloading = f.crossbow && s.round.is_multiple_of(2);
+                if act == ACT_NONE && s.dist == 0 && !reloading {
                     act = ACT_ATTACK;
+                } else if act == ACT_NONE && s.dist > 0 {
+                    act = at_distance(m, s, side, reloading);
+                }
+                // G-24: the retreat policy comes first.
+                if let Some(t) = f.retreat_milli
+                    && s.caught & (1 << side) == 0
+                    && i32::from(ms.hp) * 1000 <= t * i32::from(ms.max)
+                {
+                    act = ACT_RETREAT;
                 }
             }
             s.m[side][i].act = act;
         }
     }
+    if s.dist > 0 {
+        resolve_charges(m, s);
+    }
+}
+
+/// A creature's action at a distance (no spell): shoot within missile range, charge when it
+/// can arrive this round, else close.
+fn at_distance(m: &Matchup, s: &State, side: usize, reloading: bool) -> u8 {
+    let f = &m.f[side];
+    let d = i32::from(s.dist);
+    if f.missile {
+        if d > m.missile_range {
+            ACT_CLOSE
+        } else if reloading {
+            ACT_NONE
+        } else {
+            ACT_ATTACK
+        }
+    } else if f.charge && d - f.speed <= f.reach {
+        ACT_CHARGE
+    } else {
+        ACT_CLOSE
+    }
+}
+
+/// G-23: who charges and how the defender answers («Order of Combat §1.2.1–1.2.2»).
+fn resolve_charges(m: &Matchup, s: &mut State) {
+    let charging = |s: &State, side: usize| {
+        (0..m.f[side].count as usize).any(|i| s.m[side][i].act == ACT_CHARGE)
+    };
+    let (c0, c1) = (charging(s, 0), charging(s, 1));
+    let c = match (c0, c1) {
+        (false, false) => return,
+        (true, false) => 0,
+        (false, true) => 1,
+        // Both can charge: the faster charges; equal speeds charge each other at once.
+        (true, true) => match m.f[0].speed.cmp(&m.f[1].speed) {
+            std::cmp::Ordering::Equal => return,
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+        },
+    };
+    let d = 1 - c;
+    let (fc, fd) = (&m.f[c], &m.f[d]);
+    let hit_and_run = fc.hit_and_run && fc.speed > 2 * fd.reach && !fd.set_vs_charge;
+    if hit_and_run {
+        for i in 0..fc.count as usize {
+            if s.m[c][i].act == ACT_CHARGE {
+                s.m[c][i].act = ACT_CHARGE_HR;
+            }
+        }
+    }
+    for i in 0..fd.count as usize {
+        let act = &mut s.m[d][i].act;
+        // A melee defender's action of the round becomes its return attack.
+        if !fd.missile && matches!(*act, ACT_CLOSE | ACT_CHARGE) {
+            *act = if hit_and_run {
+                ACT_CLOSE
+            } else if fd.set_vs_charge {
+                ACT_RETURN_SET
+            } else {
+                ACT_RETURN
+            };
+        }
+    }
+}
+
+/// G-22: a side closes its effective Mv (once a round); engaged once within its reach.
+fn close(m: &Matchup, s: &mut State, side: usize) {
+    if s.dist == 0 || s.moved & (1 << side) != 0 {
+        return;
+    }
+    s.moved |= 1 << side;
+    let f = &m.f[side];
+    let mut d = i32::from(s.dist) - f.speed;
+    if f.missile {
+        d = d.max(m.missile_range);
+    }
+    s.dist = if d <= f.reach { 0 } else { d as u16 };
 }
 
 /// Who wins if a side is out after a group; `None` while the duel goes on.
@@ -391,7 +572,7 @@ pub fn step<R: Roller, T: Tally>(
                 s.m[side][i] = MState {
                     hp,
                     // Tracked only when crippling damage can lower it, so equal states merge.
-                    max: if m.crippling { hp } else { 0 },
+                    max: if m.track_max { hp } else { 0 },
                     tally: 0,
                     mp2: f.mp2 as i16,
                     buff: 0,
@@ -402,7 +583,27 @@ pub fn step<R: Roller, T: Tally>(
             if next(s.init_i).is_none() {
                 s.stage = ROUND_START;
                 s.round = 1;
+                if o.start == Start::Range {
+                    s.dist = o.start_distance as u16;
+                }
             }
+            Step::Continue
+        }
+        RETREAT => {
+            // G-24: pursuit succeeds iff the pursuer is faster; else the retreater escapes.
+            let (side, _) = member(s.slot);
+            let p = 1 - side;
+            let caught =
+                o.pursuit_rule == PursuitRule::FasterCatches && m.f[p].speed > m.f[side].speed;
+            if !caught {
+                let w = if p == 0 { Winner::A } else { Winner::B };
+                return Step::Over(w, Ending::Yield);
+            }
+            // The pursuit takes the rest of the round; melee resumes next round.
+            s.caught |= 1 << side;
+            s.dist = 0;
+            s.seg = 3;
+            enter_group(m, s);
             Step::Continue
         }
         ROUND_START => {
@@ -420,7 +621,7 @@ pub fn step<R: Roller, T: Tally>(
             // Next attack, next actor, or the end of the group.
             let (side, i) = member(s.slot);
             let act = s.m[side][i].act;
-            let n = if act == ACT_ATTACK {
+            let n = if is_attack_seq(act) {
                 m.f[side].n_attacks
             } else {
                 1
@@ -429,7 +630,7 @@ pub fn step<R: Roller, T: Tally>(
                 s.atk += 1;
                 return Step::Continue;
             }
-            let sides = group_sides(m, s.sub).expect("in a group");
+            let sides = group_sides(m, s.seg, s.sub).expect("in a group");
             if let Some(k) = (s.slot + 1..8).find(|&k| acts_in_group(m, s, k, sides)) {
                 s.slot = k;
                 s.atk = 0;
@@ -451,7 +652,17 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     let foe = 1 - side;
     let f = &m.f[side];
     let act = s.m[side][i].act;
-    let a = if act >= ACT_SPELL {
+    if act == ACT_CLOSE {
+        close(m, s, side);
+        return;
+    }
+    if act == ACT_CHARGE && s.atk == 0 {
+        // The charger arrives and stays engaged (a hit-and-run charger rides back out).
+        s.dist = 0;
+    }
+    // Fumbles hurt only engaged opponents (always engaged without distance).
+    let engaged = s.dist == 0 || matches!(act, ACT_CHARGE_HR | ACT_RETURN_SET);
+    let a = if is_spell(act) {
         let sp = &f.spells[(act - ACT_SPELL) as usize];
         let me = &mut s.m[side][i];
         me.mp2 -= sp.cost2 as i16;
@@ -471,7 +682,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     let helpless = o.helpless_auto_hit && o.fight_to == FightTo::Death && !able(&s.m[foe][j]);
     let roll = r.roll(20) as i32;
     if roll == 1 && !helpless {
-        if o.nat1_fumble {
+        if o.nat1_fumble && engaged {
             // «Rolling Attacks §2»: the minimum damage of every engaged opponent (G-16: every
             // foe able when the group started).
             for k in 0..g.count as usize {

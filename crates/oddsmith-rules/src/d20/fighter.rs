@@ -7,7 +7,7 @@ use super::options::{
     InitiativeSpeed, PtmStacking,
 };
 use super::reference;
-use super::spec::{DamageKind, FighterSpec};
+use super::spec::{DamageKind, FighterSpec, RetreatPolicy};
 use super::tables::{Dice, Prof, Size, WeaponClass, WeaponStats, ability_mod};
 use crate::RulesError;
 
@@ -188,6 +188,16 @@ pub struct Fighter {
     pub min_kind: DamageKind,
     /// A note when weapon dice exceed the cap (`enforce_caps = "warn"`).
     pub cap_warning: Option<String>,
+    /// Reach of the primary weapon in Mv units (natural attacks 1; G-22).
+    pub reach: i32,
+    /// The special ability to charge (G-23).
+    pub charge: bool,
+    /// Set-vs-charge defense (G-23).
+    pub set_vs_charge: bool,
+    /// Charges as hit-and-run (G-23).
+    pub hit_and_run: bool,
+    /// Retreats when HP × 1000 ≤ this × maximum HP (G-24); `None` = never.
+    pub retreat_milli: Option<i32>,
 }
 
 /// The ability modifiers of a spec: Str, Int, Wis, Con, Dex, Chr.
@@ -498,6 +508,25 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
             },
         };
     }
+    let retreat_milli = match s.retreat {
+        RetreatPolicy::Never => None,
+        RetreatPolicy::AtHpFraction => {
+            let f = s.retreat_hp_fraction;
+            if !(0.0..=1.0).contains(&f) {
+                return Err(RulesError::field(
+                    "retreat_hp_fraction",
+                    format!("{f} is out of range: expected 0 to 1"),
+                ));
+            }
+            if s.count > 1 {
+                return Err(RulesError::field(
+                    "retreat",
+                    "only a lone creature (count = 1) may retreat (G-24 models one retreater)",
+                ));
+            }
+            Some((f * 1000.0).round() as i32)
+        }
+    };
     if total_cost2 > mp2 {
         return Err(RulesError::field(
             "spells",
@@ -531,6 +560,11 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
         min_dmg: first.min_damage(),
         min_kind: first.kind,
         cap_warning,
+        reach: s.weapon.as_ref().map_or(1, |w| w.stats.reach),
+        charge: s.charge,
+        set_vs_charge: s.set_vs_charge,
+        hit_and_run: s.hit_and_run,
+        retreat_milli,
     })
 }
 
@@ -641,6 +675,10 @@ pub struct Matchup {
     pub n_order: [u8; 2],
     /// Some attack deals crippling damage, so maximum HP are tracked.
     pub crippling: bool,
+    /// Maximum HP are tracked: crippling damage or a retreat policy (G-24).
+    pub track_max: bool,
+    /// `missile_range` (G-22).
+    pub missile_range: i32,
 }
 
 /// Builds a matchup: ranks each side's damage spells against the other side's Defense.
@@ -675,10 +713,13 @@ pub fn matchup(o: &D20Options, a: &Fighter, b: &Fighter) -> Matchup {
             .iter()
             .any(|a| a.kind == DamageKind::Crippling)
     });
+    let track_max = crippling || f.iter().any(|x| x.retreat_milli.is_some());
     Matchup {
         f,
         spell_order,
         n_order,
         crippling,
+        track_max,
+        missile_range: o.missile_range,
     }
 }

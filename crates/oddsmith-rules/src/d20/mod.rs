@@ -7,7 +7,8 @@
 //! «…» names a seed heading, G-nn the digest's gaps.
 //!
 //! Modelled: one-on-one duels or a creature against a band of up to four identical creatures,
-//! starting engaged (G-22); attack sequences; missile rates; lethal, non-lethal,
+//! starting engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack
+//! sequences; missile rates; lethal, non-lethal,
 //! non-regenerative and crippling damage and regeneration; resistance checks; G-25 spells from
 //! Magic Points; skill, resistance, attack and damage checks; an exact duel solver; class cost
 //! units, Exp, Heal Rate and MP Recoup Rate.
@@ -93,7 +94,9 @@ impl crate::Ruleset for D20 {
         if !(1..=4).contains(&o.by_weapon_attacks) {
             return Err(RulesError::field("by_weapon_attacks", "expected 1 to 4"));
         }
-        let ranges: [(&str, i32, i32, i32); 3] = [
+        let ranges: [(&str, i32, i32, i32); 5] = [
+            ("start_distance", o.start_distance, 1, 1000),
+            ("missile_range", o.missile_range, 1, 1000),
             ("min_damage_on_hit", o.min_damage_on_hit, 0, 5),
             ("min_hp_per_die", o.min_hp_per_die, 0, 5),
             ("offhand_to_hit", o.offhand_to_hit, -10, 10),
@@ -155,9 +158,10 @@ impl crate::Ruleset for D20 {
                       at 0 HP, dead at the size's Death Point. Rounds: Magic, Missile, Melee \
                       segments, faster first, equal speeds simultaneous; attack sequences, bows \
                       2 shots, crossbows every other round; non-lethal, non-regenerative and \
-                      crippling damage, regeneration, resistance checks, G-25 spells. Exact \
-                      solver included. Start at range, charge, retreat and pursuit are not \
-                      modelled.",
+                      crippling damage, regeneration, resistance checks, G-25 spells; optional \
+                      start at range (closing, missile range, reach), charge with \
+                      hit-and-run and set-vs-charge, retreat and pursuit (G-22 to G-24). \
+                      Exact solver included.",
             fighter_fields: FIGHTER_DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
             check_params: CHECK_DOCS.to_vec(),
@@ -372,7 +376,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc(
         "weapon",
         "none (natural attacks)",
-        "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as }",
+        "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as, reach = 1 (Mv units, G-22) }",
     ),
     doc(
         "offhand",
@@ -428,6 +432,31 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
         "spells",
         "[]",
         "G-25 spells [{ name, damage = HP units, bth = +1 BtH units }]; cost units + surcharges; total cost ≤ MPs (classed races only)",
+    ),
+    doc(
+        "charge",
+        "false",
+        "«Order of Combat §1.2» special ability to charge (G-23): at a distance it can cover (distance − Mv ≤ reach) it attacks in the Missile segment instead of closing; the charge replaces the round's melee attack",
+    ),
+    doc(
+        "set_vs_charge",
+        "false",
+        "«Order of Combat §1.2.2» set-vs-charge defense: the return attack is simultaneous with the charge and hit-and-run is negated (else it comes right after the charge)",
+    ),
+    doc(
+        "hit_and_run",
+        "false",
+        "«Order of Combat §1.2.1» charges as hit-and-run: if Mv > 2 × the defender's reach and the defender is not set, no return attack and the charger ends at its distance",
+    ),
+    doc(
+        "retreat",
+        "\"never\"",
+        "G-24 retreat policy: \"never\" | \"at_hp_fraction\" (retreats once current HP ≤ retreat_hp_fraction × maximum HP, until caught once; count = 1 only)",
+    ),
+    doc(
+        "retreat_hp_fraction",
+        "0.25",
+        "G-24: the HP fraction 0–1 for retreat = \"at_hp_fraction\"",
     ),
 ];
 

@@ -1,12 +1,15 @@
 //! d20 options: the digest's toggles (§5) and every duel INTERPRETATION of §6 (G-03 … G-29),
 //! each with the digest's default. `OPTION_DOCS` documents them; a test keeps the lists in step.
 //!
-//! Not offered (the duel starts engaged in melee and has no distances, digest G-22):
-//! `start = "range"`, `start_distance`, charge / hit-and-run / set-vs-charge (G-23), retreat and
-//! pursuit (G-24), `thrown_supply`; `ability_gen` (G-01: scores are given explicitly),
+//! Distance (G-22 … G-24): `start`, `start_distance`, `missile_range` and `pursuit_rule` are
+//! options; the charge ability, set-vs-charge, hit-and-run, the retreat policy and weapon reach
+//! are fighter fields. These were added after the first release and are written to reports only
+//! when not at their default, so reports of engaged duels are unchanged.
+//!
+//! Not offered: `thrown_supply`; `ability_gen` (G-01: scores are given explicitly),
 //! `ability_mod_override` (G-02: values above 19 are rejected), `class_extrapolation` (G-30:
 //! levels above 6 need an inline class table), `spreadsheet_save_vs_hps` (G-25: speculative
-//! draft notes), and the AI choices `random`/`highest_threat` targeting and retreat.
+//! draft notes), and the AI choices `random`/`highest_threat` targeting.
 
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +80,50 @@ pub struct D20Options {
     pub crippling_current: CripplingCurrent,
     /// G-29: skill checks: no modifier (RAW), or the proficiency shifts rolls 2–19.
     pub skill_modifier_mode: SkillMode,
+    /// G-22: the duel starts engaged in melee, or at `start_distance`.
+    #[serde(skip_serializing_if = "is_default")]
+    pub start: Start,
+    /// G-22: distance between the sides at the start under `start = "range"`, in Mv units.
+    #[serde(skip_serializing_if = "is_24")]
+    pub start_distance: i32,
+    /// G-22: missile weapons shoot while the distance is at most this (Mv units).
+    #[serde(skip_serializing_if = "is_60")]
+    pub missile_range: i32,
+    /// G-24: whether a pursuer catches a retreating creature.
+    #[serde(skip_serializing_if = "is_default")]
+    pub pursuit_rule: PursuitRule,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+fn is_24(v: &i32) -> bool {
+    *v == 24
+}
+fn is_60(v: &i32) -> bool {
+    *v == 60
+}
+
+/// G-22: how a duel starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Start {
+    /// Engaged in melee (the digest's default).
+    #[default]
+    Engaged,
+    /// At `start_distance`: melee fighters close (or charge), missile fighters shoot.
+    Range,
+}
+
+/// G-24: pursuit of a retreating creature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PursuitRule {
+    /// Caught iff the pursuer's effective Mv is greater than the retreater's.
+    #[default]
+    FasterCatches,
+    /// Nobody pursues: a retreater who survives to its slot escapes.
+    None,
 }
 
 impl Default for D20Options {
@@ -112,6 +159,10 @@ impl Default for D20Options {
             halve_rounding: HalveRounding::FloorMin1,
             crippling_current: CripplingCurrent::Cap,
             skill_modifier_mode: SkillMode::None,
+            start: Start::Engaged,
+            start_distance: 24,
+            missile_range: 60,
+            pursuit_rule: PursuitRule::FasterCatches,
         }
     }
 }
@@ -417,5 +468,25 @@ pub const OPTION_DOCS: &[FieldDoc] = &[
         "skill_modifier_mode",
         "\"none\"",
         "G-29 skill checks: \"none\" (unmodified d20) | \"shift\" (proficiency bonus on rolls 2–19, clamped)",
+    ),
+    doc(
+        "start",
+        "\"engaged\"",
+        "G-22: \"engaged\" (duels start in melee) | \"range\" (at start_distance: melee fighters close their effective Mv in the Melee segment, engaged from the next round once the distance is ≤ their weapon's reach; chargers may charge; missile fighters shoot within missile_range)",
+    ),
+    doc(
+        "start_distance",
+        "24",
+        "G-22: starting distance in Mv units under start = \"range\", 1–1000",
+    ),
+    doc(
+        "missile_range",
+        "60",
+        "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it",
+    ),
+    doc(
+        "pursuit_rule",
+        "\"faster_catches\"",
+        "G-24 pursuit of a retreating creature: \"faster_catches\" (caught iff the pursuer's effective Mv is greater; melee resumes next round, else it escapes: the duel ends, the side holding the field wins, ending 'yield') | \"none\" (always escapes)",
     ),
 ];

@@ -108,6 +108,46 @@ pub struct FighterSpec {
     /// Known spells (G-25), cast from Magic Points.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<SpellSpec>,
+    /// «Order of Combat §1.2»: the special ability to charge (G-23).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub charge: bool,
+    /// «Order of Combat §1.2.2»: a set-vs-charge defense (return attack simultaneous with the
+    /// charge; negates hit-and-run).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub set_vs_charge: bool,
+    /// «Order of Combat §1.2.1»: a charge is meant as hit-and-run.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hit_and_run: bool,
+    /// G-24: when the creature retreats («Order of Combat §3»).
+    #[serde(default, skip_serializing_if = "is_never")]
+    pub retreat: RetreatPolicy,
+    /// G-24: `retreat = "at_hp_fraction"` retreats when current HP ≤ this × maximum HP.
+    #[serde(default = "quarter", skip_serializing_if = "is_quarter")]
+    pub retreat_hp_fraction: f64,
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+fn is_never(v: &RetreatPolicy) -> bool {
+    *v == RetreatPolicy::Never
+}
+fn quarter() -> f64 {
+    0.25
+}
+fn is_quarter(v: &f64) -> bool {
+    *v == 0.25
+}
+
+/// G-24: the retreat policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetreatPolicy {
+    /// Never retreats (the digest's default AI).
+    #[default]
+    Never,
+    /// Retreats once current HP ≤ `retreat_hp_fraction` × maximum HP (until caught once).
+    AtHpFraction,
 }
 
 fn ten() -> i32 {

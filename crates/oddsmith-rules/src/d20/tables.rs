@@ -175,6 +175,21 @@ pub struct WeaponStats {
     /// Grip (G-08): a light weapon used as medium, or a medium one two-handed as heavy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used_as: Option<WeaponClass>,
+    /// Reach in Mv units (G-22, default 1): engaged once the distance is at most this; a
+    /// charger faster than twice the defender's reach may hit and run (G-23).
+    #[serde(
+        default = "one",
+        skip_serializing_if = "is_one",
+        deserialize_with = "crate::fields::de_range::<_, 1, 100>"
+    )]
+    pub reach: i32,
+}
+
+fn one() -> i32 {
+    1
+}
+fn is_one(v: &i32) -> bool {
+    *v == 1
 }
 
 /// Built-in weapons: (name, class). Names are labels; the rules know only the class.
@@ -222,6 +237,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
             to_hit: 0,
             damage_bonus: 0,
             used_as: None,
+            reach: 1,
         })
 }
 

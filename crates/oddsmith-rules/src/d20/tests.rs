@@ -1051,7 +1051,15 @@ fn exact_matches_monte_carlo_across_features() {
 
 #[test]
 fn option_docs_cover_every_option() {
-    let v = toml::Value::try_from(D20Options::default()).unwrap();
+    // Options added after the first release (G-22 … G-24) are written only when not at their
+    // default, so reports of engaged duels are unchanged.
+    let every = opts(|o| {
+        o.start = Start::Range;
+        o.start_distance = 30;
+        o.missile_range = 40;
+        o.pursuit_rule = PursuitRule::None;
+    });
+    let v = toml::Value::try_from(every).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
@@ -1077,6 +1085,12 @@ fn fighter_docs_cover_every_field() {
         damage: 1,
         bth: 0,
     }];
+    // Fields added after the first release are written only when not at their default.
+    s.charge = true;
+    s.set_vs_charge = true;
+    s.hit_and_run = true;
+    s.retreat = RetreatPolicy::AtHpFraction;
+    s.retreat_hp_fraction = 0.5;
     let v = toml::Value::try_from(&s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
@@ -1156,4 +1170,327 @@ fn facts_show_costs_and_hp() {
     .hp
     .dist();
     assert_eq!((d.min(), d.max()), (29, 38));
+}
+
+// ---- G-22 … G-24: distance, charge, retreat and pursuit ----
+
+/// Records (round, side, segment) of every attack roll.
+struct Log(Vec<(u32, usize, u8)>, u32, u8);
+
+impl duel::Tally for Log {
+    fn attack(&mut self, by: usize, _: bool, _: bool, _: bool, _: i32) {
+        self.0.push((self.1, by, self.2));
+    }
+    fn spell(&mut self, _: usize) {}
+    fn resisted(&mut self, _: usize) {}
+}
+
+/// Steps a duel up to the end of `rounds` (or its end); returns the attack log, the distance
+/// at the start of each round (index r = round r) and how it ended.
+fn trace(
+    o: D20Options,
+    a: &FighterSpec,
+    b: &FighterSpec,
+    rounds: u32,
+    seed: u64,
+) -> (
+    Vec<(u32, usize, u8)>,
+    Vec<u16>,
+    Option<(crate::Winner, crate::Ending)>,
+) {
+    let (g, m) = pair::<D20>(o, a, b);
+    let mut rng = oddsmith_dice::stream(seed, 0);
+    let mut r = crate::RngRoller::new(&mut rng);
+    let mut s = duel::State::start();
+    let mut log = Log(Vec::new(), 0, 0);
+    let mut dist = vec![0u16];
+    loop {
+        if s.stage == duel::ROUND_START {
+            if s.round > rounds {
+                return (log.0, dist, None);
+            }
+            dist.push(s.dist);
+        }
+        (log.1, log.2) = (s.round, s.seg);
+        if let crate::solver::Step::Over(w, e) =
+            duel::step(&m, g.options(), &mut s, &mut r, &mut log)
+        {
+            return (log.0, dist, Some((w, e)));
+        }
+    }
+}
+
+fn ranged(d: i32) -> D20Options {
+    opts(|o| {
+        o.start = Start::Range;
+        o.start_distance = d;
+        o.nat1_fumble = false;
+    })
+}
+
+#[test]
+fn g22_defaults_write_nothing_new() {
+    let o = D20Options::default();
+    assert_eq!(o.start, Start::Engaged);
+    let t = toml::to_string(&o).unwrap();
+    for k in ["start", "missile_range", "pursuit_rule"] {
+        assert!(!t.contains(k), "{k} written at its default");
+    }
+    let t = toml::to_string(&spec(F)).unwrap();
+    for k in ["charge", "hit_and_run", "retreat", "reach"] {
+        assert!(!t.contains(k), "{k} written at its default");
+    }
+    let f = compile(&o, &spec(F));
+    assert_eq!((f.reach, f.charge, f.retreat_milli), (1, false, None));
+    let w = spec("weapon = { class = \"medium\", name = \"pike\", reach = 3 }");
+    assert_eq!(compile(&o, &w).reach, 3);
+    // Options out of range.
+    assert!(D20::new(opts(|o| o.start_distance = 0)).is_err());
+    assert!(D20::new(opts(|o| o.missile_range = 1001)).is_err());
+    assert!(
+        fighter::compile(
+            &o,
+            &spec(&format!("{G}\ncount = 2\nretreat = \"at_hp_fraction\""))
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn g22_closing_takes_ceil_of_distance_less_reach_over_mv() {
+    // A lone closer (human, Mv 12) against an archer who holds its ground inside missile range:
+    // 40 → 28 → 16 → 4 → engaged (4 − 12 ≤ reach 1): ceil((40 − 1) / 12) = 4 rounds of
+    // closing, the first melee attack in round 5 (engaged "from the next round").
+    let o = opts(|o| {
+        o.start = Start::Range;
+        o.start_distance = 40;
+        o.missile_range = 60;
+    });
+    let a = spec("weapon = \"long sword\"\nhp = 1000");
+    let b = spec("weapon = \"short bow\"\nhp = 1000");
+    let (log, dist, end) = trace(o.clone(), &a, &b, 6, 7);
+    assert!(end.is_none());
+    assert_eq!(&dist[1..], &[40, 28, 16, 4, 0, 0]);
+    let first_a = log.iter().find(|x| x.1 == 0).unwrap();
+    assert_eq!((first_a.0, first_a.2), (5, 2));
+    // The archer shoots from round 1, in the Missile segment, two shots a round.
+    for r in 1..=6 {
+        let shots: Vec<_> = log.iter().filter(|x| x.0 == r && x.1 == 1).collect();
+        assert_eq!(shots.len(), 2, "round {r}");
+        assert!(shots.iter().all(|x| x.2 == 1));
+    }
+    // Two melee fighters close on each other: 50 → 26 → 2 → engaged, melee from round 4.
+    let (log, dist, _) = trace(ranged(50), &a, &a, 4, 7);
+    assert_eq!(&dist[1..], &[50, 26, 2, 0]);
+    assert!(log.iter().all(|x| x.0 == 4 && x.2 == 2));
+    // An archer beyond missile range closes to it, then shoots: 40 → (A 28, B 20) …
+    let o = opts(|o| {
+        o.start = Start::Range;
+        o.start_distance = 70;
+        o.missile_range = 30;
+    });
+    let (log, dist, _) = trace(o, &a, &b, 3, 7);
+    // Round 1: B (slot order first) closes to max(70 − 12, 30) = 58, A to 46. Round 2: B to
+    // max(46 − 12, 30) = 34, A to 22. Round 3: in range, B shoots.
+    assert_eq!(&dist[1..], &[70, 46, 22]);
+    assert!(log.iter().all(|x| x.0 == 3 && x.1 == 1));
+}
+
+fn charger(extra: &str) -> FighterSpec {
+    spec(&format!(
+        "weapon = \"long sword\"\ncharge = true\nhp = 1000\n{extra}"
+    ))
+}
+
+/// A chain-mailed spearman: Mv 12 × (1 − 1/3) = 8.
+fn spearman(extra: &str) -> FighterSpec {
+    spec(&format!(
+        "weapon = \"spear\"\narmor = \"chain mail\"\nhp = 1000\n{extra}"
+    ))
+}
+
+#[test]
+fn g23_charge_then_return_attack_in_missile_segment() {
+    // Distance 12, charger Mv 12, reach 1: it arrives this round and charges.
+    let (log, dist, _) = trace(ranged(12), &charger(""), &spearman(""), 2, 3);
+    let r1: Vec<_> = log.iter().filter(|x| x.0 == 1).collect();
+    // The charge (Missile segment) replaces A's melee; B's return comes right after it, in the
+    // Missile segment, and replaces B's melee: nothing in the Melee segment of round 1.
+    assert_eq!(r1, vec![&(1, 0, 1), &(1, 1, 1)]);
+    assert_eq!(&dist[1..], &[12, 0]);
+    // Round 2: ordinary melee, the faster first.
+    let r2: Vec<_> = log.iter().filter(|x| x.0 == 2).collect();
+    assert_eq!(r2, vec![&(2, 0, 2), &(2, 1, 2)]);
+    // Out of reach this round (distance 14 > 12 + 1): it closes instead (no charge).
+    let (log, dist, _) = trace(ranged(14), &charger(""), &spearman(""), 1, 3);
+    assert!(log.is_empty());
+    assert_eq!(dist[1], 14);
+}
+
+#[test]
+fn g23_hit_and_run_denies_the_return_attack() {
+    // Charger Mv 12 > 2 × reach 1 and the defender is not set: no return attack, the charger
+    // ends at its distance, and the defender (Mv 8) closes 12 → 4.
+    let (log, dist, _) = trace(
+        ranged(12),
+        &charger("hit_and_run = true"),
+        &spearman(""),
+        2,
+        3,
+    );
+    assert_eq!(
+        log.iter().filter(|x| x.0 == 1).collect::<Vec<_>>(),
+        vec![&(1, 0, 1)]
+    );
+    assert_eq!(&dist[1..], &[12, 4]);
+    // Round 2: at 4 the charger charges again (hit-and-run), the defender closes to engaged.
+    assert_eq!(
+        log.iter().filter(|x| x.0 == 2).collect::<Vec<_>>(),
+        vec![&(2, 0, 1)]
+    );
+    // Reach 6 on the defender: 12 is not > 2 × 6, so the charge is an ordinary one.
+    let pike = spec(
+        "weapon = { class = \"medium\", name = \"pike\", reach = 6 }\narmor = \"chain mail\"\nhp = 1000",
+    );
+    let (log, _, _) = trace(ranged(12), &charger("hit_and_run = true"), &pike, 1, 3);
+    assert_eq!(log, vec![(1, 0, 1), (1, 1, 1)]);
+    // Set vs charge negates hit-and-run: a return attack.
+    let set = spearman("set_vs_charge = true");
+    let (log, dist, _) = trace(ranged(12), &charger("hit_and_run = true"), &set, 1, 3);
+    assert_eq!(log.len(), 2);
+    assert_eq!(dist[1], 12);
+}
+
+#[test]
+fn g23_set_vs_charge_is_simultaneous() {
+    // Both at 1 HP, no fumbles, the charger faster (12 vs 8): without a set the return comes
+    // only if the charge missed and later rounds go faster first, so there is never a draw;
+    // set vs charge resolves both at once: P(draw) = P(charge hits) × P(return hits).
+    let o = ranged(12);
+    let a = spec("weapon = \"long sword\"\ncharge = true\nhp = 1");
+    let b = spec("weapon = \"spear\"\narmor = \"chain mail\"\nhp = 1");
+    let bs = spec("weapon = \"spear\"\narmor = \"chain mail\"\nhp = 1\nset_vs_charge = true");
+    let (fa, fb) = (compile(&o, &a), compile(&o, &b));
+    let pa = f64::from(hit_twentieths(fa.attacks[0].to_hit, fb.def)) / 20.0;
+    let pb = f64::from(hit_twentieths(fb.attacks[0].to_hit, fa.def)) / 20.0;
+    let (g, m) = pair::<D20>(o.clone(), &a, &b);
+    let x = g.exact(&m).unwrap();
+    close(x.p_draw, 0.0, 1e-12);
+    // Round 1: A wins iff the charge hits; else B's return hits with pb.
+    close(x.rounds_pmf[1], pa + (1.0 - pa) * pb, 1e-12);
+    let (g, m) = pair::<D20>(o, &a, &bs);
+    let x = g.exact(&m).unwrap();
+    close(x.p_draw, pa * pb, 1e-12);
+    close(x.rounds_pmf[1], 1.0 - (1.0 - pa) * (1.0 - pb), 1e-12);
+}
+
+#[test]
+fn g24_retreat_and_pursuit() {
+    let run = "retreat = \"at_hp_fraction\"\nretreat_hp_fraction = 1.0";
+    let o = opts(|o| o.nat1_fumble = false);
+    // A slower retreater (goblin, Mv 6) is caught by the faster human (Mv 12): the human
+    // strikes first (faster, same segment), the pursuit ends the round, melee resumes next
+    // round and the goblin fights on.
+    let gob = spec(&format!("{G}\nhp = 1000\n{run}"));
+    let man = spec("weapon = \"long sword\"\nhp = 1000");
+    let (log, _, end) = trace(o.clone(), &gob, &man, 3, 5);
+    assert!(end.is_none());
+    assert_eq!(
+        log.iter().filter(|x| x.0 == 1).collect::<Vec<_>>(),
+        vec![&(1, 1, 2)]
+    );
+    assert_eq!(
+        log.iter().filter(|x| x.0 == 2).collect::<Vec<_>>(),
+        vec![&(2, 1, 2), &(2, 0, 2)]
+    );
+    // A faster retreater escapes before the slower foe acts: B holds the field, "yield".
+    let (log, _, end) = trace(
+        o.clone(),
+        &spec(&format!("weapon = \"dagger\"\n{run}")),
+        &spec(G),
+        3,
+        5,
+    );
+    assert!(log.is_empty());
+    assert_eq!(end, Some((crate::Winner::B, crate::Ending::Yield)));
+    // Equal speeds: the same-speed foe does not strike first ("faster" only) and cannot catch.
+    let (log, _, end) = trace(
+        o.clone(),
+        &spec(&format!("weapon = \"dagger\"\n{run}")),
+        &man,
+        3,
+        5,
+    );
+    assert!(log.is_empty());
+    assert_eq!(end, Some((crate::Winner::B, crate::Ending::Yield)));
+    // pursuit_rule = "none": even the slow goblin escapes, after the faster human's blow.
+    let none = opts(|o| {
+        o.nat1_fumble = false;
+        o.pursuit_rule = PursuitRule::None;
+    });
+    let (log, _, end) = trace(none, &gob, &man, 3, 5);
+    assert_eq!(log, vec![(1, 1, 2)]);
+    assert_eq!(end, Some((crate::Winner::B, crate::Ending::Yield)));
+    // At a distance beyond missile range the retreat comes in the Magic segment, before any
+    // charge: a charger never reaches a faster retreater.
+    let far = opts(|o| {
+        o.start = Start::Range;
+        o.start_distance = 12;
+        o.missile_range = 5;
+    });
+    let elf = spec(&format!(
+        "species = \"elf\"\nweapon = \"dagger\"\ndex = 14\n{run}"
+    ));
+    let (log, _, end) = trace(far, &elf, &charger(""), 3, 5);
+    assert!(log.is_empty());
+    assert_eq!(end, Some((crate::Winner::B, crate::Ending::Yield)));
+}
+
+#[test]
+fn distance_exact_matches_monte_carlo() {
+    let cases: Vec<(&str, D20Options, FighterSpec, FighterSpec)> = vec![
+        (
+            "archer vs closing goblin",
+            opts(|o| {
+                o.start = Start::Range;
+                o.start_distance = 30;
+                o.missile_range = 20;
+            }),
+            spec("weapon = \"short bow\""),
+            spec(G),
+        ),
+        (
+            "charge vs set spearman",
+            ranged(20),
+            spec("weapon = \"long sword\"\ncharge = true\nhit_and_run = true"),
+            spec("weapon = \"spear\"\narmor = \"chain mail\"\nset_vs_charge = true"),
+        ),
+        (
+            "hit-and-run vs unset spearman",
+            opts(|o| {
+                o.start = Start::Range;
+                o.start_distance = 20;
+            }),
+            spec("weapon = \"long sword\"\ncharge = true\nhit_and_run = true\ndex = 14"),
+            spec("weapon = \"spear\"\narmor = \"chain mail\""),
+        ),
+        (
+            "retreating goblin",
+            D20Options::default(),
+            spec(&format!(
+                "{G}\nretreat = \"at_hp_fraction\"\nretreat_hp_fraction = 0.5"
+            )),
+            spec(G),
+        ),
+    ];
+    for (k, (name, o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = pair::<D20>(o, &a, &b);
+        let x = g
+            .exact(&m)
+            .unwrap_or_else(|| panic!("{name}: no exact value"));
+        close(x.p_a_win + x.p_b_win + x.p_draw, 1.0, 1e-9);
+        let n = 20_000;
+        let (p, _) = monte_carlo(&g, &m, n, 900 + k as u64);
+        within_4_sigma(p, x.p_a_win, n);
+    }
 }

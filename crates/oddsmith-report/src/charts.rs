@@ -445,7 +445,10 @@ fn intervals<DB: DrawingBackend>(
         // Near the right edge the label would be cut off: put it inside the bar, left of the
         // interval, right-aligned.
         let (x, style) = if right > p.range.0 + 0.8 * span && left > p.range.0 + 0.3 * span {
-            (left - span * 0.02, label_style.pos(Pos::new(HPos::Right, VPos::Center)))
+            (
+                left - span * 0.02,
+                label_style.pos(Pos::new(HPos::Right, VPos::Center)),
+            )
         } else {
             ((right + span * 0.02).min(p.range.1), label_style.clone())
         };

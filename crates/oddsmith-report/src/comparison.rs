@@ -424,13 +424,10 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
         }
     }
     let x_desc = match &row_values {
-        Some(_) => ch.cells[0]
-            .row
-            .as_deref()
-            .map_or("row".to_string(), |l| {
-                let l = side(l, 0);
-                l.rsplit_once(' ').map_or(l, |x| x.0).to_string()
-            }),
+        Some(_) => ch.cells[0].row.as_deref().map_or("row".to_string(), |l| {
+            let l = side(l, 0);
+            l.rsplit_once(' ').map_or(l, |x| x.0).to_string()
+        }),
         None => "row of the grid".into(),
     };
     let (x0, x1) = (x_of(0), x_of(nrows - 1));

@@ -205,7 +205,10 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
         });
     }
     // TOML tables are sorted by key; keep the parts in the order the file writes them.
-    parts.sort_by_key(|p| text.find(&format!("rulesets.{}", p.id)).unwrap_or(usize::MAX));
+    parts.sort_by_key(|p| {
+        text.find(&format!("rulesets.{}", p.id))
+            .unwrap_or(usize::MAX)
+    });
     Ok(Comparison {
         name: f.name,
         description: f.description,

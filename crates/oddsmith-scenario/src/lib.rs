@@ -17,8 +17,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
-use locate::{Doc, Seg};
 pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
+use locate::{Doc, Seg};
 pub use study::{
     Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Study,
     Sweep, Target, Tournament, variant,

@@ -738,7 +738,10 @@ pub(crate) fn build<R: Ruleset>(
         if !(tolerance >= (hi - lo) * 1e-9) {
             return Err(doc.error(
                 &here("tolerance"),
-                format!("expected a tolerance of at least {:e} (range × 1e-9)", (hi - lo) * 1e-9),
+                format!(
+                    "expected a tolerance of at least {:e} (range × 1e-9)",
+                    (hi - lo) * 1e-9
+                ),
             ));
         }
         study.balance = Some(Balance {

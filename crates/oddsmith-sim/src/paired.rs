@@ -98,7 +98,9 @@ pub fn run_paired<R: Ruleset>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PairedStats, SimError> {
     if variants.is_empty() {
-        return Err(SimError::Config("a paired run needs at least one variant".into()));
+        return Err(SimError::Config(
+            "a paired run needs at least one variant".into(),
+        ));
     }
     let n = variants.len();
     let precision = cfg.precision;

@@ -80,8 +80,7 @@ pub struct BalanceDoc {
 }
 
 /// The method when the exact solver stopped giving values during the search.
-const FELL_BACK: &str =
-    "exact bisection, continued on paired Monte Carlo estimates where the exact solver gave no value";
+const FELL_BACK: &str = "exact bisection, continued on paired Monte Carlo estimates where the exact solver gave no value";
 
 /// Something whose probability depends on one number.
 trait Subject {
@@ -214,7 +213,11 @@ pub fn run_balance<R: Ruleset>(
                     progress,
                 };
                 // Exact bisection only if the ruleset solves this duel.
-                let first = if b.integer { b.range.0.ceil() } else { b.range.0 };
+                let first = if b.integer {
+                    b.range.0.ceil()
+                } else {
+                    b.range.0
+                };
                 let probe = d.build(num(first, b.integer))?;
                 d.exact = ctx.exact && probe.0.exact(&probe.1).is_some();
                 let method = if d.exact {

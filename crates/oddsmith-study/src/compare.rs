@@ -401,8 +401,11 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                 if effect.decisive {
                     // Compare magnitudes: raising side B gives negative effects on P(A wins).
                     let (m0, m1) = (effect.values[0].abs(), effect.values[1].abs());
-                    let (more, big, small) =
-                        if m0 > m1 { (&pair[0], m0, m1) } else { (&pair[1], m1, m0) };
+                    let (more, big, small) = if m0 > m1 {
+                        (&pair[0], m0, m1)
+                    } else {
+                        (&pair[1], m1, m0)
+                    };
                     let signs = if effect.values[0] * effect.values[1] < 0.0 {
                         " (the two effects go in opposite directions)"
                     } else {

@@ -82,7 +82,10 @@ fn every_bundled_scenario_loads() {
                     let m = oddsmith_rules::visit(&part.id, Load(&name, &part.text))
                         .unwrap()
                         .unwrap_or_else(|e| {
-                            panic!("{}", oddsmith_scenario::Comparison::relocate(&name, &text, &part.id, e))
+                            panic!(
+                                "{}",
+                                oddsmith_scenario::Comparison::relocate(&name, &text, &part.id, e)
+                            )
                         });
                     assert!(m > 0, "{name} [{}]", part.id);
                 }

@@ -147,17 +147,14 @@ fn bad_configurations_are_errors() {
 }
 
 fn skill_pair(a_skill: u8) -> (Draft, <Draft as Ruleset>::Matchup) {
-    pair_with(&format!("skill = {a_skill}\nweapon = \"long sword\"\nstr = 6\ncon = 6\narmour = \"leather\""))
+    pair_with(&format!(
+        "skill = {a_skill}\nweapon = \"long sword\"\nstr = 6\ncon = 6\narmour = \"leather\""
+    ))
 }
 
 fn pair_with(a_spec: &str) -> (Draft, <Draft as Ruleset>::Matchup) {
     let d = Draft::new(DraftOptions::default()).unwrap();
-    let a = d
-        .compile(
-            "a",
-            &spec(a_spec),
-        )
-        .unwrap();
+    let a = d.compile("a", &spec(a_spec)).unwrap();
     let b = d
         .compile(
             "b",
@@ -178,12 +175,19 @@ fn paired_runs_are_deterministic_and_match_exact_values() {
     let two = oddsmith_sim::run_paired(&v, &cfg(trials, 2), &|_| {}).unwrap();
     assert_eq!(one, two);
     assert_eq!(one.adjacent[0].total(), trials);
-    assert_eq!(one.adjacent[0].both + one.adjacent[0].first_only, one.variants[0].outcomes.a_wins);
+    assert_eq!(
+        one.adjacent[0].both + one.adjacent[0].first_only,
+        one.variants[0].outcomes.a_wins
+    );
     for (k, (d, m)) in v.iter().enumerate() {
         let exact = d.exact(m).unwrap().p_a_win;
         let s = &one.variants[k].outcomes;
         let sigma = (exact * (1.0 - exact) / trials as f64).sqrt();
-        assert!((s.p_a() - exact).abs() < 4.0 * sigma, "variant {k}: {} vs {exact}", s.p_a());
+        assert!(
+            (s.p_a() - exact).abs() < 4.0 * sigma,
+            "variant {k}: {} vs {exact}",
+            s.p_a()
+        );
     }
 }
 
@@ -201,11 +205,25 @@ fn paired_differences_vary_less_than_unpaired_ones() {
     let reps = 40u64;
     let (mut paired, mut unpaired) = (Vec::new(), Vec::new());
     for r in 0..reps {
-        let c = RunConfig { seed: 1000 + r, trials, precision: None, threads: Some(1) };
+        let c = RunConfig {
+            seed: 1000 + r,
+            trials,
+            precision: None,
+            threads: Some(1),
+        };
         let p = oddsmith_sim::run_paired(&v, &c, &|_| {}).unwrap();
         paired.push(p.variants[1].outcomes.p_a() - p.variants[0].outcomes.p_a());
         let x = run_duels(&d5, &m5, &c, &|_| {}).unwrap();
-        let y = run_duels(&d6, &m6, &RunConfig { seed: 5000 + r, ..c.clone() }, &|_| {}).unwrap();
+        let y = run_duels(
+            &d6,
+            &m6,
+            &RunConfig {
+                seed: 5000 + r,
+                ..c.clone()
+            },
+            &|_| {},
+        )
+        .unwrap();
         unpaired.push(y.outcomes.p_a() - x.outcomes.p_a());
     }
     let var = |xs: &[f64]| {
@@ -215,5 +233,8 @@ fn paired_differences_vary_less_than_unpaired_ones() {
     let (vp, vu) = (var(&paired), var(&unpaired));
     // Independent runs: var ≈ 2·p(1−p)/n ≈ 2.5e-4. Paired: only the trials the change flips.
     eprintln!("paired variance {vp:.3e}, unpaired {vu:.3e}");
-    assert!(vp < vu / 3.0, "paired variance {vp:.3e} vs unpaired {vu:.3e}");
+    assert!(
+        vp < vu / 3.0,
+        "paired variance {vp:.3e} vs unpaired {vu:.3e}"
+    );
 }

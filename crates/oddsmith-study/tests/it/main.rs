@@ -507,7 +507,13 @@ fn skill_step_verdict_compares_magnitudes() {
         label: "novice.skill 4 → 5".into(),
         before: oddsmith_study::Est::new(900, 1000),
         after: oddsmith_study::Est::new(800, 1000),
-        diff: oddsmith_stats::DiffEstimate { diff: e, lo: e - 0.01, hi: e + 0.01, z: 0.0, p_value: 0.0 },
+        diff: oddsmith_stats::DiffEstimate {
+            diff: e,
+            lo: e - 0.01,
+            hi: e + 0.01,
+            z: 0.0,
+            p_value: 0.0,
+        },
         exact_diff: Some(e),
     };
     let mut x = part("x", DRAFT_PAIR, 1_000, 1, true);
@@ -515,7 +521,11 @@ fn skill_step_verdict_compares_magnitudes() {
     x.step = Some(step("x", -0.10));
     y.step = Some(step("y", -0.04));
     let d = oddsmith_study::compare(&[x, y], 0.05, 0.03);
-    let v = d.verdicts.iter().find(|v| v.contains("skill step")).expect("a step verdict");
+    let v = d
+        .verdicts
+        .iter()
+        .find(|v| v.contains("skill step"))
+        .expect("a step verdict");
     assert!(v.contains("matters more under x"), "{v}");
     assert!(v.contains("10.0 points vs 4.0 points"), "{v}");
     assert!(d.step_comparisons[0].effect.exact);
@@ -523,7 +533,9 @@ fn skill_step_verdict_compares_magnitudes() {
 
 #[test]
 fn balance_ranges_and_tolerances_are_checked_on_load() {
-    let with = |extra: &str| format!("{DRAFT_PAIR}\n[balance]\nfighter = \"a\"\nfield = \"con\"\n{extra}\n");
+    let with = |extra: &str| {
+        format!("{DRAFT_PAIR}\n[balance]\nfighter = \"a\"\nfield = \"con\"\n{extra}\n")
+    };
     let e = load::<Draft>(FILE, &with("range = [2.2, 2.8]\ninteger = true")).unwrap_err();
     assert!(e.message.contains("no whole number"), "{e}");
     let e = load::<Draft>(FILE, &with("range = [2.0, 8.0]\ntolerance = 1e-15")).unwrap_err();
@@ -540,7 +552,9 @@ fn sweeps_reach_ruleset_options_including_nested_ones() {
     assert_eq!(sw.x.target, "options.wound_penalties.severe");
     for (pt, severe) in sw.points.iter().zip([0, -2, -4]) {
         // The same duel written with the option in the file.
-        let t = format!("{DRAFT_PAIR}\n[options]\nwound_penalties = {{ light = -1, severe = {severe}, critical = -4 }}\n");
+        let t = format!(
+            "{DRAFT_PAIR}\n[options]\nwound_penalties = {{ light = -1, severe = {severe}, critical = -4 }}\n"
+        );
         let s: Scenario<Draft> = load(FILE, &t).unwrap();
         let e = s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win;
         assert_eq!(pt.exact_p_a_win, Some(e), "severe = {severe}");

@@ -802,10 +802,17 @@ fn comparison_file_runs_every_part_and_compares() {
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
     assert_eq!(v["ruleset"], "draft vs gamecraft");
-    let names: Vec<&str> =
-        v["matchups"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = v["matchups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"draft: veteran vs novice"), "{names:?}");
-    assert!(names.contains(&"gamecraft: armoured vs unarmoured"), "{names:?}");
+    assert!(
+        names.contains(&"gamecraft: armoured vs unarmoured"),
+        "{names:?}"
+    );
     let c = &v["comparison"];
     assert_eq!(c["archetypes"].as_array().unwrap().len(), 2);
     // Both rulesets solve these duels: the P(A wins) difference is exact and equals the
@@ -813,8 +820,12 @@ fn comparison_file_runs_every_part_and_compares() {
     let a = &c["archetypes"][0];
     assert_eq!(a["p_a_win"]["exact"], true);
     let exact = |n: &str| {
-        v["matchups"].as_array().unwrap().iter().find(|m| m["name"] == n).unwrap()["exact"]
-            ["p_a_win"]
+        v["matchups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == n)
+            .unwrap()["exact"]["p_a_win"]
             .as_f64()
             .unwrap()
     };
@@ -827,7 +838,10 @@ fn comparison_file_runs_every_part_and_compares() {
     // Terminal text names the verdicts.
     let (code, out, _) = cli(&["run", p.to_str().unwrap(), "--trials", "2000"]);
     assert_eq!(code, 0);
-    assert!(out.contains("Ruleset comparison: draft vs gamecraft"), "{out}");
+    assert!(
+        out.contains("Ruleset comparison: draft vs gamecraft"),
+        "{out}"
+    );
     assert!(out.contains("Verdicts"), "{out}");
 }
 
@@ -841,11 +855,20 @@ fn comparison_part_errors_point_into_the_comparison_file() {
     let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "100"]);
     assert_eq!(code, 2, "{err}");
     assert!(out.is_empty());
-    assert!(err.contains(&format!("bad-comparison.toml:{line}:")), "{err}");
-    assert!(err.contains("rulesets.gamecraft.fighters.armoured"), "{err}");
+    assert!(
+        err.contains(&format!("bad-comparison.toml:{line}:")),
+        "{err}"
+    );
+    assert!(
+        err.contains("rulesets.gamecraft.fighters.armoured"),
+        "{err}"
+    );
     let (code, out, _) = cli(&["validate", p.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(out.contains(&format!("bad-comparison.toml:{line}:")), "{out}");
+    assert!(
+        out.contains(&format!("bad-comparison.toml:{line}:")),
+        "{out}"
+    );
 }
 
 /// A report folder can be written for a scenario of every ruleset, every bundled study and
@@ -855,9 +878,17 @@ fn comparison_part_errors_point_into_the_comparison_file() {
 fn every_ruleset_and_study_writes_a_report() {
     let mut picked: Vec<PathBuf> = Vec::new();
     for p in scenarios() {
-        let dir = p.parent().unwrap().file_name().unwrap().to_str().unwrap().to_string();
-        let first_of_ruleset =
-            !picked.iter().any(|q| q.parent().unwrap().file_name().unwrap() == dir.as_str());
+        let dir = p
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let first_of_ruleset = !picked
+            .iter()
+            .any(|q| q.parent().unwrap().file_name().unwrap() == dir.as_str());
         if dir == "studies" || first_of_ruleset {
             picked.push(p);
         }

@@ -279,18 +279,6 @@ fn parse_path(s: &str) -> Vec<Seg> {
     out
 }
 
-/// Parses rendered paths back (for tests).
-#[doc(hidden)]
-pub fn parse_path_for_tests(s: &str) -> Vec<String> {
-    parse_path(s)
-        .into_iter()
-        .map(|s| match s {
-            Seg::Key(k) => k,
-            Seg::Index(i) => format!("#{i}"),
-        })
-        .collect()
-}
-
 /// The skill step's origin in a part (for [`crate::variant`] errors).
 pub fn skill_step_origin() -> crate::Origin {
     crate::Origin(vec![key("skill_step")])

@@ -8,8 +8,8 @@
 //! average approximation). The chosen value and its neighbours are then measured again on a
 //! fresh seed, so the reported probability is not the one the choice was made on.
 
-use oddsmith_rules::Ruleset;
-use oddsmith_scenario::{BalanceSubject, Num, Origin, variant};
+use oddsmith_rules::{RulesError, Ruleset};
+use oddsmith_scenario::{Balance, BalanceSubject, Num, Origin, Scenario, variant};
 use oddsmith_sim::{RunConfig, run_check, run_paired};
 use serde::Serialize;
 
@@ -160,15 +160,57 @@ struct Check<'c, 'a, R: Ruleset> {
 
 impl<R: Ruleset> Check<'_, '_, R> {
     fn parse(&self, x: Num) -> Result<R::Check, StudyError> {
-        let cs = &self.ctx.scenario.study.checks[self.check];
-        let mut c = cs.clone();
-        c.params.insert(self.param.to_string(), x.to_string());
-        Ok(self
-            .ctx
-            .scenario
-            .ruleset
-            .parse_check(&c.cell_params(None, None))?)
+        Ok(check_at(self.ctx.scenario, self.check, self.param, x)?)
     }
+}
+
+/// Check number `check` of the scenario with `param` set to `x`.
+fn check_at<R: Ruleset>(
+    s: &Scenario<R>,
+    check: usize,
+    param: &str,
+    x: Num,
+) -> Result<R::Check, RulesError> {
+    let mut c = s.study.checks[check].clone();
+    c.params.insert(param.to_string(), x.to_string());
+    s.ruleset.parse_check(&c.cell_params(None, None))
+}
+
+/// The range searched: integer ranges shrink to the whole numbers inside them.
+fn search_range(b: &Balance) -> (f64, f64) {
+    if b.integer {
+        (b.range.0.ceil(), b.range.1.floor())
+    } else {
+        b.range
+    }
+}
+
+/// Builds the scenario (or check) at both ends of the `[balance]` range, so a value the
+/// search would try that the rules refuse stops the run before any simulation.
+pub(crate) fn validate_ends<R: Ruleset>(
+    file: &str,
+    text: &str,
+    s: &Scenario<R>,
+) -> Result<(), StudyError> {
+    let Some(b) = &s.study.balance else {
+        return Ok(());
+    };
+    let (lo, hi) = search_range(b);
+    for x in [num(lo, b.integer), num(hi, b.integer)] {
+        match &b.subject {
+            BalanceSubject::Duel { target, .. } => {
+                variant::<R>(file, text, &[(target, x, &Origin::balance())])?;
+            }
+            BalanceSubject::Check { check, param } => {
+                check_at(s, *check, param, x).map_err(|e| StudyError::Check {
+                    check: s.study.checks[*check].name.clone(),
+                    index: *check,
+                    source: e,
+                })?;
+            }
+        }
+    }
+    Ok(())
 }
 
 impl<R: Ruleset> Subject for Check<'_, '_, R> {
@@ -246,18 +288,13 @@ pub fn run_balance<R: Ruleset>(
                 "exact bisection",
             ),
         };
-    let (lo, hi) = b.range;
     let mut evaluations = Vec::new();
     let mut eval = |s: &mut Box<dyn Subject + '_>, x: f64| -> Result<f64, StudyError> {
         let p = s.search(num(x, b.integer))?;
         evaluations.push(Evaluation { value: x, p });
         Ok(p)
     };
-    let (lo, hi) = if b.integer {
-        (lo.ceil(), hi.floor())
-    } else {
-        (lo, hi)
-    };
+    let (lo, hi) = search_range(b);
     let (plo, phi) = (eval(&mut subject, lo)?, eval(&mut subject, hi)?);
     let ends = [
         Evaluation { value: lo, p: plo },

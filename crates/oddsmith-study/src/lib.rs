@@ -162,56 +162,10 @@ pub fn validate<R: Ruleset>(
     text: &str,
     scenario: &Scenario<R>,
 ) -> Result<(), StudyError> {
-    use oddsmith_scenario::{Num, Origin, variant};
-    let st = &scenario.study;
-    for (i, sw) in st.sweeps.iter().enumerate() {
-        let (ox, oy) = (Origin::sweep(i, false), Origin::sweep(i, true));
-        let ys: Vec<Option<Num>> = match &sw.y {
-            None => vec![None],
-            Some(a) => a.values.iter().copied().map(Some).collect(),
-        };
-        for y in &ys {
-            for &x in &sw.x.values {
-                let mut changes = vec![(&sw.x.target, x, &ox)];
-                if let (Some(ya), Some(yv)) = (&sw.y, y) {
-                    changes.push((&ya.target, *yv, &oy));
-                }
-                variant::<R>(file, text, &changes)?;
-            }
-        }
+    for i in 0..scenario.study.sweeps.len() {
+        sweep::point_scenarios(file, text, scenario, i)?;
     }
-    if let Some(b) = &st.balance {
-        let ends = if b.integer {
-            [
-                Num::Int(b.range.0.ceil() as i64),
-                Num::Int(b.range.1.floor() as i64),
-            ]
-        } else {
-            [Num::Real(b.range.0), Num::Real(b.range.1)]
-        };
-        match &b.subject {
-            oddsmith_scenario::BalanceSubject::Duel { target, .. } => {
-                for x in ends {
-                    variant::<R>(file, text, &[(target, x, &Origin::balance())])?;
-                }
-            }
-            oddsmith_scenario::BalanceSubject::Check { check, param } => {
-                let cs = &st.checks[*check];
-                for x in ends {
-                    let mut p = cs.clone();
-                    p.params.insert(param.clone(), x.to_string());
-                    scenario
-                        .ruleset
-                        .parse_check(&p.cell_params(None, None))
-                        .map_err(|e| StudyError::Check {
-                            check: cs.name.clone(),
-                            index: *check,
-                            source: e,
-                        })?;
-                }
-            }
-        }
-    }
+    balance::validate_ends(file, text, scenario)?;
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! `[[sweep]]`: P(A wins) over one or two swept fields, on common random numbers.
 
 use oddsmith_rules::Ruleset;
-use oddsmith_scenario::{Num, Origin, Sweep, variant};
+use oddsmith_scenario::{Num, Origin, Scenario, Sweep, variant};
 use oddsmith_sim::run_paired;
 use oddsmith_stats::{DiffEstimate, diff_independent, diff_paired};
 use serde::Serialize;
@@ -71,6 +71,33 @@ pub struct SweepDoc {
     pub steps: Vec<StepDoc>,
 }
 
+/// The scenario at every point of sweep number `index`, row-major (y outer, x inner), each
+/// loaded (and so validated) like a file with the swept values written in.
+pub(crate) fn point_scenarios<R: Ruleset>(
+    file: &str,
+    text: &str,
+    scenario: &Scenario<R>,
+    index: usize,
+) -> Result<Vec<Scenario<R>>, StudyError> {
+    let sw = &scenario.study.sweeps[index];
+    let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
+    let ys: Vec<Option<Num>> = match &sw.y {
+        None => vec![None],
+        Some(a) => a.values.iter().copied().map(Some).collect(),
+    };
+    let mut out = Vec::with_capacity(ys.len() * sw.x.values.len());
+    for y in &ys {
+        for &x in &sw.x.values {
+            let mut changes = vec![(&sw.x.target, x, &ox)];
+            if let (Some(ya), Some(yv)) = (&sw.y, y) {
+                changes.push((&ya.target, *yv, &oy));
+            }
+            out.push(variant::<R>(file, text, &changes)?);
+        }
+    }
+    Ok(out)
+}
+
 /// Runs sweep number `index` of the scenario: every point is validated and compiled first,
 /// then all points run together on the same per-trial random numbers.
 pub fn run_sweep<R: Ruleset>(
@@ -83,19 +110,13 @@ pub fn run_sweep<R: Ruleset>(
         None => vec![None],
         Some(a) => a.values.iter().copied().map(Some).collect(),
     };
-    let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
-    let mut variants = Vec::new();
-    for y in &ys {
-        for &x in &sw.x.values {
-            let mut changes = vec![(&sw.x.target, x, &ox)];
-            if let (Some(ya), Some(yv)) = (&sw.y, y) {
-                changes.push((&ya.target, *yv, &oy));
-            }
-            let s = variant::<R>(ctx.file, ctx.text, &changes)?;
+    let variants: Vec<(R, R::Matchup)> = point_scenarios(ctx.file, ctx.text, ctx.scenario, index)?
+        .into_iter()
+        .map(|s| {
             let m = s.matchups[sw.matchup].matchup.clone();
-            variants.push((s.ruleset, m));
-        }
-    }
+            (s.ruleset, m)
+        })
+        .collect();
     let refs: Vec<(&R, &R::Matchup)> = variants.iter().map(|(r, m)| (r, m)).collect();
     let stats = run_paired(&refs, ctx.cfg, progress)?;
     let nx = sw.x.values.len();

@@ -348,17 +348,7 @@ fn validate(file: &str) -> Result<String> {
     let text = read(file)?;
     if is_comparison(&text) {
         let c = load_comparison(file, &text).map_err(ScenarioInput)?;
-        let mut parts = Vec::new();
-        for p in &c.parts {
-            let v = Validate {
-                file,
-                text: &p.text,
-            };
-            let summary = visit(&p.id, v)
-                .expect("load_comparison checked the id")
-                .map_err(|e| relocate_err(file, &text, &p.id, e))?;
-            parts.push(format!("[{}] {summary}", p.id));
-        }
+        let parts = validate_parts(file, &text, &c)?;
         return Ok(format!(
             "comparison of {} rulesets: {}",
             c.parts.len(),
@@ -366,20 +356,61 @@ fn validate(file: &str) -> Result<String> {
         ));
     }
     let id = ruleset_of(file, &text).map_err(ScenarioInput)?;
-    visit(&id, Validate { file, text: &text }).expect("id checked")
+    visit(
+        &id,
+        Validate {
+            file,
+            text: &text,
+            part: false,
+        },
+    )
+    .expect("id checked")
+}
+
+/// Loads and checks every part of a comparison (errors placed in the comparison file);
+/// returns one summary per part.
+fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<Vec<String>> {
+    c.parts
+        .iter()
+        .map(|p| {
+            let v = Validate {
+                file,
+                text: &p.text,
+                part: true,
+            };
+            let summary = visit(&p.id, v)
+                .expect("load_comparison checked the id")
+                .map_err(|e| relocate_err(file, text, &p.id, e))?;
+            Ok(format!("[{}] {summary}", p.id))
+        })
+        .collect()
 }
 
 struct Validate<'a> {
     file: &'a str,
     text: &'a str,
+    /// A comparison part: only fighters, options, matchups and checks are allowed.
+    part: bool,
 }
 
 impl RulesetVisitor for Validate<'_> {
     type Output = Result<String>;
     fn visit<R: Ruleset>(self) -> Result<String> {
         let s = load::<R>(self.file, self.text).map_err(ScenarioInput)?;
-        oddsmith_study::validate(self.file, self.text, &s).map_err(study_input)?;
         let st = &s.study;
+        if self.part
+            && (!st.sweeps.is_empty()
+                || st.balance.is_some()
+                || st.tournament.is_some()
+                || !st.asserts.is_empty())
+        {
+            bail!(InputError(format!(
+                "{}: rulesets.{}: a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file",
+                self.file,
+                R::ID
+            )));
+        }
+        oddsmith_study::validate(self.file, self.text, &s).map_err(study_input)?;
         let mut summary = format!(
             "ruleset {}, {} fighters, {} matchups",
             R::ID,
@@ -546,13 +577,18 @@ impl RulesetVisitor for RunScenario<'_> {
             exact: all_exact,
             checks,
             fighters,
-            meta: Meta {
-                oddsmith_version: env!("CARGO_PKG_VERSION").into(),
-                generated_at: String::new(),
-                scenario_file: self.file.into(),
-                command: String::new(),
-            },
+            meta: meta(self.file),
         })
+    }
+}
+
+/// Run facts known before the run; the caller stamps the command line and the time.
+fn meta(file: &str) -> Meta {
+    Meta {
+        oddsmith_version: env!("CARGO_PKG_VERSION").into(),
+        generated_at: String::new(),
+        scenario_file: file.into(),
+        command: String::new(),
     }
 }
 
@@ -649,18 +685,8 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
     if cfg.trials == 0 {
         bail!(InputError("--trials must be at least 1".into()));
     }
-    // Load every part before running any.
-    for p in &c.parts {
-        visit(
-            &p.id,
-            Validate {
-                file,
-                text: &p.text,
-            },
-        )
-        .expect("load_comparison checked the id")
-        .map_err(|e| relocate_err(file, text, &p.id, e))?;
-    }
+    // Load and check every part before running any.
+    validate_parts(file, text, &c)?;
     let mut results = Vec::new();
     let mut data = ReportData {
         run: RunDoc {
@@ -682,12 +708,7 @@ fn run_comparison(file: &str, text: &str, a: &RunArgs) -> Result<ReportData> {
         exact: Vec::new(),
         checks: None,
         fighters: Vec::new(),
-        meta: Meta {
-            oddsmith_version: env!("CARGO_PKG_VERSION").into(),
-            generated_at: String::new(),
-            scenario_file: file.into(),
-            command: String::new(),
-        },
+        meta: meta(file),
     };
     for (k, p) in c.parts.iter().enumerate() {
         // Each part on its own seed (derived from the file's seed and the part's position),
@@ -741,19 +762,8 @@ impl RulesetVisitor for RunPart<'_> {
     type Output = Result<(PartResult, PartData)>;
     fn visit<R: Ruleset>(self) -> Self::Output {
         let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
+        // Checked by `validate_parts` before any part ran.
         let s = load::<R>(file, text).map_err(ScenarioInput)?;
-        let st = &s.study;
-        if !st.sweeps.is_empty()
-            || st.balance.is_some()
-            || st.tournament.is_some()
-            || !st.asserts.is_empty()
-        {
-            bail!(InputError(format!(
-                "{file}: rulesets.{}: a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file",
-                R::ID
-            )));
-        }
-        oddsmith_study::validate(file, text, &s).map_err(study_input)?;
         let id = R::ID;
         let mut doc = PartData {
             options: options_table(s.ruleset.options())

@@ -909,3 +909,20 @@ fn every_ruleset_and_study_writes_a_report() {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
+
+#[test]
+fn comparison_parts_refuse_study_sections_before_running() {
+    let text = std::fs::read_to_string(root().join("scenarios/studies/rulesets-compared.toml"))
+        .unwrap()
+        + "\n[rulesets.gamecraft.tournament]\n";
+    let p = write_temp("part-with-tournament", &text);
+    for cmd in ["run", "validate"] {
+        let (code, out, err) = cli(&[cmd, p.to_str().unwrap()]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        let msg = if cmd == "run" { &err } else { &out };
+        assert!(msg.contains("rulesets.gamecraft: a comparison part holds"), "{cmd}: {msg}");
+        if cmd == "run" {
+            assert!(out.is_empty(), "{out}");
+        }
+    }
+}

@@ -920,7 +920,10 @@ fn comparison_parts_refuse_study_sections_before_running() {
         let (code, out, err) = cli(&[cmd, p.to_str().unwrap()]);
         assert_eq!(code, 2, "{cmd}: {err}");
         let msg = if cmd == "run" { &err } else { &out };
-        assert!(msg.contains("rulesets.gamecraft: a comparison part holds"), "{cmd}: {msg}");
+        assert!(
+            msg.contains("rulesets.gamecraft: a comparison part holds"),
+            "{cmd}: {msg}"
+        );
         if cmd == "run" {
             assert!(out.is_empty(), "{out}");
         }

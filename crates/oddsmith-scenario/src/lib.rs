@@ -20,8 +20,8 @@ use thiserror::Error;
 pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
 use locate::{Doc, Seg};
 pub use study::{
-    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Study,
-    Sweep, Target, Tournament, variant,
+    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Section,
+    SectionKind, Study, Sweep, Target, Tournament, variant,
 };
 
 /// A scenario error located in its file.
@@ -192,8 +192,8 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         asserts: f.asserts,
     };
     let mut specs = f.matchups;
-    // A tournament or a file of checks needs no matchup; otherwise two fighters make one.
-    let needs_matchup = study_specs.tournament.is_none() && study_specs.checks.is_empty();
+    // Two fighters make the matchup a file needs but does not list.
+    let needs_matchup = study_specs.needs_matchup();
     if specs.is_empty() && (needs_matchup || compiled.len() == 2) {
         if compiled.len() != 2 {
             return Err(doc.error(

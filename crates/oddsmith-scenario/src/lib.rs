@@ -191,10 +191,35 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         checks: f.checks,
         asserts: f.asserts,
     };
-    let mut specs = f.matchups;
+    let matchups = matchups(&doc, &ruleset, &compiled, f.matchups, &study_specs)?;
+    let mut scenario = Scenario {
+        name: f.name,
+        description: f.description,
+        options: f.options,
+        ruleset,
+        seed: f.seed,
+        trials: f.trials,
+        precision: f.precision,
+        fighters: f.fighters,
+        matchups,
+        study: Study::default(),
+    };
+    scenario.study = study::build(&doc, study_specs, &scenario)?;
+    Ok(scenario)
+}
+
+/// The `[[matchup]]` entries compiled in file order; a file of two fighters that lists none
+/// (and whose study needs one) gets one.
+fn matchups<R: Ruleset>(
+    doc: &Doc<'_>,
+    ruleset: &R,
+    compiled: &BTreeMap<String, R::Fighter>,
+    mut specs: Vec<MatchupSpec>,
+    study: &study::StudySpecs,
+) -> Result<Vec<MatchupDef<R>>, ScenarioError> {
+    let key = |k: &str| Seg::Key(k.to_string());
     // Two fighters make the matchup a file needs but does not list.
-    let needs_matchup = study_specs.needs_matchup();
-    if specs.is_empty() && (needs_matchup || compiled.len() == 2) {
+    if specs.is_empty() && (study.needs_matchup() || compiled.len() == 2) {
         if compiled.len() != 2 {
             return Err(doc.error(
                 &[key("fighters")],
@@ -222,7 +247,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         let (fa, fb) = (get("a", &m.a)?, get("b", &m.b)?);
         let matchup = ruleset
             .matchup(fa, fb)
-            .map_err(|e| rules_error(&doc, vec![key("matchup"), Seg::Index(i)], e))?;
+            .map_err(|e| rules_error(doc, vec![key("matchup"), Seg::Index(i)], e))?;
         let name = m.name.unwrap_or_else(|| format!("{} vs {}", m.a, m.b));
         matchups.push(MatchupDef {
             name,
@@ -231,20 +256,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
             matchup,
         });
     }
-    let mut scenario = Scenario {
-        name: f.name,
-        description: f.description,
-        options: f.options,
-        ruleset,
-        seed: f.seed,
-        trials: f.trials,
-        precision: f.precision,
-        fighters: f.fighters,
-        matchups,
-        study: Study::default(),
-    };
-    scenario.study = study::build(&doc, study_specs, &scenario)?;
-    Ok(scenario)
+    Ok(matchups)
 }
 
 /// Places a ruleset error under `base` (e.g. `fighters.knight` + `shield`).

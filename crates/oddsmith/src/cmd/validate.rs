@@ -45,7 +45,12 @@ fn validate_file(file: &str) -> Result<String> {
         ));
     }
     let id = ruleset_of(file, &text).map_err(ScenarioInput)?;
-    visit(&id, ValidateScenario { file, text: &text }).expect("id checked")
+    let v = Validate {
+        file,
+        text: &text,
+        role: Role::Scenario,
+    };
+    visit(&id, v).expect("id checked")
 }
 
 /// Loads and checks every part of a comparison (errors placed in the comparison file);
@@ -54,9 +59,10 @@ pub(crate) fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<V
     c.parts
         .iter()
         .map(|p| {
-            let v = ValidatePart {
+            let v = Validate {
                 file,
                 text: &p.text,
+                role: Role::ComparisonPart,
             };
             let summary = visit(&p.id, v)
                 .expect("load_comparison checked the id")
@@ -105,26 +111,29 @@ fn summary<R: Ruleset>(s: &Scenario<R>) -> String {
     summary
 }
 
-struct ValidateScenario<'a> {
+/// What a file is checked as.
+#[derive(Clone, Copy, Debug)]
+enum Role {
+    /// A scenario file.
+    Scenario,
+    /// One `[rulesets.<id>]` part of a comparison file.
+    ComparisonPart,
+}
+
+/// Loads a file in its role and summarises it.
+struct Validate<'a> {
     file: &'a str,
     text: &'a str,
+    role: Role,
 }
 
-impl RulesetVisitor for ValidateScenario<'_> {
+impl RulesetVisitor for Validate<'_> {
     type Output = Result<String>;
     fn visit<R: Ruleset>(self) -> Result<String> {
-        Ok(summary(&load_scenario::<R>(self.file, self.text)?))
-    }
-}
-
-struct ValidatePart<'a> {
-    file: &'a str,
-    text: &'a str,
-}
-
-impl RulesetVisitor for ValidatePart<'_> {
-    type Output = Result<String>;
-    fn visit<R: Ruleset>(self) -> Result<String> {
-        Ok(summary(&load_part::<R>(self.file, self.text)?))
+        let s = match self.role {
+            Role::Scenario => load_scenario::<R>(self.file, self.text)?,
+            Role::ComparisonPart => load_part::<R>(self.file, self.text)?,
+        };
+        Ok(summary(&s))
     }
 }

@@ -1,4 +1,5 @@
-//! Dice primitives for oddsmith: reproducible RNG streams, fair and exploding
+//! Dice primitives for oddsmith: reproducible RNG streams and named seed derivations
+//! ([`seeds`]), fair and exploding
 //! die rolls, exact discrete distributions with integer weights, and a small
 //! dice-expression language (`2d10+5`, `3d6!`, `1d6+str`).
 //!
@@ -11,6 +12,7 @@ mod dist;
 mod error;
 mod expr;
 mod roll;
+pub mod seeds;
 mod stream;
 
 pub use dist::Dist;

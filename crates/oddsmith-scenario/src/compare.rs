@@ -147,63 +147,11 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
             "a comparison needs at least two [rulesets.<id>] parts",
         ));
     }
-    let mut parts = Vec::new();
-    for (id, v) in &f.rulesets {
-        let at = vec![key("rulesets"), key(id)];
-        if !RULESET_IDS.contains(&id.as_str()) {
-            return Err(doc.error(
-                &at,
-                format!(
-                    "unknown ruleset {id:?}; expected one of: {}",
-                    RULESET_IDS.join(", ")
-                ),
-            ));
-        }
-        let toml::Value::Table(t) = v else {
-            return Err(doc.error(&at, "expected a table"));
-        };
-        let mut t = t.clone();
-        for k in ["name", "ruleset", "trials", "seed", "precision"] {
-            if t.contains_key(k) {
-                let mut p = at.clone();
-                p.push(key(k));
-                return Err(doc.error(&p, "set this at the top of the comparison file"));
-            }
-        }
-        let skill_step = match t.remove("skill_step") {
-            None => None,
-            Some(v) => {
-                let mut p = at.clone();
-                p.push(key("skill_step"));
-                let s: StepSpec = v
-                    .try_into()
-                    .map_err(|e: toml::de::Error| doc.error(&p, e.message().to_string()))?;
-                Some(SkillStep {
-                    matchup: s.matchup,
-                    target: Target::Fighter {
-                        fighter: s.fighter,
-                        field: s.field,
-                    },
-                    by: s.by.unwrap_or(Num::Int(1)),
-                })
-            }
-        };
-        t.insert(
-            "name".into(),
-            toml::Value::String(format!("{}/{id}", f.name)),
-        );
-        t.insert("ruleset".into(), toml::Value::String(id.clone()));
-        if let Some(d) = &f.description {
-            t.insert("description".into(), toml::Value::String(d.clone()));
-        }
-        let text = toml::to_string(&t)
-            .map_err(|e| doc.error(&at, format!("cannot rewrite the part: {e}")))?;
-        parts.push(Part {
-            id: id.clone(),
-            text,
-            skill_step,
-        });
-    }
+    let mut parts = f
+        .rulesets
+        .iter()
+        .map(|(id, v)| part(&doc, &f, id, v))
+        .collect::<Result<Vec<_>, _>>()?;
     // TOML tables are sorted by key; keep the parts in the order the file writes them.
     parts.sort_by_key(|p| {
         text.find(&format!("rulesets.{}", p.id))
@@ -217,6 +165,65 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
         seed: f.seed,
         trials: f.trials,
         parts,
+    })
+}
+
+/// Part `id` of a comparison (`[rulesets.<id>]`, the table `v`) as a stand-alone scenario
+/// text: the comparison's name, ruleset and description written in, its skill step taken out.
+fn part(doc: &Doc<'_>, f: &FileSpec, id: &str, v: &toml::Value) -> Result<Part, ScenarioError> {
+    let at = vec![key("rulesets"), key(id)];
+    if !RULESET_IDS.contains(&id) {
+        return Err(doc.error(
+            &at,
+            format!(
+                "unknown ruleset {id:?}; expected one of: {}",
+                RULESET_IDS.join(", ")
+            ),
+        ));
+    }
+    let toml::Value::Table(t) = v else {
+        return Err(doc.error(&at, "expected a table"));
+    };
+    let mut t = t.clone();
+    for k in ["name", "ruleset", "trials", "seed", "precision"] {
+        if t.contains_key(k) {
+            let mut p = at.clone();
+            p.push(key(k));
+            return Err(doc.error(&p, "set this at the top of the comparison file"));
+        }
+    }
+    let skill_step = match t.remove("skill_step") {
+        None => None,
+        Some(v) => {
+            let mut p = at.clone();
+            p.push(key("skill_step"));
+            let s: StepSpec = v
+                .try_into()
+                .map_err(|e: toml::de::Error| doc.error(&p, e.message().to_string()))?;
+            Some(SkillStep {
+                matchup: s.matchup,
+                target: Target::Fighter {
+                    fighter: s.fighter,
+                    field: s.field,
+                },
+                by: s.by.unwrap_or(Num::Int(1)),
+            })
+        }
+    };
+    t.insert(
+        "name".into(),
+        toml::Value::String(format!("{}/{id}", f.name)),
+    );
+    t.insert("ruleset".into(), toml::Value::String(id.to_string()));
+    if let Some(d) = &f.description {
+        t.insert("description".into(), toml::Value::String(d.clone()));
+    }
+    let text =
+        toml::to_string(&t).map_err(|e| doc.error(&at, format!("cannot rewrite the part: {e}")))?;
+    Ok(Part {
+        id: id.to_string(),
+        text,
+        skill_step,
     })
 }
 

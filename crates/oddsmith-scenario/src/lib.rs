@@ -20,8 +20,8 @@ use thiserror::Error;
 pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
 use locate::{Doc, Seg};
 pub use study::{
-    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Study,
-    Sweep, Target, Tournament, variant,
+    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Section,
+    SectionKind, Study, Sweep, Target, Tournament, variant,
 };
 
 /// A scenario error located in its file.
@@ -191,10 +191,35 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         checks: f.checks,
         asserts: f.asserts,
     };
-    let mut specs = f.matchups;
-    // A tournament or a file of checks needs no matchup; otherwise two fighters make one.
-    let needs_matchup = study_specs.tournament.is_none() && study_specs.checks.is_empty();
-    if specs.is_empty() && (needs_matchup || compiled.len() == 2) {
+    let matchups = matchups(&doc, &ruleset, &compiled, f.matchups, &study_specs)?;
+    let mut scenario = Scenario {
+        name: f.name,
+        description: f.description,
+        options: f.options,
+        ruleset,
+        seed: f.seed,
+        trials: f.trials,
+        precision: f.precision,
+        fighters: f.fighters,
+        matchups,
+        study: Study::default(),
+    };
+    scenario.study = study::build(&doc, study_specs, &scenario)?;
+    Ok(scenario)
+}
+
+/// The `[[matchup]]` entries compiled in file order; a file of two fighters that lists none
+/// (and whose study needs one) gets one.
+fn matchups<R: Ruleset>(
+    doc: &Doc<'_>,
+    ruleset: &R,
+    compiled: &BTreeMap<String, R::Fighter>,
+    mut specs: Vec<MatchupSpec>,
+    study: &study::StudySpecs,
+) -> Result<Vec<MatchupDef<R>>, ScenarioError> {
+    let key = |k: &str| Seg::Key(k.to_string());
+    // Two fighters make the matchup a file needs but does not list.
+    if specs.is_empty() && (study.needs_matchup() || compiled.len() == 2) {
         if compiled.len() != 2 {
             return Err(doc.error(
                 &[key("fighters")],
@@ -222,7 +247,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         let (fa, fb) = (get("a", &m.a)?, get("b", &m.b)?);
         let matchup = ruleset
             .matchup(fa, fb)
-            .map_err(|e| rules_error(&doc, vec![key("matchup"), Seg::Index(i)], e))?;
+            .map_err(|e| rules_error(doc, vec![key("matchup"), Seg::Index(i)], e))?;
         let name = m.name.unwrap_or_else(|| format!("{} vs {}", m.a, m.b));
         matchups.push(MatchupDef {
             name,
@@ -231,20 +256,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
             matchup,
         });
     }
-    let mut scenario = Scenario {
-        name: f.name,
-        description: f.description,
-        options: f.options,
-        ruleset,
-        seed: f.seed,
-        trials: f.trials,
-        precision: f.precision,
-        fighters: f.fighters,
-        matchups,
-        study: Study::default(),
-    };
-    scenario.study = study::build(&doc, study_specs, &scenario)?;
-    Ok(scenario)
+    Ok(matchups)
 }
 
 /// Places a ruleset error under `base` (e.g. `fighters.knight` + `shield`).

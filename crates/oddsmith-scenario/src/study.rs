@@ -270,13 +270,113 @@ pub struct Study {
 }
 
 impl Study {
+    /// Every study section in run and report order: sweeps, balance, tournament, checks,
+    /// assertions (assertions last: they judge the checks' results). This is the one list of
+    /// study kinds; a new kind is a new field here and a new [`Section`] variant, and every
+    /// `match` on a section then asks for it.
+    pub fn sections(&self) -> impl Iterator<Item = Section<'_>> {
+        let Study {
+            sweeps,
+            balance,
+            tournament,
+            checks,
+            asserts,
+        } = self;
+        let sweeps = sweeps.iter().enumerate().map(|(i, s)| Section::Sweep(i, s));
+        let checks = checks.iter().enumerate().map(|(i, c)| Section::Check(i, c));
+        let asserts = asserts.iter().map(Section::Assert);
+        sweeps
+            .chain(balance.iter().map(Section::Balance))
+            .chain(tournament.iter().map(Section::Tournament))
+            .chain(checks)
+            .chain(asserts)
+    }
+
     /// Whether the file has any study section.
     pub fn is_empty(&self) -> bool {
-        self.sweeps.is_empty()
-            && self.balance.is_none()
-            && self.tournament.is_none()
-            && self.checks.is_empty()
-            && self.asserts.is_empty()
+        self.sections().next().is_none()
+    }
+
+    /// How many sections of each kind the file has, in [`Study::sections`] order, kinds with
+    /// none left out.
+    pub fn counts(&self) -> Vec<(SectionKind, usize)> {
+        let mut out: Vec<(SectionKind, usize)> = Vec::new();
+        for s in self.sections() {
+            match out.last_mut() {
+                Some((k, n)) if *k == s.kind() => *n += 1,
+                _ => out.push((s.kind(), 1)),
+            }
+        }
+        out
+    }
+}
+
+/// One study section of a scenario, with its index among the sections of its kind where a
+/// file may hold several.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Section<'a> {
+    /// `[[sweep]]` number `.0`.
+    Sweep(usize, &'a Sweep),
+    /// `[balance]`.
+    Balance(&'a Balance),
+    /// `[tournament]`.
+    Tournament(&'a Tournament),
+    /// `[[check]]` number `.0`.
+    Check(usize, &'a CheckStudy),
+    /// An `[[assert]]`.
+    Assert(&'a Assertion),
+}
+
+impl Section<'_> {
+    /// The section's kind.
+    pub fn kind(&self) -> SectionKind {
+        match self {
+            Section::Sweep(..) => SectionKind::Sweep,
+            Section::Balance(_) => SectionKind::Balance,
+            Section::Tournament(_) => SectionKind::Tournament,
+            Section::Check(..) => SectionKind::Check,
+            Section::Assert(_) => SectionKind::Assert,
+        }
+    }
+}
+
+/// The kinds of study section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SectionKind {
+    /// `[[sweep]]`.
+    Sweep,
+    /// `[balance]`.
+    Balance,
+    /// `[tournament]`.
+    Tournament,
+    /// `[[check]]`.
+    Check,
+    /// `[[assert]]`.
+    Assert,
+}
+
+impl SectionKind {
+    /// How a count of sections of this kind is named (`3 sweeps`, `1 balance`).
+    pub fn counted(self) -> &'static str {
+        match self {
+            SectionKind::Sweep => "sweeps",
+            SectionKind::Balance => "balance",
+            SectionKind::Tournament => "tournament",
+            SectionKind::Check => "checks",
+            SectionKind::Assert => "assertions",
+        }
+    }
+
+    /// Whether a part of a ruleset comparison may hold this section (a part is fighters,
+    /// options, matchups and checks; the rest belongs in a scenario file).
+    pub fn allowed_in_comparison_part(self) -> bool {
+        match self {
+            SectionKind::Check => true,
+            SectionKind::Sweep
+            | SectionKind::Balance
+            | SectionKind::Tournament
+            | SectionKind::Assert => false,
+        }
     }
 }
 
@@ -429,6 +529,21 @@ pub(crate) struct StudySpecs {
     pub asserts: Vec<AssertSpec>,
 }
 
+impl StudySpecs {
+    /// Whether the file's fighters need a matchup: a tournament or a file of checks needs
+    /// none, the other sections study a matchup.
+    pub(crate) fn needs_matchup(&self) -> bool {
+        let StudySpecs {
+            sweeps: _,
+            balance: _,
+            tournament,
+            checks,
+            asserts: _,
+        } = self;
+        tournament.is_none() && checks.is_empty()
+    }
+}
+
 fn key(k: &str) -> Seg {
     Seg::Key(k.to_string())
 }
@@ -562,55 +677,105 @@ fn matchup_index<R: Ruleset>(
     }
 }
 
-/// Cross-checks the study sections against the loaded scenario.
+/// Cross-checks the study sections against the loaded scenario, section kind by section kind
+/// (checks before balance and assertions, which may name a check).
 pub(crate) fn build<R: Ruleset>(
     doc: &Doc<'_>,
     specs: StudySpecs,
     s: &Scenario<R>,
 ) -> Result<Study, ScenarioError> {
+    let StudySpecs {
+        sweeps,
+        balance,
+        tournament,
+        checks,
+        asserts,
+    } = specs;
     let fighters: Vec<String> = s.fighters.keys().cloned().collect();
-    let mut study = Study::default();
-    for (i, sw) in specs.sweeps.iter().enumerate() {
-        let at = vec![key("sweep"), Seg::Index(i)];
-        let matchup = matchup_index(doc, at.clone(), s, &sw.matchup)?;
-        let x = axis(
-            doc,
-            &at,
-            &fighters,
-            (&sw.fighter, &sw.field, &sw.option),
-            (&sw.values, sw.from, sw.to, sw.step),
-        )?;
-        let y = match &sw.y {
-            None => None,
-            Some(a) => {
-                let mut yat = at.clone();
-                yat.push(key("y"));
-                Some(axis(
-                    doc,
-                    &yat,
-                    &fighters,
-                    (&a.fighter, &a.field, &a.option),
-                    (&a.values, a.from, a.to, a.step),
-                )?)
-            }
-        };
-        let name = sw.name.clone().unwrap_or_else(|| match &y {
-            None => format!("{} over {}", s.matchups[matchup].name, x.target),
-            Some(y) => format!(
-                "{} over {} × {}",
-                s.matchups[matchup].name, x.target, y.target
-            ),
-        });
-        study.sweeps.push(Sweep {
-            name,
-            matchup,
-            x,
-            y,
-        });
-    }
-    for (i, c) in specs.checks.iter().enumerate() {
+    let sweeps = sweeps
+        .iter()
+        .enumerate()
+        .map(|(i, sw)| build_sweep(doc, s, &fighters, i, sw))
+        .collect::<Result<Vec<_>, _>>()?;
+    let checks = build_checks(doc, s, &checks)?;
+    let balance = balance
+        .as_ref()
+        .map(|b| build_balance(doc, s, &fighters, &checks, b))
+        .transpose()?;
+    let tournament = tournament
+        .as_ref()
+        .map(|t| build_tournament(doc, &fighters, t))
+        .transpose()?;
+    let asserts = asserts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| build_assert(doc, s, &checks, i, a))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Study {
+        sweeps,
+        balance,
+        tournament,
+        checks,
+        asserts,
+    })
+}
+
+/// `[[sweep]]` number `i`.
+fn build_sweep<R: Ruleset>(
+    doc: &Doc<'_>,
+    s: &Scenario<R>,
+    fighters: &[String],
+    i: usize,
+    sw: &SweepSpec,
+) -> Result<Sweep, ScenarioError> {
+    let at = vec![key("sweep"), Seg::Index(i)];
+    let matchup = matchup_index(doc, at.clone(), s, &sw.matchup)?;
+    let x = axis(
+        doc,
+        &at,
+        fighters,
+        (&sw.fighter, &sw.field, &sw.option),
+        (&sw.values, sw.from, sw.to, sw.step),
+    )?;
+    let y = match &sw.y {
+        None => None,
+        Some(a) => {
+            let mut yat = at.clone();
+            yat.push(key("y"));
+            Some(axis(
+                doc,
+                &yat,
+                fighters,
+                (&a.fighter, &a.field, &a.option),
+                (&a.values, a.from, a.to, a.step),
+            )?)
+        }
+    };
+    let name = sw.name.clone().unwrap_or_else(|| match &y {
+        None => format!("{} over {}", s.matchups[matchup].name, x.target),
+        Some(y) => format!(
+            "{} over {} × {}",
+            s.matchups[matchup].name, x.target, y.target
+        ),
+    });
+    Ok(Sweep {
+        name,
+        matchup,
+        x,
+        y,
+    })
+}
+
+/// The `[[check]]` sections, every cell parsed under the ruleset.
+fn build_checks<R: Ruleset>(
+    doc: &Doc<'_>,
+    s: &Scenario<R>,
+    specs: &[CheckSpec],
+) -> Result<Vec<CheckStudy>, ScenarioError> {
+    let mut checks = Vec::with_capacity(specs.len());
+    for (i, c) in specs.iter().enumerate() {
         let at = vec![key("check"), Seg::Index(i)];
-        if specs.checks[..i].iter().any(|o| o.name == c.name) {
+        if specs[..i].iter().any(|o| o.name == c.name) {
             return Err(doc.error(
                 &[at[0].clone(), at[1].clone(), key("name")],
                 "name given twice",
@@ -652,205 +817,231 @@ pub(crate) fn build<R: Ruleset>(
                     doc.error(&at, format!("{e}{cell}"))
                 })?;
         }
-        study.checks.push(cs);
+        checks.push(cs);
     }
-    let check_index = |at: Vec<Seg>, name: &str| {
-        study
-            .checks
-            .iter()
-            .position(|c| c.name == name)
-            .ok_or_else(|| {
-                let names: Vec<_> = study
-                    .checks
-                    .iter()
-                    .map(|c| format!("{:?}", c.name))
-                    .collect();
-                doc.error(
-                    &at,
-                    format!("no [[check]] named {name:?}; checks: {}", names.join(", ")),
-                )
-            })
-    };
-    if let Some(b) = &specs.balance {
-        let at = vec![key("balance")];
-        let here = |k: &str| vec![key("balance"), key(k)];
-        let subject = match (&b.check, &b.matchup) {
-            (Some(c), None) => {
-                let check = check_index(here("check"), c)?;
-                let Some(param) = &b.param else {
-                    return Err(doc.error(&at, "a check balance needs `param` (e.g. \"tn\")"));
-                };
-                let cs = &study.checks[check];
-                if cs.rows.is_some() || cs.cols.is_some() {
-                    return Err(doc.error(
-                        &here("check"),
-                        "balance a single check, not a grid (drop rows/cols or add a second [[check]])",
-                    ));
-                }
-                if b.fighter.is_some() || b.field.is_some() || b.option.is_some() {
-                    return Err(doc.error(
-                        &at,
-                        "a check balance changes `param`, not a fighter or option",
-                    ));
-                }
-                BalanceSubject::Check {
-                    check,
-                    param: param.to_ascii_lowercase(),
-                }
-            }
-            (None, m) => {
-                if b.param.is_some() {
-                    return Err(doc.error(&here("param"), "`param` is for `check = …` balances"));
-                }
-                let matchup = matchup_index(doc, at.clone(), s, m)?;
-                let target = target(doc, &at, &fighters, &b.fighter, &b.field, &b.option)?;
-                BalanceSubject::Duel { matchup, target }
-            }
-            (Some(_), Some(_)) => {
-                return Err(doc.error(&at, "give `matchup` or `check`, not both"));
-            }
-        };
-        let (lo, hi) = (b.range[0].as_f64(), b.range[1].as_f64());
-        if !(lo < hi) || !lo.is_finite() || !hi.is_finite() {
-            return Err(doc.error(&here("range"), "expected [low, high] with low < high"));
-        }
-        let is_check = matches!(subject, BalanceSubject::Check { .. });
-        if is_check && b.integer == Some(false) {
-            return Err(doc.error(
-                &here("integer"),
-                "check parameters are whole numbers; a check balance searches integers",
-            ));
-        }
-        let integer = is_check
-            || b.integer
-                .unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
-        if integer && lo.ceil() > hi.floor() {
-            return Err(doc.error(&here("range"), "no whole number lies in this range"));
-        }
-        let target = b.target.unwrap_or(0.5);
-        if !(target > 0.0 && target < 1.0) {
-            return Err(doc.error(
-                &here("target"),
-                "expected a probability strictly between 0 and 1",
-            ));
-        }
-        let tolerance = b.tolerance.unwrap_or((hi - lo) / 1000.0);
-        if !(tolerance >= (hi - lo) * 1e-9) {
-            return Err(doc.error(
-                &here("tolerance"),
-                format!(
-                    "expected a tolerance of at least {:e} (range × 1e-9)",
-                    (hi - lo) * 1e-9
-                ),
-            ));
-        }
-        study.balance = Some(Balance {
-            subject,
-            range: (lo, hi),
-            integer,
-            target,
-            tolerance,
-        });
-    }
-    if let Some(t) = &specs.tournament {
-        let list = t.fighters.clone().unwrap_or_else(|| fighters.clone());
-        for (i, f) in list.iter().enumerate() {
-            if !fighters.contains(f) {
-                return Err(doc.error(
-                    &[key("tournament"), key("fighters"), Seg::Index(i)],
-                    format!("no fighter named {f:?}; fighters: {}", fighters.join(", ")),
-                ));
-            }
-            if list[..i].contains(f) {
-                return Err(doc.error(
-                    &[key("tournament"), key("fighters"), Seg::Index(i)],
-                    "listed twice",
-                ));
-            }
-        }
-        if list.len() < 2 {
-            return Err(doc.error(
-                &[key("tournament")],
-                "a tournament needs at least two fighters",
-            ));
-        }
-        for (f, c) in &t.costs {
-            if !list.contains(f) {
-                return Err(doc.error(
-                    &[key("tournament"), key("costs"), key(f)],
-                    "not a fighter of the tournament",
-                ));
-            }
-            if !c.is_finite() {
-                return Err(doc.error(
-                    &[key("tournament"), key("costs"), key(f)],
-                    "expected a number",
-                ));
-            }
-        }
-        study.tournament = Some(Tournament {
-            name: t.name.clone().unwrap_or_else(|| "tournament".into()),
-            fighters: list,
-            costs: t.costs.clone(),
-        });
-    }
-    for (i, a) in specs.asserts.iter().enumerate() {
-        let at = vec![key("assert"), Seg::Index(i)];
-        let metrics: Vec<(Metric, [f64; 2])> = [
-            (Metric::PAWin, a.p_a_win),
-            (Metric::PBWin, a.p_b_win),
-            (Metric::PDraw, a.p_draw),
-            (Metric::RoundsMean, a.rounds_mean),
-            (Metric::PSuccess, a.p_success),
-        ]
-        .into_iter()
-        .filter_map(|(m, r)| r.map(|r| (m, r)))
-        .collect();
-        let [(metric, range)] = metrics[..] else {
-            return Err(doc.error(
-                &at,
-                "give exactly one of p_a_win, p_b_win, p_draw, rounds_mean, p_success = [low, high]",
-            ));
-        };
-        let mut p = at.clone();
-        p.push(key(metric.key()));
-        if !(range[0] <= range[1]) {
-            return Err(doc.error(&p, "expected [low, high] with low ≤ high"));
-        }
-        let (matchup, check, subject) = if metric == Metric::PSuccess {
-            let Some(c) = &a.check else {
-                return Err(doc.error(&at, "p_success needs `check = \"NAME\"`"));
+    Ok(checks)
+}
+
+/// The index of the `[[check]]` named `name`, or an error at `at` listing the checks.
+fn check_index(
+    doc: &Doc<'_>,
+    checks: &[CheckStudy],
+    at: Vec<Seg>,
+    name: &str,
+) -> Result<usize, ScenarioError> {
+    checks.iter().position(|c| c.name == name).ok_or_else(|| {
+        let names: Vec<_> = checks.iter().map(|c| format!("{:?}", c.name)).collect();
+        doc.error(
+            &at,
+            format!("no [[check]] named {name:?}; checks: {}", names.join(", ")),
+        )
+    })
+}
+
+/// The `[balance]` section.
+fn build_balance<R: Ruleset>(
+    doc: &Doc<'_>,
+    s: &Scenario<R>,
+    fighters: &[String],
+    checks: &[CheckStudy],
+    b: &BalanceSpec,
+) -> Result<Balance, ScenarioError> {
+    let at = vec![key("balance")];
+    let here = |k: &str| vec![key("balance"), key(k)];
+    let subject = match (&b.check, &b.matchup) {
+        (Some(c), None) => {
+            let check = check_index(doc, checks, here("check"), c)?;
+            let Some(param) = &b.param else {
+                return Err(doc.error(&at, "a check balance needs `param` (e.g. \"tn\")"));
             };
-            if a.matchup.is_some() {
-                return Err(doc.error(&at, "give `check` or `matchup`, not both"));
-            }
-            let ci = check_index(vec![key("assert"), Seg::Index(i), key("check")], c)?;
-            let cs = &study.checks[ci];
+            let cs = &checks[check];
             if cs.rows.is_some() || cs.cols.is_some() {
-                return Err(doc.error(&at, "assert on a single check, not a grid"));
+                return Err(doc.error(
+                    &here("check"),
+                    "balance a single check, not a grid (drop rows/cols or add a second [[check]])",
+                ));
             }
-            (None, Some(ci), c.clone())
-        } else {
-            if a.check.is_some() {
-                return Err(doc.error(&at, "`check` goes with p_success"));
+            if b.fighter.is_some() || b.field.is_some() || b.option.is_some() {
+                return Err(doc.error(
+                    &at,
+                    "a check balance changes `param`, not a fighter or option",
+                ));
             }
-            let m = matchup_index(doc, at.clone(), s, &a.matchup)?;
-            (Some(m), None, s.matchups[m].name.clone())
-        };
-        study.asserts.push(Assertion {
-            name: format!(
-                "{subject}: {} in [{}, {}]",
-                metric.key(),
-                range[0],
-                range[1]
-            ),
-            matchup,
-            check,
-            metric,
-            range: (range[0], range[1]),
-        });
+            BalanceSubject::Check {
+                check,
+                param: param.to_ascii_lowercase(),
+            }
+        }
+        (None, m) => {
+            if b.param.is_some() {
+                return Err(doc.error(&here("param"), "`param` is for `check = …` balances"));
+            }
+            let matchup = matchup_index(doc, at.clone(), s, m)?;
+            let target = target(doc, &at, fighters, &b.fighter, &b.field, &b.option)?;
+            BalanceSubject::Duel { matchup, target }
+        }
+        (Some(_), Some(_)) => {
+            return Err(doc.error(&at, "give `matchup` or `check`, not both"));
+        }
+    };
+    let (lo, hi) = (b.range[0].as_f64(), b.range[1].as_f64());
+    if !(lo < hi) || !lo.is_finite() || !hi.is_finite() {
+        return Err(doc.error(&here("range"), "expected [low, high] with low < high"));
     }
-    Ok(study)
+    let is_check = matches!(subject, BalanceSubject::Check { .. });
+    if is_check && b.integer == Some(false) {
+        return Err(doc.error(
+            &here("integer"),
+            "check parameters are whole numbers; a check balance searches integers",
+        ));
+    }
+    let integer = is_check
+        || b.integer
+            .unwrap_or(matches!(b.range, [Num::Int(_), Num::Int(_)]));
+    if integer && lo.ceil() > hi.floor() {
+        return Err(doc.error(&here("range"), "no whole number lies in this range"));
+    }
+    let target = b.target.unwrap_or(0.5);
+    if !(target > 0.0 && target < 1.0) {
+        return Err(doc.error(
+            &here("target"),
+            "expected a probability strictly between 0 and 1",
+        ));
+    }
+    let tolerance = b.tolerance.unwrap_or((hi - lo) / 1000.0);
+    if !(tolerance >= (hi - lo) * 1e-9) {
+        return Err(doc.error(
+            &here("tolerance"),
+            format!(
+                "expected a tolerance of at least {:e} (range × 1e-9)",
+                (hi - lo) * 1e-9
+            ),
+        ));
+    }
+    Ok(Balance {
+        subject,
+        range: (lo, hi),
+        integer,
+        target,
+        tolerance,
+    })
+}
+
+/// The `[tournament]` section.
+fn build_tournament(
+    doc: &Doc<'_>,
+    fighters: &[String],
+    t: &TournamentSpec,
+) -> Result<Tournament, ScenarioError> {
+    let list = t.fighters.clone().unwrap_or_else(|| fighters.to_vec());
+    for (i, f) in list.iter().enumerate() {
+        if !fighters.contains(f) {
+            return Err(doc.error(
+                &[key("tournament"), key("fighters"), Seg::Index(i)],
+                format!("no fighter named {f:?}; fighters: {}", fighters.join(", ")),
+            ));
+        }
+        if list[..i].contains(f) {
+            return Err(doc.error(
+                &[key("tournament"), key("fighters"), Seg::Index(i)],
+                "listed twice",
+            ));
+        }
+    }
+    if list.len() < 2 {
+        return Err(doc.error(
+            &[key("tournament")],
+            "a tournament needs at least two fighters",
+        ));
+    }
+    for (f, c) in &t.costs {
+        if !list.contains(f) {
+            return Err(doc.error(
+                &[key("tournament"), key("costs"), key(f)],
+                "not a fighter of the tournament",
+            ));
+        }
+        if !c.is_finite() {
+            return Err(doc.error(
+                &[key("tournament"), key("costs"), key(f)],
+                "expected a number",
+            ));
+        }
+    }
+    Ok(Tournament {
+        name: t.name.clone().unwrap_or_else(|| "tournament".into()),
+        fighters: list,
+        costs: t.costs.clone(),
+    })
+}
+
+/// `[[assert]]` number `i`.
+fn build_assert<R: Ruleset>(
+    doc: &Doc<'_>,
+    s: &Scenario<R>,
+    checks: &[CheckStudy],
+    i: usize,
+    a: &AssertSpec,
+) -> Result<Assertion, ScenarioError> {
+    let at = vec![key("assert"), Seg::Index(i)];
+    let metrics: Vec<(Metric, [f64; 2])> = [
+        (Metric::PAWin, a.p_a_win),
+        (Metric::PBWin, a.p_b_win),
+        (Metric::PDraw, a.p_draw),
+        (Metric::RoundsMean, a.rounds_mean),
+        (Metric::PSuccess, a.p_success),
+    ]
+    .into_iter()
+    .filter_map(|(m, r)| r.map(|r| (m, r)))
+    .collect();
+    let [(metric, range)] = metrics[..] else {
+        return Err(doc.error(
+            &at,
+            "give exactly one of p_a_win, p_b_win, p_draw, rounds_mean, p_success = [low, high]",
+        ));
+    };
+    let mut p = at.clone();
+    p.push(key(metric.key()));
+    if !(range[0] <= range[1]) {
+        return Err(doc.error(&p, "expected [low, high] with low ≤ high"));
+    }
+    let (matchup, check, subject) = if metric == Metric::PSuccess {
+        let Some(c) = &a.check else {
+            return Err(doc.error(&at, "p_success needs `check = \"NAME\"`"));
+        };
+        if a.matchup.is_some() {
+            return Err(doc.error(&at, "give `check` or `matchup`, not both"));
+        }
+        let ci = check_index(
+            doc,
+            checks,
+            vec![key("assert"), Seg::Index(i), key("check")],
+            c,
+        )?;
+        let cs = &checks[ci];
+        if cs.rows.is_some() || cs.cols.is_some() {
+            return Err(doc.error(&at, "assert on a single check, not a grid"));
+        }
+        (None, Some(ci), c.clone())
+    } else {
+        if a.check.is_some() {
+            return Err(doc.error(&at, "`check` goes with p_success"));
+        }
+        let m = matchup_index(doc, at.clone(), s, &a.matchup)?;
+        (Some(m), None, s.matchups[m].name.clone())
+    };
+    Ok(Assertion {
+        name: format!(
+            "{subject}: {} in [{}, {}]",
+            metric.key(),
+            range[0],
+            range[1]
+        ),
+        matchup,
+        check,
+        metric,
+        range: (range[0], range[1]),
+    })
 }
 
 /// Where a variant's change came from, for error messages: the study field that asked for it.

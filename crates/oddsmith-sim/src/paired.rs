@@ -8,10 +8,10 @@
 //! come from the change, not from noise, and the pairing is recorded per trial
 //! ([`Concordance`]) for paired intervals and tests.
 
-use oddsmith_dice::Stream;
+use oddsmith_dice::seeds;
 use oddsmith_rules::{RngRoller, Ruleset, Winner};
 use oddsmith_stats::{Z95, wilson_half_width};
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 use crate::{DuelStats, RunConfig, SimError, run_chunks};
@@ -90,7 +90,8 @@ impl PairedStats {
 /// Runs every variant (a ruleset with its options and a matchup) on common random numbers.
 ///
 /// Deterministic like [`crate::run_duels`]: chunk *i* takes stream *i* of the seed; trial *t* of
-/// a chunk draws one number from it and seeds a fresh generator with it for each variant. With
+/// a chunk draws one number from it and seeds a fresh generator with it for each variant
+/// ([`oddsmith_dice::seeds::trial_stream_of`]). With
 /// `precision`, the run stops once every variant's P(A wins) half-width is at most it.
 pub fn run_paired<R: Ruleset>(
     variants: &[(&R, &R::Matchup)],
@@ -112,7 +113,7 @@ pub fn run_paired<R: Ruleset>(
                 let trial_seed = s.next_u64();
                 let mut prev = false;
                 for (k, (rules, m)) in variants.iter().enumerate() {
-                    let mut rng = Stream::seed_from_u64(trial_seed);
+                    let mut rng = seeds::trial_stream_of(trial_seed);
                     let o = rules.duel(m, &mut RngRoller::new(&mut rng));
                     acc.variants[k].record(&o);
                     let won = o.winner == Winner::A;

@@ -38,59 +38,67 @@ pub fn evaluate_asserts(
 ) -> Vec<AssertDoc> {
     asserts
         .iter()
-        .map(|a| {
-            let (lo, hi) = a.range;
-            let (value, source, ci) = match (a.metric, a.matchup, a.check) {
-                (Metric::PSuccess, _, Some(c)) => {
-                    let cell = &checks[c].cells[0];
-                    let e = cell.monte_carlo;
-                    (cell.exact, "exact", Some((e.lo, e.hi)))
-                }
-                (m, Some(i), _) => {
-                    let s = &stats[i];
-                    let o = s.outcomes;
-                    let (succ, ex) = match m {
-                        Metric::PAWin => (Some(o.a_wins), exact[i].as_ref().map(|e| e.p_a_win)),
-                        Metric::PBWin => (Some(o.b_wins), exact[i].as_ref().map(|e| e.p_b_win)),
-                        Metric::PDraw => (Some(o.draws), exact[i].as_ref().map(|e| e.p_draw)),
-                        _ => (None, None),
-                    };
-                    match (succ, ex) {
-                        (Some(sc), Some(e)) => {
-                            let est = crate::Est::new(sc, o.total());
-                            (e, "exact", Some((est.lo, est.hi)))
-                        }
-                        (Some(sc), None) => {
-                            let est = crate::Est::new(sc, o.total());
-                            (est.p, "monte carlo", Some((est.lo, est.hi)))
-                        }
-                        _ => (s.rounds.mean(), "monte carlo", None),
-                    }
-                }
-                _ => unreachable!("assertions are cross-checked when the scenario is loaded"),
-            };
-            let passed = value >= lo && value <= hi;
-            let certain = source == "exact"
-                || match ci {
-                    Some((l, h)) => {
-                        if passed {
-                            l >= lo && h <= hi
-                        } else {
-                            h < lo || l > hi
-                        }
-                    }
-                    None => false,
-                };
-            AssertDoc {
-                name: a.name.clone(),
-                metric: a.metric.key().into(),
-                range: a.range,
-                value,
-                source: source.into(),
-                ci95: ci,
-                passed,
-                certain,
-            }
-        })
+        .map(|a| evaluate_assert(a, stats, exact, checks))
         .collect()
+}
+
+/// Evaluates one assertion against the base matchups' results and the checks.
+pub fn evaluate_assert(
+    a: &Assertion,
+    stats: &[DuelStats],
+    exact: &[Option<ExactDuel>],
+    checks: &[CheckStudyDoc],
+) -> AssertDoc {
+    let (lo, hi) = a.range;
+    let (value, source, ci) = match (a.metric, a.matchup, a.check) {
+        (Metric::PSuccess, _, Some(c)) => {
+            let cell = &checks[c].cells[0];
+            let e = cell.monte_carlo;
+            (cell.exact, "exact", Some((e.lo, e.hi)))
+        }
+        (m, Some(i), _) => {
+            let s = &stats[i];
+            let o = s.outcomes;
+            let (succ, ex) = match m {
+                Metric::PAWin => (Some(o.a_wins), exact[i].as_ref().map(|e| e.p_a_win)),
+                Metric::PBWin => (Some(o.b_wins), exact[i].as_ref().map(|e| e.p_b_win)),
+                Metric::PDraw => (Some(o.draws), exact[i].as_ref().map(|e| e.p_draw)),
+                _ => (None, None),
+            };
+            match (succ, ex) {
+                (Some(sc), Some(e)) => {
+                    let est = crate::Est::new(sc, o.total());
+                    (e, "exact", Some((est.lo, est.hi)))
+                }
+                (Some(sc), None) => {
+                    let est = crate::Est::new(sc, o.total());
+                    (est.p, "monte carlo", Some((est.lo, est.hi)))
+                }
+                _ => (s.rounds.mean(), "monte carlo", None),
+            }
+        }
+        _ => unreachable!("assertions are cross-checked when the scenario is loaded"),
+    };
+    let passed = value >= lo && value <= hi;
+    let certain = source == "exact"
+        || match ci {
+            Some((l, h)) => {
+                if passed {
+                    l >= lo && h <= hi
+                } else {
+                    h < lo || l > hi
+                }
+            }
+            None => false,
+        };
+    AssertDoc {
+        name: a.name.clone(),
+        metric: a.metric.key().into(),
+        range: a.range,
+        value,
+        source: source.into(),
+        ci95: ci,
+        passed,
+        certain,
+    }
 }

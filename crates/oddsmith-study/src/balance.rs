@@ -8,12 +8,13 @@
 //! average approximation). The chosen value and its neighbours are then measured again on a
 //! fresh seed, so the reported probability is not the one the choice was made on.
 
+use oddsmith_dice::seeds::fresh_seed;
 use oddsmith_rules::{RulesError, Ruleset};
 use oddsmith_scenario::{Balance, BalanceSubject, Num, Origin, Scenario, variant};
 use oddsmith_sim::{RunConfig, run_check, run_paired};
 use serde::Serialize;
 
-use crate::{Ctx, Est, StudyError, fresh_seed};
+use crate::{Ctx, Est, StudyError};
 
 /// Whether the target was reached inside the range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -235,98 +236,86 @@ impl<R: Ruleset> Subject for Check<'_, '_, R> {
     }
 }
 
-/// Runs the scenario's `[balance]` section.
-pub fn run_balance<R: Ruleset>(
-    ctx: &Ctx<'_, R>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Option<BalanceDoc>, StudyError> {
-    let Some(b) = &ctx.scenario.study.balance else {
-        return Ok(None);
-    };
-    let (subject_name, field, mut subject, method): (String, String, Box<dyn Subject + '_>, &str) =
-        match &b.subject {
-            BalanceSubject::Duel { matchup, target } => {
-                let mut d = Duel {
-                    ctx,
-                    matchup: *matchup,
-                    target,
-                    exact: ctx.exact,
-                    fell_back: false,
-                    progress,
-                };
-                // Exact bisection only if the ruleset solves this duel.
-                let first = if b.integer {
-                    b.range.0.ceil()
-                } else {
-                    b.range.0
-                };
-                let probe = d.build(num(first, b.integer))?;
-                d.exact = ctx.exact && probe.0.exact(&probe.1).is_some();
-                let method = if d.exact {
-                    "exact bisection"
-                } else {
-                    "bisection on paired Monte Carlo estimates (common random numbers)"
-                };
-                (
-                    format!("{}: P(A wins)", ctx.scenario.matchups[*matchup].name),
-                    target.to_string(),
-                    Box::new(d),
-                    method,
-                )
+/// What a balance search is about: its name and changed field for the report, the subject
+/// itself, and the search method.
+struct Searched<'c> {
+    name: String,
+    field: String,
+    subject: Box<dyn Subject + 'c>,
+    method: &'static str,
+}
+
+/// The subject of `[balance]` `b`: a duel (searched on exact values if the ruleset solves
+/// it, else on paired Monte Carlo estimates) or a check (always exact).
+fn searched<'c, R: Ruleset>(
+    ctx: &'c Ctx<'_, R>,
+    b: &'c Balance,
+    progress: &'c (dyn Fn(u64) + Sync),
+) -> Result<Searched<'c>, StudyError> {
+    Ok(match &b.subject {
+        BalanceSubject::Duel { matchup, target } => {
+            let mut d = Duel {
+                ctx,
+                matchup: *matchup,
+                target,
+                exact: ctx.exact,
+                fell_back: false,
+                progress,
+            };
+            // Exact bisection only if the ruleset solves this duel.
+            let first = if b.integer {
+                b.range.0.ceil()
+            } else {
+                b.range.0
+            };
+            let probe = d.build(num(first, b.integer))?;
+            d.exact = ctx.exact && probe.0.exact(&probe.1).is_some();
+            let method = if d.exact {
+                "exact bisection"
+            } else {
+                "bisection on paired Monte Carlo estimates (common random numbers)"
+            };
+            Searched {
+                name: format!("{}: P(A wins)", ctx.scenario.matchups[*matchup].name),
+                field: target.to_string(),
+                subject: Box::new(d),
+                method,
             }
-            BalanceSubject::Check { check, param } => (
-                format!(
-                    "check {:?}: P(success)",
-                    ctx.scenario.study.checks[*check].name
-                ),
-                param.clone(),
-                Box::new(Check {
-                    ctx,
-                    check: *check,
-                    param,
-                }),
-                "exact bisection",
-            ),
-        };
-    let mut evaluations = Vec::new();
-    let mut eval = |s: &mut Box<dyn Subject + '_>, x: f64| -> Result<f64, StudyError> {
-        let p = s.search(num(x, b.integer))?;
-        evaluations.push(Evaluation { value: x, p });
-        Ok(p)
-    };
-    let (lo, hi) = search_range(b);
-    let (plo, phi) = (eval(&mut subject, lo)?, eval(&mut subject, hi)?);
-    let ends = [
-        Evaluation { value: lo, p: plo },
-        Evaluation { value: hi, p: phi },
-    ];
-    let reachable = (plo - b.target) * (phi - b.target) <= 0.0;
-    let mut doc = BalanceDoc {
-        subject: subject_name,
-        field,
-        target: b.target,
-        range: (lo, hi),
-        integer: b.integer,
-        method: method.into(),
-        trials: ctx.cfg.trials,
-        status: if reachable {
-            BalanceStatus::Found
-        } else {
-            BalanceStatus::NotInRange
-        },
-        value: None,
-        achieved: None,
-        bracket: None,
-        ends,
-        evaluations: Vec::new(),
-    };
-    if !reachable {
-        doc.evaluations = evaluations;
-        if subject.fell_back() {
-            doc.method = FELL_BACK.into();
         }
-        return Ok(Some(doc));
-    }
+        BalanceSubject::Check { check, param } => Searched {
+            name: format!(
+                "check {:?}: P(success)",
+                ctx.scenario.study.checks[*check].name
+            ),
+            field: param.clone(),
+            subject: Box::new(Check {
+                ctx,
+                check: *check,
+                param,
+            }),
+            method: "exact bisection",
+        },
+    })
+}
+
+/// The final bracket of a bisection: `a` and `z` with their probabilities on either side of
+/// the target.
+struct Bracket {
+    a: f64,
+    z: f64,
+    pa: f64,
+    pz: f64,
+}
+
+/// Bisects between the ends of the range (whose probabilities `plo`, `phi` straddle the
+/// target) until the bracket is one whole number or `tolerance` wide; `eval` gives the
+/// probability at a value.
+fn bisect(
+    b: &Balance,
+    (lo, hi): (f64, f64),
+    (plo, phi): (f64, f64),
+    eval: &mut dyn FnMut(f64) -> Result<f64, StudyError>,
+) -> Result<Bracket, StudyError> {
     // Invariant: p(a) is on the same side of the target as p(lo), p(z) as p(hi).
     // Which side of the target the low end is on; when the low end hits the target exactly,
     // the direction comes from the high end (the search then closes in on the low end).
@@ -350,19 +339,86 @@ pub fn run_balance<R: Ruleset>(
             // Neighbouring floating-point values: the bracket cannot shrink further.
             break;
         }
-        let pm = eval(&mut subject, mid)?;
+        let pm = eval(mid)?;
         if (pm < b.target) == below_at_lo && pm != b.target {
             (a, pa) = (mid, pm);
         } else {
             (z, pz) = (mid, pm);
         }
     }
-    doc.evaluations = evaluations;
-    if subject.fell_back() {
-        doc.method = FELL_BACK.into();
+    Ok(Bracket { a, z, pa, pz })
+}
+
+/// Runs the scenario's `[balance]` section.
+pub fn run_balance<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Option<BalanceDoc>, StudyError> {
+    let Some(b) = &ctx.scenario.study.balance else {
+        return Ok(None);
+    };
+    let Searched {
+        name,
+        field,
+        mut subject,
+        method,
+    } = searched(ctx, b, progress)?;
+    let mut evaluations = Vec::new();
+    let mut eval = |x: f64| -> Result<f64, StudyError> {
+        let p = subject.search(num(x, b.integer))?;
+        evaluations.push(Evaluation { value: x, p });
+        Ok(p)
+    };
+    let (lo, hi) = search_range(b);
+    let (plo, phi) = (eval(lo)?, eval(hi)?);
+    let reachable = (plo - b.target) * (phi - b.target) <= 0.0;
+    let bracket = if reachable {
+        Some(bisect(b, (lo, hi), (plo, phi), &mut eval)?)
+    } else {
+        None
+    };
+    let mut doc = BalanceDoc {
+        subject: name,
+        field,
+        target: b.target,
+        range: (lo, hi),
+        integer: b.integer,
+        method: if subject.fell_back() {
+            FELL_BACK.into()
+        } else {
+            method.into()
+        },
+        trials: ctx.cfg.trials,
+        status: if reachable {
+            BalanceStatus::Found
+        } else {
+            BalanceStatus::NotInRange
+        },
+        value: None,
+        achieved: None,
+        bracket: None,
+        ends: [
+            Evaluation { value: lo, p: plo },
+            Evaluation { value: hi, p: phi },
+        ],
+        evaluations,
+    };
+    if let Some(bracket) = bracket {
+        answer(&mut doc, b, subject.as_mut(), &bracket)?;
     }
-    let point = |s: &mut Box<dyn Subject + '_>, x: f64| -> Result<BalancePoint, StudyError> {
-        let (mc, exact) = s.measure(num(x, b.integer))?;
+    Ok(Some(doc))
+}
+
+/// Measures the answer inside the final bracket on fresh random numbers: the closer of the
+/// two whole numbers, or the linear interpolation between the ends.
+fn answer(
+    doc: &mut BalanceDoc,
+    b: &Balance,
+    subject: &mut dyn Subject,
+    &Bracket { a, z, pa, pz }: &Bracket,
+) -> Result<(), StudyError> {
+    let mut point = |x: f64| -> Result<BalancePoint, StudyError> {
+        let (mc, exact) = subject.measure(num(x, b.integer))?;
         let distinguishable = match exact {
             Some(e) => (e - b.target).abs() > 1e-9,
             None => mc.excludes(b.target),
@@ -375,7 +431,7 @@ pub fn run_balance<R: Ruleset>(
         })
     };
     if b.integer {
-        let pts = [point(&mut subject, a)?, point(&mut subject, z)?];
+        let pts = [point(a)?, point(z)?];
         let gap = |p: &BalancePoint| (p.exact.unwrap_or(p.monte_carlo.p) - b.target).abs();
         let best = if gap(&pts[1]) < gap(&pts[0]) { 1 } else { 0 };
         doc.value = Some(pts[best].value);
@@ -390,9 +446,9 @@ pub fn run_balance<R: Ruleset>(
         };
         let x = x.clamp(a, z);
         doc.value = Some(x);
-        doc.achieved = Some(point(&mut subject, x)?);
+        doc.achieved = Some(point(x)?);
     }
-    Ok(Some(doc))
+    Ok(())
 }
 
 fn num(x: f64, integer: bool) -> Num {

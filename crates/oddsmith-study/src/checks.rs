@@ -1,5 +1,6 @@
 //! `[[check]]`: a check or a grid of checks, exact with Monte Carlo beside.
 
+use oddsmith_dice::seeds;
 use oddsmith_rules::Ruleset;
 use oddsmith_sim::{RunConfig, run_check};
 use serde::Serialize;
@@ -41,7 +42,8 @@ pub struct CheckStudyDoc {
     pub cells: Vec<CheckCellDoc>,
 }
 
-/// Runs `[[check]]` number `index`. Cell *k* uses its own seed derived from the run's seed.
+/// Runs `[[check]]` number `index`. Cell *k* runs on
+/// [`seeds::check_cell_seed`] of the run's seed.
 pub fn run_check_study<R: Ruleset>(
     ctx: &Ctx<'_, R>,
     index: usize,
@@ -52,9 +54,8 @@ pub fn run_check_study<R: Ruleset>(
     for (r, c) in cs.cells() {
         let check = rules.parse_check(&cs.cell_params(r, c))?;
         let exact = rules.check_exact(&check);
-        let k = cells.len() as u64;
         let cfg = RunConfig {
-            seed: ctx.cfg.seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(k + 1 + 1000 * index as u64),
+            seed: seeds::check_cell_seed(ctx.cfg.seed, index, cells.len()),
             trials: ctx.cfg.trials.min(MAX_CHECK_TRIALS),
             precision: None,
             threads: None,

@@ -22,13 +22,13 @@ pub mod sweep;
 pub mod tournament;
 
 use oddsmith_rules::{ExactDuel, RulesError, Ruleset};
-use oddsmith_scenario::{Scenario, ScenarioError};
+use oddsmith_scenario::{Scenario, ScenarioError, Section};
 use oddsmith_sim::{DuelStats, RunConfig, SimError};
 use oddsmith_stats::Proportion;
 use serde::Serialize;
 use thiserror::Error;
 
-pub use asserts::{AssertDoc, evaluate_asserts};
+pub use asserts::{AssertDoc, evaluate_assert, evaluate_asserts};
 pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
 pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
 pub use compare::{ComparisonDoc, PartResult, StepEffect, compare, skill_step};
@@ -117,14 +117,44 @@ pub struct StudyDoc {
     pub asserts: Vec<AssertDoc>,
 }
 
+/// One result of a [`StudyDoc`]: the one list of study kinds on the result side (the
+/// scenario side is [`oddsmith_scenario::Section`]). A new kind is a new variant here, and
+/// every `match` on a section (the report's among them) then asks for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StudySection<'a> {
+    /// A `[[sweep]]` result.
+    Sweep(&'a SweepDoc),
+    /// The `[balance]` result.
+    Balance(&'a BalanceDoc),
+    /// The `[tournament]` result.
+    Tournament(&'a TournamentDoc),
+    /// A `[[check]]` result.
+    Check(&'a CheckStudyDoc),
+    /// An evaluated `[[assert]]`.
+    Assert(&'a AssertDoc),
+}
+
 impl StudyDoc {
+    /// Every result in report order: sweeps, balance, tournament, checks, assertions.
+    pub fn sections(&self) -> impl Iterator<Item = StudySection<'_>> {
+        let StudyDoc {
+            sweeps,
+            balance,
+            tournament,
+            checks,
+            asserts,
+        } = self;
+        sweeps
+            .iter()
+            .map(StudySection::Sweep)
+            .chain(balance.iter().map(StudySection::Balance))
+            .chain(tournament.iter().map(StudySection::Tournament))
+            .chain(checks.iter().map(StudySection::Check))
+            .chain(asserts.iter().map(StudySection::Assert))
+    }
     /// Whether nothing was studied.
     pub fn is_empty(&self) -> bool {
-        self.sweeps.is_empty()
-            && self.balance.is_none()
-            && self.tournament.is_none()
-            && self.checks.is_empty()
-            && self.asserts.is_empty()
+        self.sections().next().is_none()
     }
     /// The assertions that failed.
     pub fn failed_asserts(&self) -> impl Iterator<Item = &AssertDoc> {
@@ -148,12 +178,6 @@ pub struct Ctx<'a, R: Ruleset> {
     pub exact: bool,
 }
 
-/// A second seed derived from the run's seed, for re-measuring a result on fresh random
-/// numbers (so a value chosen because its estimate looked good is not judged by that estimate).
-pub fn fresh_seed(seed: u64) -> u64 {
-    seed ^ 0xD1B5_4A32_D192_ED03
-}
-
 /// Checks every variant a study would run (each sweep point, both ends of the balance range)
 /// (check cells were checked when the scenario was loaded), so a bad value stops the run
 /// before any simulation.
@@ -162,10 +186,17 @@ pub fn validate<R: Ruleset>(
     text: &str,
     scenario: &Scenario<R>,
 ) -> Result<(), StudyError> {
-    for i in 0..scenario.study.sweeps.len() {
-        sweep::point_scenarios(file, text, scenario, i)?;
+    for section in scenario.study.sections() {
+        match section {
+            Section::Sweep(i, _) => {
+                sweep::point_scenarios(file, text, scenario, i)?;
+            }
+            Section::Balance(_) => balance::validate_ends(file, text, scenario)?,
+            // Checked whole when the scenario was loaded: tournament fighters and costs, every
+            // check cell, the assertions' matchups and checks.
+            Section::Tournament(_) | Section::Check(..) | Section::Assert(_) => {}
+        }
     }
-    balance::validate_ends(file, text, scenario)?;
     Ok(())
 }
 
@@ -178,17 +209,23 @@ pub fn run_study<R: Ruleset>(
     exact: &[Option<ExactDuel>],
     progress: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<StudyDoc, StudyError> {
-    let st = &ctx.scenario.study;
     let mut doc = StudyDoc::default();
-    for i in 0..st.sweeps.len() {
-        let name = &st.sweeps[i].name;
-        doc.sweeps.push(run_sweep(ctx, i, &|n| progress(name, n))?);
+    for section in ctx.scenario.study.sections() {
+        match section {
+            Section::Sweep(i, sw) => {
+                doc.sweeps
+                    .push(run_sweep(ctx, i, &|n| progress(&sw.name, n))?);
+            }
+            Section::Balance(_) => doc.balance = run_balance(ctx, &|n| progress("balance", n))?,
+            Section::Tournament(_) => {
+                doc.tournament = run_tournament(ctx, &|n| progress("tournament", n))?;
+            }
+            Section::Check(i, _) => doc.checks.push(run_check_study(ctx, i)?),
+            // Assertions come last, so every check they may judge has run.
+            Section::Assert(a) => doc
+                .asserts
+                .push(evaluate_assert(a, stats, exact, &doc.checks)),
+        }
     }
-    doc.balance = run_balance(ctx, &|n| progress("balance", n))?;
-    doc.tournament = run_tournament(ctx, &|n| progress("tournament", n))?;
-    for i in 0..st.checks.len() {
-        doc.checks.push(run_check_study(ctx, i)?);
-    }
-    doc.asserts = evaluate_asserts(&st.asserts, stats, exact, &doc.checks);
     Ok(doc)
 }

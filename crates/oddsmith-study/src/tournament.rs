@@ -80,27 +80,35 @@ pub struct TournamentDoc {
     pub costs: Option<CostDoc>,
 }
 
-/// Runs the scenario's `[tournament]`: n·(n−1) matchups of `cfg.trials` duels each.
-pub fn run_tournament<R: Ruleset>(
+/// Results pooled over both seatings of every pair: `wins[i][j]` counts fighter *i*'s wins
+/// over *j*, whichever side it fought on.
+struct Pooled {
+    wins: Vec<Vec<u64>>,
+    losses: Vec<Vec<u64>>,
+    trials: Vec<Vec<u64>>,
+    /// Mean exact P(*i* beats *j*) over the two seatings, where both have an exact value.
+    exact: Vec<Vec<Option<f64>>>,
+}
+
+/// Fights every fighter against every other in both seatings, `cfg.trials` duels each.
+fn round_robin<R: Ruleset>(
     ctx: &Ctx<'_, R>,
+    fighters: &[String],
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Option<TournamentDoc>, StudyError> {
-    let Some(t) = &ctx.scenario.study.tournament else {
-        return Ok(None);
-    };
+) -> Result<Pooled, StudyError> {
     let s = ctx.scenario;
     let rules = &s.ruleset;
-    let compiled = t
-        .fighters
+    let compiled = fighters
         .iter()
         .map(|f| rules.compile(f, &s.fighters[f]))
         .collect::<Result<Vec<_>, _>>()?;
-    let n = t.fighters.len();
-    // wins[i][j], losses[i][j], trials[i][j] pooled over both seatings.
-    let mut wins = vec![vec![0u64; n]; n];
-    let mut losses = vec![vec![0u64; n]; n];
-    let mut trials = vec![vec![0u64; n]; n];
-    let mut exact_sum = vec![vec![Some(0.0f64); n]; n];
+    let n = fighters.len();
+    let mut p = Pooled {
+        wins: vec![vec![0u64; n]; n],
+        losses: vec![vec![0u64; n]; n],
+        trials: vec![vec![0u64; n]; n],
+        exact: vec![vec![Some(0.0f64); n]; n],
+    };
     for i in 0..n {
         for j in 0..n {
             if i == j {
@@ -109,42 +117,57 @@ pub fn run_tournament<R: Ruleset>(
             let m = rules.matchup(&compiled[i], &compiled[j])?;
             let st = run_duels(rules, &m, ctx.cfg, progress)?;
             let o = st.outcomes;
-            wins[i][j] += o.a_wins;
-            losses[i][j] += o.b_wins;
-            trials[i][j] += o.total();
-            wins[j][i] += o.b_wins;
-            losses[j][i] += o.a_wins;
-            trials[j][i] += o.total();
+            p.wins[i][j] += o.a_wins;
+            p.losses[i][j] += o.b_wins;
+            p.trials[i][j] += o.total();
+            p.wins[j][i] += o.b_wins;
+            p.losses[j][i] += o.a_wins;
+            p.trials[j][i] += o.total();
             let e = if ctx.exact { rules.exact(&m) } else { None };
             match e {
                 Some(e) => {
-                    exact_sum[i][j] = exact_sum[i][j].map(|v| v + e.p_a_win / 2.0);
-                    exact_sum[j][i] = exact_sum[j][i].map(|v| v + e.p_b_win / 2.0);
+                    p.exact[i][j] = p.exact[i][j].map(|v| v + e.p_a_win / 2.0);
+                    p.exact[j][i] = p.exact[j][i].map(|v| v + e.p_b_win / 2.0);
                 }
                 None => {
-                    exact_sum[i][j] = None;
-                    exact_sum[j][i] = None;
+                    p.exact[i][j] = None;
+                    p.exact[j][i] = None;
                 }
             }
         }
     }
+    Ok(p)
+}
+
+/// The tournament's matrices (the diagonal empty).
+struct Matrices {
+    /// Monte Carlo P(*i* beats *j*) with its interval.
+    win: Vec<Vec<Option<Est>>>,
+    /// Exact P(*i* beats *j*), where known.
+    exact_win: Vec<Vec<Option<f64>>>,
+    /// The meta-game: exact P(*i* wins) − P(*j* wins) when every pairing has an exact value,
+    /// else the pooled Monte Carlo (wins − losses) / trials, antisymmetric by construction.
+    payoff: Vec<Vec<f64>>,
+}
+
+fn matrices(p: &Pooled) -> Matrices {
+    let n = p.wins.len();
     let mut win = vec![vec![None; n]; n];
     let mut exact_win = vec![vec![None; n]; n];
     let mut payoff = vec![vec![0.0; n]; n]; // Monte Carlo
     for i in 0..n {
         for j in 0..n {
             if i != j {
-                win[i][j] = Some(Est::new(wins[i][j], trials[i][j]));
-                exact_win[i][j] = exact_sum[i][j];
-                payoff[i][j] = (wins[i][j] as f64 - losses[i][j] as f64) / trials[i][j] as f64;
+                win[i][j] = Some(Est::new(p.wins[i][j], p.trials[i][j]));
+                exact_win[i][j] = p.exact[i][j];
+                payoff[i][j] =
+                    (p.wins[i][j] as f64 - p.losses[i][j] as f64) / p.trials[i][j] as f64;
             }
         }
     }
-    // The pooled estimate is antisymmetric by construction; exact values are preferred when
-    // every pairing has one.
     let all_exact = (0..n).all(|i| (0..n).all(|j| i == j || exact_win[i][j].is_some()));
-    let game: Vec<Vec<f64>> = if all_exact {
-        (0..n)
+    if all_exact {
+        payoff = (0..n)
             .map(|i| {
                 (0..n)
                     .map(|j| {
@@ -156,16 +179,36 @@ pub fn run_tournament<R: Ruleset>(
                     })
                     .collect()
             })
-            .collect()
-    } else {
-        payoff.clone()
+            .collect();
+    }
+    Matrices {
+        win,
+        exact_win,
+        payoff,
+    }
+}
+
+/// Runs the scenario's `[tournament]`: n·(n−1) matchups of `cfg.trials` duels each.
+pub fn run_tournament<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Option<TournamentDoc>, StudyError> {
+    let Some(t) = &ctx.scenario.study.tournament else {
+        return Ok(None);
     };
+    let n = t.fighters.len();
+    let p = round_robin(ctx, &t.fighters, progress)?;
+    let Matrices {
+        win,
+        exact_win,
+        payoff: game,
+    } = matrices(&p);
     let nash = solve_zero_sum(&game)?.row;
     let dominated = strictly_dominated(&game)?;
     let mut ranking: Vec<RankDoc> = (0..n)
         .map(|i| {
             let (w, l, tr) = (0..n).fold((0, 0, 0), |(w, l, tr), j| {
-                (w + wins[i][j], l + losses[i][j], tr + trials[i][j])
+                (w + p.wins[i][j], l + p.losses[i][j], tr + p.trials[i][j])
             });
             RankDoc {
                 fighter: t.fighters[i].clone(),

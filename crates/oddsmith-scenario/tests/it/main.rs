@@ -217,3 +217,52 @@ fn three_fighters_need_matchups() {
     let e = err(&t);
     assert!(e.message.contains("no [[matchup]]"), "{e}");
 }
+
+#[test]
+fn study_sections_come_in_report_order_with_their_counts() {
+    use oddsmith_scenario::{Section, SectionKind};
+    let text = GOOD.to_string()
+        + r#"
+[[assert]]
+p_a_win = [0, 1]
+
+[[check]]
+name = "hard"
+params = { skill = 5, difficulty = "hard" }
+
+[[sweep]]
+fighter = "knight"
+field = "skill"
+values = [4, 5]
+
+[[check]]
+name = "easy"
+params = { skill = 5, difficulty = "easy" }
+
+[tournament]
+"#;
+    let s = load::<Draft>("s.toml", &text).unwrap();
+    let kinds: Vec<SectionKind> = s.study.sections().map(|x| x.kind()).collect();
+    use SectionKind::*;
+    assert_eq!(kinds, [Sweep, Tournament, Check, Check, Assert]);
+    let checks: Vec<(usize, &str)> = s
+        .study
+        .sections()
+        .filter_map(|x| match x {
+            Section::Check(i, c) => Some((i, c.name.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [(0, "hard"), (1, "easy")]);
+    assert_eq!(
+        s.study.counts(),
+        [(Sweep, 1), (Tournament, 1), (Check, 2), (Assert, 1)]
+    );
+    let allowed: Vec<SectionKind> = [Sweep, Balance, Tournament, Check, Assert]
+        .into_iter()
+        .filter(|k| k.allowed_in_comparison_part())
+        .collect();
+    assert_eq!(allowed, [Check]);
+    assert!(!s.study.is_empty());
+    assert!(load::<Draft>("s.toml", GOOD).unwrap().study.is_empty());
+}

@@ -574,3 +574,38 @@ fn bad_value_on_the_y_axis_is_located_at_the_y_axis() {
     assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
     assert!(e.contains("a.con = 999"), "{e}");
 }
+
+#[test]
+fn study_doc_sections_come_in_report_order() {
+    use oddsmith_study::StudySection;
+    let text = DRAFT_PAIR.to_string()
+        + r#"
+[[assert]]
+check = "hard"
+p_success = [0.0, 1.0]
+
+[[check]]
+name = "hard"
+params = { skill = 5, difficulty = "hard" }
+
+[[sweep]]
+fighter = "a"
+field = "skill"
+values = [5, 6]
+"#;
+    let doc = study::<Draft>(&text, 2_000, true).unwrap();
+    let kinds: Vec<&str> = doc
+        .sections()
+        .map(|s| match s {
+            StudySection::Sweep(_) => "sweep",
+            StudySection::Balance(_) => "balance",
+            StudySection::Tournament(_) => "tournament",
+            StudySection::Check(_) => "check",
+            StudySection::Assert(_) => "assert",
+        })
+        .collect();
+    assert_eq!(kinds, ["sweep", "check", "assert"]);
+    assert!(doc.asserts[0].passed);
+    assert!(!doc.is_empty());
+    assert!(StudyDoc::default().is_empty());
+}

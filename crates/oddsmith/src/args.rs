@@ -1,0 +1,88 @@
+//! The raw command line, as clap parses it. Nothing here is checked beyond its type:
+//! [`crate::config`] turns these into the checked configuration the commands run on.
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::{DEFAULT_SEED, DEFAULT_TRIALS};
+
+/// Monte Carlo balance analysis for tabletop RPG rules.
+#[derive(Debug, Parser)]
+#[command(name = "oddsmith", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run every matchup of a scenario: win probabilities with 95 % intervals, fight length,
+    /// damage, and the exact solution where the ruleset has one.
+    Run(RunArgs),
+    /// Exact and Monte Carlo figures for one check, e.g. `oddsmith check draft skill=5 difficulty=hard`.
+    Check(CheckArgs),
+    /// Check scenario files without running them.
+    Validate {
+        /// Scenario files.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// List rulesets, or show one ruleset's fighter fields, options (with defaults) and check parameters.
+    Rulesets {
+        /// A ruleset id.
+        ruleset: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+// No `///` doc on the argument structs: clap would take it as the subcommand's description.
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The scenario file.
+    pub scenario: String,
+    /// Trials per matchup (with --precision: the cap).
+    #[arg(long)]
+    pub trials: Option<u64>,
+    /// Seed; stream i of it feeds chunk i of the trials.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (results do not depend on it).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop each matchup once the 95 % half-width of P(A wins) is at most this.
+    #[arg(long)]
+    pub precision: Option<f64>,
+    /// Print one JSON document on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Skip the exact solver.
+    #[arg(long)]
+    pub no_exact: bool,
+    /// Report folder (default: reports/<scenario name>).
+    #[arg(long, conflicts_with = "no_report")]
+    pub out: Option<std::path::PathBuf>,
+    /// Do not write a report folder.
+    #[arg(long)]
+    pub no_report: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The ruleset id.
+    pub ruleset: String,
+    /// Check parameters as key=value (see `oddsmith rulesets RULESET`).
+    pub params: Vec<String>,
+    /// Monte Carlo rolls.
+    #[arg(long, default_value_t = DEFAULT_TRIALS)]
+    pub trials: u64,
+    /// Seed.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}

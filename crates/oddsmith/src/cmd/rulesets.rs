@@ -1,0 +1,72 @@
+//! `oddsmith rulesets [ID] [--json]`: the registered rulesets, or one ruleset's fighter
+//! fields, options and check parameters with their defaults.
+
+use std::io::Write;
+
+use anyhow::{Result, bail};
+use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
+
+use crate::error::InputError;
+
+/// Lists every ruleset, or describes `ruleset`.
+pub(crate) fn rulesets(ruleset: Option<String>, json: bool, out: &mut dyn Write) -> Result<()> {
+    match ruleset {
+        None => {
+            let infos: Vec<RulesetInfo> = RULESET_IDS
+                .iter()
+                .map(|id| visit(id, Info).expect("listed id"))
+                .collect();
+            if json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&infos)?)?;
+            } else {
+                for i in infos {
+                    writeln!(out, "{:<10} {}", i.id, i.title)?;
+                }
+            }
+        }
+        Some(id) => {
+            let Some(info) = visit(&id, Info) else {
+                bail!(InputError(format!(
+                    "unknown ruleset {id:?}; expected one of: {}",
+                    RULESET_IDS.join(", ")
+                )));
+            };
+            if json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&info)?)?;
+            } else {
+                write!(out, "{}", describe(&info))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+struct Info;
+
+impl RulesetVisitor for Info {
+    type Output = RulesetInfo;
+    fn visit<R: Ruleset>(self) -> RulesetInfo {
+        R::info()
+    }
+}
+
+fn describe(i: &RulesetInfo) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(s, "{} — {}\n{}\n", i.id, i.title, i.summary);
+    for (title, fields) in [
+        ("fighter fields ([fighters.NAME])", &i.fighter_fields),
+        ("options ([options])", &i.options),
+        (
+            "check parameters (oddsmith check ID key=value…)",
+            &i.check_params,
+        ),
+    ] {
+        let _ = writeln!(s, "{title}:");
+        for f in fields.iter() {
+            let _ = writeln!(s, "  {} = {}\n      {}", f.name, f.default, f.doc);
+        }
+        let _ = writeln!(s);
+    }
+    s
+}

@@ -1,0 +1,119 @@
+//! Running a comparison file: every part with its own ruleset and seed, then the comparison
+//! of the parts (archetypes, skill steps, checks).
+
+use anyhow::Result;
+use oddsmith_dice::seeds;
+use oddsmith_report::{ReportData, RunDoc};
+use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
+use oddsmith_scenario::{Part, load, load_comparison};
+use oddsmith_sim::RunConfig;
+use oddsmith_study::{Ctx, PartResult, compare, run_check_study, skill_step};
+
+use super::matchups::{BaseRun, run_base};
+use crate::cmd::validate::validate_parts;
+use crate::config::{FileSampling, RunSettings};
+use crate::error::{ScenarioInput, relocate_err, study_input};
+
+/// Runs the comparison file `text`: every part is loaded and checked before any runs.
+pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> {
+    let file = r.file.as_str();
+    let c = load_comparison(file, text).map_err(ScenarioInput)?;
+    let cfg = r.sampling.for_comparison(FileSampling {
+        trials: c.trials,
+        precision: None,
+        seed: c.seed,
+    })?;
+    validate_parts(file, text, &c)?;
+    let mut results = Vec::new();
+    let mut data = ReportData {
+        run: RunDoc {
+            scenario: c.name.clone(),
+            ruleset: c
+                .parts
+                .iter()
+                .map(|p| p.id.as_str())
+                .collect::<Vec<_>>()
+                .join(" vs "),
+            seed: cfg.seed,
+            description: c.description.clone(),
+            options: Vec::new(),
+            matchups: Vec::new(),
+            study: None,
+            comparison: None,
+        },
+        stats: Vec::new(),
+        exact: Vec::new(),
+        checks: None,
+        fighters: Vec::new(),
+        meta: super::meta(file),
+    };
+    for (k, p) in c.parts.iter().enumerate() {
+        // Each part on its own seed, so the rulesets' estimates are independent samples, as
+        // the comparison's tests assume.
+        let part_cfg = RunConfig {
+            seed: seeds::part_seed(cfg.seed, k),
+            ..cfg.clone()
+        };
+        let job = RunPart {
+            file,
+            part: p,
+            cfg: &part_cfg,
+            exact: r.exact,
+        };
+        let (part, base) = visit(&p.id, job)
+            .expect("load_comparison checked the id")
+            .map_err(|e| relocate_err(file, text, &p.id, e))?;
+        data.run.options.extend(base.options);
+        data.run.matchups.extend(base.matchups);
+        data.stats.extend(base.stats);
+        data.exact.extend(base.exact);
+        data.fighters.extend(base.fighters);
+        results.push(part);
+    }
+    data.run.comparison = Some(compare(&results, c.alpha, c.practical_threshold));
+    Ok(data)
+}
+
+/// Runs one part of a comparison: its matchups, its checks and its skill step.
+struct RunPart<'a> {
+    file: &'a str,
+    part: &'a Part,
+    cfg: &'a RunConfig,
+    exact: bool,
+}
+
+impl RulesetVisitor for RunPart<'_> {
+    type Output = Result<(PartResult, BaseRun)>;
+    fn visit<R: Ruleset>(self) -> Self::Output {
+        let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
+        // Checked by `validate_parts` before any part ran.
+        let s = load::<R>(file, text).map_err(ScenarioInput)?;
+        let base = run_base(&s, cfg, self.exact, &format!("{}: ", R::ID))?;
+        let ctx = Ctx {
+            file,
+            text,
+            scenario: &s,
+            cfg,
+            exact: self.exact,
+        };
+        let part = PartResult {
+            id: R::ID.into(),
+            matchups: s
+                .matchups
+                .iter()
+                .zip(base.stats.iter().zip(&base.exact))
+                .map(|(m, (st, ex))| (m.name.clone(), st.clone(), ex.clone()))
+                .collect(),
+            checks: (0..s.study.checks.len())
+                .map(|i| run_check_study(&ctx, i).map_err(study_input))
+                .collect::<Result<_>>()?,
+            step: match &self.part.skill_step {
+                Some(step) => {
+                    Some(skill_step(file, text, &s, step, cfg, self.exact).map_err(study_input)?)
+                }
+                None => None,
+            },
+        };
+        Ok((part, base))
+    }
+}

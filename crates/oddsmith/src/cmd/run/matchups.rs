@@ -1,0 +1,76 @@
+//! What a scenario and each part of a comparison both run and show: every matchup (Monte
+//! Carlo, then the exact solution), and the options and fighters as the report lists them.
+//! A comparison part's names carry its ruleset id as a prefix (`draft: knight vs brute`).
+
+use anyhow::Result;
+use oddsmith_report::{FighterData, MatchupDoc, OptionValue, matchup_doc, options_table};
+use oddsmith_rules::{ExactDuel, Ruleset};
+use oddsmith_scenario::Scenario;
+use oddsmith_sim::{DuelStats, RunConfig, run_duels};
+
+use crate::progress;
+
+/// A scenario's matchups run, with its options and fighters, in report form.
+#[derive(Default)]
+pub(super) struct BaseRun {
+    /// The options table.
+    pub options: Vec<OptionValue>,
+    /// One per matchup, in file order.
+    pub matchups: Vec<MatchupDoc>,
+    /// One per matchup.
+    pub stats: Vec<DuelStats>,
+    /// One per matchup (`None` without an exact solution or with `--no-exact`).
+    pub exact: Vec<Option<ExactDuel>>,
+    /// Every fighter with its derived facts.
+    pub fighters: Vec<FighterData>,
+}
+
+/// Runs every matchup of `s` on `cfg` (and its exact solution when `exact`), naming
+/// everything with `prefix` in front (empty for a scenario, `"{id}: "` for a comparison part).
+pub(super) fn run_base<R: Ruleset>(
+    s: &Scenario<R>,
+    cfg: &RunConfig,
+    exact: bool,
+    prefix: &str,
+) -> Result<BaseRun> {
+    let label = |name: &str| format!("{prefix}{name}");
+    let mut run = BaseRun {
+        options: options_table(s.ruleset.options())
+            .into_iter()
+            .map(|mut o| {
+                o.name = label(&o.name);
+                o
+            })
+            .collect(),
+        ..BaseRun::default()
+    };
+    for m in &s.matchups {
+        let bar = progress::Bar::new(&label(&m.name), cfg.trials, cfg.precision.is_some());
+        let stats = run_duels(&s.ruleset, &m.matchup, cfg, &|n| bar.inc(n))?;
+        bar.finish();
+        let solution = if exact {
+            s.ruleset.exact(&m.matchup)
+        } else {
+            None
+        };
+        let doc = matchup_doc(
+            &label(&m.name),
+            &label(&m.a),
+            &label(&m.b),
+            &stats,
+            solution.as_ref(),
+            s.ruleset.counter_names(),
+        );
+        run.matchups.push(doc);
+        run.stats.push(stats);
+        run.exact.push(solution);
+    }
+    for (n, f) in &s.fighters {
+        run.fighters.push(FighterData {
+            name: label(n),
+            spec: serde_json::to_value(f)?,
+            facts: s.ruleset.fighter_facts(f),
+        });
+    }
+    Ok(run)
+}

@@ -1,0 +1,112 @@
+//! Running one scenario file: its matchups, its study sections, and (for the report) the
+//! ruleset's check grid.
+
+use anyhow::Result;
+use oddsmith_dice::seeds;
+use oddsmith_report::{CheckCell, CheckGridData, ReportData, RunDoc};
+use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
+use oddsmith_sim::{RunConfig, run_check};
+use oddsmith_study::{Ctx, StudyDoc, run_study};
+
+use super::matchups::{BaseRun, run_base};
+use crate::cmd::validate::load_scenario;
+use crate::config::{FileSampling, ReportTo, RunSettings};
+use crate::error::study_input;
+use crate::{CHECK_GRID_TRIALS, progress};
+
+/// Runs the scenario `text` of ruleset `id` (checked by `ruleset_of`).
+pub(super) fn run_scenario(id: &str, r: &RunSettings, text: &str) -> Result<ReportData> {
+    visit(id, RunScenario { r, text }).expect("ruleset_of checked the id")
+}
+
+struct RunScenario<'a> {
+    r: &'a RunSettings,
+    text: &'a str,
+}
+
+impl RulesetVisitor for RunScenario<'_> {
+    type Output = Result<ReportData>;
+    fn visit<R: Ruleset>(self) -> Result<ReportData> {
+        let (r, file, text) = (self.r, self.r.file.as_str(), self.text);
+        let s = load_scenario::<R>(file, text)?;
+        let cfg = r.sampling.for_scenario(FileSampling {
+            trials: s.trials,
+            precision: s.precision,
+            seed: s.seed,
+        });
+        let base: BaseRun = run_base(&s, &cfg, r.exact, "")?;
+        let study = if s.study.is_empty() {
+            None
+        } else {
+            let ctx = Ctx {
+                file,
+                text,
+                scenario: &s,
+                cfg: &cfg,
+                exact: r.exact,
+            };
+            Some(study(&ctx, &base)?)
+        };
+        let checks = match r.report {
+            ReportTo::Nowhere => None,
+            ReportTo::Default | ReportTo::Folder(_) => check_grid(&s.ruleset, cfg.seed)?,
+        };
+        Ok(ReportData {
+            run: RunDoc {
+                scenario: s.name,
+                ruleset: R::ID.into(),
+                seed: cfg.seed,
+                description: s.description,
+                options: base.options,
+                matchups: base.matchups,
+                study,
+                comparison: None,
+            },
+            stats: base.stats,
+            exact: base.exact,
+            checks,
+            fighters: base.fighters,
+            meta: super::meta(file),
+        })
+    }
+}
+
+/// Runs the scenario's study sections against its base matchups' results.
+fn study<R: Ruleset>(ctx: &Ctx<'_, R>, base: &BaseRun) -> Result<StudyDoc> {
+    let bar = progress::Bar::new("study", 0, true);
+    let doc = run_study(ctx, &base.stats, &base.exact, &|_, n| bar.inc(n)).map_err(study_input)?;
+    bar.finish();
+    Ok(doc)
+}
+
+/// Exact and Monte Carlo values of the ruleset's check grid. Cell *i* runs on
+/// [`seeds::grid_cell_seed`] of the run's seed, so the grid is as reproducible as the duels.
+fn check_grid<R: Ruleset>(rules: &R, seed: u64) -> Result<Option<CheckGridData>> {
+    let Some(g) = rules.check_grid() else {
+        return Ok(None);
+    };
+    let mut cells = Vec::with_capacity(g.cells.len());
+    for (i, (row, col, col_value, check)) in g.cells.iter().enumerate() {
+        let exact = rules.check_exact(check);
+        let cfg = RunConfig {
+            seed: seeds::grid_cell_seed(seed, i),
+            trials: CHECK_GRID_TRIALS,
+            precision: None,
+            threads: None,
+        };
+        let mc = run_check(rules, check, exact.distribution.min(), &cfg, &|_| {})?;
+        cells.push(CheckCell {
+            row: *row,
+            col: col.clone(),
+            col_value: *col_value,
+            exact: exact.p_success(),
+            mc: mc.success,
+        });
+    }
+    Ok(Some(CheckGridData {
+        row_name: g.row_name.into(),
+        col_name: g.col_name.into(),
+        col_value_name: g.col_value_name.into(),
+        cells,
+    }))
+}

@@ -1,0 +1,310 @@
+//! The checked configuration of each command, built once from the raw arguments
+//! ([`crate::args`]) before any file is read or any work done: trials, precision and threads
+//! are checked here and nowhere else in the CLI.
+
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig};
+
+use crate::args::{CheckArgs, RunArgs};
+use crate::error::InputError;
+use crate::{DEFAULT_SEED, DEFAULT_TRIALS};
+
+/// Worker threads for a whole command: `None` is rayon's default pool (one per core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Threads(Option<NonZeroUsize>);
+
+impl Threads {
+    /// From `--threads`; 0 is refused.
+    fn new(threads: Option<usize>) -> Result<Threads, InputError> {
+        match threads {
+            None => Ok(Threads(None)),
+            Some(t) => NonZeroUsize::new(t)
+                .map(|t| Threads(Some(t)))
+                .ok_or_else(|| InputError("--threads must be at least 1".into())),
+        }
+    }
+
+    /// Runs `job` on one worker pool of this size (or on the default pool): every matchup,
+    /// study and check of the command shares it. Results do not depend on the size.
+    pub(crate) fn install<T: Send>(self, job: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+        match self.0 {
+            None => job(),
+            Some(t) => rayon::ThreadPoolBuilder::new()
+                .num_threads(t.get())
+                .build()
+                .with_context(|| format!("starting {t} worker threads"))?
+                .install(job),
+        }
+    }
+}
+
+/// `--trials`, `--precision` and `--seed` as given (checked); a scenario file may set what
+/// they leave out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Sampling {
+    trials: Option<u64>,
+    precision: Option<f64>,
+    seed: Option<u64>,
+}
+
+/// What a file says about trials, precision and seed (already checked by its loader).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct FileSampling {
+    /// `trials = …`.
+    pub trials: Option<u64>,
+    /// `precision = …`.
+    pub precision: Option<f64>,
+    /// `seed = …`.
+    pub seed: Option<u64>,
+}
+
+impl Sampling {
+    fn new(
+        trials: Option<u64>,
+        precision: Option<f64>,
+        seed: Option<u64>,
+    ) -> Result<Self, InputError> {
+        if trials == Some(0) {
+            return Err(InputError("--trials must be at least 1".into()));
+        }
+        if let Some(h) = precision
+            && !(h > 0.0 && h < 0.5)
+        {
+            return Err(InputError(format!(
+                "--precision must be between 0 and 0.5, got {h}"
+            )));
+        }
+        Ok(Sampling {
+            trials,
+            precision,
+            seed,
+        })
+    }
+
+    /// The engine's configuration for a scenario: the command line first, then the file, then
+    /// the defaults ([`DEFAULT_TRIALS`], or [`DEFAULT_MAX_TRIALS_FOR_PRECISION`] as the cap
+    /// when running to a precision; [`DEFAULT_SEED`]). The engine runs on the command's pool.
+    pub(crate) fn for_scenario(&self, file: FileSampling) -> RunConfig {
+        let precision = self.precision.or(file.precision);
+        let default_trials = if precision.is_some() {
+            DEFAULT_MAX_TRIALS_FOR_PRECISION
+        } else {
+            DEFAULT_TRIALS
+        };
+        RunConfig {
+            seed: self.seed.or(file.seed).unwrap_or(DEFAULT_SEED),
+            trials: self.trials.or(file.trials).unwrap_or(default_trials),
+            precision,
+            threads: None,
+        }
+    }
+
+    /// The engine's configuration for a comparison file, which runs a fixed number of trials.
+    pub(crate) fn for_comparison(&self, file: FileSampling) -> Result<RunConfig, InputError> {
+        if self.precision.is_some() {
+            return Err(InputError(
+                "--precision is not supported for comparison files; give --trials".into(),
+            ));
+        }
+        Ok(RunConfig {
+            seed: self.seed.or(file.seed).unwrap_or(DEFAULT_SEED),
+            trials: self.trials.or(file.trials).unwrap_or(DEFAULT_TRIALS),
+            precision: None,
+            threads: None,
+        })
+    }
+}
+
+/// Where the report of a run goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ReportTo {
+    /// `--no-report`.
+    Nowhere,
+    /// `reports/<scenario name>`.
+    Default,
+    /// `--out DIR`.
+    Folder(PathBuf),
+}
+
+/// `oddsmith run`, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RunSettings {
+    /// The scenario or comparison file.
+    pub file: String,
+    /// Trials, precision and seed from the command line.
+    pub sampling: Sampling,
+    /// Worker threads.
+    pub threads: Threads,
+    /// Compute exact solutions where the ruleset has them (not `--no-exact`).
+    pub exact: bool,
+    /// Print JSON instead of tables.
+    pub json: bool,
+    /// Where the report goes.
+    pub report: ReportTo,
+}
+
+impl TryFrom<RunArgs> for RunSettings {
+    type Error = InputError;
+    fn try_from(a: RunArgs) -> Result<Self, InputError> {
+        let threads = Threads::new(a.threads)?;
+        let sampling = Sampling::new(a.trials, a.precision, a.seed)?;
+        let report = match (a.no_report, a.out) {
+            (true, _) => ReportTo::Nowhere,
+            (false, None) => ReportTo::Default,
+            (false, Some(dir)) => ReportTo::Folder(dir),
+        };
+        Ok(RunSettings {
+            file: a.scenario,
+            sampling,
+            threads,
+            exact: !a.no_exact,
+            json: a.json,
+            report,
+        })
+    }
+}
+
+/// `oddsmith check`, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CheckSettings {
+    /// The ruleset id (checked against the registry by the command).
+    pub ruleset: String,
+    /// `key=value` parameters, as given.
+    pub params: Vec<String>,
+    /// Seed and rolls.
+    pub cfg: RunConfig,
+    /// Worker threads.
+    pub threads: Threads,
+    /// Print JSON instead of the table.
+    pub json: bool,
+}
+
+impl TryFrom<CheckArgs> for CheckSettings {
+    type Error = InputError;
+    fn try_from(a: CheckArgs) -> Result<Self, InputError> {
+        let threads = Threads::new(a.threads)?;
+        let sampling = Sampling::new(Some(a.trials), None, Some(a.seed))?;
+        Ok(CheckSettings {
+            ruleset: a.ruleset,
+            params: a.params,
+            cfg: sampling.for_scenario(FileSampling::default()),
+            threads,
+            json: a.json,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{Cli, Command};
+    use clap::Parser;
+
+    fn run(args: &[&str]) -> Result<RunSettings, InputError> {
+        let argv = ["oddsmith", "run", "s.toml"].iter().chain(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Run(a) => RunSettings::try_from(a),
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    fn check(args: &[&str]) -> Result<CheckSettings, InputError> {
+        let argv = ["oddsmith", "check", "draft", "skill=5"].iter().chain(args);
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Check(a) => CheckSettings::try_from(a),
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    fn refused(msg: &str) -> InputError {
+        InputError(msg.into())
+    }
+
+    #[test]
+    fn bad_run_arguments_are_refused_with_their_messages() {
+        assert_eq!(
+            run(&["--trials", "0"]),
+            Err(refused("--trials must be at least 1"))
+        );
+        assert_eq!(
+            run(&["--threads", "0"]),
+            Err(refused("--threads must be at least 1"))
+        );
+        for h in ["0", "0.5", "0.7", "NaN"] {
+            assert_eq!(
+                run(&["--precision", h]),
+                Err(refused(&format!(
+                    "--precision must be between 0 and 0.5, got {}",
+                    h.parse::<f64>().unwrap()
+                )))
+            );
+        }
+        // Threads are checked first, as the command line reads.
+        assert_eq!(
+            run(&["--trials", "0", "--threads", "0"]),
+            Err(refused("--threads must be at least 1"))
+        );
+    }
+
+    #[test]
+    fn bad_check_arguments_are_refused_with_their_messages() {
+        assert_eq!(
+            check(&["--trials", "0"]).unwrap_err(),
+            refused("--trials must be at least 1")
+        );
+        assert_eq!(
+            check(&["--threads", "0"]).unwrap_err(),
+            refused("--threads must be at least 1")
+        );
+        let c = check(&["--trials", "7", "--seed", "9", "--threads", "2"]).unwrap();
+        assert_eq!((c.cfg.trials, c.cfg.seed, c.cfg.precision), (7, 9, None));
+        assert_eq!(c.threads, Threads(NonZeroUsize::new(2)));
+        let c = check(&[]).unwrap();
+        assert_eq!((c.cfg.trials, c.cfg.seed), (DEFAULT_TRIALS, DEFAULT_SEED));
+    }
+
+    #[test]
+    fn the_command_line_wins_over_the_file_then_the_defaults() {
+        let file = FileSampling {
+            trials: Some(500),
+            precision: None,
+            seed: Some(3),
+        };
+        let s = run(&[]).unwrap();
+        let cfg = s.sampling.for_scenario(file);
+        assert_eq!((cfg.trials, cfg.seed, cfg.precision), (500, 3, None));
+        let cfg = s.sampling.for_scenario(FileSampling::default());
+        assert_eq!((cfg.trials, cfg.seed), (DEFAULT_TRIALS, DEFAULT_SEED));
+        let s = run(&["--trials", "20", "--seed", "8"]).unwrap();
+        let cfg = s.sampling.for_scenario(file);
+        assert_eq!((cfg.trials, cfg.seed), (20, 8));
+        // Running to a precision without a trial count: the default cap.
+        let s = run(&["--precision", "0.01"]).unwrap();
+        let cfg = s.sampling.for_scenario(FileSampling::default());
+        assert_eq!(
+            (cfg.trials, cfg.precision),
+            (DEFAULT_MAX_TRIALS_FOR_PRECISION, Some(0.01))
+        );
+        assert_eq!(
+            s.sampling.for_comparison(file),
+            Err(refused(
+                "--precision is not supported for comparison files; give --trials"
+            ))
+        );
+        let cfg = run(&[]).unwrap().sampling.for_comparison(file).unwrap();
+        assert_eq!((cfg.trials, cfg.seed, cfg.precision), (500, 3, None));
+    }
+
+    #[test]
+    fn report_destination() {
+        assert_eq!(run(&[]).unwrap().report, ReportTo::Default);
+        assert_eq!(run(&["--no-report"]).unwrap().report, ReportTo::Nowhere);
+        assert_eq!(
+            run(&["--out", "x"]).unwrap().report,
+            ReportTo::Folder("x".into())
+        );
+    }
+}

@@ -9,11 +9,8 @@
 //! comes from a [`Roller`] passed in.
 
 pub mod check;
-pub mod d20;
-pub mod draft;
 pub mod error;
 pub mod fields;
-pub mod gamecraft;
 pub mod info;
 pub mod outcome;
 pub mod registry;
@@ -30,6 +27,13 @@ pub use registry::{RULESET_IDS, RulesetVisitor, visit};
 pub use roller::{RngRoller, Roller};
 
 use std::fmt::Debug;
+
+// The one list of rulesets: each line declares the module and registers its type.
+rulesets! {
+    draft::Draft,
+    gamecraft::Gamecraft,
+    d20::D20,
+}
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

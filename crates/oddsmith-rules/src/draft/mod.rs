@@ -7,7 +7,6 @@
 
 pub mod check;
 pub mod duel;
-pub mod exact;
 pub mod fighter;
 pub mod options;
 pub mod reference;
@@ -22,11 +21,10 @@ pub use fighter::{Fighter, Level, Matchup};
 pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
-use duel::{State, Tally};
+use crate::solver::Step;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
-    RulesetInfo, Side,
+    CheckExact, CheckGrid, CheckParams, FieldDoc, Roller, RulesError, RulesetInfo, Tally,
 };
 
 /// The Draft 0.4 ruleset with its options.
@@ -47,28 +45,6 @@ pub const COUNTERS: &[&str] = &[
     "b_critical_taken",
 ];
 
-struct OutcomeTally(DuelOutcome);
-
-impl Tally for OutcomeTally {
-    #[inline]
-    fn attack(&mut self, by: Side, hit: Option<i32>, level: Level) {
-        let i = by.index();
-        self.0.attacks[i] += 1;
-        if let Some(d) = hit {
-            self.0.hits[i] += 1;
-            self.0.damage[i] += d as u32;
-            let victim = 1 - i;
-            let slot = match level {
-                Level::None => 0,
-                Level::Light => 1,
-                Level::Severe => 2,
-                Level::Critical | Level::Death => 3,
-            };
-            self.0.counters[victim * 4 + slot] += 1;
-        }
-    }
-}
-
 impl crate::Ruleset for Draft {
     const ID: &'static str = "draft";
     const TITLE: &'static str = "Draft 0.4 RPG Rule Set";
@@ -76,6 +52,7 @@ impl crate::Ruleset for Draft {
     type Options = DraftOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
+    type State = duel::State;
     type Check = DraftCheck;
 
     fn new(o: DraftOptions) -> Result<Self, RulesError> {
@@ -193,22 +170,23 @@ impl crate::Ruleset for Draft {
         Ok(fighter::matchup(&self.o, a, b))
     }
 
-    #[inline]
-    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
-        let mut s = State::start();
-        let mut tally = OutcomeTally(DuelOutcome::empty());
-        let (winner, ending) =
-            crate::solver::play(&mut s, |s| duel::step(m, &self.o, s, roller, &mut tally));
-        DuelOutcome {
-            winner,
-            ending,
-            rounds: s.round,
-            ..tally.0
-        }
+    fn start(&self, _m: &Matchup) -> duel::State {
+        duel::State::start()
     }
 
-    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        exact::solve(m, &self.o)
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &self,
+        m: &Matchup,
+        s: &mut duel::State,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        duel::step(m, &self.o, s, roller, tally)
+    }
+
+    fn max_rounds(&self) -> u32 {
+        self.o.max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {

@@ -69,6 +69,23 @@ mod tests {
         assert_eq!(visit("no such ruleset", IdOf), None);
     }
 
+    /// Runs the documentation checks on the type it is run with.
+    struct CheckDocs;
+
+    impl RulesetVisitor for CheckDocs {
+        type Output = ();
+        fn visit<R: Ruleset>(self) {
+            crate::testing::check_docs::<R>();
+        }
+    }
+
+    #[test]
+    fn every_ruleset_documents_every_field_and_option() {
+        for &id in RULESET_IDS {
+            visit(id, CheckDocs).expect("registered");
+        }
+    }
+
     #[test]
     fn ids_are_unique_and_listed_in_order() {
         for (i, a) in RULESET_IDS.iter().enumerate() {

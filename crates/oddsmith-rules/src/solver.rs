@@ -470,7 +470,11 @@ pub(crate) mod tests {
         assert_eq!(a.p_a_win.to_bits(), b.p_a_win.to_bits(), "P(A)");
         assert_eq!(a.p_b_win.to_bits(), b.p_b_win.to_bits(), "P(B)");
         assert_eq!(a.p_draw.to_bits(), b.p_draw.to_bits(), "P(draw)");
-        assert_eq!(a.mean_rounds.to_bits(), b.mean_rounds.to_bits(), "E[rounds]");
+        assert_eq!(
+            a.mean_rounds.to_bits(),
+            b.mean_rounds.to_bits(),
+            "E[rounds]"
+        );
         assert_eq!(a.truncated.to_bits(), b.truncated.to_bits(), "truncated");
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&a.rounds_pmf), bits(&b.rounds_pmf), "rounds pmf");

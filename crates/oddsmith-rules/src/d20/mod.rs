@@ -72,21 +72,7 @@ impl crate::Ruleset for D20 {
         if !(1..=4).contains(&o.by_weapon_attacks) {
             return Err(RulesError::field("by_weapon_attacks", "expected 1 to 4"));
         }
-        let ranges: [(&str, i32, i32, i32); 5] = [
-            ("start_distance", o.start_distance, 1, 1000),
-            ("missile_range", o.missile_range, 1, 1000),
-            ("min_damage_on_hit", o.min_damage_on_hit, 0, 5),
-            ("min_hp_per_die", o.min_hp_per_die, 0, 5),
-            ("offhand_to_hit", o.offhand_to_hit, -10, 10),
-        ];
-        for (field, v, lo, hi) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(RulesError::field(
-                    field,
-                    format!("{v} is out of range: expected {lo} to {hi}"),
-                ));
-            }
-        }
+        o.check_ranges()?;
         Ok(D20 { o })
     }
 

@@ -21,6 +21,7 @@ pub use fighter::{Fighter, Level, Matchup};
 pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
+use crate::fields::check_range;
 use crate::solver::Step;
 
 use crate::{
@@ -80,62 +81,14 @@ impl crate::Ruleset for Draft {
             return bad("wound_capacity", "expected capacities from 0 to 20");
         }
         // Every number stays small, so no sum in the duel loop can overflow.
-        let ranges: [(&str, i32, i32, i32); 16] = [
-            ("extra_action_modifier", o.extra_action_modifier, -50, 50),
-            (
-                "weapon_damage_multiplier",
-                o.weapon_damage_multiplier,
-                0,
-                10,
-            ),
-            ("aspect_bonus", o.aspect_bonus, -10, 10),
-            ("scratch_max_damage", o.scratch_max_damage, 0, 50),
-            ("wound_penalties.light", o.wound_penalties.light, -50, 50),
-            ("wound_penalties.severe", o.wound_penalties.severe, -50, 50),
-            (
-                "wound_penalties.critical",
-                o.wound_penalties.critical,
-                -50,
-                50,
-            ),
-            ("undefended_value", o.undefended_value, -50, 50),
-            ("parry_impact_reach", o.parry_impact_reach, -10, 10),
-            ("shield_bonus.small", o.shield_bonus.small, -10, 10),
-            ("shield_bonus.large", o.shield_bonus.large, -10, 10),
-            (
-                "shield_max_parry_impact.small",
-                o.shield_max_parry_impact.small,
-                0,
-                10,
-            ),
-            (
-                "shield_max_parry_impact.large",
-                o.shield_max_parry_impact.large,
-                0,
-                10,
-            ),
-            (
-                "unfamiliar_weapon_modifier",
-                o.unfamiliar_weapon_modifier,
-                -50,
-                50,
-            ),
-            (
-                "defensive_position_bonus",
-                o.defensive_position_bonus,
-                -50,
-                50,
-            ),
-            ("lying_target_bonus", o.lying_target_bonus, -50, 50),
-        ];
-        for (field, v, lo, hi) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(RulesError::field(
-                    field,
-                    format!("{v} is out of range: expected {lo} to {hi}"),
-                ));
-            }
-        }
+        o.check_ranges()?;
+        check_range("wound_penalties.light", o.wound_penalties.light.into(), -50, 50)?;
+        check_range("wound_penalties.severe", o.wound_penalties.severe.into(), -50, 50)?;
+        check_range("wound_penalties.critical", o.wound_penalties.critical.into(), -50, 50)?;
+        check_range("shield_bonus.small", o.shield_bonus.small.into(), -10, 10)?;
+        check_range("shield_bonus.large", o.shield_bonus.large.into(), -10, 10)?;
+        check_range("shield_max_parry_impact.small", o.shield_max_parry_impact.small.into(), 0, 10)?;
+        check_range("shield_max_parry_impact.large", o.shield_max_parry_impact.large.into(), 0, 10)?;
         if o.wide_weight_gap > 10 {
             return bad("wide_weight_gap", "expected 1 to 10");
         }

@@ -105,48 +105,7 @@ impl crate::Ruleset for Gamecraft {
                 return Err(RulesError::field(field, "expected 0 to 4"));
             }
         }
-        let ranges: [(&str, i32, i32, i32); 22] = [
-            ("crit_margin", o.crit_margin, 1, 50),
-            ("fumble_margin", o.fumble_margin, 1, 50),
-            ("crit_extra_amount", o.crit_extra_amount, 0, 20),
-            ("incapacitated_penalty", o.incapacitated_penalty, 0, 20),
-            ("incap_con_tn", o.incap_con_tn, -20, 50),
-            ("multi_action_penalty", o.multi_action_penalty, 0, 5),
-            ("full_dodge_bonus", o.full_dodge_bonus, 0, 30),
-            ("bullet_bonus", o.bullet_bonus, -10, 10),
-            ("general_skill_cap", o.general_skill_cap, 0, 30),
-            (
-                "nonlethal_weapon_penalty",
-                o.nonlethal_weapon_penalty,
-                0,
-                10,
-            ),
-            ("fatigue_half_penalty", o.fatigue_half_penalty, 0, 10),
-            (
-                "unarmed_nonlethal_max_skill",
-                o.unarmed_nonlethal_max_skill,
-                -1,
-                30,
-            ),
-            ("unarmed_damage_bonus", o.unarmed_damage_bonus, -10, 10),
-            ("offhand_penalty", o.offhand_penalty, 0, 10),
-            ("bleed_con_tn", o.bleed_con_tn, -20, 50),
-            ("stop_bleed_tn_base", o.stop_bleed_tn_base, -20, 50),
-            ("simultaneous_penalty", o.simultaneous_penalty, 0, 5),
-            ("moving_target_tn", o.moving_target_tn, -10, 20),
-            ("beyond_range_multiplier", o.beyond_range_multiplier, 1, 5),
-            ("spray_mult", o.spray_mult, 1, 5),
-            ("strafe_crit_mult", o.strafe_crit_mult, 1, 5),
-            ("grace_ev_cost", o.grace_ev_cost, 0, 36),
-        ];
-        for (field, v, lo, hi) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(RulesError::field(
-                    field,
-                    format!("{v} is out of range: expected {lo} to {hi}"),
-                ));
-            }
-        }
+        o.check_ranges()?;
         Ok(Gamecraft { o })
     }
 

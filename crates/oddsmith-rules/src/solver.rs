@@ -36,6 +36,24 @@ pub trait DuelState: Copy + Ord + Hash + std::fmt::Debug + Send + Sync {
     fn with_round(self, round: u32) -> Self;
 }
 
+/// Implements [`DuelState`] for a state struct with a `round: u32` field.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! duel_state {
+    ($state:ty) => {
+        impl $crate::DuelState for $state {
+            #[inline]
+            fn round(&self) -> u32 {
+                self.round
+            }
+            #[inline]
+            fn with_round(self, round: u32) -> Self {
+                Self { round, ..self }
+            }
+        }
+    };
+}
+
 /// Runs a duel state machine with a random roller until it ends (the Monte Carlo duel).
 #[inline]
 pub fn play<S>(s: &mut S, mut step: impl FnMut(&mut S) -> Step) -> (Winner, Ending) {
@@ -149,7 +167,7 @@ pub fn iterate<G: Ruleset>(
             true
         }),
         Transitions::Cached => {
-            let mut cache: StateMap<G::State, Vec<(G::State, Step, f64)>> = StateMap::default();
+            let mut cache: StateMap<G::State, TransitionList<G::State>> = StateMap::default();
             iterate_with(start, over, |s, p, fr| {
                 if r.capped(s) {
                     fr.emit(*s, Step::Over(Winner::Draw, Ending::RoundCap), p);
@@ -328,6 +346,9 @@ impl Hasher for StateHasher {
 
 type StateMap<S, V> = HashMap<S, V, BuildHasherDefault<StateHasher>>;
 
+/// A state's cached transitions: (successor, step result, probability), in state order.
+type TransitionList<S> = Vec<(S, Step, f64)>;
+
 /// Accumulates probability per state in first-seen order, then hands the states back sorted:
 /// the same sums, added in the same order, as a `BTreeMap<S, f64>` (a state's tag is the one
 /// it was first seen with).
@@ -365,7 +386,7 @@ impl<S: Copy + Ord + Hash, T> Accumulator<S, T> {
     fn take_sorted(&mut self) -> Vec<(S, T, f64)> {
         self.index.clear();
         let mut v = std::mem::take(&mut self.items);
-        v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        v.sort_unstable_by_key(|a| a.0);
         v
     }
 }

@@ -143,16 +143,7 @@ const FUMBLES: usize = 1;
 const SPELLS: usize = 2;
 const RESISTED: usize = 3;
 
-impl crate::DuelState for State {
-    #[inline]
-    fn round(&self) -> u32 {
-        self.round
-    }
-    #[inline]
-    fn with_round(self, round: u32) -> Self {
-        State { round, ..self }
-    }
-}
+crate::duel_state!(State);
 
 /// Able to fight: HP above 0 and no tally above current HP («Damage and Death §1.2, §2.2»).
 #[inline]

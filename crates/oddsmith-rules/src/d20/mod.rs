@@ -30,6 +30,7 @@ pub use fighter::{Fighter, Matchup};
 pub use options::D20Options;
 pub use spec::FighterSpec;
 
+use crate::info::doc;
 use crate::solver::Step;
 use duel::State;
 
@@ -310,9 +311,6 @@ impl crate::Ruleset for D20 {
     }
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
 
 /// Documentation of every fighter field.
 pub const FIGHTER_DOCS: &[FieldDoc] = &[

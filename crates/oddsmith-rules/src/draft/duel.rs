@@ -63,16 +63,7 @@ impl State {
 
 pub use crate::outcome::{NoTally, Tally};
 
-impl crate::DuelState for State {
-    #[inline]
-    fn round(&self) -> u32 {
-        self.round
-    }
-    #[inline]
-    fn with_round(self, round: u32) -> Self {
-        State { round, ..self }
-    }
-}
+crate::duel_state!(State);
 
 /// The per-side counter (in [`super::COUNTERS`]) of a blow of `level` received.
 #[inline]

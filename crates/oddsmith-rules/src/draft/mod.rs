@@ -22,6 +22,7 @@ pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
 use crate::fields::check_range;
+use crate::info::doc;
 use crate::solver::Step;
 
 use crate::{
@@ -211,9 +212,6 @@ impl crate::Ruleset for Draft {
     }
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
 
 /// Documentation of every fighter field.
 pub const FIGHTER_DOCS: &[FieldDoc] = &[

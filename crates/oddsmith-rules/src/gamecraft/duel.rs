@@ -166,16 +166,7 @@ impl std::hash::Hash for State {
     }
 }
 
-impl crate::DuelState for State {
-    #[inline]
-    fn round(&self) -> u32 {
-        self.round
-    }
-    #[inline]
-    fn with_round(self, round: u32) -> Self {
-        State { round, ..self }
-    }
-}
+crate::duel_state!(State);
 
 impl State {
     /// The state before the first round, pools full.

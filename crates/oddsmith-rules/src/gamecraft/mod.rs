@@ -28,6 +28,7 @@ pub use fighter::{Fighter, Matchup};
 pub use options::GamecraftOptions;
 pub use spec::FighterSpec;
 
+use crate::info::doc;
 use crate::solver::{self, Step};
 use duel::State;
 use options::ExplodeMode;
@@ -296,9 +297,6 @@ pub fn winner_index(w: Winner) -> Option<usize> {
     w.side().map(|s| s.index())
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
 
 /// Documentation of every fighter field.
 pub const FIGHTER_DOCS: &[FieldDoc] = &[

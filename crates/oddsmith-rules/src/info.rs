@@ -13,6 +13,11 @@ pub struct FieldDoc {
     pub doc: &'static str,
 }
 
+/// A [`FieldDoc`] (a `const fn`, for the rulesets' doc tables).
+pub const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
+    FieldDoc { name, default, doc }
+}
+
 /// Everything a scenario author needs to know about a ruleset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RulesetInfo {

@@ -9,11 +9,8 @@
 //! comes from a [`Roller`] passed in.
 
 pub mod check;
-pub mod d20;
-pub mod draft;
 pub mod error;
 pub mod fields;
-pub mod gamecraft;
 pub mod info;
 pub mod outcome;
 pub mod registry;
@@ -25,11 +22,21 @@ mod testing;
 pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use error::RulesError;
 pub use info::{FieldDoc, RulesetInfo};
-pub use outcome::{DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, Side, Winner};
+pub use outcome::{
+    DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Side, Tally, Winner,
+};
 pub use registry::{RULESET_IDS, RulesetVisitor, visit};
 pub use roller::{RngRoller, Roller};
+pub use solver::{DuelState, Step};
 
 use std::fmt::Debug;
+
+// The one list of rulesets: each line declares the module and registers its type.
+rulesets! {
+    draft::Draft,
+    gamecraft::Gamecraft,
+    d20::D20,
+}
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -38,6 +45,47 @@ use serde::de::DeserializeOwned;
 ///
 /// A ruleset value holds its compiled options. Everything per trial is monomorphised: the
 /// engine calls [`Ruleset::duel`] with a concrete [`Roller`], with no dynamic dispatch.
+///
+/// **Required**: the types (fighter spec, options, compiled fighter, matchup, duel state,
+/// check), [`new`](Ruleset::new) and [`options`](Ruleset::options), [`compile`](Ruleset::compile)
+/// and [`matchup`](Ruleset::matchup), the duel state machine ([`start`](Ruleset::start),
+/// [`step`](Ruleset::step), [`max_rounds`](Ruleset::max_rounds)), [`info`](Ruleset::info) and
+/// the three check methods.
+///
+/// **Provided**: [`duel`](Ruleset::duel) (the Monte Carlo duel, [`solver::duel`]) and
+/// [`exact`](Ruleset::exact) (the exact solver, [`solver::solve`]), both over `step`, and the
+/// outcome tally ([`OutcomeTally`]). **Optional**: [`counter_names`](Ruleset::counter_names),
+/// [`fighter_facts`](Ruleset::fighter_facts), [`fighter_cost`](Ruleset::fighter_cost),
+/// [`check_grid`](Ruleset::check_grid), and the exact solver's transition cache
+/// ([`CACHE_TRANSITIONS`](Ruleset::CACHE_TRANSITIONS) with [`cache_round`](Ruleset::cache_round)
+/// and [`capped`](Ruleset::capped)).
+///
+/// **The `step` contract.** `step` advances the state by one step (a round start, one
+/// attack, …) and says whether the duel goes on. It reads dice only through the roller, the
+/// same dice in the same order for the same state, and reports attacks and counters only
+/// through the [`Tally`] (the exact solver passes [`NoTally`]); it has no other side effects.
+/// It ends the duel as a draw ([`Ending::RoundCap`]) when a round past `max_rounds` would
+/// start. The state space reachable from `start` must be finite for `exact` to answer.
+///
+/// ```ignore
+/// impl Ruleset for Coin {
+///     const ID: &'static str = "coin";
+///     const TITLE: &'static str = "Coin duel";
+///     type State = CoinState; // #[derive(Clone, Copy, …, Hash, Ord)] + DuelState
+///     // … FighterSpec, Options, Fighter, Matchup, Check, new, options, compile, matchup …
+///     fn start(&self, _m: &Matchup) -> CoinState { CoinState::default() }
+///     fn step<R: Roller, T: Tally>(&self, m: &Matchup, s: &mut CoinState, r: &mut R,
+///                                  t: &mut T) -> Step {
+///         s.round += 1;
+///         if s.round > self.o.max_rounds { return Step::Over(Winner::Draw, Ending::RoundCap) }
+///         let hit = r.roll(2) == 2;
+///         t.attack(0, hit, 1);
+///         if hit { Step::Over(Winner::A, Ending::Death) } else { Step::Continue }
+///     }
+///     fn max_rounds(&self) -> u32 { self.o.max_rounds }
+///     // … info, parse_check, check_exact, check_sample; duel and exact come for free.
+/// }
+/// ```
 pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     /// Stable identifier used in scenario files (`ruleset = "draft"`).
     const ID: &'static str;
@@ -51,6 +99,8 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     type Fighter: Clone + Send + Sync + Debug;
     /// Two compiled fighters facing each other, with everything per-pair precomputed.
     type Matchup: Clone + Send + Sync + Debug;
+    /// The duel state between two steps (small and `Copy`; the exact solver's key).
+    type State: DuelState;
     /// A single check's parameters, parsed from `key=value` pairs.
     type Check: Clone + Send + Sync + Debug;
 
@@ -62,11 +112,42 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     fn compile(&self, name: &str, spec: &Self::FighterSpec) -> Result<Self::Fighter, RulesError>;
     /// Pairs two fighters (A first, B second), precomputing per-pair tables.
     fn matchup(&self, a: &Self::Fighter, b: &Self::Fighter) -> Result<Self::Matchup, RulesError>;
-    /// Runs one duel to its end.
-    fn duel<R: Roller>(&self, m: &Self::Matchup, roller: &mut R) -> DuelOutcome;
-    /// Solves the duel exactly, where the ruleset can.
-    fn exact(&self, _m: &Self::Matchup) -> Option<ExactDuel> {
-        None
+    /// The state before the first step of a duel.
+    fn start(&self, m: &Self::Matchup) -> Self::State;
+    /// Advances the duel by one step (see the trait's `step` contract).
+    fn step<R: Roller, T: Tally>(
+        &self,
+        m: &Self::Matchup,
+        s: &mut Self::State,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step;
+    /// The round cap (a duel still going after it is a draw).
+    fn max_rounds(&self) -> u32;
+    /// Runs one duel to its end: [`solver::duel`].
+    #[inline]
+    fn duel<R: Roller>(&self, m: &Self::Matchup, roller: &mut R) -> DuelOutcome {
+        solver::duel(self, m, roller)
+    }
+    /// Solves the duel exactly ([`solver::solve`] from [`Ruleset::start`]); `None` where the
+    /// state space is too large.
+    fn exact(&self, m: &Self::Matchup) -> Option<ExactDuel> {
+        solver::solve(self, m, self.start(m))
+    }
+    /// Opt in to the exact solver's transition cache ([`solver::Transitions::Cached`]): each
+    /// state's transitions are computed once under its [`cache_round`](Ruleset::cache_round)
+    /// and reused in every round. Only for a `step` that cannot tell such rounds apart (the
+    /// round cap aside, which [`capped`](Ruleset::capped) then applies).
+    const CACHE_TRANSITIONS: bool = false;
+    /// With the cache: the round a state in `round` is solved under (0 if `step` never reads
+    /// the round, the round's parity if it reads only that).
+    fn cache_round(&self, round: u32) -> u32 {
+        round
+    }
+    /// With the cache: whether the duel ends at `s` by the round cap (a draw in `s`'s round)
+    /// before `step`, which sees only the cache round.
+    fn capped(&self, _s: &Self::State) -> bool {
+        false
     }
     /// Names of the ruleset's extra per-duel counters (at most [`MAX_COUNTERS`]).
     fn counter_names(&self) -> &'static [&'static str] {

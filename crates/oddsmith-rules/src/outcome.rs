@@ -149,3 +149,87 @@ pub struct ExactDuel {
     /// Probability mass the solver dropped as negligible (an upper bound on its error).
     pub truncated: f64,
 }
+
+/// What a duel's `step` reports besides its state: attacks, damage and the ruleset's counters.
+///
+/// The Monte Carlo duel passes an [`OutcomeTally`], which fills a [`DuelOutcome`]; the exact
+/// solver passes [`NoTally`]. Sides are indices, 0 = A and 1 = B.
+pub trait Tally {
+    /// An attack roll by side `by`: whether it hit and the damage it dealt (a negative
+    /// damage counts as 0).
+    fn attack(&mut self, by: usize, hit: bool, damage: i32);
+    /// Damage dealt by side `by` outside an attack roll (a blast, say), counted like an
+    /// attack's.
+    #[inline]
+    fn damage(&mut self, _by: usize, _damage: i32) {}
+    /// Adds `n` to the ruleset's counter `i` (an index into `Ruleset::counter_names`).
+    #[inline]
+    fn count(&mut self, _i: usize, _n: u32) {}
+    /// Adds `n` to side `side`'s counter `k`, for counters listed per side (A's
+    /// [`PER_SIDE`] first, then B's): counter `side * PER_SIDE + k`.
+    #[inline]
+    fn count_side(&mut self, side: usize, k: usize, n: u32) {
+        self.count(side * PER_SIDE + k, n);
+    }
+}
+
+/// Counters per side when a ruleset lists them per side ([`Tally::count_side`]).
+pub const PER_SIDE: usize = MAX_COUNTERS / 2;
+
+/// A tally that records nothing (the exact solver's).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTally;
+
+impl Tally for NoTally {
+    #[inline]
+    fn attack(&mut self, _: usize, _: bool, _: i32) {}
+}
+
+/// The Monte Carlo duel's tally: fills a [`DuelOutcome`] (the winner, ending and rounds are
+/// set by the caller when the duel ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutcomeTally(pub DuelOutcome);
+
+impl Default for OutcomeTally {
+    fn default() -> Self {
+        OutcomeTally(DuelOutcome::empty())
+    }
+}
+
+impl Tally for OutcomeTally {
+    #[inline]
+    fn attack(&mut self, by: usize, hit: bool, damage: i32) {
+        self.0.attacks[by] += 1;
+        if hit {
+            self.0.hits[by] += 1;
+            self.0.damage[by] += damage.max(0) as u32;
+        }
+    }
+    #[inline]
+    fn damage(&mut self, by: usize, damage: i32) {
+        self.0.damage[by] += damage.max(0) as u32;
+    }
+    #[inline]
+    fn count(&mut self, i: usize, n: u32) {
+        self.0.counters[i] += n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_tally_counts_hits_damage_and_counters() {
+        let mut t = OutcomeTally::default();
+        t.attack(0, true, 5);
+        t.attack(0, false, 0);
+        t.attack(1, true, -3);
+        t.damage(1, 4);
+        t.count(6, 2);
+        assert_eq!(t.0.attacks, [2, 1]);
+        assert_eq!(t.0.hits, [1, 1]);
+        assert_eq!(t.0.damage, [5, 4]);
+        assert_eq!(t.0.counters[6], 2);
+    }
+}

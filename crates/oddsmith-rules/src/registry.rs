@@ -1,13 +1,38 @@
-//! The one place that lists every ruleset. Adding a ruleset adds one line here.
+//! The one list of rulesets.
+//!
+//! The list is the [`rulesets!`](crate::rulesets) invocation in `lib.rs`: one line per ruleset
+//! (its module and type) declares the module and yields both [`RULESET_IDS`] and [`visit`], so
+//! the two cannot drift apart. Adding a ruleset adds one line there.
 
 use crate::Ruleset;
 
+/// Declares the ruleset modules and the registry; invoked once, in `lib.rs`.
+///
+/// `rulesets! { draft::Draft, d20::D20 }` declares `pub mod draft; pub mod d20;` and the
+/// crate-private list behind [`RULESET_IDS`] and [`visit`], in the order given.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! rulesets {
+    ($($module:ident :: $ty:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// Ids of every ruleset, in listing order (see [`registry`]).
+        const REGISTERED_IDS: &[&str] = &[$(<$module::$ty as $crate::Ruleset>::ID),+];
+
+        /// Runs `v` with the registered ruleset called `id` (see [`registry::visit`]).
+        fn visit_registered<V: $crate::RulesetVisitor>(id: &str, v: V) -> Option<V::Output> {
+            $(
+                if id == <$module::$ty as $crate::Ruleset>::ID {
+                    return Some(v.visit::<$module::$ty>());
+                }
+            )+
+            None
+        }
+    };
+}
+
 /// Ids of every ruleset, in listing order.
-pub const RULESET_IDS: &[&str] = &[
-    crate::draft::Draft::ID,
-    crate::gamecraft::Gamecraft::ID,
-    crate::d20::D20::ID,
-];
+pub const RULESET_IDS: &[&str] = crate::REGISTERED_IDS;
 
 /// Something generic over the ruleset, run by [`visit`] with the concrete type.
 pub trait RulesetVisitor {
@@ -19,10 +44,53 @@ pub trait RulesetVisitor {
 
 /// Runs `v` with the ruleset called `id`; `None` if there is no such ruleset.
 pub fn visit<V: RulesetVisitor>(id: &str, v: V) -> Option<V::Output> {
-    match id {
-        crate::draft::Draft::ID => Some(v.visit::<crate::draft::Draft>()),
-        crate::gamecraft::Gamecraft::ID => Some(v.visit::<crate::gamecraft::Gamecraft>()),
-        crate::d20::D20::ID => Some(v.visit::<crate::d20::D20>()),
-        _ => None,
+    crate::visit_registered(id, v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reports the id of the type it is run with.
+    struct IdOf;
+
+    impl RulesetVisitor for IdOf {
+        type Output = &'static str;
+        fn visit<R: Ruleset>(self) -> &'static str {
+            R::ID
+        }
+    }
+
+    #[test]
+    fn every_id_reaches_its_own_type() {
+        for &id in RULESET_IDS {
+            assert_eq!(visit(id, IdOf), Some(id), "visit({id:?})");
+        }
+        assert_eq!(visit("no such ruleset", IdOf), None);
+    }
+
+    /// Runs the documentation checks on the type it is run with.
+    struct CheckDocs;
+
+    impl RulesetVisitor for CheckDocs {
+        type Output = ();
+        fn visit<R: Ruleset>(self) {
+            crate::testing::check_docs::<R>();
+        }
+    }
+
+    #[test]
+    fn every_ruleset_documents_every_field_and_option() {
+        for &id in RULESET_IDS {
+            visit(id, CheckDocs).expect("registered");
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_listed_in_order() {
+        for (i, a) in RULESET_IDS.iter().enumerate() {
+            assert!(!RULESET_IDS[i + 1..].contains(a), "{a:?} listed twice");
+        }
+        assert_eq!(RULESET_IDS, ["draft", "gamecraft", "d20"]);
     }
 }

@@ -1,13 +1,23 @@
-//! Exact duel solving by forward iteration, shared by every ruleset.
+//! The duel loop and the exact solver, shared by every ruleset.
 //!
-//! A ruleset writes its duel as a state machine (`step` = one round start or one attack). The
-//! Monte Carlo duel runs `step` with a random roller; [`forward`] keeps the probability of
-//! every live state and asks the ruleset for the transitions of each (usually by running the
-//! same `step` under [`crate::roller::enumerate`]), until the live mass is negligible.
+//! A ruleset writes its duel as a state machine (`Ruleset::step` = one round start or one
+//! attack). The Monte Carlo duel ([`duel`]) runs `step` with a random roller until it ends;
+//! the exact solver ([`solve`]) keeps the probability of every live state and advances them
+//! all by one `step` run under [`crate::roller::enumerate`] (every face of every die it reads),
+//! until the live mass is negligible. The two cannot drift apart.
+//!
+//! **Order of sums.** Live states are visited in their `Ord` order and every probability is
+//! added to its successor in the order the transitions are emitted, as with ordered maps; the
+//! maps are hash maps plus one sort per iteration (much faster than `BTreeMap`s when fighters
+//! dodge or spend Grace), which gives the very same floating-point results. So do the three
+//! ways of finding a state's transitions ([`Transitions`]) where their contracts say so.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use crate::{Ending, ExactDuel, Winner};
+use crate::outcome::{NoTally, OutcomeTally};
+use crate::roller::enumerate;
+use crate::{DuelOutcome, Ending, ExactDuel, Roller, Ruleset, Winner};
 
 /// The result of one step of a duel state machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +26,32 @@ pub enum Step {
     Continue,
     /// The duel is over.
     Over(Winner, Ending),
+}
+
+/// A duel state between steps: small, copied, ordered and hashed by the exact solver.
+pub trait DuelState: Copy + Ord + Hash + std::fmt::Debug + Send + Sync {
+    /// The round number (0 before the first round).
+    fn round(&self) -> u32;
+    /// The same state in another round (used by the transition cache).
+    fn with_round(self, round: u32) -> Self;
+}
+
+/// Implements [`DuelState`] for a state struct with a `round: u32` field.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! duel_state {
+    ($state:ty) => {
+        impl $crate::DuelState for $state {
+            #[inline]
+            fn round(&self) -> u32 {
+                self.round
+            }
+            #[inline]
+            fn with_round(self, round: u32) -> Self {
+                Self { round, ..self }
+            }
+        }
+    };
 }
 
 /// Runs a duel state machine with a random roller until it ends (the Monte Carlo duel).
@@ -28,62 +64,480 @@ pub fn play<S>(s: &mut S, mut step: impl FnMut(&mut S) -> Step) -> (Winner, Endi
     }
 }
 
+/// One Monte Carlo duel of ruleset `r` (the default `Ruleset::duel`): [`play`] from
+/// `Ruleset::start` with an [`OutcomeTally`]; the rounds are capped at `max_rounds`.
+#[inline]
+pub fn duel<G: Ruleset, R: Roller>(r: &G, m: &G::Matchup, roller: &mut R) -> DuelOutcome {
+    let mut s = r.start(m);
+    let mut tally = OutcomeTally::default();
+    let (winner, ending) = play(&mut s, |s| r.step(m, s, roller, &mut tally));
+    DuelOutcome {
+        winner,
+        ending,
+        rounds: s.round().min(r.max_rounds()),
+        ..tally.0
+    }
+}
+
 /// Live probability mass below which the solver stops (reported as `truncated`).
 pub const NEGLIGIBLE_MASS: f64 = 1e-15;
 
-/// Largest number of live states the solver tracks; beyond it (huge state spaces) it gives up
-/// and the ruleset reports no exact value rather than exhaust memory.
+/// Largest number of live states (or cached transition lists) the solver tracks; beyond it
+/// (huge state spaces) it gives up and the ruleset reports no exact value rather than exhaust
+/// memory.
 pub const MAX_LIVE_STATES: usize = 200_000;
+
+/// How the exact solver finds the transitions of a live state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transitions {
+    /// Run `step` on the state for every face sequence and pass every leaf on as it comes
+    /// (the default: no assumption on `step`).
+    Leaves,
+    /// Run `step` on the state, merge the leaves by successor state (sums in leaf order) and
+    /// pass them on in state order. The reference for [`Transitions::Cached`].
+    Merged,
+    /// As [`Transitions::Merged`], but computed once per round-normalised state
+    /// (`Ruleset::cache_round`) and cached; the round cap is applied before `step`
+    /// (`Ruleset::capped`). Gives exactly the numbers of `Merged` when `step` cannot tell
+    /// rounds of the same cache round apart (`Ruleset::CACHE_TRANSITIONS`).
+    Cached,
+}
+
+impl Transitions {
+    /// The mode a ruleset asks for: `Cached` if it opts in, else `Leaves`.
+    pub fn of<G: Ruleset>() -> Transitions {
+        if G::CACHE_TRANSITIONS {
+            Transitions::Cached
+        } else {
+            Transitions::Leaves
+        }
+    }
+}
+
+/// Solves a duel of ruleset `r` exactly from `start` (the default `Ruleset::exact` starts at
+/// `Ruleset::start`), with the ruleset's own [`Transitions`] mode; `None` if the state space is
+/// too large.
+pub fn solve<G: Ruleset>(r: &G, m: &G::Matchup, start: G::State) -> Option<ExactDuel> {
+    solve_with(r, m, start, Transitions::of::<G>())
+}
+
+/// [`solve`] with a chosen [`Transitions`] mode (tests compare the modes).
+pub fn solve_with<G: Ruleset>(
+    r: &G,
+    m: &G::Matchup,
+    start: G::State,
+    mode: Transitions,
+) -> Option<ExactDuel> {
+    let mut totals = Totals::new(r.max_rounds());
+    let truncated = iterate(r, m, start, mode, |s, w, p| totals.over(s.round(), w, p))?;
+    Some(totals.finish(truncated))
+}
+
+/// The forward iteration of ruleset `r` from `start`: calls `over(state, winner, p)` for
+/// every way the duel ends, in a fixed order, and returns the live mass left (`truncated`);
+/// `None` if the state space is too large. For figures beyond [`ExactDuel`].
+pub fn iterate<G: Ruleset>(
+    r: &G,
+    m: &G::Matchup,
+    start: G::State,
+    mode: Transitions,
+    over: impl FnMut(&G::State, Winner, f64),
+) -> Option<f64> {
+    let mut merged: Accumulator<G::State, Step> = Accumulator::new();
+    let leaves = |s: G::State, f: &mut dyn FnMut(G::State, Step, f64)| {
+        enumerate(
+            |roller| {
+                let mut s2 = s;
+                let st = r.step(m, &mut s2, roller, &mut NoTally);
+                (s2, st)
+            },
+            |(s2, st), q| f(s2, st, q),
+        );
+    };
+    match mode {
+        Transitions::Leaves => iterate_with(start, over, |s, p, fr| {
+            leaves(*s, &mut |s2, st, q| fr.emit(s2, st, p * q));
+            true
+        }),
+        Transitions::Merged => iterate_with(start, over, |s, p, fr| {
+            leaves(*s, &mut |s2, st, q| merged.add(s2, st, q));
+            for (s2, st, q) in merged.take_sorted() {
+                fr.emit(s2, st, p * q);
+            }
+            true
+        }),
+        Transitions::Cached => {
+            let mut cache: StateMap<G::State, TransitionList<G::State>> = StateMap::default();
+            iterate_with(start, over, |s, p, fr| {
+                if r.capped(s) {
+                    fr.emit(*s, Step::Over(Winner::Draw, Ending::RoundCap), p);
+                    return true;
+                }
+                let key = s.with_round(r.cache_round(s.round()));
+                let trans = cache.entry(key).or_insert_with(|| {
+                    leaves(key, &mut |s2, st, q| merged.add(s2, st, q));
+                    merged.take_sorted()
+                });
+                for &(s2, st, q) in trans.iter() {
+                    let s2 = s2.with_round(s.round() + (s2.round() - key.round()));
+                    fr.emit(s2, st, p * q);
+                }
+                cache.len() <= MAX_LIVE_STATES
+            })
+        }
+    }
+}
 
 /// Propagates probability from `start` until the duel is decided or the remaining mass is
 /// below [`NEGLIGIBLE_MASS`]. `transitions(state, emit)` must call `emit(next, step, p)` for
 /// every outcome of one step from `state` (probabilities summing to 1) and return `false` if
 /// it gives up. `round_of` reads a state's round, used for the fight-length distribution.
-pub fn forward<S: Copy + Ord>(
+/// (Rulesets use [`solve`]; this is the same iteration over any transition function.)
+pub fn forward<S: Copy + Ord + Hash>(
     start: S,
     max_rounds: u32,
     round_of: impl Fn(&S) -> u32,
     mut transitions: impl FnMut(&S, &mut dyn FnMut(S, Step, f64)) -> bool,
 ) -> Option<ExactDuel> {
-    let mut live: BTreeMap<S, f64> = BTreeMap::new();
-    live.insert(start, 1.0);
-    let (mut pa, mut pb, mut pd) = (0.0, 0.0, 0.0);
-    let mut rounds_pmf = vec![0.0; max_rounds as usize + 1];
-    while !live.is_empty() && live.values().sum::<f64>() >= NEGLIGIBLE_MASS {
-        let mut next: BTreeMap<S, f64> = BTreeMap::new();
-        for (s, p) in live {
-            let ok = transitions(&s, &mut |s2, r, q| match r {
-                Step::Continue => *next.entry(s2).or_insert(0.0) += p * q,
-                Step::Over(w, _) => {
-                    match w {
-                        Winner::A => pa += p * q,
-                        Winner::B => pb += p * q,
-                        Winner::Draw => pd += p * q,
-                    }
-                    rounds_pmf[(round_of(&s2) as usize).min(max_rounds as usize)] += p * q;
-                }
-            });
-            if !ok {
+    let mut totals = Totals::new(max_rounds);
+    let truncated = iterate_with(
+        start,
+        |s, w, p| totals.over(round_of(s), w, p),
+        |s, p, fr| transitions(s, &mut |s2, r, q| fr.emit(s2, r, p * q)),
+    )?;
+    Some(totals.finish(truncated))
+}
+
+/// Where one iteration's transitions go: live successors, and ended duels to `over`.
+struct Frontier<S, F> {
+    next: Accumulator<S, ()>,
+    over: F,
+}
+
+impl<S: Copy + Ord + Hash, F: FnMut(&S, Winner, f64)> Frontier<S, F> {
+    #[inline]
+    fn emit(&mut self, s2: S, r: Step, p: f64) {
+        match r {
+            Step::Continue => self.next.add(s2, (), p),
+            Step::Over(w, _) => (self.over)(&s2, w, p),
+        }
+    }
+}
+
+/// The forward iteration: `advance(state, p, frontier)` emits the transitions of one live
+/// state of mass `p` (returns `false` to give up). Returns the live mass left.
+fn iterate_with<S: Copy + Ord + Hash, F: FnMut(&S, Winner, f64)>(
+    start: S,
+    over: F,
+    mut advance: impl FnMut(&S, f64, &mut Frontier<S, F>) -> bool,
+) -> Option<f64> {
+    let mut fr = Frontier {
+        next: Accumulator::new(),
+        over,
+    };
+    let mut live: Vec<(S, (), f64)> = vec![(start, (), 1.0)];
+    while !live.is_empty() && live.iter().map(|x| x.2).sum::<f64>() >= NEGLIGIBLE_MASS {
+        for &(s, (), p) in &live {
+            if !advance(&s, p, &mut fr) {
                 return None;
             }
         }
-        if next.len() > MAX_LIVE_STATES {
+        if fr.next.len() > MAX_LIVE_STATES {
             return None;
         }
-        live = next;
+        live = fr.next.take_sorted();
     }
-    let truncated = live.values().sum::<f64>();
-    let mean_rounds = rounds_pmf
-        .iter()
-        .enumerate()
-        .map(|(r, p)| r as f64 * p)
-        .sum();
-    Some(ExactDuel {
-        p_a_win: pa,
-        p_b_win: pb,
-        p_draw: pd,
-        mean_rounds,
-        rounds_pmf,
-        truncated,
-    })
+    Some(live.iter().map(|x| x.2).sum::<f64>())
+}
+
+/// P(A), P(B), P(draw) and the fight-length distribution, summed as the duels end.
+struct Totals {
+    p: [f64; 3],
+    rounds_pmf: Vec<f64>,
+}
+
+impl Totals {
+    fn new(max_rounds: u32) -> Self {
+        Totals {
+            p: [0.0; 3],
+            rounds_pmf: vec![0.0; max_rounds as usize + 1],
+        }
+    }
+    #[inline]
+    fn over(&mut self, round: u32, w: Winner, p: f64) {
+        let i = match w {
+            Winner::A => 0,
+            Winner::B => 1,
+            Winner::Draw => 2,
+        };
+        self.p[i] += p;
+        let last = self.rounds_pmf.len() - 1;
+        self.rounds_pmf[(round as usize).min(last)] += p;
+    }
+    fn finish(self, truncated: f64) -> ExactDuel {
+        let mean_rounds = self
+            .rounds_pmf
+            .iter()
+            .enumerate()
+            .map(|(r, p)| r as f64 * p)
+            .sum();
+        ExactDuel {
+            p_a_win: self.p[0],
+            p_b_win: self.p[1],
+            p_draw: self.p[2],
+            mean_rounds,
+            rounds_pmf: self.rounds_pmf,
+            truncated,
+        }
+    }
+}
+
+/// A small multiplicative hasher (states are short runs of small integers).
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl StateHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for StateHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_i8(&mut self, i: i8) {
+        self.add(i as u8 as u64);
+    }
+    #[inline]
+    fn write_i16(&mut self, i: i16) {
+        self.add(i as u16 as u64);
+    }
+}
+
+type StateMap<S, V> = HashMap<S, V, BuildHasherDefault<StateHasher>>;
+
+/// A state's cached transitions: (successor, step result, probability), in state order.
+type TransitionList<S> = Vec<(S, Step, f64)>;
+
+/// Accumulates probability per state in first-seen order, then hands the states back sorted:
+/// the same sums, added in the same order, as a `BTreeMap<S, f64>` (a state's tag is the one
+/// it was first seen with).
+struct Accumulator<S, T> {
+    index: StateMap<S, usize>,
+    items: Vec<(S, T, f64)>,
+}
+
+impl<S: Copy + Ord + Hash, T> Accumulator<S, T> {
+    fn new() -> Self {
+        Accumulator {
+            index: StateMap::default(),
+            items: Vec::new(),
+        }
+    }
+    #[inline]
+    fn add(&mut self, s: S, tag: T, p: f64) {
+        // Runs of leaves often lead to the same state (every miss, say).
+        if let Some(last) = self.items.last_mut()
+            && last.0 == s
+        {
+            last.2 += p;
+            return;
+        }
+        let items = &mut self.items;
+        let i = *self.index.entry(s).or_insert_with(|| {
+            items.push((s, tag, 0.0));
+            items.len() - 1
+        });
+        self.items[i].2 += p;
+    }
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+    fn take_sorted(&mut self) -> Vec<(S, T, f64)> {
+        self.index.clear();
+        let mut v = std::mem::take(&mut self.items);
+        v.sort_unstable_by_key(|a| a.0);
+        v
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    /// The first `forward`: ordered maps throughout, kept as the reference the hashed
+    /// iteration must match bit for bit.
+    pub(crate) fn btree_forward<S: Copy + Ord>(
+        start: S,
+        max_rounds: u32,
+        round_of: impl Fn(&S) -> u32,
+        mut transitions: impl FnMut(&S, &mut dyn FnMut(S, Step, f64)) -> bool,
+    ) -> Option<ExactDuel> {
+        let mut live: BTreeMap<S, f64> = BTreeMap::new();
+        live.insert(start, 1.0);
+        let (mut pa, mut pb, mut pd) = (0.0, 0.0, 0.0);
+        let mut rounds_pmf = vec![0.0; max_rounds as usize + 1];
+        while !live.is_empty() && live.values().sum::<f64>() >= NEGLIGIBLE_MASS {
+            let mut next: BTreeMap<S, f64> = BTreeMap::new();
+            for (s, p) in live {
+                let ok = transitions(&s, &mut |s2, r, q| match r {
+                    Step::Continue => *next.entry(s2).or_insert(0.0) += p * q,
+                    Step::Over(w, _) => {
+                        match w {
+                            Winner::A => pa += p * q,
+                            Winner::B => pb += p * q,
+                            Winner::Draw => pd += p * q,
+                        }
+                        rounds_pmf[(round_of(&s2) as usize).min(max_rounds as usize)] += p * q;
+                    }
+                });
+                if !ok {
+                    return None;
+                }
+            }
+            if next.len() > MAX_LIVE_STATES {
+                return None;
+            }
+            live = next;
+        }
+        let truncated = live.values().sum::<f64>();
+        let mean_rounds = rounds_pmf
+            .iter()
+            .enumerate()
+            .map(|(r, p)| r as f64 * p)
+            .sum();
+        Some(ExactDuel {
+            p_a_win: pa,
+            p_b_win: pb,
+            p_draw: pd,
+            mean_rounds,
+            rounds_pmf,
+            truncated,
+        })
+    }
+
+    /// The reference solution of ruleset `r`: [`btree_forward`] over `step` run afresh on
+    /// every live state, its leaves passed on as they come (`merge = false`) or merged by
+    /// successor in ordered maps (`merge = true`).
+    pub(crate) fn reference<G: Ruleset>(
+        r: &G,
+        m: &G::Matchup,
+        start: G::State,
+        merge: bool,
+    ) -> ExactDuel {
+        btree_forward(
+            start,
+            r.max_rounds(),
+            |s| s.round(),
+            |s, emit| {
+                let mut merged: BTreeMap<G::State, (Step, f64)> = BTreeMap::new();
+                enumerate(
+                    |roller| {
+                        let mut s2 = *s;
+                        let st = r.step(m, &mut s2, roller, &mut NoTally);
+                        (s2, st)
+                    },
+                    |(s2, st), q| {
+                        if merge {
+                            merged.entry(s2).or_insert((st, 0.0)).1 += q;
+                        } else {
+                            emit(s2, st, q);
+                        }
+                    },
+                );
+                for (s2, (st, q)) in merged {
+                    emit(s2, st, q);
+                }
+                true
+            },
+        )
+        .expect("reference solver")
+    }
+
+    /// Asserts two exact solutions are the very same numbers.
+    pub(crate) fn assert_bits(a: &ExactDuel, b: &ExactDuel) {
+        assert_eq!(a.p_a_win.to_bits(), b.p_a_win.to_bits(), "P(A)");
+        assert_eq!(a.p_b_win.to_bits(), b.p_b_win.to_bits(), "P(B)");
+        assert_eq!(a.p_draw.to_bits(), b.p_draw.to_bits(), "P(draw)");
+        assert_eq!(
+            a.mean_rounds.to_bits(),
+            b.mean_rounds.to_bits(),
+            "E[rounds]"
+        );
+        assert_eq!(a.truncated.to_bits(), b.truncated.to_bits(), "truncated");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a.rounds_pmf), bits(&b.rounds_pmf), "rounds pmf");
+    }
+
+    /// Every mode of the shared solver against the ordered-map reference on one matchup:
+    /// `Leaves` and `Merged` must equal the reference without and with merging, and the
+    /// cache (where the ruleset opts in) must equal `Merged`.
+    pub(crate) fn check_modes<G: Ruleset>(r: &G, m: &G::Matchup) {
+        let start = r.start(m);
+        let leaves = solve_with(r, m, start, Transitions::Leaves).unwrap();
+        assert_bits(&leaves, &reference(r, m, start, false));
+        let merged = solve_with(r, m, start, Transitions::Merged).unwrap();
+        assert_bits(&merged, &reference(r, m, start, true));
+        if G::CACHE_TRANSITIONS {
+            let cached = solve_with(r, m, start, Transitions::Cached).unwrap();
+            assert_bits(&cached, &merged);
+        }
+        assert_bits(&r.exact(m).unwrap(), &solve(r, m, start).unwrap());
+    }
+
+    #[test]
+    fn forward_on_a_coin_race_matches_the_ordered_reference() {
+        // Each step: A and B each flip a coin; first to 3 heads wins (both at once: a draw).
+        type S = (u32, u8, u8);
+        let trans = |s: &S, emit: &mut dyn FnMut(S, Step, f64)| {
+            for (da, db) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                let n = (s.0 + 1, s.1 + da, s.2 + db);
+                let r = match (n.1 >= 3, n.2 >= 3) {
+                    (true, true) => Step::Over(Winner::Draw, Ending::Death),
+                    (true, false) => Step::Over(Winner::A, Ending::Death),
+                    (false, true) => Step::Over(Winner::B, Ending::Death),
+                    _ => Step::Continue,
+                };
+                emit(n, r, 0.25);
+            }
+            true
+        };
+        let a = forward((0, 0, 0), 20, |s| s.0, trans).unwrap();
+        let b = btree_forward((0, 0, 0), 20, |s| s.0, trans).unwrap();
+        assert_bits(&a, &b);
+        assert_eq!(a.p_a_win.to_bits(), a.p_b_win.to_bits());
+        assert!((a.p_a_win + a.p_b_win + a.p_draw - 1.0).abs() < 1e-12);
+    }
 }

@@ -39,3 +39,58 @@ pub fn within_4_sigma(p_hat: f64, p: f64, n: u32) {
         4.0 * sigma
     );
 }
+
+/// Checks a ruleset's self-description (`oddsmith rulesets ID`) against its declarations:
+/// every field, option and check parameter has a default and a doc, names are unique, the
+/// documented option defaults are TOML that deserializes to `Options::default()`, and every
+/// option the defaults serialize is documented.
+pub fn check_docs<R: Ruleset>() {
+    let info = R::info();
+    for (what, docs) in [
+        ("fighter field", &info.fighter_fields),
+        ("option", &info.options),
+        ("check parameter", &info.check_params),
+    ] {
+        for (i, d) in docs.iter().enumerate() {
+            assert!(
+                !d.doc.trim().is_empty(),
+                "{}: {what} {} has no doc",
+                R::ID,
+                d.name
+            );
+            assert!(
+                !d.default.trim().is_empty(),
+                "{}: {what} {} has no default",
+                R::ID,
+                d.name
+            );
+            assert!(
+                !docs[i + 1..].iter().any(|e| e.name == d.name),
+                "{}: {what} {} documented twice",
+                R::ID,
+                d.name
+            );
+        }
+    }
+    let text: String = info
+        .options
+        .iter()
+        .map(|d| format!("{} = {}\n", d.name, d.default))
+        .collect();
+    let parsed: R::Options = toml::from_str(&text)
+        .unwrap_or_else(|e| panic!("{}: documented defaults do not parse: {e}\n{text}", R::ID));
+    assert_eq!(
+        parsed,
+        R::Options::default(),
+        "{}: documented defaults",
+        R::ID
+    );
+    let serialized = toml::Value::try_from(R::Options::default()).expect("options serialize");
+    for k in serialized.as_table().expect("a table").keys() {
+        assert!(
+            info.options.iter().any(|d| d.name == k),
+            "{}: option {k} has no doc",
+            R::ID
+        );
+    }
+}

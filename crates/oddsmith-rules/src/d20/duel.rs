@@ -135,27 +135,15 @@ impl State {
     }
 }
 
-/// Statistics a Monte Carlo duel gathers on the side; the exact solver ignores them.
-pub trait Tally {
-    /// An attack roll by side `by`; `damage` dealt if it hit.
-    fn attack(&mut self, by: usize, hit: bool, crit: bool, fumble: bool, damage: i32);
-    /// A spell cast by side `by`.
-    fn spell(&mut self, by: usize);
-    /// A resistance roll of side `by` lowered the damage it took.
-    fn resisted(&mut self, by: usize);
-}
+pub use crate::outcome::{NoTally, Tally};
 
-/// A tally that records nothing.
-pub struct NoTally;
+/// Per-side counters (see [`super::COUNTERS`] and [`Tally::count_side`]).
+const NATURAL_20S: usize = 0;
+const FUMBLES: usize = 1;
+const SPELLS: usize = 2;
+const RESISTED: usize = 3;
 
-impl Tally for NoTally {
-    #[inline]
-    fn attack(&mut self, _: usize, _: bool, _: bool, _: bool, _: i32) {}
-    #[inline]
-    fn spell(&mut self, _: usize) {}
-    #[inline]
-    fn resisted(&mut self, _: usize) {}
-}
+crate::duel_state!(State);
 
 /// Able to fight: HP above 0 and no tally above current HP («Damage and Death §1.2, §2.2»).
 #[inline]
@@ -667,7 +655,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         let me = &mut s.m[side][i];
         me.mp2 -= sp.cost2 as i16;
         me.buff = me.buff.max(sp.bth as i8);
-        t.spell(side);
+        t.count_side(side, SPELLS, 1);
         if sp.damage == 0 {
             return;
         }
@@ -691,13 +679,14 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
                 }
             }
         }
-        t.attack(side, false, false, true, 0);
+        t.attack(side, false, 0);
+        t.count_side(side, FUMBLES, 1);
         return;
     }
     let buff = i32::from(s.m[side][i].buff);
     let hit = roll == 20 || roll + a.to_hit + buff >= g.def || helpless;
     if !hit {
-        t.attack(side, false, false, false, 0);
+        t.attack(side, false, 0);
         return;
     }
     let crit = roll == 20 && o.nat20_full_damage;
@@ -719,12 +708,13 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
             }
         };
         if dmg < full {
-            t.resisted(foe);
+            t.count_side(foe, RESISTED, 1);
         }
     }
     apply(o, g, &mut s.m[foe][j], dmg, a.kind);
     if reflect > 0 {
         apply(o, f, &mut s.m[side][i], reflect, a.kind);
     }
-    t.attack(side, true, crit, false, dmg);
+    t.attack(side, true, dmg);
+    t.count_side(side, NATURAL_20S, u32::from(crit));
 }

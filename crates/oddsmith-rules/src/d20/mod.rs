@@ -30,11 +30,12 @@ pub use fighter::{Fighter, Matchup};
 pub use options::D20Options;
 pub use spec::FighterSpec;
 
-use duel::{State, Tally};
+use crate::info::doc;
+use crate::solver::Step;
+use duel::State;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
-    RulesetInfo,
+    CheckExact, CheckGrid, CheckParams, FieldDoc, Roller, RulesError, RulesetInfo, Tally,
 };
 
 /// The d20 ruleset with its options.
@@ -55,29 +56,6 @@ pub const COUNTERS: &[&str] = &[
     "b_resisted",
 ];
 
-struct OutcomeTally(DuelOutcome);
-
-impl Tally for OutcomeTally {
-    #[inline]
-    fn attack(&mut self, by: usize, hit: bool, crit: bool, fumble: bool, damage: i32) {
-        self.0.attacks[by] += 1;
-        if hit {
-            self.0.hits[by] += 1;
-            self.0.damage[by] += damage.max(0) as u32;
-        }
-        self.0.counters[by * 4] += u32::from(crit);
-        self.0.counters[by * 4 + 1] += u32::from(fumble);
-    }
-    #[inline]
-    fn spell(&mut self, by: usize) {
-        self.0.counters[by * 4 + 2] += 1;
-    }
-    #[inline]
-    fn resisted(&mut self, by: usize) {
-        self.0.counters[by * 4 + 3] += 1;
-    }
-}
-
 impl crate::Ruleset for D20 {
     const ID: &'static str = "d20";
     const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
@@ -85,6 +63,7 @@ impl crate::Ruleset for D20 {
     type Options = D20Options;
     type Fighter = Fighter;
     type Matchup = Matchup;
+    type State = State;
     type Check = D20Check;
 
     fn new(o: D20Options) -> Result<Self, RulesError> {
@@ -94,21 +73,7 @@ impl crate::Ruleset for D20 {
         if !(1..=4).contains(&o.by_weapon_attacks) {
             return Err(RulesError::field("by_weapon_attacks", "expected 1 to 4"));
         }
-        let ranges: [(&str, i32, i32, i32); 5] = [
-            ("start_distance", o.start_distance, 1, 1000),
-            ("missile_range", o.missile_range, 1, 1000),
-            ("min_damage_on_hit", o.min_damage_on_hit, 0, 5),
-            ("min_hp_per_die", o.min_hp_per_die, 0, 5),
-            ("offhand_to_hit", o.offhand_to_hit, -10, 10),
-        ];
-        for (field, v, lo, hi) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(RulesError::field(
-                    field,
-                    format!("{v} is out of range: expected {lo} to {hi}"),
-                ));
-            }
-        }
+        o.check_ranges()?;
         Ok(D20 { o })
     }
 
@@ -124,22 +89,34 @@ impl crate::Ruleset for D20 {
         Ok(fighter::matchup(&self.o, a, b))
     }
 
-    #[inline]
-    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
-        let mut s = State::start();
-        let mut tally = OutcomeTally(DuelOutcome::empty());
-        let (winner, ending) =
-            crate::solver::play(&mut s, |s| duel::step(m, &self.o, s, roller, &mut tally));
-        DuelOutcome {
-            winner,
-            ending,
-            rounds: s.round.min(self.o.max_rounds),
-            ..tally.0
-        }
+    fn start(&self, _m: &Matchup) -> State {
+        State::start()
     }
 
-    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        exact::solve(m, &self.o)
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &self,
+        m: &Matchup,
+        s: &mut State,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        duel::step(m, &self.o, s, roller, tally)
+    }
+
+    fn max_rounds(&self) -> u32 {
+        self.o.max_rounds
+    }
+
+    /// A step depends on the round only through its parity (crossbows reload in even rounds).
+    const CACHE_TRANSITIONS: bool = true;
+
+    fn cache_round(&self, round: u32) -> u32 {
+        if round == 0 { 0 } else { 2 - round % 2 }
+    }
+
+    fn capped(&self, s: &State) -> bool {
+        s.stage == duel::ROUND_START && s.round > self.o.max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
@@ -334,9 +311,6 @@ impl crate::Ruleset for D20 {
     }
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
 
 /// Documentation of every fighter field.
 pub const FIGHTER_DOCS: &[FieldDoc] = &[

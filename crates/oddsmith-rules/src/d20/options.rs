@@ -15,84 +15,191 @@ use serde::{Deserialize, Serialize};
 
 use crate::FieldDoc;
 
-/// Options under `[options]` for `ruleset = "d20"`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct D20Options {
-    /// «Rolling Attacks §2–3»: a natural 1 makes the attacker take the minimum damage of every
-    /// engaged opponent.
-    pub nat1_fumble: bool,
-    /// «Rolling Attacks §2–3»: a natural 20 "deals full normal damage".
-    pub nat20_full_damage: bool,
-    /// G-15: what "full normal damage" means.
-    pub crit_rule: CritRule,
-    /// G-08: the damage die a weapon rolls from its maximum damage (cap).
-    pub damage_die: DamageDie,
-    /// G-08: a light weapon used as medium (or medium as heavy) takes the cap of that class.
-    pub versatile_upgrade: bool,
-    /// G-08: what a weapon whose dice exceed its cap does.
-    pub enforce_caps: EnforceCaps,
-    /// G-09: the ability modifier may lift damage above the weapon's cap.
-    pub damage_mod_exceeds_cap: bool,
-    /// G-10: least damage of a hit (and of a fumble's "minimum damage").
-    pub min_damage_on_hit: i32,
-    /// G-03: Con modifier on species Hit Dice: per die or once.
-    pub con_hp_species: ConHp,
-    /// «Modifiers» note 1: the Con modifier is added at each class level (else once).
-    pub con_per_level: bool,
-    /// G-07: HP of a ½ Hit Die.
-    pub half_hd_hp: HalfHd,
-    /// G-07: BtH from fractional Hit Dice.
-    pub fractional_bth: FractionalBth,
-    /// G-04: least HP from each Hit Die or class level (the total is always at least 1).
-    pub min_hp_per_die: i32,
-    /// G-05: `n(b+d4)`: a d4 per level, or one d4 times n.
-    pub class_hp_roll: ClassHpRoll,
-    /// G-06: species Hit Dice and class levels stack (HP and BtH), or class levels replace them.
-    pub species_class_stacking: bool,
-    /// G-33: monsters (non-playable species) may take class levels.
-    pub allow_monster_classes: bool,
-    /// G-13: Dex modifies Movement before armour's penalty (else after).
-    pub dex_before_armor: bool,
-    /// G-13: how armour and shield penalties to movement combine.
-    pub ptm_stacking: PtmStacking,
-    /// G-14: the speed that orders actions within a segment.
-    pub initiative_speed: InitiativeSpeed,
-    /// G-20: attacks per round of a "by weapon" creature with its primary weapon.
-    pub by_weapon_attacks: u8,
-    /// G-20: a light weapon in the secondary hand gives one extra attack.
-    pub offhand_attack: bool,
-    /// G-20: to-hit modifier of the off-hand attack (the text gives no penalty).
-    pub offhand_to_hit: i32,
-    /// G-11: weapon proficiency modifies the attack roll (++ +3, + +1, # 0, − −1, −− −3).
-    pub proficiency_to_hit: bool,
-    /// G-21: per-hit cap of a crossbow.
-    pub crossbow_reading: CrossbowReading,
-    /// G-19: fight until a side is incapacitated, or until it is dead.
-    pub fight_to: FightTo,
-    /// G-19: under `fight_to = "death"`, attacks on a downed foe hit automatically.
-    pub helpless_auto_hit: bool,
-    /// G-19: round cap; a duel still going is a draw marked "timeout".
-    pub max_rounds: u32,
-    /// G-28: rounding of the resistance "½" and of Reflect ½.
-    pub halve_rounding: HalveRounding,
-    /// «Damage and Death §4»: crippling damage lowers maximum HPs; what happens to current HPs.
-    pub crippling_current: CripplingCurrent,
-    /// G-29: skill checks: no modifier (RAW), or the proficiency shifts rolls 2–19.
-    pub skill_modifier_mode: SkillMode,
-    /// G-22: the duel starts engaged in melee, or at `start_distance`.
-    #[serde(skip_serializing_if = "is_default")]
-    pub start: Start,
-    /// G-22: distance between the sides at the start under `start = "range"`, in Mv units.
-    #[serde(skip_serializing_if = "is_24")]
-    pub start_distance: i32,
-    /// G-22: missile weapons shoot while the distance is at most this (Mv units).
-    #[serde(skip_serializing_if = "is_60")]
-    pub missile_range: i32,
-    /// G-24: whether a pursuer catches a retreating creature.
-    #[serde(skip_serializing_if = "is_default")]
-    pub pursuit_rule: PursuitRule,
+crate::options! {
+    /// Options under `[options]` for `ruleset = "d20"`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct D20Options {
+        /// «Rolling Attacks §2–3»: a natural 1 makes the attacker take the minimum damage of every
+        /// engaged opponent.
+        nat1_fumble: bool = true => (
+            "true",
+            "natural 1: the attacker takes the minimum damage of every engaged opponent («Rolling Attacks §2–3», optional result, on as the 'standard universal rule')",
+        ),
+        /// «Rolling Attacks §2–3»: a natural 20 "deals full normal damage".
+        nat20_full_damage: bool = true => (
+            "true",
+            "natural 20: the hit deals 'full normal damage' (see crit_rule) («Rolling Attacks §2–3»)",
+        ),
+        /// G-15: what "full normal damage" means.
+        crit_rule: CritRule = CritRule::Max => (
+            "\"max\"",
+            "G-15 meaning of full damage: \"max\" (all dice at maximum + modifiers) | \"bypass_resistance\" (rolled damage, no resistance check)",
+        ),
+        /// G-08: the damage die a weapon rolls from its maximum damage (cap).
+        damage_die: DamageDie = DamageDie::OneDie => (
+            "\"one_die\"",
+            "G-08 damage from a weapon's maximum damage M: \"one_die\" (1dM) | \"two_dice\" (2d(M/2), odd M keeps 1dM)",
+        ),
+        /// G-08: a light weapon used as medium (or medium as heavy) takes the cap of that class.
+        versatile_upgrade: bool = false => (
+            "false",
+            "G-08: a weapon's used_as grip (light as medium, medium as heavy) also raises its cap",
+        ),
+        /// G-08: what a weapon whose dice exceed its cap does.
+        enforce_caps: EnforceCaps = EnforceCaps::Warn => (
+            "\"warn\"",
+            "G-08 weapon dice above the cap: \"error\" | \"warn\" (noted in the fighter's facts) | \"off\"",
+        ),
+        /// G-09: the ability modifier may lift damage above the weapon's cap.
+        damage_mod_exceeds_cap: bool = true => (
+            "true",
+            "G-09: the ability (and equipment) damage modifier may take damage above the cap",
+        ),
+        /// G-10: least damage of a hit (and of a fumble's "minimum damage").
+        min_damage_on_hit: i32 = 1, in 0..=5 => (
+            "1",
+            "G-10: least damage of a hit and of a fumble's 'minimum damage', 0–5",
+        ),
+        /// G-03: Con modifier on species Hit Dice: per die or once.
+        con_hp_species: ConHp = ConHp::PerHd => (
+            "\"per_hd\"",
+            "G-03 Con modifier on species Hit Dice: \"per_hd\" | \"once\" (class levels always add it per level)",
+        ),
+        /// «Modifiers» note 1: the Con modifier is added at each class level (else once).
+        con_per_level: bool = true => (
+            "true",
+            "«Modifiers for Standard Ability Values» note 1 (stated): Con modifier added at each class level; false = once for all levels",
+        ),
+        /// G-07: HP of a ½ Hit Die.
+        half_hd_hp: HalfHd = HalfHd::CeilHalfDie => (
+            "\"ceil_half_die\"",
+            "G-07 HP of ½ HD: \"ceil_half_die\" (ceil(d8/2) ~ U1–4) | \"half_die_type\" (d4) | \"round_down\" (none)",
+        ),
+        /// G-07: BtH from fractional Hit Dice.
+        fractional_bth: FractionalBth = FractionalBth::Floor => (
+            "\"floor\"",
+            "G-07 BtH of ½ HD (+1 per HD): \"floor\" | \"round_up\"",
+        ),
+        /// G-04: least HP from each Hit Die or class level (the total is always at least 1).
+        min_hp_per_die: i32 = 1, in 0..=5 => (
+            "1",
+            "G-04: least HP per Hit Die or class level after Con, 0–5; total HP is at least 1",
+        ),
+        /// G-05: `n(b+d4)`: a d4 per level, or one d4 times n.
+        class_hp_roll: ClassHpRoll = ClassHpRoll::PerLevel => (
+            "\"per_level\"",
+            "G-05 n(b+d4): \"per_level\" (n·b + n d4) | \"single_times_n\" (n·(b + one d4))",
+        ),
+        /// G-06: species Hit Dice and class levels stack (HP and BtH), or class levels replace them.
+        species_class_stacking: bool = true => (
+            "true",
+            "G-06: species HD and class levels both give HP and BtH; false = a classed creature uses class levels only",
+        ),
+        /// G-33: monsters (non-playable species) may take class levels.
+        allow_monster_classes: bool = false => (
+            "false",
+            "G-33: non-playable species (monsters) may take class levels («Creatures §1» says they cannot)",
+        ),
+        /// G-13: Dex modifies Movement before armour's penalty (else after).
+        dex_before_armor: bool = true => (
+            "true",
+            "G-13: speed = ceil((Mv + Dex mod) × (1 − PtM)); false = ceil(Mv × (1 − PtM)) + Dex mod; at least 1",
+        ),
+        /// G-13: how armour and shield penalties to movement combine.
+        ptm_stacking: PtmStacking = PtmStacking::AddCap => (
+            "\"add_cap\"",
+            "G-13 armour + shield PtM: \"add_cap\" (sum, at most 2/3) | \"multiply\"",
+        ),
+        /// G-14: the speed that orders actions within a segment.
+        initiative_speed: InitiativeSpeed = InitiativeSpeed::Effective => (
+            "\"effective\"",
+            "G-14 speed ordering a segment (fastest first, equal = simultaneous): \"effective\" | \"base\" (species Mv)",
+        ),
+        /// G-20: attacks per round of a "by weapon" creature with its primary weapon.
+        by_weapon_attacks: u8 = 1 => (
+            "1",
+            "G-20 attacks per round of a 'by weapon' creature, 1–4 (bows shoot twice per attack action)",
+        ),
+        /// G-20: a light weapon in the secondary hand gives one extra attack.
+        offhand_attack: bool = false => (
+            "false",
+            "G-20: a light weapon in the secondary hand (fighter field offhand) gives one extra attack",
+        ),
+        /// G-20: to-hit modifier of the off-hand attack (the text gives no penalty).
+        offhand_to_hit: i32 = 0, in -10..=10 => (
+            "0",
+            "G-20: to-hit modifier of the off-hand attack, −10 to 10",
+        ),
+        /// G-11: weapon proficiency modifies the attack roll (++ +3, + +1, # 0, − −1, −− −3).
+        proficiency_to_hit: bool = false => (
+            "false",
+            "G-11: the fighter's proficiency modifies to-hit: ++ +3, + +1, # 0, - −1, -- −3",
+        ),
+        /// G-21: per-hit cap of a crossbow.
+        crossbow_reading: CrossbowReading = CrossbowReading::PerRoundCap => (
+            "\"per_round_cap\"",
+            "G-21 crossbow per-hit cap: \"per_round_cap\" (table value; fires rounds 1, 3, 5, …) | \"average_rate\" (twice the table value)",
+        ),
+        /// G-19: fight until a side is incapacitated, or until it is dead.
+        fight_to: FightTo = FightTo::Incapacitated => (
+            "\"incapacitated\"",
+            "G-19: \"incapacitated\" (a side with nobody at HP > 0 loses) | \"death\" (downed foes are attacked until HP ≤ Death Point)",
+        ),
+        /// G-19: under `fight_to = "death"`, attacks on a downed foe hit automatically.
+        helpless_auto_hit: bool = false => (
+            "false",
+            "G-19: under fight_to = \"death\", attacks on a downed foe hit automatically (no fumble)",
+        ),
+        /// G-19: round cap; a duel still going is a draw marked "timeout".
+        max_rounds: u32 = 1000 => (
+            "1000",
+            "G-19: round cap, 1–100000; a duel still going is a draw marked timeout",
+        ),
+        /// G-28: rounding of the resistance "½" and of Reflect ½.
+        halve_rounding: HalveRounding = HalveRounding::FloorMin1 => (
+            "\"floor_min1\"",
+            "G-28 resistance ½ and Reflect ½: \"floor_min1\" | \"ceil\" | \"floor\"",
+        ),
+        /// «Damage and Death §4»: crippling damage lowers maximum HPs; what happens to current HPs.
+        crippling_current: CripplingCurrent = CripplingCurrent::Cap => (
+            "\"cap\"",
+            "«Damage and Death §4» crippling damage lowers maximum HP: \"cap\" (current HP cut to the new maximum; seed as written) | \"reduce\" (current HP falls too)",
+        ),
+        /// G-29: skill checks: no modifier (RAW), or the proficiency shifts rolls 2–19.
+        skill_modifier_mode: SkillMode = SkillMode::None => (
+            "\"none\"",
+            "G-29 skill checks: \"none\" (unmodified d20) | \"shift\" (proficiency bonus on rolls 2–19, clamped)",
+        ),
+        /// G-22: the duel starts engaged in melee, or at `start_distance`.
+        #[serde(skip_serializing_if = "is_default")]
+        start: Start = Start::Engaged => (
+            "\"engaged\"",
+            "G-22: \"engaged\" (duels start in melee) | \"range\" (at start_distance: melee fighters close their effective Mv in the Melee segment, engaged from the next round once the distance is ≤ their weapon's reach; chargers may charge; missile fighters shoot within missile_range)",
+        ),
+        /// G-22: distance between the sides at the start under `start = "range"`, in Mv units.
+        #[serde(skip_serializing_if = "is_24")]
+        start_distance: i32 = 24, in 1..=1000 => (
+            "24",
+            "G-22: starting distance in Mv units under start = \"range\", 1–1000",
+        ),
+        /// G-22: missile weapons shoot while the distance is at most this (Mv units).
+        #[serde(skip_serializing_if = "is_60")]
+        missile_range: i32 = 60, in 1..=1000 => (
+            "60",
+            "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it",
+        ),
+        /// G-24: whether a pursuer catches a retreating creature.
+        #[serde(skip_serializing_if = "is_default")]
+        pursuit_rule: PursuitRule = PursuitRule::FasterCatches => (
+            "\"faster_catches\"",
+            "G-24 pursuit of a retreating creature: \"faster_catches\" (caught iff the pursuer's effective Mv is greater; melee resumes next round, else it escapes: the duel ends, the side holding the field wins, ending 'yield') | \"none\" (always escapes)",
+        ),
+    }
 }
+
+/// Documentation of every option, in declaration order.
+pub const OPTION_DOCS: &[FieldDoc] = D20Options::DOCS;
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
@@ -126,46 +233,6 @@ pub enum PursuitRule {
     None,
 }
 
-impl Default for D20Options {
-    fn default() -> Self {
-        D20Options {
-            nat1_fumble: true,
-            nat20_full_damage: true,
-            crit_rule: CritRule::Max,
-            damage_die: DamageDie::OneDie,
-            versatile_upgrade: false,
-            enforce_caps: EnforceCaps::Warn,
-            damage_mod_exceeds_cap: true,
-            min_damage_on_hit: 1,
-            con_hp_species: ConHp::PerHd,
-            con_per_level: true,
-            half_hd_hp: HalfHd::CeilHalfDie,
-            fractional_bth: FractionalBth::Floor,
-            min_hp_per_die: 1,
-            class_hp_roll: ClassHpRoll::PerLevel,
-            species_class_stacking: true,
-            allow_monster_classes: false,
-            dex_before_armor: true,
-            ptm_stacking: PtmStacking::AddCap,
-            initiative_speed: InitiativeSpeed::Effective,
-            by_weapon_attacks: 1,
-            offhand_attack: false,
-            offhand_to_hit: 0,
-            proficiency_to_hit: false,
-            crossbow_reading: CrossbowReading::PerRoundCap,
-            fight_to: FightTo::Incapacitated,
-            helpless_auto_hit: false,
-            max_rounds: 1000,
-            halve_rounding: HalveRounding::FloorMin1,
-            crippling_current: CripplingCurrent::Cap,
-            skill_modifier_mode: SkillMode::None,
-            start: Start::Engaged,
-            start_distance: 24,
-            missile_range: 60,
-            pursuit_rule: PursuitRule::FasterCatches,
-        }
-    }
-}
 
 /// G-15: the meaning of "full normal damage".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -313,180 +380,3 @@ pub enum SkillMode {
     Shift,
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
-
-/// Documentation of every option.
-pub const OPTION_DOCS: &[FieldDoc] = &[
-    doc(
-        "nat1_fumble",
-        "true",
-        "natural 1: the attacker takes the minimum damage of every engaged opponent («Rolling Attacks §2–3», optional result, on as the 'standard universal rule')",
-    ),
-    doc(
-        "nat20_full_damage",
-        "true",
-        "natural 20: the hit deals 'full normal damage' (see crit_rule) («Rolling Attacks §2–3»)",
-    ),
-    doc(
-        "crit_rule",
-        "\"max\"",
-        "G-15 meaning of full damage: \"max\" (all dice at maximum + modifiers) | \"bypass_resistance\" (rolled damage, no resistance check)",
-    ),
-    doc(
-        "damage_die",
-        "\"one_die\"",
-        "G-08 damage from a weapon's maximum damage M: \"one_die\" (1dM) | \"two_dice\" (2d(M/2), odd M keeps 1dM)",
-    ),
-    doc(
-        "versatile_upgrade",
-        "false",
-        "G-08: a weapon's used_as grip (light as medium, medium as heavy) also raises its cap",
-    ),
-    doc(
-        "enforce_caps",
-        "\"warn\"",
-        "G-08 weapon dice above the cap: \"error\" | \"warn\" (noted in the fighter's facts) | \"off\"",
-    ),
-    doc(
-        "damage_mod_exceeds_cap",
-        "true",
-        "G-09: the ability (and equipment) damage modifier may take damage above the cap",
-    ),
-    doc(
-        "min_damage_on_hit",
-        "1",
-        "G-10: least damage of a hit and of a fumble's 'minimum damage', 0–5",
-    ),
-    doc(
-        "con_hp_species",
-        "\"per_hd\"",
-        "G-03 Con modifier on species Hit Dice: \"per_hd\" | \"once\" (class levels always add it per level)",
-    ),
-    doc(
-        "con_per_level",
-        "true",
-        "«Modifiers for Standard Ability Values» note 1 (stated): Con modifier added at each class level; false = once for all levels",
-    ),
-    doc(
-        "half_hd_hp",
-        "\"ceil_half_die\"",
-        "G-07 HP of ½ HD: \"ceil_half_die\" (ceil(d8/2) ~ U1–4) | \"half_die_type\" (d4) | \"round_down\" (none)",
-    ),
-    doc(
-        "fractional_bth",
-        "\"floor\"",
-        "G-07 BtH of ½ HD (+1 per HD): \"floor\" | \"round_up\"",
-    ),
-    doc(
-        "min_hp_per_die",
-        "1",
-        "G-04: least HP per Hit Die or class level after Con, 0–5; total HP is at least 1",
-    ),
-    doc(
-        "class_hp_roll",
-        "\"per_level\"",
-        "G-05 n(b+d4): \"per_level\" (n·b + n d4) | \"single_times_n\" (n·(b + one d4))",
-    ),
-    doc(
-        "species_class_stacking",
-        "true",
-        "G-06: species HD and class levels both give HP and BtH; false = a classed creature uses class levels only",
-    ),
-    doc(
-        "allow_monster_classes",
-        "false",
-        "G-33: non-playable species (monsters) may take class levels («Creatures §1» says they cannot)",
-    ),
-    doc(
-        "dex_before_armor",
-        "true",
-        "G-13: speed = ceil((Mv + Dex mod) × (1 − PtM)); false = ceil(Mv × (1 − PtM)) + Dex mod; at least 1",
-    ),
-    doc(
-        "ptm_stacking",
-        "\"add_cap\"",
-        "G-13 armour + shield PtM: \"add_cap\" (sum, at most 2/3) | \"multiply\"",
-    ),
-    doc(
-        "initiative_speed",
-        "\"effective\"",
-        "G-14 speed ordering a segment (fastest first, equal = simultaneous): \"effective\" | \"base\" (species Mv)",
-    ),
-    doc(
-        "by_weapon_attacks",
-        "1",
-        "G-20 attacks per round of a 'by weapon' creature, 1–4 (bows shoot twice per attack action)",
-    ),
-    doc(
-        "offhand_attack",
-        "false",
-        "G-20: a light weapon in the secondary hand (fighter field offhand) gives one extra attack",
-    ),
-    doc(
-        "offhand_to_hit",
-        "0",
-        "G-20: to-hit modifier of the off-hand attack, −10 to 10",
-    ),
-    doc(
-        "proficiency_to_hit",
-        "false",
-        "G-11: the fighter's proficiency modifies to-hit: ++ +3, + +1, # 0, - −1, -- −3",
-    ),
-    doc(
-        "crossbow_reading",
-        "\"per_round_cap\"",
-        "G-21 crossbow per-hit cap: \"per_round_cap\" (table value; fires rounds 1, 3, 5, …) | \"average_rate\" (twice the table value)",
-    ),
-    doc(
-        "fight_to",
-        "\"incapacitated\"",
-        "G-19: \"incapacitated\" (a side with nobody at HP > 0 loses) | \"death\" (downed foes are attacked until HP ≤ Death Point)",
-    ),
-    doc(
-        "helpless_auto_hit",
-        "false",
-        "G-19: under fight_to = \"death\", attacks on a downed foe hit automatically (no fumble)",
-    ),
-    doc(
-        "max_rounds",
-        "1000",
-        "G-19: round cap, 1–100000; a duel still going is a draw marked timeout",
-    ),
-    doc(
-        "halve_rounding",
-        "\"floor_min1\"",
-        "G-28 resistance ½ and Reflect ½: \"floor_min1\" | \"ceil\" | \"floor\"",
-    ),
-    doc(
-        "crippling_current",
-        "\"cap\"",
-        "«Damage and Death §4» crippling damage lowers maximum HP: \"cap\" (current HP cut to the new maximum; seed as written) | \"reduce\" (current HP falls too)",
-    ),
-    doc(
-        "skill_modifier_mode",
-        "\"none\"",
-        "G-29 skill checks: \"none\" (unmodified d20) | \"shift\" (proficiency bonus on rolls 2–19, clamped)",
-    ),
-    doc(
-        "start",
-        "\"engaged\"",
-        "G-22: \"engaged\" (duels start in melee) | \"range\" (at start_distance: melee fighters close their effective Mv in the Melee segment, engaged from the next round once the distance is ≤ their weapon's reach; chargers may charge; missile fighters shoot within missile_range)",
-    ),
-    doc(
-        "start_distance",
-        "24",
-        "G-22: starting distance in Mv units under start = \"range\", 1–1000",
-    ),
-    doc(
-        "missile_range",
-        "60",
-        "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it",
-    ),
-    doc(
-        "pursuit_rule",
-        "\"faster_catches\"",
-        "G-24 pursuit of a retreating creature: \"faster_catches\" (caught iff the pursuer's effective Mv is greater; melee resumes next round, else it escapes: the duel ends, the side holding the field wins, ending 'yield') | \"none\" (always escapes)",
-    ),
-];

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::tables::{self, ArmorStats, ClassStats, Prof, SpeciesStats, WeaponStats, normalise};
-use crate::fields::{Entry, Named, de_range, name_or_table};
+use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
 
 /// A fighter under the d20 Stats and Rules Taxonomy (`[fighters.NAME]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -255,92 +255,52 @@ impl Named for ShieldStats {
     }
 }
 
-fn named(name: String, fallback: &str) -> String {
-    if name.is_empty() {
-        fallback.into()
-    } else {
-        name
+
+impl Builtin for SpeciesStats {
+    type Table = SpeciesStats;
+    const EXPECTING: &'static str = "a species name (e.g. \"human\") or a table { def, mv, hd, size }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::species(v).ok_or_else(|| {
+            let names: Vec<_> = tables::SPECIES.iter().map(|s| s.0).collect();
+            let hint = " (or a table { def = 10, mv = 12, hd = 1, size = \"medium\" })";
+            unknown("species", v, "built-in species", &names.join(", "), hint)
+        })
+    }
+    fn from_table(mut stats: SpeciesStats) -> Self {
+        stats.name = name_or(stats.name, "custom species");
+        stats
     }
 }
 
-impl<'de> Deserialize<'de> for SpeciesSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "a species name (e.g. \"human\") or a table { def, mv, hd, size }",
-            |v| {
-                tables::species(v)
-                    .map(|stats| Entry { stats, builtin: true })
-                    .ok_or_else(|| {
-                        let names: Vec<_> = tables::SPECIES.iter().map(|s| s.0).collect();
-                        format!(
-                            "unknown species {v:?}; built-in species: {} (or a table {{ def = 10, mv = 12, hd = 1, size = \"medium\" }})",
-                            names.join(", ")
-                        )
-                    })
-            },
-            |mut stats: SpeciesStats| {
-                stats.name = named(stats.name, "custom species");
-                Entry {
-                    stats,
-                    builtin: false,
-                }
-            },
-        )
+impl Builtin for ClassStats {
+    type Table = ClassStats;
+    const EXPECTING: &'static str = "a class name (e.g. \"fighter\") or a table { hp_base, bth, mp }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::class(v).ok_or_else(|| {
+            let names: Vec<_> = tables::CLASSES.iter().map(|c| c.0).collect();
+            let hint = " (or a table { hp_base, bth = [..], mp = [..] })";
+            unknown("class", v, "built-in classes", &names.join(", "), hint)
+        })
+    }
+    fn from_table(mut stats: ClassStats) -> Self {
+        stats.name = name_or(stats.name, "custom class");
+        stats
     }
 }
 
-impl<'de> Deserialize<'de> for ClassSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "a class name (e.g. \"fighter\") or a table { hp_base, bth, mp }",
-            |v| {
-                tables::class(v)
-                    .map(|stats| Entry { stats, builtin: true })
-                    .ok_or_else(|| {
-                        let names: Vec<_> = tables::CLASSES.iter().map(|c| c.0).collect();
-                        format!(
-                            "unknown class {v:?}; built-in classes: {} (or a table {{ hp_base, bth = [..], mp = [..] }})",
-                            names.join(", ")
-                        )
-                    })
-            },
-            |mut stats: ClassStats| {
-                stats.name = named(stats.name, "custom class");
-                Entry {
-                    stats,
-                    builtin: false,
-                }
-            },
-        )
+impl Builtin for WeaponStats {
+    type Table = WeaponStats;
+    const EXPECTING: &'static str = "a weapon name (e.g. \"long sword\") or a table { class, damage, to_hit }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::weapon(v).ok_or_else(|| {
+            let names: Vec<_> = tables::WEAPONS.iter().map(|w| w.0).collect();
+            let hint = " (or a table { class = \"medium\" })";
+            unknown("weapon", v, "built-in weapons", &names.join(", "), hint)
+        })
     }
-}
-
-impl<'de> Deserialize<'de> for WeaponSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "a weapon name (e.g. \"long sword\") or a table { class, damage, to_hit }",
-            |v| {
-                tables::weapon(v)
-                    .map(|stats| Entry { stats, builtin: true })
-                    .ok_or_else(|| {
-                        let names: Vec<_> = tables::WEAPONS.iter().map(|w| w.0).collect();
-                        format!(
-                            "unknown weapon {v:?}; built-in weapons: {} (or a table {{ class = \"medium\" }})",
-                            names.join(", ")
-                        )
-                    })
-            },
-            |mut stats: WeaponStats| {
-                stats.name = named(stats.name, "custom weapon");
-                Entry {
-                    stats,
-                    builtin: false,
-                }
-            },
-        )
+    fn from_table(mut stats: WeaponStats) -> Self {
+        stats.name = name_or(stats.name, "custom weapon");
+        stats
     }
 }
 
@@ -348,63 +308,40 @@ fn table_names(t: &[(&str, i32, i32)]) -> String {
     t.iter().map(|a| a.0).collect::<Vec<_>>().join(", ")
 }
 
-impl<'de> Deserialize<'de> for ArmorSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "an armour name (e.g. \"chain mail\") or a table { btd, ptm }",
-            |v| {
-                tables::armor_in(tables::ARMORS, v)
-                    .map(|stats| Entry { stats, builtin: true })
-                    .ok_or_else(|| {
-                        format!(
-                            "unknown armour {v:?}; expected one of: {} (or a table {{ btd = 4, ptm = \"1/3\" }})",
-                            table_names(tables::ARMORS)
-                        )
-                    })
-            },
-            |mut stats: ArmorStats| {
-                stats.name = named(stats.name, "custom armour");
-                Entry {
-                    stats,
-                    builtin: false,
-                }
-            },
-        )
+impl Builtin for ArmorStats {
+    type Table = ArmorStats;
+    const EXPECTING: &'static str = "an armour name (e.g. \"chain mail\") or a table { btd, ptm }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::armor_in(tables::ARMORS, v).ok_or_else(|| {
+            let hint = " (or a table { btd = 4, ptm = \"1/3\" })";
+            unknown("armour", v, "expected one of", &table_names(tables::ARMORS), hint)
+        })
+    }
+    fn from_table(mut stats: ArmorStats) -> Self {
+        stats.name = name_or(stats.name, "custom armour");
+        stats
     }
 }
 
-impl<'de> Deserialize<'de> for ShieldSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "a shield name (e.g. \"medium shield\") or a table { btd, ptm }",
-            |v| {
-                let n = normalise(v);
-                let n = if n.ends_with("shield") || n == "none" || n == "buckler" {
-                    n
-                } else {
-                    format!("{n} shield")
-                };
-                tables::armor_in(tables::SHIELDS, &n)
-                    .map(|stats| Entry {
-                        stats: ShieldStats(stats),
-                        builtin: true,
-                    })
-                    .ok_or_else(|| {
-                        format!(
-                            "unknown shield {v:?}; expected one of: {} (or a table {{ btd = 2, ptm = \"1/6\" }})",
-                            table_names(tables::SHIELDS)
-                        )
-                    })
-            },
-            |mut stats: ArmorStats| {
-                stats.name = named(stats.name, "custom shield");
-                Entry {
-                    stats: ShieldStats(stats),
-                    builtin: false,
-                }
-            },
-        )
+impl Builtin for ShieldStats {
+    type Table = ArmorStats;
+    const EXPECTING: &'static str = "a shield name (e.g. \"medium shield\") or a table { btd, ptm }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        let n = normalise(v);
+        let n = if n.ends_with("shield") || n == "none" || n == "buckler" {
+            n
+        } else {
+            format!("{n} shield")
+        };
+        tables::armor_in(tables::SHIELDS, &n)
+            .map(ShieldStats)
+            .ok_or_else(|| {
+                let hint = " (or a table { btd = 2, ptm = \"1/6\" })";
+                unknown("shield", v, "expected one of", &table_names(tables::SHIELDS), hint)
+            })
+    }
+    fn from_table(mut stats: ArmorStats) -> Self {
+        stats.name = name_or(stats.name, "custom shield");
+        ShieldStats(stats)
     }
 }

@@ -1178,11 +1178,9 @@ fn facts_show_costs_and_hp() {
 struct Log(Vec<(u32, usize, u8)>, u32, u8);
 
 impl duel::Tally for Log {
-    fn attack(&mut self, by: usize, _: bool, _: bool, _: bool, _: i32) {
+    fn attack(&mut self, by: usize, _: bool, _: i32) {
         self.0.push((self.1, by, self.2));
     }
-    fn spell(&mut self, _: usize) {}
-    fn resisted(&mut self, _: usize) {}
 }
 
 /// Steps a duel up to the end of `rounds` (or its end); returns the attack log, the distance
@@ -1492,5 +1490,24 @@ fn distance_exact_matches_monte_carlo() {
         let n = 20_000;
         let (p, _) = monte_carlo(&g, &m, n, 900 + k as u64);
         within_4_sigma(p, x.p_a_win, n);
+    }
+}
+
+// The shared exact solver: the transition cache (keyed by round parity) gives exactly the
+// uncached numbers, also with crossbows (which read the parity) and at the round cap.
+#[test]
+fn shared_solver_cache_matches_uncached() {
+    let cases = [
+        (off(), with_hp(F, 10), with_hp(G, 5)),
+        (
+            opts(|o| o.max_rounds = 3),
+            spec("weapon = \"crossbow\"\nint = 16\nhp = 8"),
+            with_hp(G, 6),
+        ),
+        (D20Options::default(), spec(F), spec(B)),
+    ];
+    for (o, a, b) in cases {
+        let (r, m) = pair::<D20>(o, &a, &b);
+        crate::solver::tests::check_modes(&r, &m);
     }
 }

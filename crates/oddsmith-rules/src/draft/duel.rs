@@ -9,7 +9,7 @@ use super::fighter::{Defence, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow};
 use super::spec::Policy;
 pub use crate::solver::Step;
-use crate::{Ending, Roller, Side, Winner};
+use crate::{Ending, Roller, Winner};
 
 /// One fighter's state: wounds held and this round's bookkeeping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,18 +61,19 @@ impl State {
     }
 }
 
-/// Statistics a Monte Carlo duel gathers on the side; the exact solver ignores them.
-pub trait Tally {
-    /// An attack by `by` was made; `damage` is `Some(points)` if it hit.
-    fn attack(&mut self, by: Side, hit: Option<i32>, level: Level);
-}
+pub use crate::outcome::{NoTally, Tally};
 
-/// A tally that records nothing.
-pub struct NoTally;
+crate::duel_state!(State);
 
-impl Tally for NoTally {
-    #[inline]
-    fn attack(&mut self, _: Side, _: Option<i32>, _: Level) {}
+/// The per-side counter (in [`super::COUNTERS`]) of a blow of `level` received.
+#[inline]
+fn taken_counter(level: Level) -> usize {
+    match level {
+        Level::None => 0,
+        Level::Light => 1,
+        Level::Severe => 2,
+        Level::Critical | Level::Death => 3,
+    }
 }
 
 #[inline]
@@ -306,7 +307,8 @@ pub fn step<R: Roller, T: Tally>(
         if attack > defence {
             let damage = attack - defence + fx.str_bonus + fx.weapon_damage - fy.protection;
             let level = fy.wound_of[damage.clamp(0, WOUND_TABLE_LEN as i32 - 1) as usize];
-            tally.attack(side(x), Some(damage.max(0)), level);
+            tally.attack(x, true, damage.max(0));
+            tally.count_side(y, taken_counter(level), 1);
             if level != Level::None {
                 if defer {
                     s.pending = Some((y as u8, level as u8));
@@ -315,7 +317,7 @@ pub fn step<R: Roller, T: Tally>(
                 }
             }
         } else {
-            tally.attack(side(x), None, Level::None);
+            tally.attack(x, false, 0);
         }
     }
     if !defer {
@@ -349,10 +351,6 @@ fn level_of(v: u8) -> Level {
     }
 }
 
-#[inline]
-fn side(i: usize) -> Side {
-    if i == 0 { Side::A } else { Side::B }
-}
 
 fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: &mut R) -> Step {
     s.round += 1;

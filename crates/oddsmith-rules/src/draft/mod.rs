@@ -7,7 +7,6 @@
 
 pub mod check;
 pub mod duel;
-pub mod exact;
 pub mod fighter;
 pub mod options;
 pub mod reference;
@@ -22,11 +21,12 @@ pub use fighter::{Fighter, Level, Matchup};
 pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
-use duel::{State, Tally};
+use crate::fields::check_range;
+use crate::info::doc;
+use crate::solver::Step;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
-    RulesetInfo, Side,
+    CheckExact, CheckGrid, CheckParams, FieldDoc, Roller, RulesError, RulesetInfo, Tally,
 };
 
 /// The Draft 0.4 ruleset with its options.
@@ -47,28 +47,6 @@ pub const COUNTERS: &[&str] = &[
     "b_critical_taken",
 ];
 
-struct OutcomeTally(DuelOutcome);
-
-impl Tally for OutcomeTally {
-    #[inline]
-    fn attack(&mut self, by: Side, hit: Option<i32>, level: Level) {
-        let i = by.index();
-        self.0.attacks[i] += 1;
-        if let Some(d) = hit {
-            self.0.hits[i] += 1;
-            self.0.damage[i] += d as u32;
-            let victim = 1 - i;
-            let slot = match level {
-                Level::None => 0,
-                Level::Light => 1,
-                Level::Severe => 2,
-                Level::Critical | Level::Death => 3,
-            };
-            self.0.counters[victim * 4 + slot] += 1;
-        }
-    }
-}
-
 impl crate::Ruleset for Draft {
     const ID: &'static str = "draft";
     const TITLE: &'static str = "Draft 0.4 RPG Rule Set";
@@ -76,6 +54,7 @@ impl crate::Ruleset for Draft {
     type Options = DraftOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
+    type State = duel::State;
     type Check = DraftCheck;
 
     fn new(o: DraftOptions) -> Result<Self, RulesError> {
@@ -103,62 +82,14 @@ impl crate::Ruleset for Draft {
             return bad("wound_capacity", "expected capacities from 0 to 20");
         }
         // Every number stays small, so no sum in the duel loop can overflow.
-        let ranges: [(&str, i32, i32, i32); 16] = [
-            ("extra_action_modifier", o.extra_action_modifier, -50, 50),
-            (
-                "weapon_damage_multiplier",
-                o.weapon_damage_multiplier,
-                0,
-                10,
-            ),
-            ("aspect_bonus", o.aspect_bonus, -10, 10),
-            ("scratch_max_damage", o.scratch_max_damage, 0, 50),
-            ("wound_penalties.light", o.wound_penalties.light, -50, 50),
-            ("wound_penalties.severe", o.wound_penalties.severe, -50, 50),
-            (
-                "wound_penalties.critical",
-                o.wound_penalties.critical,
-                -50,
-                50,
-            ),
-            ("undefended_value", o.undefended_value, -50, 50),
-            ("parry_impact_reach", o.parry_impact_reach, -10, 10),
-            ("shield_bonus.small", o.shield_bonus.small, -10, 10),
-            ("shield_bonus.large", o.shield_bonus.large, -10, 10),
-            (
-                "shield_max_parry_impact.small",
-                o.shield_max_parry_impact.small,
-                0,
-                10,
-            ),
-            (
-                "shield_max_parry_impact.large",
-                o.shield_max_parry_impact.large,
-                0,
-                10,
-            ),
-            (
-                "unfamiliar_weapon_modifier",
-                o.unfamiliar_weapon_modifier,
-                -50,
-                50,
-            ),
-            (
-                "defensive_position_bonus",
-                o.defensive_position_bonus,
-                -50,
-                50,
-            ),
-            ("lying_target_bonus", o.lying_target_bonus, -50, 50),
-        ];
-        for (field, v, lo, hi) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(RulesError::field(
-                    field,
-                    format!("{v} is out of range: expected {lo} to {hi}"),
-                ));
-            }
-        }
+        o.check_ranges()?;
+        check_range("wound_penalties.light", o.wound_penalties.light.into(), -50, 50)?;
+        check_range("wound_penalties.severe", o.wound_penalties.severe.into(), -50, 50)?;
+        check_range("wound_penalties.critical", o.wound_penalties.critical.into(), -50, 50)?;
+        check_range("shield_bonus.small", o.shield_bonus.small.into(), -10, 10)?;
+        check_range("shield_bonus.large", o.shield_bonus.large.into(), -10, 10)?;
+        check_range("shield_max_parry_impact.small", o.shield_max_parry_impact.small.into(), 0, 10)?;
+        check_range("shield_max_parry_impact.large", o.shield_max_parry_impact.large.into(), 0, 10)?;
         if o.wide_weight_gap > 10 {
             return bad("wide_weight_gap", "expected 1 to 10");
         }
@@ -193,22 +124,23 @@ impl crate::Ruleset for Draft {
         Ok(fighter::matchup(&self.o, a, b))
     }
 
-    #[inline]
-    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
-        let mut s = State::start();
-        let mut tally = OutcomeTally(DuelOutcome::empty());
-        let (winner, ending) =
-            crate::solver::play(&mut s, |s| duel::step(m, &self.o, s, roller, &mut tally));
-        DuelOutcome {
-            winner,
-            ending,
-            rounds: s.round,
-            ..tally.0
-        }
+    fn start(&self, _m: &Matchup) -> duel::State {
+        duel::State::start()
     }
 
-    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        exact::solve(m, &self.o)
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &self,
+        m: &Matchup,
+        s: &mut duel::State,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        duel::step(m, &self.o, s, roller, tally)
+    }
+
+    fn max_rounds(&self) -> u32 {
+        self.o.max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
@@ -280,9 +212,6 @@ impl crate::Ruleset for Draft {
     }
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
 
 /// Documentation of every fighter field.
 pub const FIGHTER_DOCS: &[FieldDoc] = &[

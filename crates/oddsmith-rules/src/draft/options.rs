@@ -13,106 +13,163 @@ use serde::{Deserialize, Serialize};
 use super::tables::ArmourTable;
 use crate::FieldDoc;
 
-/// Options under `[options]` for `ruleset = "draft"`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct DraftOptions {
-    /// Actions per round without penalty (§4.17.1).
-    pub free_actions_per_round: u8,
-    /// Hard cap on actions per round (three one-segment actions, §4.17.1).
-    pub max_actions_per_round: u8,
-    /// Modifier on every action beyond the free ones (§4.17.1).
-    pub extra_action_modifier: i32,
-    /// What enters damage: `weapon_damage` (§4.19.1) or `impact` (§4.19 prose), G2.
-    pub damage_term: DamageTerm,
-    /// Weapon damage = multiplier × impact + aspect bonus + weapon bonus (§4.19.1).
-    pub weapon_damage_multiplier: i32,
-    /// Bonus for pointed or sharp weapons (§4.19.1), at most once.
-    pub aspect_bonus: i32,
-    /// The strength bonus on damage (§4.19).
-    pub strength_bonus: StrengthBonus,
-    /// Damage at or below this is a scratch, no wound (§4.19.2).
-    pub scratch_max_damage: i32,
-    /// How "half the CON" is compared for Light wounds (G6).
-    pub light_wound_rounding: Rounding,
-    /// Wounds a fighter endures per level before the next is upgraded (§4.19.3).
-    pub wound_capacity: WoundCapacity,
-    /// What happens to a full track when a wound overflows (G8).
-    pub wound_overflow: Overflow,
-    /// Penalty per wound held on attack, parry and dodge rolls (§4.19.2, G10).
-    pub wound_penalties: WoundPenalties,
-    /// Apply the Severe "manual dexterity −1" to combat rolls too (G10).
-    pub severe_manual_penalty_in_combat: bool,
-    /// Effect of being "driven backwards" by a Severe wound (G11).
-    pub severe_knockback: Knockback,
-    /// What ends the duel (G9).
-    pub end_condition: EndCondition,
-    /// Under `end_condition = "death"`: may a Critically wounded fighter still attack (G9).
-    pub critical_can_attack: bool,
-    /// Passive defence total of a fighter that does not or cannot defend (G1).
-    pub undefended_value: i32,
-    /// Who strikes first when weapons and skills do not decide (G4).
-    pub first_strike_tie: FirstStrikeTie,
-    /// Impact gap at which the lighter weapon strikes first (§4.17.2, G4).
-    pub wide_weight_gap: i32,
-    /// A weapon may parry attacks of impact up to its own plus this (§4.18.2).
-    pub parry_impact_reach: i32,
-    /// Shield bonuses (§4.18.2).
-    pub shield_bonus: ShieldNumbers,
-    /// Where the shield bonus applies (G5).
-    pub shield_bonus_applies_to: ShieldBonusScope,
-    /// Highest attacking impact a shield can parry (§4.18.1, G5).
-    pub shield_max_parry_impact: ShieldNumbers,
-    /// Modifier for a familiar but different weapon (§4.17.3).
-    pub unfamiliar_weapon_modifier: i32,
-    /// Bonus to parries and dodges in Defensive Position (§4.22.1).
-    pub defensive_position_bonus: i32,
-    /// Bonus to attacks on a fighter lying helpless (§4.23.3 "opponent lying").
-    pub lying_target_bonus: i32,
-    /// Which damaged armour row is which type (G7).
-    pub armor_table: ArmourTable,
-    /// Optional exhaustion rule (§4.24.1): one exhaustion point per round against Stamina
-    /// (every round of an engaged duel counts as exhausting for both fighters).
-    pub exhaustion: bool,
-    /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
-    pub max_rounds: u32,
-}
-
-impl Default for DraftOptions {
-    fn default() -> Self {
-        DraftOptions {
-            free_actions_per_round: 2,
-            max_actions_per_round: 3,
-            extra_action_modifier: -1,
-            damage_term: DamageTerm::WeaponDamage,
-            weapon_damage_multiplier: 2,
-            aspect_bonus: 1,
-            strength_bonus: StrengthBonus::default(),
-            scratch_max_damage: 1,
-            light_wound_rounding: Rounding::Exact,
-            wound_capacity: WoundCapacity::default(),
-            wound_overflow: Overflow::Keep,
-            wound_penalties: WoundPenalties::default(),
-            severe_manual_penalty_in_combat: false,
-            severe_knockback: Knockback::PushedBack,
-            end_condition: EndCondition::Incapacitated,
-            critical_can_attack: false,
-            undefended_value: 5,
-            first_strike_tie: FirstStrikeTie::Random,
-            wide_weight_gap: 2,
-            parry_impact_reach: 1,
-            shield_bonus: ShieldNumbers { small: 1, large: 2 },
-            shield_bonus_applies_to: ShieldBonusScope::ShieldParry,
-            shield_max_parry_impact: ShieldNumbers { small: 3, large: 3 },
-            unfamiliar_weapon_modifier: -1,
-            defensive_position_bonus: 2,
-            lying_target_bonus: 1,
-            armor_table: ArmourTable::A,
-            exhaustion: false,
-            max_rounds: 100,
-        }
+crate::options! {
+    /// Options under `[options]` for `ruleset = "draft"`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct DraftOptions {
+        /// Actions per round without penalty (§4.17.1).
+        free_actions_per_round: u8 = 2 => (
+            "2",
+            "actions per round without penalty (§4.17.1)",
+        ),
+        /// Hard cap on actions per round (three one-segment actions, §4.17.1).
+        max_actions_per_round: u8 = 3 => (
+            "3",
+            "hard cap: three one-segment actions per round (§4.17.1, §4.23.2)",
+        ),
+        /// Modifier on every action beyond the free ones (§4.17.1).
+        extra_action_modifier: i32 = -1, in -50..=50 => (
+            "-1",
+            "modifier on the action beyond the free ones (§4.17.1)",
+        ),
+        /// What enters damage: `weapon_damage` (§4.19.1) or `impact` (§4.19 prose), G2.
+        damage_term: DamageTerm = DamageTerm::WeaponDamage => (
+            "\"weapon_damage\"",
+            "G2: \"weapon_damage\" = 2·impact + aspect + bonus (§4.19.1) | \"impact\" (§4.19 prose)",
+        ),
+        /// Weapon damage = multiplier × impact + aspect bonus + weapon bonus (§4.19.1).
+        weapon_damage_multiplier: i32 = 2, in 0..=10 => (
+            "2",
+            "impact multiplier in weapon damage (§4.19.1)",
+        ),
+        /// Bonus for pointed or sharp weapons (§4.19.1), at most once.
+        aspect_bonus: i32 = 1, in -10..=10 => (
+            "1",
+            "damage bonus of pointed or sharp weapons, at most once (§4.19.1)",
+        ),
+        /// The strength bonus on damage (§4.19).
+        strength_bonus: StrengthBonus = StrengthBonus::default() => (
+            "{ enabled = true, table = [[9, 2], [7, 1]], weak_max = 2, weak_bonus = -1 }",
+            "damage bonus by STR (§4.19); enabled = false drops it",
+        ),
+        /// Damage at or below this is a scratch, no wound (§4.19.2).
+        scratch_max_damage: i32 = 1, in 0..=50 => (
+            "1",
+            "damage at or below this is a scratch, no wound (§4.19.2)",
+        ),
+        /// How "half the CON" is compared for Light wounds (G6).
+        light_wound_rounding: Rounding = Rounding::Exact => (
+            "\"exact\"",
+            "G6: Light iff 2·dmg ≤ CON (\"exact\") | \"half_up\" | \"floor\"",
+        ),
+        /// Wounds a fighter endures per level before the next is upgraded (§4.19.3).
+        wound_capacity: WoundCapacity = WoundCapacity::default() => (
+            "{ light = 3, severe = 2, critical = 1 }",
+            "wounds endured per level before the next converts (§4.19.3)",
+        ),
+        /// What happens to a full track when a wound overflows (G8).
+        wound_overflow: Overflow = Overflow::Keep => (
+            "\"keep\"",
+            "G8: a full track stays full (\"keep\") | is emptied as it converts (\"reset\")",
+        ),
+        /// Penalty per wound held on attack, parry and dodge rolls (§4.19.2, G10).
+        wound_penalties: WoundPenalties = WoundPenalties::default() => (
+            "{ light = -1, severe = -2, critical = -4 }",
+            "per wound held, on attack, parry and dodge (§4.19.2, G10)",
+        ),
+        /// Apply the Severe "manual dexterity −1" to combat rolls too (G10).
+        severe_manual_penalty_in_combat: bool = false => (
+            "false",
+            "G10: also apply the Severe −1 manual penalty to combat rolls",
+        ),
+        /// Effect of being "driven backwards" by a Severe wound (G11).
+        severe_knockback: Knockback = Knockback::PushedBack => (
+            "\"pushed_back\"",
+            "G11: \"pushed_back\" (no effect in the open) | \"penalty\" (−1 rest of round)",
+        ),
+        /// What ends the duel (G9).
+        end_condition: EndCondition = EndCondition::Incapacitated => (
+            "\"incapacitated\"",
+            "G9: \"incapacitated\" (Critical or death) | \"death\" | \"first_wound\" | \"first_severe\"",
+        ),
+        /// Under `end_condition = "death"`: may a Critically wounded fighter still attack (G9).
+        critical_can_attack: bool = false => (
+            "false",
+            "G9: under end_condition = \"death\", may a Critically wounded fighter attack",
+        ),
+        /// Passive defence total of a fighter that does not or cannot defend (G1).
+        undefended_value: i32 = 5, in -50..=50 => (
+            "5",
+            "G1: passive defence total when no active defence is made (§4.18.1)",
+        ),
+        /// Who strikes first when weapons and skills do not decide (G4).
+        first_strike_tie: FirstStrikeTie = FirstStrikeTie::Random => (
+            "\"random\"",
+            "G4: when weapons and skills tie: \"random\" each round | \"a\" | \"b\" | \"simultaneous\"",
+        ),
+        /// Impact gap at which the lighter weapon strikes first (§4.17.2, G4).
+        wide_weight_gap: i32 = 2 => (
+            "2",
+            "G4: impact gap at which the lighter weapon strikes first (§4.17.2)",
+        ),
+        /// A weapon may parry attacks of impact up to its own plus this (§4.18.2).
+        parry_impact_reach: i32 = 1, in -10..=10 => (
+            "1",
+            "a weapon parries attacks of impact ≤ its own + this (§4.18.2)",
+        ),
+        /// Shield bonuses (§4.18.2).
+        shield_bonus: ShieldNumbers = ShieldNumbers { small: 1, large: 2 } => (
+            "{ small = 1, large = 2 }",
+            "shield parry bonus (§4.18.2)",
+        ),
+        /// Where the shield bonus applies (G5).
+        shield_bonus_applies_to: ShieldBonusScope = ShieldBonusScope::ShieldParry => (
+            "\"shield_parry\"",
+            "G5: \"shield_parry\" | \"all_defenses\" (also weapon parries and dodges)",
+        ),
+        /// Highest attacking impact a shield can parry (§4.18.1, G5).
+        shield_max_parry_impact: ShieldNumbers = ShieldNumbers { small: 3, large: 3 } => (
+            "{ small = 3, large = 3 }",
+            "G5: highest attacking impact a shield can parry (§4.18.1)",
+        ),
+        /// Modifier for a familiar but different weapon (§4.17.3).
+        unfamiliar_weapon_modifier: i32 = -1, in -50..=50 => (
+            "-1",
+            "for a fighter with unfamiliar_weapon = true (§4.17.3)",
+        ),
+        /// Bonus to parries and dodges in Defensive Position (§4.22.1).
+        defensive_position_bonus: i32 = 2, in -50..=50 => (
+            "2",
+            "parry/dodge bonus in Defensive Position (§4.22.1)",
+        ),
+        /// Bonus to attacks on a fighter lying helpless (§4.23.3 "opponent lying").
+        lying_target_bonus: i32 = 1, in -50..=50 => (
+            "1",
+            "attack bonus against a helpless fighter lying down (§4.23.3, G9)",
+        ),
+        /// Which damaged armour row is which type (G7).
+        armor_table: ArmourTable = ArmourTable::A => (
+            "\"A\"",
+            "G7: which damaged armour row is which type: \"A\" | \"B\" (§4.17.5)",
+        ),
+        /// Optional exhaustion rule (§4.24.1): one exhaustion point per round against Stamina
+        /// (every round of an engaged duel counts as exhausting for both fighters).
+        exhaustion: bool = false => (
+            "false",
+            "optional rule §4.24.1: 1 EP per round; EP > Stamina Light, > 2·Stamina Severe, ≥ 3·Stamina out",
+        ),
+        /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
+        max_rounds: u32 = 100 => (
+            "100",
+            "G9: round cap; the duel is then a draw marked \"timeout\"",
+        ),
     }
 }
+
+/// Documentation of every option, in declaration order.
+pub const OPTION_DOCS: &[FieldDoc] = DraftOptions::DOCS;
+
 
 /// G2: the damage term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,155 +347,3 @@ impl StrengthBonus {
     }
 }
 
-/// Documentation of every option, in declaration order.
-pub const OPTION_DOCS: &[FieldDoc] = &[
-    doc(
-        "free_actions_per_round",
-        "2",
-        "actions per round without penalty (§4.17.1)",
-    ),
-    doc(
-        "max_actions_per_round",
-        "3",
-        "hard cap: three one-segment actions per round (§4.17.1, §4.23.2)",
-    ),
-    doc(
-        "extra_action_modifier",
-        "-1",
-        "modifier on the action beyond the free ones (§4.17.1)",
-    ),
-    doc(
-        "damage_term",
-        "\"weapon_damage\"",
-        "G2: \"weapon_damage\" = 2·impact + aspect + bonus (§4.19.1) | \"impact\" (§4.19 prose)",
-    ),
-    doc(
-        "weapon_damage_multiplier",
-        "2",
-        "impact multiplier in weapon damage (§4.19.1)",
-    ),
-    doc(
-        "aspect_bonus",
-        "1",
-        "damage bonus of pointed or sharp weapons, at most once (§4.19.1)",
-    ),
-    doc(
-        "strength_bonus",
-        "{ enabled = true, table = [[9, 2], [7, 1]], weak_max = 2, weak_bonus = -1 }",
-        "damage bonus by STR (§4.19); enabled = false drops it",
-    ),
-    doc(
-        "scratch_max_damage",
-        "1",
-        "damage at or below this is a scratch, no wound (§4.19.2)",
-    ),
-    doc(
-        "light_wound_rounding",
-        "\"exact\"",
-        "G6: Light iff 2·dmg ≤ CON (\"exact\") | \"half_up\" | \"floor\"",
-    ),
-    doc(
-        "wound_capacity",
-        "{ light = 3, severe = 2, critical = 1 }",
-        "wounds endured per level before the next converts (§4.19.3)",
-    ),
-    doc(
-        "wound_overflow",
-        "\"keep\"",
-        "G8: a full track stays full (\"keep\") | is emptied as it converts (\"reset\")",
-    ),
-    doc(
-        "wound_penalties",
-        "{ light = -1, severe = -2, critical = -4 }",
-        "per wound held, on attack, parry and dodge (§4.19.2, G10)",
-    ),
-    doc(
-        "severe_manual_penalty_in_combat",
-        "false",
-        "G10: also apply the Severe −1 manual penalty to combat rolls",
-    ),
-    doc(
-        "severe_knockback",
-        "\"pushed_back\"",
-        "G11: \"pushed_back\" (no effect in the open) | \"penalty\" (−1 rest of round)",
-    ),
-    doc(
-        "end_condition",
-        "\"incapacitated\"",
-        "G9: \"incapacitated\" (Critical or death) | \"death\" | \"first_wound\" | \"first_severe\"",
-    ),
-    doc(
-        "critical_can_attack",
-        "false",
-        "G9: under end_condition = \"death\", may a Critically wounded fighter attack",
-    ),
-    doc(
-        "undefended_value",
-        "5",
-        "G1: passive defence total when no active defence is made (§4.18.1)",
-    ),
-    doc(
-        "first_strike_tie",
-        "\"random\"",
-        "G4: when weapons and skills tie: \"random\" each round | \"a\" | \"b\" | \"simultaneous\"",
-    ),
-    doc(
-        "wide_weight_gap",
-        "2",
-        "G4: impact gap at which the lighter weapon strikes first (§4.17.2)",
-    ),
-    doc(
-        "parry_impact_reach",
-        "1",
-        "a weapon parries attacks of impact ≤ its own + this (§4.18.2)",
-    ),
-    doc(
-        "shield_bonus",
-        "{ small = 1, large = 2 }",
-        "shield parry bonus (§4.18.2)",
-    ),
-    doc(
-        "shield_bonus_applies_to",
-        "\"shield_parry\"",
-        "G5: \"shield_parry\" | \"all_defenses\" (also weapon parries and dodges)",
-    ),
-    doc(
-        "shield_max_parry_impact",
-        "{ small = 3, large = 3 }",
-        "G5: highest attacking impact a shield can parry (§4.18.1)",
-    ),
-    doc(
-        "unfamiliar_weapon_modifier",
-        "-1",
-        "for a fighter with unfamiliar_weapon = true (§4.17.3)",
-    ),
-    doc(
-        "defensive_position_bonus",
-        "2",
-        "parry/dodge bonus in Defensive Position (§4.22.1)",
-    ),
-    doc(
-        "lying_target_bonus",
-        "1",
-        "attack bonus against a helpless fighter lying down (§4.23.3, G9)",
-    ),
-    doc(
-        "armor_table",
-        "\"A\"",
-        "G7: which damaged armour row is which type: \"A\" | \"B\" (§4.17.5)",
-    ),
-    doc(
-        "exhaustion",
-        "false",
-        "optional rule §4.24.1: 1 EP per round; EP > Stamina Light, > 2·Stamina Severe, ≥ 3·Stamina out",
-    ),
-    doc(
-        "max_rounds",
-        "100",
-        "G9: round cap; the duel is then a draw marked \"timeout\"",
-    ),
-];
-
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}

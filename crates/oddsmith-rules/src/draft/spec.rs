@@ -3,7 +3,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, ArmourKind, WeaponStats};
-use crate::fields::{Entry, Named, de_range, name_or_table};
+use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
 
 /// A fighter under Draft 0.4 (`[fighters.NAME]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,29 +161,20 @@ impl Named for WeaponStats {
     }
 }
 
-impl<'de> Deserialize<'de> for WeaponSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "a weapon name (e.g. \"long sword\") or a table { impact, aspect, … }",
-            |v| {
-                tables::weapon(v).map(|stats| WeaponSpec { stats, builtin: true }).ok_or_else(|| {
-                    format!(
-                        "unknown weapon {v:?}; built-in weapons: {} (or give a table {{ impact = 2, aspect = \"sharp\" }})",
-                        tables::weapon_names().join(", ")
-                    )
-                })
-            },
-            |mut stats: WeaponStats| {
-                if stats.name.is_empty() {
-                    stats.name = "custom weapon".into();
-                }
-                WeaponSpec {
-                    stats,
-                    builtin: false,
-                }
-            },
-        )
+impl Builtin for WeaponStats {
+    type Table = WeaponStats;
+    const EXPECTING: &'static str =
+        "a weapon name (e.g. \"long sword\") or a table { impact, aspect, … }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::weapon(v).ok_or_else(|| {
+            let names = tables::weapon_names().join(", ");
+            let hint = " (or give a table { impact = 2, aspect = \"sharp\" })";
+            unknown("weapon", v, "built-in weapons", &names, hint)
+        })
+    }
+    fn from_table(mut stats: WeaponStats) -> Self {
+        stats.name = name_or(stats.name, "custom weapon");
+        stats
     }
 }
 
@@ -207,9 +198,10 @@ impl Default for ArmourSpec {
     }
 }
 
+/// Custom armour as written inline.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CustomArmour {
+pub struct CustomArmour {
     #[serde(deserialize_with = "de_range::<_, 0, 30>")]
     protection: i32,
     #[serde(default, deserialize_with = "de_range::<_, -10, 0>")]
@@ -232,25 +224,25 @@ impl Serialize for ArmourSpec {
     }
 }
 
+impl Builtin for ArmourSpec {
+    type Table = CustomArmour;
+    const EXPECTING: &'static str =
+        "an armour name (e.g. \"chain\") or a table { protection, movement }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        ArmourKind::from_name(v)
+            .map(ArmourSpec::Named)
+            .ok_or_else(|| unknown("armour", v, "expected one of", ArmourKind::names(), ""))
+    }
+    fn from_table(c: CustomArmour) -> Self {
+        ArmourSpec::Custom {
+            protection: c.protection,
+            movement: c.movement,
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for ArmourSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "an armour name (e.g. \"chain\") or a table { protection, movement }",
-            |v| {
-                ArmourKind::from_name(v)
-                    .map(ArmourSpec::Named)
-                    .ok_or_else(|| {
-                        format!(
-                            "unknown armour {v:?}; expected one of: {}",
-                            ArmourKind::names()
-                        )
-                    })
-            },
-            |c: CustomArmour| ArmourSpec::Custom {
-                protection: c.protection,
-                movement: c.movement,
-            },
-        )
+        de_builtin(d)
     }
 }

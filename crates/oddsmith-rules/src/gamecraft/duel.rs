@@ -166,6 +166,8 @@ impl std::hash::Hash for State {
     }
 }
 
+crate::duel_state!(State);
+
 impl State {
     /// The state before the first round, pools full.
     pub fn start(m: &Matchup) -> State {
@@ -181,29 +183,13 @@ impl State {
     }
 }
 
-/// Statistics a Monte Carlo duel gathers on the side; the exact solver ignores them.
-pub trait Tally {
-    /// An attack by fighter `by`; `damage` sustained if it hit.
-    fn attack(&mut self, by: usize, hit: bool, crit: bool, fumble: bool, damage: i32);
-    /// A dodge or full dodge by `by`.
-    fn dodge(&mut self, by: usize);
-    /// Grace spent by `by`.
-    fn grace(&mut self, by: usize, points: u8);
-    /// Damage sustained from a blast `by` set off (its attack was counted as a hit with 0).
-    fn blast(&mut self, _by: usize, _damage: i32) {}
-}
+pub use crate::outcome::{NoTally, Tally};
 
-/// A tally that records nothing.
-pub struct NoTally;
-
-impl Tally for NoTally {
-    #[inline]
-    fn attack(&mut self, _: usize, _: bool, _: bool, _: bool, _: i32) {}
-    #[inline]
-    fn dodge(&mut self, _: usize) {}
-    #[inline]
-    fn grace(&mut self, _: usize, _: u8) {}
-}
+/// Per-side counters (see [`super::COUNTERS`] and [`Tally::count_side`]).
+const CRITICALS: usize = 0;
+const FUMBLES: usize = 1;
+const DODGES: usize = 2;
+const GRACE: usize = 3;
 
 pub use crate::solver::Step;
 
@@ -505,8 +491,8 @@ fn roll_dodge<R: Roller, T: Tally>(
     s.f[i].grace -= g;
     s.f[i].dodge = v.clamp(-120, 120) as i8;
     s.f[i].dodge_on = true;
-    tally.dodge(i);
-    tally.grace(i, g);
+    tally.count_side(i, DODGES, 1);
+    tally.count_side(i, GRACE, u32::from(g));
 }
 
 /// Whether `f` bleeds (option `bleeding`) and has had no first aid at its present status.
@@ -705,7 +691,7 @@ fn start_round<R: Roller, T: Tally>(
         f.dodge = 0;
         f.dodge_on = false;
         if p.full {
-            tally.dodge(i);
+            tally.count_side(i, DODGES, 1);
         }
     }
     if o.dodge_timing == DodgeTiming::Round {
@@ -1006,7 +992,7 @@ fn attack<R: Roller, T: Tally>(
         let base = line.atk_at[d] - alloc_pen(o, fx.split, Declared::of(&sx), check) - sim - pen_x;
         let g = grace_for_attack(m, o, fx, &sx, base, static_tn, tn);
         s.f[x].grace -= g;
-        tally.grace(x, g);
+        tally.count_side(x, GRACE, u32::from(g));
         let tot = base + i32::from(g) + gc_die(r, o.explode_mode);
         // A strafe hits a target whose TN is lower than the total (G14).
         let hit = if line.strafe && o.strafe_hit_rule == StrafeHitRule::StrictLt {
@@ -1019,7 +1005,8 @@ fn attack<R: Roller, T: Tally>(
             if fumble && o.fumble_effect == FumbleEffect::LoseNextAction {
                 s.f[x].skip = true;
             }
-            tally.attack(x, false, false, fumble, 0);
+            tally.attack(x, false, 0);
+            tally.count_side(x, FUMBLES, u32::from(fumble));
             return;
         }
         (true, tot - tn >= o.crit_margin)
@@ -1036,7 +1023,8 @@ fn attack<R: Roller, T: Tally>(
             no_con: !aware,
         }
         .encode();
-        tally.attack(x, true, crit, false, 0);
+        tally.attack(x, true, 0);
+        tally.count_side(x, CRITICALS, u32::from(crit));
         return;
     }
     let mut dealt =
@@ -1071,7 +1059,8 @@ fn attack<R: Roller, T: Tally>(
             crit_extra && o.crit_effect == CritEffect::WoundLevel,
         );
     }
-    tally.attack(x, true, crit, false, sus);
+    tally.attack(x, true, sus);
+    tally.count_side(x, CRITICALS, u32::from(crit));
 }
 
 /// `y` loses `sus` wound points (raised to the next level threshold when `to_next_level`), and
@@ -1136,7 +1125,7 @@ fn blast_step<R: Roller, T: Tally>(
         };
         let tot = fy.prowess + skill + i32::from(g) + gc_die(r, o.explode_mode) - pen(o, fy, &sy);
         s.f[y].grace -= g;
-        tally.grace(y, g);
+        tally.count_side(y, GRACE, u32::from(g));
         let tn = reference::explosion_tn(usize::from(fx.area), usize::from(b.band));
         let (out, crit_fail) = reference::avoid_outcome(tot, tn, o.crit_margin, o.fumble_margin);
         let band = b.band + out;
@@ -1171,6 +1160,6 @@ fn blast_step<R: Roller, T: Tally>(
     };
     let sus = (dealt - resist).max(0);
     take_wounds(m, o, s, y, sus, false);
-    tally.blast(x, sus);
+    tally.damage(x, sus);
     end_part(m, o, s)
 }

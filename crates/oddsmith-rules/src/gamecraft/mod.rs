@@ -14,7 +14,6 @@
 
 pub mod check;
 pub mod duel;
-pub mod exact;
 pub mod fighter;
 pub mod options;
 pub mod reference;
@@ -29,11 +28,14 @@ pub use fighter::{Fighter, Matchup};
 pub use options::GamecraftOptions;
 pub use spec::FighterSpec;
 
-use duel::{State, Tally};
+use crate::info::doc;
+use crate::solver::{self, Step};
+use duel::State;
+use options::ExplodeMode;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, DuelOutcome, ExactDuel, FieldDoc, Roller, RulesError,
-    RulesetInfo, Winner,
+    CheckExact, CheckGrid, CheckParams, ExactDuel, FieldDoc, Roller, RulesError, RulesetInfo,
+    Tally, Winner,
 };
 
 /// The Gamecraft System 1.0 ruleset with its options.
@@ -54,33 +56,6 @@ pub const COUNTERS: &[&str] = &[
     "b_grace_spent",
 ];
 
-struct OutcomeTally(DuelOutcome);
-
-impl Tally for OutcomeTally {
-    #[inline]
-    fn attack(&mut self, by: usize, hit: bool, crit: bool, fumble: bool, damage: i32) {
-        self.0.attacks[by] += 1;
-        if hit {
-            self.0.hits[by] += 1;
-            self.0.damage[by] += damage.max(0) as u32;
-        }
-        self.0.counters[by * 4] += u32::from(crit);
-        self.0.counters[by * 4 + 1] += u32::from(fumble);
-    }
-    #[inline]
-    fn dodge(&mut self, by: usize) {
-        self.0.counters[by * 4 + 2] += 1;
-    }
-    #[inline]
-    fn grace(&mut self, by: usize, points: u8) {
-        self.0.counters[by * 4 + 3] += u32::from(points);
-    }
-    #[inline]
-    fn blast(&mut self, by: usize, damage: i32) {
-        self.0.damage[by] += damage.max(0) as u32;
-    }
-}
-
 impl crate::Ruleset for Gamecraft {
     const ID: &'static str = "gamecraft";
     const TITLE: &'static str = "The Gamecraft System 1.0";
@@ -88,6 +63,7 @@ impl crate::Ruleset for Gamecraft {
     type Options = GamecraftOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
+    type State = State;
     type Check = GamecraftCheck;
 
     fn new(o: GamecraftOptions) -> Result<Self, RulesError> {
@@ -130,48 +106,7 @@ impl crate::Ruleset for Gamecraft {
                 return Err(RulesError::field(field, "expected 0 to 4"));
             }
         }
-        let ranges: [(&str, i32, i32, i32); 22] = [
-            ("crit_margin", o.crit_margin, 1, 50),
-            ("fumble_margin", o.fumble_margin, 1, 50),
-            ("crit_extra_amount", o.crit_extra_amount, 0, 20),
-            ("incapacitated_penalty", o.incapacitated_penalty, 0, 20),
-            ("incap_con_tn", o.incap_con_tn, -20, 50),
-            ("multi_action_penalty", o.multi_action_penalty, 0, 5),
-            ("full_dodge_bonus", o.full_dodge_bonus, 0, 30),
-            ("bullet_bonus", o.bullet_bonus, -10, 10),
-            ("general_skill_cap", o.general_skill_cap, 0, 30),
-            (
-                "nonlethal_weapon_penalty",
-                o.nonlethal_weapon_penalty,
-                0,
-                10,
-            ),
-            ("fatigue_half_penalty", o.fatigue_half_penalty, 0, 10),
-            (
-                "unarmed_nonlethal_max_skill",
-                o.unarmed_nonlethal_max_skill,
-                -1,
-                30,
-            ),
-            ("unarmed_damage_bonus", o.unarmed_damage_bonus, -10, 10),
-            ("offhand_penalty", o.offhand_penalty, 0, 10),
-            ("bleed_con_tn", o.bleed_con_tn, -20, 50),
-            ("stop_bleed_tn_base", o.stop_bleed_tn_base, -20, 50),
-            ("simultaneous_penalty", o.simultaneous_penalty, 0, 5),
-            ("moving_target_tn", o.moving_target_tn, -10, 20),
-            ("beyond_range_multiplier", o.beyond_range_multiplier, 1, 5),
-            ("spray_mult", o.spray_mult, 1, 5),
-            ("strafe_crit_mult", o.strafe_crit_mult, 1, 5),
-            ("grace_ev_cost", o.grace_ev_cost, 0, 36),
-        ];
-        for (field, v, lo, hi) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(RulesError::field(
-                    field,
-                    format!("{v} is out of range: expected {lo} to {hi}"),
-                ));
-            }
-        }
+        o.check_ranges()?;
         Ok(Gamecraft { o })
     }
 
@@ -187,22 +122,39 @@ impl crate::Ruleset for Gamecraft {
         Ok(fighter::matchup(&self.o, a, b))
     }
 
-    #[inline]
-    fn duel<R: Roller>(&self, m: &Matchup, roller: &mut R) -> DuelOutcome {
-        let mut s = State::start(m);
-        let mut tally = OutcomeTally(DuelOutcome::empty());
-        let (winner, ending) =
-            crate::solver::play(&mut s, |s| duel::step(m, &self.o, s, roller, &mut tally));
-        DuelOutcome {
-            winner,
-            ending,
-            rounds: s.round,
-            ..tally.0
-        }
+    fn start(&self, m: &Matchup) -> State {
+        State::start(m)
     }
 
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &self,
+        m: &Matchup,
+        s: &mut State,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        duel::step(m, &self.o, s, roller, tally)
+    }
+
+    fn max_rounds(&self) -> u32 {
+        self.o.max_rounds
+    }
+
+    /// `None` under `explode_mode = "unlimited"`: a die has unboundedly many faces.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        exact::solve(m, &self.o)
+        self.exact_given_start(m, State::start(m))
+    }
+
+    /// A step does not depend on the round number (only the round cap does).
+    const CACHE_TRANSITIONS: bool = true;
+
+    fn cache_round(&self, _round: u32) -> u32 {
+        0
+    }
+
+    fn capped(&self, s: &State) -> bool {
+        duel::next_is_round_start(s) && s.round >= self.o.max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
@@ -328,7 +280,15 @@ impl Gamecraft {
         let mut s = State::start(m);
         s.first = first;
         s.init = true;
-        exact::solve_from(m, &self.o, s)
+        self.exact_given_start(m, s)
+    }
+
+    /// The exact solution from a given state; `None` under `explode_mode = "unlimited"`.
+    fn exact_given_start(&self, m: &Matchup, start: State) -> Option<ExactDuel> {
+        if self.o.explode_mode == ExplodeMode::Unlimited {
+            return None;
+        }
+        solver::solve(self, m, start)
     }
 }
 
@@ -337,9 +297,6 @@ pub fn winner_index(w: Winner) -> Option<usize> {
     w.side().map(|s| s.index())
 }
 
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}
 
 /// Documentation of every fighter field.
 pub const FIGHTER_DOCS: &[FieldDoc] = &[

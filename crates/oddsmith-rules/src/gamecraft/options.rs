@@ -22,156 +22,344 @@ use serde::{Deserialize, Serialize};
 use super::tables::{Area, BlastRange, Distance};
 use crate::FieldDoc;
 
-/// Options under `[options]` for `ruleset = "gamecraft"`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct GamecraftOptions {
-    /// The die: `limited` explosion (RAW), `unlimited` or `none` (for comparison).
-    pub explode_mode: ExplodeMode,
-    /// Margin over the TN for a critical success (10).
-    pub crit_margin: i32,
-    /// Margin under the TN for a fumble (10).
-    pub fumble_margin: i32,
-    /// G1: what a combat critical adds.
-    pub crit_effect: CritEffect,
-    /// G1: points added by `crit_effect = "wound_point"`.
-    pub crit_extra_amount: i32,
-    /// G15: what a combat fumble costs.
-    pub fumble_effect: FumbleEffect,
-    /// G4: which rolls the wound and Fatigue penalties hit.
-    pub wound_penalty_scope: PenaltyScope,
-    /// G4: whether wound penalties also lower the static defense.
-    pub wound_penalty_static_defense: bool,
-    /// G17: the Incapacitated penalty ("with above penalties").
-    pub incapacitated_penalty: i32,
-    /// G7: where the bonus wound points go.
-    pub bonus_allocation: BonusAllocation,
-    /// G3: what takes a fighter out.
-    pub end_condition: EndCondition,
-    /// TN of the Incapacitated Constitution roll (5).
-    pub incap_con_tn: i32,
-    /// G3: under `end_condition = "dead"`, attacks on an unconscious fighter hit automatically.
-    pub helpless_auto_hit: bool,
-    /// Round cap: a duel still going is a draw marked "timeout".
-    pub max_rounds: u32,
-    /// G11: order after Initiative, Prowess and Perception all tie.
-    pub initiative_final_tie: InitiativeTie,
-    /// Roll initiative every round instead of once per combat (not RAW).
-    pub initiative_reroll_each_round: bool,
-    /// G5: when a dodge action starts to count.
-    pub dodge_timing: DodgeTiming,
-    /// G2: how the multiple-action penalty is charged.
-    pub multi_action_mode: MultiActionMode,
-    /// Penalty per action when more than one is taken (1).
-    pub multi_action_penalty: i32,
-    /// G2: cap on declared actions per round; 0 = unlimited (RAW).
-    pub max_actions_per_round: u8,
-    /// Full dodge bonus to the defense score (+10).
-    pub full_dodge_bonus: i32,
-    /// G9: a resistance total below 0 counts as 0.
-    pub resist_clamp_zero: bool,
-    /// G24: duellists are aware of attacks (Constitution resists).
-    pub aware: bool,
-    /// G24: the first attack of the duel is resisted by armour only.
-    pub surprise_first_attack: bool,
-    /// G21: the fixed distance category of the duel.
-    pub distance: Distance,
-    /// «Range»: weapons cannot attack beyond their Range at all (instead of a doubled modifier).
-    pub max_range_hard: bool,
-    /// Attack bonus of guns («Bullet Weapons»).
-    pub bullet_bonus: i32,
-    /// Whether Grace can be spent on combat checks (pools start full, G23).
-    pub pools_enabled: bool,
-    /// G23: how much Grace a fighter has when the duel starts.
-    pub pool_start: PoolStart,
-    /// G10: who wins a tie in an opposed check.
-    pub opposed_tie: OpposedTie,
-    /// Highest level of a general skill (Skilled, 6); 0 = no cap.
-    pub general_skill_cap: i32,
-    /// Attack penalty for non-lethal damage with a lethal weapon.
-    pub nonlethal_weapon_penalty: i32,
-    /// Penalty to all rolls below half Fatigue.
-    pub fatigue_half_penalty: i32,
-    /// Unarmed fighters at or below this Melee Combat (Unarmed Combat) level deal non-lethal damage.
-    pub unarmed_nonlethal_max_skill: i32,
-    /// G18: damage bonus of the unarmed "weapon".
-    pub unarmed_damage_bonus: i32,
-    /// Off-hand attack penalty.
-    pub offhand_penalty: i32,
-    /// G16: bleeding in the duel.
-    pub bleeding: bool,
-    /// G16: rounds between bleeding checks (one minute = 12 rounds).
-    pub bleed_interval_rounds: u32,
-    /// G16: TN of the bleeding Constitution check.
-    pub bleed_con_tn: i32,
-    /// «Bleeding»: first aid TN = wound levels lost + this.
-    #[serde(skip_serializing_if = "is_5")]
-    pub stop_bleed_tn_base: i32,
-    /// «Bleeding»: first aid on an Incapacitated fighter multiplies the bleeding interval by
-    /// this (once a minute → once every ten minutes).
-    #[serde(skip_serializing_if = "is_10u")]
-    pub aided_incap_interval_mult: u32,
-    /// «Simultaneous Actions»: penalty on each action per other action in the same phase.
-    #[serde(skip_serializing_if = "is_1")]
-    pub simultaneous_penalty: i32,
-    /// G12: the multiple-action penalty when one action is a move.
-    #[serde(skip_serializing_if = "is_default")]
-    pub move_action_penalty_mode: MovePenaltyMode,
-    /// «Movement in Combat»: TN bonus against a target taking a move action.
-    #[serde(skip_serializing_if = "is_2")]
-    pub moving_target_tn: i32,
-    /// «Movement in Combat»: which attacks meet a moving target's bonus.
-    #[serde(skip_serializing_if = "is_default")]
-    pub moving_target_scope: MovingTargetScope,
-    /// G25: a full dodge (a forced move of ½ to 1× Move) counts as a moving target.
-    #[serde(skip_serializing_if = "is_false")]
-    pub full_dodge_counts_as_moving: bool,
-    /// G21: distance categories crossed by a move action (up to 2× Move while acting).
-    #[serde(skip_serializing_if = "is_1u8")]
-    pub move_action_bands: u8,
-    /// G21: distance categories crossed by a move-only round (up to 3× Move).
-    #[serde(skip_serializing_if = "is_2u8")]
-    pub move_only_bands: u8,
-    /// «Range»: the TN modifier's multiplier beyond the weapon's Range.
-    #[serde(skip_serializing_if = "is_2")]
-    pub beyond_range_multiplier: i32,
-    /// «Automatic Weapons»: damage-bonus multiplier of a controlled spray.
-    #[serde(skip_serializing_if = "is_3")]
-    pub spray_mult: i32,
-    /// G14: strafe hit test.
-    #[serde(skip_serializing_if = "is_default")]
-    pub strafe_hit_rule: StrafeHitRule,
-    /// G14: strafe damage bonus.
-    #[serde(skip_serializing_if = "is_default")]
-    pub strafe_damage: StrafeDamage,
-    /// «Automatic Weapons»: damage multiplier of a strafe critical.
-    #[serde(skip_serializing_if = "is_2")]
-    pub strafe_crit_mult: i32,
-    /// `grace = "greedy_ev"`: the price of one Grace point in 36ths of hit probability.
-    #[serde(skip_serializing_if = "is_3")]
-    pub grace_ev_cost: i32,
-    /// «Explosions»: how an explosive reaches its target.
-    #[serde(skip_serializing_if = "is_default")]
-    pub explosion_delivery: ExplosionDelivery,
-    /// «Explosions»: the blast Range the target is in when the device goes off.
-    #[serde(skip_serializing_if = "is_default")]
-    pub explosion_range: BlastRange,
-    /// G20: the roll that avoids a blast.
-    #[serde(skip_serializing_if = "is_default")]
-    pub explosion_avoid_roll: AvoidRoll,
-    /// G20: the die is added to an explosive's listed damage (before the blast fraction).
-    #[serde(skip_serializing_if = "is_true")]
-    pub explosion_damage_die: bool,
-    /// «Explosions»: the damage fraction at Short, Medium and Long Range of a blast.
-    #[serde(skip_serializing_if = "is_default_fraction")]
-    pub blast_fraction: [f64; 3],
-    /// §2.9: rounding of a fractional blast damage (unspecified; down).
-    #[serde(skip_serializing_if = "is_default")]
-    pub blast_rounding: BlastRounding,
-    /// G19: the Area of an explosive that gives none (the fragmentation grenade).
-    #[serde(skip_serializing_if = "is_default")]
-    pub grenade_area: Area,
+crate::options! {
+    /// Options under `[options]` for `ruleset = "gamecraft"`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct GamecraftOptions {
+        /// The die: `limited` explosion (RAW), `unlimited` or `none` (for comparison).
+        explode_mode: ExplodeMode = ExplodeMode::Limited => (
+            "\"limited\"",
+            "the die: \"limited\" (RAW: 5 re-rolls and adds, 0 re-rolls and subtracts, once) | \"none\" (plain 1d6−1) | \"unlimited\" (re-rolls of 5 keep going; no exact duel solution, exact checks truncate after 12 re-rolls)",
+        ),
+        /// Margin over the TN for a critical success (10).
+        crit_margin: i32 = 10, in 1..=50 => (
+            "10",
+            "beat the TN by this for a critical («Levels Of Success»)",
+        ),
+        /// Margin under the TN for a fumble (10).
+        fumble_margin: i32 = 10, in 1..=50 => (
+            "10",
+            "miss the TN by this for a fumble",
+        ),
+        /// G1: what a combat critical adds.
+        crit_effect: CritEffect = CritEffect::WoundPoint => (
+            "\"wound_point\"",
+            "G1: critical hit adds crit_extra_amount points after resistance | \"wound_level\" (to the next level) | \"none\"",
+        ),
+        /// G1: points added by `crit_effect = "wound_point"`.
+        crit_extra_amount: i32 = 1, in 0..=20 => (
+            "1",
+            "G1: points added by a critical under \"wound_point\"",
+        ),
+        /// G15: what a combat fumble costs.
+        fumble_effect: FumbleEffect = FumbleEffect::None => (
+            "\"none\"",
+            "G15: combat fumble: \"none\" | \"lose_next_action\"",
+        ),
+        /// G4: which rolls the wound and Fatigue penalties hit.
+        wound_penalty_scope: PenaltyScope = PenaltyScope::AllRolls => (
+            "\"all_rolls\"",
+            "G4: wound/Fatigue penalties on \"all_rolls\" (attack, dodge, damage, resistance, initiative) | \"checks_only\"",
+        ),
+        /// G4: whether wound penalties also lower the static defense.
+        wound_penalty_static_defense: bool = false => (
+            "false",
+            "G4: wound penalties also lower the static defense",
+        ),
+        /// G17: the Incapacitated penalty ("with above penalties").
+        incapacitated_penalty: i32 = 4, in 0..=20 => (
+            "4",
+            "G17: penalty while Incapacitated (\"with above penalties\")",
+        ),
+        /// G7: where the bonus wound points go.
+        bonus_allocation: BonusAllocation = BonusAllocation::RoundRobin => (
+            "\"round_robin\"",
+            "G7: bonus wound points \"round_robin\" from Healthy down | \"front_loaded\" (fighters may give wound_levels)",
+        ),
+        /// G3: what takes a fighter out.
+        end_condition: EndCondition = EndCondition::Incapacitated => (
+            "\"incapacitated\"",
+            "G3: out at \"incapacitated\" | \"unconscious\" (failed CON roll TN 5, on entering and each later round) | \"dead\"",
+        ),
+        /// TN of the Incapacitated Constitution roll (5).
+        incap_con_tn: i32 = 5, in -20..=50 => (
+            "5",
+            "TN of the Incapacitated Constitution roll («Wound Levels»)",
+        ),
+        /// G3: under `end_condition = "dead"`, attacks on an unconscious fighter hit automatically.
+        helpless_auto_hit: bool = true => (
+            "true",
+            "G3: under \"dead\", attacks on an unconscious fighter hit automatically (armour-only resistance)",
+        ),
+        /// Round cap: a duel still going is a draw marked "timeout".
+        max_rounds: u32 = 100 => (
+            "100",
+            "round cap; the duel is then a draw marked \"timeout\"",
+        ),
+        /// G11: order after Initiative, Prowess and Perception all tie.
+        initiative_final_tie: InitiativeTie = InitiativeTie::Random => (
+            "\"random\"",
+            "G11: after Initiative, Prowess, Perception tie: \"random\" | \"a\" | \"b\"",
+        ),
+        /// Roll initiative every round instead of once per combat (not RAW).
+        initiative_reroll_each_round: bool = false => (
+            "false",
+            "not RAW: roll initiative every round (RAW: once per combat)",
+        ),
+        /// G5: when a dodge action starts to count.
+        dodge_timing: DodgeTiming = DodgeTiming::Round => (
+            "\"round\"",
+            "G5: dodge rolled after declarations and counts all round | \"from_phase\"",
+        ),
+        /// G2: how the multiple-action penalty is charged.
+        multi_action_mode: MultiActionMode = MultiActionMode::Pool => (
+            "\"pool\"",
+            "G2: N actions cost −N in total, split by the fighter's penalty_split (RAW) | \"per_check\" (−N on each)",
+        ),
+        /// Penalty per action when more than one is taken (1).
+        multi_action_penalty: i32 = 1, in 0..=5 => (
+            "1",
+            "penalty per action when more than one is taken («Multiple Actions»)",
+        ),
+        /// G2: cap on declared actions per round; 0 = unlimited (RAW).
+        max_actions_per_round: u8 = 0 => (
+            "0",
+            "G2: cap on declared actions; 0 = unlimited (RAW)",
+        ),
+        /// Full dodge bonus to the defense score (+10).
+        full_dodge_bonus: i32 = 10, in 0..=30 => (
+            "10",
+            "full dodge: + this to the defense for the round («Defense»)",
+        ),
+        /// G9: a resistance total below 0 counts as 0.
+        resist_clamp_zero: bool = true => (
+            "true",
+            "G9: a negative resistance total counts as 0",
+        ),
+        /// G24: duellists are aware of attacks (Constitution resists).
+        aware: bool = true => (
+            "true",
+            "G24: duellists roll Constitution to resist (false: armour only)",
+        ),
+        /// G24: the first attack of the duel is resisted by armour only.
+        surprise_first_attack: bool = false => (
+            "false",
+            "G24: the duel's first attack is resisted by armour only",
+        ),
+        /// G21: the fixed distance category of the duel.
+        distance: Distance = Distance::PointBlank => (
+            "\"point_blank\"",
+            "G21: fixed distance: point_blank | short | medium | long | extreme (melee only at point_blank)",
+        ),
+        /// «Range»: weapons cannot attack beyond their Range at all (instead of a doubled modifier).
+        max_range_hard: bool = false => (
+            "false",
+            "«Range»: a weapon cannot attack beyond its Range at all (false: the TN modifier doubles)",
+        ),
+        /// Attack bonus of guns («Bullet Weapons»).
+        bullet_bonus: i32 = 2, in -10..=10 => (
+            "2",
+            "attack bonus of guns («Bullet Weapons»)",
+        ),
+        /// Whether Grace can be spent on combat checks (pools start full, G23).
+        pools_enabled: bool = true => (
+            "true",
+            "Grace (PRO + SPI) may be spent on attack and dodge checks, up to the skill level (G23)",
+        ),
+        /// G23: how much Grace a fighter has when the duel starts.
+        pool_start: PoolStart = PoolStart::Full => (
+            "\"full\"",
+            "G23: Grace at the start of the duel: \"full\" | \"half\" (rounded down) | \"empty\"",
+        ),
+        /// G10: who wins a tie in an opposed check.
+        opposed_tie: OpposedTie = OpposedTie::Report => (
+            "\"report\"",
+            "G10: opposed-check ties: \"report\" | \"reroll\" | \"higher_base\" (equal bases re-roll) | \"defender\" (B wins)",
+        ),
+        /// Highest level of a general skill (Skilled, 6); 0 = no cap.
+        general_skill_cap: i32 = 6, in 0..=30 => (
+            "6",
+            "highest level of a general skill (Skilled); 0 = no cap («Skill Basics»)",
+        ),
+        /// Attack penalty for non-lethal damage with a lethal weapon.
+        nonlethal_weapon_penalty: i32 = 1, in 0..=10 => (
+            "1",
+            "attack penalty for non-lethal damage with a lethal weapon («Non-Lethal Combat»)",
+        ),
+        /// Penalty to all rolls below half Fatigue.
+        fatigue_half_penalty: i32 = 2, in 0..=10 => (
+            "2",
+            "penalty to all rolls below half Fatigue («Non-Lethal Combat»)",
+        ),
+        /// Unarmed fighters at or below this Melee Combat (Unarmed Combat) level deal non-lethal damage.
+        unarmed_nonlethal_max_skill: i32 = 2, in -1..=30 => (
+            "2",
+            "unarmed at or below this Melee Combat (Unarmed Combat) level always deals non-lethal damage",
+        ),
+        /// G18: damage bonus of the unarmed "weapon".
+        unarmed_damage_bonus: i32 = 0, in -10..=10 => (
+            "0",
+            "G18: damage bonus of unarmed attacks",
+        ),
+        /// Off-hand attack penalty.
+        offhand_penalty: i32 = 2, in 0..=10 => (
+            "2",
+            "attack penalty with offhand = true («Simultaneous Actions»)",
+        ),
+        /// G16: bleeding in the duel.
+        bleeding: bool = false => (
+            "false",
+            "G16: Badly Wounded or worse bleeds: CON check every bleed_interval_rounds or lose a wound level",
+        ),
+        /// G16: rounds between bleeding checks (one minute = 12 rounds).
+        bleed_interval_rounds: u32 = 12 => (
+            "12",
+            "G16: rounds between bleeding checks (a minute of 5-second rounds)",
+        ),
+        /// G16: TN of the bleeding Constitution check.
+        bleed_con_tn: i32 = 5, in -20..=50 => (
+            "5",
+            "G16: TN of the bleeding check",
+        ),
+        /// «Bleeding»: first aid TN = wound levels lost + this.
+        #[serde(skip_serializing_if = "is_5")]
+        stop_bleed_tn_base: i32 = 5, in -20..=50 => (
+            "5",
+            "«Bleeding»: first aid (fighter first_aid = true: INT + Medicine (First Aid), the round's only action) stops the bleeding on TN wound levels lost + this",
+        ),
+        /// «Bleeding»: first aid on an Incapacitated fighter multiplies the bleeding interval by
+        /// this (once a minute → once every ten minutes).
+        #[serde(skip_serializing_if = "is_10u")]
+        aided_incap_interval_mult: u32 = 10 => (
+            "10",
+            "«Bleeding»: first aid on an Incapacitated fighter only multiplies the bleeding interval by this (a minute → ten minutes)",
+        ),
+        /// «Simultaneous Actions»: penalty on each action per other action in the same phase.
+        #[serde(skip_serializing_if = "is_1")]
+        simultaneous_penalty: i32 = 1, in 0..=5 => (
+            "1",
+            "«Simultaneous Actions»: penalty on each action per other action in the same phase (fighter simultaneous = true)",
+        ),
+        /// G12: the multiple-action penalty when one action is a move.
+        #[serde(skip_serializing_if = "is_default")]
+        move_action_penalty_mode: MovePenaltyMode = MovePenaltyMode::MovementSection => (
+            "\"movement_section\"",
+            "G12: N actions including a move cost N − 1 («Movement in Combat») | \"derived_section\" (the move counts as an action: −2 with one other)",
+        ),
+        /// «Movement in Combat»: TN bonus against a target taking a move action.
+        #[serde(skip_serializing_if = "is_2")]
+        moving_target_tn: i32 = 2, in -10..=20 => (
+            "2",
+            "«Movement in Combat»: TN bonus when attacking a target taking a move action",
+        ),
+        /// «Movement in Combat»: which attacks meet a moving target's bonus.
+        #[serde(skip_serializing_if = "is_default")]
+        moving_target_scope: MovingTargetScope = MovingTargetScope::Phase => (
+            "\"phase\"",
+            "which attacks meet the moving-target bonus: \"phase\" (the move's phase, phase 1; RAW \"during the same action\") | \"round\"",
+        ),
+        /// G25: a full dodge (a forced move of ½ to 1× Move) counts as a moving target.
+        #[serde(skip_serializing_if = "is_false")]
+        full_dodge_counts_as_moving: bool = false => (
+            "false",
+            "G25: a full dodge's forced move also gives the moving-target bonus (Jack's 21 shows it does not)",
+        ),
+        /// G21: distance categories crossed by a move action (up to 2× Move while acting).
+        #[serde(skip_serializing_if = "is_1u8")]
+        move_action_bands: u8 = 1 => (
+            "1",
+            "G21 approach model (not RAW): distance categories crossed by a move action (≤ 2× Move, still acting)",
+        ),
+        /// G21: distance categories crossed by a move-only round (up to 3× Move).
+        #[serde(skip_serializing_if = "is_2u8")]
+        move_only_bands: u8 = 2 => (
+            "2",
+            "G21: categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
+        ),
+        /// «Range»: the TN modifier's multiplier beyond the weapon's Range.
+        #[serde(skip_serializing_if = "is_2")]
+        beyond_range_multiplier: i32 = 2, in 1..=5 => (
+            "2",
+            "«Range»: the TN modifier is multiplied by this beyond the weapon's Range",
+        ),
+        /// «Automatic Weapons»: damage-bonus multiplier of a controlled spray.
+        #[serde(skip_serializing_if = "is_3")]
+        spray_mult: i32 = 3, in 1..=5 => (
+            "3",
+            "«Automatic Weapons»: controlled spray multiplies the damage bonus by this (fire_mode = \"spray\")",
+        ),
+        /// G14: strafe hit test.
+        #[serde(skip_serializing_if = "is_default")]
+        strafe_hit_rule: StrafeHitRule = StrafeHitRule::StrictLt => (
+            "\"strict_lt\"",
+            "G14: a strafe hits if the TN is lower than the total (RAW) | \"ge\"",
+        ),
+        /// G14: strafe damage bonus.
+        #[serde(skip_serializing_if = "is_default")]
+        strafe_damage: StrafeDamage = StrafeDamage::Normal => (
+            "\"normal\"",
+            "G14: strafe damage is the weapon's plain bonus | \"tripled\" (the spray's)",
+        ),
+        /// «Automatic Weapons»: damage multiplier of a strafe critical.
+        #[serde(skip_serializing_if = "is_2")]
+        strafe_crit_mult: i32 = 2, in 1..=5 => (
+            "2",
+            "«Automatic Weapons»: a strafe critical multiplies the damage dealt by this (instead of crit_effect)",
+        ),
+        /// `grace = "greedy_ev"`: the price of one Grace point in 36ths of hit probability.
+        #[serde(skip_serializing_if = "is_3")]
+        grace_ev_cost: i32 = 3, in 0..=36 => (
+            "3",
+            "grace = \"greedy_ev\": one Grace point is worth this many 36ths of hit probability (spend g maximising 36·ΔP(hit) − cost·g)",
+        ),
+        /// «Explosions»: how an explosive reaches its target.
+        #[serde(skip_serializing_if = "is_default")]
+        explosion_delivery: ExplosionDelivery = ExplosionDelivery::Thrown => (
+            "\"thrown\"",
+            "«Explosions»: an explosive weapon is \"thrown\" (attack roll against Prowess + Combat Defense (Explosives) + range; a hit sets it off, a miss does nothing) | \"placed\" (always goes off)",
+        ),
+        /// «Explosions»: the blast Range the target is in when the device goes off.
+        #[serde(skip_serializing_if = "is_default")]
+        explosion_range: BlastRange = BlastRange::Short => (
+            "\"short\"",
+            "«Explosions»: the blast Range (short | medium | long) the target is in when the device goes off",
+        ),
+        /// G20: the roll that avoids a blast.
+        #[serde(skip_serializing_if = "is_default")]
+        explosion_avoid_roll: AvoidRoll = AvoidRoll::ProCd => (
+            "\"pro_cd\"",
+            "G20: the blast-avoidance roll against the «Explosions» TN: \"pro_cd\" (Prowess + Combat Defense (Explosives) + die) | \"pro_only\" | \"none\"; beat it: one Range out, critical: two, critical failure: no move and armour-only resistance",
+        ),
+        /// G20: the die is added to an explosive's listed damage (before the blast fraction).
+        #[serde(skip_serializing_if = "is_true")]
+        explosion_damage_die: bool = true => (
+            "true",
+            "G20: the die is added to an explosive's listed damage before the blast fraction",
+        ),
+        /// «Explosions»: the damage fraction at Short, Medium and Long Range of a blast.
+        #[serde(skip_serializing_if = "is_default_fraction")]
+        blast_fraction: [f64; 3] = BLAST_FRACTION => (
+            "[1, 0.5, 0.25]",
+            "«Explosions»: damage fraction at Short, Medium, Long Range of the blast (each 0 to 1)",
+        ),
+        /// §2.9: rounding of a fractional blast damage (unspecified; down).
+        #[serde(skip_serializing_if = "is_default")]
+        blast_rounding: BlastRounding = BlastRounding::Down => (
+            "\"down\"",
+            "§2.9: rounding of fractional blast damage (unspecified): \"down\" | \"up\" | \"nearest\"",
+        ),
+        /// G19: the Area of an explosive that gives none (the fragmentation grenade).
+        #[serde(skip_serializing_if = "is_default")]
+        grenade_area: Area = Area::Small => (
+            "\"small\"",
+            "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade",
+        ),
+    }
 }
+
+/// Documentation of every option, in declaration order.
+pub const OPTION_DOCS: &[FieldDoc] = GamecraftOptions::DOCS;
 
 /// The seed's blast fractions: full, half, a quarter.
 pub const BLAST_FRACTION: [f64; 3] = [1.0, 0.5, 0.25];
@@ -211,73 +399,6 @@ fn is_2u8(v: &u8) -> bool {
     *v == 2
 }
 
-impl Default for GamecraftOptions {
-    fn default() -> Self {
-        GamecraftOptions {
-            explode_mode: ExplodeMode::Limited,
-            crit_margin: 10,
-            fumble_margin: 10,
-            crit_effect: CritEffect::WoundPoint,
-            crit_extra_amount: 1,
-            fumble_effect: FumbleEffect::None,
-            wound_penalty_scope: PenaltyScope::AllRolls,
-            wound_penalty_static_defense: false,
-            incapacitated_penalty: 4,
-            bonus_allocation: BonusAllocation::RoundRobin,
-            end_condition: EndCondition::Incapacitated,
-            incap_con_tn: 5,
-            helpless_auto_hit: true,
-            max_rounds: 100,
-            initiative_final_tie: InitiativeTie::Random,
-            initiative_reroll_each_round: false,
-            dodge_timing: DodgeTiming::Round,
-            multi_action_mode: MultiActionMode::Pool,
-            multi_action_penalty: 1,
-            max_actions_per_round: 0,
-            full_dodge_bonus: 10,
-            resist_clamp_zero: true,
-            aware: true,
-            surprise_first_attack: false,
-            distance: Distance::PointBlank,
-            max_range_hard: false,
-            bullet_bonus: 2,
-            pools_enabled: true,
-            pool_start: PoolStart::Full,
-            opposed_tie: OpposedTie::Report,
-            general_skill_cap: 6,
-            nonlethal_weapon_penalty: 1,
-            fatigue_half_penalty: 2,
-            unarmed_nonlethal_max_skill: 2,
-            unarmed_damage_bonus: 0,
-            offhand_penalty: 2,
-            bleeding: false,
-            bleed_interval_rounds: 12,
-            bleed_con_tn: 5,
-            stop_bleed_tn_base: 5,
-            aided_incap_interval_mult: 10,
-            simultaneous_penalty: 1,
-            move_action_penalty_mode: MovePenaltyMode::MovementSection,
-            moving_target_tn: 2,
-            moving_target_scope: MovingTargetScope::Phase,
-            full_dodge_counts_as_moving: false,
-            move_action_bands: 1,
-            move_only_bands: 2,
-            beyond_range_multiplier: 2,
-            spray_mult: 3,
-            strafe_hit_rule: StrafeHitRule::StrictLt,
-            strafe_damage: StrafeDamage::Normal,
-            strafe_crit_mult: 2,
-            grace_ev_cost: 3,
-            explosion_delivery: ExplosionDelivery::Thrown,
-            explosion_range: BlastRange::Short,
-            explosion_avoid_roll: AvoidRoll::ProCd,
-            explosion_damage_die: true,
-            blast_fraction: BLAST_FRACTION,
-            blast_rounding: BlastRounding::Down,
-            grenade_area: Area::Small,
-        }
-    }
-}
 
 /// The die's explosion rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -491,307 +612,3 @@ pub enum BlastRounding {
     Nearest,
 }
 
-/// Documentation of every option, in declaration order.
-pub const OPTION_DOCS: &[FieldDoc] = &[
-    doc(
-        "explode_mode",
-        "\"limited\"",
-        "the die: \"limited\" (RAW: 5 re-rolls and adds, 0 re-rolls and subtracts, once) | \"none\" (plain 1d6−1) | \"unlimited\" (re-rolls of 5 keep going; no exact duel solution, exact checks truncate after 12 re-rolls)",
-    ),
-    doc(
-        "crit_margin",
-        "10",
-        "beat the TN by this for a critical («Levels Of Success»)",
-    ),
-    doc("fumble_margin", "10", "miss the TN by this for a fumble"),
-    doc(
-        "crit_effect",
-        "\"wound_point\"",
-        "G1: critical hit adds crit_extra_amount points after resistance | \"wound_level\" (to the next level) | \"none\"",
-    ),
-    doc(
-        "crit_extra_amount",
-        "1",
-        "G1: points added by a critical under \"wound_point\"",
-    ),
-    doc(
-        "fumble_effect",
-        "\"none\"",
-        "G15: combat fumble: \"none\" | \"lose_next_action\"",
-    ),
-    doc(
-        "wound_penalty_scope",
-        "\"all_rolls\"",
-        "G4: wound/Fatigue penalties on \"all_rolls\" (attack, dodge, damage, resistance, initiative) | \"checks_only\"",
-    ),
-    doc(
-        "wound_penalty_static_defense",
-        "false",
-        "G4: wound penalties also lower the static defense",
-    ),
-    doc(
-        "incapacitated_penalty",
-        "4",
-        "G17: penalty while Incapacitated (\"with above penalties\")",
-    ),
-    doc(
-        "bonus_allocation",
-        "\"round_robin\"",
-        "G7: bonus wound points \"round_robin\" from Healthy down | \"front_loaded\" (fighters may give wound_levels)",
-    ),
-    doc(
-        "end_condition",
-        "\"incapacitated\"",
-        "G3: out at \"incapacitated\" | \"unconscious\" (failed CON roll TN 5, on entering and each later round) | \"dead\"",
-    ),
-    doc(
-        "incap_con_tn",
-        "5",
-        "TN of the Incapacitated Constitution roll («Wound Levels»)",
-    ),
-    doc(
-        "helpless_auto_hit",
-        "true",
-        "G3: under \"dead\", attacks on an unconscious fighter hit automatically (armour-only resistance)",
-    ),
-    doc(
-        "max_rounds",
-        "100",
-        "round cap; the duel is then a draw marked \"timeout\"",
-    ),
-    doc(
-        "initiative_final_tie",
-        "\"random\"",
-        "G11: after Initiative, Prowess, Perception tie: \"random\" | \"a\" | \"b\"",
-    ),
-    doc(
-        "initiative_reroll_each_round",
-        "false",
-        "not RAW: roll initiative every round (RAW: once per combat)",
-    ),
-    doc(
-        "dodge_timing",
-        "\"round\"",
-        "G5: dodge rolled after declarations and counts all round | \"from_phase\"",
-    ),
-    doc(
-        "multi_action_mode",
-        "\"pool\"",
-        "G2: N actions cost −N in total, split by the fighter's penalty_split (RAW) | \"per_check\" (−N on each)",
-    ),
-    doc(
-        "multi_action_penalty",
-        "1",
-        "penalty per action when more than one is taken («Multiple Actions»)",
-    ),
-    doc(
-        "max_actions_per_round",
-        "0",
-        "G2: cap on declared actions; 0 = unlimited (RAW)",
-    ),
-    doc(
-        "full_dodge_bonus",
-        "10",
-        "full dodge: + this to the defense for the round («Defense»)",
-    ),
-    doc(
-        "resist_clamp_zero",
-        "true",
-        "G9: a negative resistance total counts as 0",
-    ),
-    doc(
-        "aware",
-        "true",
-        "G24: duellists roll Constitution to resist (false: armour only)",
-    ),
-    doc(
-        "surprise_first_attack",
-        "false",
-        "G24: the duel's first attack is resisted by armour only",
-    ),
-    doc(
-        "distance",
-        "\"point_blank\"",
-        "G21: fixed distance: point_blank | short | medium | long | extreme (melee only at point_blank)",
-    ),
-    doc(
-        "max_range_hard",
-        "false",
-        "«Range»: a weapon cannot attack beyond its Range at all (false: the TN modifier doubles)",
-    ),
-    doc(
-        "bullet_bonus",
-        "2",
-        "attack bonus of guns («Bullet Weapons»)",
-    ),
-    doc(
-        "pools_enabled",
-        "true",
-        "Grace (PRO + SPI) may be spent on attack and dodge checks, up to the skill level (G23)",
-    ),
-    doc(
-        "pool_start",
-        "\"full\"",
-        "G23: Grace at the start of the duel: \"full\" | \"half\" (rounded down) | \"empty\"",
-    ),
-    doc(
-        "opposed_tie",
-        "\"report\"",
-        "G10: opposed-check ties: \"report\" | \"reroll\" | \"higher_base\" (equal bases re-roll) | \"defender\" (B wins)",
-    ),
-    doc(
-        "general_skill_cap",
-        "6",
-        "highest level of a general skill (Skilled); 0 = no cap («Skill Basics»)",
-    ),
-    doc(
-        "nonlethal_weapon_penalty",
-        "1",
-        "attack penalty for non-lethal damage with a lethal weapon («Non-Lethal Combat»)",
-    ),
-    doc(
-        "fatigue_half_penalty",
-        "2",
-        "penalty to all rolls below half Fatigue («Non-Lethal Combat»)",
-    ),
-    doc(
-        "unarmed_nonlethal_max_skill",
-        "2",
-        "unarmed at or below this Melee Combat (Unarmed Combat) level always deals non-lethal damage",
-    ),
-    doc(
-        "unarmed_damage_bonus",
-        "0",
-        "G18: damage bonus of unarmed attacks",
-    ),
-    doc(
-        "offhand_penalty",
-        "2",
-        "attack penalty with offhand = true («Simultaneous Actions»)",
-    ),
-    doc(
-        "bleeding",
-        "false",
-        "G16: Badly Wounded or worse bleeds: CON check every bleed_interval_rounds or lose a wound level",
-    ),
-    doc(
-        "bleed_interval_rounds",
-        "12",
-        "G16: rounds between bleeding checks (a minute of 5-second rounds)",
-    ),
-    doc("bleed_con_tn", "5", "G16: TN of the bleeding check"),
-    doc(
-        "stop_bleed_tn_base",
-        "5",
-        "«Bleeding»: first aid (fighter first_aid = true: INT + Medicine (First Aid), the round's only action) stops the bleeding on TN wound levels lost + this",
-    ),
-    doc(
-        "aided_incap_interval_mult",
-        "10",
-        "«Bleeding»: first aid on an Incapacitated fighter only multiplies the bleeding interval by this (a minute → ten minutes)",
-    ),
-    doc(
-        "simultaneous_penalty",
-        "1",
-        "«Simultaneous Actions»: penalty on each action per other action in the same phase (fighter simultaneous = true)",
-    ),
-    doc(
-        "move_action_penalty_mode",
-        "\"movement_section\"",
-        "G12: N actions including a move cost N − 1 («Movement in Combat») | \"derived_section\" (the move counts as an action: −2 with one other)",
-    ),
-    doc(
-        "moving_target_tn",
-        "2",
-        "«Movement in Combat»: TN bonus when attacking a target taking a move action",
-    ),
-    doc(
-        "moving_target_scope",
-        "\"phase\"",
-        "which attacks meet the moving-target bonus: \"phase\" (the move's phase, phase 1; RAW \"during the same action\") | \"round\"",
-    ),
-    doc(
-        "full_dodge_counts_as_moving",
-        "false",
-        "G25: a full dodge's forced move also gives the moving-target bonus (Jack's 21 shows it does not)",
-    ),
-    doc(
-        "move_action_bands",
-        "1",
-        "G21 approach model (not RAW): distance categories crossed by a move action (≤ 2× Move, still acting)",
-    ),
-    doc(
-        "move_only_bands",
-        "2",
-        "G21: categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
-    ),
-    doc(
-        "beyond_range_multiplier",
-        "2",
-        "«Range»: the TN modifier is multiplied by this beyond the weapon's Range",
-    ),
-    doc(
-        "spray_mult",
-        "3",
-        "«Automatic Weapons»: controlled spray multiplies the damage bonus by this (fire_mode = \"spray\")",
-    ),
-    doc(
-        "strafe_hit_rule",
-        "\"strict_lt\"",
-        "G14: a strafe hits if the TN is lower than the total (RAW) | \"ge\"",
-    ),
-    doc(
-        "strafe_damage",
-        "\"normal\"",
-        "G14: strafe damage is the weapon's plain bonus | \"tripled\" (the spray's)",
-    ),
-    doc(
-        "strafe_crit_mult",
-        "2",
-        "«Automatic Weapons»: a strafe critical multiplies the damage dealt by this (instead of crit_effect)",
-    ),
-    doc(
-        "grace_ev_cost",
-        "3",
-        "grace = \"greedy_ev\": one Grace point is worth this many 36ths of hit probability (spend g maximising 36·ΔP(hit) − cost·g)",
-    ),
-    doc(
-        "explosion_delivery",
-        "\"thrown\"",
-        "«Explosions»: an explosive weapon is \"thrown\" (attack roll against Prowess + Combat Defense (Explosives) + range; a hit sets it off, a miss does nothing) | \"placed\" (always goes off)",
-    ),
-    doc(
-        "explosion_range",
-        "\"short\"",
-        "«Explosions»: the blast Range (short | medium | long) the target is in when the device goes off",
-    ),
-    doc(
-        "explosion_avoid_roll",
-        "\"pro_cd\"",
-        "G20: the blast-avoidance roll against the «Explosions» TN: \"pro_cd\" (Prowess + Combat Defense (Explosives) + die) | \"pro_only\" | \"none\"; beat it: one Range out, critical: two, critical failure: no move and armour-only resistance",
-    ),
-    doc(
-        "explosion_damage_die",
-        "true",
-        "G20: the die is added to an explosive's listed damage before the blast fraction",
-    ),
-    doc(
-        "blast_fraction",
-        "[1, 0.5, 0.25]",
-        "«Explosions»: damage fraction at Short, Medium, Long Range of the blast (each 0 to 1)",
-    ),
-    doc(
-        "blast_rounding",
-        "\"down\"",
-        "§2.9: rounding of fractional blast damage (unspecified): \"down\" | \"up\" | \"nearest\"",
-    ),
-    doc(
-        "grenade_area",
-        "\"small\"",
-        "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade",
-    ),
-];
-
-const fn doc(name: &'static str, default: &'static str, doc: &'static str) -> FieldDoc {
-    FieldDoc { name, default, doc }
-}

@@ -8,7 +8,7 @@ use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, Distance, WeaponStats};
-use crate::fields::{Entry, Named, de_range, name_or_table};
+use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
 
 /// A fighter under The Gamecraft System (`[fighters.NAME]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -333,29 +333,19 @@ impl Named for WeaponStats {
     }
 }
 
-impl<'de> Deserialize<'de> for WeaponSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "a weapon name (e.g. \"sword\") or a table { damage, kind, … }",
-            |v| {
-                tables::weapon(v).map(|stats| WeaponSpec { stats, builtin: true }).ok_or_else(|| {
-                    format!(
-                        "unknown weapon {v:?}; built-in weapons: {} (or give a table {{ damage = 3, kind = \"melee\" }})",
-                        tables::weapon_names().join(", ")
-                    )
-                })
-            },
-            |mut stats: WeaponStats| {
-                if stats.name.is_empty() {
-                    stats.name = "custom weapon".into();
-                }
-                WeaponSpec {
-                    stats,
-                    builtin: false,
-                }
-            },
-        )
+impl Builtin for WeaponStats {
+    type Table = WeaponStats;
+    const EXPECTING: &'static str = "a weapon name (e.g. \"sword\") or a table { damage, kind, … }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::weapon(v).ok_or_else(|| {
+            let names = tables::weapon_names().join(", ");
+            let hint = " (or give a table { damage = 3, kind = \"melee\" })";
+            unknown("weapon", v, "built-in weapons", &names, hint)
+        })
+    }
+    fn from_table(mut stats: WeaponStats) -> Self {
+        stats.name = name_or(stats.name, "custom weapon");
+        stats
     }
 }
 
@@ -380,9 +370,10 @@ impl Default for ArmorSpec {
     }
 }
 
+/// Custom armour as written inline.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CustomArmor {
+pub struct CustomArmor {
     #[serde(default)]
     name: String,
     #[serde(deserialize_with = "de_range::<_, 0, 50>")]
@@ -403,31 +394,33 @@ impl Serialize for ArmorSpec {
     }
 }
 
+impl Builtin for ArmorSpec {
+    type Table = CustomArmor;
+    const EXPECTING: &'static str = "an armour name (e.g. \"leather\") or a table { resistance }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        tables::armor(v)
+            .map(|(name, resistance)| ArmorSpec {
+                name: name.into(),
+                resistance,
+                builtin: true,
+            })
+            .ok_or_else(|| {
+                let names: Vec<_> = tables::ARMORS.iter().map(|a| a.0).collect();
+                let hint = " (or a table { resistance = 3 })";
+                unknown("armour", v, "expected one of", &names.join(", "), hint)
+            })
+    }
+    fn from_table(c: CustomArmor) -> Self {
+        ArmorSpec {
+            name: name_or(c.name, "custom armour"),
+            resistance: c.resistance,
+            builtin: false,
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for ArmorSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        name_or_table(
-            d,
-            "an armour name (e.g. \"leather\") or a table { resistance }",
-            |v| {
-                tables::armor(v)
-                    .map(|(name, resistance)| ArmorSpec { name: name.into(), resistance, builtin: true })
-                    .ok_or_else(|| {
-                        let names: Vec<_> = tables::ARMORS.iter().map(|a| a.0).collect();
-                        format!(
-                            "unknown armour {v:?}; expected one of: {} (or a table {{ resistance = 3 }})",
-                            names.join(", ")
-                        )
-                    })
-            },
-            |c: CustomArmor| ArmorSpec {
-                name: if c.name.is_empty() {
-                    "custom armour".into()
-                } else {
-                    c.name
-                },
-                resistance: c.resistance,
-                builtin: false,
-            },
-        )
+        de_builtin(d)
     }
 }

@@ -585,14 +585,12 @@ fn worked_examples() {
 struct Sustained(i32);
 
 impl duel::Tally for Sustained {
-    fn attack(&mut self, _: usize, _: bool, _: bool, _: bool, damage: i32) {
+    fn attack(&mut self, _: usize, _: bool, damage: i32) {
         self.0 += damage;
     }
-    fn blast(&mut self, _: usize, damage: i32) {
+    fn damage(&mut self, _: usize, damage: i32) {
         self.0 += damage;
     }
-    fn dodge(&mut self, _: usize) {}
-    fn grace(&mut self, _: usize, _: u8) {}
 }
 
 // D setup: derived values of Aldric and Borg.
@@ -1132,12 +1130,14 @@ struct HitRec {
 }
 
 impl duel::Tally for HitRec {
-    fn attack(&mut self, _: usize, hit: bool, _: bool, _: bool, _: i32) {
+    fn attack(&mut self, _: usize, hit: bool, _: i32) {
         self.hit = hit;
     }
-    fn dodge(&mut self, _: usize) {}
-    fn grace(&mut self, _: usize, points: u8) {
-        self.grace += points;
+    fn count(&mut self, i: usize, n: u32) {
+        // Counter 3 of each side: Grace spent.
+        if i % 4 == 3 {
+            self.grace += n as u8;
+        }
     }
 }
 
@@ -1449,15 +1449,17 @@ struct Order {
 }
 
 impl duel::Tally for Order {
-    fn attack(&mut self, by: usize, hit: bool, _: bool, _: bool, _: i32) {
+    fn attack(&mut self, by: usize, hit: bool, _: i32) {
         self.events.push(('a', by));
         self.hits.push(hit);
     }
-    fn dodge(&mut self, by: usize) {
-        self.events.push(('d', by));
-    }
-    fn grace(&mut self, _: usize, points: u8) {
-        self.grace.push(points);
+    fn count(&mut self, i: usize, n: u32) {
+        // Counters 2 and 3 of each side: dodges and Grace spent.
+        match i % 4 {
+            2 => self.events.push(('d', i / 4)),
+            3 => self.grace.push(n as u8),
+            _ => {}
+        }
     }
 }
 
@@ -2015,7 +2017,7 @@ fn exact_matches_monte_carlo_new_rules() {
 }
 
 /// The first exact solver: `solver::forward` with an ordered cache, kept as the reference the
-/// faster `exact::solve_from` must match bit for bit.
+/// shared solver's transition cache must match bit for bit.
 fn reference_solve(m: &Matchup, o: &GamecraftOptions, start: duel::State) -> crate::ExactDuel {
     use crate::solver::forward;
     type Transitions = Vec<(duel::State, duel::Step, f64)>;
@@ -2084,9 +2086,9 @@ fn exact_solver_is_bit_identical_to_reference() {
         (opts(|o| o.distance = Distance::Medium), charger, kiter),
     ];
     for (o, a, b) in cases {
-        let (_, m) = setup(o.clone(), &a, &b);
+        let (g, m) = setup(o.clone(), &a, &b);
         let start = duel::State::start(&m);
-        let fast = exact::solve_from(&m, &o, start).unwrap();
+        let fast = crate::solver::solve(&g, &m, start).unwrap();
         let slow = reference_solve(&m, &o, start);
         assert_eq!(fast.p_a_win.to_bits(), slow.p_a_win.to_bits());
         assert_eq!(fast.p_b_win.to_bits(), slow.p_b_win.to_bits());
@@ -2503,5 +2505,24 @@ fn explosion_exact_matches_monte_carlo() {
         let n = 40_000;
         let (p, _) = monte_carlo(o, &a, &b, n, 300 + k as u64);
         within_4_sigma(p, e.p_a_win, n);
+    }
+}
+
+// The shared exact solver: the transition cache gives exactly the uncached numbers.
+#[test]
+fn shared_solver_cache_matches_uncached() {
+    let mut dodger = aldric();
+    dodger.policy = ActionPlan::AttackDodge;
+    dodger.grace = GracePolicy::SaveForDefense;
+    let mut double = aldric();
+    double.policy = ActionPlan::MultiAttack(2);
+    // A few rounds only: the uncached references enumerate every state afresh.
+    let cases = [
+        (opts(|o| o.max_rounds = 3), aldric(), borg()),
+        (opts(|o| o.max_rounds = 2), dodger, double),
+    ];
+    for (o, a, b) in cases {
+        let (g, m) = setup(o, &a, &b);
+        crate::solver::tests::check_modes(&g, &m);
     }
 }

@@ -2,9 +2,9 @@
 //! equipment against Defense, natural 1 / natural 20 optional results, weapon damage from a
 //! maximum set by weapon class and wielder size, HP rolled per Hit Die by size plus class
 //! levels `n(b+d4)`, out at 0 HP and dead at the size's Death Point, rounds in Magic, Missile
-//! and Melee segments with the faster acting first and equal speeds simultaneous. Seed
-//! `shared/seeds/stats-and-rules-taxonomy.txt`, digest `shared/rulesets/d20-taxonomy.md`;
-//! «…» names a seed heading, G-nn the digest's gaps.
+//! and Melee segments with the faster acting first and equal speeds simultaneous. Rules
+//! cited as "d20 Taxonomy «heading»"; G-nn are the gaps of the project's digest of them.
+//! Users' account: `docs/rulesets/d20.md`.
 //!
 //! Modelled: one-on-one duels or a creature against a band of up to four identical creatures,
 //! starting engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack

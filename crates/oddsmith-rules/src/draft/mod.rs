@@ -1,6 +1,6 @@
 //! Draft 0.4 (Pitt Murmann, 1993–1998): d10 + skill, opposed attack and parry, margin-based
-//! damage against Constitution, stacking wounds. Seed `shared/seeds/draft-0.4.txt`, digest
-//! `shared/rulesets/draft.md`; section numbers (§…) are the seed's, G1–G20 the digest's gaps.
+//! damage against Constitution, stacking wounds. Rules cited as "Draft 0.4 §…";
+//! G1–G20 are the gaps of the project's digest of them. Users' account: `docs/rulesets/draft.md`.
 //!
 //! Modelled: melee duels between two engaged fighters (digest §6 default loop) with every
 //! option of [`DraftOptions`], single checks and opposed rolls, and an exact duel solver.

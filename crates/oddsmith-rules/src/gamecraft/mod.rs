@@ -1,8 +1,8 @@
 //! The Gamecraft System 1.0 (Brian Engard, 2002): limited-exploding 1d6−1 + attribute + skill
 //! against a TN, attacks against Prowess + Combat Defense, damage (Strength or Perception +
 //! weapon + die) against resistance (Constitution + armour + die), six wound levels of
-//! Health/6. Seed `shared/seeds/gamecraft-1.0.txt`, digest `shared/rulesets/gamecraft.md`;
-//! «…» names a seed heading, G1–G25 the digest's gaps.
+//! Health/6. Rules cited as "Gamecraft 1.0 «heading»";
+//! G1–G25 are the gaps of the project's digest of them. Users' account: `docs/rulesets/gamecraft.md`.
 //!
 //! Modelled: one-on-one duels (digest §4.15) with initiative once per combat, phased multiple
 //! actions, simultaneous and reserved actions, dodge and full dodge, Grace, criticals and

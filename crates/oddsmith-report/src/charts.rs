@@ -15,6 +15,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, FontTransform};
 
+use crate::format::{num, percent_short as pct};
+
 /// Bundled font (DejaVu Sans, see `assets/DejaVuSans-LICENSE.txt`): text looks the same on
 /// every machine and no system font is needed.
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
@@ -122,6 +124,43 @@ pub struct Series {
     pub band: Vec<(f64, f64, f64)>,
     /// Whiskers per point (x, low, high); empty for none.
     pub whiskers: Vec<(f64, f64, f64)>,
+}
+
+impl Series {
+    /// A series without band or whiskers.
+    pub fn new(name: &str, color: usize, style: Style, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            name: name.into(),
+            color,
+            style,
+            points,
+            band: vec![],
+            whiskers: vec![],
+        }
+    }
+
+    /// A dashed grey horizontal line at `y` across `x`.
+    pub fn reference(name: &str, x: (f64, f64), y: f64) -> Self {
+        Series::new(name, 6, Style::Dashed, vec![(x.0, y), (x.1, y)])
+    }
+}
+
+/// `(lo, hi)` of `values` padded by 5 % of the span (or ±1 when there is no span); `None`
+/// without a finite value.
+pub fn padded_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    });
+    if !lo.is_finite() || !hi.is_finite() {
+        return None;
+    }
+    let pad = if hi > lo { 0.05 * (hi - lo) } else { 1.0 };
+    Some((lo - pad, hi + pad))
+}
+
+/// Whether every value is a whole number (integer ticks).
+pub fn all_whole(values: &[f64]) -> bool {
+    values.iter().all(|v| v.fract() == 0.0)
 }
 
 /// Numeric series.
@@ -342,15 +381,6 @@ fn draw_plot<DB: DrawingBackend>(
             }
             Ok(())
         }
-    }
-}
-
-fn pct(v: f64) -> String {
-    let p = 100.0 * v;
-    if (p - p.round()).abs() < 1e-9 {
-        format!("{p:.0} %")
-    } else {
-        format!("{p:.1} %")
     }
 }
 
@@ -868,13 +898,6 @@ fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     let first = (lo / step).ceil() as i64;
     let last = (hi / step).floor() as i64;
     (first..=last).map(|k| k as f64 * step).collect()
-}
-
-/// A number for a tick label: at most three decimals, trailing zeros dropped.
-fn num(v: f64) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
 }
 
 /// An edge between two adjacent cell centres: `(vertical, col, row)` of its lower/left end,

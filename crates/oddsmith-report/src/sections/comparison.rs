@@ -1,17 +1,46 @@
-//! A ruleset comparison in the terminal, the tables, the charts and the report: archetypes
-//! (P(A wins), fight length, lethality), the effect of one skill step, and checks cell by
-//! cell, each difference with its interval and test, and the verdicts.
+//! A ruleset comparison in the terminal ([`comparison_table`]), the tables, the charts and
+//! the page: archetypes (P(A wins), fight length, lethality), the effect of one skill step,
+//! and checks cell by cell, each difference with its interval and test, and the verdicts
+//! (judged in `oddsmith-study` with `oddsmith_stats::verdict`; rendered here).
 
 use std::fmt::Write as _;
 
 use oddsmith_study::ComparisonDoc;
-use oddsmith_study::compare::{CheckCompareDoc, Compared};
-use polars::prelude::*;
+use oddsmith_study::compare::{ArchetypeDoc, CheckCellCompare, CheckCompareDoc, Compared};
+use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
-use crate::data::ReportData;
-use crate::study_html::{Block, Section};
-use crate::study_text::{p_value, pct};
+use crate::format::{col, p_value, pct, percent, points_ci, signed_points};
+use crate::model::ReportData;
+use crate::page::{Block, Section};
+
+use super::{NamedChart, NamedTable, Subject};
+
+/// A comparison file's ruleset comparison.
+pub struct Comparison<'a> {
+    /// The comparison.
+    pub c: &'a ComparisonDoc,
+    /// The run, whose matchups are every part's (`<ruleset>: <archetype>`).
+    pub d: &'a ReportData,
+}
+
+impl Subject for Comparison<'_> {
+    fn text(&self) -> String {
+        comparison_table(self.c)
+    }
+
+    fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
+        tables(self.c)
+    }
+
+    fn charts(&self) -> Vec<NamedChart> {
+        figures(self.c, self.d)
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        sections(self.c)
+    }
+}
 
 /// Chart stem of the P(A wins) comparison.
 pub const WIN_STEM: &str = "comparison-win";
@@ -26,14 +55,9 @@ pub fn check_stem(i: usize) -> String {
 /// A difference in points: `+3.10 (exact)`, or `+3.10 [+2.52<sep>+3.69]` with its interval.
 fn diff_points(c: &Compared, sep: &str) -> String {
     if c.exact {
-        format!("{:+.2} (exact)", 100.0 * c.diff)
+        format!("{} (exact)", signed_points(c.diff))
     } else {
-        format!(
-            "{:+.2} [{:+.2}{sep}{:+.2}]",
-            100.0 * c.diff,
-            100.0 * c.lo,
-            100.0 * c.hi
-        )
+        points_ci(c.diff, c.lo, c.hi, sep)
     }
 }
 
@@ -175,28 +199,14 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
     s
 }
 
-fn col<T, P>(name: &str, v: T) -> Column
-where
-    polars::prelude::Series: NamedFrom<T, P>,
-    P: ?Sized,
-{
-    Column::new(name.into(), v)
-}
-
 /// The comparison's tables: `comparison_archetypes`, `comparison_steps`, `comparison_checks`.
-pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
+pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
     let mut v = Vec::new();
     if !c.archetypes.is_empty() {
         let a = &c.archetypes;
-        let s = |f: &dyn Fn(&oddsmith_study::compare::ArchetypeDoc) -> String| {
-            a.iter().map(f).collect::<Vec<String>>()
-        };
-        let x = |f: &dyn Fn(&oddsmith_study::compare::ArchetypeDoc) -> f64| {
-            a.iter().map(f).collect::<Vec<f64>>()
-        };
-        let b = |f: &dyn Fn(&oddsmith_study::compare::ArchetypeDoc) -> bool| {
-            a.iter().map(f).collect::<Vec<bool>>()
-        };
+        let s = |f: &dyn Fn(&ArchetypeDoc) -> String| a.iter().map(f).collect::<Vec<String>>();
+        let x = |f: &dyn Fn(&ArchetypeDoc) -> f64| a.iter().map(f).collect::<Vec<f64>>();
+        let b = |f: &dyn Fn(&ArchetypeDoc) -> bool| a.iter().map(f).collect::<Vec<bool>>();
         v.push((
             "comparison_archetypes",
             DataFrame::new_infer_height(vec![
@@ -261,20 +271,17 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>>
         ));
     }
     if !c.checks.is_empty() {
-        let rows: Vec<(&CheckCompareDoc, &oddsmith_study::compare::CheckCellCompare)> = c
+        let rows: Vec<(&CheckCompareDoc, &CheckCellCompare)> = c
             .checks
             .iter()
             .flat_map(|ch| ch.cells.iter().map(move |cell| (ch, cell)))
             .collect();
-        let s = |f: &dyn Fn(
-            &CheckCompareDoc,
-            &oddsmith_study::compare::CheckCellCompare,
-        ) -> Option<String>| {
+        let s = |f: &dyn Fn(&CheckCompareDoc, &CheckCellCompare) -> Option<String>| {
             rows.iter()
                 .map(|(a, b)| f(a, b))
                 .collect::<Vec<Option<String>>>()
         };
-        let x = |f: &dyn Fn(&oddsmith_study::compare::CheckCellCompare) -> Option<f64>| {
+        let x = |f: &dyn Fn(&CheckCellCompare) -> Option<f64>| {
             rows.iter().map(|(_, b)| f(b)).collect::<Vec<Option<f64>>>()
         };
         v.push((
@@ -304,10 +311,7 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<(&'static str, DataFrame)>>
 
 /// Charts: P(A wins) and lethality per archetype and ruleset, with intervals and exact
 /// markers; one success-curve chart per compared check.
-pub fn figures(d: &ReportData) -> Vec<(String, Chart)> {
-    let Some(c) = &d.run.comparison else {
-        return Vec::new();
-    };
+pub fn figures(c: &ComparisonDoc, d: &ReportData) -> Vec<NamedChart> {
     let mut v = Vec::new();
     // Every part's matchups are in the run as "<ruleset>: <archetype>".
     let mut cats = Vec::new();
@@ -466,15 +470,10 @@ fn side(label: &str, r: usize) -> &str {
     }
 }
 
-/// Whether a chart stem belongs to the comparison section.
-pub fn is_chart(stem: &str) -> bool {
-    stem.starts_with("comparison-")
-}
-
 fn cells(c: &Compared) -> [String; 4] {
     [
-        format!("{} %", pct(c.values[0])),
-        format!("{} %", pct(c.values[1])),
+        percent(c.values[0]),
+        percent(c.values[1]),
         diff_points(c, ", "),
         if c.exact {
             "—".into()
@@ -485,7 +484,7 @@ fn cells(c: &Compared) -> [String; 4] {
 }
 
 /// The comparison part of report.md / report.html.
-pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
+pub fn sections(c: &ComparisonDoc) -> Vec<Section> {
     let mut out = Vec::new();
     let mut b = vec![Block::Note(format!(
         "Rulesets {} side by side. A verdict is given only where a difference is significant at α = {} and at least {} points; where both rulesets solve a duel or a check exactly, the difference is exact and only the threshold applies.",
@@ -498,7 +497,7 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
             "No verdict: no difference passed both tests.".into(),
         ));
     } else {
-        b.push(Block::Table(
+        b.push(Block::table(
             vec!["verdict".into()],
             c.verdicts.iter().map(|v| vec![v.clone()]).collect(),
         ));
@@ -509,6 +508,7 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
     out.push(Section {
         title: "Ruleset comparison: verdicts".into(),
         blocks: b,
+        ..Section::default()
     });
     if !c.archetypes.is_empty() {
         let head: Vec<String> = [
@@ -555,16 +555,16 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
             title: "Ruleset comparison: archetypes".into(),
             blocks: vec![
                 Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
-                Block::Table(head, rows),
+                Block::table(head, rows),
                 Block::Chart(WIN_STEM.into()),
                 Block::Chart(LETHALITY_STEM.into()),
             ],
-        });
+            ..Section::default()        });
     }
     if !c.steps.is_empty() {
         let mut blocks = vec![
             Block::Note("How much one step of skill moves P(A wins) in each ruleset, measured on common random numbers (the same duels before and after the step). Rulesets are compared by a z-test on the two effects.".into()),
-            Block::Table(
+            Block::table(
                 ["ruleset", "step", "before", "after", "effect (points)", "exact effect"]
                     .map(String::from)
                     .to_vec(),
@@ -574,8 +574,8 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
                         vec![
                             s.ruleset.clone(),
                             s.label.clone(),
-                            format!("{} %", pct(s.before.p)),
-                            format!("{} %", pct(s.after.p)),
+                            percent(s.before.p),
+                            percent(s.after.p),
                             format!(
                                 "{:+.2} [{:+.2}, {:+.2}]",
                                 100.0 * s.diff.diff,
@@ -589,7 +589,7 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
             ),
         ];
         if !c.step_comparisons.is_empty() {
-            blocks.push(Block::Table(
+            blocks.push(Block::table(
                 [
                     "rulesets",
                     "effect 1",
@@ -617,6 +617,7 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
         out.push(Section {
             title: "Ruleset comparison: one skill step".into(),
             blocks,
+            ..Section::default()
         });
     }
     for (i, ch) in c.checks.iter().enumerate() {
@@ -644,7 +645,7 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
                     "Exact P(success) under {} and {}, cell by cell (grids matched by position), and how much the step from the previous row moves it in each ruleset. For an opposed check written with the weaker side first, P(success) is the upset rate.",
                     ch.rulesets[0], ch.rulesets[1]
                 )),
-                Block::Table(
+                Block::table(
                     [
                         "row".to_string(),
                         "column".into(),
@@ -658,7 +659,7 @@ pub(crate) fn sections(c: &ComparisonDoc) -> Vec<Section> {
                 ),
                 Block::Chart(check_stem(i)),
             ],
-        });
+            ..Section::default()        });
     }
     out
 }

@@ -1,10 +1,11 @@
-//! Everything a written report is built from.
+//! Everything a written report is built from: the run document and what only the run has
+//! (accumulators, exact solutions, the check grid, fighters, the CLI's stamp).
 
 use oddsmith_rules::ExactDuel;
 use oddsmith_sim::DuelStats;
 use oddsmith_stats::Proportion;
 
-use crate::RunDoc;
+use super::RunDoc;
 
 /// Facts about the run that only the CLI knows (it stamps the time; the core never reads a
 /// clock).

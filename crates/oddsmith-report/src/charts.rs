@@ -997,21 +997,7 @@ fn heatmap<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     subtitle: Option<&str>,
 ) -> R {
-    let rows = p.y_labels.len();
-    let cols = p.x_labels.len();
-    if rows == 0 || cols == 0 {
-        return Err("heatmap has no rows or no columns".into());
-    }
-    if p.values.len() != rows || p.values.iter().any(|r| r.len() != cols) {
-        return Err(format!("heatmap values must be {rows} rows of {cols}"));
-    }
-    if !p.cell_text.is_empty()
-        && (p.cell_text.len() != rows || p.cell_text.iter().any(|r| r.len() != cols))
-    {
-        return Err(format!("heatmap cell texts must be {rows} rows of {cols}"));
-    }
-    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
-    let fmt_value = |v: f64| if p.percent { pct(v) } else { num(v) };
+    let (rows, cols) = heatmap_shape(p)?;
     // Legend strip for the contour, colour bar on the right.
     let (main, strip) = match p.contour {
         Some(_) => {
@@ -1060,8 +1046,63 @@ fn heatmap<DB: DrawingBackend>(
         .axis_desc_style((FAMILY, 15))
         .draw()
         .map_err(|e| e.to_string())?;
-    // Display row of data row `r` (display row 0 at the bottom).
-    let display = |r: usize| if p.first_row_on_top { rows - 1 - r } else { r };
+    heatmap_cells(&chart, p)?;
+    heatmap_labels(&main, &chart, p, vertical)?;
+    let top = chart.backend_coord(&(0.0, rows as f64)).1;
+    let bottom = chart.backend_coord(&(0.0, 0.0)).1;
+    colour_bar(&bar, p, (top, bottom))?;
+    if let (Some(level), Some(strip)) = (p.contour, strip) {
+        legend_strip(
+            &strip,
+            &[(
+                Mark::Line(BLACK),
+                format!("contour at {}", heat_value(p, level)),
+            )],
+        )?;
+    }
+    Ok(())
+}
+
+/// Rows and columns of a heatmap whose values and texts have that shape.
+fn heatmap_shape(p: &HeatmapPlot) -> Result<(usize, usize), String> {
+    let rows = p.y_labels.len();
+    let cols = p.x_labels.len();
+    if rows == 0 || cols == 0 {
+        return Err("heatmap has no rows or no columns".into());
+    }
+    if p.values.len() != rows || p.values.iter().any(|r| r.len() != cols) {
+        return Err(format!("heatmap values must be {rows} rows of {cols}"));
+    }
+    if !p.cell_text.is_empty()
+        && (p.cell_text.len() != rows || p.cell_text.iter().any(|r| r.len() != cols))
+    {
+        return Err(format!("heatmap cell texts must be {rows} rows of {cols}"));
+    }
+    Ok((rows, cols))
+}
+
+/// Display row of data row `r` (display row 0 at the bottom).
+fn display_row(p: &HeatmapPlot, r: usize) -> usize {
+    if p.first_row_on_top {
+        p.y_labels.len() - 1 - r
+    } else {
+        r
+    }
+}
+
+/// A heatmap value as the colour bar and the legend write it.
+fn heat_value(p: &HeatmapPlot, v: f64) -> String {
+    if p.percent { pct(v) } else { num(v) }
+}
+
+/// The coloured cells, the contour and the cell texts.
+fn heatmap_cells<DB: DrawingBackend>(
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &HeatmapPlot,
+) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let display = |r: usize| display_row(p, r);
+    let rows = p.y_labels.len();
     let (cx0, cy0) = chart.backend_coord(&(0.0, 0.0));
     let (cx1, cy1) = chart.backend_coord(&(1.0, 1.0));
     let (cell_px_w, cell_px_h) = ((cx1 - cx0).abs(), (cy1 - cy0).abs());
@@ -1132,7 +1173,20 @@ fn heatmap<DB: DrawingBackend>(
             }
         }
     }
-    // Category labels at the cell centres, drawn on the whole area in pixels.
+    Ok(())
+}
+
+/// Row and column labels at the cell centres, drawn on the whole area in pixels.
+fn heatmap_labels<DB: DrawingBackend>(
+    main: &DrawingArea<DB, Shift>,
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &HeatmapPlot,
+    vertical: bool,
+) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let display = |r: usize| display_row(p, r);
+    let (rows, cols) = (p.y_labels.len(), p.x_labels.len());
+    let label_font = (FAMILY, 13).into_font();
     let base = main.get_base_pixel();
     let rel = |(x, y): (i32, i32)| (x - base.0, y - base.1);
     let x_style = if vertical {
@@ -1161,10 +1215,20 @@ fn heatmap<DB: DrawingBackend>(
         let (x, y) = rel(chart.backend_coord(&(0.0, display(r) as f64 + 0.5)));
         e(main.draw(&Text::new(t.clone(), (x - 6, y), y_style.clone())))?;
     }
-    // Colour bar, as tall as the plot.
+    Ok(())
+}
+
+/// The colour bar beside the plot, from pixel row `top` to `bottom` (of the whole drawing),
+/// with ticks, the contour level and the value description.
+fn colour_bar<DB: DrawingBackend>(
+    bar: &DrawingArea<DB, Shift>,
+    p: &HeatmapPlot,
+    (top, bottom): (i32, i32),
+) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let label_font = (FAMILY, 13).into_font();
     let bar_base = bar.get_base_pixel();
-    let top = chart.backend_coord(&(0.0, rows as f64)).1 - bar_base.1;
-    let bottom = chart.backend_coord(&(0.0, 0.0)).1 - bar_base.1;
+    let (top, bottom) = (top - bar_base.1, bottom - bar_base.1);
     let (x0, x1) = (8, 26);
     let (lo, hi) = p.range;
     let to_y = |v: f64| {
@@ -1192,7 +1256,11 @@ fn heatmap<DB: DrawingBackend>(
             vec![(x1, y), (x1 + 4, y)],
             BLACK.stroke_width(1),
         )))?;
-        e(bar.draw(&Text::new(fmt_value(v), (x1 + 7, y), tick_style.clone())))?;
+        e(bar.draw(&Text::new(
+            heat_value(p, v),
+            (x1 + 7, y),
+            tick_style.clone(),
+        )))?;
     }
     if let Some(level) = p.contour.filter(|l| (lo.min(hi)..=hi.max(lo)).contains(l)) {
         let y = to_y(level);
@@ -1213,15 +1281,6 @@ fn heatmap<DB: DrawingBackend>(
         (bar_w as i32 - 24, (top + bottom) / 2),
         desc_style,
     )))?;
-    if let (Some(level), Some(strip)) = (p.contour, strip) {
-        legend_strip(
-            &strip,
-            &[(
-                Mark::Line(BLACK),
-                format!("contour at {}", fmt_value(level)),
-            )],
-        )?;
-    }
     Ok(())
 }
 

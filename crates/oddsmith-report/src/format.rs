@@ -196,6 +196,14 @@ where
     Column::new(name.into(), v)
 }
 
+/// A named table column with one value per row: `col_by("p", &rows, |r| r.p)`.
+pub fn col_by<'a, R, T>(name: &str, rows: &'a [R], f: impl Fn(&'a R) -> T) -> Column
+where
+    Series: NamedFrom<Vec<T>, [T]>,
+{
+    col(name, rows.iter().map(f).collect::<Vec<T>>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use oddsmith_study::AssertDoc;
 use polars::prelude::{DataFrame, PolarsResult};
 
-use crate::format::{col, num, pass_fail, pct, plural};
+use crate::format::{col_by, num, pass_fail, pct, plural};
 use crate::page::{Block, Section};
 
 use super::{NamedTable, Place, Subject, WIDTH};
@@ -133,31 +133,16 @@ pub(crate) fn assert_line(a: &AssertDoc) -> String {
 /// Carlo interval (for probabilities), whether it passed and whether the verdict is certain.
 pub fn asserts_table(a: &[&AssertDoc]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(vec![
-        col(
-            "name",
-            a.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
-        ),
-        col(
-            "metric",
-            a.iter().map(|x| x.metric.as_str()).collect::<Vec<_>>(),
-        ),
-        col("min", a.iter().map(|x| x.range.0).collect::<Vec<_>>()),
-        col("max", a.iter().map(|x| x.range.1).collect::<Vec<_>>()),
-        col("value", a.iter().map(|x| x.value).collect::<Vec<_>>()),
-        col(
-            "source",
-            a.iter().map(|x| x.source.as_str()).collect::<Vec<_>>(),
-        ),
-        col(
-            "ci_lo",
-            a.iter().map(|x| x.ci95.map(|c| c.0)).collect::<Vec<_>>(),
-        ),
-        col(
-            "ci_hi",
-            a.iter().map(|x| x.ci95.map(|c| c.1)).collect::<Vec<_>>(),
-        ),
-        col("passed", a.iter().map(|x| x.passed).collect::<Vec<_>>()),
-        col("certain", a.iter().map(|x| x.certain).collect::<Vec<_>>()),
+        col_by("name", a, |x| x.name.as_str()),
+        col_by("metric", a, |x| x.metric.as_str()),
+        col_by("min", a, |x| x.range.0),
+        col_by("max", a, |x| x.range.1),
+        col_by("value", a, |x| x.value),
+        col_by("source", a, |x| x.source.as_str()),
+        col_by("ci_lo", a, |x| x.ci95.map(|c| c.0)),
+        col_by("ci_hi", a, |x| x.ci95.map(|c| c.1)),
+        col_by("passed", a, |x| x.passed),
+        col_by("certain", a, |x| x.certain),
     ])
 }
 

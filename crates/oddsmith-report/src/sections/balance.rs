@@ -8,10 +8,10 @@ use oddsmith_study::{BalanceDoc, BalancePoint, BalanceStatus};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot, padded_range};
-use crate::format::{col, est, est_page, fit, num, pct, percent, percent_exact, thousands};
+use crate::format::{col, col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands};
 use crate::page::{Block, Section};
 
-use super::{NamedChart, NamedTable, Subject};
+use super::{NamedChart, NamedTable, Subject, paragraph};
 
 /// Stem of the balance-search chart.
 pub const STEM: &str = "balance";
@@ -21,10 +21,7 @@ pub struct Balance<'a>(pub &'a BalanceDoc);
 
 impl Subject for Balance<'_> {
     fn text(&self) -> String {
-        let mut s = String::new();
-        balance_text(&mut s, self.0);
-        s.push('\n');
-        s
+        paragraph(|s| balance_text(s, self.0))
     }
 
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
@@ -122,8 +119,8 @@ pub fn balance_evaluations(b: &BalanceDoc) -> PolarsResult<DataFrame> {
     let e = &b.evaluations;
     DataFrame::new_infer_height(vec![
         col("step", (1..=e.len() as u32).collect::<Vec<_>>()),
-        col("value", e.iter().map(|x| x.value).collect::<Vec<_>>()),
-        col("p", e.iter().map(|x| x.p).collect::<Vec<_>>()),
+        col_by("value", e, |x| x.value),
+        col_by("p", e, |x| x.p),
     ])
 }
 
@@ -131,65 +128,57 @@ pub fn balance_evaluations(b: &BalanceDoc) -> PolarsResult<DataFrame> {
 /// "chosen" for the closer, "bracket" for the other); otherwise one row, the chosen value; a
 /// single row with `role` = "none" and empty values when the target is not reached.
 pub fn balance_result(b: &BalanceDoc) -> PolarsResult<DataFrame> {
-    let pts: Vec<(&str, Option<&BalancePoint>)> = match (&b.bracket, &b.achieved) {
+    let mut pts: Vec<(&str, Option<&BalancePoint>)> =
+        roles(b).into_iter().map(|(r, p)| (r, Some(p))).collect();
+    if pts.is_empty() {
+        pts.push(("none", None));
+    }
+    let status = match b.status {
+        BalanceStatus::Found => "found",
+        BalanceStatus::NotInRange => "not_in_range",
+    };
+    DataFrame::new_infer_height(vec![
+        col_by("subject", &pts, |_| b.subject.as_str()),
+        col_by("field", &pts, |_| b.field.as_str()),
+        col_by("target", &pts, |_| b.target),
+        col_by("range_lo", &pts, |_| b.range.0),
+        col_by("range_hi", &pts, |_| b.range.1),
+        col_by("integer", &pts, |_| b.integer),
+        col_by("method", &pts, |_| b.method.as_str()),
+        col_by("status", &pts, |_| status),
+        col_by("evaluations", &pts, |_| b.evaluations.len() as u32),
+        col_by("role", &pts, |p| p.0),
+        col_by("value", &pts, |p| p.1.map(|q| q.value)),
+        col_by("p", &pts, |p| p.1.map(|q| q.monte_carlo.p)),
+        col_by("p_lo", &pts, |p| p.1.map(|q| q.monte_carlo.lo)),
+        col_by("p_hi", &pts, |p| p.1.map(|q| q.monte_carlo.hi)),
+        col_by("trials", &pts, |p| p.1.map(|q| q.monte_carlo.trials)),
+        col_by("exact_p", &pts, |p| p.1.and_then(|q| q.exact)),
+        col_by("distinguishable", &pts, |p| p.1.map(|q| q.distinguishable)),
+    ])
+}
+
+/// The measured result with its role: for whole numbers the two values either side of the
+/// target ("chosen" for the closer, "bracket" for the other), else the chosen value; empty
+/// when the target is not reached.
+fn roles(b: &BalanceDoc) -> Vec<(&'static str, &BalancePoint)> {
+    match (&b.bracket, &b.achieved) {
         (Some(br), _) => br
             .iter()
             .map(|p| {
                 let chosen = b.value == Some(p.value);
-                (if chosen { "chosen" } else { "bracket" }, Some(p))
+                (if chosen { "chosen" } else { "bracket" }, p)
             })
             .collect(),
-        (None, Some(a)) => vec![("chosen", Some(a))],
-        (None, None) => vec![("none", None)],
-    };
-    let n = pts.len();
-    let status = match b.status {
-        oddsmith_study::BalanceStatus::Found => "found",
-        oddsmith_study::BalanceStatus::NotInRange => "not_in_range",
-    };
-    let g = |h: &dyn Fn(&BalancePoint) -> f64| {
-        pts.iter().map(|p| p.1.map(h)).collect::<Vec<Option<f64>>>()
-    };
-    DataFrame::new_infer_height(vec![
-        col("subject", vec![b.subject.as_str(); n]),
-        col("field", vec![b.field.as_str(); n]),
-        col("target", vec![b.target; n]),
-        col("range_lo", vec![b.range.0; n]),
-        col("range_hi", vec![b.range.1; n]),
-        col("integer", vec![b.integer; n]),
-        col("method", vec![b.method.as_str(); n]),
-        col("status", vec![status; n]),
-        col("evaluations", vec![b.evaluations.len() as u32; n]),
-        col("role", pts.iter().map(|p| p.0).collect::<Vec<_>>()),
-        col("value", g(&|p| p.value)),
-        col("p", g(&|p| p.monte_carlo.p)),
-        col("p_lo", g(&|p| p.monte_carlo.lo)),
-        col("p_hi", g(&|p| p.monte_carlo.hi)),
-        col(
-            "trials",
-            pts.iter()
-                .map(|p| p.1.map(|q| q.monte_carlo.trials))
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "exact_p",
-            pts.iter()
-                .map(|p| p.1.and_then(|q| q.exact))
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "distinguishable",
-            pts.iter()
-                .map(|p| p.1.map(|q| q.distinguishable))
-                .collect::<Vec<_>>(),
-        ),
-    ])
+        (None, Some(a)) => vec![("chosen", a)],
+        (None, None) => vec![],
+    }
 }
 
 /// The balance search: every evaluated value with its probability, the target line, and the
 /// reported value(s) re-measured on fresh random numbers with 95 % whiskers.
 pub fn balance_chart(b: &BalanceDoc) -> Option<Chart> {
-    let mut measured: Vec<&oddsmith_study::BalancePoint> = b.achieved.iter().collect();
+    let mut measured: Vec<&BalancePoint> = b.achieved.iter().collect();
     if let Some(br) = &b.bracket {
         measured.extend(br.iter());
     }
@@ -257,14 +246,7 @@ fn balance_section(b: &BalanceDoc) -> Section {
     match (b.status, b.value) {
         (BalanceStatus::Found, Some(v)) => {
             blocks.push(Block::Note(format!("Found: {} = {}.", b.field, num(v))));
-            let pts_: Vec<(&str, &oddsmith_study::BalancePoint)> = match (&b.bracket, &b.achieved) {
-                (Some(br), _) => br
-                    .iter()
-                    .map(|p| (if p.value == v { "chosen" } else { "bracket" }, p))
-                    .collect(),
-                (None, Some(a)) => vec![("chosen", a)],
-                (None, None) => vec![],
-            };
+            let pts_ = roles(b);
             let head = [
                 b.field.as_str(),
                 "role",

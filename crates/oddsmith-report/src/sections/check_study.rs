@@ -11,23 +11,21 @@ use crate::charts::{
     Chart, ColorScale, Corner, HeatmapPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
     percent_text,
 };
-use crate::format::{col, est, est_page, pct, percent, slug, thousands};
+use crate::format::{col_by, est, est_page, pct, percent, slug, thousands};
 use crate::page::{Block, Section};
 
 use super::grid;
-use super::{NamedChart, NamedTable, Subject};
+use super::{NamedChart, NamedTable, Subject, paragraph};
 
 /// Every check of a study.
 pub struct CheckStudies<'a>(pub Vec<&'a CheckStudyDoc>);
 
 impl Subject for CheckStudies<'_> {
     fn text(&self) -> String {
-        let mut s = String::new();
-        for c in &self.0 {
-            check_text(&mut s, c);
-            s.push('\n');
-        }
-        s
+        self.0
+            .iter()
+            .map(|c| paragraph(|s| check_text(s, c)))
+            .collect()
     }
 
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
@@ -134,52 +132,22 @@ fn check_text(s: &mut String, c: &CheckStudyDoc) {
 /// Every cell of every `[[check]]`: the check, the row and column parameter values, exact
 /// P(success) and the Monte Carlo estimate with its interval.
 pub fn check_study(checks: &[&CheckStudyDoc]) -> PolarsResult<DataFrame> {
-    let rows: Vec<_> = checks
+    let rows: Vec<(&CheckStudyDoc, &CheckCellDoc)> = checks
         .iter()
-        .flat_map(|c| c.cells.iter().map(move |x| (c, x)))
+        .flat_map(|c| c.cells.iter().map(move |x| (*c, x)))
         .collect();
-    let f = |g: &dyn Fn(&CheckCellDoc) -> f64| rows.iter().map(|r| g(r.1)).collect::<Vec<f64>>();
     DataFrame::new_infer_height(vec![
-        col(
-            "check",
-            rows.iter().map(|r| r.0.name.as_str()).collect::<Vec<_>>(),
-        ),
-        col(
-            "row_param",
-            rows.iter()
-                .map(|r| r.0.row_param.as_deref())
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "row",
-            rows.iter().map(|r| r.1.row.as_deref()).collect::<Vec<_>>(),
-        ),
-        col(
-            "col_param",
-            rows.iter()
-                .map(|r| r.0.col_param.as_deref())
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "col",
-            rows.iter().map(|r| r.1.col.as_deref()).collect::<Vec<_>>(),
-        ),
-        col(
-            "description",
-            rows.iter()
-                .map(|r| r.1.description.as_str())
-                .collect::<Vec<_>>(),
-        ),
-        col("exact_p_success", f(&|c| c.exact)),
-        col("mc_p_success", f(&|c| c.monte_carlo.p)),
-        col("mc_p_success_lo", f(&|c| c.monte_carlo.lo)),
-        col("mc_p_success_hi", f(&|c| c.monte_carlo.hi)),
-        col(
-            "mc_trials",
-            rows.iter()
-                .map(|r| r.1.monte_carlo.trials)
-                .collect::<Vec<_>>(),
-        ),
+        col_by("check", &rows, |r| r.0.name.as_str()),
+        col_by("row_param", &rows, |r| r.0.row_param.as_deref()),
+        col_by("row", &rows, |r| r.1.row.as_deref()),
+        col_by("col_param", &rows, |r| r.0.col_param.as_deref()),
+        col_by("col", &rows, |r| r.1.col.as_deref()),
+        col_by("description", &rows, |r| r.1.description.as_str()),
+        col_by("exact_p_success", &rows, |r| r.1.exact),
+        col_by("mc_p_success", &rows, |r| r.1.monte_carlo.p),
+        col_by("mc_p_success_lo", &rows, |r| r.1.monte_carlo.lo),
+        col_by("mc_p_success_hi", &rows, |r| r.1.monte_carlo.hi),
+        col_by("mc_trials", &rows, |r| r.1.monte_carlo.trials),
     ])
 }
 

@@ -143,28 +143,26 @@ pub fn checks_chart(g: &CheckGridData) -> Chart {
     let mut series = vec![];
     for (k, (col, value)) in cols.iter().enumerate() {
         let cells: Vec<_> = g.cells.iter().filter(|c| c.col == *col).collect();
-        series.push(Series {
-            name: format!("{col} ({} {value})", g.col_value_name.to_uppercase()),
-            color: k,
-            style: Style::Line,
-            points: cells.iter().map(|c| (c.row as f64, c.exact)).collect(),
-            band: vec![],
-            whiskers: vec![],
-        });
-        series.push(Series {
-            name: String::new(),
-            color: k,
-            style: Style::Points,
-            points: cells.iter().map(|c| (c.row as f64, c.mc.p())).collect(),
-            band: vec![],
-            whiskers: cells
-                .iter()
-                .map(|c| {
-                    let (l, h) = c.mc.wilson95();
-                    (c.row as f64, l, h)
-                })
-                .collect(),
-        });
+        series.push(Series::new(
+            &format!("{col} ({} {value})", g.col_value_name.to_uppercase()),
+            k,
+            Style::Line,
+            cells.iter().map(|c| (c.row as f64, c.exact)).collect(),
+        ));
+        let mut mc = Series::new(
+            "",
+            k,
+            Style::Points,
+            cells.iter().map(|c| (c.row as f64, c.mc.p())).collect(),
+        );
+        mc.whiskers = cells
+            .iter()
+            .map(|c| {
+                let (l, h) = c.mc.wilson95();
+                (c.row as f64, l, h)
+            })
+            .collect();
+        series.push(mc);
     }
     Chart {
         title: format!(

@@ -6,11 +6,11 @@
 use std::fmt::Write as _;
 
 use oddsmith_study::ComparisonDoc;
-use oddsmith_study::compare::{ArchetypeDoc, CheckCellCompare, CheckCompareDoc, Compared};
+use oddsmith_study::compare::{CheckCellCompare, CheckCompareDoc, Compared};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
-use crate::format::{col, p_value, pct, percent, points_ci, signed_points};
+use crate::format::{col_by, p_value, pct, percent, points_ci, signed_points};
 use crate::model::ReportData;
 use crate::page::{Block, Section};
 
@@ -203,70 +203,49 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
 pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
     let mut v = Vec::new();
     if !c.archetypes.is_empty() {
-        let a = &c.archetypes;
-        let s = |f: &dyn Fn(&ArchetypeDoc) -> String| a.iter().map(f).collect::<Vec<String>>();
-        let x = |f: &dyn Fn(&ArchetypeDoc) -> f64| a.iter().map(f).collect::<Vec<f64>>();
-        let b = |f: &dyn Fn(&ArchetypeDoc) -> bool| a.iter().map(f).collect::<Vec<bool>>();
+        let a = &c.archetypes[..];
         v.push((
             "comparison_archetypes",
             DataFrame::new_infer_height(vec![
-                col("archetype", s(&|r| r.archetype.clone())),
-                col("ruleset_1", s(&|r| r.rulesets[0].clone())),
-                col("ruleset_2", s(&|r| r.rulesets[1].clone())),
-                col("p_a_win_1", x(&|r| r.p_a_win.values[0])),
-                col("p_a_win_2", x(&|r| r.p_a_win.values[1])),
-                col("p_a_win_diff", x(&|r| r.p_a_win.diff)),
-                col("p_a_win_diff_lo", x(&|r| r.p_a_win.lo)),
-                col("p_a_win_diff_hi", x(&|r| r.p_a_win.hi)),
-                col("p_a_win_p_value", x(&|r| r.p_a_win.p_value)),
-                col("p_a_win_exact", b(&|r| r.p_a_win.exact)),
-                col("p_a_win_verdict", b(&|r| r.p_a_win.decisive)),
-                col("rounds_mean_1", x(&|r| r.rounds_mean[0])),
-                col("rounds_mean_2", x(&|r| r.rounds_mean[1])),
-                col("rounds_ks_d", x(&|r| r.rounds_ks.d)),
-                col("rounds_ks_p_value", x(&|r| r.rounds_ks.p_value)),
-                col("rounds_verdict", b(&|r| r.rounds_decisive)),
-                col("lethality_1", x(&|r| r.lethality.values[0])),
-                col("lethality_2", x(&|r| r.lethality.values[1])),
-                col("lethality_diff", x(&|r| r.lethality.diff)),
-                col("lethality_diff_lo", x(&|r| r.lethality.lo)),
-                col("lethality_diff_hi", x(&|r| r.lethality.hi)),
-                col("lethality_p_value", x(&|r| r.lethality.p_value)),
-                col("lethality_verdict", b(&|r| r.lethality.decisive)),
+                col_by("archetype", a, |r| r.archetype.as_str()),
+                col_by("ruleset_1", a, |r| r.rulesets[0].as_str()),
+                col_by("ruleset_2", a, |r| r.rulesets[1].as_str()),
+                col_by("p_a_win_1", a, |r| r.p_a_win.values[0]),
+                col_by("p_a_win_2", a, |r| r.p_a_win.values[1]),
+                col_by("p_a_win_diff", a, |r| r.p_a_win.diff),
+                col_by("p_a_win_diff_lo", a, |r| r.p_a_win.lo),
+                col_by("p_a_win_diff_hi", a, |r| r.p_a_win.hi),
+                col_by("p_a_win_p_value", a, |r| r.p_a_win.p_value),
+                col_by("p_a_win_exact", a, |r| r.p_a_win.exact),
+                col_by("p_a_win_verdict", a, |r| r.p_a_win.decisive),
+                col_by("rounds_mean_1", a, |r| r.rounds_mean[0]),
+                col_by("rounds_mean_2", a, |r| r.rounds_mean[1]),
+                col_by("rounds_ks_d", a, |r| r.rounds_ks.d),
+                col_by("rounds_ks_p_value", a, |r| r.rounds_ks.p_value),
+                col_by("rounds_verdict", a, |r| r.rounds_decisive),
+                col_by("lethality_1", a, |r| r.lethality.values[0]),
+                col_by("lethality_2", a, |r| r.lethality.values[1]),
+                col_by("lethality_diff", a, |r| r.lethality.diff),
+                col_by("lethality_diff_lo", a, |r| r.lethality.lo),
+                col_by("lethality_diff_hi", a, |r| r.lethality.hi),
+                col_by("lethality_p_value", a, |r| r.lethality.p_value),
+                col_by("lethality_verdict", a, |r| r.lethality.decisive),
             ])?,
         ));
     }
     if !c.steps.is_empty() {
-        let st = &c.steps;
+        let st = &c.steps[..];
         v.push((
             "comparison_steps",
             DataFrame::new_infer_height(vec![
-                col(
-                    "ruleset",
-                    st.iter().map(|s| s.ruleset.clone()).collect::<Vec<_>>(),
-                ),
-                col(
-                    "step",
-                    st.iter().map(|s| s.label.clone()).collect::<Vec<_>>(),
-                ),
-                col(
-                    "p_before",
-                    st.iter().map(|s| s.before.p).collect::<Vec<_>>(),
-                ),
-                col("p_after", st.iter().map(|s| s.after.p).collect::<Vec<_>>()),
-                col("effect", st.iter().map(|s| s.diff.diff).collect::<Vec<_>>()),
-                col(
-                    "effect_lo",
-                    st.iter().map(|s| s.diff.lo).collect::<Vec<_>>(),
-                ),
-                col(
-                    "effect_hi",
-                    st.iter().map(|s| s.diff.hi).collect::<Vec<_>>(),
-                ),
-                col(
-                    "effect_exact",
-                    st.iter().map(|s| s.exact_diff).collect::<Vec<_>>(),
-                ),
+                col_by("ruleset", st, |s| s.ruleset.as_str()),
+                col_by("step", st, |s| s.label.as_str()),
+                col_by("p_before", st, |s| s.before.p),
+                col_by("p_after", st, |s| s.after.p),
+                col_by("effect", st, |s| s.diff.diff),
+                col_by("effect_lo", st, |s| s.diff.lo),
+                col_by("effect_hi", st, |s| s.diff.hi),
+                col_by("effect_exact", st, |s| s.exact_diff),
             ])?,
         ));
     }
@@ -276,33 +255,21 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
             .iter()
             .flat_map(|ch| ch.cells.iter().map(move |cell| (ch, cell)))
             .collect();
-        let s = |f: &dyn Fn(&CheckCompareDoc, &CheckCellCompare) -> Option<String>| {
-            rows.iter()
-                .map(|(a, b)| f(a, b))
-                .collect::<Vec<Option<String>>>()
-        };
-        let x = |f: &dyn Fn(&CheckCellCompare) -> Option<f64>| {
-            rows.iter().map(|(_, b)| f(b)).collect::<Vec<Option<f64>>>()
-        };
+        let step = |b: &CheckCellCompare, r: usize| b.step.as_ref().map(|s| s.values[r]);
         v.push((
             "comparison_checks",
             DataFrame::new_infer_height(vec![
-                col("check", s(&|a, _| Some(a.check.clone()))),
-                col("ruleset_1", s(&|a, _| Some(a.rulesets[0].clone()))),
-                col("ruleset_2", s(&|a, _| Some(a.rulesets[1].clone()))),
-                col("row", s(&|_, b| b.row.clone())),
-                col("col", s(&|_, b| b.col.clone())),
-                col("p_success_1", x(&|b| Some(b.p.values[0]))),
-                col("p_success_2", x(&|b| Some(b.p.values[1]))),
-                col("diff", x(&|b| Some(b.p.diff))),
-                col("step_1", x(&|b| b.step.as_ref().map(|s| s.values[0]))),
-                col("step_2", x(&|b| b.step.as_ref().map(|s| s.values[1]))),
-                col(
-                    "verdict",
-                    rows.iter()
-                        .map(|(_, b)| b.p.decisive)
-                        .collect::<Vec<bool>>(),
-                ),
+                col_by("check", &rows, |(a, _)| Some(a.check.as_str())),
+                col_by("ruleset_1", &rows, |(a, _)| Some(a.rulesets[0].as_str())),
+                col_by("ruleset_2", &rows, |(a, _)| Some(a.rulesets[1].as_str())),
+                col_by("row", &rows, |(_, b)| b.row.as_deref()),
+                col_by("col", &rows, |(_, b)| b.col.as_deref()),
+                col_by("p_success_1", &rows, |(_, b)| Some(b.p.values[0])),
+                col_by("p_success_2", &rows, |(_, b)| Some(b.p.values[1])),
+                col_by("diff", &rows, |(_, b)| Some(b.p.diff)),
+                col_by("step_1", &rows, |(_, b)| step(b, 0)),
+                col_by("step_2", &rows, |(_, b)| step(b, 1)),
+                col_by("verdict", &rows, |(_, b)| b.p.decisive),
             ])?,
         ));
     }
@@ -417,14 +384,8 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
                 .map(|(row, c)| (x_of(row), c.p.values[r]))
                 .collect();
             let col_label = col.as_deref().map_or("", |c| side(c, r));
-            series.push(Series {
-                name: format!("{}: {col_label}", ch.rulesets[r]),
-                color: k,
-                style,
-                points,
-                band: Vec::new(),
-                whiskers: Vec::new(),
-            });
+            let name = format!("{}: {col_label}", ch.rulesets[r]);
+            series.push(Series::new(&name, k, style, points));
         }
     }
     let x_desc = match &row_values {
@@ -485,7 +446,24 @@ fn cells(c: &Compared) -> [String; 4] {
 
 /// The comparison part of report.md / report.html.
 pub fn sections(c: &ComparisonDoc) -> Vec<Section> {
-    let mut out = Vec::new();
+    let mut out = vec![verdicts_section(c)];
+    if !c.archetypes.is_empty() {
+        out.push(archetypes_section(c));
+    }
+    if !c.steps.is_empty() {
+        out.push(steps_section(c));
+    }
+    out.extend(
+        c.checks
+            .iter()
+            .enumerate()
+            .map(|(i, ch)| check_section(i, ch)),
+    );
+    out
+}
+
+/// The rule, the verdicts and what could not be compared.
+fn verdicts_section(c: &ComparisonDoc) -> Section {
     let mut b = vec![Block::Note(format!(
         "Rulesets {} side by side. A verdict is given only where a difference is significant at α = {} and at least {} points; where both rulesets solve a duel or a check exactly, the difference is exact and only the threshold applies.",
         c.rulesets.join(", "),
@@ -505,161 +483,158 @@ pub fn sections(c: &ComparisonDoc) -> Vec<Section> {
     for u in &c.unmatched {
         b.push(Block::Note(format!("Not compared: {u}.")));
     }
-    out.push(Section {
-        title: "Ruleset comparison: verdicts".into(),
-        blocks: b,
-        ..Section::default()
-    });
-    if !c.archetypes.is_empty() {
-        let head: Vec<String> = [
-            "archetype",
-            "rulesets",
-            "P(A wins) 1",
-            "P(A wins) 2",
-            "difference (points)",
-            "p",
-            "mean rounds",
-            "KS D",
-            "KS p",
-            "lethality 1",
-            "lethality 2",
-            "difference",
-            "p",
-        ]
-        .map(String::from)
-        .to_vec();
-        let rows = c
-            .archetypes
-            .iter()
-            .map(|a| {
-                let w = cells(&a.p_a_win);
-                let l = cells(&a.lethality);
-                vec![
-                    a.archetype.clone(),
-                    a.rulesets.join(" vs "),
-                    w[0].clone(),
-                    w[1].clone(),
-                    format!("{}{}", w[2], mark(a.p_a_win.decisive)),
-                    w[3].clone(),
-                    format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
-                    format!("{:.3}{}", a.rounds_ks.d, mark(a.rounds_decisive)),
-                    p_value(a.rounds_ks.p_value),
-                    l[0].clone(),
-                    l[1].clone(),
-                    format!("{}{}", l[2], mark(a.lethality.decisive)),
-                    l[3].clone(),
-                ]
-            })
-            .collect();
-        out.push(Section {
-            title: "Ruleset comparison: archetypes".into(),
-            blocks: vec![
-                Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
-                Block::table(head, rows),
-                Block::Chart(WIN_STEM.into()),
-                Block::Chart(LETHALITY_STEM.into()),
-            ],
-            ..Section::default()        });
-    }
-    if !c.steps.is_empty() {
-        let mut blocks = vec![
-            Block::Note("How much one step of skill moves P(A wins) in each ruleset, measured on common random numbers (the same duels before and after the step). Rulesets are compared by a z-test on the two effects.".into()),
-            Block::table(
-                ["ruleset", "step", "before", "after", "effect (points)", "exact effect"]
-                    .map(String::from)
-                    .to_vec(),
-                c.steps
-                    .iter()
-                    .map(|s| {
-                        vec![
-                            s.ruleset.clone(),
-                            s.label.clone(),
-                            percent(s.before.p),
-                            percent(s.after.p),
-                            format!(
-                                "{:+.2} [{:+.2}, {:+.2}]",
-                                100.0 * s.diff.diff,
-                                100.0 * s.diff.lo,
-                                100.0 * s.diff.hi
-                            ),
-                            s.exact_diff.map_or("—".into(), |e| format!("{:+.2}", 100.0 * e)),
-                        ]
-                    })
-                    .collect(),
-            ),
-        ];
-        if !c.step_comparisons.is_empty() {
-            blocks.push(Block::table(
-                [
-                    "rulesets",
-                    "effect 1",
-                    "effect 2",
-                    "difference (points)",
-                    "p",
-                ]
+    Section::new("Ruleset comparison: verdicts", b)
+}
+
+/// P(A wins), fight length and lethality per archetype.
+fn archetypes_section(c: &ComparisonDoc) -> Section {
+    let head: Vec<String> = [
+        "archetype",
+        "rulesets",
+        "P(A wins) 1",
+        "P(A wins) 2",
+        "difference (points)",
+        "p",
+        "mean rounds",
+        "KS D",
+        "KS p",
+        "lethality 1",
+        "lethality 2",
+        "difference",
+        "p",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = c
+        .archetypes
+        .iter()
+        .map(|a| {
+            let w = cells(&a.p_a_win);
+            let l = cells(&a.lethality);
+            vec![
+                a.archetype.clone(),
+                a.rulesets.join(" vs "),
+                w[0].clone(),
+                w[1].clone(),
+                format!("{}{}", w[2], mark(a.p_a_win.decisive)),
+                w[3].clone(),
+                format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
+                format!("{:.3}{}", a.rounds_ks.d, mark(a.rounds_decisive)),
+                p_value(a.rounds_ks.p_value),
+                l[0].clone(),
+                l[1].clone(),
+                format!("{}{}", l[2], mark(a.lethality.decisive)),
+                l[3].clone(),
+            ]
+        })
+        .collect();
+    Section::new(
+        "Ruleset comparison: archetypes",
+        vec![
+            Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
+            Block::table(head, rows),
+            Block::Chart(WIN_STEM.into()),
+            Block::Chart(LETHALITY_STEM.into()),
+        ],
+    )
+}
+
+/// The effect of one skill step per ruleset, and the effects compared.
+fn steps_section(c: &ComparisonDoc) -> Section {
+    let mut blocks = vec![
+        Block::Note("How much one step of skill moves P(A wins) in each ruleset, measured on common random numbers (the same duels before and after the step). Rulesets are compared by a z-test on the two effects.".into()),
+        Block::table(
+            ["ruleset", "step", "before", "after", "effect (points)", "exact effect"]
                 .map(String::from)
                 .to_vec(),
-                c.step_comparisons
-                    .iter()
-                    .map(|s| {
-                        let e = &s.effect;
-                        vec![
-                            s.rulesets.join(" vs "),
-                            format!("{:+.2}", 100.0 * e.values[0]),
-                            format!("{:+.2}", 100.0 * e.values[1]),
-                            format!("{}{}", cells(e)[2], mark(e.decisive)),
-                            cells(e)[3].clone(),
-                        ]
-                    })
-                    .collect(),
-            ));
-        }
-        out.push(Section {
-            title: "Ruleset comparison: one skill step".into(),
-            blocks,
-            ..Section::default()
-        });
-    }
-    for (i, ch) in c.checks.iter().enumerate() {
-        let rows = ch
-            .cells
-            .iter()
-            .map(|cell| {
-                let p = cells(&cell.p);
-                vec![
-                    cell.row.clone().unwrap_or_default(),
-                    cell.col.clone().unwrap_or_default(),
-                    p[0].clone(),
-                    p[1].clone(),
-                    format!("{}{}", p[2], mark(cell.p.decisive)),
-                    cell.step.as_ref().map_or("—".into(), |s| {
-                        format!("{:+.2} / {:+.2}", 100.0 * s.values[0], 100.0 * s.values[1])
-                    }),
-                ]
-            })
-            .collect();
-        out.push(Section {
-            title: format!("Ruleset comparison: check {:?}", ch.check),
-            blocks: vec![
-                Block::Note(format!(
-                    "Exact P(success) under {} and {}, cell by cell (grids matched by position), and how much the step from the previous row moves it in each ruleset. For an opposed check written with the weaker side first, P(success) is the upset rate.",
-                    ch.rulesets[0], ch.rulesets[1]
-                )),
-                Block::table(
-                    [
-                        "row".to_string(),
-                        "column".into(),
-                        ch.rulesets[0].clone(),
-                        ch.rulesets[1].clone(),
-                        "difference (points)".into(),
-                        "row step (points)".into(),
+            c.steps
+                .iter()
+                .map(|s| {
+                    vec![
+                        s.ruleset.clone(),
+                        s.label.clone(),
+                        percent(s.before.p),
+                        percent(s.after.p),
+                        format!(
+                            "{:+.2} [{:+.2}, {:+.2}]",
+                            100.0 * s.diff.diff,
+                            100.0 * s.diff.lo,
+                            100.0 * s.diff.hi
+                        ),
+                        s.exact_diff.map_or("—".into(), |e| format!("{:+.2}", 100.0 * e)),
                     ]
-                    .to_vec(),
-                    rows,
-                ),
-                Block::Chart(check_stem(i)),
-            ],
-            ..Section::default()        });
+                })
+                .collect(),
+        ),
+    ];
+    if !c.step_comparisons.is_empty() {
+        blocks.push(Block::table(
+            [
+                "rulesets",
+                "effect 1",
+                "effect 2",
+                "difference (points)",
+                "p",
+            ]
+            .map(String::from)
+            .to_vec(),
+            c.step_comparisons
+                .iter()
+                .map(|s| {
+                    let e = &s.effect;
+                    vec![
+                        s.rulesets.join(" vs "),
+                        format!("{:+.2}", 100.0 * e.values[0]),
+                        format!("{:+.2}", 100.0 * e.values[1]),
+                        format!("{}{}", cells(e)[2], mark(e.decisive)),
+                        cells(e)[3].clone(),
+                    ]
+                })
+                .collect(),
+        ));
     }
-    out
+    Section::new("Ruleset comparison: one skill step", blocks)
+}
+
+/// A compared check, cell by cell.
+fn check_section(i: usize, ch: &CheckCompareDoc) -> Section {
+    let rows = ch
+        .cells
+        .iter()
+        .map(|cell| {
+            let p = cells(&cell.p);
+            vec![
+                cell.row.clone().unwrap_or_default(),
+                cell.col.clone().unwrap_or_default(),
+                p[0].clone(),
+                p[1].clone(),
+                format!("{}{}", p[2], mark(cell.p.decisive)),
+                cell.step.as_ref().map_or("—".into(), |s| {
+                    format!("{:+.2} / {:+.2}", 100.0 * s.values[0], 100.0 * s.values[1])
+                }),
+            ]
+        })
+        .collect();
+    Section::new(
+        format!("Ruleset comparison: check {:?}", ch.check),
+        vec![
+            Block::Note(format!(
+                "Exact P(success) under {} and {}, cell by cell (grids matched by position), and how much the step from the previous row moves it in each ruleset. For an opposed check written with the weaker side first, P(success) is the upset rate.",
+                ch.rulesets[0], ch.rulesets[1]
+            )),
+            Block::table(
+                [
+                    "row".to_string(),
+                    "column".into(),
+                    ch.rulesets[0].clone(),
+                    ch.rulesets[1].clone(),
+                    "difference (points)".into(),
+                    "row step (points)".into(),
+                ]
+                .to_vec(),
+                rows,
+            ),
+            Block::Chart(check_stem(i)),
+        ],
+    )
 }

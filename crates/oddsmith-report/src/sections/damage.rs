@@ -71,28 +71,24 @@ pub fn damage_chart(d: &ReportData, i: usize, name: &str) -> Chart {
             x_integer: true,
             legend: Corner::UpperRight,
             series: vec![
-                Series {
-                    name: format!("{} (A), mean {:.2}", m.a, m.side_a.damage.mean),
-                    color: 0,
-                    style: Style::Bars {
+                Series::new(
+                    &format!("{} (A), mean {:.2}", m.a, m.side_a.damage.mean),
+                    0,
+                    Style::Bars {
                         offset: -0.2,
                         width: 0.4,
                     },
-                    points: a,
-                    band: vec![],
-                    whiskers: vec![],
-                },
-                Series {
-                    name: format!("{} (B), mean {:.2}", m.b, m.side_b.damage.mean),
-                    color: 1,
-                    style: Style::Bars {
+                    a,
+                ),
+                Series::new(
+                    &format!("{} (B), mean {:.2}", m.b, m.side_b.damage.mean),
+                    1,
+                    Style::Bars {
                         offset: 0.2,
                         width: 0.4,
                     },
-                    points: b,
-                    band: vec![],
-                    whiskers: vec![],
-                },
+                    b,
+                ),
             ],
         }),
     }

@@ -70,6 +70,14 @@ pub(crate) fn grid(s: &mut String, corner: &str, cols: &[String], rows: &[(Strin
     }
 }
 
+/// Terminal text written by `f`, then a blank line.
+pub(crate) fn paragraph(f: impl FnOnce(&mut String)) -> String {
+    let mut s = String::new();
+    f(&mut s);
+    s.push('\n');
+    s
+}
+
 /// A table of a report: file stem and frame.
 pub type NamedTable = (&'static str, DataFrame);
 /// A chart of a report: file stem and chart.

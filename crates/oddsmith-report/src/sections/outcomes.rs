@@ -10,7 +10,8 @@ use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, IntervalPlot, Plot};
 use crate::format::{
-    col, pct_ci_padded, pct_padded, percent_ci, percent_exact, points_short, thousands, toml_text,
+    col, col_by, pct_ci_padded, pct_padded, percent_ci, percent_exact, points_short, thousands,
+    toml_text,
 };
 use crate::model::{ExactDoc, MatchupDoc, PRACTICAL_THRESHOLD, ReportData, RunDoc};
 use crate::page::{Block, Section, head};
@@ -197,46 +198,39 @@ fn matchup_lines(s: &mut String, m: &MatchupDoc) {
 /// One row per matchup: outcome probabilities with 95 % Wilson intervals, exact values,
 /// fight length and the advantage of A.
 pub fn outcomes(d: &ReportData) -> PolarsResult<DataFrame> {
-    let m = &d.run.matchups;
-    let f = |g: &dyn Fn(&MatchupDoc) -> f64| m.iter().map(g).collect::<Vec<f64>>();
-    let e = |g: &dyn Fn(&ExactDoc) -> f64| {
-        m.iter()
-            .map(|x| x.exact.as_ref().map(g))
-            .collect::<Vec<Option<f64>>>()
-    };
-    let u = |g: &dyn Fn(&MatchupDoc) -> u64| m.iter().map(g).collect::<Vec<u64>>();
-    let s = |g: &dyn Fn(&MatchupDoc) -> &str| m.iter().map(g).collect::<Vec<&str>>();
+    let m = &d.run.matchups[..];
+    let e = |x: &MatchupDoc, g: fn(&ExactDoc) -> f64| x.exact.as_ref().map(g);
     DataFrame::new_infer_height(vec![
-        col("matchup", s(&|x| &x.name)),
-        col("a", s(&|x| &x.a)),
-        col("b", s(&|x| &x.b)),
-        col("trials", u(&|x| x.trials)),
-        col("a_wins", u(&|x| x.a_wins)),
-        col("b_wins", u(&|x| x.b_wins)),
-        col("draws", u(&|x| x.draws)),
-        col("p_a_win", f(&|x| x.p_a_win)),
-        col("p_a_win_lo", f(&|x| x.p_a_win_ci95[0])),
-        col("p_a_win_hi", f(&|x| x.p_a_win_ci95[1])),
-        col("p_b_win", f(&|x| x.p_b_win)),
-        col("p_b_win_lo", f(&|x| x.p_b_win_ci95[0])),
-        col("p_b_win_hi", f(&|x| x.p_b_win_ci95[1])),
-        col("p_draw", f(&|x| x.p_draw)),
-        col("p_draw_lo", f(&|x| x.p_draw_ci95[0])),
-        col("p_draw_hi", f(&|x| x.p_draw_ci95[1])),
-        col("exact_p_a_win", e(&|x| x.p_a_win)),
-        col("exact_p_b_win", e(&|x| x.p_b_win)),
-        col("exact_p_draw", e(&|x| x.p_draw)),
-        col("exact_mean_rounds", e(&|x| x.mean_rounds)),
-        col("rounds_mean", f(&|x| x.rounds.mean)),
-        col("rounds_sd", f(&|x| x.rounds.sd)),
-        col("rounds_p50", u(&|x| x.rounds.p50)),
-        col("rounds_p90", u(&|x| x.rounds.p90)),
-        col("rounds_p99", u(&|x| x.rounds.p99)),
-        col("rounds_max", u(&|x| x.rounds.max)),
-        col("advantage_a", f(&|x| x.advantage_a[0])),
-        col("advantage_a_lo", f(&|x| x.advantage_a[1])),
-        col("advantage_a_hi", f(&|x| x.advantage_a[2])),
-        col("verdict", s(&|x| &x.verdict)),
+        col_by("matchup", m, |x| x.name.as_str()),
+        col_by("a", m, |x| x.a.as_str()),
+        col_by("b", m, |x| x.b.as_str()),
+        col_by("trials", m, |x| x.trials),
+        col_by("a_wins", m, |x| x.a_wins),
+        col_by("b_wins", m, |x| x.b_wins),
+        col_by("draws", m, |x| x.draws),
+        col_by("p_a_win", m, |x| x.p_a_win),
+        col_by("p_a_win_lo", m, |x| x.p_a_win_ci95[0]),
+        col_by("p_a_win_hi", m, |x| x.p_a_win_ci95[1]),
+        col_by("p_b_win", m, |x| x.p_b_win),
+        col_by("p_b_win_lo", m, |x| x.p_b_win_ci95[0]),
+        col_by("p_b_win_hi", m, |x| x.p_b_win_ci95[1]),
+        col_by("p_draw", m, |x| x.p_draw),
+        col_by("p_draw_lo", m, |x| x.p_draw_ci95[0]),
+        col_by("p_draw_hi", m, |x| x.p_draw_ci95[1]),
+        col_by("exact_p_a_win", m, |x| e(x, |x| x.p_a_win)),
+        col_by("exact_p_b_win", m, |x| e(x, |x| x.p_b_win)),
+        col_by("exact_p_draw", m, |x| e(x, |x| x.p_draw)),
+        col_by("exact_mean_rounds", m, |x| e(x, |x| x.mean_rounds)),
+        col_by("rounds_mean", m, |x| x.rounds.mean),
+        col_by("rounds_sd", m, |x| x.rounds.sd),
+        col_by("rounds_p50", m, |x| x.rounds.p50),
+        col_by("rounds_p90", m, |x| x.rounds.p90),
+        col_by("rounds_p99", m, |x| x.rounds.p99),
+        col_by("rounds_max", m, |x| x.rounds.max),
+        col_by("advantage_a", m, |x| x.advantage_a[0]),
+        col_by("advantage_a_lo", m, |x| x.advantage_a[1]),
+        col_by("advantage_a_hi", m, |x| x.advantage_a[2]),
+        col_by("verdict", m, |x| x.verdict.as_str()),
     ])
 }
 

@@ -81,25 +81,16 @@ pub fn rounds_chart(d: &ReportData, i: usize, name: &str) -> Chart {
         })
         .collect();
     let y_top = bars.iter().map(|p| p.1).fold(0.0, f64::max);
-    let mut hist = vec![Series {
-        name: "Monte Carlo".into(),
-        color: 0,
-        style: Style::Bars {
+    let mut hist = vec![Series::new(
+        "Monte Carlo",
+        0,
+        Style::Bars {
             offset: 0.0,
             width: 0.8,
         },
-        points: bars,
-        band: vec![],
-        whiskers: vec![],
-    }];
-    let mut cum = vec![Series {
-        name: "Monte Carlo".into(),
-        color: 0,
-        style: Style::Line,
-        points: cdf,
-        band: vec![],
-        whiskers: vec![],
-    }];
+        bars,
+    )];
+    let mut cum = vec![Series::new("Monte Carlo", 0, Style::Line, cdf)];
     let mut top = y_top;
     if let Some(e) = &d.exact[i] {
         let pmf: Vec<(f64, f64)> = (1..=hi)
@@ -119,22 +110,8 @@ pub fn rounds_chart(d: &ReportData, i: usize, name: &str) -> Chart {
                 (x, acc)
             })
             .collect();
-        hist.push(Series {
-            name: "exact".into(),
-            color: 5,
-            style: Style::Points,
-            points: pmf,
-            band: vec![],
-            whiskers: vec![],
-        });
-        cum.push(Series {
-            name: "exact".into(),
-            color: 5,
-            style: Style::Dashed,
-            points: ecdf,
-            band: vec![],
-            whiskers: vec![],
-        });
+        hist.push(Series::new("exact", 5, Style::Points, pmf));
+        cum.push(Series::new("exact", 5, Style::Dashed, ecdf));
     }
     let x_range = (0.4, hi as f64 + 0.6);
     Chart {

@@ -13,23 +13,19 @@ use crate::charts::{
     percent_text,
 };
 use crate::format::{
-    col, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
+    col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
 };
 use crate::page::{Block, Section};
 
-use super::{NamedChart, NamedTable, Subject};
+use super::{NamedChart, NamedTable, Subject, paragraph};
 
 /// Every sweep of a study.
 pub struct Sweeps<'a>(pub Vec<&'a SweepDoc>);
 
 impl Subject for Sweeps<'_> {
     fn text(&self) -> String {
-        let mut s = String::new();
-        for (i, sw) in self.0.iter().enumerate() {
-            sweep_text(&mut s, i, sw);
-            s.push('\n');
-        }
-        s
+        let text = |(i, sw): (usize, &&SweepDoc)| paragraph(|s| sweep_text(s, i, sw));
+        self.0.iter().enumerate().map(text).collect()
     }
 
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
@@ -146,93 +142,62 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
     }
 }
 
+/// Rows of one kind (points or steps) of every sweep, with the sweep's 1-based index.
+fn sweep_rows<'a, T>(
+    sweeps: &[&'a SweepDoc],
+    of: impl Fn(&'a SweepDoc) -> &'a [T],
+) -> Vec<(u32, &'a SweepDoc, &'a T)> {
+    let mut rows = Vec::new();
+    for (i, w) in sweeps.iter().enumerate() {
+        rows.extend(of(w).iter().map(|p| (i as u32 + 1, *w, p)));
+    }
+    rows
+}
+
 /// One row per sweep point: the sweep (1-based index and name), the swept values, P(A wins)
 /// with its 95 % interval, the exact value where known, P(B wins), P(draw), mean rounds.
 pub fn sweep_points(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
-    let rows: Vec<_> = sweeps
-        .iter()
-        .enumerate()
-        .flat_map(|(i, w)| w.points.iter().map(move |p| (i, w, p)))
-        .collect();
-    let f = |g: &dyn Fn(&oddsmith_study::SweepPoint) -> f64| {
-        rows.iter().map(|r| g(r.2)).collect::<Vec<f64>>()
-    };
+    let rows = sweep_rows(sweeps, |w| &w.points);
     DataFrame::new_infer_height(vec![
-        col(
-            "sweep_index",
-            rows.iter().map(|r| r.0 as u32 + 1).collect::<Vec<_>>(),
-        ),
-        col(
-            "sweep",
-            rows.iter().map(|r| r.1.name.as_str()).collect::<Vec<_>>(),
-        ),
-        col(
-            "matchup",
-            rows.iter()
-                .map(|r| r.1.matchup.as_str())
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "x_target",
-            rows.iter()
-                .map(|r| r.1.x.target.as_str())
-                .collect::<Vec<_>>(),
-        ),
-        col("x", f(&|p| p.x)),
-        col(
-            "y_target",
-            rows.iter()
-                .map(|r| r.1.y.as_ref().map(|a| a.target.as_str()))
-                .collect::<Vec<_>>(),
-        ),
-        col("y", rows.iter().map(|r| r.2.y).collect::<Vec<_>>()),
-        col("p_a_win", f(&|p| p.p_a_win.p)),
-        col("p_a_win_lo", f(&|p| p.p_a_win.lo)),
-        col("p_a_win_hi", f(&|p| p.p_a_win.hi)),
-        col(
-            "exact_p_a_win",
-            rows.iter().map(|r| r.2.exact_p_a_win).collect::<Vec<_>>(),
-        ),
-        col("p_b_win", f(&|p| p.p_b_win)),
-        col("p_draw", f(&|p| p.p_draw)),
-        col("rounds_mean", f(&|p| p.rounds_mean)),
-        col(
-            "trials",
-            rows.iter().map(|r| r.2.p_a_win.trials).collect::<Vec<_>>(),
-        ),
+        col_by("sweep_index", &rows, |r| r.0),
+        col_by("sweep", &rows, |r| r.1.name.as_str()),
+        col_by("matchup", &rows, |r| r.1.matchup.as_str()),
+        col_by("x_target", &rows, |r| r.1.x.target.as_str()),
+        col_by("x", &rows, |r| r.2.x),
+        col_by("y_target", &rows, |r| {
+            r.1.y.as_ref().map(|a| a.target.as_str())
+        }),
+        col_by("y", &rows, |r| r.2.y),
+        col_by("p_a_win", &rows, |r| r.2.p_a_win.p),
+        col_by("p_a_win_lo", &rows, |r| r.2.p_a_win.lo),
+        col_by("p_a_win_hi", &rows, |r| r.2.p_a_win.hi),
+        col_by("exact_p_a_win", &rows, |r| r.2.exact_p_a_win),
+        col_by("p_b_win", &rows, |r| r.2.p_b_win),
+        col_by("p_draw", &rows, |r| r.2.p_draw),
+        col_by("rounds_mean", &rows, |r| r.2.rounds_mean),
+        col_by("trials", &rows, |r| r.2.p_a_win.trials),
     ])
 }
 
 /// One row per paired step between neighbouring x values: the change of P(A wins) with its
 /// paired 95 % interval, the test, and the half-width an unpaired comparison would have had.
 pub fn sweep_steps(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
-    let rows: Vec<_> = sweeps
-        .iter()
-        .enumerate()
-        .flat_map(|(i, w)| w.steps.iter().map(move |p| (i, w, p)))
-        .collect();
-    let f = |g: &dyn Fn(&oddsmith_study::StepDoc) -> f64| {
-        rows.iter().map(|r| g(r.2)).collect::<Vec<f64>>()
-    };
+    let rows = sweep_rows(sweeps, |w| &w.steps);
     DataFrame::new_infer_height(vec![
-        col(
-            "sweep_index",
-            rows.iter().map(|r| r.0 as u32 + 1).collect::<Vec<_>>(),
-        ),
-        col(
-            "sweep",
-            rows.iter().map(|r| r.1.name.as_str()).collect::<Vec<_>>(),
-        ),
-        col("y", rows.iter().map(|r| r.2.y).collect::<Vec<_>>()),
-        col("x_from", f(&|p| p.from)),
-        col("x_to", f(&|p| p.to)),
-        col("diff_p_a_win", f(&|p| p.diff.diff)),
-        col("diff_lo", f(&|p| p.diff.lo)),
-        col("diff_hi", f(&|p| p.diff.hi)),
-        col("z", f(&|p| p.diff.z)),
-        col("p_value", f(&|p| p.diff.p_value)),
-        col("paired_half_width", f(&|p| (p.diff.hi - p.diff.lo) / 2.0)),
-        col("unpaired_half_width", f(&|p| p.unpaired_half_width)),
+        col_by("sweep_index", &rows, |r| r.0),
+        col_by("sweep", &rows, |r| r.1.name.as_str()),
+        col_by("y", &rows, |r| r.2.y),
+        col_by("x_from", &rows, |r| r.2.from),
+        col_by("x_to", &rows, |r| r.2.to),
+        col_by("diff_p_a_win", &rows, |r| r.2.diff.diff),
+        col_by("diff_lo", &rows, |r| r.2.diff.lo),
+        col_by("diff_hi", &rows, |r| r.2.diff.hi),
+        col_by("z", &rows, |r| r.2.diff.z),
+        col_by("p_value", &rows, |r| r.2.diff.p_value),
+        col_by("paired_half_width", &rows, |r| {
+            (r.2.diff.hi - r.2.diff.lo) / 2.0
+        }),
+        col_by("unpaired_half_width", &rows, |r| r.2.unpaired_half_width),
     ])
 }
 

@@ -4,18 +4,18 @@
 
 use std::fmt::Write;
 
-use oddsmith_study::TournamentDoc;
+use oddsmith_study::{Est, RankDoc, TournamentDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
     Chart, ColorScale, Corner, HeatmapPlot, LabelledXy, Plot, PointLabel, Series, Style, XyPlot,
     all_whole, padded_range, percent_text,
 };
-use crate::format::{col, est, est_page, fit, num, pct, percent, thousands};
+use crate::format::{col_by, est, est_page, fit, num, pct, percent, thousands};
 use crate::page::{Block, Section};
 
 use super::grid;
-use super::{NamedChart, NamedTable, Subject};
+use super::{NamedChart, NamedTable, Subject, paragraph};
 
 /// Stem of the win-matrix chart.
 pub const MATRIX_STEM: &str = "tournament-matrix";
@@ -27,10 +27,7 @@ pub struct Tournament<'a>(pub &'a TournamentDoc);
 
 impl Subject for Tournament<'_> {
     fn text(&self) -> String {
-        let mut s = String::new();
-        tournament_text(&mut s, self.0);
-        s.push('\n');
-        s
+        paragraph(|s| tournament_text(s, self.0))
     }
 
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
@@ -155,54 +152,21 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
 /// meta-game payoff P(win) − P(lose).
 pub fn tournament_matrix(t: &TournamentDoc) -> PolarsResult<DataFrame> {
     let n = t.fighters.len();
-    let pairs: Vec<(usize, usize, oddsmith_study::Est)> = (0..n)
+    let pairs: Vec<(usize, usize, Est)> = (0..n)
         .flat_map(|i| (0..n).map(move |j| (i, j)))
         .filter_map(|(i, j)| t.win[i][j].map(|e| (i, j, e)))
         .collect();
-    let f = |g: &dyn Fn(&oddsmith_study::Est) -> f64| {
-        pairs.iter().map(|p| g(&p.2)).collect::<Vec<f64>>()
-    };
+    let exact = |i: usize, j: usize| t.exact_win.get(i).and_then(|r| r.get(j).copied().flatten());
     DataFrame::new_infer_height(vec![
-        col(
-            "fighter",
-            pairs
-                .iter()
-                .map(|p| t.fighters[p.0].as_str())
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "opponent",
-            pairs
-                .iter()
-                .map(|p| t.fighters[p.1].as_str())
-                .collect::<Vec<_>>(),
-        ),
-        col("p_win", f(&|e| e.p)),
-        col("p_win_lo", f(&|e| e.lo)),
-        col("p_win_hi", f(&|e| e.hi)),
-        col(
-            "wins",
-            pairs.iter().map(|p| p.2.successes).collect::<Vec<_>>(),
-        ),
-        col(
-            "trials",
-            pairs.iter().map(|p| p.2.trials).collect::<Vec<_>>(),
-        ),
-        col(
-            "exact_p_win",
-            pairs
-                .iter()
-                .map(|p| {
-                    t.exact_win
-                        .get(p.0)
-                        .and_then(|r| r.get(p.1).copied().flatten())
-                })
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "payoff",
-            pairs.iter().map(|p| t.payoff[p.0][p.1]).collect::<Vec<_>>(),
-        ),
+        col_by("fighter", &pairs, |p| t.fighters[p.0].as_str()),
+        col_by("opponent", &pairs, |p| t.fighters[p.1].as_str()),
+        col_by("p_win", &pairs, |p| p.2.p),
+        col_by("p_win_lo", &pairs, |p| p.2.lo),
+        col_by("p_win_hi", &pairs, |p| p.2.hi),
+        col_by("wins", &pairs, |p| p.2.successes),
+        col_by("trials", &pairs, |p| p.2.trials),
+        col_by("exact_p_win", &pairs, |p| exact(p.0, p.1)),
+        col_by("payoff", &pairs, |p| t.payoff[p.0][p.1]),
     ])
 }
 
@@ -210,45 +174,27 @@ pub fn tournament_matrix(t: &TournamentDoc) -> PolarsResult<DataFrame> {
 /// loadout's share in the Nash mix, whether it is strictly dominated, and — when every loadout
 /// has a cost — its cost, the win rate the fair line predicts, the residual and the verdict.
 pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
-    let r = &t.ranking;
-    let f = |g: &dyn Fn(&oddsmith_study::RankDoc) -> f64| r.iter().map(g).collect::<Vec<f64>>();
+    let r: Vec<(u32, &RankDoc)> = (1..).zip(&t.ranking).collect();
     let mut cols = vec![
-        col("rank", (1..=r.len() as u32).collect::<Vec<_>>()),
-        col(
-            "fighter",
-            r.iter().map(|x| x.fighter.as_str()).collect::<Vec<_>>(),
-        ),
-        col("p_win", f(&|x| x.win_rate.p)),
-        col("p_win_lo", f(&|x| x.win_rate.lo)),
-        col("p_win_hi", f(&|x| x.win_rate.hi)),
-        col("p_lose", f(&|x| x.loss_rate)),
-        col("nash_share", f(&|x| x.nash_share)),
-        col(
-            "dominated",
-            r.iter().map(|x| x.dominated).collect::<Vec<_>>(),
-        ),
+        col_by("rank", &r, |x| x.0),
+        col_by("fighter", &r, |x| x.1.fighter.as_str()),
+        col_by("p_win", &r, |x| x.1.win_rate.p),
+        col_by("p_win_lo", &r, |x| x.1.win_rate.lo),
+        col_by("p_win_hi", &r, |x| x.1.win_rate.hi),
+        col_by("p_lose", &r, |x| x.1.loss_rate),
+        col_by("nash_share", &r, |x| x.1.nash_share),
+        col_by("dominated", &r, |x| x.1.dominated),
     ];
     if let Some(c) = &t.costs {
-        let by = |x: &oddsmith_study::RankDoc| c.points.iter().find(|p| p.fighter == x.fighter);
-        let g = |h: &dyn Fn(&oddsmith_study::CostPoint) -> f64| {
-            r.iter().map(|x| by(x).map(h)).collect::<Vec<Option<f64>>>()
-        };
-        cols.push(col("cost", g(&|p| p.cost)));
-        cols.push(col("cost_unit", vec![c.unit.as_str(); r.len()]));
-        cols.push(col(
-            "cost_source",
-            r.iter()
-                .map(|x| by(x).map(|p| p.source.as_str()))
-                .collect::<Vec<_>>(),
-        ));
-        cols.push(col("fair_p_win", g(&|p| p.fair)));
-        cols.push(col("residual", g(&|p| p.residual)));
-        cols.push(col(
-            "verdict",
-            r.iter()
-                .map(|x| by(x).map(|p| p.verdict.as_str()))
-                .collect::<Vec<_>>(),
-        ));
+        let by = |x: &(u32, &RankDoc)| c.points.iter().find(|p| p.fighter == x.1.fighter);
+        cols.extend([
+            col_by("cost", &r, |x| by(x).map(|p| p.cost)),
+            col_by("cost_unit", &r, |_| c.unit.as_str()),
+            col_by("cost_source", &r, |x| by(x).map(|p| p.source.as_str())),
+            col_by("fair_p_win", &r, |x| by(x).map(|p| p.fair)),
+            col_by("residual", &r, |x| by(x).map(|p| p.residual)),
+            col_by("verdict", &r, |x| by(x).map(|p| p.verdict.as_str())),
+        ]);
     }
     DataFrame::new_infer_height(cols)
 }

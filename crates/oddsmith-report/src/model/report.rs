@@ -5,7 +5,7 @@ use oddsmith_rules::ExactDuel;
 use oddsmith_sim::DuelStats;
 use oddsmith_stats::Proportion;
 
-use super::RunDoc;
+use super::run::RunDoc;
 
 /// Facts about the run that only the CLI knows (it stamps the time; the core never reads a
 /// clock).

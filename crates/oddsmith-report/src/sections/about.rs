@@ -5,7 +5,7 @@ use crate::format::toml_text;
 use crate::model::ReportData;
 use crate::page::{Block, Cell, Section, Table, head};
 
-use super::{Place, Subject};
+use super::subject::{Place, Subject};
 
 /// The run's facts, fighters and options.
 pub struct About<'a>(pub &'a ReportData);

@@ -8,9 +8,9 @@ use oddsmith_study::AssertDoc;
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::format::{col_by, num, pass_fail, pct, plural};
-use crate::page::{Block, Section};
+use crate::page::{Block, Section, head};
 
-use super::{NamedTable, Place, Subject, WIDTH};
+use super::subject::{NamedTable, Place, Subject, WIDTH};
 
 /// Every assertion of a study.
 pub struct Asserts<'a>(pub Vec<&'a AssertDoc>);
@@ -148,7 +148,7 @@ pub fn asserts_table(a: &[&AssertDoc]) -> PolarsResult<DataFrame> {
 
 fn asserts_section(asserts: &[&AssertDoc]) -> Section {
     let failed = asserts.iter().filter(|a| !a.passed).count();
-    let head = [
+    let columns = head([
         "result",
         "assertion",
         "metric",
@@ -157,9 +157,7 @@ fn asserts_section(asserts: &[&AssertDoc]) -> Section {
         "95 % CI",
         "allowed",
         "verdict",
-    ]
-    .map(String::from)
-    .to_vec();
+    ]);
     let rows = asserts
         .iter()
         .map(|a| {
@@ -192,7 +190,7 @@ fn asserts_section(asserts: &[&AssertDoc]) -> Section {
                  \"Uncertain\": judged on a Monte Carlo estimate whose interval crosses a bound (or is unknown), so another seed or more trials may flip the verdict."
                     .into(),
             ),
-            Block::table(head, rows),
+            Block::table(columns, rows),
         ],
     )
 }

@@ -11,7 +11,7 @@ use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot, padded_range};
 use crate::format::{col, col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands};
 use crate::page::{Block, Section};
 
-use super::{NamedChart, NamedTable, Subject, paragraph};
+use super::subject::{NamedChart, NamedTable, Subject, paragraph};
 
 /// Stem of the balance-search chart.
 pub const STEM: &str = "balance";

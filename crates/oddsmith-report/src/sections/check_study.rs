@@ -14,8 +14,7 @@ use crate::charts::{
 use crate::format::{col_by, est, est_page, pct, percent, slug, thousands};
 use crate::page::{Block, Section};
 
-use super::grid;
-use super::{NamedChart, NamedTable, Subject, paragraph};
+use super::subject::{NamedChart, NamedTable, Subject, grid, indexed, paragraph};
 
 /// Every check of a study.
 pub struct CheckStudies<'a>(pub Vec<&'a CheckStudyDoc>);
@@ -33,19 +32,11 @@ impl Subject for CheckStudies<'_> {
     }
 
     fn charts(&self) -> Vec<NamedChart> {
-        self.0
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| check_chart(c).map(|ch| (check_stem(i, c), ch)))
-            .collect()
+        indexed(&self.0, |i, c| Some((check_stem(i, c), check_chart(c)?)))
     }
 
     fn sections(&self) -> Vec<Section> {
-        self.0
-            .iter()
-            .enumerate()
-            .map(|(i, c)| check_section(i, c))
-            .collect()
+        indexed(&self.0, |i, c| Some(check_section(i, c)))
     }
 }
 

@@ -11,7 +11,7 @@ use crate::format::{col, thousands};
 use crate::model::{CheckDoc, CheckGridData, ReportData};
 use crate::page::{Block, Section};
 
-use super::{NamedChart, NamedTable, Place, Subject};
+use super::subject::{NamedChart, NamedTable, Place, Subject};
 
 /// The run's check grid, if the ruleset has one.
 pub struct Checks<'a>(pub &'a ReportData);

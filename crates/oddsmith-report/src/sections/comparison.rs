@@ -6,15 +6,15 @@
 use std::fmt::Write as _;
 
 use oddsmith_study::ComparisonDoc;
-use oddsmith_study::compare::{CheckCellCompare, CheckCompareDoc, Compared};
-use polars::prelude::{DataFrame, PolarsResult};
+use oddsmith_study::compare::{ArchetypeDoc, CheckCellCompare, CheckCompareDoc, Compared};
+use polars::prelude::{Column, DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
 use crate::format::{col_by, p_value, pct, percent, points_ci, signed_points};
 use crate::model::ReportData;
-use crate::page::{Block, Section};
+use crate::page::{Block, Section, head};
 
-use super::{NamedChart, NamedTable, Subject};
+use super::subject::{NamedChart, NamedTable, Subject};
 
 /// A comparison file's ruleset comparison.
 pub struct Comparison<'a> {
@@ -85,102 +85,13 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
         100.0 * c.practical_threshold
     );
     if !c.archetypes.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nArchetypes (P in %, differences in points, first − second ruleset)"
-        );
-        let _ = writeln!(
-            s,
-            "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
-            "archetype", "rulesets", "P(A wins)", "difference", "rounds", "KS D (p)"
-        );
-        for a in &c.archetypes {
-            let _ = writeln!(
-                s,
-                "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
-                a.archetype,
-                a.rulesets.join(" vs "),
-                format!(
-                    "{} / {}",
-                    pct(a.p_a_win.values[0]),
-                    pct(a.p_a_win.values[1])
-                ),
-                format!("{}{}", diff_text(&a.p_a_win), mark(a.p_a_win.decisive)),
-                format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
-                format!(
-                    "{:.3} ({}){}",
-                    a.rounds_ks.d,
-                    p_value(a.rounds_ks.p_value),
-                    mark(a.rounds_decisive)
-                ),
-            );
-            let _ = writeln!(
-                s,
-                "  {:<26} {:<20} {:>15} {:>30}",
-                "",
-                "  lethality",
-                format!(
-                    "{} / {}",
-                    pct(a.lethality.values[0]),
-                    pct(a.lethality.values[1])
-                ),
-                format!("{}{}", diff_text(&a.lethality), mark(a.lethality.decisive)),
-            );
-        }
+        archetypes_text(&mut s, c);
     }
     if !c.steps.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nOne skill step (paired: the same random numbers before and after)"
-        );
-        for st in &c.steps {
-            let _ = writeln!(
-                s,
-                "  {:<10} {:<44} {} → {} %  {:+.2} [{:+.2} {:+.2}]{}",
-                st.ruleset,
-                st.label,
-                pct(st.before.p),
-                pct(st.after.p),
-                100.0 * st.diff.diff,
-                100.0 * st.diff.lo,
-                100.0 * st.diff.hi,
-                st.exact_diff
-                    .map_or(String::new(), |e| format!(" exact {:+.2}", 100.0 * e))
-            );
-        }
-        for sc in &c.step_comparisons {
-            let _ = writeln!(
-                s,
-                "  {} − {}: {}{}",
-                sc.rulesets[0],
-                sc.rulesets[1],
-                diff_text(&sc.effect),
-                mark(sc.effect.decisive)
-            );
-        }
+        steps_text(&mut s, c);
     }
     for ch in &c.checks {
-        let _ = writeln!(
-            s,
-            "\nCheck {:?}: exact P(success) % under {} / {}, difference, and the step from the previous row",
-            ch.check, ch.rulesets[0], ch.rulesets[1]
-        );
-        for cell in &ch.cells {
-            let _ = writeln!(
-                s,
-                "  {:<30} {:<22} {:>15} {:>16}{}",
-                cell.row.clone().unwrap_or_default(),
-                cell.col.clone().unwrap_or_default(),
-                format!("{} / {}", pct(cell.p.values[0]), pct(cell.p.values[1])),
-                diff_text(&cell.p),
-                cell.step.as_ref().map_or(String::new(), |st| format!(
-                    "   step {:+.2} / {:+.2}{}",
-                    100.0 * st.values[0],
-                    100.0 * st.values[1],
-                    mark(st.decisive)
-                )),
-            );
-        }
+        check_text(&mut s, ch);
     }
     for u in &c.unmatched {
         let _ = writeln!(s, "\nnot compared: {u}");
@@ -199,6 +110,110 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
     s
 }
 
+/// The archetypes: P(A wins), fight length and lethality under each ruleset.
+fn archetypes_text(s: &mut String, c: &ComparisonDoc) {
+    let _ = writeln!(
+        s,
+        "\nArchetypes (P in %, differences in points, first − second ruleset)"
+    );
+    let _ = writeln!(
+        s,
+        "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
+        "archetype", "rulesets", "P(A wins)", "difference", "rounds", "KS D (p)"
+    );
+    for a in &c.archetypes {
+        let _ = writeln!(
+            s,
+            "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
+            a.archetype,
+            a.rulesets.join(" vs "),
+            format!(
+                "{} / {}",
+                pct(a.p_a_win.values[0]),
+                pct(a.p_a_win.values[1])
+            ),
+            format!("{}{}", diff_text(&a.p_a_win), mark(a.p_a_win.decisive)),
+            format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
+            format!(
+                "{:.3} ({}){}",
+                a.rounds_ks.d,
+                p_value(a.rounds_ks.p_value),
+                mark(a.rounds_decisive)
+            ),
+        );
+        let _ = writeln!(
+            s,
+            "  {:<26} {:<20} {:>15} {:>30}",
+            "",
+            "  lethality",
+            format!(
+                "{} / {}",
+                pct(a.lethality.values[0]),
+                pct(a.lethality.values[1])
+            ),
+            format!("{}{}", diff_text(&a.lethality), mark(a.lethality.decisive)),
+        );
+    }
+}
+
+/// The skill steps and their comparisons.
+fn steps_text(s: &mut String, c: &ComparisonDoc) {
+    let _ = writeln!(
+        s,
+        "\nOne skill step (paired: the same random numbers before and after)"
+    );
+    for st in &c.steps {
+        let _ = writeln!(
+            s,
+            "  {:<10} {:<44} {} → {} %  {:+.2} [{:+.2} {:+.2}]{}",
+            st.ruleset,
+            st.label,
+            pct(st.before.p),
+            pct(st.after.p),
+            100.0 * st.diff.diff,
+            100.0 * st.diff.lo,
+            100.0 * st.diff.hi,
+            st.exact_diff
+                .map_or(String::new(), |e| format!(" exact {:+.2}", 100.0 * e))
+        );
+    }
+    for sc in &c.step_comparisons {
+        let _ = writeln!(
+            s,
+            "  {} − {}: {}{}",
+            sc.rulesets[0],
+            sc.rulesets[1],
+            diff_text(&sc.effect),
+            mark(sc.effect.decisive)
+        );
+    }
+}
+
+/// A compared check, cell by cell.
+fn check_text(s: &mut String, ch: &CheckCompareDoc) {
+    let _ = writeln!(
+        s,
+        "\nCheck {:?}: exact P(success) % under {} / {}, difference, and the step from the previous row",
+        ch.check, ch.rulesets[0], ch.rulesets[1]
+    );
+    for cell in &ch.cells {
+        let _ = writeln!(
+            s,
+            "  {:<30} {:<22} {:>15} {:>16}{}",
+            cell.row.clone().unwrap_or_default(),
+            cell.col.clone().unwrap_or_default(),
+            format!("{} / {}", pct(cell.p.values[0]), pct(cell.p.values[1])),
+            diff_text(&cell.p),
+            cell.step.as_ref().map_or(String::new(), |st| format!(
+                "   step {:+.2} / {:+.2}{}",
+                100.0 * st.values[0],
+                100.0 * st.values[1],
+                mark(st.decisive)
+            )),
+        );
+    }
+}
+
 /// The comparison's tables: `comparison_archetypes`, `comparison_steps`, `comparison_checks`.
 pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
     let mut v = Vec::new();
@@ -206,31 +221,24 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
         let a = &c.archetypes[..];
         v.push((
             "comparison_archetypes",
-            DataFrame::new_infer_height(vec![
-                col_by("archetype", a, |r| r.archetype.as_str()),
-                col_by("ruleset_1", a, |r| r.rulesets[0].as_str()),
-                col_by("ruleset_2", a, |r| r.rulesets[1].as_str()),
-                col_by("p_a_win_1", a, |r| r.p_a_win.values[0]),
-                col_by("p_a_win_2", a, |r| r.p_a_win.values[1]),
-                col_by("p_a_win_diff", a, |r| r.p_a_win.diff),
-                col_by("p_a_win_diff_lo", a, |r| r.p_a_win.lo),
-                col_by("p_a_win_diff_hi", a, |r| r.p_a_win.hi),
-                col_by("p_a_win_p_value", a, |r| r.p_a_win.p_value),
-                col_by("p_a_win_exact", a, |r| r.p_a_win.exact),
-                col_by("p_a_win_verdict", a, |r| r.p_a_win.decisive),
-                col_by("rounds_mean_1", a, |r| r.rounds_mean[0]),
-                col_by("rounds_mean_2", a, |r| r.rounds_mean[1]),
-                col_by("rounds_ks_d", a, |r| r.rounds_ks.d),
-                col_by("rounds_ks_p_value", a, |r| r.rounds_ks.p_value),
-                col_by("rounds_verdict", a, |r| r.rounds_decisive),
-                col_by("lethality_1", a, |r| r.lethality.values[0]),
-                col_by("lethality_2", a, |r| r.lethality.values[1]),
-                col_by("lethality_diff", a, |r| r.lethality.diff),
-                col_by("lethality_diff_lo", a, |r| r.lethality.lo),
-                col_by("lethality_diff_hi", a, |r| r.lethality.hi),
-                col_by("lethality_p_value", a, |r| r.lethality.p_value),
-                col_by("lethality_verdict", a, |r| r.lethality.decisive),
-            ])?,
+            DataFrame::new_infer_height(
+                [
+                    col_by("archetype", a, |r| r.archetype.as_str()),
+                    col_by("ruleset_1", a, |r| r.rulesets[0].as_str()),
+                    col_by("ruleset_2", a, |r| r.rulesets[1].as_str()),
+                ]
+                .into_iter()
+                .chain(compared_columns("p_a_win", a, |r| &r.p_a_win, true))
+                .chain([
+                    col_by("rounds_mean_1", a, |r| r.rounds_mean[0]),
+                    col_by("rounds_mean_2", a, |r| r.rounds_mean[1]),
+                    col_by("rounds_ks_d", a, |r| r.rounds_ks.d),
+                    col_by("rounds_ks_p_value", a, |r| r.rounds_ks.p_value),
+                    col_by("rounds_verdict", a, |r| r.rounds_decisive),
+                ])
+                .chain(compared_columns("lethality", a, |r| &r.lethality, false))
+                .collect(),
+            )?,
         ));
     }
     if !c.steps.is_empty() {
@@ -274,6 +282,30 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
         ));
     }
     Ok(v)
+}
+
+/// The columns of a compared value: `<name>_1`, `<name>_2`, `<name>_diff` with its interval,
+/// `<name>_p_value`, `<name>_exact` (when `exact`) and `<name>_verdict`.
+fn compared_columns<'a>(
+    name: &str,
+    a: &'a [ArchetypeDoc],
+    of: fn(&ArchetypeDoc) -> &Compared,
+    exact: bool,
+) -> Vec<Column> {
+    let n = |suffix: &str| format!("{name}_{suffix}");
+    let mut v = vec![
+        col_by(&n("1"), a, |r| of(r).values[0]),
+        col_by(&n("2"), a, |r| of(r).values[1]),
+        col_by(&n("diff"), a, |r| of(r).diff),
+        col_by(&n("diff_lo"), a, |r| of(r).lo),
+        col_by(&n("diff_hi"), a, |r| of(r).hi),
+        col_by(&n("p_value"), a, |r| of(r).p_value),
+    ];
+    if exact {
+        v.push(col_by(&n("exact"), a, |r| of(r).exact));
+    }
+    v.push(col_by(&n("verdict"), a, |r| of(r).decisive));
+    v
 }
 
 /// Charts: P(A wins) and lethality per archetype and ruleset, with intervals and exact
@@ -488,7 +520,7 @@ fn verdicts_section(c: &ComparisonDoc) -> Section {
 
 /// P(A wins), fight length and lethality per archetype.
 fn archetypes_section(c: &ComparisonDoc) -> Section {
-    let head: Vec<String> = [
+    let columns: Vec<String> = head([
         "archetype",
         "rulesets",
         "P(A wins) 1",
@@ -502,9 +534,7 @@ fn archetypes_section(c: &ComparisonDoc) -> Section {
         "lethality 2",
         "difference",
         "p",
-    ]
-    .map(String::from)
-    .to_vec();
+    ]);
     let rows = c
         .archetypes
         .iter()
@@ -532,7 +562,7 @@ fn archetypes_section(c: &ComparisonDoc) -> Section {
         "Ruleset comparison: archetypes",
         vec![
             Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
-            Block::table(head, rows),
+            Block::table(columns, rows),
             Block::Chart(WIN_STEM.into()),
             Block::Chart(LETHALITY_STEM.into()),
         ],
@@ -544,9 +574,7 @@ fn steps_section(c: &ComparisonDoc) -> Section {
     let mut blocks = vec![
         Block::Note("How much one step of skill moves P(A wins) in each ruleset, measured on common random numbers (the same duels before and after the step). Rulesets are compared by a z-test on the two effects.".into()),
         Block::table(
-            ["ruleset", "step", "before", "after", "effect (points)", "exact effect"]
-                .map(String::from)
-                .to_vec(),
+            head(["ruleset", "step", "before", "after", "effect (points)", "exact effect"]),
             c.steps
                 .iter()
                 .map(|s| {
@@ -569,15 +597,13 @@ fn steps_section(c: &ComparisonDoc) -> Section {
     ];
     if !c.step_comparisons.is_empty() {
         blocks.push(Block::table(
-            [
+            head([
                 "rulesets",
                 "effect 1",
                 "effect 2",
                 "difference (points)",
                 "p",
-            ]
-            .map(String::from)
-            .to_vec(),
+            ]),
             c.step_comparisons
                 .iter()
                 .map(|s| {

@@ -5,7 +5,7 @@ use polars::prelude::{DataFrame, PolarsResult};
 use crate::format::col;
 use crate::model::ReportData;
 
-use super::{NamedTable, Subject};
+use super::subject::{NamedTable, Subject};
 
 /// The counters of every matchup.
 pub struct Counters<'a>(pub &'a ReportData);

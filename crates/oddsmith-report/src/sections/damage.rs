@@ -7,7 +7,7 @@ use crate::format::col;
 use crate::model::ReportData;
 
 use super::rounds::{shares, x_max};
-use super::{NamedChart, NamedTable, Subject};
+use super::subject::{NamedChart, NamedTable, Subject};
 
 /// Damage in every matchup.
 pub struct Damage<'a>(pub &'a ReportData);

@@ -16,7 +16,7 @@ use crate::format::{
 use crate::model::{ExactDoc, MatchupDoc, PRACTICAL_THRESHOLD, ReportData, RunDoc};
 use crate::page::{Block, Section, head};
 
-use super::{NamedChart, NamedTable, Place, Subject};
+use super::subject::{NamedChart, NamedTable, Place, Subject};
 
 /// Stem of the P(A wins) chart.
 pub const WIN_STEM: &str = "win-probability";

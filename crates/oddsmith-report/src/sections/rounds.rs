@@ -8,7 +8,7 @@ use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot};
 use crate::format::col;
 use crate::model::ReportData;
 
-use super::{NamedChart, NamedTable, Subject};
+use super::subject::{NamedChart, NamedTable, Subject};
 
 /// Fight length of every matchup.
 pub struct Rounds<'a>(pub &'a ReportData);

@@ -15,9 +15,9 @@ use crate::charts::{
 use crate::format::{
     col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
 };
-use crate::page::{Block, Section};
+use crate::page::{Block, Section, head};
 
-use super::{NamedChart, NamedTable, Subject, paragraph};
+use super::subject::{NamedChart, NamedTable, Subject, indexed, paragraph};
 
 /// Every sweep of a study.
 pub struct Sweeps<'a>(pub Vec<&'a SweepDoc>);
@@ -37,19 +37,11 @@ impl Subject for Sweeps<'_> {
     }
 
     fn charts(&self) -> Vec<NamedChart> {
-        self.0
-            .iter()
-            .enumerate()
-            .filter_map(|(i, sw)| sweep_chart(sw).map(|c| (sweep_stem(i, sw), c)))
-            .collect()
+        indexed(&self.0, |i, sw| Some((sweep_stem(i, sw), sweep_chart(sw)?)))
     }
 
     fn sections(&self) -> Vec<Section> {
-        self.0
-            .iter()
-            .enumerate()
-            .map(|(i, sw)| sweep_section(i, sw))
-            .collect()
+        indexed(&self.0, |i, sw| Some(sweep_section(i, sw)))
     }
 }
 
@@ -275,20 +267,17 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
 
 fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
     let two = sw.y.is_some();
-    let mut head = vec![sw.x.target.clone()];
+    let mut columns = vec![sw.x.target.clone()];
     if let Some(y) = &sw.y {
-        head.push(y.target.clone());
+        columns.push(y.target.clone());
     }
-    head.extend(
-        [
-            "P(A wins) [95 % CI]",
-            "exact P(A wins)",
-            "P(B wins)",
-            "P(draw)",
-            "rounds (mean)",
-        ]
-        .map(String::from),
-    );
+    columns.extend(head([
+        "P(A wins) [95 % CI]",
+        "exact P(A wins)",
+        "P(B wins)",
+        "P(draw)",
+        "rounds (mean)",
+    ]));
     let rows = sw
         .points
         .iter()
@@ -321,23 +310,20 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
                 " The shaded band is the 95 % interval; the dashed line marks an even fight (50 %)."
             }
         )),
-        Block::table(head, rows),
+        Block::table(columns, rows),
         Block::Chart(sweep_stem(i, sw)),
     ];
     if !sw.steps.is_empty() {
-        let mut head = vec!["step".to_string()];
+        let mut columns = vec!["step".to_string()];
         if let Some(y) = &sw.y {
-            head.push(y.target.clone());
+            columns.push(y.target.clone());
         }
-        head.extend(
-            [
-                "change of P(A wins), points [95 % CI]",
-                "p-value",
-                "± paired",
-                "± independent runs",
-            ]
-            .map(String::from),
-        );
+        columns.extend(head([
+            "change of P(A wins), points [95 % CI]",
+            "p-value",
+            "± paired",
+            "± independent runs",
+        ]));
         let rows = sw
             .steps
             .iter()
@@ -362,7 +348,7 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
              A step whose interval excludes 0 is a real change."
                 .into(),
         ));
-        blocks.push(Block::table(head, rows));
+        blocks.push(Block::table(columns, rows));
     }
     Section::new(format!("Sweep {}: {}", i + 1, sw.name), blocks)
 }

@@ -12,10 +12,9 @@ use crate::charts::{
     all_whole, padded_range, percent_text,
 };
 use crate::format::{col_by, est, est_page, fit, num, pct, percent, thousands};
-use crate::page::{Block, Section};
+use crate::page::{Block, Section, head};
 
-use super::grid;
-use super::{NamedChart, NamedTable, Subject, paragraph};
+use super::subject::{NamedChart, NamedTable, Subject, grid, paragraph};
 
 /// Stem of the win-matrix chart.
 pub const MATRIX_STEM: &str = "tournament-matrix";
@@ -275,8 +274,8 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
 
 fn tournament_section(t: &TournamentDoc) -> Section {
     let n = t.fighters.len();
-    let mut head = vec!["P(row beats column)".to_string()];
-    head.extend(t.fighters.iter().cloned());
+    let mut columns = vec!["P(row beats column)".to_string()];
+    columns.extend(t.fighters.iter().cloned());
     let matrix =
         (0..n)
             .map(|i| {
@@ -287,16 +286,14 @@ fn tournament_section(t: &TournamentDoc) -> Section {
                     .collect()
             })
             .collect();
-    let rhead = [
+    let rhead = head([
         "#",
         "fighter",
         "P(win) [95 % CI]",
         "P(lose)",
         "Nash mix",
         "dominated",
-    ]
-    .map(String::from)
-    .to_vec();
+    ]);
     let ranking = t
         .ranking
         .iter()
@@ -317,7 +314,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
             "Every loadout against every other, {} duels in each seating (each pair fought both ways, pooled).",
             thousands(t.trials_per_seating)
         )),
-        Block::table(head, matrix),
+        Block::table(columns, matrix),
         Block::Chart(MATRIX_STEM.into()),
         Block::Heading("Ranking".into()),
         Block::Note(
@@ -328,7 +325,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
         Block::table(rhead, ranking),
     ];
     if let Some(c) = &t.costs {
-        let chead = [
+        let chead = head([
             "fighter",
             "cost",
             "cost from",
@@ -336,9 +333,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
             "fair P(win)",
             "residual (points)",
             "verdict",
-        ]
-        .map(String::from)
-        .to_vec();
+        ]);
         let rows = c
             .points
             .iter()

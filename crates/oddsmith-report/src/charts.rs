@@ -246,6 +246,32 @@ pub struct HeatmapPlot {
     pub contour: Option<f64>,
 }
 
+impl HeatmapPlot {
+    /// A heatmap of probabilities (0 to 100 %, 50 % in the neutral colour) with each cell's
+    /// percentage written in it; first data row at the bottom, no contour.
+    pub fn probabilities(
+        (x_desc, y_desc): (String, String),
+        (x_labels, y_labels): (Vec<String>, Vec<String>),
+        values: Vec<Vec<f64>>,
+        value_desc: &str,
+    ) -> Self {
+        HeatmapPlot {
+            x_desc,
+            y_desc,
+            x_labels,
+            y_labels,
+            first_row_on_top: false,
+            cell_text: percent_text(&values),
+            values,
+            range: (0.0, 1.0),
+            scale: ColorScale::Diverging { center: 0.5 },
+            value_desc: value_desc.into(),
+            percent: true,
+            contour: None,
+        }
+    }
+}
+
 /// Cell texts such as "62 %" for a [`HeatmapPlot`] (empty for NaN cells).
 #[must_use]
 pub fn percent_text(values: &[Vec<f64>]) -> Vec<Vec<String>> {
@@ -429,14 +455,18 @@ fn intervals<DB: DrawingBackend>(
         .draw()
         .map_err(|e| e.to_string())?;
     let bar = PALETTE[0].mix(0.55).filled();
-    chart
-        .draw_series(
-            Histogram::horizontal(&chart)
-                .style(bar)
-                .margin(12)
-                .data(p.values.iter().enumerate().map(|(i, v)| (i as i32, v.0))),
-        )
-        .map_err(|e| e.to_string())?;
+    // One bar per call: plotters' Histogram collects its data in a HashMap, so bars drawn in
+    // one call come out in a different order on every run (and the SVG bytes with them).
+    for (i, v) in p.values.iter().enumerate() {
+        chart
+            .draw_series(
+                Histogram::horizontal(&chart)
+                    .style(bar)
+                    .margin(12)
+                    .data([(i as i32, v.0)]),
+            )
+            .map_err(|e| e.to_string())?;
+    }
     chart
         .draw_series(p.values.iter().enumerate().map(|(i, v)| {
             ErrorBar::new_horizontal(
@@ -1287,6 +1317,49 @@ fn colour_bar<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interval_bars_come_in_category_order_every_time() {
+        let n = 9;
+        let chart = Chart {
+            title: "bars".into(),
+            width: 600,
+            height: 700,
+            plot: Plot::Intervals(IntervalPlot {
+                value_desc: "P".into(),
+                categories: (0..n).map(|i| format!("matchup {i}")).collect(),
+                values: (0..n).map(|i| (0.1 * i as f64, 0.0, 0.9)).collect(),
+                exact: vec![None; n],
+                range: (0.0, 1.0),
+                reference: Some(0.5),
+                percent: true,
+            }),
+        };
+        let first = svg(&chart).unwrap();
+        let attr = |l: &str, name: &str| -> i32 {
+            let v = l.split(&format!(" {name}=\"")).nth(1).unwrap();
+            v[..v.find('"').unwrap()].parse().unwrap()
+        };
+        let rects: Vec<&str> = first
+            .lines()
+            .filter(|l| l.starts_with("<rect") && l.contains("opacity=\"0.55\""))
+            .collect();
+        // The bars start at the left edge of the plot (the legend swatch elsewhere).
+        let left = attr(rects[0], "x");
+        let bars: Vec<i32> = rects
+            .iter()
+            .filter(|l| attr(l, "x") == left)
+            .map(|l| attr(l, "y"))
+            .collect();
+        assert_eq!(bars.len(), n, "{bars:?}");
+        assert!(
+            bars.windows(2).all(|w| w[0] > w[1]),
+            "category order: {bars:?}"
+        );
+        for _ in 0..3 {
+            assert_eq!(svg(&chart).unwrap(), first);
+        }
+    }
 
     #[test]
     fn contour_of_a_ramp_is_a_straight_line() {

@@ -9,8 +9,7 @@ use oddsmith_study::SweepDoc;
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
-    Chart, ColorScale, Corner, HeatmapPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
-    percent_text,
+    Chart, Corner, HeatmapPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
 };
 use crate::format::{
     col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
@@ -215,18 +214,16 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
             width: 900,
             height: 640,
             plot: Plot::Heatmap(HeatmapPlot {
-                x_desc: s.x.target.clone(),
-                y_desc: y.target.clone(),
-                x_labels: s.x.values.iter().map(|v| num(*v)).collect(),
-                y_labels: y.values.iter().map(|v| num(*v)).collect(),
-                first_row_on_top: false,
-                cell_text: percent_text(&values),
-                values,
-                range: (0.0, 1.0),
-                scale: ColorScale::Diverging { center: 0.5 },
-                value_desc: "P(A wins)".into(),
-                percent: true,
                 contour: Some(0.5),
+                ..HeatmapPlot::probabilities(
+                    (s.x.target.clone(), y.target.clone()),
+                    (
+                        s.x.values.iter().map(|v| num(*v)).collect(),
+                        y.values.iter().map(|v| num(*v)).collect(),
+                    ),
+                    values,
+                    "P(A wins)",
+                )
             }),
         });
     }
@@ -265,19 +262,27 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
     })
 }
 
+/// Table columns: `first`, then the y axis of a 2-D sweep, then `rest`.
+fn with_y(sw: &SweepDoc, first: String, rest: Vec<String>) -> Vec<String> {
+    let mut v = vec![first];
+    v.extend(sw.y.iter().map(|y| y.target.clone()));
+    v.extend(rest);
+    v
+}
+
 fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
     let two = sw.y.is_some();
-    let mut columns = vec![sw.x.target.clone()];
-    if let Some(y) = &sw.y {
-        columns.push(y.target.clone());
-    }
-    columns.extend(head([
-        "P(A wins) [95 % CI]",
-        "exact P(A wins)",
-        "P(B wins)",
-        "P(draw)",
-        "rounds (mean)",
-    ]));
+    let columns = with_y(
+        sw,
+        sw.x.target.clone(),
+        head([
+            "P(A wins) [95 % CI]",
+            "exact P(A wins)",
+            "P(B wins)",
+            "P(draw)",
+            "rounds (mean)",
+        ]),
+    );
     let rows = sw
         .points
         .iter()
@@ -314,16 +319,16 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
         Block::Chart(sweep_stem(i, sw)),
     ];
     if !sw.steps.is_empty() {
-        let mut columns = vec!["step".to_string()];
-        if let Some(y) = &sw.y {
-            columns.push(y.target.clone());
-        }
-        columns.extend(head([
-            "change of P(A wins), points [95 % CI]",
-            "p-value",
-            "± paired",
-            "± independent runs",
-        ]));
+        let columns = with_y(
+            sw,
+            "step".into(),
+            head([
+                "change of P(A wins), points [95 % CI]",
+                "p-value",
+                "± paired",
+                "± independent runs",
+            ]),
+        );
         let rows = sw
             .steps
             .iter()

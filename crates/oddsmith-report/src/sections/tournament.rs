@@ -8,8 +8,8 @@ use oddsmith_study::{Est, RankDoc, TournamentDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
-    Chart, ColorScale, Corner, HeatmapPlot, LabelledXy, Plot, PointLabel, Series, Style, XyPlot,
-    all_whole, padded_range, percent_text,
+    Chart, Corner, HeatmapPlot, LabelledXy, Plot, PointLabel, Series, Style, XyPlot, all_whole,
+    padded_range,
 };
 use crate::format::{col_by, est, est_page, fit, num, pct, percent, thousands};
 use crate::page::{Block, Section, head};
@@ -211,18 +211,13 @@ pub fn matrix_chart(t: &TournamentDoc) -> Chart {
         width: (520 + 70 * n).min(1400),
         height: (420 + 50 * n).min(1200),
         plot: Plot::Heatmap(HeatmapPlot {
-            x_desc: "opponent".into(),
-            y_desc: "fighter".into(),
-            x_labels: t.fighters.clone(),
-            y_labels: t.fighters.clone(),
             first_row_on_top: true,
-            cell_text: percent_text(&values),
-            values,
-            range: (0.0, 1.0),
-            scale: ColorScale::Diverging { center: 0.5 },
-            value_desc: "P(row wins)".into(),
-            percent: true,
-            contour: None,
+            ..HeatmapPlot::probabilities(
+                ("opponent".into(), "fighter".into()),
+                (t.fighters.clone(), t.fighters.clone()),
+                values,
+                "P(row wins)",
+            )
         }),
     }
 }

@@ -3,9 +3,10 @@
 //! Parquet), charts drawn with plotters (SVG and PNG), report.md and a self-contained
 //! report.html.
 //!
-//! Modules, imports pointing one way: [`write`] → [`sections`] (one module per subject) →
-//! [`page`] (the page model and its two renderers), [`charts`] (chart specs and drawing),
-//! [`format`] (every number and name format) and [`model`] (the documents).
+//! Modules, imports pointing one way: [`write`](mod@write) → [`sections`] (one module per
+//! subject) → [`page`] (the page model and its two renderers), [`charts`] (chart specs and
+//! drawing), [`format`](mod@format) (every number and name format) and [`model`] (the
+//! documents).
 
 pub mod charts;
 pub mod format;

@@ -60,7 +60,7 @@ pub struct FighterData {
     pub facts: Vec<(String, String)>,
 }
 
-/// Input of [`crate::write_report`].
+/// Input of `write_report` (everything a written report is built from).
 #[derive(Clone, Debug)]
 pub struct ReportData {
     /// The result document (also printed by `--json`).

@@ -15,6 +15,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, FontTransform};
 
+use crate::format::{num, percent_short as pct};
+
 /// Bundled font (DejaVu Sans, see `assets/DejaVuSans-LICENSE.txt`): text looks the same on
 /// every machine and no system font is needed.
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
@@ -124,6 +126,43 @@ pub struct Series {
     pub whiskers: Vec<(f64, f64, f64)>,
 }
 
+impl Series {
+    /// A series without band or whiskers.
+    pub fn new(name: &str, color: usize, style: Style, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            name: name.into(),
+            color,
+            style,
+            points,
+            band: vec![],
+            whiskers: vec![],
+        }
+    }
+
+    /// A dashed grey horizontal line at `y` across `x`.
+    pub fn reference(name: &str, x: (f64, f64), y: f64) -> Self {
+        Series::new(name, 6, Style::Dashed, vec![(x.0, y), (x.1, y)])
+    }
+}
+
+/// `(lo, hi)` of `values` padded by 5 % of the span (or ±1 when there is no span); `None`
+/// without a finite value.
+pub fn padded_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    });
+    if !lo.is_finite() || !hi.is_finite() {
+        return None;
+    }
+    let pad = if hi > lo { 0.05 * (hi - lo) } else { 1.0 };
+    Some((lo - pad, hi + pad))
+}
+
+/// Whether every value is a whole number (integer ticks).
+pub fn all_whole(values: &[f64]) -> bool {
+    values.iter().all(|v| v.fract() == 0.0)
+}
+
 /// Numeric series.
 #[derive(Clone, Debug, PartialEq)]
 pub struct XyPlot {
@@ -205,6 +244,32 @@ pub struct HeatmapPlot {
     pub cell_text: Vec<Vec<String>>,
     /// Draw the contour line at this value (e.g. 0.5), through the cell centres.
     pub contour: Option<f64>,
+}
+
+impl HeatmapPlot {
+    /// A heatmap of probabilities (0 to 100 %, 50 % in the neutral colour) with each cell's
+    /// percentage written in it; first data row at the bottom, no contour.
+    pub fn probabilities(
+        (x_desc, y_desc): (String, String),
+        (x_labels, y_labels): (Vec<String>, Vec<String>),
+        values: Vec<Vec<f64>>,
+        value_desc: &str,
+    ) -> Self {
+        HeatmapPlot {
+            x_desc,
+            y_desc,
+            x_labels,
+            y_labels,
+            first_row_on_top: false,
+            cell_text: percent_text(&values),
+            values,
+            range: (0.0, 1.0),
+            scale: ColorScale::Diverging { center: 0.5 },
+            value_desc: value_desc.into(),
+            percent: true,
+            contour: None,
+        }
+    }
 }
 
 /// Cell texts such as "62 %" for a [`HeatmapPlot`] (empty for NaN cells).
@@ -345,15 +410,6 @@ fn draw_plot<DB: DrawingBackend>(
     }
 }
 
-fn pct(v: f64) -> String {
-    let p = 100.0 * v;
-    if (p - p.round()).abs() < 1e-9 {
-        format!("{p:.0} %")
-    } else {
-        format!("{p:.1} %")
-    }
-}
-
 fn intervals<DB: DrawingBackend>(
     p: &IntervalPlot,
     area: &DrawingArea<DB, Shift>,
@@ -399,14 +455,18 @@ fn intervals<DB: DrawingBackend>(
         .draw()
         .map_err(|e| e.to_string())?;
     let bar = PALETTE[0].mix(0.55).filled();
-    chart
-        .draw_series(
-            Histogram::horizontal(&chart)
-                .style(bar)
-                .margin(12)
-                .data(p.values.iter().enumerate().map(|(i, v)| (i as i32, v.0))),
-        )
-        .map_err(|e| e.to_string())?;
+    // One bar per call: plotters' Histogram collects its data in a HashMap, so bars drawn in
+    // one call come out in a different order on every run (and the SVG bytes with them).
+    for (i, v) in p.values.iter().enumerate() {
+        chart
+            .draw_series(
+                Histogram::horizontal(&chart)
+                    .style(bar)
+                    .margin(12)
+                    .data([(i as i32, v.0)]),
+            )
+            .map_err(|e| e.to_string())?;
+    }
     chart
         .draw_series(p.values.iter().enumerate().map(|(i, v)| {
             ErrorBar::new_horizontal(
@@ -870,13 +930,6 @@ fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     (first..=last).map(|k| k as f64 * step).collect()
 }
 
-/// A number for a tick label: at most three decimals, trailing zeros dropped.
-fn num(v: f64) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
-}
-
 /// An edge between two adjacent cell centres: `(vertical, col, row)` of its lower/left end,
 /// in display rows (row 0 at the bottom).
 type EdgeKey = (bool, usize, usize);
@@ -974,21 +1027,7 @@ fn heatmap<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     subtitle: Option<&str>,
 ) -> R {
-    let rows = p.y_labels.len();
-    let cols = p.x_labels.len();
-    if rows == 0 || cols == 0 {
-        return Err("heatmap has no rows or no columns".into());
-    }
-    if p.values.len() != rows || p.values.iter().any(|r| r.len() != cols) {
-        return Err(format!("heatmap values must be {rows} rows of {cols}"));
-    }
-    if !p.cell_text.is_empty()
-        && (p.cell_text.len() != rows || p.cell_text.iter().any(|r| r.len() != cols))
-    {
-        return Err(format!("heatmap cell texts must be {rows} rows of {cols}"));
-    }
-    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
-    let fmt_value = |v: f64| if p.percent { pct(v) } else { num(v) };
+    let (rows, cols) = heatmap_shape(p)?;
     // Legend strip for the contour, colour bar on the right.
     let (main, strip) = match p.contour {
         Some(_) => {
@@ -1037,8 +1076,63 @@ fn heatmap<DB: DrawingBackend>(
         .axis_desc_style((FAMILY, 15))
         .draw()
         .map_err(|e| e.to_string())?;
-    // Display row of data row `r` (display row 0 at the bottom).
-    let display = |r: usize| if p.first_row_on_top { rows - 1 - r } else { r };
+    heatmap_cells(&chart, p)?;
+    heatmap_labels(&main, &chart, p, vertical)?;
+    let top = chart.backend_coord(&(0.0, rows as f64)).1;
+    let bottom = chart.backend_coord(&(0.0, 0.0)).1;
+    colour_bar(&bar, p, (top, bottom))?;
+    if let (Some(level), Some(strip)) = (p.contour, strip) {
+        legend_strip(
+            &strip,
+            &[(
+                Mark::Line(BLACK),
+                format!("contour at {}", heat_value(p, level)),
+            )],
+        )?;
+    }
+    Ok(())
+}
+
+/// Rows and columns of a heatmap whose values and texts have that shape.
+fn heatmap_shape(p: &HeatmapPlot) -> Result<(usize, usize), String> {
+    let rows = p.y_labels.len();
+    let cols = p.x_labels.len();
+    if rows == 0 || cols == 0 {
+        return Err("heatmap has no rows or no columns".into());
+    }
+    if p.values.len() != rows || p.values.iter().any(|r| r.len() != cols) {
+        return Err(format!("heatmap values must be {rows} rows of {cols}"));
+    }
+    if !p.cell_text.is_empty()
+        && (p.cell_text.len() != rows || p.cell_text.iter().any(|r| r.len() != cols))
+    {
+        return Err(format!("heatmap cell texts must be {rows} rows of {cols}"));
+    }
+    Ok((rows, cols))
+}
+
+/// Display row of data row `r` (display row 0 at the bottom).
+fn display_row(p: &HeatmapPlot, r: usize) -> usize {
+    if p.first_row_on_top {
+        p.y_labels.len() - 1 - r
+    } else {
+        r
+    }
+}
+
+/// A heatmap value as the colour bar and the legend write it.
+fn heat_value(p: &HeatmapPlot, v: f64) -> String {
+    if p.percent { pct(v) } else { num(v) }
+}
+
+/// The coloured cells, the contour and the cell texts.
+fn heatmap_cells<DB: DrawingBackend>(
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &HeatmapPlot,
+) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let display = |r: usize| display_row(p, r);
+    let rows = p.y_labels.len();
     let (cx0, cy0) = chart.backend_coord(&(0.0, 0.0));
     let (cx1, cy1) = chart.backend_coord(&(1.0, 1.0));
     let (cell_px_w, cell_px_h) = ((cx1 - cx0).abs(), (cy1 - cy0).abs());
@@ -1109,7 +1203,20 @@ fn heatmap<DB: DrawingBackend>(
             }
         }
     }
-    // Category labels at the cell centres, drawn on the whole area in pixels.
+    Ok(())
+}
+
+/// Row and column labels at the cell centres, drawn on the whole area in pixels.
+fn heatmap_labels<DB: DrawingBackend>(
+    main: &DrawingArea<DB, Shift>,
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    p: &HeatmapPlot,
+    vertical: bool,
+) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let display = |r: usize| display_row(p, r);
+    let (rows, cols) = (p.y_labels.len(), p.x_labels.len());
+    let label_font = (FAMILY, 13).into_font();
     let base = main.get_base_pixel();
     let rel = |(x, y): (i32, i32)| (x - base.0, y - base.1);
     let x_style = if vertical {
@@ -1138,10 +1245,20 @@ fn heatmap<DB: DrawingBackend>(
         let (x, y) = rel(chart.backend_coord(&(0.0, display(r) as f64 + 0.5)));
         e(main.draw(&Text::new(t.clone(), (x - 6, y), y_style.clone())))?;
     }
-    // Colour bar, as tall as the plot.
+    Ok(())
+}
+
+/// The colour bar beside the plot, from pixel row `top` to `bottom` (of the whole drawing),
+/// with ticks, the contour level and the value description.
+fn colour_bar<DB: DrawingBackend>(
+    bar: &DrawingArea<DB, Shift>,
+    p: &HeatmapPlot,
+    (top, bottom): (i32, i32),
+) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    let label_font = (FAMILY, 13).into_font();
     let bar_base = bar.get_base_pixel();
-    let top = chart.backend_coord(&(0.0, rows as f64)).1 - bar_base.1;
-    let bottom = chart.backend_coord(&(0.0, 0.0)).1 - bar_base.1;
+    let (top, bottom) = (top - bar_base.1, bottom - bar_base.1);
     let (x0, x1) = (8, 26);
     let (lo, hi) = p.range;
     let to_y = |v: f64| {
@@ -1169,7 +1286,11 @@ fn heatmap<DB: DrawingBackend>(
             vec![(x1, y), (x1 + 4, y)],
             BLACK.stroke_width(1),
         )))?;
-        e(bar.draw(&Text::new(fmt_value(v), (x1 + 7, y), tick_style.clone())))?;
+        e(bar.draw(&Text::new(
+            heat_value(p, v),
+            (x1 + 7, y),
+            tick_style.clone(),
+        )))?;
     }
     if let Some(level) = p.contour.filter(|l| (lo.min(hi)..=hi.max(lo)).contains(l)) {
         let y = to_y(level);
@@ -1190,21 +1311,55 @@ fn heatmap<DB: DrawingBackend>(
         (bar_w as i32 - 24, (top + bottom) / 2),
         desc_style,
     )))?;
-    if let (Some(level), Some(strip)) = (p.contour, strip) {
-        legend_strip(
-            &strip,
-            &[(
-                Mark::Line(BLACK),
-                format!("contour at {}", fmt_value(level)),
-            )],
-        )?;
-    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interval_bars_come_in_category_order_every_time() {
+        let n = 9;
+        let chart = Chart {
+            title: "bars".into(),
+            width: 600,
+            height: 700,
+            plot: Plot::Intervals(IntervalPlot {
+                value_desc: "P".into(),
+                categories: (0..n).map(|i| format!("matchup {i}")).collect(),
+                values: (0..n).map(|i| (0.1 * i as f64, 0.0, 0.9)).collect(),
+                exact: vec![None; n],
+                range: (0.0, 1.0),
+                reference: Some(0.5),
+                percent: true,
+            }),
+        };
+        let first = svg(&chart).unwrap();
+        let attr = |l: &str, name: &str| -> i32 {
+            let v = l.split(&format!(" {name}=\"")).nth(1).unwrap();
+            v[..v.find('"').unwrap()].parse().unwrap()
+        };
+        let rects: Vec<&str> = first
+            .lines()
+            .filter(|l| l.starts_with("<rect") && l.contains("opacity=\"0.55\""))
+            .collect();
+        // The bars start at the left edge of the plot (the legend swatch elsewhere).
+        let left = attr(rects[0], "x");
+        let bars: Vec<i32> = rects
+            .iter()
+            .filter(|l| attr(l, "x") == left)
+            .map(|l| attr(l, "y"))
+            .collect();
+        assert_eq!(bars.len(), n, "{bars:?}");
+        assert!(
+            bars.windows(2).all(|w| w[0] > w[1]),
+            "category order: {bars:?}"
+        );
+        for _ in 0..3 {
+            assert_eq!(svg(&chart).unwrap(), first);
+        }
+    }
 
     #[test]
     fn contour_of_a_ramp_is_a_straight_line() {

@@ -2,24 +2,26 @@
 //! `--json`), terminal tables, and written reports — tables as polars DataFrames (CSV and
 //! Parquet), charts drawn with plotters (SVG and PNG), report.md and a self-contained
 //! report.html.
+//!
+//! Modules, imports pointing one way: [`write`](mod@write) → [`sections`] (one module per
+//! subject) → [`page`] (the page model and its two renderers), [`charts`] (chart specs and
+//! drawing), [`format`](mod@format) (every number and name format) and [`model`] (the
+//! documents).
 
 pub mod charts;
-pub mod comparison;
-pub mod data;
-pub mod doc;
-pub mod figures;
-pub mod frames;
-pub mod html;
-pub mod study_figures;
-pub mod study_frames;
-mod study_html;
-pub mod study_text;
-pub mod table;
+pub mod format;
+pub mod model;
+pub mod page;
+pub mod sections;
 pub mod write;
 
-pub use comparison::comparison_table;
-pub use data::{CheckCell, CheckGridData, FighterData, Meta, ReportData};
-pub use doc::{CheckDoc, MatchupDoc, OptionValue, RunDoc, matchup_doc, options_table};
-pub use study_text::study_table;
-pub use table::{check_table, run_table};
-pub use write::{MARKER, ReportError, slug, write_report};
+pub use format::slug;
+pub use model::{
+    CheckCell, CheckDoc, CheckGridData, FighterData, MatchupDoc, Meta, OptionValue, ReportData,
+    RunDoc, matchup_doc, options_table,
+};
+pub use sections::checks::check_table;
+pub use sections::comparison::comparison_table;
+pub use sections::outcomes::run_table;
+pub use sections::study_table;
+pub use write::{MARKER, ReportError, write_report};

@@ -1,4 +1,5 @@
-//! Writing a report folder: tables, charts, report.md, report.html, report.json.
+//! Writing a report folder: every subject's tables (CSV, Parquet) and charts (SVG, PNG), the
+//! page as report.md and report.html, and report.json.
 //!
 //! The folder is built under a temporary name beside the target and renamed into place, so a
 //! reader never sees half a report. An existing folder is replaced only if it holds the
@@ -8,9 +9,12 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use polars::prelude::{CsvWriter, DataFrame, ParquetWriter, PolarsResult, SerWriter};
+
 use crate::charts::{self, ChartError};
-use crate::data::ReportData;
-use crate::{figures, frames};
+use crate::model::ReportData;
+use crate::page::{Figure, render_html, render_markdown};
+use crate::sections;
 
 /// Marker file that identifies an oddsmith report folder.
 pub const MARKER: &str = ".oddsmith-report";
@@ -115,23 +119,27 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
             message: e.to_string(),
         }
     };
-    let mut tables = frames::tables(d).map_err(table_err("tables"))?;
+    let mut tables = sections::tables(d).map_err(table_err("tables"))?;
     for (name, df) in &mut tables {
         put(
             &tmp.join(format!("tables/{name}.csv")),
-            frames::to_csv(df).map_err(table_err(name))?,
+            to_csv(df).map_err(table_err(name))?,
         )?;
         put(
             &tmp.join(format!("tables/{name}.parquet")),
-            frames::to_parquet(df).map_err(table_err(name))?,
+            to_parquet(df).map_err(table_err(name))?,
         )?;
     }
-    let mut svgs = Vec::new();
-    for (stem, chart) in figures::figures(d) {
+    let mut figures = Vec::new();
+    for (stem, chart) in sections::charts(d) {
         let svg = charts::svg(&chart)?;
         put(&tmp.join(format!("charts/{stem}.svg")), &svg)?;
         charts::png(&chart, &tmp.join(format!("charts/{stem}.png")))?;
-        svgs.push((stem, chart.title, svg));
+        figures.push(Figure {
+            stem,
+            title: chart.title,
+            svg,
+        });
     }
     let json = serde_json::to_string_pretty(&d.run).map_err(|e| ReportError::Table {
         name: "report.json".into(),
@@ -139,27 +147,22 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
     })?;
     put(&tmp.join("report.json"), json)?;
     let names: Vec<&str> = tables.iter().map(|t| t.0).collect();
-    put(
-        &tmp.join("report.md"),
-        crate::html::markdown(d, &names, &svgs),
-    )?;
-    put(
-        &tmp.join("report.html"),
-        crate::html::html(d, &names, &svgs),
-    )?;
+    let page = sections::page(d, &names, figures);
+    put(&tmp.join("report.md"), render_markdown(&page))?;
+    put(&tmp.join("report.html"), render_html(&page))?;
     Ok(())
 }
 
-/// A folder name made from a scenario name: lower case, `a-z0-9-_` only.
-pub fn slug(name: &str) -> String {
-    let mut s = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-            s.push(c.to_ascii_lowercase());
-        } else if !s.ends_with('-') {
-            s.push('-');
-        }
-    }
-    let s = s.trim_matches('-').to_string();
-    if s.is_empty() { "scenario".into() } else { s }
+/// A table as CSV text (polars' writers take the frame mutably; it is not changed).
+pub fn to_csv(df: &mut DataFrame) -> PolarsResult<String> {
+    let mut buf = Vec::new();
+    CsvWriter::new(&mut buf).finish(df)?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// A table as Parquet bytes.
+pub fn to_parquet(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
+    let mut buf = Vec::new();
+    ParquetWriter::new(&mut buf).finish(df)?;
+    Ok(buf)
 }

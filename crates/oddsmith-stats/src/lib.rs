@@ -23,6 +23,9 @@
 //! * [`ks`]: two-sample Kolmogorov–Smirnov test on two [`IntHistogram`]s.
 //! * [`nash`]: optimal mixed strategies of a zero-sum matrix game (linear
 //!   programming) and strict dominance.
+//! * [`verdict`]: whether a difference names a favourite (significant *and* at least a
+//!   practical threshold), balanced or undecided — one rule for the run's advantage and the
+//!   ruleset comparison.
 //!
 //! All accumulators implement `serde::Serialize`/`Deserialize` so they can be
 //! written to shard files.
@@ -52,6 +55,7 @@ pub mod histogram;
 pub mod interval;
 pub mod ks;
 pub mod nash;
+pub mod verdict;
 pub mod welford;
 
 pub use counts::{OutcomeCounts, Proportion};

@@ -9,6 +9,7 @@ use oddsmith_rules::{Ending, ExactDuel, Ruleset};
 use oddsmith_scenario::compare::skill_step_origin;
 use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
 use oddsmith_sim::{DuelStats, RunConfig, run_paired};
+use oddsmith_stats::verdict::{Difference, Rule, Side, Verdict};
 use oddsmith_stats::{
     DiffEstimate, KsTest, diff_independent, diff_paired, ks_two_sample, two_sided_p,
 };
@@ -62,24 +63,36 @@ pub struct Compared {
     /// Whether both values are exact.
     pub exact: bool,
     /// Whether the difference earns a verdict: significant (or exact and non-zero) and at
-    /// least the practical threshold.
+    /// least the practical threshold (`verdict` names a favoured side).
     pub decisive: bool,
+    /// The difference judged (not in the JSON, which carries `decisive` and the verdict
+    /// sentences).
+    #[serde(skip)]
+    pub verdict: Verdict,
 }
 
 impl Compared {
     fn exact(a: f64, b: f64, threshold: f64) -> Compared {
-        let diff = a - b;
+        let d = Difference::exact(a, b);
+        // Alpha plays no part in judging an exact difference.
+        let verdict = Rule {
+            alpha: 0.05,
+            threshold,
+        }
+        .judge(d);
         Compared {
             values: [a, b],
-            diff,
-            lo: diff,
-            hi: diff,
-            p_value: if diff.abs() > 1e-12 { 0.0 } else { 1.0 },
+            diff: d.diff,
+            lo: d.lo,
+            hi: d.hi,
+            p_value: if d.significant(0.05) { 0.0 } else { 1.0 },
             exact: true,
-            decisive: diff.abs() >= threshold && diff.abs() > 1e-12,
+            decisive: verdict.is_decisive(),
+            verdict,
         }
     }
     fn from_diff(values: [f64; 2], d: &DiffEstimate, alpha: f64, threshold: f64) -> Compared {
+        let verdict = Rule { alpha, threshold }.judge(Difference::tested(d));
         Compared {
             values,
             diff: d.diff,
@@ -87,8 +100,16 @@ impl Compared {
             hi: d.hi,
             p_value: d.p_value,
             exact: false,
-            decisive: d.p_value < alpha && d.diff.abs() >= threshold,
+            decisive: verdict.is_decisive(),
+            verdict,
         }
+    }
+    /// The favoured ruleset of `pair`, for a decisive difference.
+    fn favoured<'a>(&self, pair: &'a [String; 2]) -> Option<(&'a String, &'a String)> {
+        self.verdict.favours().map(|side| match side {
+            Side::First => (&pair[0], &pair[1]),
+            Side::Second => (&pair[1], &pair[0]),
+        })
     }
     /// Two proportions, exact when both exact values are given.
     fn proportions(
@@ -335,12 +356,7 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                     alpha,
                     threshold,
                 );
-                if a.p_a_win.decisive {
-                    let (hi, lo) = if a.p_a_win.diff > 0.0 {
-                        (&pair[0], &pair[1])
-                    } else {
-                        (&pair[1], &pair[0])
-                    };
+                if let Some((hi, lo)) = a.p_a_win.favoured(&pair) {
                     doc.verdicts.push(format!(
                         "{name}: side A wins {} more often under {hi} than under {lo} ({} vs {}, {})",
                         pts(a.p_a_win.diff),
@@ -363,12 +379,7 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                         p_text(a.rounds_ks.p_value)
                     ));
                 }
-                if a.lethality.decisive {
-                    let more = if a.lethality.diff > 0.0 {
-                        &pair[0]
-                    } else {
-                        &pair[1]
-                    };
+                if let Some((more, _)) = a.lethality.favoured(&pair) {
                     doc.verdicts.push(format!(
                         "{name}: fights are more lethal under {more} ({} vs {} end in a death, {})",
                         pct(a.lethality.values[0].max(a.lethality.values[1])),
@@ -441,17 +452,14 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                 }
                 let c = check_compare(c1, c2, &pair, threshold);
                 let decisive = c.cells.iter().filter(|x| x.p.decisive).count();
-                if decisive > 0 {
-                    let biggest = c
-                        .cells
-                        .iter()
-                        .max_by(|a, b| a.p.diff.abs().total_cmp(&b.p.diff.abs()))
-                        .expect("cells");
-                    let more = if biggest.p.diff > 0.0 {
-                        &pair[0]
-                    } else {
-                        &pair[1]
-                    };
+                let biggest = c
+                    .cells
+                    .iter()
+                    .max_by(|a, b| a.p.diff.abs().total_cmp(&b.p.diff.abs()));
+                // The largest gap is decisive whenever any cell is.
+                if let Some((biggest, (more, _))) =
+                    biggest.and_then(|b| b.p.favoured(&pair).map(|f| (b, f)))
+                {
                     doc.verdicts.push(format!(
                         "check {:?}: {decisive} of {} cells differ by at least {}; the largest gap is {} in favour of {more}{} (exact)",
                         c.check,

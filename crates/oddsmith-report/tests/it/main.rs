@@ -167,18 +167,16 @@ fn sweep_heatmap() -> Chart {
         width: 900,
         height: 640,
         plot: Plot::Heatmap(HeatmapPlot {
-            x_desc: "A's skill".into(),
-            y_desc: "B's skill".into(),
-            x_labels: skills.iter().map(u32::to_string).collect(),
-            y_labels: skills.iter().map(u32::to_string).collect(),
-            first_row_on_top: false,
-            cell_text: percent_text(&values),
-            values,
-            range: (0.0, 1.0),
-            scale: ColorScale::Diverging { center: 0.5 },
-            value_desc: "P(A wins)".into(),
-            percent: true,
             contour: Some(0.5),
+            ..HeatmapPlot::probabilities(
+                ("A's skill".into(), "B's skill".into()),
+                (
+                    skills.iter().map(u32::to_string).collect(),
+                    skills.iter().map(u32::to_string).collect(),
+                ),
+                values,
+                "P(A wins)",
+            )
         }),
     }
 }

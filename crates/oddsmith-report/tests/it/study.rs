@@ -1,7 +1,7 @@
 //! Study results in every output: terminal text, tables, charts, report.md and report.html,
 //! from a hand-built `StudyDoc` attached to a small run.
 
-use oddsmith_report::frames::tables;
+use oddsmith_report::sections::{study_subjects, tables};
 use oddsmith_report::{FighterData, Meta, ReportData, RunDoc, matchup_doc, study_table};
 use oddsmith_rules::{DuelOutcome, Ending, Winner};
 use oddsmith_sim::DuelStats;
@@ -637,8 +637,9 @@ fn unreached_balance_and_single_check() {
     assert_eq!(str_at(br, "status", 0), Some("not_in_range"));
     assert_eq!(f64_at(br, "value", 0), None);
     assert_eq!(table(&t, "check_study").height(), 1);
-    let stems: Vec<String> = oddsmith_report::study_figures::study_figures(&s)
-        .into_iter()
+    let stems: Vec<String> = study_subjects(&s)
+        .iter()
+        .flat_map(|x| x.charts())
         .map(|f| f.0)
         .collect();
     assert_eq!(stems, ["balance"], "no chart for a single check");

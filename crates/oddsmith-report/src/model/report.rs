@@ -1,10 +1,11 @@
-//! Everything a written report is built from.
+//! Everything a written report is built from: the run document and what only the run has
+//! (accumulators, exact solutions, the check grid, fighters, the CLI's stamp).
 
 use oddsmith_rules::ExactDuel;
 use oddsmith_sim::DuelStats;
 use oddsmith_stats::Proportion;
 
-use crate::RunDoc;
+use super::run::RunDoc;
 
 /// Facts about the run that only the CLI knows (it stamps the time; the core never reads a
 /// clock).
@@ -59,7 +60,7 @@ pub struct FighterData {
     pub facts: Vec<(String, String)>,
 }
 
-/// Input of [`crate::write_report`].
+/// Input of `write_report` (everything a written report is built from).
 #[derive(Clone, Debug)]
 pub struct ReportData {
     /// The result document (also printed by `--json`).

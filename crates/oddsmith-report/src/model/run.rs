@@ -1,11 +1,15 @@
-//! Serializable result documents.
+//! The run document: one entry per matchup with its probabilities, intervals, fight length,
+//! per-side figures, the advantage of A and its verdict (the stable `--json` contract).
 
 use std::collections::BTreeMap;
 
-use oddsmith_rules::{CheckExact, Ending, ExactDuel};
-use oddsmith_sim::{CheckStats, DuelStats};
-use oddsmith_stats::{IntHistogram, Z95, wilson95};
+use oddsmith_rules::{Ending, ExactDuel};
+use oddsmith_sim::DuelStats;
+use oddsmith_stats::verdict::{self, Rule, Side, Verdict};
+use oddsmith_stats::{IntHistogram, wilson95};
 use serde::Serialize;
+
+use crate::format::points_short;
 
 /// A whole `oddsmith run`: one entry per matchup.
 #[derive(Clone, Debug, Serialize)]
@@ -41,27 +45,6 @@ pub struct OptionValue {
     pub value: serde_json::Value,
     /// Whether the value is the ruleset's default.
     pub default: bool,
-}
-
-/// A JSON value written the way it would be in a scenario file (TOML inline syntax).
-pub fn toml_text(v: &serde_json::Value) -> String {
-    use serde_json::Value as V;
-    match v {
-        V::String(s) => format!("{s:?}"),
-        V::Array(a) => format!(
-            "[{}]",
-            a.iter().map(toml_text).collect::<Vec<_>>().join(", ")
-        ),
-        V::Object(o) => {
-            let f: Vec<String> = o
-                .iter()
-                .map(|(k, v)| format!("{k} = {}", toml_text(v)))
-                .collect();
-            format!("{{ {} }}", f.join(", "))
-        }
-        V::Null => "none".into(),
-        other => other.to_string(),
-    }
 }
 
 /// Lists every option with its value, marking defaults.
@@ -183,8 +166,12 @@ pub struct MatchupDoc {
     pub counters: BTreeMap<&'static str, f64>,
     /// P(A wins) − P(B wins) with its 95 % interval.
     pub advantage_a: [f64; 3],
-    /// Plain-words reading of the advantage.
+    /// Plain-words reading of the advantage (rendered from `advantage`).
     pub verdict: String,
+    /// The advantage of A judged: favoured side, balanced or undecided (not in the JSON,
+    /// which carries `advantage_a` and `verdict`).
+    #[serde(skip)]
+    pub advantage: Verdict,
     /// The exact solution, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<ExactDoc>,
@@ -193,7 +180,14 @@ pub struct MatchupDoc {
 /// Smallest advantage (P(A) − P(B)) worth calling out: 2 percentage points.
 pub const PRACTICAL_THRESHOLD: f64 = 0.02;
 
-fn ci(successes: u64, n: u64) -> [f64; 2] {
+/// When an advantage names a favourite: significant (its 95 % interval excludes 0) and at
+/// least [`PRACTICAL_THRESHOLD`].
+pub const ADVANTAGE_RULE: Rule = Rule {
+    alpha: 0.05,
+    threshold: PRACTICAL_THRESHOLD,
+};
+
+pub(crate) fn ci(successes: u64, n: u64) -> [f64; 2] {
     let (lo, hi) = wilson95(successes, n);
     [lo, hi]
 }
@@ -211,40 +205,39 @@ fn side(s: &DuelStats, i: usize) -> SideDoc {
     }
 }
 
-/// The advantage of A, P(A) − P(B), with its 95 % normal interval and a verdict that is given
-/// only when the difference is significant *and* at least [`PRACTICAL_THRESHOLD`].
-pub fn advantage(a: &str, b: &str, s: &DuelStats) -> ([f64; 3], String) {
-    let n = s.trials().max(1) as f64;
-    let (pa, pb) = (s.outcomes.p_a(), s.outcomes.p_b());
-    let d = pa - pb;
-    // Multinomial variance of p̂a − p̂b.
-    let se = ((pa + pb - d * d) / n).max(0.0).sqrt();
-    let (lo, hi) = (d - Z95 * se, d + Z95 * se);
-    let pts = |x: f64| format!("{:.1}", 100.0 * x);
-    let pm = pts(Z95 * se);
-    let verdict = if lo > 0.0 && d >= PRACTICAL_THRESHOLD {
-        format!(
-            "{a} favoured: wins {} ± {pm} points more often (significant)",
-            pts(d)
-        )
-    } else if hi < 0.0 && -d >= PRACTICAL_THRESHOLD {
-        format!(
-            "{b} favoured: wins {} ± {pm} points more often (significant)",
-            pts(-d)
-        )
-    } else if lo > -PRACTICAL_THRESHOLD && hi < PRACTICAL_THRESHOLD {
-        format!(
+/// The advantage of A, P(A) − P(B), with its 95 % interval (see
+/// [`oddsmith_stats::verdict::advantage`] for why a multinomial normal interval), judged by
+/// [`ADVANTAGE_RULE`].
+pub fn advantage(s: &DuelStats) -> Verdict {
+    ADVANTAGE_RULE.judge(verdict::advantage(&s.outcomes))
+}
+
+/// The advantage in words: `knight favoured: wins 12.3 ± 1.4 points more often
+/// (significant)`, `balanced: …`, or `undecided: …; run more trials`.
+pub fn advantage_text(v: &Verdict, a: &str, b: &str) -> String {
+    let d = v.difference();
+    let pm = points_short((d.hi - d.lo) / 2.0);
+    match v {
+        Verdict::Favours { side, .. } => {
+            let (who, by) = match side {
+                Side::First => (a, d.diff),
+                Side::Second => (b, -d.diff),
+            };
+            format!(
+                "{who} favoured: wins {} ± {pm} points more often (significant)",
+                points_short(by)
+            )
+        }
+        Verdict::Balanced(_) => format!(
             "balanced: P(A) − P(B) = {} ± {pm} points, within ±{} at 95 %",
-            pts(d),
-            pts(PRACTICAL_THRESHOLD)
-        )
-    } else {
-        format!(
+            points_short(d.diff),
+            points_short(PRACTICAL_THRESHOLD)
+        ),
+        Verdict::Undecided(_) | Verdict::NoDifference(_) => format!(
             "undecided: P(A) − P(B) = {} ± {pm} points; run more trials",
-            pts(d)
-        )
-    };
-    ([d, lo, hi], verdict)
+            points_short(d.diff)
+        ),
+    }
 }
 
 /// Builds a matchup's document from its accumulator and, where known, its exact solution.
@@ -268,7 +261,8 @@ pub fn matchup_doc(
         .zip(s.counters)
         .map(|(name, sum)| (*name, sum as f64 / n.max(1) as f64))
         .collect();
-    let (adv, verdict) = advantage(a, b, s);
+    let adv = advantage(s);
+    let d = adv.difference();
     let exact = exact.map(|e| {
         let se = (e.p_a_win * (1.0 - e.p_a_win) / n.max(1) as f64).sqrt();
         ExactDoc {
@@ -303,105 +297,9 @@ pub fn matchup_doc(
         side_a: side(s, 0),
         side_b: side(s, 1),
         counters,
-        advantage_a: adv,
-        verdict,
+        advantage_a: [d.diff, d.lo, d.hi],
+        verdict: advantage_text(&adv, a, b),
+        advantage: adv,
         exact,
-    }
-}
-
-/// The `check --json` document.
-#[derive(Clone, Debug, Serialize)]
-pub struct CheckDoc {
-    /// Ruleset id.
-    pub ruleset: String,
-    /// What was checked.
-    pub description: String,
-    /// Exact figures.
-    pub exact: CheckExactDoc,
-    /// Sampled figures.
-    pub monte_carlo: CheckMcDoc,
-}
-
-/// Exact part of a check document.
-#[derive(Clone, Debug, Serialize)]
-pub struct CheckExactDoc {
-    /// P(success).
-    pub p_success: f64,
-    /// P(success) as a reduced fraction `[numerator, denominator]`.
-    pub p_success_fraction: [u128; 2],
-    /// `[value, probability]` pairs.
-    pub distribution: Vec<(i64, f64)>,
-    /// Named bands with their probabilities, lowest band first.
-    pub bands: Vec<BandDoc>,
-}
-
-/// A named band of results and its exact probability.
-#[derive(Clone, Debug, Serialize)]
-pub struct BandDoc {
-    /// Band name.
-    pub name: String,
-    /// Lowest result in the band (`null` = unbounded).
-    pub lo: Option<i64>,
-    /// Highest result in the band (`null` = unbounded).
-    pub hi: Option<i64>,
-    /// Exact probability.
-    pub p: f64,
-}
-
-/// Monte Carlo part of a check document.
-#[derive(Clone, Debug, Serialize)]
-pub struct CheckMcDoc {
-    /// Rolls made.
-    pub trials: u64,
-    /// Observed P(success).
-    pub p_success: f64,
-    /// 95 % Wilson interval.
-    pub p_success_ci95: [f64; 2],
-    /// `[value, frequency]` pairs.
-    pub distribution: Vec<(i64, f64)>,
-    /// Distance from the exact P(success), in standard errors.
-    pub z: f64,
-}
-
-impl CheckDoc {
-    /// Builds the document.
-    pub fn new(ruleset: &str, exact: &CheckExact, mc: &CheckStats) -> Self {
-        let p = exact.p_success();
-        let (num, den) = exact.distribution.ratio_at_least(exact.success_at_least);
-        let n = mc.success.trials;
-        let se = (p * (1.0 - p) / n.max(1) as f64).sqrt();
-        let bands = exact
-            .bands
-            .iter()
-            .zip(exact.band_probabilities())
-            .map(|(b, p)| BandDoc {
-                name: b.name.clone(),
-                lo: b.lo,
-                hi: b.hi,
-                p,
-            })
-            .collect();
-        let dist = &exact.distribution;
-        CheckDoc {
-            ruleset: ruleset.into(),
-            description: exact.description.clone(),
-            exact: CheckExactDoc {
-                p_success: p,
-                p_success_fraction: [num, den],
-                distribution: dist.to_f64_pairs(),
-                bands,
-            },
-            monte_carlo: CheckMcDoc {
-                trials: n,
-                p_success: mc.success.p(),
-                p_success_ci95: ci(mc.success.successes, n),
-                distribution: dist.iter().map(|(v, _)| (v, mc.frequency(v))).collect(),
-                z: if se > 0.0 {
-                    (mc.success.p() - p) / se
-                } else {
-                    0.0
-                },
-            },
-        }
     }
 }

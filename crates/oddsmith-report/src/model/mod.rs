@@ -1,0 +1,15 @@
+//! The document model: what a run, a check, a study and a ruleset comparison produced, as
+//! serializable documents (the `--json` contract), and [`ReportData`], everything a written
+//! report is built from. Sections render these; nothing here formats a page.
+
+mod check;
+mod report;
+mod run;
+
+pub use check::{BandDoc, CheckDoc, CheckExactDoc, CheckMcDoc};
+pub use oddsmith_study::{ComparisonDoc, StudyDoc};
+pub use report::{CheckCell, CheckGridData, FighterData, Meta, ReportData};
+pub use run::{
+    ADVANTAGE_RULE, CountSummary, ExactDoc, MatchupDoc, OptionValue, PRACTICAL_THRESHOLD, RunDoc,
+    SideDoc, advantage, advantage_text, matchup_doc, options_table,
+};

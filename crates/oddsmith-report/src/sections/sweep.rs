@@ -1,0 +1,359 @@
+//! Sweeps: P(A wins) as one or two fields change, every point on the same random numbers,
+//! with the paired steps between neighbouring values — terminal text, the `sweep_points` and
+//! `sweep_steps` tables, one chart per sweep (a band over x, or a heatmap over x and y) and
+//! one page section per sweep.
+
+use std::fmt::Write;
+
+use oddsmith_study::SweepDoc;
+use polars::prelude::{DataFrame, PolarsResult};
+
+use crate::charts::{
+    Chart, Corner, HeatmapPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
+};
+use crate::format::{
+    col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
+};
+use crate::page::{Block, Section, head};
+
+use super::subject::{NamedChart, NamedTable, Subject, indexed, paragraph};
+
+/// Every sweep of a study.
+pub struct Sweeps<'a>(pub Vec<&'a SweepDoc>);
+
+impl Subject for Sweeps<'_> {
+    fn text(&self) -> String {
+        let text = |(i, sw): (usize, &&SweepDoc)| paragraph(|s| sweep_text(s, i, sw));
+        self.0.iter().enumerate().map(text).collect()
+    }
+
+    fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
+        let mut v = vec![("sweep_points", sweep_points(&self.0)?)];
+        if self.0.iter().any(|w| !w.steps.is_empty()) {
+            v.push(("sweep_steps", sweep_steps(&self.0)?));
+        }
+        Ok(v)
+    }
+
+    fn charts(&self) -> Vec<NamedChart> {
+        indexed(&self.0, |i, sw| Some((sweep_stem(i, sw), sweep_chart(sw)?)))
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        indexed(&self.0, |i, sw| Some(sweep_section(i, sw)))
+    }
+}
+
+/// Stem of the chart of sweep `index` (0-based).
+pub fn sweep_stem(index: usize, s: &SweepDoc) -> String {
+    format!("sweep-{}-{}", index + 1, slug(&s.name))
+}
+
+fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
+    let axes = match &sw.y {
+        Some(y) => format!("x = {}, y = {}", sw.x.target, y.target),
+        None => format!("x = {}", sw.x.target),
+    };
+    let _ = writeln!(
+        s,
+        "Sweep {} \"{}\": {} · {axes} · {} duels per point",
+        i + 1,
+        sw.name,
+        sw.matchup,
+        thousands(sw.trials)
+    );
+    let two = sw.y.is_some();
+    let (xw, yw) = (
+        sw.points
+            .iter()
+            .map(|p| num(p.x).len())
+            .max()
+            .unwrap_or(1)
+            .max(6),
+        sw.points
+            .iter()
+            .map(|p| p.y.map_or(1, |y| num(y).len()))
+            .max()
+            .unwrap_or(1)
+            .max(6),
+    );
+    let y_head = if two {
+        format!("  {:>yw$}", "y")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        s,
+        "  {:>xw$}{y_head}  {:<23}  {:>8}  {:>7}  {:>7}  {:>6}",
+        "x", "P(A wins) % [95% CI]", "exact A%", "P(B) %", "draw %", "rounds"
+    );
+    for p in &sw.points {
+        let y = match p.y {
+            Some(y) if two => format!("  {:>yw$}", num(y)),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "  {:>xw$}{y}  {:<23}  {:>8}  {:>7}  {:>7}  {:>6.2}",
+            num(p.x),
+            est(&p.p_a_win),
+            p.exact_p_a_win.map_or("—".into(), pct),
+            pct(p.p_b_win),
+            pct(p.p_draw),
+            p.rounds_mean
+        );
+    }
+    if sw.steps.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "  steps, paired on common random numbers (change of P(A wins), percentage points):"
+    );
+    let _ = writeln!(
+        s,
+        "  {:>15}{y_head}  {:<24}  {:>8}  {:>8}  {:>10}",
+        "x from → to", "ΔP(A wins) [95% CI]", "p-value", "paired ±", "unpaired ±"
+    );
+    for st in &sw.steps {
+        let y = match st.y {
+            Some(y) if two => format!("  {:>yw$}", num(y)),
+            _ => String::new(),
+        };
+        let d = &st.diff;
+        let _ = writeln!(
+            s,
+            "  {:>15}{y}  {:<24}  {:>8}  {:>8.2}  {:>10.2}",
+            format!("{} → {}", num(st.from), num(st.to)),
+            points(d.diff, d.lo, d.hi),
+            p_value(d.p_value),
+            100.0 * (d.hi - d.lo) / 2.0,
+            100.0 * st.unpaired_half_width
+        );
+    }
+}
+
+/// Rows of one kind (points or steps) of every sweep, with the sweep's 1-based index.
+fn sweep_rows<'a, T>(
+    sweeps: &[&'a SweepDoc],
+    of: impl Fn(&'a SweepDoc) -> &'a [T],
+) -> Vec<(u32, &'a SweepDoc, &'a T)> {
+    let mut rows = Vec::new();
+    for (i, w) in sweeps.iter().enumerate() {
+        rows.extend(of(w).iter().map(|p| (i as u32 + 1, *w, p)));
+    }
+    rows
+}
+
+/// One row per sweep point: the sweep (1-based index and name), the swept values, P(A wins)
+/// with its 95 % interval, the exact value where known, P(B wins), P(draw), mean rounds.
+pub fn sweep_points(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
+    let rows = sweep_rows(sweeps, |w| &w.points);
+    DataFrame::new_infer_height(vec![
+        col_by("sweep_index", &rows, |r| r.0),
+        col_by("sweep", &rows, |r| r.1.name.as_str()),
+        col_by("matchup", &rows, |r| r.1.matchup.as_str()),
+        col_by("x_target", &rows, |r| r.1.x.target.as_str()),
+        col_by("x", &rows, |r| r.2.x),
+        col_by("y_target", &rows, |r| {
+            r.1.y.as_ref().map(|a| a.target.as_str())
+        }),
+        col_by("y", &rows, |r| r.2.y),
+        col_by("p_a_win", &rows, |r| r.2.p_a_win.p),
+        col_by("p_a_win_lo", &rows, |r| r.2.p_a_win.lo),
+        col_by("p_a_win_hi", &rows, |r| r.2.p_a_win.hi),
+        col_by("exact_p_a_win", &rows, |r| r.2.exact_p_a_win),
+        col_by("p_b_win", &rows, |r| r.2.p_b_win),
+        col_by("p_draw", &rows, |r| r.2.p_draw),
+        col_by("rounds_mean", &rows, |r| r.2.rounds_mean),
+        col_by("trials", &rows, |r| r.2.p_a_win.trials),
+    ])
+}
+
+/// One row per paired step between neighbouring x values: the change of P(A wins) with its
+/// paired 95 % interval, the test, and the half-width an unpaired comparison would have had.
+pub fn sweep_steps(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
+    let rows = sweep_rows(sweeps, |w| &w.steps);
+    DataFrame::new_infer_height(vec![
+        col_by("sweep_index", &rows, |r| r.0),
+        col_by("sweep", &rows, |r| r.1.name.as_str()),
+        col_by("y", &rows, |r| r.2.y),
+        col_by("x_from", &rows, |r| r.2.from),
+        col_by("x_to", &rows, |r| r.2.to),
+        col_by("diff_p_a_win", &rows, |r| r.2.diff.diff),
+        col_by("diff_lo", &rows, |r| r.2.diff.lo),
+        col_by("diff_hi", &rows, |r| r.2.diff.hi),
+        col_by("z", &rows, |r| r.2.diff.z),
+        col_by("p_value", &rows, |r| r.2.diff.p_value),
+        col_by("paired_half_width", &rows, |r| {
+            (r.2.diff.hi - r.2.diff.lo) / 2.0
+        }),
+        col_by("unpaired_half_width", &rows, |r| r.2.unpaired_half_width),
+    ])
+}
+
+/// A 1-D sweep: P(A wins) against x with its 95 % band, exact values and the 50 % line; a
+/// 2-D sweep: a heatmap of P(A wins) with the 50 % contour.
+pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
+    if s.points.is_empty() {
+        return None;
+    }
+    let title = format!("{}: P(A wins), {}", s.name, s.matchup);
+    if let Some(y) = &s.y {
+        let nx = s.x.values.len();
+        if nx == 0 || s.points.len() != nx * y.values.len() {
+            return None;
+        }
+        let values: Vec<Vec<f64>> = s
+            .points
+            .chunks(nx)
+            .map(|r| r.iter().map(|p| p.p_a_win.p).collect())
+            .collect();
+        return Some(Chart {
+            title,
+            width: 900,
+            height: 640,
+            plot: Plot::Heatmap(HeatmapPlot {
+                contour: Some(0.5),
+                ..HeatmapPlot::probabilities(
+                    (s.x.target.clone(), y.target.clone()),
+                    (
+                        s.x.values.iter().map(|v| num(*v)).collect(),
+                        y.values.iter().map(|v| num(*v)).collect(),
+                    ),
+                    values,
+                    "P(A wins)",
+                )
+            }),
+        });
+    }
+    let x_range = padded_range(s.points.iter().map(|p| p.x))?;
+    let points: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.p_a_win.p)).collect();
+    let mut mc = Series::new("Monte Carlo, 95 % band", 0, Style::Line, points.clone());
+    mc.band = s
+        .points
+        .iter()
+        .map(|p| (p.x, p.p_a_win.lo, p.p_a_win.hi))
+        .collect();
+    let mut out = vec![Series::reference("50 %", x_range, 0.5), mc];
+    let exact: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .filter_map(|p| p.exact_p_a_win.map(|e| (p.x, e)))
+        .collect();
+    if !exact.is_empty() {
+        out.push(Series::new("", 5, Style::Dashed, exact.clone()));
+        out.push(Series::new("exact", 5, Style::Points, exact));
+    }
+    Some(Chart {
+        title,
+        width: 1000,
+        height: 520,
+        plot: Plot::Xy(XyPlot {
+            x_desc: s.x.target.clone(),
+            y_desc: "P(A wins)".into(),
+            x_range,
+            y_range: (0.0, 1.0),
+            y_percent: true,
+            x_integer: all_whole(&s.x.values),
+            series: out,
+            legend: Corner::UpperLeft,
+        }),
+    })
+}
+
+/// Table columns: `first`, then the y axis of a 2-D sweep, then `rest`.
+fn with_y(sw: &SweepDoc, first: String, rest: Vec<String>) -> Vec<String> {
+    let mut v = vec![first];
+    v.extend(sw.y.iter().map(|y| y.target.clone()));
+    v.extend(rest);
+    v
+}
+
+fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
+    let two = sw.y.is_some();
+    let columns = with_y(
+        sw,
+        sw.x.target.clone(),
+        head([
+            "P(A wins) [95 % CI]",
+            "exact P(A wins)",
+            "P(B wins)",
+            "P(draw)",
+            "rounds (mean)",
+        ]),
+    );
+    let rows = sw
+        .points
+        .iter()
+        .map(|p| {
+            let mut r = vec![num(p.x)];
+            if two {
+                r.push(p.y.map_or(String::new(), num));
+            }
+            r.extend([
+                est_page(&p.p_a_win),
+                p.exact_p_a_win.map_or("—".into(), percent_exact),
+                percent(p.p_b_win),
+                percent(p.p_draw),
+                format!("{:.2}", p.rounds_mean),
+            ]);
+            r
+        })
+        .collect();
+    let mut blocks = vec![
+        Block::Note(format!(
+            "P(A wins) for {} (A = first fighter) as {} changes{}; {} duels per point, every point on the same random numbers.{}",
+            sw.matchup,
+            sw.x.target,
+            sw.y.as_ref()
+                .map_or(String::new(), |y| format!(" along with {}", y.target)),
+            thousands(sw.trials),
+            if two {
+                " In the chart, the line marks where the fight is even (50 %)."
+            } else {
+                " The shaded band is the 95 % interval; the dashed line marks an even fight (50 %)."
+            }
+        )),
+        Block::table(columns, rows),
+        Block::Chart(sweep_stem(i, sw)),
+    ];
+    if !sw.steps.is_empty() {
+        let columns = with_y(
+            sw,
+            "step".into(),
+            head([
+                "change of P(A wins), points [95 % CI]",
+                "p-value",
+                "± paired",
+                "± independent runs",
+            ]),
+        );
+        let rows = sw
+            .steps
+            .iter()
+            .map(|st| {
+                let d = &st.diff;
+                let mut r = vec![format!("{} → {}", num(st.from), num(st.to))];
+                if two {
+                    r.push(st.y.map_or(String::new(), num));
+                }
+                r.extend([
+                    points(d.diff, d.lo, d.hi),
+                    p_value(d.p_value),
+                    format!("{:.2}", 100.0 * (d.hi - d.lo) / 2.0),
+                    format!("{:.2}", 100.0 * st.unpaired_half_width),
+                ]);
+                r
+            })
+            .collect();
+        blocks.push(Block::Heading("Steps between neighbouring values".into()));
+        blocks.push(Block::Note(
+            "Neighbouring points share their random numbers, so a step's interval is narrower than an independent run's (shown beside it). \
+             A step whose interval excludes 0 is a real change."
+                .into(),
+        ));
+        blocks.push(Block::table(columns, rows));
+    }
+    Section::new(format!("Sweep {}: {}", i + 1, sw.name), blocks)
+}

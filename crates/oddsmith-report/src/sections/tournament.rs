@@ -1,0 +1,370 @@
+//! The tournament: every loadout against every other — terminal text (win matrix, ranking,
+//! Nash mix, cost efficiency), the `tournament_matrix` and `tournament_ranking` tables, the
+//! win-matrix heatmap and the cost chart, and the page section.
+
+use std::fmt::Write;
+
+use oddsmith_study::{Est, RankDoc, TournamentDoc};
+use polars::prelude::{DataFrame, PolarsResult};
+
+use crate::charts::{
+    Chart, Corner, HeatmapPlot, LabelledXy, Plot, PointLabel, Series, Style, XyPlot, all_whole,
+    padded_range,
+};
+use crate::format::{col_by, est, est_page, fit, num, pct, percent, thousands};
+use crate::page::{Block, Section, head};
+
+use super::subject::{NamedChart, NamedTable, Subject, grid, paragraph};
+
+/// Stem of the win-matrix chart.
+pub const MATRIX_STEM: &str = "tournament-matrix";
+/// Stem of the cost-efficiency chart.
+pub const COST_STEM: &str = "tournament-cost";
+
+/// A study's tournament.
+pub struct Tournament<'a>(pub &'a TournamentDoc);
+
+impl Subject for Tournament<'_> {
+    fn text(&self) -> String {
+        paragraph(|s| tournament_text(s, self.0))
+    }
+
+    fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
+        Ok(vec![
+            ("tournament_matrix", tournament_matrix(self.0)?),
+            ("tournament_ranking", tournament_ranking(self.0)?),
+        ])
+    }
+
+    fn charts(&self) -> Vec<NamedChart> {
+        let t = self.0;
+        let mut v = Vec::new();
+        if t.fighters.len() >= 2 {
+            v.push((MATRIX_STEM.to_string(), matrix_chart(t)));
+        }
+        if let Some(c) = cost_chart(t) {
+            v.push((COST_STEM.to_string(), c));
+        }
+        v
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        vec![tournament_section(self.0)]
+    }
+}
+
+fn tournament_text(s: &mut String, t: &TournamentDoc) {
+    let n = t.fighters.len();
+    let _ = writeln!(
+        s,
+        "Tournament \"{}\": {n} loadouts, {} duels per seating (each pair fought both ways)",
+        t.name,
+        thousands(t.trials_per_seating)
+    );
+    let _ = writeln!(s, "  P(row beats column) %:");
+    let cols: Vec<String> = (1..=n).map(|j| j.to_string()).collect();
+    let rows: Vec<(String, Vec<String>)> = (0..n)
+        .map(|i| {
+            (
+                format!("{} {}", i + 1, t.fighters[i]),
+                (0..n)
+                    .map(|j| t.win[i][j].map_or("—".into(), |e| format!("{:.1}", 100.0 * e.p)))
+                    .collect(),
+            )
+        })
+        .collect();
+    grid(s, "", &cols, &rows);
+    let fw = t
+        .ranking
+        .iter()
+        .map(|r| r.fighter.chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 24);
+    let _ = writeln!(
+        s,
+        "  ranking against the field; Nash % = share in a perfectly adapted meta (0 = never pick):"
+    );
+    let _ = writeln!(
+        s,
+        "  {:>2}  {:fw$}  {:<23}  {:>8}  {:>6}  dominated",
+        "#", "fighter", "P(win) % [95% CI]", "P(lose)%", "Nash %"
+    );
+    for (k, r) in t.ranking.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  {:>2}  {:fw$}  {:<23}  {:>8}  {:>6.1}  {}",
+            k + 1,
+            fit(&r.fighter, fw),
+            est(&r.win_rate),
+            pct(r.loss_rate),
+            100.0 * r.nash_share,
+            if r.dominated { "yes" } else { "" }
+        );
+    }
+    let Some(c) = &t.costs else { return };
+    let _ = writeln!(
+        s,
+        "  cost efficiency: fair line P(win) = {} % {} {:.3} % × cost in {}",
+        pct(c.intercept),
+        if c.slope < 0.0 { "−" } else { "+" },
+        100.0 * c.slope.abs(),
+        c.unit
+    );
+    let _ = writeln!(
+        s,
+        "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>8}  verdict",
+        "fighter", "cost", "P(win) % [95% CI]", "fair %", "Δ pts"
+    );
+    for p in &c.points {
+        let _ = writeln!(
+            s,
+            "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>+8.2}  {}",
+            fit(&p.fighter, fw),
+            num(p.cost),
+            est(&p.win_rate),
+            pct(p.fair),
+            100.0 * p.residual,
+            p.verdict
+        );
+    }
+    let under = c.points.iter().find(|p| p.verdict == "under-priced");
+    let over = c.points.iter().rev().find(|p| p.verdict == "over-priced");
+    let _ = writeln!(
+        s,
+        "  most under-priced: {}; most over-priced: {}",
+        under.map_or("none significant".into(), |p| format!(
+            "{} ({:+.1} pts)",
+            p.fighter,
+            100.0 * p.residual
+        )),
+        over.map_or("none significant".into(), |p| format!(
+            "{} ({:+.1} pts)",
+            p.fighter,
+            100.0 * p.residual
+        )),
+    );
+}
+
+/// The win matrix in long form: one row per ordered pair (fighter, opponent), P(fighter beats
+/// opponent) over both seatings with its interval, the exact value where known, and the
+/// meta-game payoff P(win) − P(lose).
+pub fn tournament_matrix(t: &TournamentDoc) -> PolarsResult<DataFrame> {
+    let n = t.fighters.len();
+    let pairs: Vec<(usize, usize, Est)> = (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .filter_map(|(i, j)| t.win[i][j].map(|e| (i, j, e)))
+        .collect();
+    let exact = |i: usize, j: usize| t.exact_win.get(i).and_then(|r| r.get(j).copied().flatten());
+    DataFrame::new_infer_height(vec![
+        col_by("fighter", &pairs, |p| t.fighters[p.0].as_str()),
+        col_by("opponent", &pairs, |p| t.fighters[p.1].as_str()),
+        col_by("p_win", &pairs, |p| p.2.p),
+        col_by("p_win_lo", &pairs, |p| p.2.lo),
+        col_by("p_win_hi", &pairs, |p| p.2.hi),
+        col_by("wins", &pairs, |p| p.2.successes),
+        col_by("trials", &pairs, |p| p.2.trials),
+        col_by("exact_p_win", &pairs, |p| exact(p.0, p.1)),
+        col_by("payoff", &pairs, |p| t.payoff[p.0][p.1]),
+    ])
+}
+
+/// The standings, best first: P(win) against the field with its interval, P(lose), the
+/// loadout's share in the Nash mix, whether it is strictly dominated, and — when every loadout
+/// has a cost — its cost, the win rate the fair line predicts, the residual and the verdict.
+pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
+    let r: Vec<(u32, &RankDoc)> = (1..).zip(&t.ranking).collect();
+    let mut cols = vec![
+        col_by("rank", &r, |x| x.0),
+        col_by("fighter", &r, |x| x.1.fighter.as_str()),
+        col_by("p_win", &r, |x| x.1.win_rate.p),
+        col_by("p_win_lo", &r, |x| x.1.win_rate.lo),
+        col_by("p_win_hi", &r, |x| x.1.win_rate.hi),
+        col_by("p_lose", &r, |x| x.1.loss_rate),
+        col_by("nash_share", &r, |x| x.1.nash_share),
+        col_by("dominated", &r, |x| x.1.dominated),
+    ];
+    if let Some(c) = &t.costs {
+        let by = |x: &(u32, &RankDoc)| c.points.iter().find(|p| p.fighter == x.1.fighter);
+        cols.extend([
+            col_by("cost", &r, |x| by(x).map(|p| p.cost)),
+            col_by("cost_unit", &r, |_| c.unit.as_str()),
+            col_by("cost_source", &r, |x| by(x).map(|p| p.source.as_str())),
+            col_by("fair_p_win", &r, |x| by(x).map(|p| p.fair)),
+            col_by("residual", &r, |x| by(x).map(|p| p.residual)),
+            col_by("verdict", &r, |x| by(x).map(|p| p.verdict.as_str())),
+        ]);
+    }
+    DataFrame::new_infer_height(cols)
+}
+
+/// The win matrix: P(row beats column), both seatings pooled, 50 % in the neutral colour.
+pub fn matrix_chart(t: &TournamentDoc) -> Chart {
+    let values: Vec<Vec<f64>> = t
+        .win
+        .iter()
+        .map(|r| r.iter().map(|e| e.map_or(f64::NAN, |e| e.p)).collect())
+        .collect();
+    let n = t.fighters.len() as u32;
+    Chart {
+        title: format!("{}: P(row beats column)", t.name),
+        width: (520 + 70 * n).min(1400),
+        height: (420 + 50 * n).min(1200),
+        plot: Plot::Heatmap(HeatmapPlot {
+            first_row_on_top: true,
+            ..HeatmapPlot::probabilities(
+                ("opponent".into(), "fighter".into()),
+                (t.fighters.clone(), t.fighters.clone()),
+                values,
+                "P(row wins)",
+            )
+        }),
+    }
+}
+
+/// P(win) against the field versus cost, each loadout labelled, with the fair line.
+pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
+    let c = t.costs.as_ref()?;
+    let x_range = padded_range(c.points.iter().map(|p| p.cost))?;
+    let fair = |x: f64| c.intercept + c.slope * x;
+    let points: Vec<(f64, f64)> = c.points.iter().map(|p| (p.cost, p.win_rate.p)).collect();
+    let mut dots = Series::new("loadouts, 95 % intervals", 0, Style::Points, points);
+    dots.whiskers = c
+        .points
+        .iter()
+        .map(|p| (p.cost, p.win_rate.lo, p.win_rate.hi))
+        .collect();
+    let line = Series::new(
+        "fair line (least squares)",
+        6,
+        Style::Dashed,
+        vec![(x_range.0, fair(x_range.0)), (x_range.1, fair(x_range.1))],
+    );
+    Some(Chart {
+        title: format!("{}: P(win) against cost", t.name),
+        width: 1000,
+        height: 560,
+        plot: Plot::LabelledXy(LabelledXy {
+            xy: XyPlot {
+                x_desc: format!("cost ({})", c.unit),
+                y_desc: "P(win) against the field".into(),
+                x_range,
+                y_range: (0.0, 1.0),
+                y_percent: true,
+                x_integer: all_whole(&c.points.iter().map(|p| p.cost).collect::<Vec<_>>()),
+                series: vec![line, dots],
+                legend: Corner::UpperLeft,
+            },
+            labels: c
+                .points
+                .iter()
+                .map(|p| PointLabel {
+                    at: (p.cost, p.win_rate.p),
+                    text: p.fighter.clone(),
+                })
+                .collect(),
+        }),
+    })
+}
+
+fn tournament_section(t: &TournamentDoc) -> Section {
+    let n = t.fighters.len();
+    let mut columns = vec!["P(row beats column)".to_string()];
+    columns.extend(t.fighters.iter().cloned());
+    let matrix =
+        (0..n)
+            .map(|i| {
+                std::iter::once(t.fighters[i].clone())
+                    .chain((0..n).map(|j| {
+                        t.win[i][j].map_or("—".into(), |e| format!("{:.1} %", 100.0 * e.p))
+                    }))
+                    .collect()
+            })
+            .collect();
+    let rhead = head([
+        "#",
+        "fighter",
+        "P(win) [95 % CI]",
+        "P(lose)",
+        "Nash mix",
+        "dominated",
+    ]);
+    let ranking = t
+        .ranking
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            vec![
+                (k + 1).to_string(),
+                r.fighter.clone(),
+                est_page(&r.win_rate),
+                percent(r.loss_rate),
+                format!("{:.1} %", 100.0 * r.nash_share),
+                if r.dominated { "yes" } else { "no" }.to_string(),
+            ]
+        })
+        .collect();
+    let mut blocks = vec![
+        Block::Note(format!(
+            "Every loadout against every other, {} duels in each seating (each pair fought both ways, pooled).",
+            thousands(t.trials_per_seating)
+        )),
+        Block::table(columns, matrix),
+        Block::Chart(MATRIX_STEM.into()),
+        Block::Heading("Ranking".into()),
+        Block::Note(
+            "P(win) against the field: every opponent equally often. Nash mix: the share of each loadout a perfectly adapted meta would play; \
+             0 % = never worth picking. Dominated: worse than another loadout against every opponent."
+                .into(),
+        ),
+        Block::table(rhead, ranking),
+    ];
+    if let Some(c) = &t.costs {
+        let chead = head([
+            "fighter",
+            "cost",
+            "cost from",
+            "P(win) [95 % CI]",
+            "fair P(win)",
+            "residual (points)",
+            "verdict",
+        ]);
+        let rows = c
+            .points
+            .iter()
+            .map(|p| {
+                vec![
+                    p.fighter.clone(),
+                    format!("{} {}", num(p.cost), c.unit),
+                    p.source.clone(),
+                    est_page(&p.win_rate),
+                    percent(p.fair),
+                    format!("{:+.2}", 100.0 * p.residual),
+                    p.verdict.clone(),
+                ]
+            })
+            .collect();
+        let under = c.points.iter().find(|p| p.verdict == "under-priced");
+        let over = c.points.iter().rev().find(|p| p.verdict == "over-priced");
+        let name = |p: Option<&oddsmith_study::CostPoint>| {
+            p.map_or("none is significantly".into(), |p| {
+                format!("{} ({:+.1} points)", p.fighter, 100.0 * p.residual)
+            })
+        };
+        blocks.push(Block::Heading("Cost efficiency".into()));
+        blocks.push(Block::Note(format!(
+            "The fair line is the least-squares fit of P(win) on cost: P(win) = {} {} {:.3} % × cost in {}. \
+             Under-priced: the whole 95 % interval lies above the line (gives more than it costs); over-priced: below it. \
+             Most under-priced: {}; most over-priced: {}.",
+            percent(c.intercept),
+            if c.slope < 0.0 { "−" } else { "+" },
+            100.0 * c.slope.abs(),
+            c.unit,
+            name(under),
+            name(over)
+        )));
+        blocks.push(Block::table(chead, rows));
+        blocks.push(Block::Chart(COST_STEM.into()));
+    }
+    Section::new(format!("Tournament: {}", t.name), blocks)
+}

@@ -6,7 +6,7 @@
 //! module and one line in [`subjects`] (a study section kind: one arm in
 //! [`study_subjects`]).
 
-use oddsmith_study::{AssertDoc, BalanceDoc, CheckStudyDoc, StudyDoc, SweepDoc, TournamentDoc};
+use oddsmith_study::{StudyDoc, StudySection};
 use polars::prelude::PolarsResult;
 
 use crate::model::ReportData;
@@ -47,32 +47,12 @@ pub fn subjects(d: &ReportData) -> Vec<Box<dyn Subject + '_>> {
     v
 }
 
-/// One section of a study, in report order.
-// The study crate will offer this enum (`StudySection`, from `StudyDoc::sections()`); this
-// local copy and `study_sections` then go, and `study_subjects` matches on that one.
-enum StudySection<'a> {
-    Sweep(&'a SweepDoc),
-    Balance(&'a BalanceDoc),
-    Tournament(&'a TournamentDoc),
-    Check(&'a CheckStudyDoc),
-    Assert(&'a AssertDoc),
-}
-
-fn study_sections(s: &StudyDoc) -> Vec<StudySection<'_>> {
-    let mut v: Vec<StudySection<'_>> = s.sweeps.iter().map(StudySection::Sweep).collect();
-    v.extend(s.balance.iter().map(StudySection::Balance));
-    v.extend(s.tournament.iter().map(StudySection::Tournament));
-    v.extend(s.checks.iter().map(StudySection::Check));
-    v.extend(s.asserts.iter().map(StudySection::Assert));
-    v
-}
-
 /// The study's subjects: its sections grouped by kind (every sweep in one subject, …), kinds
 /// in report order. The one place that walks a study.
 pub fn study_subjects(s: &StudyDoc) -> Vec<Box<dyn Subject + '_>> {
     let (mut sweeps, mut balance, mut tournament) = (Vec::new(), None, None);
     let (mut checks, mut asserts) = (Vec::new(), Vec::new());
-    for section in study_sections(s) {
+    for section in s.sections() {
         match section {
             StudySection::Sweep(x) => sweeps.push(x),
             StudySection::Balance(x) => balance = Some(x),

@@ -86,6 +86,51 @@ mod tests {
         }
     }
 
+    /// Checks the counter names of the type it is run with: at most `MAX_COUNTERS`, unique,
+    /// and a full set laid out per side (`a_x` at `k`, `b_x` at `PER_SIDE + k`), the layout
+    /// `Tally::count_side` writes.
+    struct CheckCounters;
+
+    impl RulesetVisitor for CheckCounters {
+        type Output = ();
+        fn visit<R: Ruleset>(self) {
+            let r = R::new(R::Options::default()).expect("default options are valid");
+            let names = r.counter_names();
+            assert!(
+                names.len() <= crate::MAX_COUNTERS,
+                "{}: too many counters",
+                R::ID
+            );
+            for (i, a) in names.iter().enumerate() {
+                assert!(
+                    !names[i + 1..].contains(a),
+                    "{}: counter {a:?} twice",
+                    R::ID
+                );
+            }
+            if names.len() == crate::MAX_COUNTERS {
+                let per = crate::outcome::PER_SIDE;
+                for k in 0..per {
+                    let a = names[k].strip_prefix("a_");
+                    let b = names[per + k].strip_prefix("b_");
+                    assert!(
+                        a.is_some() && a == b,
+                        "{}: counters {k} and {}",
+                        R::ID,
+                        per + k
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counter_names_follow_the_per_side_layout() {
+        for &id in RULESET_IDS {
+            visit(id, CheckCounters).expect("registered");
+        }
+    }
+
     #[test]
     fn ids_are_unique_and_listed_in_order() {
         for (i, a) in RULESET_IDS.iter().enumerate() {

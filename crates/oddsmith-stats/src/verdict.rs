@@ -41,6 +41,10 @@ pub struct Difference {
     pub lo: f64,
     /// Upper end of the 95 % interval (`diff` when exact).
     pub hi: f64,
+    /// Half-width of the interval as computed (`z · se` for a normal interval, so `d ± hw`
+    /// is printed from the same number that set `lo` and `hi`; `(hi − lo) / 2` for an
+    /// asymmetric one; 0 when exact).
+    pub half_width: f64,
     /// How it was measured.
     pub evidence: Evidence,
 }
@@ -54,6 +58,7 @@ impl Difference {
             diff,
             lo: diff,
             hi: diff,
+            half_width: 0.0,
             evidence: Evidence::Exact,
         }
     }
@@ -65,6 +70,7 @@ impl Difference {
             diff: d.diff,
             lo: d.lo,
             hi: d.hi,
+            half_width: (d.hi - d.lo) / 2.0,
             evidence: Evidence::Test { p_value: d.p_value },
         }
     }
@@ -98,6 +104,7 @@ pub fn advantage(o: &OutcomeCounts) -> Difference {
         diff: d,
         lo: d - Z95 * se,
         hi: d + Z95 * se,
+        half_width: Z95 * se,
         evidence: Evidence::Interval,
     }
 }
@@ -244,6 +251,8 @@ mod tests {
         // and reaches beyond ±2 points: neither favoured nor balanced.
         let d = advantage(&counts(55, 45, 0));
         assert!((d.lo - (0.1 - Z95 * 0.099_498_7)).abs() < 1e-6);
+        // The printed half-width is the z·se that set the interval, not a difference of ends.
+        assert_eq!(d.half_width, d.hi - d.diff);
         assert!(d.lo < 0.0 && d.hi > 0.02);
         assert!(matches!(RULE.judge(d), Verdict::Undecided(_)));
         // Significant but below the threshold, with an interval reaching past it: undecided.
@@ -251,6 +260,7 @@ mod tests {
             diff: 0.015,
             lo: 0.005,
             hi: 0.025,
+            half_width: 0.01,
             evidence: Evidence::Interval,
         };
         assert!(d.significant(0.05));

@@ -216,7 +216,7 @@ pub fn advantage(s: &DuelStats) -> Verdict {
 /// (significant)`, `balanced: …`, or `undecided: …; run more trials`.
 pub fn advantage_text(v: &Verdict, a: &str, b: &str) -> String {
     let d = v.difference();
-    let pm = points_short((d.hi - d.lo) / 2.0);
+    let pm = points_short(d.half_width);
     match v {
         Verdict::Favours { side, .. } => {
             let (who, by) = match side {

@@ -143,6 +143,16 @@ const FUMBLES: usize = 1;
 const SPELLS: usize = 2;
 const RESISTED: usize = 3;
 
+#[cfg(test)]
+#[test]
+fn per_side_counters_match_their_names() {
+    let n = |k: usize| super::COUNTERS[k];
+    assert_eq!(
+        [n(NATURAL_20S), n(FUMBLES), n(SPELLS), n(RESISTED)],
+        ["a_natural_20s", "a_fumbles", "a_spells", "a_resisted"]
+    );
+}
+
 crate::duel_state!(State);
 
 /// Able to fight: HP above 0 and no tally above current HP («Damage and Death §1.2, §2.2»).

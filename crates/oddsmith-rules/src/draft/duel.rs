@@ -76,6 +76,17 @@ fn taken_counter(level: Level) -> usize {
     }
 }
 
+#[cfg(test)]
+#[test]
+fn taken_counters_match_their_names() {
+    let n = |l: Level| super::COUNTERS[taken_counter(l)];
+    assert_eq!(
+        [n(Level::None), n(Level::Light), n(Level::Severe), n(Level::Critical)],
+        ["a_scratches_taken", "a_light_taken", "a_severe_taken", "a_critical_taken"]
+    );
+    assert_eq!(n(Level::Death), "a_critical_taken");
+}
+
 #[inline]
 fn wound_penalty(o: &DraftOptions, f: &FState) -> i32 {
     let mut p = i32::from(f.light) * o.wound_penalties.light

@@ -191,6 +191,16 @@ const FUMBLES: usize = 1;
 const DODGES: usize = 2;
 const GRACE: usize = 3;
 
+#[cfg(test)]
+#[test]
+fn per_side_counters_match_their_names() {
+    let n = |k: usize| super::COUNTERS[k];
+    assert_eq!(
+        [n(CRITICALS), n(FUMBLES), n(DODGES), n(GRACE)],
+        ["a_criticals", "a_fumbles", "a_dodges", "a_grace_spent"]
+    );
+}
+
 pub use crate::solver::Step;
 
 /// Wound penalty by status (0 Healthy … 5 Incapacitated, 6 Dead), as a positive number.

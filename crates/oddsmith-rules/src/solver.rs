@@ -192,8 +192,10 @@ pub fn iterate<G: Ruleset>(
 /// below [`NEGLIGIBLE_MASS`]. `transitions(state, emit)` must call `emit(next, step, p)` for
 /// every outcome of one step from `state` (probabilities summing to 1) and return `false` if
 /// it gives up. `round_of` reads a state's round, used for the fight-length distribution.
-/// (Rulesets use [`solve`]; this is the same iteration over any transition function.)
-pub fn forward<S: Copy + Ord + Hash>(
+/// (Rulesets use [`solve`]; this is the same iteration over any transition function, kept
+/// for tests that compare a hand-written transition function with it.)
+#[cfg(test)]
+pub(crate) fn forward<S: Copy + Ord + Hash>(
     start: S,
     max_rounds: u32,
     round_of: impl Fn(&S) -> u32,

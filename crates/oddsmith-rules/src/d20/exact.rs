@@ -8,7 +8,6 @@
 use super::D20;
 use super::duel::State;
 use super::fighter::Matchup;
-use super::options::D20Options;
 use crate::solver::{Transitions, iterate};
 use crate::{Ruleset, Winner};
 
@@ -27,8 +26,8 @@ pub struct ExactDetail {
 
 /// Solves a duel and splits the outcome by whether the losing side ended dead (HP ≤ Death
 /// Point; digest §7.9 "P(loser dead)").
-pub fn solve_detail(m: &Matchup, o: &D20Options) -> Option<ExactDetail> {
-    let r = D20::new(o.clone()).ok()?;
+pub fn solve_detail(r: &D20, m: &Matchup) -> Option<ExactDetail> {
+    let cap = r.max_rounds();
     let dead = |s: &State, side: usize| {
         (0..m.f[side].count as usize).all(|j| i32::from(s.m[side][j].hp) <= m.f[side].death_point)
     };
@@ -39,12 +38,12 @@ pub fn solve_detail(m: &Matchup, o: &D20Options) -> Option<ExactDetail> {
         mean_rounds: 0.0,
     };
     iterate(
-        &r,
+        r,
         m,
         r.start(m),
         Transitions::of::<D20>(),
         |s2, w, pq| {
-            d.mean_rounds += pq * f64::from(s2.round.min(o.max_rounds));
+            d.mean_rounds += pq * f64::from(s2.round.min(cap));
             match w {
                 Winner::A => {
                     d.p[0] += pq;

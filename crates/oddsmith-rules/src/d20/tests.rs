@@ -86,7 +86,7 @@ fn with_hp(base: &str, hp: i32) -> FighterSpec {
 
 fn detail(o: D20Options, a: &FighterSpec, b: &FighterSpec) -> ExactDetail {
     let (r, m) = pair::<D20>(o, a, b);
-    solve_detail(&m, r.options()).expect("exact")
+    solve_detail(&r, &m).expect("exact")
 }
 
 // §7.1: P(hit) by t and the modifier × Defense matrix.

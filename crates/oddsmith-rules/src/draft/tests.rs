@@ -950,7 +950,7 @@ fn option_docs_cover_every_option() {
 fn fighter_docs_cover_every_field() {
     let v = toml::Value::try_from(fighter(5, "dagger", 5, 5, "none")).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
-    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
         assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
     }
@@ -1045,4 +1045,53 @@ fn shared_solver_matches_the_ordered_reference() {
         let (d, m) = crate::testing::pair::<Draft>(o, &a, &b);
         crate::solver::tests::check_modes(&d, &m);
     }
+}
+
+#[test]
+fn nested_options_given_in_part_keep_their_documented_defaults() {
+    let d = DraftOptions::default();
+    let o: DraftOptions = toml::from_str("shield_bonus = { large = 1 }").unwrap();
+    assert_eq!(o.shield_bonus, ShieldBonus { small: 1, large: 1 });
+    assert_eq!(DraftOptions { shield_bonus: d.shield_bonus, ..o }, d);
+    let o: DraftOptions = toml::from_str("shield_max_parry_impact = { small = 2 }").unwrap();
+    assert_eq!(o.shield_max_parry_impact, ShieldMaxParryImpact { small: 2, large: 3 });
+    let o: DraftOptions = toml::from_str("wound_penalties = { severe = -3 }").unwrap();
+    assert_eq!(
+        o.wound_penalties,
+        WoundPenalties { light: -1, severe: -3, critical: -4 }
+    );
+    let o: DraftOptions = toml::from_str("strength_bonus = { weak_bonus = -2 }").unwrap();
+    assert_eq!(o.strength_bonus.table, vec![(9, 2), (7, 1)]);
+    assert_eq!(o.strength_bonus.weak_bonus, -2);
+    let o: DraftOptions = toml::from_str("wound_capacity = { light = 4 }").unwrap();
+    assert_eq!((o.wound_capacity.light, o.wound_capacity.severe), (4, 2));
+}
+
+#[test]
+fn option_bounds_are_checked_when_read_and_when_built_in_code() {
+    for (text, msg) in [
+        ("wound_penalties = { light = -51 }", "-51 is out of range: expected an integer from -50 to 50"),
+        ("strength_bonus = { table = [[9, 21]] }", "21 is out of range: expected integers from -20 to 20"),
+        ("wound_capacity = { critical = 21 }", "21 is out of range: expected an integer from 0 to 20"),
+        ("max_rounds = 0", "0 is out of range: expected an integer from 1 to 100000"),
+        ("wide_weight_gap = 11", "11 is out of range: expected an integer from 1 to 10"),
+    ] {
+        let e = toml::from_str::<DraftOptions>(text).unwrap_err().to_string();
+        assert!(e.contains(msg), "{text}: {e}");
+    }
+    let mut o = DraftOptions::default();
+    o.shield_max_parry_impact.large = 11;
+    assert_eq!(
+        Draft::new(o).unwrap_err(),
+        RulesError::field(
+            "shield_max_parry_impact.large",
+            "11 is out of range: expected an integer from 0 to 10"
+        )
+    );
+    let o = opts(|o| o.free_actions_per_round = 3);
+    let o = DraftOptions { max_actions_per_round: 2, ..o };
+    assert_eq!(
+        Draft::new(o).unwrap_err(),
+        RulesError::field("free_actions_per_round", "cannot exceed max_actions_per_round")
+    );
 }

@@ -54,29 +54,75 @@ pub enum GamecraftCheck {
     },
 }
 
-/// Parameter names accepted by `oddsmith check gamecraft`.
-pub const PARAMS: &[&str] = &[
-    "attribute",
-    "skill",
-    "pool",
-    "modifier",
-    "difficulty",
-    "tn",
-    "a",
-    "b",
-    "attack",
-    "defense",
-    "defence",
-    "dodge",
-    "damage",
-    "resist",
-    "explosion",
-    "range",
-];
+crate::check_params! {
+    /// The parameters of `oddsmith check gamecraft`: accepted names and docs.
+    pub mod params {
+        "attribute" => (
+            "0",
+            "skill check: attribute score",
+        ),
+        "skill" => (
+            "0",
+            "skill check: skill level (0 = untrained)",
+        ),
+        "pool" => (
+            "0",
+            "Savvy/Charm/Grace points spent, +1 each, at most the skill level (attack checks: no cap)",
+        ),
+        "modifier" => (
+            "0",
+            "sum of bonuses and penalties",
+        ),
+        "difficulty" => (
+            "moderate",
+            "very_easy (3), easy (8), moderate (13), difficult (18), very_difficult (23), heroic (28), nigh_impossible (31)",
+        ),
+        "tn" => (
+            "13",
+            "target number, instead of difficulty",
+        ),
+        "a" => (
+            "—",
+            "opposed check: A's base (result = A − B total; ties per the opposed_tie option)",
+        ),
+        "b" => (
+            "—",
+            "opposed check: B's base",
+        ),
+        "attack" => (
+            "—",
+            "attack check: attack base (attribute + skill + modifiers)",
+        ),
+        "defense" | "defence" => (
+            "0",
+            "attack check: static defense score (Prowess + Combat Defense + range)",
+        ),
+        "dodge" => (
+            "none",
+            "attack check: none | dodge (defender rolls the die too; hit on ≥) | full (+10)",
+        ),
+        "damage" => (
+            "—",
+            "damage check: damage base (attribute + weapon)",
+        ),
+        "resist" => (
+            "—",
+            "damage check: resistance base (Constitution + armour); omit for raw damage",
+        ),
+        "explosion" => (
+            "—",
+            "blast-avoidance check: the device's Area, small | medium | large (with attribute, skill, pool, modifier: e.g. Prowess and Combat Defense (Explosives))",
+        ),
+        "range" => (
+            "short",
+            "blast-avoidance check: the target's Range in the blast, short | medium | long",
+        ),
+    }
+}
 
-/// Parses check parameters (see `CHECK_DOCS`).
+/// Parses check parameters (see [`params`]).
 pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-    p.only(PARAMS)?;
+    p.only(params::NAMES)?;
     for k in [
         "attribute",
         "skill",

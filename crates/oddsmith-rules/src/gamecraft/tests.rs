@@ -1105,14 +1105,14 @@ fn fighter_docs_cover_every_field() {
     s.first_aid = true;
     let v = toml::Value::try_from(s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
-    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
         assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
     }
     assert_eq!(keys.len(), docs.len());
     // Documented defaults parse back to the real defaults (fields with a plain default).
     let base: FighterSpec = toml::from_str(r#"weapon = "sword""#).unwrap();
-    for d in FIGHTER_DOCS {
+    for d in FighterSpec::DOCS {
         if ["weapon", "wound_levels"].contains(&d.name) {
             continue;
         }

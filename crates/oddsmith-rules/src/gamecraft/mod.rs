@@ -143,7 +143,7 @@ impl crate::Ruleset for Gamecraft {
     }
 
     fn parse_check(&self, params: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-        check::parse(params)
+        check::parse(&self.o, params)
     }
 
     fn check_exact(&self, c: &GamecraftCheck) -> CheckExact {

@@ -2526,3 +2526,40 @@ fn shared_solver_cache_matches_uncached() {
         crate::solver::tests::check_modes(&g, &m);
     }
 }
+
+/// Issue 14 item 6: `dodge=full` adds the `full_dodge_bonus` option, not a fixed 10.
+#[test]
+fn full_dodge_check_uses_the_option() {
+    let words = ["attack=12", "defense=10", "dodge=full"];
+    let e = check(&Gamecraft::new(GamecraftOptions::default()).unwrap(), &words);
+    assert_eq!(e.success_at_least, 20);
+    let g = Gamecraft::new(opts(|o| o.full_dodge_bonus = 4)).unwrap();
+    let e = check(&g, &words);
+    assert_eq!(e.success_at_least, 14);
+    // die + 12 ≥ 14 needs a die of 2 or more.
+    assert_eq!(e.p_success(), die_dist(ExplodeMode::Limited).p_at_least(2));
+    let none = check(&g, &["attack=12", "defense=10"]);
+    assert_eq!(none.success_at_least, 10);
+}
+
+/// Issue 14 item 6: an attack spends no more pool points than its skill has levels.
+#[test]
+fn attack_check_pool_is_capped_by_the_skill_level() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let parse = |w: &[&str]| g.parse_check(&CheckParams::parse(w.iter().copied()).unwrap());
+    let e = parse(&["attack=12", "defense=14", "pool=3", "skill=3"]).unwrap();
+    assert_eq!(e, GamecraftCheck::Simple { base: 15, tn: 14 });
+    let e = parse(&["attack=12", "defense=14", "pool=4", "skill=3"]).unwrap_err();
+    assert_eq!(
+        e,
+        RulesError::check(
+            "pool",
+            "you may spend 0 to 3 pool points: no more than your skill level («Skill Categories»)"
+        )
+    );
+    assert!(parse(&["attack=12", "defense=14", "pool=2"]).is_err());
+    assert!(parse(&["attack=12", "defense=14", "pool=-1", "skill=3"]).is_err());
+    // skill alone only sets the cap: the attack base already holds it.
+    let e = parse(&["attack=12", "defense=14", "skill=3"]).unwrap();
+    assert_eq!(e, GamecraftCheck::Simple { base: 12, tn: 14 });
+}

@@ -1,7 +1,8 @@
 //! Draft options: the knobs of digest §5 that an engaged melee duel uses, with the digest's
-//! defaults. Each duel INTERPRETATION of the digest (G1–G11, exhaustion of G20) is one option
-//! here; `OPTION_DOCS` documents them for `oddsmith rulesets draft`, and a test keeps the two
-//! lists in step.
+//! defaults, except where the seed speaks against the digest (`striking_order`: the seed's
+//! longer-weapon-first order, §4.17.2; the digest's skill-first loop is the other value). Each
+//! duel INTERPRETATION of the digest (G1–G11, exhaustion of G20) is one option here, declared
+//! once in the `options!` table below with its default, doc and bounds.
 //!
 //! Not offered, because the duel model has no place for them yet: charges and
 //! `start_engaged` (G17), the potent-fighter segment shift (every first attack is already in
@@ -101,6 +102,11 @@ crate::options! {
         undefended_value: i32 = 5, in -50..=50 => (
             "5",
             "G1: passive defence total when no active defence is made (§4.18.1)",
+        ),
+        /// §4.17.2: what decides who strikes first within a segment.
+        striking_order: StrikingOrder = StrikingOrder::Seed => (
+            "\"seed\"",
+            "§4.17.2, G4: \"seed\" (a very wide weight gap: lighter first; else the longer weapon; else the higher skill; else first_strike_tie) | \"skill_first\" (the digest's §6 loop: weight gap, then skill, then first_strike_tie; lengths unused)",
         ),
         /// Who strikes first when weapons and skills do not decide (G4).
         first_strike_tie: FirstStrikeTie = FirstStrikeTie::Random => (
@@ -238,6 +244,20 @@ pub enum FirstStrikeTie {
     B,
     /// Both blows land together: neither is spared by the other's wound that segment.
     Simultaneous,
+}
+
+/// §4.17.2: the order of the striking-first rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrikingOrder {
+    /// The seed's order: "if the difference in weight is very wide, lighter weapons strike
+    /// first"; else "if different types of weapons are wielded against each other longer
+    /// weapons strike first"; else "the one with the higher skill score strikes first"; else
+    /// `first_strike_tie`.
+    Seed,
+    /// The digest's §6 duel loop: the weight gap, then the higher skill, then
+    /// `first_strike_tie`; weapon lengths are not used (the D2 oracle's reading).
+    SkillFirst,
 }
 
 /// G5: where the shield bonus applies.

@@ -460,7 +460,11 @@ fn o10_closed_forms() {
         (5, 35.0 / 36.0),
         (6, 1.0),
     ] {
-        let e = check(&g, &["attack=11", "defense=12", &format!("pool={spent}")]);
+        // Up to 6 points: the attack's skill has at least 6 levels («Skill Categories»).
+        let e = check(
+            &g,
+            &["attack=11", "defense=12", "skill=6", &format!("pool={spent}")],
+        );
         close(e.p_success(), p, 1e-12);
     }
 }

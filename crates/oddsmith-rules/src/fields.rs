@@ -3,7 +3,9 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, Visitor,
+};
 use serde::{Serialize, Serializer};
 
 /// Deserializes an integer and checks it lies in `LO..=HI`, so no scenario value can make the
@@ -12,14 +14,7 @@ pub(crate) fn de_range<'de, D, const LO: i64, const HI: i64>(d: D) -> Result<i32
 where
     D: Deserializer<'de>,
 {
-    let v = i64::deserialize(d)?;
-    if (LO..=HI).contains(&v) {
-        Ok(v as i32)
-    } else {
-        Err(de::Error::custom(format!(
-            "{v} is out of range: expected an integer from {LO} to {HI}"
-        )))
-    }
+    Within::<i32>::new(LO, HI).deserialize(d)
 }
 
 /// A table entry that is either a built-in (given by name) or written inline as a table.
@@ -114,26 +109,104 @@ impl<T: Serialize + Named> Serialize for Entry<T> {
     }
 }
 
-/// Checks a declared bound: `Err` names `field` with `{v} is out of range: expected {lo} to
-/// {hi}`.
-pub fn check_range(field: &str, v: i64, lo: i64, hi: i64) -> Result<(), crate::RulesError> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(crate::RulesError::field(
-            field,
-            format!("{v} is out of range: expected {lo} to {hi}"),
-        ))
+/// A value whose bounds are declared beside its field (`in LO..=HI` in [`options!`](crate::options),
+/// or [`de_range`]) and checked while it is deserialized, so the error carries the key's
+/// file:line:col.
+pub trait Bounded: DeserializeOwned {
+    /// The type of the declared bounds.
+    type Bound: Copy;
+    /// `None` if every number in `self` lies in `lo..=hi`, else the message.
+    fn out_of_range(&self, lo: Self::Bound, hi: Self::Bound) -> Option<String>;
+}
+
+macro_rules! bounded_int {
+    ($($t:ty),*) => {$(
+        impl Bounded for $t {
+            type Bound = i64;
+            fn out_of_range(&self, lo: i64, hi: i64) -> Option<String> {
+                let v = i64::from(*self);
+                (!(lo..=hi).contains(&v))
+                    .then(|| format!("{v} is out of range: expected an integer from {lo} to {hi}"))
+            }
+        }
+    )*};
+}
+bounded_int!(i32, u8, u16, u32, i64);
+
+impl Bounded for [f64; 3] {
+    type Bound = f64;
+    fn out_of_range(&self, lo: f64, hi: f64) -> Option<String> {
+        self.iter()
+            .find(|v| !(v.is_finite() && (lo..=hi).contains(*v)))
+            .map(|v| format!("{v} is out of range: expected numbers from {lo} to {hi}"))
     }
 }
 
-/// Declares a ruleset's options from one table: the struct (with its doc comments and serde
-/// attributes), its `Default`, its documentation list and its range checks.
+impl Bounded for Vec<(i32, i32)> {
+    type Bound = i64;
+    fn out_of_range(&self, lo: i64, hi: i64) -> Option<String> {
+        self.iter()
+            .flat_map(|&(a, b)| [a, b])
+            .find(|&v| !(lo..=hi).contains(&i64::from(v)))
+            .map(|v| format!("{v} is out of range: expected integers from {lo} to {hi}"))
+    }
+}
+
+/// Deserializes a [`Bounded`] value and checks its declared bounds (a serde seed).
+pub struct Within<T: Bounded> {
+    lo: T::Bound,
+    hi: T::Bound,
+    _t: PhantomData<T>,
+}
+
+impl<T: Bounded> Within<T> {
+    /// The bounds `lo..=hi`.
+    pub const fn new(lo: T::Bound, hi: T::Bound) -> Self {
+        Within {
+            lo,
+            hi,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Bounded> DeserializeSeed<'de> for Within<T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        let v = T::deserialize(d)?;
+        match v.out_of_range(self.lo, self.hi) {
+            None => Ok(v),
+            Some(m) => Err(de::Error::custom(m)),
+        }
+    }
+}
+
+/// `e` with its field path put under `prefix` (`light` → `wound_penalties.light`).
+pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
+    match e {
+        crate::RulesError::InvalidField { field, message } => {
+            crate::RulesError::field(format!("{prefix}.{field}"), message)
+        }
+        other => other,
+    }
+}
+
+/// Declares a ruleset's options (or a nested option table) from one table: the struct (with
+/// its doc comments and serialize attributes), its `Default`, its `Deserialize`, its
+/// documentation list and its bounds.
 ///
-/// Each option is written once: `name: Type = default_value[, in LO..=HI] => ("default as
-/// TOML", "one-line doc for `oddsmith rulesets`"),`. The macro adds `pub` to every field and
-/// gives the struct `DOCS` (every option's [`crate::FieldDoc`], in order) and `check_ranges`
-/// (every declared bound, for `Ruleset::new`). An option cannot be declared without its doc.
+/// Each option is written once: `name: Type = default_value[, in LO..=HI | , @nested] =>
+/// ("default as TOML", "one-line doc for `oddsmith rulesets`"),`. The macro adds `pub` to
+/// every field and gives the struct:
+/// - `Deserialize`: every key optional (a missing one keeps its declared default, so a nested
+///   table may be given in part), unknown keys refused, and a value declared `in LO..=HI`
+///   ([`Bounded`]) checked as it is read, so the error carries the key's file:line:col;
+/// - `DOCS`: every option's [`crate::FieldDoc`], in order (an option cannot be declared
+///   without its doc);
+/// - `check_ranges`: the same bounds (and those of `@nested` tables, under their path) for
+///   options built in code, which `Ruleset::new` calls.
+///
+/// Derive `Serialize` (not `Deserialize`) on the struct.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! options {
@@ -144,6 +217,7 @@ macro_rules! options {
                 $(#[$fmeta:meta])*
                 $field:ident : $ty:ty = $default:expr
                     $(, in $lo:literal ..= $hi:literal)?
+                    $(, @$nested:ident)?
                     => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
@@ -164,6 +238,40 @@ macro_rules! options {
             }
         }
 
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[allow(non_camel_case_types)]
+                #[derive(::serde::Deserialize)]
+                #[serde(field_identifier)]
+                enum Key {
+                    $($field,)*
+                }
+                struct V;
+                impl<'de> ::serde::de::Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter) -> ::std::fmt::Result {
+                        f.write_str(concat!("struct ", stringify!($name)))
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$name, A::Error> {
+                        let mut out = $name::default();
+                        while let Some(k) = map.next_key::<Key>()? {
+                            match k {
+                                $(Key::$field => {
+                                    out.$field = $crate::__option_value!(map, $ty $(, $lo, $hi)?);
+                                })*
+                            }
+                        }
+                        Ok(out)
+                    }
+                }
+                const FIELDS: &[&str] = &[$(stringify!($field),)*];
+                d.deserialize_struct(stringify!($name), FIELDS, V)
+            }
+        }
+
         impl $name {
             /// Documentation of every option, in declaration order.
             pub const DOCS: &'static [$crate::FieldDoc] = &[
@@ -174,18 +282,122 @@ macro_rules! options {
                 },)*
             ];
 
-            /// Checks every option declared with bounds (`in LO..=HI`).
+            /// Checks every declared bound (`in LO..=HI`, and nested tables under their path):
+            /// for options built in code; deserialized ones were checked as they were read.
             pub fn check_ranges(&self) -> Result<(), $crate::RulesError> {
-                $($(
-                    $crate::fields::check_range(
-                        stringify!($field),
-                        i64::from(self.$field),
-                        $lo,
-                        $hi,
-                    )?;
-                )?)*
+                $(
+                    $(
+                        if let Some(m) = $crate::fields::Bounded::out_of_range(&self.$field, $lo, $hi) {
+                            return Err($crate::RulesError::field(stringify!($field), m));
+                        }
+                    )?
+                    $(
+                        let _ = stringify!($nested);
+                        self.$field
+                            .check_ranges()
+                            .map_err(|e| $crate::fields::nested(stringify!($field), e))?;
+                    )?
+                )*
                 Ok(())
             }
+        }
+    };
+}
+
+/// One option's value inside [`options!`]'s `Deserialize`: bounded or plain.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __option_value {
+    ($map:ident, $ty:ty) => {
+        $map.next_value::<$ty>()?
+    };
+    ($map:ident, $ty:ty, $lo:literal, $hi:literal) => {
+        $map.next_value_seed($crate::fields::Within::<$ty>::new($lo, $hi))?
+    };
+}
+
+/// Declares a fighter spec with its documentation from one table: the struct (with its doc
+/// comments and serde attributes, passed through) and `DOCS`, every field's
+/// [`crate::FieldDoc`] in order, so a field cannot be declared without its doc.
+///
+/// Each field: `name: Type [as "toml_name"] => ("default as TOML", "one-line doc"),` (`as`
+/// when serde renames the field). Bounds stay in the field's serde attributes
+/// (`deserialize_with = "de_range::<_, LO, HI>"`).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! spec {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident : $ty:ty $(as $toml:literal)?
+                    => ($deftext:literal, $doc:literal $(,)?),
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(
+                $(#[$fmeta])*
+                pub $field: $ty,
+            )*
+        }
+
+        impl $name {
+            /// Documentation of every field, in declaration order.
+            pub const DOCS: &'static [$crate::FieldDoc] = &[
+                $($crate::FieldDoc {
+                    name: $crate::__doc_name!($field $(, $toml)?),
+                    default: $deftext,
+                    doc: $doc,
+                },)*
+            ];
+        }
+    };
+}
+
+/// A field's TOML name inside [`spec!`]: its `as` name or the field's own.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __doc_name {
+    ($field:ident) => {
+        stringify!($field)
+    };
+    ($field:ident, $toml:literal) => {
+        $toml
+    };
+}
+
+/// Declares the parameters of a ruleset's `oddsmith check` from one table: `NAMES` (every
+/// accepted key, aliases included, in order; give it to [`crate::CheckParams::only`]) and
+/// `DOCS` (one [`crate::FieldDoc`] per parameter), so a parameter cannot be accepted without
+/// its doc.
+///
+/// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! check_params {
+    (
+        $(#[$meta:meta])*
+        pub mod $module:ident {
+            $(
+                $pname:literal $(| $alias:literal)* => ($deftext:literal, $doc:literal $(,)?),
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub mod $module {
+            /// Every accepted key, aliases included, in order.
+            pub const NAMES: &[&str] = &[$($pname, $($alias,)*)*];
+            /// One doc per parameter, in order.
+            pub const DOCS: &[$crate::FieldDoc] = &[
+                $($crate::FieldDoc {
+                    name: $pname,
+                    default: $deftext,
+                    doc: $doc,
+                },)*
+            ];
         }
     };
 }

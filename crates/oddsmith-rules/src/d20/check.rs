@@ -49,15 +49,31 @@ pub enum D20Check {
     },
 }
 
-/// Parameter names accepted by `oddsmith check d20`.
-pub const PARAMS: &[&str] = &[
-    "attack",
-    "defense",
-    "defence",
-    "damage",
-    "resist",
-    "proficiency",
-];
+crate::check_params! {
+    /// The parameters of `oddsmith check d20`: accepted names and docs.
+    pub mod params {
+        "attack" => (
+            "—",
+            "attack check: total modifier (BtH + ability + equipment); result 0 natural 1, 1 miss, 2 hit, 3 natural 20",
+        ),
+        "defense" | "defence" => (
+            "10",
+            "attack or damage check: the target's Defense",
+        ),
+        "damage" => (
+            "—",
+            "with attack/defense: damage of one attack roll (0 on a miss); with resist: damage taken from one hit",
+        ),
+        "resist" => (
+            "—",
+            "resistance check at --, -, #, +, ++: result 0 normal … 5 reflect ½ (or damage taken with damage=…)",
+        ),
+        "proficiency" => (
+            "#",
+            "skill check (no other parameter): the d20 roll and its seven bands; shifted under skill_modifier_mode = \"shift\"",
+        ),
+    }
+}
 
 fn prof(p: &CheckParams, key: &str) -> Result<Option<Prof>, RulesError> {
     match p.get(key) {
@@ -68,9 +84,9 @@ fn prof(p: &CheckParams, key: &str) -> Result<Option<Prof>, RulesError> {
     }
 }
 
-/// Parses check parameters (see `CHECK_DOCS`).
+/// Parses check parameters (see [`params`]).
 pub fn parse(p: &CheckParams) -> Result<D20Check, RulesError> {
-    p.only(PARAMS)?;
+    p.only(params::NAMES)?;
     for k in ["attack", "defense", "defence"] {
         if !(-100..=100).contains(&p.int_or(k, 0)?) {
             return Err(RulesError::check(k, "expected a number from -100 to 100"));

@@ -30,12 +30,11 @@ pub use fighter::{Fighter, Matchup};
 pub use options::D20Options;
 pub use spec::FighterSpec;
 
-use crate::info::doc;
 use crate::solver::Step;
 use duel::State;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, FieldDoc, Roller, RulesError, RulesetInfo, Tally,
+    CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally,
 };
 
 /// The d20 ruleset with its options.
@@ -67,12 +66,7 @@ impl crate::Ruleset for D20 {
     type Check = D20Check;
 
     fn new(o: D20Options) -> Result<Self, RulesError> {
-        if !(1..=100_000).contains(&o.max_rounds) {
-            return Err(RulesError::field("max_rounds", "expected 1 to 100000"));
-        }
-        if !(1..=4).contains(&o.by_weapon_attacks) {
-            return Err(RulesError::field("by_weapon_attacks", "expected 1 to 4"));
-        }
+        // Every number stays small, so no sum in the duel loop can overflow.
         o.check_ranges()?;
         Ok(D20 { o })
     }
@@ -139,9 +133,9 @@ impl crate::Ruleset for D20 {
                       start at range (closing, missile range, reach), charge with \
                       hit-and-run and set-vs-charge, retreat and pursuit (G-22 to G-24). \
                       Exact solver included.",
-            fighter_fields: FIGHTER_DOCS.to_vec(),
+            fighter_fields: FighterSpec::DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
-            check_params: CHECK_DOCS.to_vec(),
+            check_params: check::params::DOCS.to_vec(),
         }
     }
 
@@ -310,155 +304,3 @@ impl crate::Ruleset for D20 {
         })
     }
 }
-
-
-/// Documentation of every fighter field.
-pub const FIGHTER_DOCS: &[FieldDoc] = &[
-    doc(
-        "species",
-        "\"human\"",
-        "human, dwarf, elf, bug bear, goblin («Sample Creatures»), or { def, mv, hd (0.5 steps), size, attacks = [{ name, damage = \"1d4\" }, …] (claw/claw/bite), playable }",
-    ),
-    doc(
-        "class",
-        "none",
-        "fighter, 80/20, 50/50, 20/80, magic-user (levels 1–6, literal tables), or { hp_base, bth = [per level], mp = [per level] }",
-    ),
-    doc("level", "0", "class level 1–6 (0 without a class)"),
-    doc(
-        "str",
-        "10",
-        "Strength 1–19: to hit and damage with weapons (modifier −4…+4)",
-    ),
-    doc(
-        "int",
-        "10",
-        "Intelligence 1–19: to hit and damage with crossbows (devices)",
-    ),
-    doc("wis", "10", "Wisdom 1–19: MPs + 2 × modifier, once"),
-    doc(
-        "con",
-        "10",
-        "Constitution 1–19: HP modifier per Hit Die and per class level",
-    ),
-    doc(
-        "dex",
-        "10",
-        "Dexterity 1–19: Defense and Movement (never to hit)",
-    ),
-    doc("chr", "10", "Charisma 1–19: spells to hit and damage"),
-    doc(
-        "weapon",
-        "none (natural attacks)",
-        "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as, reach = 1 (Mv units, G-22) }",
-    ),
-    doc(
-        "offhand",
-        "none",
-        "a light weapon in the secondary hand (an extra attack only with offhand_attack)",
-    ),
-    doc(
-        "armor",
-        "\"none\"",
-        "none, padded, hide, leather, studded leather, scale mail, ring mail, chain mail, banded mail, plate mail, or { btd 0–10, ptm \"0\"…\"2/3\" }",
-    ),
-    doc(
-        "shield",
-        "\"none\"",
-        "none, small shield (buckler), medium shield, large shield, or { btd, ptm }; not with two-handed weapons",
-    ),
-    doc(
-        "hp",
-        "rolled",
-        "fixed starting HP 1–1000 instead of rolling",
-    ),
-    doc(
-        "count",
-        "1",
-        "identical creatures on this side, 1–4 (each targets the foe with the lowest HP)",
-    ),
-    doc(
-        "damage_type",
-        "\"lethal\"",
-        "\"lethal\" | \"nonlethal\" (tallied, out when the tally exceeds current HP) | \"non_regenerative\" (fire) | \"crippling\" (lowers maximum HP)",
-    ),
-    doc(
-        "regenerates",
-        "false",
-        "lethal damage is tallied like non-lethal (out, 'dead' until the situation ends, when the tally exceeds HP); non-lethal ignored («Damage and Death §5»)",
-    ),
-    doc(
-        "resistance",
-        "none",
-        "resistance to weapon damage: \"--\" | \"-\" | \"#\" | \"+\" | \"++\" (a d20 per hit, «Resistance Check»)",
-    ),
-    doc(
-        "magic_resistance",
-        "none",
-        "resistance to spells, same levels",
-    ),
-    doc(
-        "proficiency",
-        "\"#\"",
-        "weapon proficiency --, -, #, +, ++ (to hit only with proficiency_to_hit)",
-    ),
-    doc(
-        "spells",
-        "[]",
-        "G-25 spells [{ name, damage = HP units, bth = +1 BtH units }]; cost units + surcharges; total cost ≤ MPs (classed races only)",
-    ),
-    doc(
-        "charge",
-        "false",
-        "«Order of Combat §1.2» special ability to charge (G-23): at a distance it can cover (distance − Mv ≤ reach) it attacks in the Missile segment instead of closing; the charge replaces the round's melee attack",
-    ),
-    doc(
-        "set_vs_charge",
-        "false",
-        "«Order of Combat §1.2.2» set-vs-charge defense: the return attack is simultaneous with the charge and hit-and-run is negated (else it comes right after the charge)",
-    ),
-    doc(
-        "hit_and_run",
-        "false",
-        "«Order of Combat §1.2.1» charges as hit-and-run: if Mv > 2 × the defender's reach and the defender is not set, no return attack and the charger ends at its distance",
-    ),
-    doc(
-        "retreat",
-        "\"never\"",
-        "G-24 retreat policy: \"never\" | \"at_hp_fraction\" (retreats once current HP ≤ retreat_hp_fraction × maximum HP, until caught once; count = 1 only)",
-    ),
-    doc(
-        "retreat_hp_fraction",
-        "0.25",
-        "G-24: the HP fraction 0–1 for retreat = \"at_hp_fraction\"",
-    ),
-];
-
-/// Documentation of `oddsmith check d20` parameters.
-pub const CHECK_DOCS: &[FieldDoc] = &[
-    doc(
-        "attack",
-        "—",
-        "attack check: total modifier (BtH + ability + equipment); result 0 natural 1, 1 miss, 2 hit, 3 natural 20",
-    ),
-    doc(
-        "defense",
-        "10",
-        "attack or damage check: the target's Defense",
-    ),
-    doc(
-        "damage",
-        "—",
-        "with attack/defense: damage of one attack roll (0 on a miss); with resist: damage taken from one hit",
-    ),
-    doc(
-        "resist",
-        "—",
-        "resistance check at --, -, #, +, ++: result 0 normal … 5 reflect ½ (or damage taken with damage=…)",
-    ),
-    doc(
-        "proficiency",
-        "#",
-        "skill check (no other parameter): the d20 roll and its seven bands; shifted under skill_modifier_mode = \"shift\"",
-    ),
-];

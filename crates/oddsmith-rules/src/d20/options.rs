@@ -17,8 +17,7 @@ use crate::FieldDoc;
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "d20"`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(default, deny_unknown_fields)]
+    #[derive(Clone, Debug, PartialEq, Serialize)]
     pub struct D20Options {
         /// «Rolling Attacks §2–3»: a natural 1 makes the attacker take the minimum damage of every
         /// engaged opponent.
@@ -117,7 +116,7 @@ crate::options! {
             "G-14 speed ordering a segment (fastest first, equal = simultaneous): \"effective\" | \"base\" (species Mv)",
         ),
         /// G-20: attacks per round of a "by weapon" creature with its primary weapon.
-        by_weapon_attacks: u8 = 1 => (
+        by_weapon_attacks: u8 = 1, in 1..=4 => (
             "1",
             "G-20 attacks per round of a 'by weapon' creature, 1–4 (bows shoot twice per attack action)",
         ),
@@ -152,7 +151,7 @@ crate::options! {
             "G-19: under fight_to = \"death\", attacks on a downed foe hit automatically (no fumble)",
         ),
         /// G-19: round cap; a duel still going is a draw marked "timeout".
-        max_rounds: u32 = 1000 => (
+        max_rounds: u32 = 1000, in 1..=100_000 => (
             "1000",
             "G-19: round cap, 1–100000; a duel still going is a draw marked timeout",
         ),

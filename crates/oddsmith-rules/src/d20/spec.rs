@@ -6,124 +6,204 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::tables::{self, ArmorStats, ClassStats, Prof, SpeciesStats, WeaponStats, normalise};
 use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
 
-/// A fighter under the d20 Stats and Rules Taxonomy (`[fighters.NAME]`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FighterSpec {
-    /// A built-in species or an inline table `{ def, mv, hd, size, attacks, playable }`.
-    #[serde(default = "human")]
-    pub species: SpeciesSpec,
-    /// A built-in class or an inline class table; none = an unclassed creature.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub class: Option<ClassSpec>,
-    /// Class level, 0–10 (0 without a class).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 10>")]
-    pub level: i32,
-    /// Strength 1–19 (weapons: to hit and damage).
-    #[serde(
-        rename = "str",
-        alias = "strength",
-        default = "ten",
-        deserialize_with = "de_range::<_, 1, 19>"
-    )]
-    pub strength: i32,
-    /// Intelligence 1–19 (devices, crossbows).
-    #[serde(
-        rename = "int",
-        alias = "intelligence",
-        default = "ten",
-        deserialize_with = "de_range::<_, 1, 19>"
-    )]
-    pub intelligence: i32,
-    /// Wisdom 1–19 (Magic Points).
-    #[serde(
-        rename = "wis",
-        alias = "wisdom",
-        default = "ten",
-        deserialize_with = "de_range::<_, 1, 19>"
-    )]
-    pub wisdom: i32,
-    /// Constitution 1–19 (Hit Points).
-    #[serde(
-        rename = "con",
-        alias = "constitution",
-        default = "ten",
-        deserialize_with = "de_range::<_, 1, 19>"
-    )]
-    pub constitution: i32,
-    /// Dexterity 1–19 (Defense, Movement).
-    #[serde(
-        rename = "dex",
-        alias = "dexterity",
-        default = "ten",
-        deserialize_with = "de_range::<_, 1, 19>"
-    )]
-    pub dexterity: i32,
-    /// Charisma 1–19 (spells).
-    #[serde(
-        rename = "chr",
-        alias = "charisma",
-        alias = "cha",
-        default = "ten",
-        deserialize_with = "de_range::<_, 1, 19>"
-    )]
-    pub charisma: i32,
-    /// The primary weapon; none = the species' natural attack sequence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weapon: Option<WeaponSpec>,
-    /// A light weapon in the secondary hand (extra attack under `offhand_attack`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offhand: Option<WeaponSpec>,
-    /// Body armour: a built-in name or `{ btd, ptm }`.
-    #[serde(default = "no_armor", alias = "armour")]
-    pub armor: ArmorSpec,
-    /// Shield: a built-in name or `{ btd, ptm }`.
-    #[serde(default = "no_shield")]
-    pub shield: ShieldSpec,
-    /// Fixed starting HP instead of rolling, 1–1000.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "de_opt_hp"
-    )]
-    pub hp: Option<i32>,
-    /// Number of identical creatures on this side, 1–4 (digest §7.9(c)).
-    #[serde(default = "one", deserialize_with = "de_range::<_, 1, 4>")]
-    pub count: i32,
-    /// Kind of damage the fighter's attacks deal («Damage and Death»).
-    #[serde(default)]
-    pub damage_type: DamageKind,
-    /// The creature regenerates («Damage and Death §5»).
-    #[serde(default)]
-    pub regenerates: bool,
-    /// Resistance to weapon damage («Resistance Check»), none if absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resistance: Option<Prof>,
-    /// Resistance to magic.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub magic_resistance: Option<Prof>,
-    /// Weapon proficiency (to hit only under `proficiency_to_hit`).
-    #[serde(default)]
-    pub proficiency: Prof,
-    /// Known spells (G-25), cast from Magic Points.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub spells: Vec<SpellSpec>,
-    /// «Order of Combat §1.2»: the special ability to charge (G-23).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub charge: bool,
-    /// «Order of Combat §1.2.2»: a set-vs-charge defense (return attack simultaneous with the
-    /// charge; negates hit-and-run).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub set_vs_charge: bool,
-    /// «Order of Combat §1.2.1»: a charge is meant as hit-and-run.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub hit_and_run: bool,
-    /// G-24: when the creature retreats («Order of Combat §3»).
-    #[serde(default, skip_serializing_if = "is_never")]
-    pub retreat: RetreatPolicy,
-    /// G-24: `retreat = "at_hp_fraction"` retreats when current HP ≤ this × maximum HP.
-    #[serde(default = "quarter", skip_serializing_if = "is_quarter")]
-    pub retreat_hp_fraction: f64,
+crate::spec! {
+    /// A fighter under the d20 Stats and Rules Taxonomy (`[fighters.NAME]`).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FighterSpec {
+        /// A built-in species or an inline table `{ def, mv, hd, size, attacks, playable }`.
+        #[serde(default = "human")]
+        species: SpeciesSpec => (
+            "\"human\"",
+            "human, dwarf, elf, bug bear, goblin («Sample Creatures»), or { def, mv, hd (0.5 steps), size, attacks = [{ name, damage = \"1d4\" }, …] (claw/claw/bite), playable }",
+        ),
+        /// A built-in class or an inline class table; none = an unclassed creature.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        class: Option<ClassSpec> => (
+            "none",
+            "fighter, 80/20, 50/50, 20/80, magic-user (levels 1–6, literal tables), or { hp_base, bth = [per level], mp = [per level] }",
+        ),
+        /// Class level, 0–10 (0 without a class).
+        #[serde(default, deserialize_with = "de_range::<_, 0, 10>")]
+        level: i32 => (
+            "0",
+            "class level 1–6 (0 without a class)",
+        ),
+        /// Strength 1–19 (weapons: to hit and damage).
+        #[serde(
+            rename = "str",
+            alias = "strength",
+            default = "ten",
+            deserialize_with = "de_range::<_, 1, 19>"
+        )]
+        strength: i32 as "str" => (
+            "10",
+            "Strength 1–19: to hit and damage with weapons (modifier −4…+4)",
+        ),
+        /// Intelligence 1–19 (devices, crossbows).
+        #[serde(
+            rename = "int",
+            alias = "intelligence",
+            default = "ten",
+            deserialize_with = "de_range::<_, 1, 19>"
+        )]
+        intelligence: i32 as "int" => (
+            "10",
+            "Intelligence 1–19: to hit and damage with crossbows (devices)",
+        ),
+        /// Wisdom 1–19 (Magic Points).
+        #[serde(
+            rename = "wis",
+            alias = "wisdom",
+            default = "ten",
+            deserialize_with = "de_range::<_, 1, 19>"
+        )]
+        wisdom: i32 as "wis" => (
+            "10",
+            "Wisdom 1–19: MPs + 2 × modifier, once",
+        ),
+        /// Constitution 1–19 (Hit Points).
+        #[serde(
+            rename = "con",
+            alias = "constitution",
+            default = "ten",
+            deserialize_with = "de_range::<_, 1, 19>"
+        )]
+        constitution: i32 as "con" => (
+            "10",
+            "Constitution 1–19: HP modifier per Hit Die and per class level",
+        ),
+        /// Dexterity 1–19 (Defense, Movement).
+        #[serde(
+            rename = "dex",
+            alias = "dexterity",
+            default = "ten",
+            deserialize_with = "de_range::<_, 1, 19>"
+        )]
+        dexterity: i32 as "dex" => (
+            "10",
+            "Dexterity 1–19: Defense and Movement (never to hit)",
+        ),
+        /// Charisma 1–19 (spells).
+        #[serde(
+            rename = "chr",
+            alias = "charisma",
+            alias = "cha",
+            default = "ten",
+            deserialize_with = "de_range::<_, 1, 19>"
+        )]
+        charisma: i32 as "chr" => (
+            "10",
+            "Charisma 1–19: spells to hit and damage",
+        ),
+        /// The primary weapon; none = the species' natural attack sequence.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<WeaponSpec> => (
+            "none (natural attacks)",
+            "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as, reach = 1 (Mv units, G-22) }",
+        ),
+        /// A light weapon in the secondary hand (extra attack under `offhand_attack`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offhand: Option<WeaponSpec> => (
+            "none",
+            "a light weapon in the secondary hand (an extra attack only with offhand_attack)",
+        ),
+        /// Body armour: a built-in name or `{ btd, ptm }`.
+        #[serde(default = "no_armor", alias = "armour")]
+        armor: ArmorSpec => (
+            "\"none\"",
+            "none, padded, hide, leather, studded leather, scale mail, ring mail, chain mail, banded mail, plate mail, or { btd 0–10, ptm \"0\"…\"2/3\" }",
+        ),
+        /// Shield: a built-in name or `{ btd, ptm }`.
+        #[serde(default = "no_shield")]
+        shield: ShieldSpec => (
+            "\"none\"",
+            "none, small shield (buckler), medium shield, large shield, or { btd, ptm }; not with two-handed weapons",
+        ),
+        /// Fixed starting HP instead of rolling, 1–1000.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "de_opt_hp"
+        )]
+        hp: Option<i32> => (
+            "rolled",
+            "fixed starting HP 1–1000 instead of rolling",
+        ),
+        /// Number of identical creatures on this side, 1–4 (digest §7.9(c)).
+        #[serde(default = "one", deserialize_with = "de_range::<_, 1, 4>")]
+        count: i32 => (
+            "1",
+            "identical creatures on this side, 1–4 (each targets the foe with the lowest HP)",
+        ),
+        /// Kind of damage the fighter's attacks deal («Damage and Death»).
+        #[serde(default)]
+        damage_type: DamageKind => (
+            "\"lethal\"",
+            "\"lethal\" | \"nonlethal\" (tallied, out when the tally exceeds current HP) | \"non_regenerative\" (fire) | \"crippling\" (lowers maximum HP)",
+        ),
+        /// The creature regenerates («Damage and Death §5»).
+        #[serde(default)]
+        regenerates: bool => (
+            "false",
+            "lethal damage is tallied like non-lethal (out, 'dead' until the situation ends, when the tally exceeds HP); non-lethal ignored («Damage and Death §5»)",
+        ),
+        /// Resistance to weapon damage («Resistance Check»), none if absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resistance: Option<Prof> => (
+            "none",
+            "resistance to weapon damage: \"--\" | \"-\" | \"#\" | \"+\" | \"++\" (a d20 per hit, «Resistance Check»)",
+        ),
+        /// Resistance to magic.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        magic_resistance: Option<Prof> => (
+            "none",
+            "resistance to spells, same levels",
+        ),
+        /// Weapon proficiency (to hit only under `proficiency_to_hit`).
+        #[serde(default)]
+        proficiency: Prof => (
+            "\"#\"",
+            "weapon proficiency --, -, #, +, ++ (to hit only with proficiency_to_hit)",
+        ),
+        /// Known spells (G-25), cast from Magic Points.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        spells: Vec<SpellSpec> => (
+            "[]",
+            "G-25 spells [{ name, damage = HP units, bth = +1 BtH units }]; cost units + surcharges; total cost ≤ MPs (classed races only)",
+        ),
+        /// «Order of Combat §1.2»: the special ability to charge (G-23).
+        #[serde(default, skip_serializing_if = "is_false")]
+        charge: bool => (
+            "false",
+            "«Order of Combat §1.2» special ability to charge (G-23): at a distance it can cover (distance − Mv ≤ reach) it attacks in the Missile segment instead of closing; the charge replaces the round's melee attack",
+        ),
+        /// «Order of Combat §1.2.2»: a set-vs-charge defense (return attack simultaneous with the
+        /// charge; negates hit-and-run).
+        #[serde(default, skip_serializing_if = "is_false")]
+        set_vs_charge: bool => (
+            "false",
+            "«Order of Combat §1.2.2» set-vs-charge defense: the return attack is simultaneous with the charge and hit-and-run is negated (else it comes right after the charge)",
+        ),
+        /// «Order of Combat §1.2.1»: a charge is meant as hit-and-run.
+        #[serde(default, skip_serializing_if = "is_false")]
+        hit_and_run: bool => (
+            "false",
+            "«Order of Combat §1.2.1» charges as hit-and-run: if Mv > 2 × the defender's reach and the defender is not set, no return attack and the charger ends at its distance",
+        ),
+        /// G-24: when the creature retreats («Order of Combat §3»).
+        #[serde(default, skip_serializing_if = "is_never")]
+        retreat: RetreatPolicy => (
+            "\"never\"",
+            "G-24 retreat policy: \"never\" | \"at_hp_fraction\" (retreats once current HP ≤ retreat_hp_fraction × maximum HP, until caught once; count = 1 only)",
+        ),
+        /// G-24: `retreat = "at_hp_fraction"` retreats when current HP ≤ this × maximum HP.
+        #[serde(default = "quarter", skip_serializing_if = "is_quarter")]
+        retreat_hp_fraction: f64 => (
+            "0.25",
+            "G-24: the HP fraction 0–1 for retreat = \"at_hp_fraction\"",
+        ),
+    }
 }
 
 fn is_false(v: &bool) -> bool {

@@ -1093,7 +1093,7 @@ fn fighter_docs_cover_every_field() {
     s.retreat_hp_fraction = 0.5;
     let v = toml::Value::try_from(&s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
-    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
         assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
     }

@@ -46,20 +46,39 @@ pub enum DraftCheck {
     },
 }
 
-/// Parameter names accepted by `oddsmith check draft`.
-pub const PARAMS: &[&str] = &[
-    "skill",
-    "modifier",
-    "difficulty",
-    "tn",
-    "attack",
-    "defence",
-    "defense",
-];
+crate::check_params! {
+    /// The parameters of `oddsmith check draft`: accepted names and docs.
+    pub mod params {
+        "skill" => (
+            "0",
+            "skill (or attribute, for rolls against CON/WIL) of the acting character",
+        ),
+        "modifier" => (
+            "0",
+            "sum of bonuses and penalties on the roll",
+        ),
+        "difficulty" => (
+            "normal",
+            "extremely_easy (TN 4) … normal (10) … beyond_imagination (20) (§3.10)",
+        ),
+        "tn" => (
+            "10",
+            "target number, instead of difficulty",
+        ),
+        "attack" => (
+            "—",
+            "opposed check: attack skill + modifiers; the margin is reported, hit iff > 0",
+        ),
+        "defence" | "defense" => (
+            "—",
+            "opposed check: defence skill + modifiers (ties go to the defender)",
+        ),
+    }
+}
 
 /// Parses `skill=5 difficulty=hard modifier=-1` or `attack=6 defence=6`.
 pub fn parse(p: &CheckParams) -> Result<DraftCheck, RulesError> {
-    p.only(PARAMS)?;
+    p.only(params::NAMES)?;
     for k in ["skill", "modifier", "tn", "attack", "defence", "defense"] {
         if !(-1000..=1000).contains(&p.int_or(k, 0)?) {
             return Err(RulesError::check(k, "expected a number from -1000 to 1000"));

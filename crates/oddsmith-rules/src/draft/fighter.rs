@@ -1,6 +1,8 @@
 //! Compiled fighters and matchups: flat structs with everything precomputed.
 
-use super::options::{DamageTerm, DraftOptions, FirstStrikeTie, Rounding, ShieldBonusScope};
+use super::options::{
+    DamageTerm, DraftOptions, FirstStrikeTie, Rounding, ShieldBonusScope, StrikingOrder,
+};
 use super::spec::{ArmourSpec, DefenceChoice, FighterSpec, Policy, ShieldKind};
 use super::tables::Aspect;
 use crate::{RulesError, Side};
@@ -253,7 +255,8 @@ pub fn choose_defence(o: &DraftOptions, d: &Fighter, att: &Fighter) -> (Defence,
     }
 }
 
-/// Who strikes first when both act in the same segment (G4), if the rules decide it.
+/// Who strikes first when both act in the same segment (§4.17.2, G4, `striking_order`), if the
+/// rules decide it.
 pub fn first_striker(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Option<Side> {
     if (a.impact - b.impact).abs() >= o.wide_weight_gap {
         return Some(if a.impact < b.impact {
@@ -262,7 +265,8 @@ pub fn first_striker(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Option<Side>
             Side::B
         });
     }
-    if let (Some(la), Some(lb)) = (a.length, b.length)
+    if o.striking_order == StrikingOrder::Seed
+        && let (Some(la), Some(lb)) = (a.length, b.length)
         && la != lb
     {
         return Some(if la > lb { Side::A } else { Side::B });

@@ -21,12 +21,10 @@ pub use fighter::{Fighter, Level, Matchup};
 pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
-use crate::fields::check_range;
-use crate::info::doc;
 use crate::solver::Step;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, FieldDoc, Roller, RulesError, RulesetInfo, Tally,
+    CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally,
 };
 
 /// The Draft 0.4 ruleset with its options.
@@ -58,56 +56,13 @@ impl crate::Ruleset for Draft {
     type Check = DraftCheck;
 
     fn new(o: DraftOptions) -> Result<Self, RulesError> {
-        let bad = |f: &str, m: &str| Err(RulesError::field(f, m));
-        if !(1..=3).contains(&o.max_actions_per_round) {
-            return bad(
-                "max_actions_per_round",
-                "expected 1, 2 or 3 (a round has three segments)",
-            );
-        }
-        if o.free_actions_per_round > o.max_actions_per_round {
-            return bad(
-                "free_actions_per_round",
-                "cannot exceed max_actions_per_round",
-            );
-        }
-        if !(1..=100_000).contains(&o.max_rounds) {
-            return bad("max_rounds", "expected 1 to 100000");
-        }
-        if o.wide_weight_gap < 1 {
-            return bad("wide_weight_gap", "expected at least 1");
-        }
-        let c = o.wound_capacity;
-        if c.light > 20 || c.severe > 20 || c.critical > 20 {
-            return bad("wound_capacity", "expected capacities from 0 to 20");
-        }
         // Every number stays small, so no sum in the duel loop can overflow.
         o.check_ranges()?;
-        check_range("wound_penalties.light", o.wound_penalties.light.into(), -50, 50)?;
-        check_range("wound_penalties.severe", o.wound_penalties.severe.into(), -50, 50)?;
-        check_range("wound_penalties.critical", o.wound_penalties.critical.into(), -50, 50)?;
-        check_range("shield_bonus.small", o.shield_bonus.small.into(), -10, 10)?;
-        check_range("shield_bonus.large", o.shield_bonus.large.into(), -10, 10)?;
-        check_range("shield_max_parry_impact.small", o.shield_max_parry_impact.small.into(), 0, 10)?;
-        check_range("shield_max_parry_impact.large", o.shield_max_parry_impact.large.into(), 0, 10)?;
-        if o.wide_weight_gap > 10 {
-            return bad("wide_weight_gap", "expected 1 to 10");
-        }
-        for &(min, bonus) in &o.strength_bonus.table {
-            if !(-20..=20).contains(&min) || !(-20..=20).contains(&bonus) {
-                return bad(
-                    "strength_bonus.table",
-                    "expected [min STR, bonus] rows with numbers from -20 to 20",
-                );
-            }
-        }
-        if !(-20..=20).contains(&o.strength_bonus.weak_max)
-            || !(-20..=20).contains(&o.strength_bonus.weak_bonus)
-        {
-            return bad(
-                "strength_bonus",
-                "weak_max and weak_bonus must be from -20 to 20",
-            );
+        if o.free_actions_per_round > o.max_actions_per_round {
+            return Err(RulesError::field(
+                "free_actions_per_round",
+                "cannot exceed max_actions_per_round",
+            ));
         }
         Ok(Draft { o })
     }
@@ -155,9 +110,9 @@ impl crate::Ruleset for Draft {
                       + strength bonus + weapon damage − armour, wounds against CON that stack \
                       (3 Light, 2 Severe, 1 Critical), three segments a round. Exact solver \
                       included. Ranged combat, charges, hit locations and magic are not modelled.",
-            fighter_fields: FIGHTER_DOCS.to_vec(),
+            fighter_fields: FighterSpec::DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
-            check_params: CHECK_DOCS.to_vec(),
+            check_params: check::params::DOCS.to_vec(),
         }
     }
 
@@ -211,97 +166,3 @@ impl crate::Ruleset for Draft {
         })
     }
 }
-
-
-/// Documentation of every fighter field.
-pub const FIGHTER_DOCS: &[FieldDoc] = &[
-    doc(
-        "skill",
-        "required",
-        "weapon skill 0–30, to attack and to parry with the weapon (§4.18)",
-    ),
-    doc(
-        "weapon",
-        "required",
-        "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
-    ),
-    doc(
-        "shield",
-        "\"none\"",
-        "\"none\" | \"small\" (+1) | \"large\" (+2); needs a one-handed weapon (§4.18.1)",
-    ),
-    doc(
-        "shield_skill",
-        "0",
-        "shield skill, a separate skill (§4.18.1)",
-    ),
-    doc("dodge", "0", "Dodge skill (§4.18.3)"),
-    doc(
-        "armour",
-        "\"none\"",
-        "none, cloth, leather, chain, plate, full plate, armour_6 / armour_4, or { protection, movement } (§4.17.5)",
-    ),
-    doc("str", "5", "Strength 1–10: damage bonus (§4.19)"),
-    doc("con", "5", "Constitution 1–20: wound thresholds (§4.19.2)"),
-    doc(
-        "policy",
-        "\"balanced\"",
-        "\"balanced\" (1 attack) | \"aggressive\" (2) | \"all_out\" (3, no defence) | \"defensive\" | \"adaptive\"",
-    ),
-    doc(
-        "adaptive_threshold",
-        "3",
-        "adaptive: Defensive Position when own wound penalty exceeds the opponent's by this",
-    ),
-    doc(
-        "defence",
-        "\"best_legal\"",
-        "\"best_legal\" | \"weapon\" | \"shield\" | \"dodge\" | \"none\" (a forced choice that is illegal against this opponent falls back to best_legal)",
-    ),
-    doc(
-        "unfamiliar_weapon",
-        "false",
-        "familiar but different weapon: unfamiliar_weapon_modifier on attack and weapon parry (§4.17.3)",
-    ),
-    doc(
-        "situation",
-        "[]",
-        "§4.23.3 flags: opponent_surprised, attacking_from_behind, opponent_sitting_or_lying (attacks); higher_ground, surprised, lower_ground, sitting, lying (attacks and defences)",
-    ),
-    doc(
-        "attack_modifier",
-        "0",
-        "any further modifier on attack rolls",
-    ),
-    doc(
-        "defence_modifier",
-        "0",
-        "any further modifier on parry and dodge rolls",
-    ),
-];
-
-/// Documentation of `oddsmith check draft` parameters.
-pub const CHECK_DOCS: &[FieldDoc] = &[
-    doc(
-        "skill",
-        "0",
-        "skill (or attribute, for rolls against CON/WIL) of the acting character",
-    ),
-    doc("modifier", "0", "sum of bonuses and penalties on the roll"),
-    doc(
-        "difficulty",
-        "normal",
-        "extremely_easy (TN 4) … normal (10) … beyond_imagination (20) (§3.10)",
-    ),
-    doc("tn", "10", "target number, instead of difficulty"),
-    doc(
-        "attack",
-        "—",
-        "opposed check: attack skill + modifiers; the margin is reported, hit iff > 0",
-    ),
-    doc(
-        "defence",
-        "—",
-        "opposed check: defence skill + modifiers (ties go to the defender)",
-    ),
-];

@@ -1,7 +1,8 @@
 //! Draft options: the knobs of digest §5 that an engaged melee duel uses, with the digest's
-//! defaults. Each duel INTERPRETATION of the digest (G1–G11, exhaustion of G20) is one option
-//! here; `OPTION_DOCS` documents them for `oddsmith rulesets draft`, and a test keeps the two
-//! lists in step.
+//! defaults, except where the seed speaks against the digest (`striking_order`: the seed's
+//! longer-weapon-first order, §4.17.2; the digest's skill-first loop is the other value). Each
+//! duel INTERPRETATION of the digest (G1–G11, exhaustion of G20) is one option here, declared
+//! once in the `options!` table below with its default, doc and bounds.
 //!
 //! Not offered, because the duel model has no place for them yet: charges and
 //! `start_engaged` (G17), the potent-fighter segment shift (every first attack is already in
@@ -15,8 +16,7 @@ use crate::FieldDoc;
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "draft"`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(default, deny_unknown_fields)]
+    #[derive(Clone, Debug, PartialEq, Serialize)]
     pub struct DraftOptions {
         /// Actions per round without penalty (§4.17.1).
         free_actions_per_round: u8 = 2 => (
@@ -24,7 +24,7 @@ crate::options! {
             "actions per round without penalty (§4.17.1)",
         ),
         /// Hard cap on actions per round (three one-segment actions, §4.17.1).
-        max_actions_per_round: u8 = 3 => (
+        max_actions_per_round: u8 = 3, in 1..=3 => (
             "3",
             "hard cap: three one-segment actions per round (§4.17.1, §4.23.2)",
         ),
@@ -49,7 +49,7 @@ crate::options! {
             "damage bonus of pointed or sharp weapons, at most once (§4.19.1)",
         ),
         /// The strength bonus on damage (§4.19).
-        strength_bonus: StrengthBonus = StrengthBonus::default() => (
+        strength_bonus: StrengthBonus = StrengthBonus::default(), @nested => (
             "{ enabled = true, table = [[9, 2], [7, 1]], weak_max = 2, weak_bonus = -1 }",
             "damage bonus by STR (§4.19); enabled = false drops it",
         ),
@@ -64,7 +64,7 @@ crate::options! {
             "G6: Light iff 2·dmg ≤ CON (\"exact\") | \"half_up\" | \"floor\"",
         ),
         /// Wounds a fighter endures per level before the next is upgraded (§4.19.3).
-        wound_capacity: WoundCapacity = WoundCapacity::default() => (
+        wound_capacity: WoundCapacity = WoundCapacity::default(), @nested => (
             "{ light = 3, severe = 2, critical = 1 }",
             "wounds endured per level before the next converts (§4.19.3)",
         ),
@@ -74,7 +74,7 @@ crate::options! {
             "G8: a full track stays full (\"keep\") | is emptied as it converts (\"reset\")",
         ),
         /// Penalty per wound held on attack, parry and dodge rolls (§4.19.2, G10).
-        wound_penalties: WoundPenalties = WoundPenalties::default() => (
+        wound_penalties: WoundPenalties = WoundPenalties::default(), @nested => (
             "{ light = -1, severe = -2, critical = -4 }",
             "per wound held, on attack, parry and dodge (§4.19.2, G10)",
         ),
@@ -103,13 +103,18 @@ crate::options! {
             "5",
             "G1: passive defence total when no active defence is made (§4.18.1)",
         ),
+        /// §4.17.2: what decides who strikes first within a segment.
+        striking_order: StrikingOrder = StrikingOrder::Seed => (
+            "\"seed\"",
+            "§4.17.2, G4: \"seed\" (a very wide weight gap: lighter first; else the longer weapon; else the higher skill; else first_strike_tie) | \"skill_first\" (the digest's §6 loop: weight gap, then skill, then first_strike_tie; lengths unused)",
+        ),
         /// Who strikes first when weapons and skills do not decide (G4).
         first_strike_tie: FirstStrikeTie = FirstStrikeTie::Random => (
             "\"random\"",
             "G4: when weapons and skills tie: \"random\" each round | \"a\" | \"b\" | \"simultaneous\"",
         ),
         /// Impact gap at which the lighter weapon strikes first (§4.17.2, G4).
-        wide_weight_gap: i32 = 2 => (
+        wide_weight_gap: i32 = 2, in 1..=10 => (
             "2",
             "G4: impact gap at which the lighter weapon strikes first (§4.17.2)",
         ),
@@ -119,7 +124,7 @@ crate::options! {
             "a weapon parries attacks of impact ≤ its own + this (§4.18.2)",
         ),
         /// Shield bonuses (§4.18.2).
-        shield_bonus: ShieldNumbers = ShieldNumbers { small: 1, large: 2 } => (
+        shield_bonus: ShieldBonus = ShieldBonus::default(), @nested => (
             "{ small = 1, large = 2 }",
             "shield parry bonus (§4.18.2)",
         ),
@@ -129,7 +134,7 @@ crate::options! {
             "G5: \"shield_parry\" | \"all_defenses\" (also weapon parries and dodges)",
         ),
         /// Highest attacking impact a shield can parry (§4.18.1, G5).
-        shield_max_parry_impact: ShieldNumbers = ShieldNumbers { small: 3, large: 3 } => (
+        shield_max_parry_impact: ShieldMaxParryImpact = ShieldMaxParryImpact::default(), @nested => (
             "{ small = 3, large = 3 }",
             "G5: highest attacking impact a shield can parry (§4.18.1)",
         ),
@@ -160,7 +165,7 @@ crate::options! {
             "optional rule §4.24.1: 1 EP per round; EP > Stamina Light, > 2·Stamina Severe, ≥ 3·Stamina out",
         ),
         /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
-        max_rounds: u32 = 100 => (
+        max_rounds: u32 = 100, in 1..=100_000 => (
             "100",
             "G9: round cap; the duel is then a draw marked \"timeout\"",
         ),
@@ -241,6 +246,20 @@ pub enum FirstStrikeTie {
     Simultaneous,
 }
 
+/// §4.17.2: the order of the striking-first rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrikingOrder {
+    /// The seed's order: "if the difference in weight is very wide, lighter weapons strike
+    /// first"; else "if different types of weapons are wielded against each other longer
+    /// weapons strike first"; else "the one with the higher skill score strikes first"; else
+    /// `first_strike_tie`.
+    Seed,
+    /// The digest's §6 duel loop: the weight gap, then the higher skill, then
+    /// `first_strike_tie`; weapon lengths are not used (the D2 oracle's reading).
+    SkillFirst,
+}
+
 /// G5: where the shield bonus applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -251,82 +270,69 @@ pub enum ShieldBonusScope {
     AllDefenses,
 }
 
-/// A number per shield size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShieldNumbers {
-    /// Small shield.
-    pub small: i32,
-    /// Large shield.
-    pub large: i32,
-}
-
-/// §4.19.3 wound capacities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct WoundCapacity {
-    /// Light wounds endured (3).
-    pub light: u8,
-    /// Severe wounds endured (2).
-    pub severe: u8,
-    /// Critical wounds endured (1); one more kills.
-    pub critical: u8,
-}
-
-impl Default for WoundCapacity {
-    fn default() -> Self {
-        WoundCapacity {
-            light: 3,
-            severe: 2,
-            critical: 1,
-        }
+crate::options! {
+    /// Shield parry bonus per size (§4.18.2); a table may give one size only.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    pub struct ShieldBonus {
+        /// Small shield (+1).
+        small: i32 = 1, in -10..=10 => ("1", "small shield"),
+        /// Large shield (+2).
+        large: i32 = 2, in -10..=10 => ("2", "large shield"),
     }
 }
 
-/// §4.19.2 penalties per wound held (negative numbers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct WoundPenalties {
-    /// Per Light wound (−1).
-    pub light: i32,
-    /// Per Severe wound (−2).
-    pub severe: i32,
-    /// Per Critical wound (−4).
-    pub critical: i32,
-}
-
-impl Default for WoundPenalties {
-    fn default() -> Self {
-        WoundPenalties {
-            light: -1,
-            severe: -2,
-            critical: -4,
-        }
+crate::options! {
+    /// Highest attacking impact a shield parries, per size (§4.18.1, G5).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    pub struct ShieldMaxParryImpact {
+        /// Small shield (3).
+        small: i32 = 3, in 0..=10 => ("3", "small shield"),
+        /// Large shield (3).
+        large: i32 = 3, in 0..=10 => ("3", "large shield"),
     }
 }
 
-/// §4.19 strength bonus on damage.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct StrengthBonus {
-    /// `false` drops the bonus ("the GM may drop it").
-    pub enabled: bool,
-    /// `[min STR, bonus]` rows, checked in order: STR ≥ 9 → +2, STR ≥ 7 → +1.
-    pub table: Vec<(i32, i32)>,
-    /// STR at or below this gets `weak_bonus`.
-    pub weak_max: i32,
-    /// The bonus (a penalty) of weak fighters.
-    pub weak_bonus: i32,
+crate::options! {
+    /// §4.19.3 wound capacities.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    pub struct WoundCapacity {
+        /// Light wounds endured (3).
+        light: u8 = 3, in 0..=20 => ("3", "Light wounds endured"),
+        /// Severe wounds endured (2).
+        severe: u8 = 2, in 0..=20 => ("2", "Severe wounds endured"),
+        /// Critical wounds endured (1); one more kills.
+        critical: u8 = 1, in 0..=20 => ("1", "Critical wounds endured; one more kills"),
+    }
 }
 
-impl Default for StrengthBonus {
-    fn default() -> Self {
-        StrengthBonus {
-            enabled: true,
-            table: vec![(9, 2), (7, 1)],
-            weak_max: 2,
-            weak_bonus: -1,
-        }
+crate::options! {
+    /// §4.19.2 penalties per wound held (negative numbers).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    pub struct WoundPenalties {
+        /// Per Light wound (−1).
+        light: i32 = -1, in -50..=50 => ("-1", "per Light wound"),
+        /// Per Severe wound (−2).
+        severe: i32 = -2, in -50..=50 => ("-2", "per Severe wound"),
+        /// Per Critical wound (−4).
+        critical: i32 = -4, in -50..=50 => ("-4", "per Critical wound"),
+    }
+}
+
+crate::options! {
+    /// §4.19 strength bonus on damage.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct StrengthBonus {
+        /// `false` drops the bonus ("the GM may drop it").
+        enabled: bool = true => ("true", "false drops the bonus (\"the GM may drop it\")"),
+        /// `[min STR, bonus]` rows, checked in order: STR ≥ 9 → +2, STR ≥ 7 → +1.
+        table: Vec<(i32, i32)> = vec![(9, 2), (7, 1)], in -20..=20 => (
+            "[[9, 2], [7, 1]]",
+            "[min STR, bonus] rows, first match wins",
+        ),
+        /// STR at or below this gets `weak_bonus`.
+        weak_max: i32 = 2, in -20..=20 => ("2", "STR at or below this gets weak_bonus"),
+        /// The bonus (a penalty) of weak fighters.
+        weak_bonus: i32 = -1, in -20..=20 => ("-1", "the bonus (a penalty) of weak fighters"),
     }
 }
 

@@ -5,58 +5,105 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::tables::{self, ArmourKind, WeaponStats};
 use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
 
-/// A fighter under Draft 0.4 (`[fighters.NAME]`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FighterSpec {
-    /// Weapon skill, used to attack and to parry with the weapon (§4.18), 0–30.
-    #[serde(deserialize_with = "de_range::<_, 0, 30>")]
-    pub skill: i32,
-    /// A built-in weapon name or an inline table `{ impact, aspect, bonus, hands, … }`.
-    pub weapon: WeaponSpec,
-    /// `none`, `small` or `large` (§4.18.1).
-    #[serde(default)]
-    pub shield: ShieldKind,
-    /// Shield skill (a separate skill, §4.18.1), 0–30.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
-    pub shield_skill: i32,
-    /// Dodge skill (§4.18.3), 0–30.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
-    pub dodge: i32,
-    /// A built-in armour name or an inline table `{ protection, movement }` (§4.17.5).
-    #[serde(default, alias = "armor")]
-    pub armour: ArmourSpec,
-    /// Strength 1–10 (strength bonus, §4.19).
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 10>")]
-    pub str: i32,
-    /// Constitution 1–20 (wound thresholds, §4.19.2).
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub con: i32,
-    /// How the fighter spends its actions each round.
-    #[serde(default)]
-    pub policy: Policy,
-    /// Wound-penalty lead of the opponent at which `adaptive` takes a Defensive Position.
-    #[serde(default = "three", deserialize_with = "de_range::<_, 1, 30>")]
-    pub adaptive_threshold: i32,
-    /// Which defence to use when attacked.
-    #[serde(default, alias = "defense")]
-    pub defence: DefenceChoice,
-    /// The weapon is familiar but not the fighter's own (§4.17.3): `unfamiliar_weapon_modifier`.
-    #[serde(default)]
-    pub unfamiliar_weapon: bool,
-    /// Static situational flags from the §4.23.3 table.
-    #[serde(default)]
-    pub situation: Vec<Situation>,
-    /// Any further modifier on this fighter's attack rolls.
-    #[serde(default, deserialize_with = "de_range::<_, -20, 20>")]
-    pub attack_modifier: i32,
-    /// Any further modifier on this fighter's parry and dodge rolls.
-    #[serde(
-        default,
-        deserialize_with = "de_range::<_, -20, 20>",
-        alias = "defense_modifier"
-    )]
-    pub defence_modifier: i32,
+crate::spec! {
+    /// A fighter under Draft 0.4 (`[fighters.NAME]`).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FighterSpec {
+        /// Weapon skill, used to attack and to parry with the weapon (§4.18), 0–30.
+        #[serde(deserialize_with = "de_range::<_, 0, 30>")]
+        skill: i32 => (
+            "required",
+            "weapon skill 0–30, to attack and to parry with the weapon (§4.18)",
+        ),
+        /// A built-in weapon name or an inline table `{ impact, aspect, bonus, hands, … }`.
+        weapon: WeaponSpec => (
+            "required",
+            "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
+        ),
+        /// `none`, `small` or `large` (§4.18.1).
+        #[serde(default)]
+        shield: ShieldKind => (
+            "\"none\"",
+            "\"none\" | \"small\" (+1) | \"large\" (+2); needs a one-handed weapon (§4.18.1)",
+        ),
+        /// Shield skill (a separate skill, §4.18.1), 0–30.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
+        shield_skill: i32 => (
+            "0",
+            "shield skill, a separate skill (§4.18.1)",
+        ),
+        /// Dodge skill (§4.18.3), 0–30.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
+        dodge: i32 => (
+            "0",
+            "Dodge skill (§4.18.3)",
+        ),
+        /// A built-in armour name or an inline table `{ protection, movement }` (§4.17.5).
+        #[serde(default, alias = "armor")]
+        armour: ArmourSpec => (
+            "\"none\"",
+            "none, cloth, leather, chain, plate, full plate, armour_6 / armour_4, or { protection, movement } (§4.17.5)",
+        ),
+        /// Strength 1–10 (strength bonus, §4.19).
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 10>")]
+        str: i32 => (
+            "5",
+            "Strength 1–10: damage bonus (§4.19)",
+        ),
+        /// Constitution 1–20 (wound thresholds, §4.19.2).
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        con: i32 => (
+            "5",
+            "Constitution 1–20: wound thresholds (§4.19.2)",
+        ),
+        /// How the fighter spends its actions each round.
+        #[serde(default)]
+        policy: Policy => (
+            "\"balanced\"",
+            "\"balanced\" (1 attack) | \"aggressive\" (2) | \"all_out\" (3, no defence) | \"defensive\" | \"adaptive\"",
+        ),
+        /// Wound-penalty lead of the opponent at which `adaptive` takes a Defensive Position.
+        #[serde(default = "three", deserialize_with = "de_range::<_, 1, 30>")]
+        adaptive_threshold: i32 => (
+            "3",
+            "adaptive: Defensive Position when own wound penalty exceeds the opponent's by this",
+        ),
+        /// Which defence to use when attacked.
+        #[serde(default, alias = "defense")]
+        defence: DefenceChoice => (
+            "\"best_legal\"",
+            "\"best_legal\" | \"weapon\" | \"shield\" | \"dodge\" | \"none\" (a forced choice that is illegal against this opponent falls back to best_legal)",
+        ),
+        /// The weapon is familiar but not the fighter's own (§4.17.3): `unfamiliar_weapon_modifier`.
+        #[serde(default)]
+        unfamiliar_weapon: bool => (
+            "false",
+            "familiar but different weapon: unfamiliar_weapon_modifier on attack and weapon parry (§4.17.3)",
+        ),
+        /// Static situational flags from the §4.23.3 table.
+        #[serde(default)]
+        situation: Vec<Situation> => (
+            "[]",
+            "§4.23.3 flags: opponent_surprised, attacking_from_behind, opponent_sitting_or_lying (attacks); higher_ground, surprised, lower_ground, sitting, lying (attacks and defences)",
+        ),
+        /// Any further modifier on this fighter's attack rolls.
+        #[serde(default, deserialize_with = "de_range::<_, -20, 20>")]
+        attack_modifier: i32 => (
+            "0",
+            "any further modifier on attack rolls",
+        ),
+        /// Any further modifier on this fighter's parry and dodge rolls.
+        #[serde(
+            default,
+            deserialize_with = "de_range::<_, -20, 20>",
+            alias = "defense_modifier"
+        )]
+        defence_modifier: i32 => (
+            "0",
+            "any further modifier on parry and dodge rolls",
+        ),
+    }
 }
 
 fn five() -> i32 {

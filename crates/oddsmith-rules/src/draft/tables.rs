@@ -38,7 +38,8 @@ pub struct WeaponStats {
     /// Whether the weapon can parry other weapons at all (unarmed cannot, G18).
     #[serde(default = "yes")]
     pub can_parry: bool,
-    /// Optional length, used only for striking order (§4.17.2, G4).
+    /// Length class, used only for striking order (§4.17.2, G4): built-in weapons have one
+    /// (`builtin_length`); an inline weapon without it is not compared by length.
     #[serde(default)]
     pub length: Option<u8>,
     /// Ranged weapons are listed for completeness but not usable in a melee duel.
@@ -127,10 +128,27 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 hands,
                 flexible,
                 can_parry: impact > 0,
-                length: None,
+                length: builtin_length(name),
                 ranged,
             },
         )
+}
+
+/// The length class of a built-in melee weapon (§4.17.2 "longer weapons strike first"; the
+/// seed gives impact, not length, so these classes are read from its weapon list and
+/// descriptions, see `docs/rulesets/draft.md`): 0 unarmed, 1 dagger, 2 small club and short
+/// sword, 3 the one-handed arm-length weapons (mace, flail, long sword, rapier), 4 the
+/// two-handed ones (two handed sword, two handed war hammer, giant's club). Pole arms (a spear
+/// 5, a pike 6) are written as inline weapons with a `length`. Ranged weapons have none.
+pub fn builtin_length(name: &str) -> Option<u8> {
+    Some(match name {
+        "unarmed" => 0,
+        "dagger" => 1,
+        "small club" | "short sword" => 2,
+        "mace" | "flail" | "long sword" | "rapier" => 3,
+        "two handed sword" | "two handed war hammer" | "giant's club" => 4,
+        _ => return None,
+    })
 }
 
 /// Names of every built-in weapon, for error messages and docs.

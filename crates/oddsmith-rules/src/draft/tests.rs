@@ -451,8 +451,11 @@ fn reference_duels_exact() {
     close(e.p_a_win, 0.5, 1e-12);
     close(e.mean_rounds, 5.299610, 5e-7);
 
+    // D2: the digest's loop lets the higher skill strike first (`striking_order =
+    // "skill_first"`); under the seed's order the mace is longer and strikes first.
+    let sf = opts(|o| o.striking_order = StrikingOrder::SkillFirst);
     let (a, b) = d2();
-    let e = exact_duel(DraftOptions::default(), a.clone(), b.clone());
+    let e = exact_duel(sf.clone(), a.clone(), b.clone());
     close(
         e.p_a_win,
         84266157245970107755.0 / 104165881945148691712.0,
@@ -468,10 +471,17 @@ fn reference_duels_exact() {
     rb.skill = 6;
     rb.attack_modifier = -1;
     rb.defence_modifier = -1;
-    let e = exact_duel(DraftOptions::default(), ra, rb);
+    let e = exact_duel(sf.clone(), ra, rb);
     close(e.p_a_win, 0.721623, 5e-7);
     close(e.mean_rounds, 2.545852, 5e-7);
-    let e = exact_duel(opts(|o| o.light_wound_rounding = Rounding::HalfUp), a, b);
+    let e = exact_duel(
+        DraftOptions {
+            light_wound_rounding: Rounding::HalfUp,
+            ..sf
+        },
+        a,
+        b,
+    );
     close(e.p_a_win, 0.806686, 5e-7);
     close(e.mean_rounds, 2.615503, 5e-7);
 
@@ -510,7 +520,8 @@ fn reference_duels_monte_carlo() {
     let (p, _) = monte_carlo(DraftOptions::default(), d1(), d1(), n, 8);
     within_4_sigma(p, 0.5, n);
     let (a, b) = d2();
-    let (p, _) = monte_carlo(DraftOptions::default(), a, b, n, 9);
+    let sf = opts(|o| o.striking_order = StrikingOrder::SkillFirst);
+    let (p, _) = monte_carlo(sf, a, b, n, 9);
     within_4_sigma(p, 0.808961, n);
     let (p, r) = monte_carlo(a_first, d3(), d3(), n, 10);
     within_4_sigma(p, 0.566634, n);
@@ -950,7 +961,7 @@ fn option_docs_cover_every_option() {
 fn fighter_docs_cover_every_field() {
     let v = toml::Value::try_from(fighter(5, "dagger", 5, 5, "none")).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
-    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
         assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
     }
@@ -1045,4 +1056,127 @@ fn shared_solver_matches_the_ordered_reference() {
         let (d, m) = crate::testing::pair::<Draft>(o, &a, &b);
         crate::solver::tests::check_modes(&d, &m);
     }
+}
+
+#[test]
+fn nested_options_given_in_part_keep_their_documented_defaults() {
+    let d = DraftOptions::default();
+    let o: DraftOptions = toml::from_str("shield_bonus = { large = 1 }").unwrap();
+    assert_eq!(o.shield_bonus, ShieldBonus { small: 1, large: 1 });
+    assert_eq!(DraftOptions { shield_bonus: d.shield_bonus, ..o }, d);
+    let o: DraftOptions = toml::from_str("shield_max_parry_impact = { small = 2 }").unwrap();
+    assert_eq!(o.shield_max_parry_impact, ShieldMaxParryImpact { small: 2, large: 3 });
+    let o: DraftOptions = toml::from_str("wound_penalties = { severe = -3 }").unwrap();
+    assert_eq!(
+        o.wound_penalties,
+        WoundPenalties { light: -1, severe: -3, critical: -4 }
+    );
+    let o: DraftOptions = toml::from_str("strength_bonus = { weak_bonus = -2 }").unwrap();
+    assert_eq!(o.strength_bonus.table, vec![(9, 2), (7, 1)]);
+    assert_eq!(o.strength_bonus.weak_bonus, -2);
+    let o: DraftOptions = toml::from_str("wound_capacity = { light = 4 }").unwrap();
+    assert_eq!((o.wound_capacity.light, o.wound_capacity.severe), (4, 2));
+}
+
+#[test]
+fn option_bounds_are_checked_when_read_and_when_built_in_code() {
+    for (text, msg) in [
+        ("wound_penalties = { light = -51 }", "-51 is out of range: expected an integer from -50 to 50"),
+        ("strength_bonus = { table = [[9, 21]] }", "21 is out of range: expected integers from -20 to 20"),
+        ("wound_capacity = { critical = 21 }", "21 is out of range: expected an integer from 0 to 20"),
+        ("max_rounds = 0", "0 is out of range: expected an integer from 1 to 100000"),
+        ("wide_weight_gap = 11", "11 is out of range: expected an integer from 1 to 10"),
+    ] {
+        let e = toml::from_str::<DraftOptions>(text).unwrap_err().to_string();
+        assert!(e.contains(msg), "{text}: {e}");
+    }
+    let mut o = DraftOptions::default();
+    o.shield_max_parry_impact.large = 11;
+    assert_eq!(
+        Draft::new(o).unwrap_err(),
+        RulesError::field(
+            "shield_max_parry_impact.large",
+            "11 is out of range: expected an integer from 0 to 10"
+        )
+    );
+    let o = opts(|o| o.free_actions_per_round = 3);
+    let o = DraftOptions { max_actions_per_round: 2, ..o };
+    assert_eq!(
+        Draft::new(o).unwrap_err(),
+        RulesError::field("free_actions_per_round", "cannot exceed max_actions_per_round")
+    );
+}
+
+/// Issue 14 item 1, the figures measured on the digest's duel loop (STR 6, CON 6 on both
+/// sides), to six decimals: the seed's striking order (§4.17.2, the default) against the
+/// skill-first reading of the digest's loop.
+#[test]
+fn longer_weapon_strikes_first_figures() {
+    let sf = opts(|o| o.striking_order = StrikingOrder::SkillFirst);
+    let two_handed = fighter(6, "two handed sword", 6, 6, "chain");
+    let long = fighter(6, "long sword", 6, 6, "chain");
+    let e = exact_duel(DraftOptions::default(), two_handed.clone(), long.clone());
+    close(e.p_a_win, 0.696579, 5e-7);
+    let e = exact_duel(sf.clone(), two_handed, long);
+    close(e.p_a_win, 0.599721, 5e-7);
+    let long5 = fighter(5, "long sword", 6, 6, "leather");
+    let short6 = fighter(6, "short sword", 6, 6, "leather");
+    let e = exact_duel(DraftOptions::default(), long5.clone(), short6.clone());
+    close(e.p_a_win, 0.516104, 5e-7);
+    let e = exact_duel(sf, long5, short6);
+    close(e.p_a_win, 0.324908, 5e-7);
+}
+
+/// The seed's order, Monte Carlo within 4σ of the exact value (long sword skill 5 first
+/// against a short sword skill 6 because it is longer).
+#[test]
+fn seed_striking_order_monte_carlo_matches_exact() {
+    let n = 200_000;
+    let (a, b) = (
+        fighter(5, "long sword", 6, 6, "leather"),
+        fighter(6, "short sword", 6, 6, "leather"),
+    );
+    let exact = exact_duel(DraftOptions::default(), a.clone(), b.clone()).p_a_win;
+    let (p, _) = monte_carlo(DraftOptions::default(), a, b, n, 21);
+    within_4_sigma(p, exact, n);
+}
+
+/// §4.17.2: a very wide weight gap beats length (rapier before claymore); equal weapons fall
+/// back to skill; a custom weapon's `length` counts against a built-in one.
+#[test]
+fn striking_order_rules() {
+    let o = DraftOptions::default();
+    let first = |a: &FighterSpec, b: &FighterSpec, o: &DraftOptions| {
+        let d = Draft::new(o.clone()).unwrap();
+        let m = d
+            .matchup(&d.compile("a", a).unwrap(), &d.compile("b", b).unwrap())
+            .unwrap();
+        m.first_by_rules
+    };
+    let rapier = fighter(5, "rapier", 6, 6, "none");
+    let claymore = fighter(7, "two handed sword", 6, 6, "none");
+    assert_eq!(first(&rapier, &claymore, &o), Some(Side::A));
+    let (d2a, d2b) = d2();
+    assert_eq!(first(&d2a, &d2b, &o), Some(Side::B), "the mace is longer");
+    let sf = opts(|o| o.striking_order = StrikingOrder::SkillFirst);
+    assert_eq!(first(&d2a, &d2b, &sf), Some(Side::A), "skill first");
+    assert_eq!(first(&d1(), &d1(), &o), None, "same weapon, same skill: the coin");
+    let spear = |length| {
+        let mut s = fighter(6, "long sword", 6, 6, "none");
+        s.weapon = toml::from_str::<BTreeMap<String, WeaponSpec>>(&format!(
+            "w = {{ name = \"spear\", impact = 2, aspect = \"pointed\", hands = 2, length = {length} }}"
+        ))
+        .unwrap()
+        .remove("w")
+        .unwrap();
+        s
+    };
+    let sword = fighter(6, "two handed sword", 6, 6, "none");
+    assert_eq!(first(&spear(3), &sword, &o), Some(Side::B));
+    assert_eq!(first(&spear(5), &sword, &o), Some(Side::A));
+    let p3 = exact_duel(o.clone(), spear(3), sword.clone()).p_a_win;
+    let p5 = exact_duel(o.clone(), spear(5), sword.clone()).p_a_win;
+    let p7 = exact_duel(o, spear(7), sword).p_a_win;
+    assert!(p5 > p3 + 0.05, "{p3} {p5}");
+    assert_eq!(p5, p7, "only the order of lengths counts");
 }

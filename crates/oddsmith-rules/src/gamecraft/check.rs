@@ -54,29 +54,75 @@ pub enum GamecraftCheck {
     },
 }
 
-/// Parameter names accepted by `oddsmith check gamecraft`.
-pub const PARAMS: &[&str] = &[
-    "attribute",
-    "skill",
-    "pool",
-    "modifier",
-    "difficulty",
-    "tn",
-    "a",
-    "b",
-    "attack",
-    "defense",
-    "defence",
-    "dodge",
-    "damage",
-    "resist",
-    "explosion",
-    "range",
-];
+crate::check_params! {
+    /// The parameters of `oddsmith check gamecraft`: accepted names and docs.
+    pub mod params {
+        "attribute" => (
+            "0",
+            "skill check: attribute score",
+        ),
+        "skill" => (
+            "0",
+            "skill check: skill level (0 = untrained); attack check: the weapon skill's level, which caps pool (already in attack)",
+        ),
+        "pool" => (
+            "0",
+            "Savvy/Charm/Grace points spent, +1 each, at most the skill level (attack checks: give skill=…, the weapon skill's level)",
+        ),
+        "modifier" => (
+            "0",
+            "sum of bonuses and penalties",
+        ),
+        "difficulty" => (
+            "moderate",
+            "very_easy (3), easy (8), moderate (13), difficult (18), very_difficult (23), heroic (28), nigh_impossible (31)",
+        ),
+        "tn" => (
+            "13",
+            "target number, instead of difficulty",
+        ),
+        "a" => (
+            "—",
+            "opposed check: A's base (result = A − B total; ties per the opposed_tie option)",
+        ),
+        "b" => (
+            "—",
+            "opposed check: B's base",
+        ),
+        "attack" => (
+            "—",
+            "attack check: attack base (attribute + skill + modifiers)",
+        ),
+        "defense" | "defence" => (
+            "0",
+            "attack check: static defense score (Prowess + Combat Defense + range)",
+        ),
+        "dodge" => (
+            "none",
+            "attack check: none | dodge (defender rolls the die too; hit on ≥) | full (+full_dodge_bonus, 10)",
+        ),
+        "damage" => (
+            "—",
+            "damage check: damage base (attribute + weapon)",
+        ),
+        "resist" => (
+            "—",
+            "damage check: resistance base (Constitution + armour); omit for raw damage",
+        ),
+        "explosion" => (
+            "—",
+            "blast-avoidance check: the device's Area, small | medium | large (with attribute, skill, pool, modifier: e.g. Prowess and Combat Defense (Explosives))",
+        ),
+        "range" => (
+            "short",
+            "blast-avoidance check: the target's Range in the blast, short | medium | long",
+        ),
+    }
+}
 
-/// Parses check parameters (see `CHECK_DOCS`).
-pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-    p.only(PARAMS)?;
+/// Parses check parameters (see [`params`]).
+pub fn parse(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
+    p.only(params::NAMES)?;
     for k in [
         "attribute",
         "skill",
@@ -143,16 +189,7 @@ pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
             }
         };
         let skill = p.int_or("skill", 0)?;
-        let pool = p.int_or("pool", 0)?;
-        if pool < 0 || pool > skill.max(0) {
-            return Err(RulesError::check(
-                "pool",
-                format!(
-                    "you may spend 0 to {} pool points: no more than your skill level («Skill Categories»)",
-                    skill.max(0)
-                ),
-            ));
-        }
+        let pool = capped_pool(p, skill)?;
         return Ok(GamecraftCheck::Explosion {
             base: p.int_or("attribute", 0)? + skill + pool + modifier,
             area,
@@ -214,14 +251,23 @@ pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
     }
     if p.get("attack").is_some() {
         reject(
-            &["attribute", "skill", "difficulty", "tn", "resist"],
+            &["attribute", "difficulty", "tn", "resist"],
             "an attack check (attack=…, defense=…, dodge=…)",
         )?;
         let defense = match p.get("defense") {
             Some(_) => p.int_or("defense", 0)?,
             None => p.int_or("defence", 0)?,
         };
-        let attack = p.int_or("attack", 0)? + p.int_or("pool", 0)? + modifier;
+        // «Skill Categories»: no more points than the skill has levels, in an attack too; the
+        // attack base already holds the skill, so `skill` here only sets that cap.
+        if p.get("pool").is_some() && p.get("skill").is_none() {
+            return Err(RulesError::check(
+                "pool",
+                "an attack check spending pool points needs skill=… (the weapon skill's level, at most that many points)",
+            ));
+        }
+        let pool = capped_pool(p, p.int_or("skill", 0)?)?;
+        let attack = p.int_or("attack", 0)? + pool + modifier;
         return match p.get("dodge").map(|v| v.to_ascii_lowercase()) {
             None => Ok(GamecraftCheck::Simple {
                 base: attack,
@@ -234,7 +280,7 @@ pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
             Some(v) if v == "dodge" || v == "true" => Ok(GamecraftCheck::Dodge { attack, defense }),
             Some(v) if v == "full" => Ok(GamecraftCheck::Simple {
                 base: attack,
-                tn: defense + 10,
+                tn: defense + i64::from(o.full_dodge_bonus),
             }),
             Some(v) => Err(RulesError::check(
                 "dodge",
@@ -247,16 +293,7 @@ pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
         "a skill check (attribute=…, skill=…, tn=…)",
     )?;
     let skill = p.int_or("skill", 0)?;
-    let pool = p.int_or("pool", 0)?;
-    if pool < 0 || pool > skill.max(0) {
-        return Err(RulesError::check(
-            "pool",
-            format!(
-                "you may spend 0 to {} pool points: no more than your skill level («Skill Categories»)",
-                skill.max(0)
-            ),
-        ));
-    }
+    let pool = capped_pool(p, skill)?;
     let tn = match (p.get("difficulty"), p.get("tn")) {
         (Some(_), Some(_)) => {
             return Err(RulesError::check("tn", "give difficulty or tn, not both"));
@@ -275,6 +312,21 @@ pub fn parse(p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
         base: p.int_or("attribute", 0)? + skill + pool + modifier,
         tn,
     })
+}
+
+/// The `pool` parameter, refused beyond 0 ..= the skill's level («Skill Categories»).
+fn capped_pool(p: &CheckParams, skill: i64) -> Result<i64, RulesError> {
+    let pool = p.int_or("pool", 0)?;
+    if pool < 0 || pool > skill.max(0) {
+        return Err(RulesError::check(
+            "pool",
+            format!(
+                "you may spend 0 to {} pool points: no more than your skill level («Skill Categories»)",
+                skill.max(0)
+            ),
+        ));
+    }
+    Ok(pool)
 }
 
 fn band(name: &str, lo: Option<i64>, hi: Option<i64>) -> Band {

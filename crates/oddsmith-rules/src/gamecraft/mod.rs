@@ -28,13 +28,12 @@ pub use fighter::{Fighter, Matchup};
 pub use options::GamecraftOptions;
 pub use spec::FighterSpec;
 
-use crate::info::doc;
 use crate::solver::{self, Step};
 use duel::State;
 use options::ExplodeMode;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, FieldDoc, Roller, RulesError, RulesetInfo,
+    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo,
     Tally, Winner,
 };
 
@@ -67,45 +66,7 @@ impl crate::Ruleset for Gamecraft {
     type Check = GamecraftCheck;
 
     fn new(o: GamecraftOptions) -> Result<Self, RulesError> {
-        if !(1..=100_000).contains(&o.max_rounds) {
-            return Err(RulesError::field("max_rounds", "expected 1 to 100000"));
-        }
-        if !(1..=240).contains(&o.bleed_interval_rounds) {
-            return Err(RulesError::field(
-                "bleed_interval_rounds",
-                "expected 1 to 240",
-            ));
-        }
-        if o.max_actions_per_round > 10 {
-            return Err(RulesError::field(
-                "max_actions_per_round",
-                "expected 0 (unlimited) to 10",
-            ));
-        }
         // Every number stays small, so no sum in the duel loop can overflow.
-        if !(1..=100).contains(&o.aided_incap_interval_mult) {
-            return Err(RulesError::field(
-                "aided_incap_interval_mult",
-                "expected 1 to 100",
-            ));
-        }
-        if o.blast_fraction
-            .iter()
-            .any(|f| !(f.is_finite() && (0.0..=1.0).contains(f)))
-        {
-            return Err(RulesError::field(
-                "blast_fraction",
-                "expected three fractions from 0 to 1 (Short, Medium, Long)",
-            ));
-        }
-        for (field, v) in [
-            ("move_action_bands", o.move_action_bands),
-            ("move_only_bands", o.move_only_bands),
-        ] {
-            if v > 4 {
-                return Err(RulesError::field(field, "expected 0 to 4"));
-            }
-        }
         o.check_ranges()?;
         Ok(Gamecraft { o })
     }
@@ -175,14 +136,14 @@ impl crate::Ruleset for Gamecraft {
                       targets; bursts, sprays and strafes; first aid against bleeding; \
                       explosives (a blast the target rolls to avoid, Range by Range, at full, \
                       half or quarter damage). Exact solver included.",
-            fighter_fields: FIGHTER_DOCS.to_vec(),
+            fighter_fields: FighterSpec::DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
-            check_params: CHECK_DOCS.to_vec(),
+            check_params: check::params::DOCS.to_vec(),
         }
     }
 
     fn parse_check(&self, params: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-        check::parse(params)
+        check::parse(&self.o, params)
     }
 
     fn check_exact(&self, c: &GamecraftCheck) -> CheckExact {
@@ -296,171 +257,3 @@ impl Gamecraft {
 pub fn winner_index(w: Winner) -> Option<usize> {
     w.side().map(|s| s.index())
 }
-
-
-/// Documentation of every fighter field.
-pub const FIGHTER_DOCS: &[FieldDoc] = &[
-    doc(
-        "strength",
-        "5",
-        "Strength 1–20: melee/thrown damage, Health, Fatigue, Move",
-    ),
-    doc(
-        "constitution",
-        "5",
-        "Constitution 1–20: resistance roll, Health",
-    ),
-    doc(
-        "prowess",
-        "5",
-        "Prowess 1–20: attack, defense score, Initiative, Grace",
-    ),
-    doc("beauty", "5", "Beauty 1–20 (Charm; cost only)"),
-    doc("intelligence", "5", "Intelligence 1–20 (Savvy; cost only)"),
-    doc("spirit", "5", "Spirit 1–20: Grace, Fatigue, Power"),
-    doc(
-        "perception",
-        "5",
-        "Perception 1–20: ranged damage, Initiative",
-    ),
-    doc("personality", "5", "Personality 1–20 (Charm; cost only)"),
-    doc(
-        "skills",
-        "{}",
-        "levels 0–30 by name, e.g. { \"Melee Combat\" = 6, \"Melee Combat (Swords)\" = 7, \"Combat Defense\" = 5 }; a specialization counts as max(general, specialization); general skills cap at general_skill_cap",
-    ),
-    doc(
-        "weapon",
-        "required",
-        "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), fragmentation grenade (explosive, Athletics, Range Short, Area grenade_area), unarmed, or { damage, kind = melee|thrown|bow|firearm|explosive, range, skill, attack_attribute, bullet, spread, automatic, area = small|medium|large, name }",
-    ),
-    doc(
-        "armor",
-        "\"none\"",
-        "leather, chain mail, splint mail, plate mail, flak jacket, tactical plate armor, biomechanical power armor, or { resistance, name }",
-    ),
-    doc(
-        "wound_levels",
-        "from bonus_allocation",
-        "explicit points per level, Healthy … Incapacitated: base ≤ each ≤ base + 2, total max(Health, 6)",
-    ),
-    doc(
-        "policy",
-        "\"attack\"",
-        "\"attack\" | \"attack_dodge\" | \"dodge_attack\" | \"multi_attack:N\" | \"full_dodge\" | \"full_dodge_when_status>=K\"",
-    ),
-    doc(
-        "grace",
-        "\"none\"",
-        "Grace spending: \"none\" | \"greedy\" (max on every attack) | \"need\" (least for ≥ 1/2 to hit) | \"save_for_defense\" (dodges only) | \"greedy_ev\" (on each attack the g ≤ min(skill, pool) maximising 36·ΔP(hit) − grace_ev_cost·g against the TN faced, exact; smallest on ties)",
-    ),
-    doc(
-        "penalty_split",
-        "\"even\"",
-        "multiple-action penalty: \"even\" (remainder on attacks) | \"all_on_attack\" | \"all_on_dodge\"",
-    ),
-    doc(
-        "damage_type",
-        "\"lethal\"",
-        "\"lethal\" | \"nonlethal\" (to Fatigue; −1 to attack with a lethal weapon; not with guns)",
-    ),
-    doc(
-        "offhand",
-        "false",
-        "attacks with the off hand (−offhand_penalty)",
-    ),
-    doc(
-        "attack_modifier",
-        "0",
-        "further modifier on attack rolls, −20 to 20",
-    ),
-    doc(
-        "defense_modifier",
-        "0",
-        "further modifier on the defense score (cover, specializations not in skills), −20 to 20",
-    ),
-    doc(
-        "simultaneous",
-        "false",
-        "«Simultaneous Actions»: all of the round's declared actions resolve in the fighter's phase-1 slot, each at −simultaneous_penalty per other action (the scenario vouches they can be simultaneous, e.g. two pistols)",
-    ),
-    doc(
-        "reserve",
-        "\"none\"",
-        "«Reserved Actions»: hold one undeclared action a round (counts toward the multiple-action penalty, used or not): \"none\" | \"dodge\" (a dodge just before the enemy's first attack of the round) | \"interrupt\" (an attack just before the enemy's first action)",
-    ),
-    doc(
-        "movement",
-        "\"hold\"",
-        "G21 approach: \"hold\" | \"close\" | a distance to move toward (point_blank … extreme): a move action first if the weapon reaches from where it ends, else a move-only round",
-    ),
-    doc(
-        "fire_mode",
-        "\"single\"",
-        "«Automatic Weapons» (automatic weapons only): \"single\" | \"burst\" (spread, bonus ×1.5 up) | \"spray\" (spread from Short, bonus ×spray_mult) | \"strafe_small\" | \"strafe_medium\" | \"strafe_large\" (−2/−4/−6, hit if TN < total, crit ×strafe_crit_mult damage)",
-    ),
-    doc(
-        "first_aid",
-        "false",
-        "«Bleeding» (option bleeding): while bleeding, the round's only action is first aid, INT + Medicine (First Aid) against levels lost + stop_bleed_tn_base; success stops it until the next level is lost",
-    ),
-];
-
-/// Documentation of `oddsmith check gamecraft` parameters.
-pub const CHECK_DOCS: &[FieldDoc] = &[
-    doc("attribute", "0", "skill check: attribute score"),
-    doc("skill", "0", "skill check: skill level (0 = untrained)"),
-    doc(
-        "pool",
-        "0",
-        "Savvy/Charm/Grace points spent, +1 each, at most the skill level (attack checks: no cap)",
-    ),
-    doc("modifier", "0", "sum of bonuses and penalties"),
-    doc(
-        "difficulty",
-        "moderate",
-        "very_easy (3), easy (8), moderate (13), difficult (18), very_difficult (23), heroic (28), nigh_impossible (31)",
-    ),
-    doc("tn", "13", "target number, instead of difficulty"),
-    doc(
-        "a",
-        "—",
-        "opposed check: A's base (result = A − B total; ties per the opposed_tie option)",
-    ),
-    doc("b", "—", "opposed check: B's base"),
-    doc(
-        "attack",
-        "—",
-        "attack check: attack base (attribute + skill + modifiers)",
-    ),
-    doc(
-        "defense",
-        "0",
-        "attack check: static defense score (Prowess + Combat Defense + range)",
-    ),
-    doc(
-        "dodge",
-        "none",
-        "attack check: none | dodge (defender rolls the die too; hit on ≥) | full (+10)",
-    ),
-    doc(
-        "damage",
-        "—",
-        "damage check: damage base (attribute + weapon)",
-    ),
-    doc(
-        "resist",
-        "—",
-        "damage check: resistance base (Constitution + armour); omit for raw damage",
-    ),
-    doc(
-        "explosion",
-        "—",
-        "blast-avoidance check: the device's Area, small | medium | large (with attribute, skill, pool, modifier: e.g. Prowess and Combat Defense (Explosives))",
-    ),
-    doc(
-        "range",
-        "short",
-        "blast-avoidance check: the target's Range in the blast, short | medium | long",
-    ),
-];

@@ -24,8 +24,7 @@ use crate::FieldDoc;
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "gamecraft"`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(default, deny_unknown_fields)]
+    #[derive(Clone, Debug, PartialEq, Serialize)]
     pub struct GamecraftOptions {
         /// The die: `limited` explosion (RAW), `unlimited` or `none` (for comparison).
         explode_mode: ExplodeMode = ExplodeMode::Limited => (
@@ -93,7 +92,7 @@ crate::options! {
             "G3: under \"dead\", attacks on an unconscious fighter hit automatically (armour-only resistance)",
         ),
         /// Round cap: a duel still going is a draw marked "timeout".
-        max_rounds: u32 = 100 => (
+        max_rounds: u32 = 100, in 1..=100_000 => (
             "100",
             "round cap; the duel is then a draw marked \"timeout\"",
         ),
@@ -123,7 +122,7 @@ crate::options! {
             "penalty per action when more than one is taken («Multiple Actions»)",
         ),
         /// G2: cap on declared actions per round; 0 = unlimited (RAW).
-        max_actions_per_round: u8 = 0 => (
+        max_actions_per_round: u8 = 0, in 0..=10 => (
             "0",
             "G2: cap on declared actions; 0 = unlimited (RAW)",
         ),
@@ -213,7 +212,7 @@ crate::options! {
             "G16: Badly Wounded or worse bleeds: CON check every bleed_interval_rounds or lose a wound level",
         ),
         /// G16: rounds between bleeding checks (one minute = 12 rounds).
-        bleed_interval_rounds: u32 = 12 => (
+        bleed_interval_rounds: u32 = 12, in 1..=240 => (
             "12",
             "G16: rounds between bleeding checks (a minute of 5-second rounds)",
         ),
@@ -231,7 +230,7 @@ crate::options! {
         /// «Bleeding»: first aid on an Incapacitated fighter multiplies the bleeding interval by
         /// this (once a minute → once every ten minutes).
         #[serde(skip_serializing_if = "is_10u")]
-        aided_incap_interval_mult: u32 = 10 => (
+        aided_incap_interval_mult: u32 = 10, in 1..=100 => (
             "10",
             "«Bleeding»: first aid on an Incapacitated fighter only multiplies the bleeding interval by this (a minute → ten minutes)",
         ),
@@ -267,13 +266,13 @@ crate::options! {
         ),
         /// G21: distance categories crossed by a move action (up to 2× Move while acting).
         #[serde(skip_serializing_if = "is_1u8")]
-        move_action_bands: u8 = 1 => (
+        move_action_bands: u8 = 1, in 0..=4 => (
             "1",
             "G21 approach model (not RAW): distance categories crossed by a move action (≤ 2× Move, still acting)",
         ),
         /// G21: distance categories crossed by a move-only round (up to 3× Move).
         #[serde(skip_serializing_if = "is_2u8")]
-        move_only_bands: u8 = 2 => (
+        move_only_bands: u8 = 2, in 0..=4 => (
             "2",
             "G21: categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
         ),
@@ -339,7 +338,7 @@ crate::options! {
         ),
         /// «Explosions»: the damage fraction at Short, Medium and Long Range of a blast.
         #[serde(skip_serializing_if = "is_default_fraction")]
-        blast_fraction: [f64; 3] = BLAST_FRACTION => (
+        blast_fraction: [f64; 3] = BLAST_FRACTION, in 0.0..=1.0 => (
             "[1, 0.5, 0.25]",
             "«Explosions»: damage fraction at Short, Medium, Long Range of the blast (each 0 to 1)",
         ),

@@ -10,88 +10,162 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::tables::{self, Distance, WeaponStats};
 use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
 
-/// A fighter under The Gamecraft System (`[fighters.NAME]`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FighterSpec {
-    /// Strength 1–20 (10 is human peak, 11+ Superhuman).
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub strength: i32,
-    /// Constitution 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub constitution: i32,
-    /// Prowess 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub prowess: i32,
-    /// Beauty 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub beauty: i32,
-    /// Intelligence 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub intelligence: i32,
-    /// Spirit 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub spirit: i32,
-    /// Perception 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub perception: i32,
-    /// Personality 1–20.
-    #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
-    pub personality: i32,
-    /// Skill levels by name, e.g. `{ "Melee Combat" = 6, "Melee Combat (Swords)" = 7 }`;
-    /// levels 0–30, checked when compiled.
-    #[serde(default)]
-    pub skills: BTreeMap<String, i32>,
-    /// A built-in weapon name or an inline table `{ damage, kind, range, skill, … }`.
-    pub weapon: WeaponSpec,
-    /// A built-in armour name or an inline table `{ resistance, name }`.
-    #[serde(default, alias = "armour")]
-    pub armor: ArmorSpec,
-    /// Explicit points per wound level (Healthy … Incapacitated), overriding `bonus_allocation`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wound_levels: Option<Vec<i32>>,
-    /// How many actions the fighter declares each round.
-    #[serde(default)]
-    pub policy: ActionPlan,
-    /// How the fighter spends Grace.
-    #[serde(default)]
-    pub grace: GracePolicy,
-    /// How the multiple-action penalty is split over the round's checks (pool mode).
-    #[serde(default)]
-    pub penalty_split: PenaltySplit,
-    /// Lethal or non-lethal damage.
-    #[serde(default)]
-    pub damage_type: DamageType,
-    /// The weapon is in the off hand (−`offhand_penalty` to attack; false if ambidextrous).
-    #[serde(default)]
-    pub offhand: bool,
-    /// Any further modifier on this fighter's attack rolls, −20 to 20.
-    #[serde(default, deserialize_with = "de_range::<_, -20, 20>")]
-    pub attack_modifier: i32,
-    /// Any further modifier on this fighter's defense score, −20 to 20.
-    #[serde(
-        default,
-        deserialize_with = "de_range::<_, -20, 20>",
-        alias = "defence_modifier"
-    )]
-    pub defense_modifier: i32,
-    /// «Simultaneous Actions»: all of the round's declared actions resolve together in the
-    /// fighter's phase-1 slot, each at −`simultaneous_penalty` per other action in the phase.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub simultaneous: bool,
-    /// «Reserved Actions»: whether and how the fighter holds one undeclared action each round.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub reserve: ReservePolicy,
-    /// Movement (digest G21): the distance category the fighter moves toward, or hold.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub movement: MovePolicy,
-    /// «Automatic Weapons»: how an automatic weapon is fired.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub fire_mode: FireMode,
-    /// «Bleeding»: while bleeding, spend the round's action on first aid (Intelligence +
-    /// Medicine (First Aid)) against TN levels lost + `stop_bleed_tn_base`.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub first_aid: bool,
+crate::spec! {
+    /// A fighter under The Gamecraft System (`[fighters.NAME]`).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FighterSpec {
+        /// Strength 1–20 (10 is human peak, 11+ Superhuman).
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        strength: i32 => (
+            "5",
+            "Strength 1–20: melee/thrown damage, Health, Fatigue, Move",
+        ),
+        /// Constitution 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        constitution: i32 => (
+            "5",
+            "Constitution 1–20: resistance roll, Health",
+        ),
+        /// Prowess 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        prowess: i32 => (
+            "5",
+            "Prowess 1–20: attack, defense score, Initiative, Grace",
+        ),
+        /// Beauty 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        beauty: i32 => (
+            "5",
+            "Beauty 1–20 (Charm; cost only)",
+        ),
+        /// Intelligence 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        intelligence: i32 => (
+            "5",
+            "Intelligence 1–20 (Savvy; cost only)",
+        ),
+        /// Spirit 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        spirit: i32 => (
+            "5",
+            "Spirit 1–20: Grace, Fatigue, Power",
+        ),
+        /// Perception 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        perception: i32 => (
+            "5",
+            "Perception 1–20: ranged damage, Initiative",
+        ),
+        /// Personality 1–20.
+        #[serde(default = "five", deserialize_with = "de_range::<_, 1, 20>")]
+        personality: i32 => (
+            "5",
+            "Personality 1–20 (Charm; cost only)",
+        ),
+        /// Skill levels by name, e.g. `{ "Melee Combat" = 6, "Melee Combat (Swords)" = 7 }`;
+        /// levels 0–30, checked when compiled.
+        #[serde(default)]
+        skills: BTreeMap<String, i32> => (
+            "{}",
+            "levels 0–30 by name, e.g. { \"Melee Combat\" = 6, \"Melee Combat (Swords)\" = 7, \"Combat Defense\" = 5 }; a specialization counts as max(general, specialization); general skills cap at general_skill_cap",
+        ),
+        /// A built-in weapon name or an inline table `{ damage, kind, range, skill, … }`.
+        weapon: WeaponSpec => (
+            "required",
+            "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), fragmentation grenade (explosive, Athletics, Range Short, Area grenade_area), unarmed, or { damage, kind = melee|thrown|bow|firearm|explosive, range, skill, attack_attribute, bullet, spread, automatic, area = small|medium|large, name }",
+        ),
+        /// A built-in armour name or an inline table `{ resistance, name }`.
+        #[serde(default, alias = "armour")]
+        armor: ArmorSpec => (
+            "\"none\"",
+            "leather, chain mail, splint mail, plate mail, flak jacket, tactical plate armor, biomechanical power armor, or { resistance, name }",
+        ),
+        /// Explicit points per wound level (Healthy … Incapacitated), overriding `bonus_allocation`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wound_levels: Option<Vec<i32>> => (
+            "from bonus_allocation",
+            "explicit points per level, Healthy … Incapacitated: base ≤ each ≤ base + 2, total max(Health, 6)",
+        ),
+        /// How many actions the fighter declares each round.
+        #[serde(default)]
+        policy: ActionPlan => (
+            "\"attack\"",
+            "\"attack\" | \"attack_dodge\" | \"dodge_attack\" | \"multi_attack:N\" | \"full_dodge\" | \"full_dodge_when_status>=K\"",
+        ),
+        /// How the fighter spends Grace.
+        #[serde(default)]
+        grace: GracePolicy => (
+            "\"none\"",
+            "Grace spending: \"none\" | \"greedy\" (max on every attack) | \"need\" (least for ≥ 1/2 to hit) | \"save_for_defense\" (dodges only) | \"greedy_ev\" (on each attack the g ≤ min(skill, pool) maximising 36·ΔP(hit) − grace_ev_cost·g against the TN faced, exact; smallest on ties)",
+        ),
+        /// How the multiple-action penalty is split over the round's checks (pool mode).
+        #[serde(default)]
+        penalty_split: PenaltySplit => (
+            "\"even\"",
+            "multiple-action penalty: \"even\" (remainder on attacks) | \"all_on_attack\" | \"all_on_dodge\"",
+        ),
+        /// Lethal or non-lethal damage.
+        #[serde(default)]
+        damage_type: DamageType => (
+            "\"lethal\"",
+            "\"lethal\" | \"nonlethal\" (to Fatigue; −1 to attack with a lethal weapon; not with guns)",
+        ),
+        /// The weapon is in the off hand (−`offhand_penalty` to attack; false if ambidextrous).
+        #[serde(default)]
+        offhand: bool => (
+            "false",
+            "attacks with the off hand (−offhand_penalty)",
+        ),
+        /// Any further modifier on this fighter's attack rolls, −20 to 20.
+        #[serde(default, deserialize_with = "de_range::<_, -20, 20>")]
+        attack_modifier: i32 => (
+            "0",
+            "further modifier on attack rolls, −20 to 20",
+        ),
+        /// Any further modifier on this fighter's defense score, −20 to 20.
+        #[serde(
+            default,
+            deserialize_with = "de_range::<_, -20, 20>",
+            alias = "defence_modifier"
+        )]
+        defense_modifier: i32 => (
+            "0",
+            "further modifier on the defense score (cover, specializations not in skills), −20 to 20",
+        ),
+        /// «Simultaneous Actions»: all of the round's declared actions resolve together in the
+        /// fighter's phase-1 slot, each at −`simultaneous_penalty` per other action in the phase.
+        #[serde(default, skip_serializing_if = "is_false")]
+        simultaneous: bool => (
+            "false",
+            "«Simultaneous Actions»: all of the round's declared actions resolve in the fighter's phase-1 slot, each at −simultaneous_penalty per other action (the scenario vouches they can be simultaneous, e.g. two pistols)",
+        ),
+        /// «Reserved Actions»: whether and how the fighter holds one undeclared action each round.
+        #[serde(default, skip_serializing_if = "is_default")]
+        reserve: ReservePolicy => (
+            "\"none\"",
+            "«Reserved Actions»: hold one undeclared action a round (counts toward the multiple-action penalty, used or not): \"none\" | \"dodge\" (a dodge just before the enemy's first attack of the round) | \"interrupt\" (an attack just before the enemy's first action)",
+        ),
+        /// Movement (digest G21): the distance category the fighter moves toward, or hold.
+        #[serde(default, skip_serializing_if = "is_default")]
+        movement: MovePolicy => (
+            "\"hold\"",
+            "G21 approach: \"hold\" | \"close\" | a distance to move toward (point_blank … extreme): a move action first if the weapon reaches from where it ends, else a move-only round",
+        ),
+        /// «Automatic Weapons»: how an automatic weapon is fired.
+        #[serde(default, skip_serializing_if = "is_default")]
+        fire_mode: FireMode => (
+            "\"single\"",
+            "«Automatic Weapons» (automatic weapons only): \"single\" | \"burst\" (spread, bonus ×1.5 up) | \"spray\" (spread from Short, bonus ×spray_mult) | \"strafe_small\" | \"strafe_medium\" | \"strafe_large\" (−2/−4/−6, hit if TN < total, crit ×strafe_crit_mult damage)",
+        ),
+        /// «Bleeding»: while bleeding, spend the round's action on first aid (Intelligence +
+        /// Medicine (First Aid)) against TN levels lost + `stop_bleed_tn_base`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        first_aid: bool => (
+            "false",
+            "«Bleeding» (option bleeding): while bleeding, the round's only action is first aid, INT + Medicine (First Aid) against levels lost + stop_bleed_tn_base; success stops it until the next level is lost",
+        ),
+    }
 }
 
 fn five() -> i32 {

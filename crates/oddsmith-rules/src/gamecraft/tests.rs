@@ -460,7 +460,11 @@ fn o10_closed_forms() {
         (5, 35.0 / 36.0),
         (6, 1.0),
     ] {
-        let e = check(&g, &["attack=11", "defense=12", &format!("pool={spent}")]);
+        // Up to 6 points: the attack's skill has at least 6 levels («Skill Categories»).
+        let e = check(
+            &g,
+            &["attack=11", "defense=12", "skill=6", &format!("pool={spent}")],
+        );
         close(e.p_success(), p, 1e-12);
     }
 }
@@ -1105,14 +1109,14 @@ fn fighter_docs_cover_every_field() {
     s.first_aid = true;
     let v = toml::Value::try_from(s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
-    let docs: Vec<&str> = FIGHTER_DOCS.iter().map(|d| d.name).collect();
+    let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
         assert!(docs.contains(&k.as_str()), "fighter field {k} has no doc");
     }
     assert_eq!(keys.len(), docs.len());
     // Documented defaults parse back to the real defaults (fields with a plain default).
     let base: FighterSpec = toml::from_str(r#"weapon = "sword""#).unwrap();
-    for d in FIGHTER_DOCS {
+    for d in FighterSpec::DOCS {
         if ["weapon", "wound_levels"].contains(&d.name) {
             continue;
         }
@@ -2525,4 +2529,41 @@ fn shared_solver_cache_matches_uncached() {
         let (g, m) = setup(o, &a, &b);
         crate::solver::tests::check_modes(&g, &m);
     }
+}
+
+/// Issue 14 item 6: `dodge=full` adds the `full_dodge_bonus` option, not a fixed 10.
+#[test]
+fn full_dodge_check_uses_the_option() {
+    let words = ["attack=12", "defense=10", "dodge=full"];
+    let e = check(&Gamecraft::new(GamecraftOptions::default()).unwrap(), &words);
+    assert_eq!(e.success_at_least, 20);
+    let g = Gamecraft::new(opts(|o| o.full_dodge_bonus = 4)).unwrap();
+    let e = check(&g, &words);
+    assert_eq!(e.success_at_least, 14);
+    // die + 12 ≥ 14 needs a die of 2 or more.
+    assert_eq!(e.p_success(), die_dist(ExplodeMode::Limited).p_at_least(2));
+    let none = check(&g, &["attack=12", "defense=10"]);
+    assert_eq!(none.success_at_least, 10);
+}
+
+/// Issue 14 item 6: an attack spends no more pool points than its skill has levels.
+#[test]
+fn attack_check_pool_is_capped_by_the_skill_level() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let parse = |w: &[&str]| g.parse_check(&CheckParams::parse(w.iter().copied()).unwrap());
+    let e = parse(&["attack=12", "defense=14", "pool=3", "skill=3"]).unwrap();
+    assert_eq!(e, GamecraftCheck::Simple { base: 15, tn: 14 });
+    let e = parse(&["attack=12", "defense=14", "pool=4", "skill=3"]).unwrap_err();
+    assert_eq!(
+        e,
+        RulesError::check(
+            "pool",
+            "you may spend 0 to 3 pool points: no more than your skill level («Skill Categories»)"
+        )
+    );
+    assert!(parse(&["attack=12", "defense=14", "pool=2"]).is_err());
+    assert!(parse(&["attack=12", "defense=14", "pool=-1", "skill=3"]).is_err());
+    // skill alone only sets the cap: the attack base already holds it.
+    let e = parse(&["attack=12", "defense=14", "skill=3"]).unwrap();
+    assert_eq!(e, GamecraftCheck::Simple { base: 12, tn: 14 });
 }

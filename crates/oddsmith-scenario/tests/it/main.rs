@@ -178,7 +178,37 @@ fn unknown_option_and_bad_option_value() {
         19,
         25,
         "options.max_actions_per_round",
-        "expected 1, 2 or 3",
+        "5 is out of range: expected an integer from 1 to 3",
+    );
+}
+
+#[test]
+fn nested_option_bound_is_located_at_its_key() {
+    let t = format!("{GOOD}\n[options]\nwound_penalties = {{ light = -300 }}\n");
+    expect(
+        &t,
+        19,
+        29,
+        "options.wound_penalties.light",
+        "-300 is out of range: expected an integer from -50 to 50",
+    );
+    let t = format!("{GOOD}\n[options]\nshield_bonus = {{ small = 1, large = 11 }}\n");
+    expect(
+        &t,
+        19,
+        37,
+        "options.shield_bonus.large",
+        "11 is out of range: expected an integer from -10 to 10",
+    );
+}
+
+#[test]
+fn nested_option_given_in_part_keeps_the_other_defaults() {
+    let t = format!("{GOOD}\n[options]\nshield_bonus = {{ large = 1 }}\n");
+    let s = load::<Draft>("s.toml", &t).unwrap();
+    assert_eq!(
+        (s.options.shield_bonus.small, s.options.shield_bonus.large),
+        (1, 1)
     );
 }
 

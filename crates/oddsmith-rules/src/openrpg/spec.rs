@@ -354,7 +354,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc(
         "combat_base",
         "5",
-        "combat base 1–30: required roll to hit = 5 × it (§Accuracy); rolled when not proficient (§Rate)",
+        "combat base 0–30: required roll to hit = 5 × it (§Accuracy); rolled when not proficient (§Rate)",
     ),
     doc(
         "skill",

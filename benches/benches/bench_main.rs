@@ -4,5 +4,6 @@ use criterion::criterion_main;
 
 mod dice;
 mod duel;
+mod openrpg;
 
-criterion_main!(duel::benches, dice::benches);
+criterion_main!(duel::benches, dice::benches, openrpg::benches);

@@ -1,0 +1,305 @@
+//! Open RPG checks: a skill roll against a difficulty (§2.3 "roll their agility"), an attack roll
+//! read as blows landed (§Rate, §Accuracy) and the damage of a sequence after armour (§Damage,
+//! §Defense).
+
+use oddsmith_dice::Dist;
+
+use super::attack::{
+    CritEffect, after_dr, blows, damage_dist, defense, is_crit, skill_dist, strength_dist, total_x2,
+};
+use super::options::{OpenRpgOptions, SkillRoll, StrengthToken};
+use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
+
+/// A parsed Open RPG check.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenRpgCheck {
+    /// Skill roll of trait `skill` against `dc` (success at ≥ dc).
+    Skill {
+        /// Trait value.
+        skill: i32,
+        /// Difficulty.
+        dc: i64,
+    },
+    /// Attack roll of `skill` against `required`: blows landed (0 on a miss).
+    Blows {
+        /// Trait value.
+        skill: i32,
+        /// Weapon rate (0 = none).
+        rate: i32,
+        /// Cadence M.
+        cadence: i32,
+        /// Required roll.
+        required: i64,
+    },
+    /// Final damage of `blows` landed blows after DR and defense.
+    Damage {
+        /// The damage distribution of the weapon.
+        damage: Dist,
+        /// Landed blows.
+        blows: u32,
+        /// Critical range.
+        crit_range: i32,
+        /// Critical effect.
+        effect: CritEffect,
+        /// DR in percent.
+        dr: i64,
+        /// Armour defense.
+        defense: i64,
+        /// Defender's strength.
+        def_strength: i32,
+    },
+}
+
+/// Parameter names accepted by `oddsmith check openrpg`.
+pub const PARAMS: &[&str] = &[
+    "kind",
+    "skill",
+    "dc",
+    "rate",
+    "cadence",
+    "required",
+    "damage",
+    "strength",
+    "blows",
+    "crit_range",
+    "crit",
+    "dr",
+    "defense",
+    "def_strength",
+];
+
+fn int(p: &CheckParams, k: &str, d: i64, lo: i64, hi: i64) -> Result<i64, RulesError> {
+    let v = p.int_or(k, d)?;
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(RulesError::check(
+            k,
+            format!("{v} is out of range: expected {lo} to {hi}"),
+        ))
+    }
+}
+
+/// Parses `kind=skill|blows|damage` and its parameters.
+pub fn parse(o: &OpenRpgOptions, p: &CheckParams) -> Result<OpenRpgCheck, RulesError> {
+    p.only(PARAMS)?;
+    let skill = int(p, "skill", 6, 0, 30)? as i32;
+    match p.get("kind").unwrap_or("skill") {
+        "skill" => Ok(OpenRpgCheck::Skill {
+            skill,
+            dc: int(p, "dc", 30, -1000, 100_000)?,
+        }),
+        "blows" => Ok(OpenRpgCheck::Blows {
+            skill,
+            rate: int(p, "rate", 25, 0, 1000)? as i32,
+            cadence: int(p, "cadence", 1, 1, 10)? as i32,
+            required: int(p, "required", 25, 0, 100_000)?,
+        }),
+        "damage" => {
+            let strength = int(p, "strength", 3, 0, 30)? as i32;
+            let expr = p.get("damage").unwrap_or("str+22");
+            let damage = damage_dist(expr, strength, o.strength_token)
+                .map_err(|e| RulesError::check("damage", e.to_string()))?;
+            let effect = CritEffect::parse(p.get("crit").unwrap_or("x2"))
+                .map_err(|e| RulesError::check("crit", e.to_string()))?;
+            Ok(OpenRpgCheck::Damage {
+                damage,
+                blows: int(p, "blows", 1, 0, 6)? as u32,
+                crit_range: int(p, "crit_range", 0, 0, 20)? as i32,
+                effect,
+                dr: int(p, "dr", 0, 0, 100)?,
+                defense: int(p, "defense", 0, 0, 10_000)?,
+                def_strength: int(p, "def_strength", 0, 0, 30)? as i32,
+            })
+        }
+        k => Err(RulesError::check(
+            "kind",
+            format!("{k:?}: expected skill, blows or damage"),
+        )),
+    }
+}
+
+/// Integer weights of Bin(k, r/20) for c = 0..=k, over a total of 20^k.
+fn crit_weights(k: u32, p20: u128) -> Vec<u128> {
+    (0..=k)
+        .map(|c| {
+            let mut comb = 1u128;
+            for i in 0..c {
+                comb = comb * u128::from(k - i) / u128::from(i + 1);
+            }
+            comb * p20.pow(c) * (20 - p20).pow(k - c)
+        })
+        .collect()
+}
+
+fn crit20(o: &OpenRpgOptions, range: i32) -> u128 {
+    (1..=20u32)
+        .filter(|&d| is_crit(d, range, o.resolved().crit_at_least))
+        .count() as u128
+}
+
+/// The exact distribution of a check's result.
+pub fn exact(o: &OpenRpgOptions, c: &OpenRpgCheck) -> CheckExact {
+    match c {
+        OpenRpgCheck::Skill { skill, dc } => CheckExact {
+            description: format!(
+                "skill {skill} ({}) against {dc}",
+                roll_name(o.skill_roll, *skill)
+            ),
+            distribution: skill_dist(o.skill_roll, *skill),
+            success_at_least: *dc,
+            bands: Vec::new(),
+        },
+        OpenRpgCheck::Blows {
+            skill,
+            rate,
+            cadence,
+            required,
+        } => {
+            let d = skill_dist(o.skill_roll, *skill);
+            let w = d.iter().map(|(r, w)| {
+                let n = if r >= *required {
+                    i64::from(blows(r, *rate, *cadence).0)
+                } else {
+                    0
+                };
+                (n, w)
+            });
+            CheckExact {
+                description: format!(
+                    "blows landed: {} against {required}, rate {rate}, strike 1/{cadence}",
+                    roll_name(o.skill_roll, *skill)
+                ),
+                distribution: Dist::from_weights(w).expect("non-empty"),
+                success_at_least: 1,
+                bands: vec![
+                    Band {
+                        name: "miss".into(),
+                        lo: None,
+                        hi: Some(0),
+                    },
+                    Band {
+                        name: "one blow".into(),
+                        lo: Some(1),
+                        hi: Some(1),
+                    },
+                    Band {
+                        name: "several blows".into(),
+                        lo: Some(2),
+                        hi: None,
+                    },
+                ],
+            }
+        }
+        OpenRpgCheck::Damage {
+            damage,
+            blows,
+            crit_range,
+            effect,
+            dr,
+            defense: def,
+            def_strength,
+        } => {
+            let cw = crit_weights(*blows, crit20(o, *crit_range));
+            let sd = strength_dist(o.strength_token, *def_strength);
+            let r = o.resolved();
+            let mut pairs = Vec::new();
+            for (b, wb) in damage.iter() {
+                for (c, &wc) in cw.iter().enumerate() {
+                    let t = total_x2(b, *blows, c as u32, *effect, r.multiplier);
+                    let after = after_dr(t, dr * 100, o.dr_rounding);
+                    for (s, ws) in sd.iter() {
+                        let fin = (after - defense(*def, 0, s, 0)).max(0);
+                        pairs.push((fin, wb * wc * ws));
+                    }
+                }
+            }
+            CheckExact {
+                description: format!(
+                    "damage of {blows} landed blows after DR {dr} % and defense {def} + strength {def_strength}"
+                ),
+                distribution: Dist::from_weights(pairs).expect("non-empty"),
+                success_at_least: 1,
+                bands: Vec::new(),
+            }
+        }
+    }
+}
+
+fn roll_name(m: SkillRoll, n: i32) -> String {
+    match m {
+        SkillRoll::Nd10 => format!("{n}d10"),
+        SkillRoll::Nd4 => format!("{n}d4"),
+        SkillRoll::D100PlusN => format!("1d100+{n}"),
+    }
+}
+
+/// Rolls a trait through the roller.
+pub fn roll_skill<R: Roller>(m: SkillRoll, n: i32, r: &mut R) -> i64 {
+    match m {
+        SkillRoll::Nd10 => (0..n).map(|_| i64::from(r.d10())).sum(),
+        SkillRoll::Nd4 => (0..n).map(|_| i64::from(r.roll(4))).sum(),
+        SkillRoll::D100PlusN => i64::from(r.roll(100)) + i64::from(n),
+    }
+}
+
+/// Samples a value of an exact distribution (small totals only) through the roller.
+fn sample_dist<R: Roller>(d: &Dist, r: &mut R) -> i64 {
+    let total = d.total();
+    let mut u = if total <= u128::from(u32::MAX) {
+        u128::from(r.roll(total as u32) - 1)
+    } else {
+        // Two draws (the totals here are far below 2^64).
+        (u128::from(r.roll(u32::MAX) - 1) * u128::from(u32::MAX) + u128::from(r.roll(u32::MAX) - 1))
+            % total
+    };
+    for (v, w) in d.iter() {
+        if u < w {
+            return v;
+        }
+        u -= w;
+    }
+    d.max()
+}
+
+/// Samples one check result through the roller: the dice the rules roll, in order.
+pub fn sample<R: Roller>(o: &OpenRpgOptions, c: &OpenRpgCheck, r: &mut R) -> i64 {
+    match c {
+        OpenRpgCheck::Skill { skill, .. } => roll_skill(o.skill_roll, *skill, r),
+        OpenRpgCheck::Blows {
+            skill,
+            rate,
+            cadence,
+            required,
+        } => {
+            let v = roll_skill(o.skill_roll, *skill, r);
+            if v >= *required {
+                i64::from(blows(v, *rate, *cadence).0)
+            } else {
+                0
+            }
+        }
+        OpenRpgCheck::Damage {
+            damage,
+            blows,
+            crit_range,
+            effect,
+            dr,
+            defense: def,
+            def_strength,
+        } => {
+            let at_least = o.resolved().crit_at_least;
+            let crits = (0..*blows)
+                .filter(|_| is_crit(r.roll(20), *crit_range, at_least))
+                .count();
+            let b = sample_dist(damage, r);
+            let t = total_x2(b, *blows, crits as u32, *effect, o.resolved().multiplier);
+            let after = after_dr(t, dr * 100, o.dr_rounding);
+            let s = match o.strength_token {
+                StrengthToken::Nd4 => (0..*def_strength).map(|_| i64::from(r.roll(4))).sum(),
+                StrengthToken::Flat => i64::from(*def_strength),
+            };
+            (after - defense(*def, 0, s, 0)).max(0)
+        }
+    }
+}

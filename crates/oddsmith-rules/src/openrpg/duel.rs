@@ -1,0 +1,391 @@
+//! The Open RPG duel as a state machine: a round start (initiative is rolled once, before round
+//! 1, G12), then each fighter's turn in order. A turn is skipped when the fighter cannot act yet
+//! (ambush), lost (after a full dodge) or a recovery round (slow weapon, G15); otherwise it is
+//! one attack sequence, drawn from the matchup's exact table of turn outcomes.
+//!
+//! The same [`advance`] serves the Monte Carlo duel (outcomes sampled through a [`Roller`]) and
+//! the exact solver ([`solve`]: every outcome of every step enumerated with its probability).
+
+use super::attack::TurnOutcome;
+use super::fighter::{Matchup, Table};
+use super::spec::{Readiness, Wait};
+use crate::solver::{MAX_LIVE_STATES, NEGLIGIBLE_MASS};
+use crate::{Ending, ExactDuel, Roller, Step, Tally, Winner};
+
+/// The duel state between steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct State {
+    /// The round (0 before the first).
+    pub round: u32,
+    /// 0 = round start, 1 = the first turn of the round, 2 = the second.
+    pub phase: u8,
+    /// 0 = not rolled yet, 1 = A acts first, 2 = B acts first.
+    pub first: u8,
+    /// Health left.
+    pub hp: [i32; 2],
+    /// Recovery rounds still owed (slow weapons).
+    pub recovery: [u8; 2],
+    /// The next turn is lost (full dodge).
+    pub lost: [bool; 2],
+    /// Has had a turn (ends flat-footedness, G13).
+    pub acted: [bool; 2],
+}
+
+crate::duel_state!(State);
+
+impl State {
+    /// The state before the duel.
+    pub fn start(m: &Matchup) -> State {
+        State {
+            round: 0,
+            phase: 0,
+            first: 0,
+            hp: m.health,
+            recovery: [0; 2],
+            lost: [false; 2],
+            acted: [false; 2],
+        }
+    }
+}
+
+/// Where a step's one random choice comes from.
+pub trait Pick {
+    /// An index into `probs` (with cumulative sums `cum`).
+    fn pick(&mut self, probs: &[f64], cum: &[f64]) -> usize;
+}
+
+/// Samples through a [`Roller`]: a uniform with 48 random bits, found in the cumulative sums.
+pub struct Sample<'a, R: Roller>(pub &'a mut R);
+
+impl<R: Roller> Pick for Sample<'_, R> {
+    #[inline]
+    fn pick(&mut self, probs: &[f64], cum: &[f64]) -> usize {
+        const SIDES: u32 = 1 << 24;
+        let hi = f64::from(self.0.roll(SIDES) - 1);
+        let lo = f64::from(self.0.roll(SIDES) - 1);
+        let u = (hi + lo / f64::from(SIDES)) / f64::from(SIDES);
+        let i = cum.partition_point(|&c| c <= u);
+        i.min(probs.len() - 1)
+    }
+}
+
+/// Forces index `idx` and notes how many choices there were and the forced one's probability.
+struct Forced {
+    idx: usize,
+    n: usize,
+    p: f64,
+}
+
+impl Pick for Forced {
+    fn pick(&mut self, probs: &[f64], _cum: &[f64]) -> usize {
+        self.n = probs.len();
+        self.p = probs[self.idx];
+        self.idx
+    }
+}
+
+/// Whether side `x` may act in round `round` (G13: flat footed lose round 1; legacy: every
+/// ambushed fighter does).
+fn can_act(m: &Matchup, x: usize, round: u32) -> bool {
+    round > 1
+        || match m.state[x] {
+            Readiness::Ready => true,
+            Readiness::CaughtOffGuard => !m.legacy,
+            Readiness::FlatFooted => false,
+        }
+}
+
+/// Whether side `x` goes last in round `round` because of an ambush: caught off guard in round
+/// 1, flat footed in rounds 1 and 2 (primary §2.3); legacy level 6 in rounds 1 and 2.
+fn ambushed_last(m: &Matchup, x: usize, round: u32) -> bool {
+    match m.state[x] {
+        Readiness::Ready => false,
+        Readiness::CaughtOffGuard => round == 1 || (m.legacy && round == 2),
+        Readiness::FlatFooted => round <= 2,
+    }
+}
+
+/// The order of the round: (first actor, second actor).
+pub fn order(m: &Matchup, s: &State) -> [usize; 2] {
+    let mut o = if s.first == 2 { [1, 0] } else { [0, 1] };
+    let last = |x| ambushed_last(m, x, s.round);
+    if last(o[0]) && !last(o[1]) {
+        o.swap(0, 1);
+    } else if !last(o[0])
+        && !last(o[1])
+        && m.wait[o[0]] == Wait::WhenFirst
+        && m.wait[o[1]] == Wait::Never
+    {
+        // §2.3 waiting: the first holds the turn and acts after the opponent.
+        o.swap(0, 1);
+    }
+    o
+}
+
+/// What a step does before its turn's outcome is drawn.
+pub enum Turn<'a> {
+    /// The step is over (a round start, a skipped turn).
+    Done(Step),
+    /// Side `x` attacks: draw an outcome of `table` and [`apply`] it.
+    Attack {
+        /// The attacker.
+        x: usize,
+        /// The turn table in force.
+        table: &'a Table,
+    },
+}
+
+/// A step up to its turn's draw: the round start (initiative drawn from `pick` before round
+/// 1, G12), or the acting fighter's turn, skipped when it cannot act, lost or recovering.
+pub fn begin<'m, P: Pick>(
+    m: &'m Matchup,
+    max_rounds: u32,
+    s: &mut State,
+    pick: &mut P,
+) -> Turn<'m> {
+    if s.phase == 0 {
+        if s.first == 0 {
+            s.first = 1 + pick.pick(&m.first, &m.first_cum) as u8;
+        }
+        s.round += 1;
+        if s.round > max_rounds {
+            return Turn::Done(Step::Over(Winner::Draw, Ending::RoundCap));
+        }
+        s.phase = 1;
+        return Turn::Done(Step::Continue);
+    }
+    let x = order(m, s)[usize::from(s.phase - 1)];
+    let y = 1 - x;
+    s.phase = if s.phase == 2 { 0 } else { 2 };
+    if !can_act(m, x, s.round) {
+        return Turn::Done(Step::Continue);
+    }
+    s.acted[x] = true;
+    if s.lost[x] || s.recovery[x] > 0 {
+        s.lost[x] = false;
+        s.recovery[x] = s.recovery[x].saturating_sub(1);
+        return Turn::Done(Step::Continue);
+    }
+    let defenseless = m.state[y] == Readiness::FlatFooted && !s.acted[y];
+    let off_guard = m.state[y] == Readiness::CaughtOffGuard && s.round == 1;
+    Turn::Attack {
+        x,
+        table: &m.turns[x][usize::from(defenseless)][usize::from(off_guard)],
+    }
+}
+
+/// Applies side `x`'s turn outcome: damage (a limb hit leaves at least 1 health, G17),
+/// recovery rounds, the defender's lost turn.
+#[inline]
+pub fn apply<T: Tally>(
+    s: &mut State,
+    x: usize,
+    table: &Table,
+    out: TurnOutcome,
+    t: &mut T,
+) -> Step {
+    let y = 1 - x;
+    let hp = s.hp[y];
+    let mut left = hp.saturating_sub(out.damage);
+    if table.limb {
+        left = left.max(hp.min(1));
+    }
+    s.hp[y] = left;
+    s.recovery[x] = out.recovery;
+    if out.defender_loses_turn {
+        s.lost[y] = true;
+    }
+    t.attack(x, out.hit, out.damage);
+    if left <= 0 {
+        let w = if x == 0 { Winner::A } else { Winner::B };
+        return Step::Over(w, Ending::Death);
+    }
+    Step::Continue
+}
+
+/// Advances the duel by one step, drawing the step's one random choice from `pick`.
+#[inline]
+pub fn advance<P: Pick, T: Tally>(
+    m: &Matchup,
+    max_rounds: u32,
+    s: &mut State,
+    pick: &mut P,
+    t: &mut T,
+) -> Step {
+    match begin(m, max_rounds, s, pick) {
+        Turn::Done(st) => st,
+        Turn::Attack { x, table } => {
+            let out = table.outcomes[pick.pick(&table.probs, &table.cum)];
+            apply(s, x, table, out, t)
+        }
+    }
+}
+
+/// States lighter than this are dropped by the exact solver (their mass is reported as
+/// `truncated`).
+const PRUNE_MASS: f64 = 1e-22;
+
+/// A state's flags packed in a word (everything but its health and round: every live state of
+/// one iteration shares the round, as each step advances the phase of every state alike).
+fn flags(s: &State) -> u32 {
+    let b = |x: bool| u32::from(x);
+    u32::from(s.phase)
+        | u32::from(s.first) << 2
+        | u32::from(s.recovery[0]) << 4
+        | u32::from(s.recovery[1]) << 12
+        | b(s.lost[0]) << 20
+        | b(s.lost[1]) << 21
+        | b(s.acted[0]) << 22
+        | b(s.acted[1]) << 23
+}
+
+/// The state of `flags` with health `hp` in `round`.
+fn unflag(f: u32, hp: [i32; 2], round: u32) -> State {
+    State {
+        round,
+        phase: (f & 3) as u8,
+        first: (f >> 2 & 3) as u8,
+        hp,
+        recovery: [(f >> 4 & 0xff) as u8, (f >> 12 & 0xff) as u8],
+        lost: [f >> 20 & 1 == 1, f >> 21 & 1 == 1],
+        acted: [f >> 22 & 1 == 1, f >> 23 & 1 == 1],
+    }
+}
+
+/// Most outcome emissions the exact solver makes before giving up (long duels with large
+/// health pools: the report then shows Monte Carlo alone).
+const MAX_WORK: u64 = 300_000_000;
+
+/// Largest health grid (A's health × B's health) the exact solver accumulates into.
+const MAX_GRID: usize = 1 << 22;
+
+/// Probability mass of the live states of one iteration: a dense health grid per flag word.
+struct Grids {
+    w: usize,
+    cells: usize,
+    grids: Vec<(u32, Vec<f64>)>,
+    last: usize,
+    round: u32,
+}
+
+impl Grids {
+    #[inline]
+    fn add(&mut self, s: &State, q: f64) {
+        self.round = s.round;
+        let f = flags(s);
+        if self.grids.get(self.last).is_none_or(|g| g.0 != f) {
+            self.last = match self.grids.iter().position(|g| g.0 == f) {
+                Some(i) => i,
+                None => {
+                    self.grids.push((f, vec![0.0; self.cells]));
+                    self.grids.len() - 1
+                }
+            };
+        }
+        let i = (s.hp[0] - 1) as usize * self.w + (s.hp[1] - 1) as usize;
+        self.grids[self.last].1[i] += q;
+    }
+}
+
+/// The exact duel: forward iteration over every state, each step's choices enumerated with
+/// their probabilities; `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
+/// or [`MAX_WORK`] emissions.
+pub fn solve(m: &Matchup, max_rounds: u32) -> Option<ExactDuel> {
+    let mut p = [0.0f64; 3];
+    let mut pmf = vec![0.0; max_rounds as usize + 1];
+    let last = pmf.len() - 1;
+    let mut live: Vec<(State, f64)> = vec![(State::start(m), 1.0)];
+    let w = m.health[1].max(1) as usize;
+    let cells = m.health[0].max(1) as usize * w;
+    if cells > MAX_GRID {
+        return None;
+    }
+    let mut next = Grids {
+        w,
+        cells,
+        grids: Vec::new(),
+        last: 0,
+        round: 0,
+    };
+    let mut pruned = 0.0;
+    let mut work = 0u64;
+    while !live.is_empty() && live.iter().map(|x| x.1).sum::<f64>() >= NEGLIGIBLE_MASS {
+        for &(s, ps) in &live {
+            let mut idx = 0;
+            loop {
+                let mut s2 = s;
+                let mut f = Forced { idx, n: 0, p: 1.0 };
+                let turn = begin(m, max_rounds, &mut s2, &mut f);
+                let q = ps * f.p;
+                let mut emit = |s3: State, st: Step, q: f64| match st {
+                    Step::Continue => next.add(&s3, q),
+                    Step::Over(w, _) => {
+                        p[w as usize] += q;
+                        pmf[(s3.round as usize).min(last)] += q;
+                    }
+                };
+                match turn {
+                    Turn::Done(st) => emit(s2, st, q),
+                    Turn::Attack { x, table } => {
+                        // Every outcome at least the defender's health kills alike (unless
+                        // limb hits cannot): one emission for all of them.
+                        let hp = s2.hp[1 - x];
+                        let n = if table.limb {
+                            table.outcomes.len()
+                        } else {
+                            table.outcomes.partition_point(|o| o.damage < hp)
+                        };
+                        work += n as u64 + 1;
+                        for i in 0..n {
+                            let mut s3 = s2;
+                            let st =
+                                apply(&mut s3, x, table, table.outcomes[i], &mut crate::NoTally);
+                            emit(s3, st, q * table.probs[i]);
+                        }
+                        if n < table.outcomes.len() {
+                            let w = if x == 0 { Winner::A } else { Winner::B };
+                            emit(s2, Step::Over(w, Ending::Death), q * table.tail[n]);
+                        }
+                    }
+                }
+                idx += 1;
+                if idx >= f.n {
+                    break;
+                }
+            }
+        }
+        let round = next.round;
+        live.clear();
+        next.grids.sort_unstable_by_key(|g| g.0);
+        for (f, g) in &mut next.grids {
+            for (i, q) in g.iter_mut().enumerate() {
+                if *q == 0.0 {
+                    continue;
+                }
+                if *q < PRUNE_MASS {
+                    pruned += *q;
+                } else {
+                    let hp = [(i / w) as i32 + 1, (i % w) as i32 + 1];
+                    // Every successor is one step on: the round moved on iff the phase is 1.
+                    let s = unflag(*f, hp, round);
+                    live.push((s, *q));
+                }
+                *q = 0.0;
+            }
+        }
+        next.last = usize::MAX;
+        if live.len() > MAX_LIVE_STATES || work > MAX_WORK {
+            return None;
+        }
+    }
+    let truncated = live.iter().map(|x| x.1).sum::<f64>() + pruned;
+    let mean_rounds = pmf.iter().enumerate().map(|(r, q)| r as f64 * q).sum();
+    Some(ExactDuel {
+        p_a_win: p[0],
+        p_b_win: p[1],
+        p_draw: p[2],
+        mean_rounds,
+        rounds_pmf: pmf,
+        truncated,
+    })
+}

@@ -1,0 +1,259 @@
+//! Compiling Open RPG fighters and pairing them: every per-pair table (the exact distribution of
+//! a turn's outcome for each side and situation, and who acts first) is computed here, once.
+
+use super::attack::{
+    AttackerStats, Context, CritEffect, DefenderStats, TurnOutcome, crit_chance, damage_dist,
+    mean_damage, skill_dist, strength_dist, turn_table,
+};
+use super::options::{OpenRpgOptions, Resolved};
+use super::spec::{DodgeSize, FighterSpec, Location, Readiness, Target, Wait, WeaponClass};
+use crate::RulesError;
+
+/// A compiled fighter.
+#[derive(Clone, Debug)]
+pub struct Fighter {
+    /// The spec it came from.
+    pub spec: FighterSpec,
+    /// As attacker.
+    pub attack: AttackerStats,
+    /// As defender.
+    pub defend: DefenderStats,
+    /// Initiative roll distribution (agility roll + length under the primary text; agility
+    /// roll alone under priority levels).
+    pub init: Vec<(i64, f64)>,
+    /// Legacy priority level when ready (3, 4 or 5).
+    pub level: u8,
+}
+
+/// A table of outcomes with their probabilities and cumulative sums (for sampling).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Outcomes, in order.
+    pub outcomes: Vec<TurnOutcome>,
+    /// Their probabilities.
+    pub probs: Vec<f64>,
+    /// Cumulative probabilities (last = 1 up to rounding).
+    pub cum: Vec<f64>,
+    /// `tail[i]` = the sum of `probs[i..]` (the exact solver's deaths at once).
+    pub tail: Vec<f64>,
+    /// A limb was targeted: the hit cannot take health below 1.
+    pub limb: bool,
+    /// The location aimed at, if any.
+    pub location: Option<Location>,
+}
+
+impl Table {
+    fn new(t: Vec<(TurnOutcome, f64)>, location: Option<Location>, limb_nonlethal: bool) -> Self {
+        let mut acc = 0.0;
+        let cum = t
+            .iter()
+            .map(|(_, p)| {
+                acc += p;
+                acc
+            })
+            .collect();
+        let mut tail = vec![0.0; t.len() + 1];
+        for i in (0..t.len()).rev() {
+            tail[i] = tail[i + 1] + t[i].1;
+        }
+        Table {
+            tail,
+            outcomes: t.iter().map(|x| x.0).collect(),
+            probs: t.iter().map(|x| x.1).collect(),
+            cum,
+            limb: limb_nonlethal && location == Some(Location::Limb),
+            location,
+        }
+    }
+}
+
+/// Two fighters facing each other.
+#[derive(Clone, Debug)]
+pub struct Matchup {
+    /// Turn tables: `[attacker side][defender defenseless][defender caught off guard]`.
+    pub turns: [[[Table; 2]; 2]; 2],
+    /// P(A acts first) once ambushes are over, and its complement.
+    pub first: [f64; 2],
+    /// Cumulative of `first`.
+    pub first_cum: [f64; 2],
+    /// Readiness at the start.
+    pub state: [Readiness; 2],
+    /// Wait policies.
+    pub wait: [Wait; 2],
+    /// Starting health.
+    pub health: [i32; 2],
+    /// Legacy ambush rules.
+    pub legacy: bool,
+}
+
+fn in_range(field: &str, v: i32, lo: i32, hi: i32) -> Result<(), RulesError> {
+    crate::fields::check_range(field, i64::from(v), i64::from(lo), i64::from(hi))
+}
+
+/// Validates and compiles a fighter.
+pub fn compile(o: &OpenRpgOptions, s: &FighterSpec) -> Result<Fighter, RulesError> {
+    in_range("combat_base", s.combat_base, 0, 30)?;
+    in_range("skill", s.skill, 0, 30)?;
+    in_range("strength", s.strength, 0, 30)?;
+    in_range("agility", s.agility, 0, 30)?;
+    in_range("health", s.health, 1, 10_000)?;
+    in_range("shield", s.shield, 0, 100)?;
+    let w = &s.weapon.stats;
+    in_range("weapon.rate", w.rate, 0, 1000)?;
+    in_range("weapon.cadence", w.cadence, 1, 10)?;
+    in_range("weapon.crit_range", w.crit_range, 0, 20)?;
+    in_range("weapon.length", w.length, 0, 100_000)?;
+    let a = &s.armor.stats;
+    in_range("armor.defense", a.defense, 0, 10_000)?;
+    in_range("armor.dr", a.dr, 0, 100)?;
+    in_range("armor.agility_penalty", a.agility_penalty, 0, 30)?;
+    let effect = CritEffect::parse(&w.crit_effect)
+        .map_err(|e| RulesError::field("weapon.crit_effect", e.to_string()))?;
+    if effect == CritEffect::Times(0) {
+        return Err(RulesError::field(
+            "weapon.crit_effect",
+            "a multiplier must be at least 1",
+        ));
+    }
+    let damage = damage_dist(&w.damage, s.strength, o.strength_token)
+        .map_err(|e| RulesError::field("weapon.damage", e.to_string()))?;
+    if damage.max() > 100_000 {
+        return Err(RulesError::field("weapon.damage", "at most 100000 damage"));
+    }
+    let r = o.resolved();
+    let rolled = if s.proficient { s.skill } else { s.combat_base };
+    let missile = w.class == WeaponClass::Missile;
+    let agility = skill_dist(o.skill_roll, s.agility);
+    let init = if r.priority_levels {
+        agility.to_f64_pairs()
+    } else {
+        agility.shift(i64::from(w.length)).to_f64_pairs()
+    };
+    let dodge = (s.dodge && s.dodge_size != DodgeSize::None)
+        .then(|| skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0)).to_f64_pairs());
+    Ok(Fighter {
+        spec: s.clone(),
+        attack: AttackerStats {
+            roll: skill_dist(o.skill_roll, rolled).to_f64_pairs(),
+            rate: w.rate,
+            cadence: w.cadence,
+            crit: crit_chance(w.crit_range, r.crit_at_least),
+            effect,
+            damage: damage.to_f64_pairs(),
+            missile,
+            mounted: s.mounted,
+        },
+        defend: DefenderStats {
+            required: i64::from(o.hit_multiplier) * i64::from(s.combat_base),
+            armor: i64::from(a.defense),
+            dr: i64::from(a.dr),
+            uncovered: a.uncovered.clone(),
+            strength: strength_dist(o.strength_token, s.strength).to_f64_pairs(),
+            shield: i64::from(s.shield),
+            dodge,
+            dodge_size: s.dodge_size,
+            mounted: s.mounted,
+        },
+        init,
+        level: match w.class {
+            _ if w.carries_initiative => 3,
+            WeaponClass::Short | WeaponClass::Brawling => 5,
+            _ => 4,
+        },
+    })
+}
+
+/// The locations a policy considers.
+fn choices(t: Target) -> Vec<Option<Location>> {
+    let one = |l| vec![Some(l)];
+    match t {
+        Target::Opportune => vec![None],
+        Target::Chest => one(Location::Chest),
+        Target::Limb => one(Location::Limb),
+        Target::Joints => one(Location::Joints),
+        Target::Head => one(Location::Head),
+        Target::Neck => one(Location::Neck),
+        Target::Eyes => one(Location::Eyes),
+        Target::BestEv => {
+            let mut v = vec![None];
+            v.extend(
+                Location::ALL
+                    .iter()
+                    .filter(|&&l| l != Location::Limb)
+                    .map(|&l| Some(l)),
+            );
+            v
+        }
+    }
+}
+
+/// The turn table of `a` attacking `d` in one situation, under `a`'s targeting policy
+/// (`best_ev`: the highest mean damage, the first on ties).
+pub fn table_for(
+    o: &OpenRpgOptions,
+    r: Resolved,
+    a: &Fighter,
+    d: &Fighter,
+    defenseless: bool,
+    off_guard: bool,
+) -> Table {
+    let cx = Context {
+        multiplier: r.multiplier,
+        rounding: o.dr_rounding,
+        joint_pen: i64::from(o.joint_penetration),
+        defenseless,
+        off_guard,
+    };
+    let mut best: Option<(f64, Table)> = None;
+    for loc in choices(a.spec.target) {
+        let t = turn_table(&a.attack, &d.defend, loc, cx);
+        let m = mean_damage(&t);
+        if best.as_ref().is_none_or(|(bm, _)| m > *bm) {
+            best = Some((m, Table::new(t, loc, o.limb_nonlethal)));
+        }
+    }
+    best.expect("at least one choice").1
+}
+
+/// P(x's value > y's value) and P(equal).
+fn compare(x: &[(i64, f64)], y: &[(i64, f64)]) -> (f64, f64) {
+    let (mut gt, mut eq) = (0.0, 0.0);
+    for &(a, pa) in x {
+        for &(b, pb) in y {
+            if a > b {
+                gt += pa * pb;
+            } else if a == b {
+                eq += pa * pb;
+            }
+        }
+    }
+    (gt, eq)
+}
+
+/// Pairs two fighters.
+pub fn matchup(o: &OpenRpgOptions, a: &Fighter, b: &Fighter) -> Matchup {
+    let r = o.resolved();
+    let f = [a, b];
+    let turns = std::array::from_fn(|x| {
+        let (att, def) = (f[x], f[1 - x]);
+        std::array::from_fn(|dl| {
+            std::array::from_fn(|og| table_for(o, r, att, def, dl == 1, og == 1))
+        })
+    });
+    // Who acts first (ties rerolled): by initiative roll, or by priority level then agility.
+    let p_a = if r.priority_levels && a.level != b.level {
+        if a.level < b.level { 1.0 } else { 0.0 }
+    } else {
+        let (gt, eq) = compare(&a.init, &b.init);
+        if eq >= 1.0 { 0.5 } else { gt / (1.0 - eq) }
+    };
+    Matchup {
+        turns,
+        first: [p_a, 1.0 - p_a],
+        first_cum: [p_a, 1.0],
+        state: [a.spec.state, b.spec.state],
+        wait: [a.spec.wait, b.spec.wait],
+        health: [a.spec.health, b.spec.health],
+        legacy: r.legacy,
+    }
+}

@@ -1,0 +1,189 @@
+//! Open RPG options: the digest's toggles (§5) and the INTERPRETATIONs of its gaps (§6), each
+//! with the digest's default. `text_variant` switches every rule the two drafts of "2.3 Combat
+//! Rules" state differently; `crit_rule`, `blow_combination` and `initiative` may override one
+//! of them (`"variant"` = follow `text_variant`).
+//!
+//! Not offered (fixed at the digest's default): `hit_comparison` (≥), `damage_roll_scope` and
+//! `defense_scope` (once per attack sequence), `defense_floor` (0), `dodge_roll_scope` (per
+//! blow), `full_dodge_choice` (after the roll), `slow_rate_mode` (cancel then extra),
+//! `initiative_reroll_each_round` (rolled once), `movement` (engaged), `bleed_per_round` (0).
+
+use serde::{Deserialize, Serialize};
+
+crate::options! {
+    /// Options under `[options]` for `ruleset = "openrpg"`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct OpenRpgOptions {
+        /// G2: which draft governs where both speak.
+        text_variant: TextVariant = TextVariant::Primary => (
+            "\"primary\"",
+            "G2 which draft governs: \"primary\" (Open RPG 2.3 §Rate … §Mounted) | \"legacy\" (the older draft: d20 ≥ crit range, base × multiplier, priority levels, ambushed lose round 1)",
+        ),
+        /// G1: how a trait of value N is rolled.
+        skill_roll: SkillRoll = SkillRoll::Nd10 => (
+            "\"nd10\"",
+            "G1 skill roll of a trait N: \"nd10\" (N d10, sum) | \"nd4\" | \"d100_plus_n\" (1d100 + N)",
+        ),
+        /// G7: `str` in damage and the strength part of defense.
+        strength_token: StrengthToken = StrengthToken::Nd4 => (
+            "\"nd4\"",
+            "G7 strength S in damage (str) and defense: \"nd4\" (S d4, as both worked examples) | \"flat\" (S, as the gloss 'strength base plus fifteen')",
+        ),
+        /// Open RPG 2.3 §Accuracy: required roll = this × the target's combat base.
+        hit_multiplier: i32 = 5, in 1..=20 => (
+            "5",
+            "§Accuracy: required roll = hit_multiplier × target's combat base (+ location), 1–20",
+        ),
+        /// G25: the critical test (overrides the variant's).
+        crit_rule: CritRule = CritRule::Variant => (
+            "\"variant\"",
+            "G25 crit test per landed blow: \"variant\" (primary at_most, legacy at_least) | \"at_most\" (d20 ≤ range, §Damage) | \"at_least\" (d20 ≥ range, legacy #### Damage)",
+        ),
+        /// How the blows of one attack sequence combine (overrides the variant's).
+        blow_combination: BlowCombination = BlowCombination::Variant => (
+            "\"variant\"",
+            "combining the blows of a sequence: \"variant\" | \"sum\" (§Damage) | \"multiplier\" (legacy: base × (largest submultiplier + ½ the rest))",
+        ),
+        /// Initiative (overrides the variant's).
+        initiative: Initiative = Initiative::Variant => (
+            "\"variant\"",
+            "initiative: \"variant\" | \"agility_plus_reach\" (§2.3: agility roll + weapon length in inches) | \"priority_levels\" (legacy levels 1–6, agility roll within a level)",
+        ),
+        /// G6: rounding of the total after damage reduction.
+        dr_rounding: DrRounding = DrRounding::HalfUp => (
+            "\"half_up\"",
+            "G6 rounding of T × (1 − DR): \"half_up\" (112.5 → 113, §Defense) | \"ceil\" | \"floor\"",
+        ),
+        /// G17: armour penetration of joint hits, in percent.
+        joint_penetration: i32 = 25, in 0..=100 => (
+            "25",
+            "G17 joints' armour penetration (§Targeted Attacks '25%'), percent of armour defense and DR ignored, 0–100",
+        ),
+        /// G17: limb hits cannot kill.
+        limb_nonlethal: bool = true => (
+            "true",
+            "G17 'hits against non-vital areas like limbs can't be lethal': a limb hit leaves at least 1 health",
+        ),
+        /// G3: the round cap.
+        max_rounds: u32 = 1000 => (
+            "1000",
+            "G3 round cap: a duel still going after it is a draw, 1–100000",
+        ),
+    }
+}
+
+/// G2: which draft of the section governs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextVariant {
+    /// The newer, complete text (§Rate … §Mounted).
+    Primary,
+    /// The older draft (priority levels, `#### Damage` multiplier, d20 ≥ range).
+    Legacy,
+}
+
+/// G1: how a trait is rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillRoll {
+    /// N d10, summed.
+    Nd10,
+    /// N d4, summed.
+    Nd4,
+    /// 1d100 + N.
+    D100PlusN,
+}
+
+/// G7: what strength contributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrengthToken {
+    /// S d4.
+    Nd4,
+    /// S itself.
+    Flat,
+}
+
+/// G25: the critical test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CritRule {
+    /// Follow `text_variant`.
+    Variant,
+    /// d20 ≤ range (primary).
+    AtMost,
+    /// d20 ≥ range (legacy).
+    AtLeast,
+}
+
+/// How the blows of one sequence combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlowCombination {
+    /// Follow `text_variant`.
+    Variant,
+    /// Sum of the blows (primary).
+    Sum,
+    /// Base × (largest submultiplier + ½ the others) (legacy).
+    Multiplier,
+}
+
+/// Initiative rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Initiative {
+    /// Follow `text_variant`.
+    Variant,
+    /// Agility roll + weapon length (primary).
+    AgilityPlusReach,
+    /// Priority levels, agility roll within a level (legacy).
+    PriorityLevels,
+}
+
+/// Rounding after damage reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrRounding {
+    /// Round half up.
+    HalfUp,
+    /// Round up.
+    Ceil,
+    /// Round down.
+    Floor,
+}
+
+/// The rules in force once `text_variant` and its overrides are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// Legacy draft in force (ambush and flat-footed rules).
+    pub legacy: bool,
+    /// d20 ≥ range crits (else ≤).
+    pub crit_at_least: bool,
+    /// Base × multiplier combination (else sum).
+    pub multiplier: bool,
+    /// Priority levels (else agility + reach).
+    pub priority_levels: bool,
+}
+
+impl OpenRpgOptions {
+    /// Resolves `text_variant` and the three overrides.
+    pub fn resolved(&self) -> Resolved {
+        let legacy = self.text_variant == TextVariant::Legacy;
+        Resolved {
+            legacy,
+            crit_at_least: match self.crit_rule {
+                CritRule::Variant => legacy,
+                c => c == CritRule::AtLeast,
+            },
+            multiplier: match self.blow_combination {
+                BlowCombination::Variant => legacy,
+                c => c == BlowCombination::Multiplier,
+            },
+            priority_levels: match self.initiative {
+                Initiative::Variant => legacy,
+                c => c == Initiative::PriorityLevels,
+            },
+        }
+    }
+}

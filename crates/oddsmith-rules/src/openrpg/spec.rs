@@ -1,0 +1,429 @@
+//! An Open RPG fighter as written in a scenario file, with its weapon and armour (a built-in
+//! name or an inline table) and the player's choices (digest §6.1 policies).
+
+use serde::{Deserialize, Serialize};
+
+use crate::FieldDoc;
+use crate::fields::{Builtin, Entry, Named, name_or, unknown};
+use crate::info::doc;
+
+/// A fighter under `[fighters.NAME]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// Combat base: the required roll to hit this fighter is 5 × it (§Accuracy), and the attack
+    /// roll of a fighter without the weapon's proficiency (§Rate).
+    #[serde(default = "five")]
+    pub combat_base: i32,
+    /// The weapon's subskill (melee, missile weapons or brawling), rolled when `proficient`.
+    #[serde(default = "eight")]
+    pub skill: i32,
+    /// Holds the weapon proficiency discipline (else the combat base is rolled).
+    #[serde(default = "yes")]
+    pub proficient: bool,
+    /// Strength: S d4 in `str` damage and in defense (§Damage, §Defense).
+    #[serde(default = "three")]
+    pub strength: i32,
+    /// Agility subskill: initiative and dodge rolls.
+    #[serde(default = "six")]
+    pub agility: i32,
+    /// Health (G3: not in the excerpt); out at 0 or less.
+    #[serde(default = "hundred")]
+    pub health: i32,
+    /// The weapon.
+    pub weapon: Entry<Weapon>,
+    /// The armour (default none: defense is the strength roll alone).
+    #[serde(default = "no_armor")]
+    pub armor: Entry<Armor>,
+    /// Shield block chance in percent (0 = no shield), §Avoiding Damage.
+    #[serde(default)]
+    pub shield: i32,
+    /// Holds the dodge discipline.
+    #[serde(default)]
+    pub dodge: bool,
+    /// Readiness at the start: ambush rules (§2.3 "What about ambushes?").
+    #[serde(default)]
+    pub state: Readiness,
+    /// Mounted (§Mounted).
+    #[serde(default)]
+    pub mounted: bool,
+    /// Policy: target a location or not (§6.1).
+    #[serde(default)]
+    pub target: Target,
+    /// Policy: how big a dodge (§6.1).
+    #[serde(default)]
+    pub dodge_size: DodgeSize,
+    /// Policy: waiting (§2.3 "Characters may choose to wait").
+    #[serde(default)]
+    pub wait: Wait,
+}
+
+fn five() -> i32 {
+    5
+}
+fn eight() -> i32 {
+    8
+}
+fn yes() -> bool {
+    true
+}
+fn three() -> i32 {
+    3
+}
+fn six() -> i32 {
+    6
+}
+fn hundred() -> i32 {
+    100
+}
+fn no_armor() -> Entry<Armor> {
+    Entry {
+        stats: Armor::by_name("none").expect("built-in"),
+        builtin: true,
+    }
+}
+
+/// Readiness when the fight starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Readiness {
+    /// Ready.
+    #[default]
+    Ready,
+    /// Caught off guard: last in round 1 (legacy: no action in round 1).
+    CaughtOffGuard,
+    /// Flat footed: no action in round 1, last in round 2, defenseless until the first turn.
+    FlatFooted,
+}
+
+/// A hit location (§Targeted Attacks table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    /// Chest: +3, strength defense −0 %.
+    Chest,
+    /// Limb: +5, −25 %, not lethal.
+    Limb,
+    /// Joints: +7, −35 %, armour penetration.
+    Joints,
+    /// Head: +10, −50 %.
+    Head,
+    /// Neck: +15, −75 %.
+    Neck,
+    /// Eyes, ears, etc.: +25, −100 %.
+    Eyes,
+}
+
+impl Location {
+    /// Every location, in the table's order.
+    pub const ALL: [Location; 6] = [
+        Location::Chest,
+        Location::Limb,
+        Location::Joints,
+        Location::Head,
+        Location::Neck,
+        Location::Eyes,
+    ];
+    /// Required accuracy added (§Targeted Attacks "Required Accuracy").
+    pub fn accuracy(self) -> i32 {
+        [3, 5, 7, 10, 15, 25][self as usize]
+    }
+    /// Strength defense reduction in percent.
+    pub fn strength_reduction(self) -> i32 {
+        [0, 25, 35, 50, 75, 100][self as usize]
+    }
+}
+
+/// Which location to aim at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// Never target ("the most opportune location").
+    #[default]
+    Opportune,
+    /// Always the chest.
+    Chest,
+    /// Always a limb.
+    Limb,
+    /// Always the joints.
+    Joints,
+    /// Always the head.
+    Head,
+    /// Always the neck.
+    Neck,
+    /// Always the eyes.
+    Eyes,
+    /// The choice (or none) with the highest expected damage against this defender, limbs
+    /// excluded.
+    BestEv,
+}
+
+/// How much of the agility roll a dodge uses (legacy `Dodge-`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DodgeSize {
+    /// Sidestep: half the roll (rounded up), keep the next turn.
+    #[default]
+    Half,
+    /// Throw oneself aside: the full roll, lose the next turn.
+    Full,
+    /// Half if that avoids the blow, else full if that does, else half.
+    MinimalSufficient,
+    /// Never dodge.
+    None,
+}
+
+/// Whether to hold one's turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wait {
+    /// Act when one's turn comes.
+    #[default]
+    Never,
+    /// When acting first in a round, wait and act after the opponent.
+    WhenFirst,
+}
+
+/// Weapon class: subskill, initiative level and mounted rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponClass {
+    /// A melee weapon.
+    #[default]
+    Melee,
+    /// A polearm (melee).
+    Polearm,
+    /// A short weapon (melee; legacy level 5).
+    Short,
+    /// Brawling (legacy level 5).
+    Brawling,
+    /// A missile weapon (half accuracy when mounted; not halved against a rider).
+    Missile,
+}
+
+/// A weapon's statistics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    /// Name in reports.
+    #[serde(default)]
+    pub name: String,
+    /// Class.
+    #[serde(default)]
+    pub class: WeaponClass,
+    /// Damage expression, e.g. `str+22` or `2d10+5` (`str` = the wielder's strength).
+    pub damage: String,
+    /// Rate: blows = roll ÷ rate (round down) + 1; 0 = no rate (one blow).
+    #[serde(default)]
+    pub rate: i32,
+    /// Cadence M of "strike 1/M" / "fire 1/M": M − 1 recovery rounds after an attack.
+    #[serde(default = "one")]
+    pub cadence: i32,
+    /// Critical range (d20 ≤ it under `at_most`, ≥ it under `at_least`).
+    #[serde(default)]
+    pub crit_range: i32,
+    /// Critical effect: `x2` ("Damage x 2") or `+5` ("+5 Damage").
+    #[serde(default = "times_two")]
+    pub crit_effect: String,
+    /// Length in inches, added to the initiative roll.
+    #[serde(default)]
+    pub length: i32,
+    /// Carries initiative (legacy priority level 3).
+    #[serde(default)]
+    pub carries_initiative: bool,
+}
+
+fn one() -> i32 {
+    1
+}
+fn times_two() -> String {
+    "x2".into()
+}
+
+impl Named for Weapon {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Built-in weapons: the digest's reference duel R1 (the excerpt lists no weapons).
+fn builtin_weapons() -> Vec<Weapon> {
+    let w = |name: &str, class, damage: &str, rate, crit_range, crit_effect: &str, length| Weapon {
+        name: name.into(),
+        class,
+        damage: damage.into(),
+        rate,
+        cadence: 1,
+        crit_range,
+        crit_effect: crit_effect.into(),
+        length,
+        carries_initiative: false,
+    };
+    vec![
+        w("longsword", WeaponClass::Melee, "str+22", 25, 3, "x2", 40),
+        w("spear", WeaponClass::Polearm, "2d10+20", 30, 2, "+5", 60),
+    ]
+}
+
+impl Builtin for Weapon {
+    type Table = Weapon;
+    const EXPECTING: &'static str =
+        "a weapon name (\"longsword\", \"spear\") or a table { damage, rate, crit_range, … }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        let all = builtin_weapons();
+        let names: Vec<String> = all.iter().map(|w| w.name.clone()).collect();
+        all.into_iter().find(|w| w.name == v).ok_or_else(|| {
+            unknown(
+                "weapon",
+                v,
+                "built-in weapons",
+                &names.join(", "),
+                " (or a table { damage = \"2d10+5\", rate = 30 })",
+            )
+        })
+    }
+    fn from_table(mut w: Weapon) -> Self {
+        w.name = name_or(w.name, "custom weapon");
+        w
+    }
+}
+
+/// An armour's statistics (§Defense).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Armor {
+    /// Name in reports.
+    #[serde(default)]
+    pub name: String,
+    /// Flat defense (added to the wearer's strength roll).
+    #[serde(default)]
+    pub defense: i32,
+    /// Damage reduction in percent.
+    #[serde(default)]
+    pub dr: i32,
+    /// Locations the armour leaves bare (G17), e.g. `["head", "neck", "eyes"]`.
+    #[serde(default)]
+    pub uncovered: Vec<Location>,
+    /// Agility dice lost for dodging (legacy `Dodge-`: "Armor weighs characters down").
+    #[serde(default)]
+    pub agility_penalty: i32,
+}
+
+impl Named for Armor {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+fn builtin_armors() -> Vec<Armor> {
+    let a = |name: &str, defense, dr| Armor {
+        name: name.into(),
+        defense,
+        dr,
+        uncovered: Vec::new(),
+        agility_penalty: 0,
+    };
+    vec![a("none", 0, 0), a("mail", 20, 25), a("brigandine", 30, 25)]
+}
+
+impl Builtin for Armor {
+    type Table = Armor;
+    const EXPECTING: &'static str =
+        "an armour name (\"none\", \"mail\", \"brigandine\") or a table { defense, dr }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        let all = builtin_armors();
+        let names: Vec<String> = all.iter().map(|a| a.name.clone()).collect();
+        all.into_iter().find(|a| a.name == v).ok_or_else(|| {
+            unknown(
+                "armour",
+                v,
+                "built-in armours",
+                &names.join(", "),
+                " (or a table { defense = 30, dr = 25 })",
+            )
+        })
+    }
+    fn from_table(mut a: Armor) -> Self {
+        a.name = name_or(a.name, "custom armour");
+        a
+    }
+}
+
+/// Documentation of every fighter field.
+pub const FIGHTER_DOCS: &[FieldDoc] = &[
+    doc(
+        "combat_base",
+        "5",
+        "combat base 0–30: required roll to hit = 5 × it (§Accuracy); rolled when not proficient (§Rate)",
+    ),
+    doc(
+        "skill",
+        "8",
+        "the weapon's subskill (melee, missile weapons or brawling) 0–30, rolled as skill_roll when proficient",
+    ),
+    doc(
+        "proficient",
+        "true",
+        "holds the weapon proficiency discipline (else the combat base is rolled, §Rate)",
+    ),
+    doc(
+        "strength",
+        "3",
+        "strength 0–30: S d4 in str damage and in defense (§Damage, §Defense)",
+    ),
+    doc(
+        "agility",
+        "6",
+        "agility subskill 0–30: initiative roll (§2.3) and dodge roll (legacy Dodge-)",
+    ),
+    doc(
+        "health",
+        "100",
+        "health 1–10000 (G3, not in the excerpt); out at 0 or less",
+    ),
+    doc(
+        "weapon",
+        "required",
+        "\"longsword\", \"spear\" (reference duel R1) or { name, class = melee|polearm|short|brawling|missile, damage = \"str+22\", rate, cadence (strike 1/M), crit_range, crit_effect = \"x2\"|\"+5\", length (inches), carries_initiative }",
+    ),
+    doc(
+        "armor",
+        "\"none\"",
+        "\"none\", \"mail\" (20, 25 %), \"brigandine\" (30, 25 %) or { name, defense, dr (percent), uncovered = [locations], agility_penalty }",
+    ),
+    doc(
+        "shield",
+        "0",
+        "shield block chance in percent per blow, 0–100 (§Avoiding Damage)",
+    ),
+    doc(
+        "dodge",
+        "false",
+        "holds the dodge discipline (legacy Dodge-)",
+    ),
+    doc(
+        "state",
+        "\"ready\"",
+        "\"ready\" | \"caught_off_guard\" | \"flat_footed\" (§2.3 ambushes)",
+    ),
+    doc(
+        "mounted",
+        "false",
+        "mounted: melee against the rider deals half after defense; the rider's missiles have half accuracy (§Mounted)",
+    ),
+    doc(
+        "target",
+        "\"opportune\"",
+        "policy: \"opportune\" (never target) | chest | limb | joints | head | neck | eyes | \"best_ev\" (highest expected damage, limbs excluded)",
+    ),
+    doc(
+        "dodge_size",
+        "\"half\"",
+        "policy: \"half\" (keep the turn) | \"full\" (lose the next turn) | \"minimal_sufficient\" | \"none\"",
+    ),
+    doc(
+        "wait",
+        "\"never\"",
+        "policy: \"never\" | \"when_first\" (hold the turn and act after the opponent)",
+    ),
+];

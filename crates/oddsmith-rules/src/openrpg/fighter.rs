@@ -87,7 +87,11 @@ pub struct Matchup {
 }
 
 fn in_range(field: &str, v: i32, lo: i32, hi: i32) -> Result<(), RulesError> {
-    crate::fields::check_range(field, i64::from(v), i64::from(lo), i64::from(hi))
+    use crate::fields::Bounded;
+    match v.out_of_range(i64::from(lo), i64::from(hi)) {
+        None => Ok(()),
+        Some(m) => Err(RulesError::field(field, m)),
+    }
 }
 
 /// Validates and compiles a fighter.

@@ -12,8 +12,7 @@ use serde::{Deserialize, Serialize};
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "openrpg"`.
-    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(default, deny_unknown_fields)]
+    #[derive(Clone, Debug, PartialEq, Serialize)]
     pub struct OpenRpgOptions {
         /// G2: which draft governs where both speak.
         text_variant: TextVariant = TextVariant::Primary => (

@@ -644,3 +644,92 @@ fn unreached_balance_and_single_check() {
         .collect();
     assert_eq!(stems, ["balance"], "no chart for a single check");
 }
+
+/// The P(A wins) chart of a one-matchup page keeps its bar (below the title, as long as the
+/// estimate), its category label and the dashed 50 % line across the plot.
+#[test]
+fn single_matchup_win_chart_has_bar_label_and_reference() {
+    let d = report(None);
+    let chart = oddsmith_report::sections::outcomes::win_probability(&d);
+    let svg = oddsmith_report::charts::svg(&chart).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let num = |n: &roxmltree::Node, a: &str| -> f64 { n.attribute(a).unwrap().parse().unwrap() };
+    let texts = svg_text_nodes(&doc);
+    let title_bottom = texts
+        .iter()
+        .find(|(t, _)| t.contains("P(first fighter wins)"))
+        .map(|&(_, y)| y + 22.0)
+        .expect("title");
+    // The x axis: the tick labels "0 %" and "100 %" give the pixel scale.
+    let tick = |label: &str| {
+        doc.descendants()
+            .find(|n| n.tag_name().name() == "text" && n.text().map(str::trim) == Some(label))
+            .map(|n| num(&n, "x"))
+            .unwrap_or_else(|| panic!("tick {label}"))
+    };
+    let (x0, x100) = (tick("0 %"), tick("100 %"));
+    let px = |p: f64| x0 + p * (x100 - x0);
+    let axis_y = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "text" && n.text().map(str::trim) == Some("0 %"))
+        .map(|n| num(&n, "y"))
+        .unwrap();
+    // The bar: 60 % long, inside the plot (under the title, above the axis), not inverted.
+    let bars: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "rect" && n.attribute("opacity") == Some("0.55"))
+        .filter(|n| num(n, "x") == x0)
+        .collect();
+    assert_eq!(bars.len(), 1, "one bar");
+    let bar = &bars[0];
+    let (y, h, w) = (num(bar, "y"), num(bar, "height"), num(bar, "width"));
+    assert!(h > 10.0, "bar height {h}");
+    assert!(y > title_bottom && y + h < axis_y, "bar {y}..{} inside the plot", y + h);
+    assert!((x0 + w - px(0.6)).abs() <= 2.0, "bar ends at 60 %");
+    // The label of the one category, level with the bar.
+    let (_, label_y) = texts
+        .iter()
+        .find(|(t, _)| t == "knight vs brute")
+        .expect("category label");
+    assert!((label_y - (y + h / 2.0)).abs() <= 8.0, "label at {label_y}");
+    // The dashed reference line at 50 % spans the bar's height (and more).
+    let at_half: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "polyline")
+        .filter_map(|n| {
+            let pts: Vec<(f64, f64)> = n
+                .attribute("points")?
+                .split_whitespace()
+                .filter_map(|p| {
+                    let (a, b) = p.split_once(',')?;
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                })
+                .collect();
+            pts.iter()
+                .all(|&(x, _)| (x - px(0.5)).abs() <= 1.0)
+                .then(|| {
+                    let ys = pts.iter().map(|p| p.1);
+                    (ys.clone().fold(f64::INFINITY, f64::min), ys.fold(f64::NEG_INFINITY, f64::max))
+                })
+        })
+        .filter(|(lo, hi)| hi > lo)
+        .collect();
+    assert!(at_half.len() >= 2, "dashes of the 50 % line: {at_half:?}");
+    let top = at_half.iter().map(|d| d.0).fold(f64::INFINITY, f64::min);
+    let bottom = at_half.iter().map(|d| d.1).fold(f64::NEG_INFINITY, f64::max);
+    assert!(top <= y && bottom >= y + h, "50 % line {top}..{bottom} spans the bar");
+    assert!(top > title_bottom, "50 % line under the title");
+}
+
+/// Each text of an SVG with its `y`.
+fn svg_text_nodes(doc: &roxmltree::Document) -> Vec<(String, f64)> {
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| {
+            Some((
+                n.text()?.trim().to_string(),
+                n.attribute("y")?.parse().ok()?,
+            ))
+        })
+        .collect()
+}

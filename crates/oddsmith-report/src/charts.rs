@@ -586,7 +586,11 @@ impl Ranged for Categories {
 
     fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<i32> {
         if self.n <= 1 {
-            if hint.max_num_points() == 0 { vec![] } else { vec![0] }
+            if hint.max_num_points() == 0 {
+                vec![]
+            } else {
+                vec![0]
+            }
         } else {
             self.inner.key_points(hint)
         }

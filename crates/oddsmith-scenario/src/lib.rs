@@ -21,7 +21,7 @@ pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
 use locate::{Doc, Seg};
 pub use study::{
     Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Section,
-    SectionKind, Study, Sweep, Target, Tournament, variant,
+    SectionKind, Study, Sweep, Target, Tournament, Value, variant,
 };
 
 /// A scenario error located in its file.

@@ -53,6 +53,61 @@ impl fmt::Display for Num {
     }
 }
 
+/// A swept value as written in a scenario: a number (integers stay integers), `true`/`false`
+/// or text (an option's variant such as `"reset"`, a weapon's name). It is written into the
+/// scenario as it stands, so the ruleset's own types judge it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// A number.
+    Num(Num),
+    /// `true` or `false`.
+    Bool(bool),
+    /// Text.
+    Text(String),
+}
+
+impl Value {
+    /// The value as a real number, if it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Num(n) => Some(n.as_f64()),
+            Value::Bool(_) | Value::Text(_) => None,
+        }
+    }
+    fn to_toml(&self) -> toml::Value {
+        match self {
+            Value::Num(n) => n.to_toml(),
+            Value::Bool(b) => toml::Value::Boolean(*b),
+            Value::Text(t) => toml::Value::String(t.clone()),
+        }
+    }
+    /// The value as a label: a number or `true`/`false` as written, text without quotes.
+    pub fn label(&self) -> String {
+        match self {
+            Value::Num(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Text(t) => t.clone(),
+        }
+    }
+}
+
+impl From<Num> for Value {
+    fn from(n: Num) -> Self {
+        Value::Num(n)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Num(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Text(t) => write!(f, "{t:?}"),
+        }
+    }
+}
+
 /// What a study changes: a fighter's field or a ruleset option.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Target {
@@ -98,7 +153,14 @@ pub struct Axis {
     /// What is changed.
     pub target: Target,
     /// The values, in order.
-    pub values: Vec<Num>,
+    pub values: Vec<Value>,
+}
+
+impl Axis {
+    /// Whether every value is a number (a numeric axis; else the values are categories).
+    pub fn is_numeric(&self) -> bool {
+        self.values.iter().all(|v| v.as_f64().is_some())
+    }
 }
 
 /// A `[[sweep]]`: one or two axes over one matchup.
@@ -392,7 +454,7 @@ pub(crate) struct AxisSpec {
     #[serde(default)]
     option: Option<String>,
     #[serde(default)]
-    values: Option<Vec<Num>>,
+    values: Option<Vec<Value>>,
     #[serde(default)]
     from: Option<Num>,
     #[serde(default)]
@@ -415,7 +477,7 @@ pub(crate) struct SweepSpec {
     #[serde(default)]
     option: Option<String>,
     #[serde(default)]
-    values: Option<Vec<Num>>,
+    values: Option<Vec<Value>>,
     #[serde(default)]
     from: Option<Num>,
     #[serde(default)]
@@ -554,7 +616,12 @@ pub const MAX_AXIS_POINTS: usize = 201;
 /// `fighter`, `field`, `option` of an axis as written.
 type AxisTarget<'a> = (&'a Option<String>, &'a Option<String>, &'a Option<String>);
 /// `values`, `from`, `to`, `step` of an axis as written.
-type AxisValues<'a> = (&'a Option<Vec<Num>>, Option<Num>, Option<Num>, Option<Num>);
+type AxisValues<'a> = (
+    &'a Option<Vec<Value>>,
+    Option<Num>,
+    Option<Num>,
+    Option<Num>,
+);
 
 fn axis(
     doc: &Doc<'_>,
@@ -599,9 +666,9 @@ fn axis(
                         let (Num::Int(f), Num::Int(s)) = (from, step) else {
                             unreachable!()
                         };
-                        Num::Int(f + s * i as i64)
+                        Value::Num(Num::Int(f + s * i as i64))
                     } else {
-                        Num::Real(f + s * i as f64)
+                        Value::Num(Num::Real(f + s * i as f64))
                     }
                 })
                 .collect()
@@ -1068,7 +1135,7 @@ impl Origin {
 pub fn variant<R: Ruleset>(
     file: &str,
     text: &str,
-    changes: &[(&Target, Num, &Origin)],
+    changes: &[(&Target, Value, &Origin)],
 ) -> Result<Scenario<R>, ScenarioError> {
     let doc = Doc::parse(file, text)?;
     let mut table: toml::Table = toml::from_str(text)

@@ -255,7 +255,7 @@ pub fn skill_step<R: Ruleset>(
         Num::Int(b) if base.fract() == 0.0 => (Num::Int(base as i64), Num::Int(base as i64 + b)),
         by => (Num::Real(base), Num::Real(base + by.as_f64())),
     };
-    let after = variant::<R>(file, text, &[(&step.target, to, &origin)])?;
+    let after = variant::<R>(file, text, &[(&step.target, to.into(), &origin)])?;
     let m0 = &s.matchups[mi].matchup;
     let m1 = &after.matchups[mi].matchup;
     let st = run_paired(&[(&s.ruleset, m0), (&after.ruleset, m1)], cfg, &|_| {})?;

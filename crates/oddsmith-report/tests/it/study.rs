@@ -50,6 +50,7 @@ fn sweeps() -> Vec<SweepDoc> {
         x: AxisDoc {
             target: "knight.skill".into(),
             values: vec![3.0, 4.0, 5.0],
+            labels: vec![],
         },
         y: None,
         points: vec![
@@ -66,10 +67,12 @@ fn sweeps() -> Vec<SweepDoc> {
         x: AxisDoc {
             target: "knight.skill".into(),
             values: vec![3.0, 4.0],
+            labels: vec![],
         },
         y: Some(AxisDoc {
             target: "brute.skill".into(),
             values: vec![3.0, 4.0],
+            labels: vec![],
         }),
         points: vec![
             point(3.0, Some(3.0), 500, None),
@@ -684,7 +687,11 @@ fn single_matchup_win_chart_has_bar_label_and_reference() {
     let bar = &bars[0];
     let (y, h, w) = (num(bar, "y"), num(bar, "height"), num(bar, "width"));
     assert!(h > 10.0, "bar height {h}");
-    assert!(y > title_bottom && y + h < axis_y, "bar {y}..{} inside the plot", y + h);
+    assert!(
+        y > title_bottom && y + h < axis_y,
+        "bar {y}..{} inside the plot",
+        y + h
+    );
     assert!((x0 + w - px(0.6)).abs() <= 2.0, "bar ends at 60 %");
     // The label of the one category, level with the bar.
     let (_, label_y) = texts
@@ -709,15 +716,24 @@ fn single_matchup_win_chart_has_bar_label_and_reference() {
                 .all(|&(x, _)| (x - px(0.5)).abs() <= 1.0)
                 .then(|| {
                     let ys = pts.iter().map(|p| p.1);
-                    (ys.clone().fold(f64::INFINITY, f64::min), ys.fold(f64::NEG_INFINITY, f64::max))
+                    (
+                        ys.clone().fold(f64::INFINITY, f64::min),
+                        ys.fold(f64::NEG_INFINITY, f64::max),
+                    )
                 })
         })
         .filter(|(lo, hi)| hi > lo)
         .collect();
     assert!(at_half.len() >= 2, "dashes of the 50 % line: {at_half:?}");
     let top = at_half.iter().map(|d| d.0).fold(f64::INFINITY, f64::min);
-    let bottom = at_half.iter().map(|d| d.1).fold(f64::NEG_INFINITY, f64::max);
-    assert!(top <= y && bottom >= y + h, "50 % line {top}..{bottom} spans the bar");
+    let bottom = at_half
+        .iter()
+        .map(|d| d.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        top <= y && bottom >= y + h,
+        "50 % line {top}..{bottom} spans the bar"
+    );
     assert!(top > title_bottom, "50 % line under the title");
 }
 
@@ -732,4 +748,52 @@ fn svg_text_nodes(doc: &roxmltree::Document) -> Vec<(String, f64)> {
             ))
         })
         .collect()
+}
+
+/// A sweep over text values: the values as written in the terminal, the tables (beside
+/// their positions) and the chart, which draws one interval bar per value.
+#[test]
+fn sweep_over_text_values_shows_the_values() {
+    let sweep = SweepDoc {
+        name: "Overflow".into(),
+        matchup: "knight vs brute".into(),
+        trials: 1000,
+        x: AxisDoc {
+            target: "options.wound_overflow".into(),
+            values: vec![0.0, 1.0],
+            labels: vec!["keep".into(), "reset".into()],
+        },
+        y: None,
+        points: vec![
+            point(0.0, None, 480, None),
+            point(1.0, None, 530, Some(0.52)),
+        ],
+        steps: vec![step(None, 0.0, 1.0, 0.05)],
+    };
+    let s = StudyDoc {
+        sweeps: vec![sweep.clone()],
+        ..StudyDoc::default()
+    };
+    let text = study_table(&s);
+    assert!(text.contains("keep → reset"), "{text}");
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("reset ")),
+        "{text}"
+    );
+    let d = report(Some(s));
+    let t = tables(&d).unwrap();
+    let points = table(&t, "sweep_points");
+    assert_eq!(str_at(points, "x_value", 1), Some("reset"));
+    assert_eq!(f64_at(points, "x", 1), Some(1.0));
+    let steps = table(&t, "sweep_steps");
+    assert_eq!(str_at(steps, "x_from_value", 0), Some("keep"));
+    assert_eq!(str_at(steps, "x_to_value", 0), Some("reset"));
+    let chart = oddsmith_report::sections::sweep::sweep_chart(&sweep).unwrap();
+    let oddsmith_report::charts::Plot::Intervals(p) = &chart.plot else {
+        panic!("one bar per text value: {:?}", chart.plot);
+    };
+    assert_eq!(p.categories, ["keep", "reset"]);
+    assert_eq!(p.exact, [None, Some(0.52)]);
+    let texts = super::svg_texts(&oddsmith_report::charts::svg(&chart).unwrap());
+    assert!(texts.iter().any(|t| t == "reset"), "{texts:?}");
 }

@@ -609,3 +609,102 @@ values = [5, 6]
     assert!(!doc.is_empty());
     assert!(StudyDoc::default().is_empty());
 }
+
+#[test]
+fn sweeps_over_text_and_true_false_values() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\noption = \"end_condition\"\nvalues = [\"incapacitated\", \"first_wound\"]\n\n[[sweep]]\noption = \"exhaustion\"\nvalues = [false, true]\ny = {{ option = \"wound_overflow\", values = [\"reset\", \"keep\"] }}\n"
+    );
+    let d = study::<Draft>(&text, 2_000, true).unwrap();
+    let exact = |options: &str| {
+        let t = format!("{DRAFT_PAIR}\n[options]\n{options}\n");
+        let s: Scenario<Draft> = load(FILE, &t).unwrap();
+        s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win
+    };
+    let sw = &d.sweeps[0];
+    assert_eq!(sw.x.target, "options.end_condition");
+    assert_eq!(sw.x.labels, ["incapacitated", "first_wound"]);
+    assert_eq!(sw.x.values, [0.0, 1.0], "positions on a text axis");
+    assert!(!sw.x.is_numeric());
+    assert_eq!(sw.x.label(1.0), Some("first_wound"));
+    for (pt, v) in sw.points.iter().zip(["incapacitated", "first_wound"]) {
+        let e = exact(&format!("end_condition = \"{v}\""));
+        assert_eq!(pt.exact_p_a_win, Some(e), "{v}");
+    }
+    assert_ne!(sw.points[0].exact_p_a_win, sw.points[1].exact_p_a_win);
+    // The one step incapacitated → first_wound is paired like a numeric step.
+    assert_eq!(sw.steps.len(), 1);
+    let st = &sw.steps[0];
+    assert_eq!((st.from, st.to), (0.0, 1.0));
+    assert!((st.diff.hi - st.diff.lo) / 2.0 < st.unpaired_half_width);
+    // true/false on x, text on y: every point is the scenario with both written in.
+    let sw = &d.sweeps[1];
+    assert_eq!(sw.x.labels, ["false", "true"]);
+    assert_eq!(sw.y.as_ref().unwrap().labels, ["reset", "keep"]);
+    let written: Vec<(&str, &str)> = sw
+        .points
+        .iter()
+        .map(|p| {
+            (
+                sw.x.label(p.x).unwrap(),
+                sw.y.as_ref().unwrap().label(p.y.unwrap()).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ("false", "reset"),
+            ("true", "reset"),
+            ("false", "keep"),
+            ("true", "keep")
+        ]
+    );
+    for (pt, (x, y)) in sw.points.iter().zip(written) {
+        let e = exact(&format!("exhaustion = {x}\nwound_overflow = \"{y}\""));
+        assert_eq!(pt.exact_p_a_win, Some(e), "{x}, {y}");
+    }
+    // A numeric sweep keeps numeric values and no labels (its JSON is unchanged).
+    let text =
+        format!("{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 6]\n");
+    let d = study::<Draft>(&text, 1_000, false).unwrap();
+    assert!(d.sweeps[0].x.labels.is_empty());
+    let json = serde_json::to_value(&d.sweeps[0].x).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({ "target": "a.con", "values": [5.0, 6.0] })
+    );
+}
+
+#[test]
+fn bad_text_value_is_located_and_named() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\noption = \"wound_overflow\"\nvalues = [\"keep\", \"rest\"]\n"
+    );
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    let e = validate(FILE, &text, &s).unwrap_err().to_string();
+    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
+    assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
+    assert!(e.contains("options.wound_overflow = \"rest\""), "{e}");
+}
+
+#[test]
+fn sweep_over_one_member_of_a_nested_option_keeps_the_others() {
+    // `shield_bonus.large` set alone; `small` stays as written in [options].
+    let shielded = DRAFT_PAIR.replace(
+        "weapon = \"long sword\"\nstr = 7",
+        "weapon = \"long sword\"\nshield = \"large\"\nshield_skill = 6\nstr = 7",
+    );
+    let text = format!(
+        "{shielded}\n[options]\nshield_bonus = {{ small = 1, large = 2 }}\n\n[[sweep]]\noption = \"shield_bonus.large\"\nvalues = [0, 2, 4]\n"
+    );
+    let d = study::<Draft>(&text, 1_000, true).unwrap();
+    let sw = &d.sweeps[0];
+    for (pt, large) in sw.points.iter().zip([0, 2, 4]) {
+        let t = format!("{shielded}\n[options]\nshield_bonus = {{ small = 1, large = {large} }}\n");
+        let s: Scenario<Draft> = load(FILE, &t).unwrap();
+        let e = s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win;
+        assert_eq!(pt.exact_p_a_win, Some(e), "large = {large}");
+    }
+    assert!(sw.points[0].exact_p_a_win < sw.points[2].exact_p_a_win);
+}

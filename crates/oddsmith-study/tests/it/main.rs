@@ -427,7 +427,7 @@ fn part(id: &str, text: &str, trials: u64, seed: u64, exact: bool) -> oddsmith_s
             } else {
                 None
             };
-            ("duel".to_string(), st, e)
+            (m.name.clone(), st, e)
         })
         .collect();
     oddsmith_study::PartResult {
@@ -447,6 +447,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
             part("x", DRAFT_PAIR, 20_000, 1, false),
             part("y", DRAFT_PAIR, 20_000, 2, false),
         ],
+        &[],
         0.05,
         0.02,
     );
@@ -464,7 +465,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
         part("x", &skill(7), 20_000, 1, false),
         part("y", DRAFT_PAIR, 20_000, 2, false),
     ];
-    let d = oddsmith_study::compare(&parts, 0.05, 0.9);
+    let d = oddsmith_study::compare(&parts, &[], 0.05, 0.9);
     assert!(d.archetypes[0].p_a_win.p_value < 1e-6);
     assert!(!d.archetypes[0].p_a_win.decisive);
     assert!(
@@ -472,7 +473,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
         "{:?}",
         d.verdicts
     );
-    let d = oddsmith_study::compare(&parts, 0.05, 0.05);
+    let d = oddsmith_study::compare(&parts, &[], 0.05, 0.05);
     assert!(d.archetypes[0].p_a_win.decisive);
     assert!(
         d.verdicts[0].contains("more often under x"),
@@ -484,7 +485,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
         part("x", &skill(7), 2_000, 1, true),
         part("y", DRAFT_PAIR, 2_000, 2, true),
     ];
-    let d = oddsmith_study::compare(&exact, 0.05, 0.05);
+    let d = oddsmith_study::compare(&exact, &[], 0.05, 0.05);
     let w = &d.archetypes[0].p_a_win;
     assert!(w.exact);
     let e7 = {
@@ -520,7 +521,7 @@ fn skill_step_verdict_compares_magnitudes() {
     let mut y = part("y", DRAFT_PAIR, 1_000, 2, true);
     x.step = Some(step("x", -0.10));
     y.step = Some(step("y", -0.04));
-    let d = oddsmith_study::compare(&[x, y], 0.05, 0.03);
+    let d = oddsmith_study::compare(&[x, y], &[], 0.05, 0.03);
     let v = d
         .verdicts
         .iter()
@@ -707,4 +708,65 @@ fn sweep_over_one_member_of_a_nested_option_keeps_the_others() {
         assert_eq!(pt.exact_p_a_win, Some(e), "large = {large}");
     }
     assert!(sw.points[0].exact_p_a_win < sw.points[2].exact_p_a_win);
+}
+
+#[test]
+fn two_variants_of_one_ruleset_are_compared_paired() {
+    let book: Scenario<Draft> = load(FILE, DRAFT_PAIR).unwrap();
+    let house_text = format!("{DRAFT_PAIR}\n[options]\nend_condition = \"first_severe\"\n");
+    let house: Scenario<Draft> = load(FILE, &house_text).unwrap();
+    let run = |a: &Scenario<Draft>, b: &Scenario<Draft>, exact: bool| {
+        oddsmith_study::paired_matchups(["book", "house"], a, b, &cfg(20_000, 3), exact, &|_| {})
+            .unwrap()
+    };
+    let parts = || {
+        [
+            part("book", DRAFT_PAIR, 1_000, 1, false),
+            part("house", &house_text, 1_000, 2, false),
+        ]
+    };
+    let paired = run(&book, &house, false);
+    assert_eq!(paired.len(), 1);
+    let d = oddsmith_study::compare(&parts(), &paired, 0.05, 0.02);
+    let a = &d.archetypes[0];
+    assert!(a.paired && !a.p_a_win.exact);
+    // The values come from the paired run, not the parts' independent runs.
+    let (o1, o2) = (&paired[0].stats[0].outcomes, &paired[0].stats[1].outcomes);
+    assert_eq!(a.p_a_win.values, [o1.p_a(), o2.p_a()]);
+    // Common random numbers: a much narrower interval than independent samples would give.
+    let ind =
+        oddsmith_stats::diff_independent(o1.a_wins, o1.total(), o2.a_wins, o2.total()).unwrap();
+    assert!(
+        a.p_a_win.hi - a.p_a_win.lo < 0.6 * (ind.hi - ind.lo),
+        "paired {:?} vs independent {ind:?}",
+        a.p_a_win
+    );
+    // Within 4σ of the exact difference.
+    let e = |s: &Scenario<Draft>| s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win;
+    let exact = e(&book) - e(&house);
+    let se = (a.p_a_win.hi - a.p_a_win.lo) / (2.0 * 1.96);
+    assert!(
+        (a.p_a_win.diff - exact).abs() < 4.0 * se,
+        "{} vs exact {exact}",
+        a.p_a_win.diff
+    );
+    assert!(
+        exact.abs() > 0.01,
+        "the house rule changes the duel: {exact}"
+    );
+    // The JSON says the comparison was paired.
+    let json = serde_json::to_value(a).unwrap();
+    assert_eq!(json["paired"], true);
+    // The same rules twice: every trial agrees, the difference is exactly 0, no verdict.
+    let same = run(&book, &book, false);
+    let c = same[0].concordance;
+    assert_eq!((c.first_only, c.second_only), (0, 0));
+    let d = oddsmith_study::compare(&parts(), &same, 0.05, 0.02);
+    assert_eq!(d.archetypes[0].p_a_win.diff, 0.0);
+    assert!(d.verdicts.is_empty(), "{:?}", d.verdicts);
+    // Exact on both sides: the exact difference, judged by the threshold alone.
+    let d = oddsmith_study::compare(&parts(), &run(&book, &house, true), 0.05, 0.02);
+    let w = &d.archetypes[0].p_a_win;
+    assert!(w.exact);
+    assert_eq!(w.diff, exact);
 }

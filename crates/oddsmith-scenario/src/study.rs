@@ -219,7 +219,13 @@ pub struct Tournament {
     pub fighters: Vec<String>,
     /// Costs given in the file, overriding the ruleset's own cost rules.
     pub costs: BTreeMap<String, f64>,
+    /// How far (in probability) a kit's win rate may lie from the fair line and still be
+    /// "fair" ([`DEFAULT_FAIR_TOLERANCE`] unless the file says).
+    pub fair_tolerance: f64,
 }
+
+/// Default `[tournament] fair_tolerance`: 3 percentage points of win rate.
+pub const DEFAULT_FAIR_TOLERANCE: f64 = 0.03;
 
 /// One axis of a check grid.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -521,6 +527,8 @@ pub(crate) struct TournamentSpec {
     fighters: Option<Vec<String>>,
     #[serde(default)]
     costs: BTreeMap<String, f64>,
+    #[serde(default)]
+    fair_tolerance: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -1035,10 +1043,18 @@ fn build_tournament(
             ));
         }
     }
+    let fair_tolerance = t.fair_tolerance.unwrap_or(DEFAULT_FAIR_TOLERANCE);
+    if !(0.0..0.5).contains(&fair_tolerance) {
+        return Err(doc.error(
+            &[key("tournament"), key("fair_tolerance")],
+            "expected a win-rate difference from 0 to 0.5 (0.03 = 3 points)",
+        ));
+    }
     Ok(Tournament {
         name: t.name.clone().unwrap_or_else(|| "tournament".into()),
         fighters: list,
         costs: t.costs.clone(),
+        fair_tolerance,
     })
 }
 

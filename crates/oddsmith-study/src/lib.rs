@@ -35,7 +35,9 @@ pub use compare::{
     ComparisonDoc, PairedMatchup, PartResult, StepEffect, compare, paired_matchups, skill_step,
 };
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
-pub use tournament::{CostDoc, CostPoint, RankDoc, TournamentDoc, run_tournament};
+pub use tournament::{
+    CostDoc, CostFit, CostPoint, Interval, RankDoc, TournamentDoc, fit_line, run_tournament,
+};
 
 /// Why a study could not be run.
 #[derive(Debug, Error)]

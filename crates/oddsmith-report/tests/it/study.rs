@@ -10,7 +10,8 @@ use oddsmith_study::balance::Evaluation;
 use oddsmith_study::tournament::least_squares;
 use oddsmith_study::{
     AssertDoc, AxisDoc, BalanceDoc, BalancePoint, BalanceStatus, CheckCellDoc, CheckStudyDoc,
-    CostDoc, CostPoint, Est, RankDoc, StepDoc, StudyDoc, SweepDoc, SweepPoint, TournamentDoc,
+    CostDoc, CostFit, CostPoint, Est, Interval, RankDoc, StepDoc, StudyDoc, SweepDoc, SweepPoint,
+    TournamentDoc,
 };
 use polars::prelude::DataFrame;
 
@@ -150,20 +151,26 @@ fn tournament() -> TournamentDoc {
             dominated: i == 1,
         })
         .collect();
-    let costs = [110.0, 100.0, 80.0];
+    // Priced so that cost predicts win rate (a hand-built, predictive fit: the report only
+    // renders it); tolerance 1.5 points.
+    let costs = [110.0, 80.0, 100.0];
+    let tolerance = 0.015;
     let ys: Vec<f64> = (0..n).map(|i| rate(i).p).collect();
     let (slope, intercept) = least_squares(&costs, &ys).unwrap();
     let mut points: Vec<CostPoint> = (0..n)
         .map(|i| {
             let fair = intercept + slope * costs[i];
             let w = rate(i);
-            let verdict = if w.lo > fair {
+            let verdict = if (w.p - fair).abs() < tolerance {
+                "fair"
+            } else if w.lo > fair {
                 "under-priced"
             } else if w.hi < fair {
                 "over-priced"
             } else {
-                "fair"
+                "unclear"
             };
+            let at = |p: f64| (p - intercept) / slope;
             CostPoint {
                 fighter: FIGHTERS[i].into(),
                 cost: costs[i],
@@ -171,7 +178,12 @@ fn tournament() -> TournamentDoc {
                 win_rate: w,
                 fair,
                 residual: w.p - fair,
-                verdict: verdict.into(),
+                verdict: Some(verdict.into()),
+                fair_cost: Some(Interval {
+                    value: at(w.p),
+                    lo: at(w.lo),
+                    hi: at(w.hi),
+                }),
             }
         })
         .collect();
@@ -190,8 +202,12 @@ fn tournament() -> TournamentDoc {
         costs: Some(CostDoc {
             unit: "points".into(),
             slope,
+            slope_ci95: [slope - 0.002, slope + 0.002],
             intercept,
+            fit: CostFit::Predictive,
+            tolerance,
             points,
+            missing: vec!["squire".into()],
         }),
     }
 }
@@ -393,9 +409,13 @@ fn study_tables_have_every_result() {
     assert_eq!(f64_at(tr, "nash_share", 1), Some(0.4));
     assert_eq!(bool_at(tr, "dominated", 2), Some(true));
     assert_eq!(bool_at(tr, "dominated", 0), Some(false));
-    assert_eq!(f64_at(tr, "cost", 1), Some(80.0));
-    assert_eq!(str_at(tr, "verdict", 0), Some("under-priced"));
-    assert_eq!(str_at(tr, "verdict", 2), Some("over-priced"));
+    assert_eq!(f64_at(tr, "cost", 1), Some(100.0));
+    assert_eq!(str_at(tr, "verdict", 0), Some("unclear"));
+    assert_eq!(str_at(tr, "verdict", 1), Some("under-priced"));
+    assert_eq!(str_at(tr, "verdict", 2), Some("fair"));
+    // Fair cost: where the line reaches the kit's win rate (duellist: 55 % → 104).
+    let fair_cost = f64_at(tr, "fair_cost", 1).unwrap();
+    assert!((fair_cost - 104.0).abs() < 1e-9, "{fair_cost}");
 
     let cs = table(&t, "check_study");
     assert_eq!(str_at(cs, "row", 2), Some("10"));
@@ -450,8 +470,10 @@ fn study_text_shows_the_key_numbers() {
         "1 knight".to_string(),
         "60.0".to_string(),
         "65.0".to_string(),
-        "most under-priced: knight (+".to_string(),
-        "most over-priced: brute (-".to_string(),
+        "Most under-priced: duellist (+3.0 points); most over-priced: none.".to_string(),
+        "fair: within 1.5 points of the line.".to_string(),
+        "No cost for squire: left out of the fit.".to_string(),
+        "104.0 [".to_string(),
         "Check \"Climb\" (modifier=0)".to_string(),
         "91.67".to_string(),
         "92.00 [".to_string(),
@@ -459,7 +481,8 @@ fn study_text_shows_the_key_numbers() {
             .to_string(),
         "FAIL  knight vs brute: rounds_mean in [1, 3] → 4.250 (monte carlo) · uncertain"
             .to_string(),
-        "fair line P(win) = 55.71 % − 0.064 % × cost in points".to_string(),
+        "Costs predict win rate. Fair line: P(win) = -23.00 % + 0.750 % × cost in points."
+            .to_string(),
     ];
     for w in &want {
         assert!(text.contains(w.as_str()), "{w:?} missing in:\n{text}");

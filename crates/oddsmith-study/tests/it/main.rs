@@ -770,3 +770,134 @@ fn two_variants_of_one_ruleset_are_compared_paired() {
     assert!(w.exact);
     assert_eq!(w.diff, exact);
 }
+
+#[test]
+fn five_kits_whose_costs_do_not_predict_win_rate_get_no_verdicts() {
+    // The bundled five priced Draft kits: the slope's interval includes 0.
+    let text = include_str!("../../../../scenarios/studies/draft-loadouts.toml");
+    let t = study::<Draft>(text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let c = t.costs.unwrap();
+    assert_eq!(c.points.len(), 5);
+    assert!(c.slope_ci95[0] <= 0.0, "{:?}", c.slope_ci95);
+    assert_eq!(c.fit, oddsmith_study::CostFit::NotPredictive);
+    assert!(
+        c.points
+            .iter()
+            .all(|p| p.verdict.is_none() && p.fair_cost.is_none())
+    );
+    assert_eq!(c.tolerance, oddsmith_scenario::DEFAULT_FAIR_TOLERANCE);
+    assert!(c.missing.is_empty());
+    // The dagger priced as the dearest kit: the line slopes downward (the case, where
+    // the dearest kit was called under-priced).
+    let text = text.replace("dagger = 10", "dagger = 90");
+    let c = study::<Draft>(&text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert!(c.slope < 0.0, "{}", c.slope);
+    assert_eq!(c.fit, oddsmith_study::CostFit::NotPredictive);
+    assert!(
+        c.points
+            .iter()
+            .all(|p| p.verdict.is_none() && p.fair_cost.is_none())
+    );
+}
+
+/// Five draft kits whose skill rises with the price: costs predict win rate.
+fn priced_skills(costs: &str, extra: &str) -> String {
+    let mut t = "name = \"p\"\nruleset = \"draft\"\n".to_string();
+    for (k, skill) in [3, 4, 5, 6, 7].iter().enumerate() {
+        t += &format!(
+            "[fighters.k{k}]\nskill = {skill}\nweapon = \"long sword\"\narmour = \"leather\"\nstr = 7\ncon = 6\n"
+        );
+    }
+    format!("{t}[tournament]\ncosts = {{ {costs} }}\n{extra}")
+}
+
+#[test]
+fn fair_costs_fed_back_as_costs_land_inside_the_tolerance() {
+    // Prices that over-reward the middle kits: the line is real but the kits sit off it.
+    let text = priced_skills("k0 = 10, k1 = 35, k2 = 40, k3 = 45, k4 = 90", "");
+    let t = study::<Draft>(&text, 4_000, false)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let c = t.costs.unwrap();
+    assert_eq!(
+        c.fit,
+        oddsmith_study::CostFit::Predictive,
+        "{:?}",
+        c.slope_ci95
+    );
+    assert!(c.slope > 0.0 && c.slope_ci95[0] > 0.0);
+    assert!(
+        c.points
+            .iter()
+            .any(|p| p.verdict.as_deref() != Some("fair")),
+        "some kit is off the line"
+    );
+    for p in &c.points {
+        let f = p.fair_cost.unwrap();
+        assert!(f.lo <= f.value && f.value <= f.hi, "{f:?}");
+        // The line at the fair cost gives the kit's win rate.
+        assert!((c.intercept + c.slope * f.value - p.win_rate.p).abs() < 1e-12);
+    }
+    // Priced at their fair costs (same seed, so the same duels), every kit is fair.
+    let fair: Vec<String> = c
+        .points
+        .iter()
+        .map(|p| format!("{} = {}", p.fighter, p.fair_cost.unwrap().value))
+        .collect();
+    let again = study::<Draft>(&priced_skills(&fair.join(", "), ""), 4_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert_eq!(again.fit, oddsmith_study::CostFit::Predictive);
+    for p in &again.points {
+        assert!(
+            p.residual.abs() < again.tolerance,
+            "{}: {}",
+            p.fighter,
+            p.residual
+        );
+        assert_eq!(p.verdict.as_deref(), Some("fair"), "{}", p.fighter);
+    }
+}
+
+#[test]
+fn missing_costs_are_named_and_the_tolerance_is_configurable() {
+    let text = priced_skills(
+        "k0 = 10, k1 = 20, k2 = 30, k4 = 50",
+        "fair_tolerance = 0.001\n",
+    );
+    let c = study::<Draft>(&text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert_eq!(c.missing, ["k3"]);
+    assert_eq!(c.points.len(), 4);
+    assert_eq!(c.tolerance, 0.001);
+    // No kit priced at all (the draft rules price nothing): every kit is named.
+    let text = priced_skills("", "");
+    let c = study::<Draft>(&text, 1_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert_eq!(c.missing.len(), 5);
+    assert_eq!(c.fit, oddsmith_study::CostFit::TooFewKits);
+    // A tolerance outside [0, 0.5) is refused on load.
+    let bad = priced_skills("k0 = 1", "fair_tolerance = 3\n");
+    let e = load::<Draft>(FILE, &bad).unwrap_err();
+    assert!(e.field.ends_with("fair_tolerance"), "{e}");
+}

@@ -46,7 +46,7 @@ impl AxisDoc {
     /// The label of a value of this axis (a point's `x` or `y`): the text as written for a
     /// categorical axis, `None` for a numeric one (the caller formats the number).
     pub fn label(&self, v: f64) -> Option<&str> {
-        if self.labels.is_empty() || !(v >= 0.0) {
+        if self.labels.is_empty() || v.is_nan() || v < 0.0 {
             return None;
         }
         self.labels.get(v as usize).map(String::as_str)

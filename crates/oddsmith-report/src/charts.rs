@@ -10,7 +10,8 @@ use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::Shift;
-use plotters::coord::types::RangedCoordf64;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::coord::types::{RangedCoordf64, RangedCoordi32};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, FontTransform};
@@ -433,7 +434,7 @@ fn intervals<DB: DrawingBackend>(
         b.caption(t, (FAMILY, 16));
     }
     let mut chart = b
-        .build_cartesian_2d(p.range.0..p.range.1, (0..n - 1).into_segmented())
+        .build_cartesian_2d(p.range.0..p.range.1, Categories::new(n).into_segmented())
         .map_err(|e| e.to_string())?;
     let percent = p.percent;
     let names = p.categories.clone();
@@ -549,6 +550,69 @@ fn intervals<DB: DrawingBackend>(
         ));
     }
     legend_strip(&strip, &entries)
+}
+
+/// The category axis of an [`IntervalPlot`]: the integers `0..n`, mapped exactly as plotters
+/// maps `0..n - 1` when there are two or more; one category fills the whole axis (plotters'
+/// own one-value range maps every value to a point outside the plot, so the only bar lost its
+/// place, its label and the reference line).
+#[derive(Clone)]
+struct Categories {
+    inner: RangedCoordi32,
+    n: i32,
+}
+
+impl Categories {
+    fn new(n: i32) -> Self {
+        Categories {
+            inner: (0..n - 1).into(),
+            n,
+        }
+    }
+}
+
+impl Ranged for Categories {
+    type FormatOption = DefaultFormatting;
+    type ValueType = i32;
+
+    fn map(&self, v: &i32, limit: (i32, i32)) -> i32 {
+        if self.n <= 1 {
+            // The segmented axis gives its one segment the range from here to its end.
+            limit.0
+        } else {
+            self.inner.map(v, limit)
+        }
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<i32> {
+        if self.n <= 1 {
+            if hint.max_num_points() == 0 {
+                vec![]
+            } else {
+                vec![0]
+            }
+        } else {
+            self.inner.key_points(hint)
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<i32> {
+        self.inner.range()
+    }
+}
+
+impl DiscreteRanged for Categories {
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+
+    fn index_of(&self, value: &i32) -> Option<usize> {
+        self.inner.index_of(value)
+    }
+
+    fn from_index(&self, index: usize) -> Option<i32> {
+        self.inner.from_index(index)
+    }
 }
 
 /// A legend symbol.

@@ -16,6 +16,24 @@
 //! Matchups with the same name in two rulesets are the same *archetype*; `[[check]]`s with the
 //! same name are compared cell by cell. Each part is loaded with its ruleset's own types, and
 //! its errors are placed in the comparison file under `rulesets.<id>`.
+//!
+//! **Variants of one ruleset** ("the book rules against my house rule") are parts too:
+//!
+//! ```toml
+//! [variants.book]              # a whole scenario in draft terms, like [rulesets.draft]
+//! ruleset = "draft"
+//! [variants.book.fighters.knight]
+//! …
+//! [variants.house]
+//! ruleset = "draft"
+//! from = "book"                # everything of `book`, with these tables merged over it:
+//! options = { wound_overflow = "reset" }
+//! ```
+//!
+//! `from` copies the named variant and merges the new variant's tables over it key by key
+//! (`options`, `fighters.<name>` and their nested tables; arrays such as `[[matchup]]` are
+//! replaced whole). Two variants of the same ruleset are compared on common random numbers
+//! (paired), the fighters being the same; parts of different rulesets on independent samples.
 
 use oddsmith_rules::RULESET_IDS;
 use serde::{Deserialize, Serialize};
@@ -39,11 +57,17 @@ pub struct SkillStep {
     pub by: Num,
 }
 
-/// One ruleset's part of a comparison.
+/// One part of a comparison: a ruleset (`[rulesets.<id>]`) or a named variant of one
+/// (`[variants.<name>]`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {
     /// Ruleset id.
     pub id: String,
+    /// The part's name: the ruleset id for `[rulesets.<id>]`, the variant's name for
+    /// `[variants.<name>]`; unique in the file.
+    pub name: String,
+    /// Whether the part is a `[variants.<name>]` table.
+    pub variant: bool,
     /// The part as a stand-alone scenario text (load it with [`crate::load`]; map its errors
     /// with [`Comparison::relocate`]).
     pub text: String,
@@ -100,7 +124,10 @@ struct FileSpec {
     #[serde(default)]
     seed: Option<u64>,
     compare: CompareSection,
+    #[serde(default)]
     rulesets: toml::Table,
+    #[serde(default)]
+    variants: toml::Table,
 }
 
 #[derive(Deserialize)]
@@ -141,22 +168,32 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
     if f.trials == Some(0) {
         return Err(doc.error(&[key("trials")], "expected at least 1 trial"));
     }
-    if f.rulesets.len() < 2 {
+    if f.rulesets.len() + f.variants.len() < 2 {
+        let at = if f.variants.is_empty() {
+            "rulesets"
+        } else {
+            "variants"
+        };
         return Err(doc.error(
-            &[key("rulesets")],
-            "a comparison needs at least two [rulesets.<id>] parts",
+            &[key(at)],
+            "a comparison needs at least two parts: [rulesets.<id>] or [variants.<name>] tables",
         ));
     }
     let mut parts = f
         .rulesets
         .iter()
-        .map(|(id, v)| part(&doc, &f, id, v))
+        .map(|(id, v)| part(&doc, &f, id, id, v, false))
         .collect::<Result<Vec<_>, _>>()?;
+    for (name, v) in &f.variants {
+        let at = vec![key("variants"), key(name)];
+        if f.rulesets.contains_key(name) {
+            return Err(doc.error(&at, "a [rulesets.<id>] part has this name already"));
+        }
+        let (id, table) = resolve_variant(&doc, &f.variants, name, v)?;
+        parts.push(part(&doc, &f, &id, name, &toml::Value::Table(table), true)?);
+    }
     // TOML tables are sorted by key; keep the parts in the order the file writes them.
-    parts.sort_by_key(|p| {
-        text.find(&format!("rulesets.{}", p.id))
-            .unwrap_or(usize::MAX)
-    });
+    parts.sort_by_key(|p| text.find(&p.section()).unwrap_or(usize::MAX));
     Ok(Comparison {
         name: f.name,
         description: f.description,
@@ -168,10 +205,112 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
     })
 }
 
-/// Part `id` of a comparison (`[rulesets.<id>]`, the table `v`) as a stand-alone scenario
-/// text: the comparison's name, ruleset and description written in, its skill step taken out.
-fn part(doc: &Doc<'_>, f: &FileSpec, id: &str, v: &toml::Value) -> Result<Part, ScenarioError> {
-    let at = vec![key("rulesets"), key(id)];
+/// Variant `name` (the table `v` of `[variants]`): its ruleset id and its table, with the
+/// variant it names in `from` (and that one's `from`, …) merged under it; `ruleset` and
+/// `from` taken out.
+fn resolve_variant(
+    doc: &Doc<'_>,
+    variants: &toml::Table,
+    name: &str,
+    v: &toml::Value,
+) -> Result<(String, toml::Table), ScenarioError> {
+    let mut chain = vec![name.to_string()];
+    let mut layers: Vec<toml::Table> = Vec::new();
+    let mut cur = v;
+    let mut ruleset: Option<String> = None;
+    loop {
+        let here = chain.last().expect("not empty").clone();
+        let at = |k: &str| vec![key("variants"), key(&here), key(k)];
+        let toml::Value::Table(t) = cur else {
+            return Err(doc.error(&[key("variants"), key(&here)], "expected a table"));
+        };
+        let mut t = t.clone();
+        match t.remove("ruleset") {
+            Some(toml::Value::String(id)) => {
+                if let Some(r) = &ruleset
+                    && r != &id
+                {
+                    return Err(doc.error(
+                        &at("ruleset"),
+                        format!(
+                            "variant {name:?} is {r:?} but builds on {here:?}, a {id:?} variant"
+                        ),
+                    ));
+                }
+                ruleset.get_or_insert(id);
+            }
+            Some(_) => return Err(doc.error(&at("ruleset"), "expected a ruleset id (text)")),
+            None => {
+                return Err(doc.error(
+                    &[key("variants"), key(&here)],
+                    format!(
+                        "say which ruleset: ruleset = \"ID\" (one of: {})",
+                        RULESET_IDS.join(", ")
+                    ),
+                ));
+            }
+        }
+        let from = t.remove("from");
+        layers.push(t);
+        match from {
+            None => break,
+            Some(toml::Value::String(base)) => {
+                let Some(next) = variants.get(&base) else {
+                    let names: Vec<&str> = variants.keys().map(String::as_str).collect();
+                    return Err(doc.error(
+                        &at("from"),
+                        format!("no variant named {base:?}; variants: {}", names.join(", ")),
+                    ));
+                };
+                if chain.contains(&base) {
+                    return Err(doc.error(
+                        &at("from"),
+                        format!(
+                            "variants build on each other in a circle: {} → {base}",
+                            chain.join(" → ")
+                        ),
+                    ));
+                }
+                chain.push(base);
+                cur = next;
+            }
+            Some(_) => return Err(doc.error(&at("from"), "expected a variant's name (text)")),
+        }
+    }
+    let mut table = toml::Table::new();
+    for layer in layers.into_iter().rev() {
+        merge(&mut table, layer);
+    }
+    Ok((ruleset.expect("every layer names its ruleset"), table))
+}
+
+/// Merges `over` into `base`: tables key by key (recursively), anything else replaced.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Part `name` of a comparison (`[rulesets.<id>]` or `[variants.<name>]`, the table `v`, of
+/// ruleset `id`) as a stand-alone scenario text: the comparison's name, ruleset and
+/// description written in, its skill step taken out.
+fn part(
+    doc: &Doc<'_>,
+    f: &FileSpec,
+    id: &str,
+    name: &str,
+    v: &toml::Value,
+    variant: bool,
+) -> Result<Part, ScenarioError> {
+    let at = vec![
+        key(if variant { "variants" } else { "rulesets" }),
+        key(name),
+    ];
     if !RULESET_IDS.contains(&id) {
         return Err(doc.error(
             &at,
@@ -212,7 +351,7 @@ fn part(doc: &Doc<'_>, f: &FileSpec, id: &str, v: &toml::Value) -> Result<Part, 
     };
     t.insert(
         "name".into(),
-        toml::Value::String(format!("{}/{id}", f.name)),
+        toml::Value::String(format!("{}/{name}", f.name)),
     );
     t.insert("ruleset".into(), toml::Value::String(id.to_string()));
     if let Some(d) = &f.description {
@@ -222,21 +361,35 @@ fn part(doc: &Doc<'_>, f: &FileSpec, id: &str, v: &toml::Value) -> Result<Part, 
         toml::to_string(&t).map_err(|e| doc.error(&at, format!("cannot rewrite the part: {e}")))?;
     Ok(Part {
         id: id.to_string(),
+        name: name.to_string(),
+        variant,
         text,
         skill_step,
     })
 }
 
+impl Part {
+    /// The part's table as the file names it: `rulesets.<id>` or `variants.<name>`.
+    pub fn section(&self) -> String {
+        if self.variant {
+            format!("variants.{}", self.name)
+        } else {
+            format!("rulesets.{}", self.id)
+        }
+    }
+}
+
 impl Comparison {
-    /// Places an error found in part `id`'s text at the same field of the comparison file.
-    pub fn relocate(file: &str, text: &str, id: &str, e: ScenarioError) -> ScenarioError {
+    /// Places an error found in `part`'s text at the same field of the comparison file.
+    pub fn relocate(file: &str, text: &str, part: &Part, e: ScenarioError) -> ScenarioError {
         let Ok(doc) = Doc::parse(file, text) else {
             return e;
         };
-        let mut path = vec![key("rulesets"), key(id)];
+        let section = if part.variant { "variants" } else { "rulesets" };
+        let mut path = vec![key(section), key(&part.name)];
         path.extend(parse_path(&e.field));
         let mut out = doc.error(&path, e.message);
-        out.message = format!("({id}) {}", out.message);
+        out.message = format!("({}) {}", part.name, out.message);
         out
     }
 }

@@ -20,8 +20,8 @@ use thiserror::Error;
 pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
 use locate::{Doc, Seg};
 pub use study::{
-    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, Metric, Num, Origin, Section,
-    SectionKind, Study, Sweep, Target, Tournament, variant,
+    Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, DEFAULT_FAIR_TOLERANCE,
+    Metric, Num, Origin, Section, SectionKind, Study, Sweep, Target, Tournament, Value, variant,
 };
 
 /// A scenario error located in its file.

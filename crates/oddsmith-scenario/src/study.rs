@@ -53,6 +53,61 @@ impl fmt::Display for Num {
     }
 }
 
+/// A swept value as written in a scenario: a number (integers stay integers), `true`/`false`
+/// or text (an option's variant such as `"reset"`, a weapon's name). It is written into the
+/// scenario as it stands, so the ruleset's own types judge it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// A number.
+    Num(Num),
+    /// `true` or `false`.
+    Bool(bool),
+    /// Text.
+    Text(String),
+}
+
+impl Value {
+    /// The value as a real number, if it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Num(n) => Some(n.as_f64()),
+            Value::Bool(_) | Value::Text(_) => None,
+        }
+    }
+    fn to_toml(&self) -> toml::Value {
+        match self {
+            Value::Num(n) => n.to_toml(),
+            Value::Bool(b) => toml::Value::Boolean(*b),
+            Value::Text(t) => toml::Value::String(t.clone()),
+        }
+    }
+    /// The value as a label: a number or `true`/`false` as written, text without quotes.
+    pub fn label(&self) -> String {
+        match self {
+            Value::Num(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Text(t) => t.clone(),
+        }
+    }
+}
+
+impl From<Num> for Value {
+    fn from(n: Num) -> Self {
+        Value::Num(n)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Num(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Text(t) => write!(f, "{t:?}"),
+        }
+    }
+}
+
 /// What a study changes: a fighter's field or a ruleset option.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Target {
@@ -98,7 +153,14 @@ pub struct Axis {
     /// What is changed.
     pub target: Target,
     /// The values, in order.
-    pub values: Vec<Num>,
+    pub values: Vec<Value>,
+}
+
+impl Axis {
+    /// Whether every value is a number (a numeric axis; else the values are categories).
+    pub fn is_numeric(&self) -> bool {
+        self.values.iter().all(|v| v.as_f64().is_some())
+    }
 }
 
 /// A `[[sweep]]`: one or two axes over one matchup.
@@ -157,7 +219,13 @@ pub struct Tournament {
     pub fighters: Vec<String>,
     /// Costs given in the file, overriding the ruleset's own cost rules.
     pub costs: BTreeMap<String, f64>,
+    /// How far (in probability) a kit's win rate may lie from the fair line and still be
+    /// "fair" ([`DEFAULT_FAIR_TOLERANCE`] unless the file says).
+    pub fair_tolerance: f64,
 }
+
+/// Default `[tournament] fair_tolerance`: 3 percentage points of win rate.
+pub const DEFAULT_FAIR_TOLERANCE: f64 = 0.03;
 
 /// One axis of a check grid.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -392,7 +460,7 @@ pub(crate) struct AxisSpec {
     #[serde(default)]
     option: Option<String>,
     #[serde(default)]
-    values: Option<Vec<Num>>,
+    values: Option<Vec<Value>>,
     #[serde(default)]
     from: Option<Num>,
     #[serde(default)]
@@ -415,7 +483,7 @@ pub(crate) struct SweepSpec {
     #[serde(default)]
     option: Option<String>,
     #[serde(default)]
-    values: Option<Vec<Num>>,
+    values: Option<Vec<Value>>,
     #[serde(default)]
     from: Option<Num>,
     #[serde(default)]
@@ -459,6 +527,8 @@ pub(crate) struct TournamentSpec {
     fighters: Option<Vec<String>>,
     #[serde(default)]
     costs: BTreeMap<String, f64>,
+    #[serde(default)]
+    fair_tolerance: Option<f64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -554,7 +624,12 @@ pub const MAX_AXIS_POINTS: usize = 201;
 /// `fighter`, `field`, `option` of an axis as written.
 type AxisTarget<'a> = (&'a Option<String>, &'a Option<String>, &'a Option<String>);
 /// `values`, `from`, `to`, `step` of an axis as written.
-type AxisValues<'a> = (&'a Option<Vec<Num>>, Option<Num>, Option<Num>, Option<Num>);
+type AxisValues<'a> = (
+    &'a Option<Vec<Value>>,
+    Option<Num>,
+    Option<Num>,
+    Option<Num>,
+);
 
 fn axis(
     doc: &Doc<'_>,
@@ -599,9 +674,9 @@ fn axis(
                         let (Num::Int(f), Num::Int(s)) = (from, step) else {
                             unreachable!()
                         };
-                        Num::Int(f + s * i as i64)
+                        Value::Num(Num::Int(f + s * i as i64))
                     } else {
-                        Num::Real(f + s * i as f64)
+                        Value::Num(Num::Real(f + s * i as f64))
                     }
                 })
                 .collect()
@@ -968,10 +1043,18 @@ fn build_tournament(
             ));
         }
     }
+    let fair_tolerance = t.fair_tolerance.unwrap_or(DEFAULT_FAIR_TOLERANCE);
+    if !(0.0..0.5).contains(&fair_tolerance) {
+        return Err(doc.error(
+            &[key("tournament"), key("fair_tolerance")],
+            "expected a win-rate difference from 0 to 0.5 (0.03 = 3 points)",
+        ));
+    }
     Ok(Tournament {
         name: t.name.clone().unwrap_or_else(|| "tournament".into()),
         fighters: list,
         costs: t.costs.clone(),
+        fair_tolerance,
     })
 }
 
@@ -1068,7 +1151,7 @@ impl Origin {
 pub fn variant<R: Ruleset>(
     file: &str,
     text: &str,
-    changes: &[(&Target, Num, &Origin)],
+    changes: &[(&Target, Value, &Origin)],
 ) -> Result<Scenario<R>, ScenarioError> {
     let doc = Doc::parse(file, text)?;
     let mut table: toml::Table = toml::from_str(text)

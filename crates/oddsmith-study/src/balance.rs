@@ -108,7 +108,11 @@ struct Duel<'c, 'a, R: Ruleset> {
 impl<R: Ruleset> Duel<'_, '_, R> {
     fn build(&self, x: Num) -> Result<(R, R::Matchup), StudyError> {
         let origin = Origin::balance();
-        let s = variant::<R>(self.ctx.file, self.ctx.text, &[(self.target, x, &origin)])?;
+        let s = variant::<R>(
+            self.ctx.file,
+            self.ctx.text,
+            &[(self.target, x.into(), &origin)],
+        )?;
         let m = s.matchups[self.matchup].matchup.clone();
         Ok((s.ruleset, m))
     }
@@ -200,7 +204,7 @@ pub(crate) fn validate_ends<R: Ruleset>(
     for x in [num(lo, b.integer), num(hi, b.integer)] {
         match &b.subject {
             BalanceSubject::Duel { target, .. } => {
-                variant::<R>(file, text, &[(target, x, &Origin::balance())])?;
+                variant::<R>(file, text, &[(target, x.into(), &Origin::balance())])?;
             }
             BalanceSubject::Check { check, param } => {
                 check_at(s, *check, param, x).map_err(|e| StudyError::Check {

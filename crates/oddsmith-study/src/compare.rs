@@ -4,11 +4,16 @@
 //! test; a verdict is given only where the difference is significant at `alpha` *and* at
 //! least the practical threshold. Where both rulesets have exact values the difference is
 //! exact (no test needed) and judged against the threshold alone.
+//!
+//! Two variants of one ruleset (a house rule against the book) share their fighters, so
+//! their matchups are run together on common random numbers ([`paired_matchups`]) and
+//! P(A wins) is compared with the paired interval and test (Newcombe, McNemar), under the
+//! same verdict rule.
 
 use oddsmith_rules::{Ending, ExactDuel, Ruleset};
 use oddsmith_scenario::compare::skill_step_origin;
 use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
-use oddsmith_sim::{DuelStats, RunConfig, run_paired};
+use oddsmith_sim::{Concordance, DuelStats, RunConfig, run_paired};
 use oddsmith_stats::verdict::{Difference, Rule, Side, Verdict};
 use oddsmith_stats::{
     DiffEstimate, KsTest, diff_independent, diff_paired, ks_two_sample, two_sided_p,
@@ -28,6 +33,58 @@ pub struct PartResult {
     pub step: Option<StepEffect>,
     /// The part's `[[check]]` results.
     pub checks: Vec<CheckStudyDoc>,
+}
+
+/// One matchup of two variants of a ruleset, run together on common random numbers.
+#[derive(Clone, Debug)]
+pub struct PairedMatchup {
+    /// The two parts' names, in file order.
+    pub parts: [String; 2],
+    /// The matchup's name (the same in both).
+    pub matchup: String,
+    /// Each variant's accumulators from the paired run.
+    pub stats: [DuelStats; 2],
+    /// Each variant's exact solution, where known.
+    pub exact: [Option<ExactDuel>; 2],
+    /// How the two variants' "A wins" agree trial by trial.
+    pub concordance: Concordance,
+}
+
+/// Runs every matchup the two variants `a` and `b` (parts named `names`) both have, each on
+/// common random numbers (trial *t* of both variants from the same seed), with the exact
+/// solutions when `exact`.
+pub fn paired_matchups<R: Ruleset>(
+    names: [&str; 2],
+    a: &Scenario<R>,
+    b: &Scenario<R>,
+    cfg: &RunConfig,
+    exact: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<PairedMatchup>, StudyError> {
+    let mut out = Vec::new();
+    for m in &a.matchups {
+        let Some(n) = b.matchups.iter().find(|n| n.name == m.name) else {
+            continue;
+        };
+        let st = run_paired(
+            &[(&a.ruleset, &m.matchup), (&b.ruleset, &n.matchup)],
+            cfg,
+            progress,
+        )?;
+        let solve = |r: &R, x: &R::Matchup| if exact { r.exact(x) } else { None };
+        let [s0, s1]: [DuelStats; 2] = st
+            .variants
+            .try_into()
+            .expect("two variants give two results");
+        out.push(PairedMatchup {
+            parts: names.map(str::to_string),
+            matchup: m.name.clone(),
+            stats: [s0, s1],
+            exact: [solve(&a.ruleset, &m.matchup), solve(&b.ruleset, &n.matchup)],
+            concordance: st.adjacent[0],
+        });
+    }
+    Ok(out)
 }
 
 /// The effect of one skill step in one ruleset, on common random numbers.
@@ -148,6 +205,11 @@ pub struct ArchetypeDoc {
     pub rounds_decisive: bool,
     /// Lethality: share of fights that end with the loser dead.
     pub lethality: Compared,
+    /// Whether both sides ran on common random numbers (two variants of one ruleset):
+    /// P(A wins) then has the paired interval and test; fight length and lethality keep the
+    /// independent-sample tests, which are conservative on paired samples.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paired: bool,
 }
 
 /// The skill-step effects of two rulesets compared.
@@ -255,7 +317,7 @@ pub fn skill_step<R: Ruleset>(
         Num::Int(b) if base.fract() == 0.0 => (Num::Int(base as i64), Num::Int(base as i64 + b)),
         by => (Num::Real(base), Num::Real(base + by.as_f64())),
     };
-    let after = variant::<R>(file, text, &[(&step.target, to, &origin)])?;
+    let after = variant::<R>(file, text, &[(&step.target, to.into(), &origin)])?;
     let m0 = &s.matchups[mi].matchup;
     let m1 = &after.matchups[mi].matchup;
     let st = run_paired(&[(&s.ruleset, m0), (&after.ruleset, m1)], cfg, &|_| {})?;
@@ -307,8 +369,15 @@ fn evidence(c: &Compared) -> String {
     }
 }
 
-/// Compares every pair of parts.
-pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDoc {
+/// Compares every pair of parts; `paired` holds the matchups of variants of one ruleset run
+/// on common random numbers ([`paired_matchups`]), used in place of the parts' independent
+/// runs for those pairs.
+pub fn compare(
+    parts: &[PartResult],
+    paired: &[PairedMatchup],
+    alpha: f64,
+    threshold: f64,
+) -> ComparisonDoc {
     let mut doc = ComparisonDoc {
         rulesets: parts.iter().map(|p| p.id.clone()).collect(),
         alpha,
@@ -348,17 +417,28 @@ pub fn compare(parts: &[PartResult], alpha: f64, threshold: f64) -> ComparisonDo
                 let Some((_, s2, e2)) = q.matchups.iter().find(|m| &m.0 == name) else {
                     continue;
                 };
-                let a = archetype(
-                    name,
-                    &pair,
-                    (s1, e1.as_ref()),
-                    (s2, e2.as_ref()),
-                    alpha,
-                    threshold,
-                );
+                let on_crn = paired
+                    .iter()
+                    .find(|x| x.parts == pair && &x.matchup == name);
+                let a = match on_crn {
+                    Some(x) => archetype_paired(name, x, alpha, threshold),
+                    None => archetype(
+                        name,
+                        &pair,
+                        (s1, e1.as_ref()),
+                        (s2, e2.as_ref()),
+                        alpha,
+                        threshold,
+                    ),
+                };
                 if let Some((hi, lo)) = a.p_a_win.favoured(&pair) {
+                    let how = if a.paired && !a.p_a_win.exact {
+                        "paired on common random numbers, "
+                    } else {
+                        ""
+                    };
                     doc.verdicts.push(format!(
-                        "{name}: side A wins {} more often under {hi} than under {lo} ({} vs {}, {})",
+                        "{name}: side A wins {} more often under {hi} than under {lo} ({} vs {}, {how}{})",
                         pts(a.p_a_win.diff),
                         pct(a.p_a_win.values[0].max(a.p_a_win.values[1])),
                         pct(a.p_a_win.values[0].min(a.p_a_win.values[1])),
@@ -516,7 +596,37 @@ fn archetype(
         rounds_decisive: rounds_ks.p_value < alpha && rounds_ks.d >= threshold,
         rounds_ks,
         lethality,
+        paired: false,
     }
+}
+
+/// An archetype of two variants run on common random numbers: P(A wins) with the paired
+/// interval and McNemar's test (exact where both variants are solved); fight length and
+/// lethality as for independent samples.
+fn archetype_paired(name: &str, x: &PairedMatchup, alpha: f64, threshold: f64) -> ArchetypeDoc {
+    let [s1, s2] = &x.stats;
+    let mut a = archetype(
+        name,
+        &x.parts,
+        (s1, x.exact[0].as_ref()),
+        (s2, x.exact[1].as_ref()),
+        alpha,
+        threshold,
+    );
+    if !a.p_a_win.exact {
+        let c = &x.concordance;
+        // First − second: n10 = A won under the first variant only.
+        let d =
+            diff_paired(c.both, c.first_only, c.second_only, c.neither).expect("runs have trials");
+        let (o1, o2) = (&s1.outcomes, &s2.outcomes);
+        let values = [
+            o1.a_wins as f64 / o1.total() as f64,
+            o2.a_wins as f64 / o2.total() as f64,
+        ];
+        a.p_a_win = Compared::from_diff(values, &d, alpha, threshold);
+    }
+    a.paired = true;
+    a
 }
 
 fn check_compare(

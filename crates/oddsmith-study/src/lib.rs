@@ -31,9 +31,13 @@ use thiserror::Error;
 pub use asserts::{AssertDoc, evaluate_assert, evaluate_asserts};
 pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
 pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
-pub use compare::{ComparisonDoc, PartResult, StepEffect, compare, skill_step};
+pub use compare::{
+    ComparisonDoc, PairedMatchup, PartResult, StepEffect, compare, paired_matchups, skill_step,
+};
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
-pub use tournament::{CostDoc, CostPoint, RankDoc, TournamentDoc, run_tournament};
+pub use tournament::{
+    CostDoc, CostFit, CostPoint, Interval, RankDoc, TournamentDoc, fit_line, run_tournament,
+};
 
 /// Why a study could not be run.
 #[derive(Debug, Error)]

@@ -1,7 +1,7 @@
 //! `[[sweep]]`: P(A wins) over one or two swept fields, on common random numbers.
 
 use oddsmith_rules::Ruleset;
-use oddsmith_scenario::{Num, Origin, Scenario, Sweep, variant};
+use oddsmith_scenario::{Axis, Origin, Scenario, Sweep, Value, variant};
 use oddsmith_sim::run_paired;
 use oddsmith_stats::{DiffEstimate, diff_independent, diff_paired};
 use serde::Serialize;
@@ -13,8 +13,44 @@ use crate::{Ctx, Est, StudyError};
 pub struct AxisDoc {
     /// What was changed (`knight.skill`, `options.wound_stacking`).
     pub target: String,
-    /// The values, in order.
+    /// The values, in order; for an axis of text or `true`/`false` values, their positions
+    /// 0, 1, 2, … (the values themselves are in `labels`).
     pub values: Vec<f64>,
+    /// The values as written, for an axis that is not numeric; empty for a numeric axis.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+}
+
+impl AxisDoc {
+    fn new(a: &Axis) -> AxisDoc {
+        let (values, labels) = if a.is_numeric() {
+            (a.values.iter().filter_map(Value::as_f64).collect(), vec![])
+        } else {
+            (
+                (0..a.values.len()).map(|i| i as f64).collect(),
+                a.values.iter().map(Value::label).collect(),
+            )
+        };
+        AxisDoc {
+            target: a.target.to_string(),
+            values,
+            labels,
+        }
+    }
+
+    /// Whether the axis is numeric (else its values are categories named by `labels`).
+    pub fn is_numeric(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// The label of a value of this axis (a point's `x` or `y`): the text as written for a
+    /// categorical axis, `None` for a numeric one (the caller formats the number).
+    pub fn label(&self, v: f64) -> Option<&str> {
+        if self.labels.is_empty() || v.is_nan() || v < 0.0 {
+            return None;
+        }
+        self.labels.get(v as usize).map(String::as_str)
+    }
 }
 
 /// One point of a sweep.
@@ -81,16 +117,16 @@ pub(crate) fn point_scenarios<R: Ruleset>(
 ) -> Result<Vec<Scenario<R>>, StudyError> {
     let sw = &scenario.study.sweeps[index];
     let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
-    let ys: Vec<Option<Num>> = match &sw.y {
+    let ys: Vec<Option<&Value>> = match &sw.y {
         None => vec![None],
-        Some(a) => a.values.iter().copied().map(Some).collect(),
+        Some(a) => a.values.iter().map(Some).collect(),
     };
     let mut out = Vec::with_capacity(ys.len() * sw.x.values.len());
     for y in &ys {
-        for &x in &sw.x.values {
-            let mut changes = vec![(&sw.x.target, x, &ox)];
+        for x in &sw.x.values {
+            let mut changes = vec![(&sw.x.target, x.clone(), &ox)];
             if let (Some(ya), Some(yv)) = (&sw.y, y) {
-                changes.push((&ya.target, *yv, &oy));
+                changes.push((&ya.target, (*yv).clone(), &oy));
             }
             out.push(variant::<R>(file, text, &changes)?);
         }
@@ -106,7 +142,8 @@ pub fn run_sweep<R: Ruleset>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SweepDoc, StudyError> {
     let sw: &Sweep = &ctx.scenario.study.sweeps[index];
-    let ys: Vec<Option<Num>> = match &sw.y {
+    let (x_axis, y_axis) = (AxisDoc::new(&sw.x), sw.y.as_ref().map(AxisDoc::new));
+    let ys: Vec<Option<f64>> = match &y_axis {
         None => vec![None],
         Some(a) => a.values.iter().copied().map(Some).collect(),
     };
@@ -124,10 +161,10 @@ pub fn run_sweep<R: Ruleset>(
     let mut steps = Vec::new();
     for (k, (r, m)) in variants.iter().enumerate() {
         let (xi, yi) = (k % nx, k / nx);
-        let y = ys[yi].map(Num::as_f64);
+        let y = ys[yi];
         let o = &stats.variants[k].outcomes;
         points.push(SweepPoint {
-            x: sw.x.values[xi].as_f64(),
+            x: x_axis.values[xi],
             y,
             p_a_win: Est::new(o.a_wins, o.total()),
             p_b_win: o.p_b(),
@@ -149,8 +186,8 @@ pub fn run_sweep<R: Ruleset>(
                 .expect("a run has trials");
             steps.push(StepDoc {
                 y,
-                from: sw.x.values[xi - 1].as_f64(),
-                to: sw.x.values[xi].as_f64(),
+                from: x_axis.values[xi - 1],
+                to: x_axis.values[xi],
                 diff,
                 unpaired_half_width: (unpaired.hi - unpaired.lo) / 2.0,
             });
@@ -160,14 +197,8 @@ pub fn run_sweep<R: Ruleset>(
         name: sw.name.clone(),
         matchup: ctx.scenario.matchups[sw.matchup].name.clone(),
         trials: stats.variants[0].trials(),
-        x: AxisDoc {
-            target: sw.x.target.to_string(),
-            values: sw.x.values.iter().map(|v| v.as_f64()).collect(),
-        },
-        y: sw.y.as_ref().map(|a| AxisDoc {
-            target: a.target.to_string(),
-            values: a.values.iter().map(|v| v.as_f64()).collect(),
-        }),
+        x: x_axis,
+        y: y_axis,
         points,
         steps,
     })

@@ -38,21 +38,63 @@ pub struct CostPoint {
     pub fair: f64,
     /// `win_rate − fair`: positive = gives more than it costs.
     pub residual: f64,
-    /// "under-priced" (interval above the line), "over-priced" (below) or "fair".
-    pub verdict: String,
+    /// Only when the line predicts win rate ([`CostFit::Predictive`]): "under-priced" (the
+    /// interval lies above the line and the kit at least `tolerance` above it),
+    /// "over-priced" (the mirror), "fair" (within `tolerance` of the line) or "unclear"
+    /// (beyond the tolerance but the interval reaches the line: more trials needed); `None`
+    /// when the line cannot judge a kit.
+    pub verdict: Option<String>,
+    /// The cost at which the line predicts this kit's win rate — the price that would make
+    /// it fair — with the costs its 95 % interval maps to (the line taken as known); only
+    /// when the line predicts win rate.
+    pub fair_cost: Option<Interval>,
 }
 
-/// Cost efficiency: P(win) against cost, with a least-squares fair line.
+/// A value with its 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    /// The value.
+    pub value: f64,
+    /// Interval low end.
+    pub lo: f64,
+    /// Interval high end.
+    pub hi: f64,
+}
+
+/// Whether costs predict win rate: the fair line judged before it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CostFit {
+    /// The slope is positive and its 95 % interval excludes 0: kits are judged against it.
+    Predictive,
+    /// The slope is not positive, or its interval includes 0: costs do not predict win rate
+    /// here, and no kit is judged against the line.
+    NotPredictive,
+    /// Fewer than three priced kits: a line through two points cannot be judged.
+    TooFewKits,
+}
+
+/// Cost efficiency: P(win) against cost, with a least-squares fair line judged before use.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CostDoc {
     /// Unit of the costs.
     pub unit: String,
-    /// Fair line: win rate = intercept + slope × cost.
+    /// Fair line: win rate = intercept + slope × cost (least squares over the priced kits;
+    /// NaN with fewer than two distinct costs).
     pub slope: f64,
+    /// 95 % interval of the slope (Student's t with n − 2 degrees of freedom on the
+    /// residuals; empty `[NaN, NaN]` with fewer than three kits).
+    pub slope_ci95: [f64; 2],
     /// Fair line intercept.
     pub intercept: f64,
-    /// Every loadout, most under-priced first.
+    /// Whether the line predicts win rate (see [`CostFit`]).
+    pub fit: CostFit,
+    /// How far a kit may lie from the line and still be fair (probability).
+    pub tolerance: f64,
+    /// Every priced loadout, most under-priced first.
     pub points: Vec<CostPoint>,
+    /// Loadouts without a cost (neither in the file nor from the rules): left out of the fit.
+    pub missing: Vec<String>,
 }
 
 /// The result of `[tournament]`.
@@ -76,7 +118,7 @@ pub struct TournamentDoc {
     pub nash: Vec<f64>,
     /// Standings, best win rate first.
     pub ranking: Vec<RankDoc>,
-    /// Cost efficiency, when every loadout has a cost.
+    /// Cost efficiency (kits without a cost named in it).
     pub costs: Option<CostDoc>,
 }
 
@@ -219,7 +261,7 @@ pub fn run_tournament<R: Ruleset>(
             }
         })
         .collect();
-    let costs = cost_doc(ctx, &t.fighters, &t.costs, &ranking);
+    let costs = cost_doc(ctx, &t.fighters, &t.costs, t.fair_tolerance, &ranking);
     ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
     Ok(Some(TournamentDoc {
         name: t.name.clone(),
@@ -238,46 +280,67 @@ fn cost_doc<R: Ruleset>(
     ctx: &Ctx<'_, R>,
     fighters: &[String],
     given: &std::collections::BTreeMap<String, f64>,
+    tolerance: f64,
     ranking: &[RankDoc],
 ) -> Option<CostDoc> {
     let mut unit = None;
-    let mut costs = Vec::new();
-    for f in fighters {
+    // (index, cost, source) of every priced kit; the rest are named as missing.
+    let mut priced = Vec::new();
+    let mut missing = Vec::new();
+    for (i, f) in fighters.iter().enumerate() {
         if let Some(&c) = given.get(f) {
-            costs.push((c, "file".to_string()));
-            continue;
+            priced.push((i, c, "file".to_string()));
+        } else if let Some((c, u)) = ctx.scenario.ruleset.fighter_cost(&ctx.scenario.fighters[f]) {
+            unit.get_or_insert(u);
+            priced.push((i, c, format!("{} rules", R::ID)));
+        } else {
+            missing.push(f.clone());
         }
-        let (c, u) = ctx
-            .scenario
-            .ruleset
-            .fighter_cost(&ctx.scenario.fighters[f])?;
-        unit.get_or_insert(u);
-        costs.push((c, format!("{} rules", R::ID)));
     }
-    let xs: Vec<f64> = costs.iter().map(|c| c.0).collect();
-    let ys: Vec<f64> = ranking.iter().map(|r| r.win_rate.p).collect();
-    let (slope, intercept) = least_squares(&xs, &ys)?;
-    let mut points: Vec<CostPoint> = fighters
+    if priced.is_empty() {
+        // No kit priced: say so (the report tells how to add costs).
+        return Some(CostDoc {
+            unit: "points".into(),
+            slope: f64::NAN,
+            slope_ci95: [f64::NAN; 2],
+            intercept: f64::NAN,
+            fit: CostFit::TooFewKits,
+            tolerance,
+            points: Vec::new(),
+            missing,
+        });
+    }
+    let rates: Vec<Est> = priced.iter().map(|p| ranking[p.0].win_rate).collect();
+    let xs: Vec<f64> = priced.iter().map(|p| p.1).collect();
+    let ys: Vec<f64> = rates.iter().map(|r| r.p).collect();
+    let fit = fit_line(&xs, &ys);
+    let (slope, intercept, slope_ci95, judged) = match fit {
+        Some(l) => (l.slope, l.intercept, l.slope_ci95, l.judge()),
+        None => (f64::NAN, f64::NAN, [f64::NAN; 2], CostFit::TooFewKits),
+    };
+    let mut points: Vec<CostPoint> = priced
         .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let fair = intercept + slope * xs[i];
-            let w = ranking[i].win_rate;
-            let verdict = if w.lo > fair {
-                "under-priced"
-            } else if w.hi < fair {
-                "over-priced"
-            } else {
-                "fair"
-            };
+        .zip(&rates)
+        .map(|((i, cost, source), &w)| {
+            let fair = intercept + slope * cost;
+            let residual = w.p - fair;
+            let predictive = judged == CostFit::Predictive;
             CostPoint {
-                fighter: f.clone(),
-                cost: xs[i],
-                source: costs[i].1.clone(),
+                fighter: fighters[*i].clone(),
+                cost: *cost,
+                source: source.clone(),
                 win_rate: w,
                 fair,
-                residual: w.p - fair,
-                verdict: verdict.into(),
+                residual,
+                verdict: predictive.then(|| price_verdict(w, fair, tolerance).to_string()),
+                fair_cost: predictive.then(|| {
+                    let at = |p: f64| (p - intercept) / slope;
+                    Interval {
+                        value: at(w.p),
+                        lo: at(w.lo),
+                        hi: at(w.hi),
+                    }
+                }),
             }
         })
         .collect();
@@ -285,9 +348,89 @@ fn cost_doc<R: Ruleset>(
     Some(CostDoc {
         unit: unit.unwrap_or("points").to_string(),
         slope,
+        slope_ci95,
         intercept,
+        fit: judged,
+        tolerance,
         points,
+        missing,
     })
+}
+
+/// A kit's price judged against the line: the same rule as every verdict (the interval
+/// excludes the line *and* the distance is at least the tolerance), "fair" within the
+/// tolerance, "unclear" otherwise.
+fn price_verdict(w: Est, fair: f64, tolerance: f64) -> &'static str {
+    let residual = w.p - fair;
+    if residual.abs() < tolerance {
+        "fair"
+    } else if w.lo > fair {
+        "under-priced"
+    } else if w.hi < fair {
+        "over-priced"
+    } else {
+        "unclear"
+    }
+}
+
+/// A least-squares line with its slope's 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Line {
+    /// Slope.
+    pub slope: f64,
+    /// Intercept.
+    pub intercept: f64,
+    /// 95 % interval of the slope (NaN with fewer than three points).
+    pub slope_ci95: [f64; 2],
+}
+
+impl Line {
+    /// Predictive when the slope's interval lies wholly above 0; too few kits without an
+    /// interval.
+    pub fn judge(&self) -> CostFit {
+        let [lo, _] = self.slope_ci95;
+        if lo.is_nan() {
+            CostFit::TooFewKits
+        } else if self.slope > 0.0 && lo > 0.0 {
+            CostFit::Predictive
+        } else {
+            CostFit::NotPredictive
+        }
+    }
+}
+
+/// Least squares of y on x with the slope's 95 % interval (Student's t, n − 2 degrees of
+/// freedom, from the residuals); `None` if x has no spread.
+pub fn fit_line(x: &[f64], y: &[f64]) -> Option<Line> {
+    let (slope, intercept) = least_squares(x, y)?;
+    let n = x.len();
+    let slope_ci95 = if n >= 3 {
+        let mx = x.iter().sum::<f64>() / n as f64;
+        let sxx: f64 = x.iter().map(|v| (v - mx).powi(2)).sum();
+        let rss: f64 = x
+            .iter()
+            .zip(y)
+            .map(|(a, b)| (b - intercept - slope * a).powi(2))
+            .sum();
+        let se = (rss / (n - 2) as f64 / sxx).sqrt();
+        let t = t_975(n - 2);
+        [slope - t * se, slope + t * se]
+    } else {
+        [f64::NAN; 2]
+    };
+    Some(Line {
+        slope,
+        intercept,
+        slope_ci95,
+    })
+}
+
+/// The 97.5 % quantile of Student's t with `df` degrees of freedom (df ≥ 1).
+fn t_975(df: usize) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    StudentsT::new(0.0, 1.0, df as f64)
+        .map(|t| t.inverse_cdf(0.975))
+        .unwrap_or(f64::NAN)
 }
 
 /// Ordinary least squares of y on x; `None` if x has no spread.

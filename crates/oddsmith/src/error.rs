@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use oddsmith_scenario::{Comparison, ScenarioError};
+use oddsmith_scenario::{Comparison, Part, ScenarioError};
 use oddsmith_study::StudyError;
 
 /// `[[assert]]` sections that failed (exit code 3), one line each.
@@ -69,9 +69,9 @@ pub(crate) fn study_input(e: StudyError) -> anyhow::Error {
 }
 
 /// Places an error from a comparison part at its field in the comparison file.
-pub(crate) fn relocate_err(file: &str, text: &str, id: &str, e: anyhow::Error) -> anyhow::Error {
+pub(crate) fn relocate_err(file: &str, text: &str, part: &Part, e: anyhow::Error) -> anyhow::Error {
     match e.downcast::<ScenarioInput>() {
-        Ok(ScenarioInput(se)) => ScenarioInput(Comparison::relocate(file, text, id, se)).into(),
+        Ok(ScenarioInput(se)) => ScenarioInput(Comparison::relocate(file, text, part, se)).into(),
         Err(e) => e,
     }
 }

@@ -84,6 +84,9 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
         c.alpha,
         100.0 * c.practical_threshold
     );
+    if let Some(note) = paired_note(c) {
+        let _ = writeln!(s, "  {note}");
+    }
     if !c.archetypes.is_empty() {
         archetypes_text(&mut s, c);
     }
@@ -494,6 +497,24 @@ pub fn sections(c: &ComparisonDoc) -> Vec<Section> {
     out
 }
 
+/// Which pairs of variants of one ruleset ran on common random numbers, in a sentence; `None`
+/// when no pair did.
+fn paired_note(c: &ComparisonDoc) -> Option<String> {
+    let mut pairs: Vec<String> = Vec::new();
+    for a in c.archetypes.iter().filter(|a| a.paired) {
+        let p = a.rulesets.join(" vs ");
+        if !pairs.contains(&p) {
+            pairs.push(p);
+        }
+    }
+    (!pairs.is_empty()).then(|| {
+        format!(
+            "{}: variants of one ruleset with the same fighters, run on common random numbers (P(A wins) compared with the paired interval and McNemar's test where not exact).",
+            pairs.join(", ")
+        )
+    })
+}
+
 /// The rule, the verdicts and what could not be compared.
 fn verdicts_section(c: &ComparisonDoc) -> Section {
     let mut b = vec![Block::Note(format!(
@@ -502,6 +523,9 @@ fn verdicts_section(c: &ComparisonDoc) -> Section {
         c.alpha,
         100.0 * c.practical_threshold
     ))];
+    if let Some(note) = paired_note(c) {
+        b.push(Block::Note(note));
+    }
     if c.verdicts.is_empty() {
         b.push(Block::Note(
             "No verdict: no difference passed both tests.".into(),

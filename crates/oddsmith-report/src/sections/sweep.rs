@@ -5,11 +5,11 @@
 
 use std::fmt::Write;
 
-use oddsmith_study::SweepDoc;
+use oddsmith_study::{AxisDoc, SweepDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
-    Chart, Corner, HeatmapPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
+    Chart, Corner, HeatmapPlot, IntervalPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
 };
 use crate::format::{
     col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
@@ -49,6 +49,20 @@ pub fn sweep_stem(index: usize, s: &SweepDoc) -> String {
     format!("sweep-{}-{}", index + 1, slug(&s.name))
 }
 
+/// A value of an axis as shown: the text as written for an axis of text or `true`/`false`
+/// values, else the number.
+fn axis_text(a: &AxisDoc, v: f64) -> String {
+    a.label(v).map_or_else(|| num(v), str::to_string)
+}
+
+/// A point's y as shown (empty without a y axis).
+fn y_text(sw: &SweepDoc, y: Option<f64>) -> String {
+    match (&sw.y, y) {
+        (Some(a), Some(v)) => axis_text(a, v),
+        _ => String::new(),
+    }
+}
+
 fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
     let axes = match &sw.y {
         Some(y) => format!("x = {}, y = {}", sw.x.target, y.target),
@@ -66,13 +80,13 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
     let (xw, yw) = (
         sw.points
             .iter()
-            .map(|p| num(p.x).len())
+            .map(|p| axis_text(&sw.x, p.x).chars().count())
             .max()
             .unwrap_or(1)
             .max(6),
         sw.points
             .iter()
-            .map(|p| p.y.map_or(1, |y| num(y).len()))
+            .map(|p| y_text(sw, p.y).chars().count().max(1))
             .max()
             .unwrap_or(1)
             .max(6),
@@ -89,13 +103,13 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
     );
     for p in &sw.points {
         let y = match p.y {
-            Some(y) if two => format!("  {:>yw$}", num(y)),
+            Some(y) if two => format!("  {:>yw$}", y_text(sw, Some(y))),
             _ => String::new(),
         };
         let _ = writeln!(
             s,
             "  {:>xw$}{y}  {:<23}  {:>8}  {:>7}  {:>7}  {:>6.2}",
-            num(p.x),
+            axis_text(&sw.x, p.x),
             est(&p.p_a_win),
             p.exact_p_a_win.map_or("—".into(), pct),
             pct(p.p_b_win),
@@ -117,14 +131,18 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
     );
     for st in &sw.steps {
         let y = match st.y {
-            Some(y) if two => format!("  {:>yw$}", num(y)),
+            Some(y) if two => format!("  {:>yw$}", y_text(sw, Some(y))),
             _ => String::new(),
         };
         let d = &st.diff;
         let _ = writeln!(
             s,
             "  {:>15}{y}  {:<24}  {:>8}  {:>8.2}  {:>10.2}",
-            format!("{} → {}", num(st.from), num(st.to)),
+            format!(
+                "{} → {}",
+                axis_text(&sw.x, st.from),
+                axis_text(&sw.x, st.to)
+            ),
             points(d.diff, d.lo, d.hi),
             p_value(d.p_value),
             100.0 * (d.hi - d.lo) / 2.0,
@@ -145,20 +163,50 @@ fn sweep_rows<'a, T>(
     rows
 }
 
+/// Whether some sweep has an axis of text or `true`/`false` values (the tables then carry
+/// the values as written beside their positions).
+fn any_labels(sweeps: &[&SweepDoc]) -> bool {
+    sweeps
+        .iter()
+        .any(|w| !w.x.is_numeric() || w.y.as_ref().is_some_and(|y| !y.is_numeric()))
+}
+
+/// A value of an axis as written, for the tables: `None` on a numeric axis.
+fn label_of(a: Option<&AxisDoc>, v: Option<f64>) -> Option<String> {
+    a?.label(v?).map(str::to_string)
+}
+
 /// One row per sweep point: the sweep (1-based index and name), the swept values, P(A wins)
 /// with its 95 % interval, the exact value where known, P(B wins), P(draw), mean rounds.
+/// Where some sweep's axis holds text or `true`/`false`, `x` and `y` are positions on that
+/// axis and `x_value`/`y_value` the values as written.
 pub fn sweep_points(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
     let rows = sweep_rows(sweeps, |w| &w.points);
-    DataFrame::new_infer_height(vec![
+    let mut cols = vec![
         col_by("sweep_index", &rows, |r| r.0),
         col_by("sweep", &rows, |r| r.1.name.as_str()),
         col_by("matchup", &rows, |r| r.1.matchup.as_str()),
         col_by("x_target", &rows, |r| r.1.x.target.as_str()),
         col_by("x", &rows, |r| r.2.x),
+    ];
+    let labels = any_labels(sweeps);
+    if labels {
+        cols.push(col_by("x_value", &rows, |r| {
+            label_of(Some(&r.1.x), Some(r.2.x))
+        }));
+    }
+    cols.extend([
         col_by("y_target", &rows, |r| {
             r.1.y.as_ref().map(|a| a.target.as_str())
         }),
         col_by("y", &rows, |r| r.2.y),
+    ]);
+    if labels {
+        cols.push(col_by("y_value", &rows, |r| {
+            label_of(r.1.y.as_ref(), r.2.y)
+        }));
+    }
+    cols.extend([
         col_by("p_a_win", &rows, |r| r.2.p_a_win.p),
         col_by("p_a_win_lo", &rows, |r| r.2.p_a_win.lo),
         col_by("p_a_win_hi", &rows, |r| r.2.p_a_win.hi),
@@ -167,19 +215,35 @@ pub fn sweep_points(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
         col_by("p_draw", &rows, |r| r.2.p_draw),
         col_by("rounds_mean", &rows, |r| r.2.rounds_mean),
         col_by("trials", &rows, |r| r.2.p_a_win.trials),
-    ])
+    ]);
+    DataFrame::new_infer_height(cols)
 }
 
 /// One row per paired step between neighbouring x values: the change of P(A wins) with its
 /// paired 95 % interval, the test, and the half-width an unpaired comparison would have had.
+/// With text or `true`/`false` axes, `y_value`, `x_from_value` and `x_to_value` give the values
+/// as written.
 pub fn sweep_steps(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
     let rows = sweep_rows(sweeps, |w| &w.steps);
-    DataFrame::new_infer_height(vec![
+    let mut cols = vec![
         col_by("sweep_index", &rows, |r| r.0),
         col_by("sweep", &rows, |r| r.1.name.as_str()),
         col_by("y", &rows, |r| r.2.y),
         col_by("x_from", &rows, |r| r.2.from),
         col_by("x_to", &rows, |r| r.2.to),
+    ];
+    if any_labels(sweeps) {
+        cols.extend([
+            col_by("y_value", &rows, |r| label_of(r.1.y.as_ref(), r.2.y)),
+            col_by("x_from_value", &rows, |r| {
+                label_of(Some(&r.1.x), Some(r.2.from))
+            }),
+            col_by("x_to_value", &rows, |r| {
+                label_of(Some(&r.1.x), Some(r.2.to))
+            }),
+        ]);
+    }
+    cols.extend([
         col_by("diff_p_a_win", &rows, |r| r.2.diff.diff),
         col_by("diff_lo", &rows, |r| r.2.diff.lo),
         col_by("diff_hi", &rows, |r| r.2.diff.hi),
@@ -189,7 +253,8 @@ pub fn sweep_steps(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
             (r.2.diff.hi - r.2.diff.lo) / 2.0
         }),
         col_by("unpaired_half_width", &rows, |r| r.2.unpaired_half_width),
-    ])
+    ]);
+    DataFrame::new_infer_height(cols)
 }
 
 /// A 1-D sweep: P(A wins) against x with its 95 % band, exact values and the 50 % line; a
@@ -218,12 +283,33 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
                 ..HeatmapPlot::probabilities(
                     (s.x.target.clone(), y.target.clone()),
                     (
-                        s.x.values.iter().map(|v| num(*v)).collect(),
-                        y.values.iter().map(|v| num(*v)).collect(),
+                        s.x.values.iter().map(|v| axis_text(&s.x, *v)).collect(),
+                        y.values.iter().map(|v| axis_text(y, *v)).collect(),
                     ),
                     values,
                     "P(A wins)",
                 )
+            }),
+        });
+    }
+    if !s.x.is_numeric() {
+        // Values without an order between them (text, true/false): one bar per value.
+        return Some(Chart {
+            title,
+            width: 1000,
+            height: (170 + 60 * s.points.len() as u32).min(1400),
+            plot: Plot::Intervals(IntervalPlot {
+                value_desc: format!("P(A wins), by {}", s.x.target),
+                categories: s.points.iter().map(|p| axis_text(&s.x, p.x)).collect(),
+                values: s
+                    .points
+                    .iter()
+                    .map(|p| (p.p_a_win.p, p.p_a_win.lo, p.p_a_win.hi))
+                    .collect(),
+                exact: s.points.iter().map(|p| p.exact_p_a_win).collect(),
+                range: (0.0, 1.0),
+                reference: Some(0.5),
+                percent: true,
             }),
         });
     }
@@ -287,9 +373,9 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
         .points
         .iter()
         .map(|p| {
-            let mut r = vec![num(p.x)];
+            let mut r = vec![axis_text(&sw.x, p.x)];
             if two {
-                r.push(p.y.map_or(String::new(), num));
+                r.push(y_text(sw, p.y));
             }
             r.extend([
                 est_page(&p.p_a_win),
@@ -311,6 +397,8 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
             thousands(sw.trials),
             if two {
                 " In the chart, the line marks where the fight is even (50 %)."
+            } else if !sw.x.is_numeric() {
+                " The chart shows each value's 95 % interval; the dashed line marks an even fight (50 %)."
             } else {
                 " The shaded band is the 95 % interval; the dashed line marks an even fight (50 %)."
             }
@@ -334,9 +422,13 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
             .iter()
             .map(|st| {
                 let d = &st.diff;
-                let mut r = vec![format!("{} → {}", num(st.from), num(st.to))];
+                let mut r = vec![format!(
+                    "{} → {}",
+                    axis_text(&sw.x, st.from),
+                    axis_text(&sw.x, st.to)
+                )];
                 if two {
-                    r.push(st.y.map_or(String::new(), num));
+                    r.push(y_text(sw, st.y));
                 }
                 r.extend([
                     points(d.diff, d.lo, d.hi),

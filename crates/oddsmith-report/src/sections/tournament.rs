@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use oddsmith_study::{Est, RankDoc, TournamentDoc};
+use oddsmith_study::{CostDoc, CostFit, Est, RankDoc, TournamentDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
@@ -103,47 +103,34 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
         );
     }
     let Some(c) = &t.costs else { return };
+    let _ = writeln!(s, "  cost efficiency:");
+    for line in cost_judgement(c) {
+        let _ = writeln!(s, "    {line}");
+    }
+    if let Some(m) = missing_note(c) {
+        let _ = writeln!(s, "  {m}");
+    }
+    if c.points.is_empty() {
+        return;
+    }
     let _ = writeln!(
         s,
-        "  cost efficiency: fair line P(win) = {} % {} {:.3} % × cost in {}",
-        pct(c.intercept),
-        if c.slope < 0.0 { "−" } else { "+" },
-        100.0 * c.slope.abs(),
-        c.unit
-    );
-    let _ = writeln!(
-        s,
-        "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>8}  verdict",
-        "fighter", "cost", "P(win) % [95% CI]", "fair %", "Δ pts"
+        "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>8}  {:<12}  fair cost [95% CI]",
+        "fighter", "cost", "P(win) % [95% CI]", "fair %", "Δ pts", "verdict"
     );
     for p in &c.points {
         let _ = writeln!(
             s,
-            "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>+8.2}  {}",
+            "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>+8.2}  {:<12}  {}",
             fit(&p.fighter, fw),
             num(p.cost),
             est(&p.win_rate),
             pct(p.fair),
             100.0 * p.residual,
-            p.verdict
+            p.verdict.as_deref().unwrap_or("—"),
+            fair_cost_text(p)
         );
     }
-    let under = c.points.iter().find(|p| p.verdict == "under-priced");
-    let over = c.points.iter().rev().find(|p| p.verdict == "over-priced");
-    let _ = writeln!(
-        s,
-        "  most under-priced: {}; most over-priced: {}",
-        under.map_or("none significant".into(), |p| format!(
-            "{} ({:+.1} pts)",
-            p.fighter,
-            100.0 * p.residual
-        )),
-        over.map_or("none significant".into(), |p| format!(
-            "{} ({:+.1} pts)",
-            p.fighter,
-            100.0 * p.residual
-        )),
-    );
 }
 
 /// The win matrix in long form: one row per ordered pair (fighter, opponent), P(fighter beats
@@ -192,7 +179,16 @@ pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
             col_by("cost_source", &r, |x| by(x).map(|p| p.source.as_str())),
             col_by("fair_p_win", &r, |x| by(x).map(|p| p.fair)),
             col_by("residual", &r, |x| by(x).map(|p| p.residual)),
-            col_by("verdict", &r, |x| by(x).map(|p| p.verdict.as_str())),
+            col_by("verdict", &r, |x| by(x).and_then(|p| p.verdict.as_deref())),
+            col_by("fair_cost", &r, |x| {
+                by(x).and_then(|p| p.fair_cost.map(|f| f.value))
+            }),
+            col_by("fair_cost_lo", &r, |x| {
+                by(x).and_then(|p| p.fair_cost.map(|f| f.lo))
+            }),
+            col_by("fair_cost_hi", &r, |x| {
+                by(x).and_then(|p| p.fair_cost.map(|f| f.hi))
+            }),
         ]);
     }
     DataFrame::new_infer_height(cols)
@@ -234,12 +230,21 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
         .iter()
         .map(|p| (p.cost, p.win_rate.lo, p.win_rate.hi))
         .collect();
-    let line = Series::new(
-        "fair line (least squares)",
-        6,
-        Style::Dashed,
-        vec![(x_range.0, fair(x_range.0)), (x_range.1, fair(x_range.1))],
-    );
+    let mut series = Vec::new();
+    if c.slope.is_finite() {
+        let name = match c.fit {
+            CostFit::Predictive => "fair line (least squares)",
+            CostFit::NotPredictive | CostFit::TooFewKits => {
+                "least-squares line (costs do not predict win rate: no fair line)"
+            }
+        };
+        series.push(Series::new(
+            name,
+            6,
+            Style::Dashed,
+            vec![(x_range.0, fair(x_range.0)), (x_range.1, fair(x_range.1))],
+        ));
+    }
     Some(Chart {
         title: format!("{}: P(win) against cost", t.name),
         width: 1000,
@@ -252,7 +257,10 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
                 y_range: (0.0, 1.0),
                 y_percent: true,
                 x_integer: all_whole(&c.points.iter().map(|p| p.cost).collect::<Vec<_>>()),
-                series: vec![line, dots],
+                series: {
+                    series.push(dots);
+                    series
+                },
                 legend: Corner::UpperLeft,
             },
             labels: c
@@ -328,6 +336,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
             "fair P(win)",
             "residual (points)",
             "verdict",
+            "fair cost [95 % CI]",
         ]);
         let rows = c
             .points
@@ -340,31 +349,112 @@ fn tournament_section(t: &TournamentDoc) -> Section {
                     est_page(&p.win_rate),
                     percent(p.fair),
                     format!("{:+.2}", 100.0 * p.residual),
-                    p.verdict.clone(),
+                    p.verdict.clone().unwrap_or_else(|| "—".into()),
+                    fair_cost_text(p),
                 ]
             })
             .collect();
-        let under = c.points.iter().find(|p| p.verdict == "under-priced");
-        let over = c.points.iter().rev().find(|p| p.verdict == "over-priced");
-        let name = |p: Option<&oddsmith_study::CostPoint>| {
-            p.map_or("none is significantly".into(), |p| {
-                format!("{} ({:+.1} points)", p.fighter, 100.0 * p.residual)
-            })
-        };
         blocks.push(Block::Heading("Cost efficiency".into()));
-        blocks.push(Block::Note(format!(
-            "The fair line is the least-squares fit of P(win) on cost: P(win) = {} {} {:.3} % × cost in {}. \
-             Under-priced: the whole 95 % interval lies above the line (gives more than it costs); over-priced: below it. \
-             Most under-priced: {}; most over-priced: {}.",
-            percent(c.intercept),
-            if c.slope < 0.0 { "−" } else { "+" },
-            100.0 * c.slope.abs(),
-            c.unit,
-            name(under),
-            name(over)
-        )));
+        blocks.push(Block::Note(cost_judgement(c).join(" ")));
+        if let Some(m) = missing_note(c) {
+            blocks.push(Block::Note(m));
+        }
+        if c.points.is_empty() {
+            return Section::new(format!("Tournament: {}", t.name), blocks);
+        }
         blocks.push(Block::table(chead, rows));
         blocks.push(Block::Chart(COST_STEM.into()));
     }
     Section::new(format!("Tournament: {}", t.name), blocks)
+}
+
+/// The fair line judged, in a few sentences: whether costs predict win rate (slope and its
+/// 95 % interval), the tolerance, and the kits furthest from the line when it is used.
+pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
+    let per = |v: f64| format!("{:+.3} %", 100.0 * v);
+    let line = format!(
+        "P(win) = {} {} {:.3} % × cost in {}",
+        percent(c.intercept),
+        if c.slope < 0.0 { "−" } else { "+" },
+        100.0 * c.slope.abs(),
+        c.unit
+    );
+    match c.fit {
+        CostFit::Predictive => {
+            let under = c
+                .points
+                .iter()
+                .find(|p| p.verdict.as_deref() == Some("under-priced"));
+            let over = c
+                .points
+                .iter()
+                .rev()
+                .find(|p| p.verdict.as_deref() == Some("over-priced"));
+            let name = |p: Option<&oddsmith_study::CostPoint>| {
+                p.map_or("none".into(), |p| {
+                    format!("{} ({:+.1} points)", p.fighter, 100.0 * p.residual)
+                })
+            };
+            vec![
+                format!("Costs predict win rate. Fair line: {line}."),
+                format!(
+                    "Slope 95 % CI [{} {}] per {}; fair: within {} points of the line.",
+                    per(c.slope_ci95[0]),
+                    per(c.slope_ci95[1]),
+                    c.unit,
+                    fmt_points(c.tolerance)
+                ),
+                "Under-/over-priced: at least that far off, the whole 95 % interval off the line;"
+                    .into(),
+                "unclear: that far off but the interval reaches the line (more trials needed)."
+                    .into(),
+                "Fair cost: the price at which the line predicts the kit's win rate.".into(),
+                format!(
+                    "Most under-priced: {}; most over-priced: {}.",
+                    name(under),
+                    name(over)
+                ),
+            ]
+        }
+        CostFit::NotPredictive => vec![
+            "Costs do not predict win rate here: no kit is judged and no fair cost is given."
+                .into(),
+            format!("Least-squares line: {line};"),
+            format!(
+                "its slope's 95 % CI [{} {}] per {} is not wholly above 0.",
+                per(c.slope_ci95[0]),
+                per(c.slope_ci95[1]),
+                c.unit
+            ),
+            "Compare the kits by win rate and the Nash mix, or reprice them and run again.".into(),
+        ],
+        CostFit::TooFewKits => vec![format!(
+            "{} priced kit{}: too few to judge whether costs predict win rate (three needed).",
+            c.points.len(),
+            if c.points.len() == 1 { "" } else { "s" }
+        )],
+    }
+}
+
+/// The kits without a cost, named, with how to add them (none when every kit has one).
+fn missing_note(c: &CostDoc) -> Option<String> {
+    (!c.missing.is_empty()).then(|| {
+        format!(
+            "No cost for {}: left out of the fit. Add {} to `[tournament] costs = {{ … }}`.",
+            c.missing.join(", "),
+            if c.missing.len() == 1 { "it" } else { "them" }
+        )
+    })
+}
+
+/// Percentage points with up to one decimal ("3", "2.5").
+fn fmt_points(p: f64) -> String {
+    num((1000.0 * p).round() / 10.0)
+}
+
+/// "52.3 [48.1 56.0]", or "—" without a fair cost.
+fn fair_cost_text(p: &oddsmith_study::CostPoint) -> String {
+    p.fair_cost.map_or("—".into(), |f| {
+        format!("{:.1} [{:.1} {:.1}]", f.value, f.lo, f.hi)
+    })
 }

@@ -10,7 +10,8 @@ use oddsmith_study::balance::Evaluation;
 use oddsmith_study::tournament::least_squares;
 use oddsmith_study::{
     AssertDoc, AxisDoc, BalanceDoc, BalancePoint, BalanceStatus, CheckCellDoc, CheckStudyDoc,
-    CostDoc, CostPoint, Est, RankDoc, StepDoc, StudyDoc, SweepDoc, SweepPoint, TournamentDoc,
+    CostDoc, CostFit, CostPoint, Est, Interval, RankDoc, StepDoc, StudyDoc, SweepDoc, SweepPoint,
+    TournamentDoc,
 };
 use polars::prelude::DataFrame;
 
@@ -50,6 +51,7 @@ fn sweeps() -> Vec<SweepDoc> {
         x: AxisDoc {
             target: "knight.skill".into(),
             values: vec![3.0, 4.0, 5.0],
+            labels: vec![],
         },
         y: None,
         points: vec![
@@ -66,10 +68,12 @@ fn sweeps() -> Vec<SweepDoc> {
         x: AxisDoc {
             target: "knight.skill".into(),
             values: vec![3.0, 4.0],
+            labels: vec![],
         },
         y: Some(AxisDoc {
             target: "brute.skill".into(),
             values: vec![3.0, 4.0],
+            labels: vec![],
         }),
         points: vec![
             point(3.0, Some(3.0), 500, None),
@@ -147,20 +151,26 @@ fn tournament() -> TournamentDoc {
             dominated: i == 1,
         })
         .collect();
-    let costs = [110.0, 100.0, 80.0];
+    // Priced so that cost predicts win rate (a hand-built, predictive fit: the report only
+    // renders it); tolerance 1.5 points.
+    let costs = [110.0, 80.0, 100.0];
+    let tolerance = 0.015;
     let ys: Vec<f64> = (0..n).map(|i| rate(i).p).collect();
     let (slope, intercept) = least_squares(&costs, &ys).unwrap();
     let mut points: Vec<CostPoint> = (0..n)
         .map(|i| {
             let fair = intercept + slope * costs[i];
             let w = rate(i);
-            let verdict = if w.lo > fair {
+            let verdict = if (w.p - fair).abs() < tolerance {
+                "fair"
+            } else if w.lo > fair {
                 "under-priced"
             } else if w.hi < fair {
                 "over-priced"
             } else {
-                "fair"
+                "unclear"
             };
+            let at = |p: f64| (p - intercept) / slope;
             CostPoint {
                 fighter: FIGHTERS[i].into(),
                 cost: costs[i],
@@ -168,7 +178,12 @@ fn tournament() -> TournamentDoc {
                 win_rate: w,
                 fair,
                 residual: w.p - fair,
-                verdict: verdict.into(),
+                verdict: Some(verdict.into()),
+                fair_cost: Some(Interval {
+                    value: at(w.p),
+                    lo: at(w.lo),
+                    hi: at(w.hi),
+                }),
             }
         })
         .collect();
@@ -187,8 +202,12 @@ fn tournament() -> TournamentDoc {
         costs: Some(CostDoc {
             unit: "points".into(),
             slope,
+            slope_ci95: [slope - 0.002, slope + 0.002],
             intercept,
+            fit: CostFit::Predictive,
+            tolerance,
             points,
+            missing: vec!["squire".into()],
         }),
     }
 }
@@ -390,9 +409,13 @@ fn study_tables_have_every_result() {
     assert_eq!(f64_at(tr, "nash_share", 1), Some(0.4));
     assert_eq!(bool_at(tr, "dominated", 2), Some(true));
     assert_eq!(bool_at(tr, "dominated", 0), Some(false));
-    assert_eq!(f64_at(tr, "cost", 1), Some(80.0));
-    assert_eq!(str_at(tr, "verdict", 0), Some("under-priced"));
-    assert_eq!(str_at(tr, "verdict", 2), Some("over-priced"));
+    assert_eq!(f64_at(tr, "cost", 1), Some(100.0));
+    assert_eq!(str_at(tr, "verdict", 0), Some("unclear"));
+    assert_eq!(str_at(tr, "verdict", 1), Some("under-priced"));
+    assert_eq!(str_at(tr, "verdict", 2), Some("fair"));
+    // Fair cost: where the line reaches the kit's win rate (duellist: 55 % → 104).
+    let fair_cost = f64_at(tr, "fair_cost", 1).unwrap();
+    assert!((fair_cost - 104.0).abs() < 1e-9, "{fair_cost}");
 
     let cs = table(&t, "check_study");
     assert_eq!(str_at(cs, "row", 2), Some("10"));
@@ -447,8 +470,10 @@ fn study_text_shows_the_key_numbers() {
         "1 knight".to_string(),
         "60.0".to_string(),
         "65.0".to_string(),
-        "most under-priced: knight (+".to_string(),
-        "most over-priced: brute (-".to_string(),
+        "Most under-priced: duellist (+3.0 points); most over-priced: none.".to_string(),
+        "fair: within 1.5 points of the line.".to_string(),
+        "No cost for squire: left out of the fit.".to_string(),
+        "104.0 [".to_string(),
         "Check \"Climb\" (modifier=0)".to_string(),
         "91.67".to_string(),
         "92.00 [".to_string(),
@@ -456,7 +481,8 @@ fn study_text_shows_the_key_numbers() {
             .to_string(),
         "FAIL  knight vs brute: rounds_mean in [1, 3] → 4.250 (monte carlo) · uncertain"
             .to_string(),
-        "fair line P(win) = 55.71 % − 0.064 % × cost in points".to_string(),
+        "Costs predict win rate. Fair line: P(win) = -23.00 % + 0.750 % × cost in points."
+            .to_string(),
     ];
     for w in &want {
         assert!(text.contains(w.as_str()), "{w:?} missing in:\n{text}");
@@ -643,4 +669,154 @@ fn unreached_balance_and_single_check() {
         .map(|f| f.0)
         .collect();
     assert_eq!(stems, ["balance"], "no chart for a single check");
+}
+
+/// The P(A wins) chart of a one-matchup page keeps its bar (below the title, as long as the
+/// estimate), its category label and the dashed 50 % line across the plot.
+#[test]
+fn single_matchup_win_chart_has_bar_label_and_reference() {
+    let d = report(None);
+    let chart = oddsmith_report::sections::outcomes::win_probability(&d);
+    let svg = oddsmith_report::charts::svg(&chart).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let num = |n: &roxmltree::Node, a: &str| -> f64 { n.attribute(a).unwrap().parse().unwrap() };
+    let texts = svg_text_nodes(&doc);
+    let title_bottom = texts
+        .iter()
+        .find(|(t, _)| t.contains("P(first fighter wins)"))
+        .map(|&(_, y)| y + 22.0)
+        .expect("title");
+    // The x axis: the tick labels "0 %" and "100 %" give the pixel scale.
+    let tick = |label: &str| {
+        doc.descendants()
+            .find(|n| n.tag_name().name() == "text" && n.text().map(str::trim) == Some(label))
+            .map(|n| num(&n, "x"))
+            .unwrap_or_else(|| panic!("tick {label}"))
+    };
+    let (x0, x100) = (tick("0 %"), tick("100 %"));
+    let px = |p: f64| x0 + p * (x100 - x0);
+    let axis_y = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "text" && n.text().map(str::trim) == Some("0 %"))
+        .map(|n| num(&n, "y"))
+        .unwrap();
+    // The bar: 60 % long, inside the plot (under the title, above the axis), not inverted.
+    let bars: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "rect" && n.attribute("opacity") == Some("0.55"))
+        .filter(|n| num(n, "x") == x0)
+        .collect();
+    assert_eq!(bars.len(), 1, "one bar");
+    let bar = &bars[0];
+    let (y, h, w) = (num(bar, "y"), num(bar, "height"), num(bar, "width"));
+    assert!(h > 10.0, "bar height {h}");
+    assert!(
+        y > title_bottom && y + h < axis_y,
+        "bar {y}..{} inside the plot",
+        y + h
+    );
+    assert!((x0 + w - px(0.6)).abs() <= 2.0, "bar ends at 60 %");
+    // The label of the one category, level with the bar.
+    let (_, label_y) = texts
+        .iter()
+        .find(|(t, _)| t == "knight vs brute")
+        .expect("category label");
+    assert!((label_y - (y + h / 2.0)).abs() <= 8.0, "label at {label_y}");
+    // The dashed reference line at 50 % spans the bar's height (and more).
+    let at_half: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "polyline")
+        .filter_map(|n| {
+            let pts: Vec<(f64, f64)> = n
+                .attribute("points")?
+                .split_whitespace()
+                .filter_map(|p| {
+                    let (a, b) = p.split_once(',')?;
+                    Some((a.parse().ok()?, b.parse().ok()?))
+                })
+                .collect();
+            pts.iter()
+                .all(|&(x, _)| (x - px(0.5)).abs() <= 1.0)
+                .then(|| {
+                    let ys = pts.iter().map(|p| p.1);
+                    (
+                        ys.clone().fold(f64::INFINITY, f64::min),
+                        ys.fold(f64::NEG_INFINITY, f64::max),
+                    )
+                })
+        })
+        .filter(|(lo, hi)| hi > lo)
+        .collect();
+    assert!(at_half.len() >= 2, "dashes of the 50 % line: {at_half:?}");
+    let top = at_half.iter().map(|d| d.0).fold(f64::INFINITY, f64::min);
+    let bottom = at_half
+        .iter()
+        .map(|d| d.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        top <= y && bottom >= y + h,
+        "50 % line {top}..{bottom} spans the bar"
+    );
+    assert!(top > title_bottom, "50 % line under the title");
+}
+
+/// Each text of an SVG with its `y`.
+fn svg_text_nodes(doc: &roxmltree::Document) -> Vec<(String, f64)> {
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| {
+            Some((
+                n.text()?.trim().to_string(),
+                n.attribute("y")?.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// A sweep over text values: the values as written in the terminal, the tables (beside
+/// their positions) and the chart, which draws one interval bar per value.
+#[test]
+fn sweep_over_text_values_shows_the_values() {
+    let sweep = SweepDoc {
+        name: "Overflow".into(),
+        matchup: "knight vs brute".into(),
+        trials: 1000,
+        x: AxisDoc {
+            target: "options.wound_overflow".into(),
+            values: vec![0.0, 1.0],
+            labels: vec!["keep".into(), "reset".into()],
+        },
+        y: None,
+        points: vec![
+            point(0.0, None, 480, None),
+            point(1.0, None, 530, Some(0.52)),
+        ],
+        steps: vec![step(None, 0.0, 1.0, 0.05)],
+    };
+    let s = StudyDoc {
+        sweeps: vec![sweep.clone()],
+        ..StudyDoc::default()
+    };
+    let text = study_table(&s);
+    assert!(text.contains("keep → reset"), "{text}");
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("reset ")),
+        "{text}"
+    );
+    let d = report(Some(s));
+    let t = tables(&d).unwrap();
+    let points = table(&t, "sweep_points");
+    assert_eq!(str_at(points, "x_value", 1), Some("reset"));
+    assert_eq!(f64_at(points, "x", 1), Some(1.0));
+    let steps = table(&t, "sweep_steps");
+    assert_eq!(str_at(steps, "x_from_value", 0), Some("keep"));
+    assert_eq!(str_at(steps, "x_to_value", 0), Some("reset"));
+    let chart = oddsmith_report::sections::sweep::sweep_chart(&sweep).unwrap();
+    let oddsmith_report::charts::Plot::Intervals(p) = &chart.plot else {
+        panic!("one bar per text value: {:?}", chart.plot);
+    };
+    assert_eq!(p.categories, ["keep", "reset"]);
+    assert_eq!(p.exact, [None, Some(0.52)]);
+    let texts = super::svg_texts(&oddsmith_report::charts::svg(&chart).unwrap());
+    assert!(texts.iter().any(|t| t == "reset"), "{texts:?}");
 }

@@ -84,7 +84,7 @@ fn every_bundled_scenario_loads() {
                         .unwrap_or_else(|e| {
                             panic!(
                                 "{}",
-                                oddsmith_scenario::Comparison::relocate(&name, &text, &part.id, e)
+                                oddsmith_scenario::Comparison::relocate(&name, &text, part, e)
                             )
                         });
                     assert!(m > 0, "{name} [{}]", part.id);
@@ -295,4 +295,79 @@ params = { skill = 5, difficulty = "easy" }
     assert_eq!(allowed, [Check]);
     assert!(!s.study.is_empty());
     assert!(load::<Draft>("s.toml", GOOD).unwrap().study.is_empty());
+}
+
+const VARIANTS: &str = r#"name = "house"
+trials = 1000
+[compare]
+[variants.book]
+ruleset = "draft"
+options = { shield_bonus = { small = 1, large = 2 }, wound_overflow = "keep" }
+[variants.book.fighters.a]
+skill = 6
+weapon = "long sword"
+[variants.book.fighters.b]
+skill = 5
+weapon = "mace"
+[variants.house]
+ruleset = "draft"
+from = "book"
+options = { shield_bonus = { large = 3 } }
+[variants.house.fighters.b]
+skill = 7
+"#;
+
+#[test]
+fn variants_of_one_ruleset_build_on_each_other() {
+    let c = oddsmith_scenario::load_comparison("c.toml", VARIANTS).unwrap();
+    let names: Vec<(&str, &str, bool)> = c
+        .parts
+        .iter()
+        .map(|p| (p.name.as_str(), p.id.as_str(), p.variant))
+        .collect();
+    assert_eq!(names, [("book", "draft", true), ("house", "draft", true)]);
+    let house: toml::Table = toml::from_str(&c.parts[1].text).unwrap();
+    // Tables merged key by key: `large` changed, `small` and the other option kept; fighter b's
+    // skill changed, its weapon kept; fighter a copied whole.
+    assert_eq!(house["name"].as_str(), Some("house/house"));
+    assert_eq!(house["ruleset"].as_str(), Some("draft"));
+    assert!(!house.contains_key("from"));
+    let o = &house["options"];
+    assert_eq!(o["shield_bonus"]["small"].as_integer(), Some(1));
+    assert_eq!(o["shield_bonus"]["large"].as_integer(), Some(3));
+    assert_eq!(o["wound_overflow"].as_str(), Some("keep"));
+    let b = &house["fighters"]["b"];
+    assert_eq!(b["skill"].as_integer(), Some(7));
+    assert_eq!(b["weapon"].as_str(), Some("mace"));
+    assert_eq!(house["fighters"]["a"]["skill"].as_integer(), Some(6));
+    // Each part loads as a scenario of its ruleset.
+    let s: oddsmith_scenario::Scenario<Draft> = load("c.toml", &c.parts[1].text).unwrap();
+    assert_eq!(s.fighters.len(), 2);
+}
+
+#[test]
+fn variant_mistakes_are_located() {
+    let at = |text: &str| oddsmith_scenario::load_comparison("c.toml", text).unwrap_err();
+    let e = at(&VARIANTS.replace("from = \"book\"", "from = \"boko\""));
+    assert!(
+        e.field == "variants.house.from" && e.message.contains("no variant named \"boko\""),
+        "{e}"
+    );
+    let e = at(&VARIANTS.replace("ruleset = \"draft\"\nfrom", "from"));
+    assert!(
+        e.field == "variants.house" && e.message.contains("ruleset = \"ID\""),
+        "{e}"
+    );
+    let e = at(&VARIANTS.replace(
+        "[variants.book]\nruleset = \"draft\"",
+        "[variants.book]\nruleset = \"draft\"\nfrom = \"house\"",
+    ));
+    assert!(e.message.contains("circle"), "{e}");
+    let e = at(&VARIANTS.replace("ruleset = \"draft\"\nfrom", "ruleset = \"d20\"\nfrom"));
+    assert!(e.message.contains("builds on"), "{e}");
+    let e = at(&format!(
+        "{}[rulesets.draft]\n",
+        VARIANTS.replace("variants.house", "variants.draft")
+    ));
+    assert!(e.message.contains("has this name already"), "{e}");
 }

@@ -427,7 +427,7 @@ fn part(id: &str, text: &str, trials: u64, seed: u64, exact: bool) -> oddsmith_s
             } else {
                 None
             };
-            ("duel".to_string(), st, e)
+            (m.name.clone(), st, e)
         })
         .collect();
     oddsmith_study::PartResult {
@@ -447,6 +447,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
             part("x", DRAFT_PAIR, 20_000, 1, false),
             part("y", DRAFT_PAIR, 20_000, 2, false),
         ],
+        &[],
         0.05,
         0.02,
     );
@@ -464,7 +465,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
         part("x", &skill(7), 20_000, 1, false),
         part("y", DRAFT_PAIR, 20_000, 2, false),
     ];
-    let d = oddsmith_study::compare(&parts, 0.05, 0.9);
+    let d = oddsmith_study::compare(&parts, &[], 0.05, 0.9);
     assert!(d.archetypes[0].p_a_win.p_value < 1e-6);
     assert!(!d.archetypes[0].p_a_win.decisive);
     assert!(
@@ -472,7 +473,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
         "{:?}",
         d.verdicts
     );
-    let d = oddsmith_study::compare(&parts, 0.05, 0.05);
+    let d = oddsmith_study::compare(&parts, &[], 0.05, 0.05);
     assert!(d.archetypes[0].p_a_win.decisive);
     assert!(
         d.verdicts[0].contains("more often under x"),
@@ -484,7 +485,7 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
         part("x", &skill(7), 2_000, 1, true),
         part("y", DRAFT_PAIR, 2_000, 2, true),
     ];
-    let d = oddsmith_study::compare(&exact, 0.05, 0.05);
+    let d = oddsmith_study::compare(&exact, &[], 0.05, 0.05);
     let w = &d.archetypes[0].p_a_win;
     assert!(w.exact);
     let e7 = {
@@ -520,7 +521,7 @@ fn skill_step_verdict_compares_magnitudes() {
     let mut y = part("y", DRAFT_PAIR, 1_000, 2, true);
     x.step = Some(step("x", -0.10));
     y.step = Some(step("y", -0.04));
-    let d = oddsmith_study::compare(&[x, y], 0.05, 0.03);
+    let d = oddsmith_study::compare(&[x, y], &[], 0.05, 0.03);
     let v = d
         .verdicts
         .iter()
@@ -608,4 +609,295 @@ values = [5, 6]
     assert!(doc.asserts[0].passed);
     assert!(!doc.is_empty());
     assert!(StudyDoc::default().is_empty());
+}
+
+#[test]
+fn sweeps_over_text_and_true_false_values() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\noption = \"end_condition\"\nvalues = [\"incapacitated\", \"first_wound\"]\n\n[[sweep]]\noption = \"exhaustion\"\nvalues = [false, true]\ny = {{ option = \"wound_overflow\", values = [\"reset\", \"keep\"] }}\n"
+    );
+    let d = study::<Draft>(&text, 2_000, true).unwrap();
+    let exact = |options: &str| {
+        let t = format!("{DRAFT_PAIR}\n[options]\n{options}\n");
+        let s: Scenario<Draft> = load(FILE, &t).unwrap();
+        s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win
+    };
+    let sw = &d.sweeps[0];
+    assert_eq!(sw.x.target, "options.end_condition");
+    assert_eq!(sw.x.labels, ["incapacitated", "first_wound"]);
+    assert_eq!(sw.x.values, [0.0, 1.0], "positions on a text axis");
+    assert!(!sw.x.is_numeric());
+    assert_eq!(sw.x.label(1.0), Some("first_wound"));
+    for (pt, v) in sw.points.iter().zip(["incapacitated", "first_wound"]) {
+        let e = exact(&format!("end_condition = \"{v}\""));
+        assert_eq!(pt.exact_p_a_win, Some(e), "{v}");
+    }
+    assert_ne!(sw.points[0].exact_p_a_win, sw.points[1].exact_p_a_win);
+    // The one step incapacitated → first_wound is paired like a numeric step.
+    assert_eq!(sw.steps.len(), 1);
+    let st = &sw.steps[0];
+    assert_eq!((st.from, st.to), (0.0, 1.0));
+    assert!((st.diff.hi - st.diff.lo) / 2.0 < st.unpaired_half_width);
+    // true/false on x, text on y: every point is the scenario with both written in.
+    let sw = &d.sweeps[1];
+    assert_eq!(sw.x.labels, ["false", "true"]);
+    assert_eq!(sw.y.as_ref().unwrap().labels, ["reset", "keep"]);
+    let written: Vec<(&str, &str)> = sw
+        .points
+        .iter()
+        .map(|p| {
+            (
+                sw.x.label(p.x).unwrap(),
+                sw.y.as_ref().unwrap().label(p.y.unwrap()).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ("false", "reset"),
+            ("true", "reset"),
+            ("false", "keep"),
+            ("true", "keep")
+        ]
+    );
+    for (pt, (x, y)) in sw.points.iter().zip(written) {
+        let e = exact(&format!("exhaustion = {x}\nwound_overflow = \"{y}\""));
+        assert_eq!(pt.exact_p_a_win, Some(e), "{x}, {y}");
+    }
+    // A numeric sweep keeps numeric values and no labels (its JSON is unchanged).
+    let text =
+        format!("{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 6]\n");
+    let d = study::<Draft>(&text, 1_000, false).unwrap();
+    assert!(d.sweeps[0].x.labels.is_empty());
+    let json = serde_json::to_value(&d.sweeps[0].x).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({ "target": "a.con", "values": [5.0, 6.0] })
+    );
+}
+
+#[test]
+fn bad_text_value_is_located_and_named() {
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\noption = \"wound_overflow\"\nvalues = [\"keep\", \"rest\"]\n"
+    );
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    let e = validate(FILE, &text, &s).unwrap_err().to_string();
+    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
+    assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
+    assert!(e.contains("options.wound_overflow = \"rest\""), "{e}");
+}
+
+#[test]
+fn sweep_over_one_member_of_a_nested_option_keeps_the_others() {
+    // `shield_bonus.large` set alone; `small` stays as written in [options].
+    let shielded = DRAFT_PAIR.replace(
+        "weapon = \"long sword\"\nstr = 7",
+        "weapon = \"long sword\"\nshield = \"large\"\nshield_skill = 6\nstr = 7",
+    );
+    let text = format!(
+        "{shielded}\n[options]\nshield_bonus = {{ small = 1, large = 2 }}\n\n[[sweep]]\noption = \"shield_bonus.large\"\nvalues = [0, 2, 4]\n"
+    );
+    let d = study::<Draft>(&text, 1_000, true).unwrap();
+    let sw = &d.sweeps[0];
+    for (pt, large) in sw.points.iter().zip([0, 2, 4]) {
+        let t = format!("{shielded}\n[options]\nshield_bonus = {{ small = 1, large = {large} }}\n");
+        let s: Scenario<Draft> = load(FILE, &t).unwrap();
+        let e = s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win;
+        assert_eq!(pt.exact_p_a_win, Some(e), "large = {large}");
+    }
+    assert!(sw.points[0].exact_p_a_win < sw.points[2].exact_p_a_win);
+}
+
+#[test]
+fn two_variants_of_one_ruleset_are_compared_paired() {
+    let book: Scenario<Draft> = load(FILE, DRAFT_PAIR).unwrap();
+    let house_text = format!("{DRAFT_PAIR}\n[options]\nend_condition = \"first_severe\"\n");
+    let house: Scenario<Draft> = load(FILE, &house_text).unwrap();
+    let run = |a: &Scenario<Draft>, b: &Scenario<Draft>, exact: bool| {
+        oddsmith_study::paired_matchups(["book", "house"], a, b, &cfg(20_000, 3), exact, &|_| {})
+            .unwrap()
+    };
+    let parts = || {
+        [
+            part("book", DRAFT_PAIR, 1_000, 1, false),
+            part("house", &house_text, 1_000, 2, false),
+        ]
+    };
+    let paired = run(&book, &house, false);
+    assert_eq!(paired.len(), 1);
+    let d = oddsmith_study::compare(&parts(), &paired, 0.05, 0.02);
+    let a = &d.archetypes[0];
+    assert!(a.paired && !a.p_a_win.exact);
+    // The values come from the paired run, not the parts' independent runs.
+    let (o1, o2) = (&paired[0].stats[0].outcomes, &paired[0].stats[1].outcomes);
+    assert_eq!(a.p_a_win.values, [o1.p_a(), o2.p_a()]);
+    // Common random numbers: a much narrower interval than independent samples would give.
+    let ind =
+        oddsmith_stats::diff_independent(o1.a_wins, o1.total(), o2.a_wins, o2.total()).unwrap();
+    assert!(
+        a.p_a_win.hi - a.p_a_win.lo < 0.6 * (ind.hi - ind.lo),
+        "paired {:?} vs independent {ind:?}",
+        a.p_a_win
+    );
+    // Within 4σ of the exact difference.
+    let e = |s: &Scenario<Draft>| s.ruleset.exact(&s.matchups[0].matchup).unwrap().p_a_win;
+    let exact = e(&book) - e(&house);
+    let se = (a.p_a_win.hi - a.p_a_win.lo) / (2.0 * 1.96);
+    assert!(
+        (a.p_a_win.diff - exact).abs() < 4.0 * se,
+        "{} vs exact {exact}",
+        a.p_a_win.diff
+    );
+    assert!(
+        exact.abs() > 0.01,
+        "the house rule changes the duel: {exact}"
+    );
+    // The JSON says the comparison was paired.
+    let json = serde_json::to_value(a).unwrap();
+    assert_eq!(json["paired"], true);
+    // The same rules twice: every trial agrees, the difference is exactly 0, no verdict.
+    let same = run(&book, &book, false);
+    let c = same[0].concordance;
+    assert_eq!((c.first_only, c.second_only), (0, 0));
+    let d = oddsmith_study::compare(&parts(), &same, 0.05, 0.02);
+    assert_eq!(d.archetypes[0].p_a_win.diff, 0.0);
+    assert!(d.verdicts.is_empty(), "{:?}", d.verdicts);
+    // Exact on both sides: the exact difference, judged by the threshold alone.
+    let d = oddsmith_study::compare(&parts(), &run(&book, &house, true), 0.05, 0.02);
+    let w = &d.archetypes[0].p_a_win;
+    assert!(w.exact);
+    assert_eq!(w.diff, exact);
+}
+
+#[test]
+fn five_kits_whose_costs_do_not_predict_win_rate_get_no_verdicts() {
+    // The bundled five priced Draft kits: the slope's interval includes 0.
+    let text = include_str!("../../../../scenarios/studies/draft-loadouts.toml");
+    let t = study::<Draft>(text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let c = t.costs.unwrap();
+    assert_eq!(c.points.len(), 5);
+    assert!(c.slope_ci95[0] <= 0.0, "{:?}", c.slope_ci95);
+    assert_eq!(c.fit, oddsmith_study::CostFit::NotPredictive);
+    assert!(
+        c.points
+            .iter()
+            .all(|p| p.verdict.is_none() && p.fair_cost.is_none())
+    );
+    assert_eq!(c.tolerance, oddsmith_scenario::DEFAULT_FAIR_TOLERANCE);
+    assert!(c.missing.is_empty());
+    // The dagger priced as the dearest kit: the line slopes downward (the case, where
+    // the dearest kit was called under-priced).
+    let text = text.replace("dagger = 10", "dagger = 90");
+    let c = study::<Draft>(&text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert!(c.slope < 0.0, "{}", c.slope);
+    assert_eq!(c.fit, oddsmith_study::CostFit::NotPredictive);
+    assert!(
+        c.points
+            .iter()
+            .all(|p| p.verdict.is_none() && p.fair_cost.is_none())
+    );
+}
+
+/// Five draft kits whose skill rises with the price: costs predict win rate.
+fn priced_skills(costs: &str, extra: &str) -> String {
+    let mut t = "name = \"p\"\nruleset = \"draft\"\n".to_string();
+    for (k, skill) in [3, 4, 5, 6, 7].iter().enumerate() {
+        t += &format!(
+            "[fighters.k{k}]\nskill = {skill}\nweapon = \"long sword\"\narmour = \"leather\"\nstr = 7\ncon = 6\n"
+        );
+    }
+    format!("{t}[tournament]\ncosts = {{ {costs} }}\n{extra}")
+}
+
+#[test]
+fn fair_costs_fed_back_as_costs_land_inside_the_tolerance() {
+    // Prices that over-reward the middle kits: the line is real but the kits sit off it.
+    let text = priced_skills("k0 = 10, k1 = 35, k2 = 40, k3 = 45, k4 = 90", "");
+    let t = study::<Draft>(&text, 4_000, false)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let c = t.costs.unwrap();
+    assert_eq!(
+        c.fit,
+        oddsmith_study::CostFit::Predictive,
+        "{:?}",
+        c.slope_ci95
+    );
+    assert!(c.slope > 0.0 && c.slope_ci95[0] > 0.0);
+    assert!(
+        c.points
+            .iter()
+            .any(|p| p.verdict.as_deref() != Some("fair")),
+        "some kit is off the line"
+    );
+    for p in &c.points {
+        let f = p.fair_cost.unwrap();
+        assert!(f.lo <= f.value && f.value <= f.hi, "{f:?}");
+        // The line at the fair cost gives the kit's win rate.
+        assert!((c.intercept + c.slope * f.value - p.win_rate.p).abs() < 1e-12);
+    }
+    // Priced at their fair costs (same seed, so the same duels), every kit is fair.
+    let fair: Vec<String> = c
+        .points
+        .iter()
+        .map(|p| format!("{} = {}", p.fighter, p.fair_cost.unwrap().value))
+        .collect();
+    let again = study::<Draft>(&priced_skills(&fair.join(", "), ""), 4_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert_eq!(again.fit, oddsmith_study::CostFit::Predictive);
+    for p in &again.points {
+        assert!(
+            p.residual.abs() < again.tolerance,
+            "{}: {}",
+            p.fighter,
+            p.residual
+        );
+        assert_eq!(p.verdict.as_deref(), Some("fair"), "{}", p.fighter);
+    }
+}
+
+#[test]
+fn missing_costs_are_named_and_the_tolerance_is_configurable() {
+    let text = priced_skills(
+        "k0 = 10, k1 = 20, k2 = 30, k4 = 50",
+        "fair_tolerance = 0.001\n",
+    );
+    let c = study::<Draft>(&text, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert_eq!(c.missing, ["k3"]);
+    assert_eq!(c.points.len(), 4);
+    assert_eq!(c.tolerance, 0.001);
+    // No kit priced at all (the draft rules price nothing): every kit is named.
+    let text = priced_skills("", "");
+    let c = study::<Draft>(&text, 1_000, false)
+        .unwrap()
+        .tournament
+        .unwrap()
+        .costs
+        .unwrap();
+    assert_eq!(c.missing.len(), 5);
+    assert_eq!(c.fit, oddsmith_study::CostFit::TooFewKits);
+    // A tolerance outside [0, 0.5) is refused on load.
+    let bad = priced_skills("k0 = 1", "fair_tolerance = 3\n");
+    let e = load::<Draft>(FILE, &bad).unwrap_err();
+    assert!(e.field.ends_with("fair_tolerance"), "{e}");
 }

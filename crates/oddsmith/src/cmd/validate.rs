@@ -66,8 +66,8 @@ pub(crate) fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<V
             };
             let summary = visit(&p.id, v)
                 .expect("load_comparison checked the id")
-                .map_err(|e| relocate_err(file, text, &p.id, e))?;
-            Ok(format!("[{}] {summary}", p.id))
+                .map_err(|e| relocate_err(file, text, p, e))?;
+            Ok(format!("[{}] {summary}", p.name))
         })
         .collect()
 }

@@ -1,4 +1,5 @@
-//! Running a comparison file: every part with its own ruleset and seed, then the comparison
+//! Running a comparison file: every part with its own ruleset and seed, the matchups of
+//! every two variants of one ruleset together on common random numbers, then the comparison
 //! of the parts (archetypes, skill steps, checks).
 
 use anyhow::Result;
@@ -7,7 +8,9 @@ use oddsmith_report::{ReportData, RunDoc};
 use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
 use oddsmith_scenario::{Part, load, load_comparison};
 use oddsmith_sim::RunConfig;
-use oddsmith_study::{Ctx, PartResult, compare, run_check_study, skill_step};
+use oddsmith_study::{
+    Ctx, PairedMatchup, PartResult, compare, paired_matchups, run_check_study, skill_step,
+};
 
 use super::matchups::{BaseRun, run_base};
 use crate::cmd::validate::validate_parts;
@@ -31,7 +34,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
             ruleset: c
                 .parts
                 .iter()
-                .map(|p| p.id.as_str())
+                .map(|p| p.name.as_str())
                 .collect::<Vec<_>>()
                 .join(" vs "),
             seed: cfg.seed,
@@ -62,7 +65,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
         };
         let (part, base) = visit(&p.id, job)
             .expect("load_comparison checked the id")
-            .map_err(|e| relocate_err(file, text, &p.id, e))?;
+            .map_err(|e| relocate_err(file, text, p, e))?;
         data.run.options.extend(base.options);
         data.run.matchups.extend(base.matchups);
         data.stats.extend(base.stats);
@@ -70,8 +73,49 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
         data.fighters.extend(base.fighters);
         results.push(part);
     }
-    data.run.comparison = Some(compare(&results, c.alpha, c.practical_threshold));
+    // Variants of one ruleset share their fighters: their matchups run together on common
+    // random numbers (one seed for the pair), so the comparison sees the rule change, not noise.
+    let mut paired: Vec<PairedMatchup> = Vec::new();
+    for (i, p) in c.parts.iter().enumerate() {
+        for q in c.parts[i + 1..].iter().filter(|q| q.id == p.id) {
+            let job = RunPair {
+                file,
+                parts: [p, q],
+                cfg: &cfg,
+                exact: r.exact,
+            };
+            paired.extend(visit(&p.id, job).expect("load_comparison checked the id")?);
+        }
+    }
+    data.run.comparison = Some(compare(&results, &paired, c.alpha, c.practical_threshold));
     Ok(data)
+}
+
+/// Runs the common matchups of two variants of one ruleset on common random numbers.
+struct RunPair<'a> {
+    file: &'a str,
+    parts: [&'a Part; 2],
+    cfg: &'a RunConfig,
+    exact: bool,
+}
+
+impl RulesetVisitor for RunPair<'_> {
+    type Output = Result<Vec<PairedMatchup>>;
+    fn visit<R: Ruleset>(self) -> Self::Output {
+        let [p, q] = self.parts;
+        // Both were loaded and checked by `validate_parts` before any part ran.
+        let a = load::<R>(self.file, &p.text).map_err(ScenarioInput)?;
+        let b = load::<R>(self.file, &q.text).map_err(ScenarioInput)?;
+        let label = format!("{} vs {} (paired)", p.name, q.name);
+        let bar =
+            crate::progress::Bar::new(&label, self.cfg.trials * a.matchups.len() as u64, false);
+        let out = paired_matchups([&p.name, &q.name], &a, &b, self.cfg, self.exact, &|n| {
+            bar.inc(n)
+        })
+        .map_err(study_input)?;
+        bar.finish();
+        Ok(out)
+    }
 }
 
 /// Runs one part of a comparison: its matchups, its checks and its skill step.
@@ -88,7 +132,8 @@ impl RulesetVisitor for RunPart<'_> {
         let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
         // Checked by `validate_parts` before any part ran.
         let s = load::<R>(file, text).map_err(ScenarioInput)?;
-        let base = run_base(&s, cfg, self.exact, &format!("{}: ", R::ID))?;
+        let name = &self.part.name;
+        let base = run_base(&s, cfg, self.exact, &format!("{name}: "))?;
         let ctx = Ctx {
             file,
             text,
@@ -97,7 +142,7 @@ impl RulesetVisitor for RunPart<'_> {
             exact: self.exact,
         };
         let part = PartResult {
-            id: R::ID.into(),
+            id: name.clone(),
             matchups: s
                 .matchups
                 .iter()
@@ -109,7 +154,10 @@ impl RulesetVisitor for RunPart<'_> {
                 .collect::<Result<_>>()?,
             step: match &self.part.skill_step {
                 Some(step) => {
-                    Some(skill_step(file, text, &s, step, cfg, self.exact).map_err(study_input)?)
+                    let mut effect =
+                        skill_step(file, text, &s, step, cfg, self.exact).map_err(study_input)?;
+                    effect.ruleset.clone_from(name);
+                    Some(effect)
                 }
                 None => None,
             },

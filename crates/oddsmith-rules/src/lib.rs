@@ -36,6 +36,7 @@ rulesets! {
     draft::Draft,
     gamecraft::Gamecraft,
     d20::D20,
+    cards::Cards,
 }
 
 use serde::Serialize;

@@ -2,7 +2,8 @@
 
 use criterion::criterion_main;
 
+mod cards;
 mod dice;
 mod duel;
 
-criterion_main!(duel::benches, dice::benches);
+criterion_main!(duel::benches, dice::benches, cards::benches);

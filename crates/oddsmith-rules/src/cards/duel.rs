@@ -622,6 +622,9 @@ pub fn resolve<R: Roller, T: Tally>(
         Man::Change => change(s, rs, att),
         _ => {}
     }
+    if d.is_none() && a.man == Man::Attack && o.unopposed_attack_closes_range && legal {
+        s.range = (s.range + o.no_step_back_delta as i8).max(0);
+    }
     if let Some(d) = d {
         match d.man {
             Man::Change => change(s, rs, def),

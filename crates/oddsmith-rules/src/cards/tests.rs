@@ -250,6 +250,32 @@ fn off_hand_example() {
     assert_eq!(arms_used, [0, 0, 1, 1], "axe twice, then the poinard");
 }
 
+/// Seed §Range, literal reading: an unopposed attack changes the range like a no-step parry.
+#[test]
+fn unopposed_attack_closes_range_option() {
+    for (flag, want) in [(false, 1), (true, 0)] {
+        let o = opts(|o| o.unopposed_attack_closes_range = flag);
+        let (r, m) = pair::<Cards>(o, &spec(DEVON), &spec(SOLDIER));
+        let mut s = r.start(&m);
+        let mut rs = rounds([&[], &[]]);
+        let mut rng = stream(6, 0);
+        let mut dice = RngRoller::new(&mut rng);
+        duel::resolve(
+            r.options(),
+            &m,
+            &mut s,
+            &mut rs,
+            0,
+            decl(Man::Attack, Card::plain(-4), 0),
+            None,
+            0,
+            &mut dice,
+            &mut NoTally,
+        );
+        assert_eq!(s.range, want);
+    }
+}
+
 /// Seed §Range (digest §7.14.8): spear 2 against sword 1 begins at range 2; the swordsman
 /// may parry the spear but not attack.
 #[test]

@@ -89,6 +89,10 @@ pub enum Man {
     Close,
     /// Retreat (−3), resolve immediately: range +1.
     Retreat,
+    /// Lunge (−2): an attack one yard beyond the weapon's range, maximum damage +1.
+    Lunge,
+    /// Push (0), resolve immediately, only at range 0: range +1; prevented only by a dodge.
+    Push,
     /// Drop the weapon and draw the backup (§Changing Weapons): no other action this round.
     Change,
     /// Parry (0), stepping back.
@@ -107,18 +111,21 @@ impl Man {
     /// The maneuver's difficulty (§Basic and §Complex Maneuvers).
     pub fn difficulty(self) -> i32 {
         match self {
-            Man::Attack | Man::Parry | Man::Block | Man::Change => 0,
+            Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push => 0,
             Man::Disarm => -5,
             Man::Close | Man::Retreat | Man::Seize => -3,
-            Man::ParryNoStep | Man::Dodge => -2,
+            Man::ParryNoStep | Man::Dodge | Man::Lunge => -2,
         }
     }
     /// Whether this defence prevents `attack` (the "prevented by" clauses).
     pub fn prevents(self, attack: Man) -> bool {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
         match attack {
-            Man::Attack | Man::Disarm => parry || matches!(self, Man::Dodge | Man::Block),
+            Man::Attack | Man::Disarm | Man::Lunge => {
+                parry || matches!(self, Man::Dodge | Man::Block)
+            }
             Man::Close | Man::Retreat => parry || self == Man::Block,
+            Man::Push => self == Man::Dodge,
             _ => false,
         }
     }
@@ -272,6 +279,12 @@ pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> 
         || (o.long_weapon_can_parry_inside_reach && own.range > range)
 }
 
+/// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
+/// afforded the same advantage", §Complex Maneuvers Lunge).
+fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man: Man) -> bool {
+    can_parry(o, own, theirs, range) || (man == Man::Lunge && own.range + 1 == range)
+}
+
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
 fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
     let f = &m.f[side];
@@ -324,11 +337,7 @@ pub fn declare<R: Roller>(
     let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, x, decl_range)));
     match attack_arm {
         Some(i) => {
-            let idx = match t.attacker {
-                AttackerPolicy::Greedy => pick(&c.hand, true, false, r),
-                AttackerPolicy::Bait => pick(&c.hand, false, false, r),
-                AttackerPolicy::Random => pick(&c.hand, true, true, r),
-            };
+            let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
             let total = i32::from(card.value) + mods(m, att, a[i], Man::Disarm) - 5;
             let man = if t.disarm_unopposed
@@ -342,6 +351,15 @@ pub fn declare<R: Roller>(
                 Man::Attack
             };
             Some(take(rs, att, man, i as u8, idx))
+        }
+        None if t.lunge && o.range_model && {
+            (0..2).any(|i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))
+        } =>
+        {
+            let i = (0..2)
+                .find(|&i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))?;
+            let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+            Some(take(rs, att, Man::Lunge, i as u8, idx))
         }
         None => {
             // §Changing Weapons: out of reach with a backup weapon that reaches: change.
@@ -358,6 +376,8 @@ pub fn declare<R: Roller>(
             let want = a[i]?.range;
             let man = if decl_range > want {
                 Man::Close
+            } else if decl_range == 0 && want > 0 {
+                Man::Push
             } else if decl_range < want && decl_range < longest(m, s) {
                 Man::Retreat
             } else {
@@ -367,6 +387,19 @@ pub fn declare<R: Roller>(
             Some(take(rs, att, man, i as u8, idx))
         }
     }
+}
+
+/// The attacker's card under his policy, never one of his `reserve` highest cards (while he
+/// holds more than those).
+fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &mut R) -> usize {
+    let n = c.hand.len();
+    let reserve = if n > reserve { reserve } else { 0 };
+    let k = match p {
+        AttackerPolicy::Greedy => reserve,
+        AttackerPolicy::Bait => n - 1,
+        AttackerPolicy::Random => reserve + (r.roll((n - reserve) as u32) - 1) as usize,
+    };
+    c.hand.kth_best(k).unwrap_or(0)
 }
 
 /// Takes card `idx` from `side`'s hand for maneuver `man` with arm `arm`, counting it.
@@ -419,7 +452,7 @@ fn answer<R: Roller>(
     let arm = [1usize, 0].into_iter().find(|&i| {
         mine[i].is_some_and(|x| {
             room && (c.used[i] < x.mm || a.man == Man::Disarm)
-                && can_parry(o, x, theirs, decl_range)
+                && can_parry_vs(o, x, theirs, decl_range, a.man)
                 && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
         })
     });
@@ -526,7 +559,9 @@ pub fn resolve<R: Roller, T: Tally>(
     let theirs = a_arm;
     let legal = match a.man {
         Man::Attack | Man::Disarm => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
         Man::Close => s.range > 0,
+        Man::Push => s.range == 0,
         Man::Retreat => s.range < longest(m, s),
         _ => true,
     };
@@ -535,7 +570,7 @@ pub fn resolve<R: Roller, T: Tally>(
             && match d.man {
                 Man::Dodge => true,
                 _ => d_arms[usize::from(d.arm.min(1))]
-                    .is_some_and(|x| can_parry(o, x, theirs, s.range)),
+                    .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
             }
     });
     let a_base = mods(m, att, a_arm, a.man) + a.man.difficulty();
@@ -580,14 +615,15 @@ pub fn resolve<R: Roller, T: Tally>(
     };
     let mut end = None;
     match a.man {
-        Man::Attack => {
-            let arm = a_arm.expect("legal attacks have an arm");
-            let dmg = if success {
-                let md = i32::from(arm.md) + charge_bonus;
-                let raw = (a_card + i32::from(arm.edge)).clamp(o.damage_floor, md.max(o.damage_floor));
-                (raw - m.f[def].protection).max(0)
-            } else {
-                0
+        Man::Attack | Man::Lunge => {
+            let dmg = match a_arm {
+                Some(arm) if success => {
+                    let md = i32::from(arm.md) + charge_bonus + i32::from(a.man == Man::Lunge);
+                    let raw = (a_card + i32::from(arm.edge))
+                        .clamp(o.damage_floor, md.max(o.damage_floor));
+                    (raw - m.f[def].protection).max(0)
+                }
+                _ => 0,
             };
             out.damage = dmg;
             tally.attack(att, success, dmg);
@@ -618,7 +654,7 @@ pub fn resolve<R: Roller, T: Tally>(
             }
         }
         Man::Close if success => s.range = (s.range - 1).max(0),
-        Man::Retreat if success => s.range += 1,
+        Man::Retreat | Man::Push if success => s.range += 1,
         Man::Change => change(s, rs, att),
         _ => {}
     }
@@ -657,7 +693,10 @@ fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
 
 /// Whether a maneuver resolves immediately (and so re-syncs what the tactics know).
 fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
-    matches!(a.man, Man::Disarm | Man::Close | Man::Retreat | Man::Change)
+    matches!(
+        a.man,
+        Man::Disarm | Man::Close | Man::Retreat | Man::Push | Man::Change
+    )
         || d.is_some_and(|d| matches!(d.man, Man::Seize | Man::Change))
 }
 

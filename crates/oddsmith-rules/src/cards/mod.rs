@@ -11,7 +11,8 @@
 //! in turn under each fighter's tactics and resolved simultaneously, attack total = card +
 //! finesse + force + armour + difficulty − positive parry total, damage = card + edge capped
 //! at the weapon's maximum, Attack, Parry (with and without stepping back), Parry/Seize the
-//! Initiative, Melee Dodge, Block, Disarming Attack, Close, Retreat and weapon changes, range
+//! Initiative, Melee Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push and weapon
+//! changes, range
 //! and reach, charging and surprise, hit points (G4) and the round cap.
 //!
 //! The decks travel in the duel state, so the duel is Monte Carlo only: [`Cards`] overrides
@@ -134,7 +135,7 @@ impl crate::Ruleset for Cards {
                       armour + difficulty − positive parry total, a hit at 1 or more, damage = \
                       card + edge capped at the weapon's maximum against hp_base + vitality. \
                       Parry (−2 without stepping back), Parry/Seize, Melee Dodge, Block, \
-                      Disarming Attack, Close, Retreat, weapon changes with fast draw, range and \
+                      Disarming Attack, Lunge, Close, Retreat, Push, weapon changes with fast draw, range and \
                       reach, off-hand items, charging and surprise. Monte Carlo only (the decks \
                       are in the state); checks are exact (hypergeometric).",
             fighter_fields: FIGHTER_DOCS.to_vec(),
@@ -251,8 +252,8 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
     doc("npc", "false", "a non-player fighter: draws from a jokerless deck under npc_jokerless"),
     doc(
         "tactics",
-        "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, dodge_when_no_parry = true, close_with_parry = true }",
-        "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize when card + mods − 3 ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Retreat when out of reach; dodge when no parry; parry without stepping back to close in",
+        "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true }",
+        "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize when card + mods − 3 ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in",
     ),
 ];
 

@@ -99,10 +99,10 @@ crate::options! {
             "true",
             "§Complex Maneuvers Disarming Attack (-5): flings the opponent's weapon away (see on_disarm)",
         ),
-        /// §Complex Maneuvers: Close and Retreat.
+        /// §Complex Maneuvers: Close, Retreat and Push.
         close_retreat: bool = true => (
             "true",
-            "§Complex Maneuvers Close (-3) and Retreat (-3): range -1 / +1, prevented by a parry or block",
+            "§Complex Maneuvers Close (-3), Retreat (-3) and Push (0, at range 0 only, prevented only by a dodge): range -1 / +1 / +1; Close and Retreat are prevented by a parry or block",
         ),
         /// §Changing Weapons / disarm: what a disarmed fighter does.
         on_disarm: OnDisarm = OnDisarm::BackupOrDefeat => (

@@ -186,9 +186,11 @@ pub struct Tactics {
     /// A Disarming Attack instead of an attack when the defender has no card left and the
     /// total would be above 0.
     pub disarm_unopposed: bool,
-    /// Close (range too long) or Retreat (too short) with the best card when the weapon
-    /// cannot attack at the current range.
+    /// Close (range too long), Push (at range 0) or Retreat (too short) with the best card
+    /// when the weapon cannot attack at the current range.
     pub range_fix: bool,
+    /// Lunge (−2, maximum damage +1) when the weapon is one yard short, instead of Close.
+    pub lunge: bool,
     /// Melee-dodge with the best card when reach forbids a parry.
     pub dodge_when_no_parry: bool,
     /// A defender whose weapon is shorter than the range parries without stepping back once
@@ -206,6 +208,7 @@ impl Default for Tactics {
             reserve: 0,
             disarm_unopposed: true,
             range_fix: true,
+            lunge: false,
             dodge_when_no_parry: true,
             close_with_parry: true,
         }

@@ -276,6 +276,57 @@ fn unopposed_attack_closes_range_option() {
     }
 }
 
+/// §Complex Maneuvers Push (range 0 only, range +1), Lunge (−2, one yard beyond the weapon's
+/// range, maximum damage +1), and the `reserve` tactic (the highest cards are kept back).
+#[test]
+fn push_lunge_and_reserve() {
+    let o = CardsOptions::default();
+    let mut rng = stream(7, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    // A spearman at range 0 pushes.
+    let (r, m) = pair::<Cards>(
+        o.clone(),
+        &spec("skill = 2\nweapon = \"spear\""),
+        &spec("skill = 2\nweapon = \"dagger\""),
+    );
+    let mut s = r.start(&m);
+    s.range = 0;
+    let mut rs = rounds([&[Card::plain(1), Card::plain(2)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+    assert_eq!((d.man, d.card), (Man::Push, Card::plain(2)));
+    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert_eq!(s.range, 1);
+    // A swordsman one yard short lunges; an unopposed +10 deals 3 + 1.
+    let (r, m) = pair::<Cards>(
+        o.clone(),
+        &spec("skill = 2\nweapon = \"sword\"\ntactics = { lunge = true }"),
+        &spec("skill = 2\nweapon = \"spear\""),
+    );
+    let mut s = r.start(&m);
+    assert_eq!(s.range, 2);
+    let mut rs = rounds([&[Card::plain(10)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Lunge);
+    let (reg, _) =
+        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.attack_total, reg.damage), (10 + 1 - 2, 4));
+    // Greedy with one card in reserve plays the second best, then stops at one card left.
+    let (r, m) = pair::<Cards>(
+        o,
+        &spec("skill = 3\nweapon = \"sword\"\ntactics = { reserve = 1 }"),
+        &spec("skill = 2\nweapon = \"sword\""),
+    );
+    let s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(1), Card::plain(9), Card::plain(5)], &[]]);
+    let first = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!(first.card, Card::plain(5));
+    rs[0].declared = 1;
+    let second = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!(second.card, Card::plain(1));
+    rs[0].declared = 2;
+    assert!(duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).is_none());
+}
+
 /// Seed §Range (digest §7.14.8): spear 2 against sword 1 begins at range 2; the swordsman
 /// may parry the spear but not attack.
 #[test]
@@ -522,10 +573,11 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
             for (j, dp) in defenders.iter().enumerate() {
                 let hp = hits[(i + j) % 3];
                 let t = format!(
-                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\" }}",
+                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {} }}",
                     name(ap),
                     name(dp),
-                    name(&hp)
+                    name(&hp),
+                    (i + j) % 2 == 0
                 );
                 let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
                 let shield = if weapons.1 == "spear" {

@@ -39,6 +39,16 @@ pub const C_SEIZES: usize = 2;
 /// Per-side counter: cards drawn by hitting.
 pub const C_HIT_DRAWS: usize = 3;
 
+#[cfg(test)]
+#[test]
+fn per_side_counters_match_their_names() {
+    let n = |k: usize| super::COUNTERS[k];
+    assert_eq!(
+        [n(C_INITIATIVE), n(C_DISARMS), n(C_SEIZES), n(C_HIT_DRAWS)],
+        ["a_initiative_rounds", "a_disarms", "a_seizes", "a_hit_draws"]
+    );
+}
+
 /// The duel between two rounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct State {

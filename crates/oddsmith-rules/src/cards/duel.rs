@@ -701,13 +701,18 @@ fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
     rs[side].done = true;
 }
 
-/// Whether a maneuver resolves immediately (and so re-syncs what the tactics know).
-fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
+/// Whether a maneuver resolves immediately (and so re-syncs what the tactics know). A
+/// no-step parry against an attack counts too: it is announced, and its range change is what
+/// the attacker answers next register (the seed's Devon example: "The noble doesn't step back
+/// while parrying, reducing the range to 0. During the second register Devon changes weapons").
+pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
     matches!(
         a.man,
         Man::Disarm | Man::Close | Man::Retreat | Man::Push | Man::Change
-    )
-        || d.is_some_and(|d| matches!(d.man, Man::Seize | Man::Change))
+    ) || d.is_some_and(|d| {
+        matches!(d.man, Man::Seize | Man::Change)
+            || (d.man == Man::ParryNoStep && a.man == Man::Attack)
+    })
 }
 
 /// §Determine Initiative: combat training (1 card without it) + willpower, best card, hits by

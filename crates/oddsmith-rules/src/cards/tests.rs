@@ -212,6 +212,16 @@ fn changing_weapons_example() {
     assert_eq!(duel::hand_size(&m, &s, 0), 2, "the dagger skill the round after");
 }
 
+/// Reviewer A5: the no-step parry re-syncs the range the tactics read, so in the Devon
+/// example the attacker's next register sees range 0 (and changes weapons) instead of
+/// declaring a sword attack that is illegal when it resolves.
+#[test]
+fn no_step_parry_resyncs_declared_range() {
+    let a = decl(Man::Attack, Card::plain(1), 0);
+    assert!(duel::immediate(&a, Some(&decl(Man::ParryNoStep, Card::plain(2), 0))));
+    assert!(!duel::immediate(&a, Some(&decl(Man::Parry, Card::plain(2), 0))));
+}
+
 fn decl_next<R: crate::Roller>(
     r: &Cards,
     m: &Matchup,

@@ -216,7 +216,7 @@ pub fn arms(m: &Matchup, s: &State, side: usize) -> [Option<Arm>; 2] {
     match s.kit[side] {
         KIT_MAIN => [Some(f.main), f.off],
         KIT_BACKUP => [f.backup, None],
-        KIT_BARE => [Some(f.bare), None],
+        KIT_BARE => [Some(f.bare), f.off],
         _ => [None, None],
     }
 }
@@ -252,7 +252,10 @@ pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
             None => f.main_skill,
         },
         KIT_BACKUP => f.backup_skill,
-        KIT_BARE => f.brawling,
+        KIT_BARE => match f.off {
+            Some(_) => f.brawling.min(f.off_skill),
+            None => f.brawling,
+        },
         _ => 1,
     };
     let skill = if s.fresh[side] {
@@ -653,6 +656,15 @@ pub fn resolve<R: Roller, T: Tally>(
                     } else {
                         true
                     }
+                }
+                OnDisarm::BackupOrUnarmed => {
+                    if s.kit[def] == KIT_MAIN && m.f[def].backup.is_some() {
+                        s.kit[def] = KIT_DISARMED;
+                    } else {
+                        s.kit[def] = KIT_BARE;
+                        s.fresh[def] = false;
+                    }
+                    false
                 }
                 OnDisarm::Unarmed => {
                     s.kit[def] = KIT_BARE;

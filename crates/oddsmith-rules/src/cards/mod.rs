@@ -237,7 +237,7 @@ pub const FIGHTER_DOCS: &[FieldDoc] = &[
         "shield (\"small shield\": blocks), parrying dagger or second weapon; hand = lower skill, maneuvers = higher maximum + 1, each item within its own (§Shields, Parrying Daggers & Off-hand Weapons)",
     ),
     doc("off_hand_skill", "0", "skill with the off-hand item, 0–16"),
-    doc("backup", "none", "weapon drawn after a disarm under on_disarm = \"backup_or_defeat\" (§Changing Weapons)"),
+    doc("backup", "none", "weapon drawn after a disarm under on_disarm = \"backup_or_unarmed\" or \"backup_or_defeat\" (§Changing Weapons)"),
     doc("backup_skill", "0", "skill with the backup weapon, 0–16"),
     doc("fast_draw", "0", "fast-draw skill: the hand the round after a weapon change is min(skill, fast draw), 1 card without it"),
     doc("combat_training", "0", "cards drawn for initiative, 1 without it (§Determine Initiative)"),

@@ -105,9 +105,9 @@ crate::options! {
             "§Complex Maneuvers Close (-3), Retreat (-3) and Push (0, at range 0 only, prevented only by a dodge): range -1 / +1 / +1; Close and Retreat are prevented by a parry or block",
         ),
         /// §Changing Weapons / disarm: what a disarmed fighter does.
-        on_disarm: OnDisarm = OnDisarm::BackupOrDefeat => (
-            "\"backup_or_defeat\"",
-            "disarm: \"backup_or_defeat\" (spends a card to draw his backup weapon, §Changing Weapons; no backup = defeated) | \"defeat\" | \"unarmed\" (fights on barehanded)",
+        on_disarm: OnDisarm = OnDisarm::BackupOrUnarmed => (
+            "\"backup_or_unarmed\"",
+            "disarm (§Disarming Attack: \"This does not necessarily end combat\"): \"backup_or_unarmed\" (spends a card to draw his backup weapon, §Changing Weapons; no backup = fights on barehanded, keeping his off-hand item) | \"backup_or_defeat\" (the digest's reading: no backup = defeated) | \"defeat\" | \"unarmed\" (fights on barehanded)",
         ),
         /// G10: initiative ties.
         initiative_tie: InitiativeTie = InitiativeTie::Redraw => (
@@ -198,6 +198,10 @@ pub enum HitRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnDisarm {
+    /// He changes to his backup weapon (a card, no other action); without one he fights on
+    /// barehanded, keeping his off-hand item (§Disarming Attack: "This does not necessarily
+    /// end combat").
+    BackupOrUnarmed,
     /// He changes to his backup weapon (a card, no other action); without one he is defeated.
     BackupOrDefeat,
     /// He is defeated.

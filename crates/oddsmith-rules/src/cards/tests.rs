@@ -6,8 +6,8 @@
 use oddsmith_dice::deck::{Card, Deck, Hand};
 use oddsmith_dice::stream;
 
-use super::duel::{self, Decl, KIT_BACKUP, KIT_DISARMED, Man, SideRound, State};
-use super::options::{CardsOptions, HitRule, Reshuffle, Start};
+use super::duel::{self, Decl, KIT_BACKUP, KIT_BARE, KIT_DISARMED, Man, SideRound, State};
+use super::options::{CardsOptions, HitRule, OnDisarm, Reshuffle, Start};
 use super::spec::{AttackerPolicy, DefenderPolicy, FighterSpec, HitPolicy};
 use super::{Cards, Matchup};
 use crate::testing::{check_docs, pair, within_4_sigma};
@@ -120,9 +120,33 @@ fn devon_vs_the_soldier_register_by_register() {
     assert_eq!(s.kit[1], KIT_DISARMED);
     assert_eq!(s.range, 1, "parries step back: the range stays 1");
     assert_eq!(s.hp, [5, 5]);
-    // The same disarm without a backup weapon defeats him (on_disarm = "backup_or_defeat").
-    let (r2, m2) = pair::<Cards>(
+    // Without a backup weapon he fights on barehanded (§Disarming Attack: "This does not
+    // necessarily end combat"), keeping his shield (on_disarm = "backup_or_unarmed").
+    let (r3, m3) = pair::<Cards>(
         CardsOptions::default(),
+        &spec(DEVON),
+        &spec("skill = 2\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 2"),
+    );
+    let mut s3 = r3.start(&m3);
+    let (_, end) = duel::resolve(
+        r3.options(),
+        &m3,
+        &mut s3,
+        &mut rs,
+        0,
+        decl(Man::Disarm, Card::plain(10), 0),
+        None,
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert!(end.is_none());
+    assert_eq!(s3.kit[1], KIT_BARE);
+    let arms = duel::arms(&m3, &s3, 1);
+    assert!(arms[1].is_some_and(|a| a.shield), "the shield stays");
+    // The digest's reading defeats him (on_disarm = "backup_or_defeat").
+    let (r2, m2) = pair::<Cards>(
+        opts(|o| o.on_disarm = OnDisarm::BackupOrDefeat),
         &spec(DEVON),
         &spec("skill = 2\nweapon = \"sword\"\narmor_mod = -1"),
     );

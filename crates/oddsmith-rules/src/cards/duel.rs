@@ -680,7 +680,7 @@ pub fn resolve<R: Roller, T: Tally>(
         Man::Change => change(s, rs, att),
         _ => {}
     }
-    if d.is_none() && a.man == Man::Attack && o.unopposed_attack_closes_range && legal {
+    if legal && attack_moves_range(o, &a, d.as_ref()) {
         s.range = (s.range + o.no_step_back_delta as i8).max(0);
     }
     if let Some(d) = d {
@@ -711,6 +711,18 @@ fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
         s.fresh[side] = true;
     }
     rs[side].done = true;
+}
+
+/// §Range, literal: "If a character attacks normally and his opponent does not use a maneuver
+/// that includes a step back … then the range is increased by one" (by `no_step_back_delta`,
+/// errata E1). Parries, blocks and Parry/Seize step back (a no-step parry moves the range by
+/// itself); an empty register, a dodge or a weapon change do not.
+fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
+    o.unopposed_attack_closes_range
+        && a.man == Man::Attack
+        && !d.is_some_and(|d| {
+            matches!(d.man, Man::Parry | Man::Block | Man::Seize | Man::ParryNoStep)
+        })
 }
 
 /// Whether a maneuver resolves immediately (and so re-syncs what the tactics know). A
@@ -922,7 +934,7 @@ fn registers<R: Roller, T: Tally>(
         if let Some(end) = end {
             return end;
         }
-        if immediate(&a, d.as_ref()) {
+        if immediate(&a, d.as_ref()) || attack_moves_range(o, &a, d.as_ref()) {
             decl_range = s.range;
         }
         att = usize::from(s.init);

@@ -70,9 +70,9 @@ crate::options! {
             "G6 (errata E1): range change when an attacked defender parries without stepping back: -1 (the example's 'reducing') or +1 (the text's 'increased')",
         ),
         /// §Range, literal: an attack met by no stepping-back maneuver changes the range.
-        unopposed_attack_closes_range: bool = false => (
-            "false",
-            "§Range (literal reading): an attack the defender meets with no stepping-back maneuver (an empty register) changes the range by no_step_back_delta, like a no-step parry",
+        unopposed_attack_closes_range: bool = true => (
+            "true",
+            "§Range: \"If a character attacks normally and his opponent does not use a maneuver that includes a step back … then the range is increased by one\": an attack the defender meets with an empty register, a dodge or a weapon change moves the range by no_step_back_delta (parries, blocks and Parry/Seize step back); false = the range never moves (the digest's reading)",
         ),
         /// G15: a weapon longer than the current range may parry.
         long_weapon_can_parry_inside_reach: bool = false => (

@@ -287,6 +287,26 @@ fn off_hand_example() {
 /// Seed §Range, literal reading: an unopposed attack changes the range like a no-step parry.
 #[test]
 fn unopposed_attack_closes_range_option() {
+    assert!(CardsOptions::default().unopposed_attack_closes_range, "the seed's reading");
+    // Answered by a dodge (no step back): the range moves too.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(DEVON), &spec(SOLDIER));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let mut rng = stream(6, 1);
+    let mut dice = RngRoller::new(&mut rng);
+    duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Attack, Card::plain(-4), 0),
+        Some(decl(Man::Dodge, Card::plain(5), 0)),
+        0,
+        &mut dice,
+        &mut NoTally,
+    );
+    assert_eq!(s.range, 0, "a dodge includes no step back");
     for (flag, want) in [(false, 1), (true, 0)] {
         let o = opts(|o| o.unopposed_attack_closes_range = flag);
         let (r, m) = pair::<Cards>(o, &spec(DEVON), &spec(SOLDIER));

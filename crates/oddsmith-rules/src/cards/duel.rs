@@ -215,7 +215,7 @@ pub fn arms(m: &Matchup, s: &State, side: usize) -> [Option<Arm>; 2] {
     let f = &m.f[side];
     match s.kit[side] {
         KIT_MAIN => [Some(f.main), f.off],
-        KIT_BACKUP => [f.backup, None],
+        KIT_BACKUP => [f.backup, f.off],
         KIT_BARE => [Some(f.bare), f.off],
         _ => [None, None],
     }
@@ -251,7 +251,10 @@ pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
             Some(_) => f.main_skill.min(f.off_skill),
             None => f.main_skill,
         },
-        KIT_BACKUP => f.backup_skill,
+        KIT_BACKUP => match f.off {
+            Some(_) => f.backup_skill.min(f.off_skill),
+            None => f.backup_skill,
+        },
         KIT_BARE => match f.off {
             Some(_) => f.brawling.min(f.off_skill),
             None => f.brawling,
@@ -705,7 +708,7 @@ fn side(i: usize) -> crate::Side {
 
 /// §Changing Weapons: the side drops his weapon (or has lost it) and draws his backup; no
 /// other action this round, and next round's hand is min(skill, fast-draw).
-fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
+pub(super) fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
     if matches!(s.kit[side], KIT_MAIN | KIT_DISARMED) {
         s.kit[side] = KIT_BACKUP;
         s.fresh[side] = true;

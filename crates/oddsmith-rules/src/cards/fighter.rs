@@ -195,8 +195,14 @@ pub fn matchup(o: &CardsOptions, a: &Fighter, b: &Fighter) -> Result<Matchup, Ru
             [d, d]
         }
     };
+    // §Range: "Combat begins at the range of the longest weapon" (off-hand weapons too).
+    let reach = |f: &Fighter| {
+        f.off
+            .filter(|x| !x.shield)
+            .map_or(f.main.range, |x| x.range.max(f.main.range))
+    };
     let start_range = if o.range_model {
-        a.main.range.max(b.main.range)
+        reach(a).max(reach(b))
     } else {
         0
     };

@@ -246,6 +246,26 @@ fn no_step_parry_resyncs_declared_range() {
     assert!(!duel::immediate(&a, Some(&decl(Man::Parry, Card::plain(2), 0))));
 }
 
+/// Reviewer A6/A8 (seed §Shields, Parrying Daggers & Off-hand Weapons, §Range): the off-hand
+/// item stays through a weapon change (hand = the lower of the two skills), and the combat
+/// begins at the range of the longest weapon, off-hand weapons included.
+#[test]
+fn off_hand_kept_and_counted_for_the_start_range() {
+    let o = CardsOptions::default();
+    let a = "skill = 4\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 2\nbackup = \"dagger\"\nbackup_skill = 3";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(a), &spec("skill = 2\nweapon = \"dagger\""));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    duel::change(&mut s, &mut rs, 0);
+    assert_eq!(s.kit[0], KIT_BACKUP);
+    assert!(duel::arms(&m, &s, 0)[1].is_some_and(|x| x.shield), "the shield stays");
+    s.fresh[0] = false;
+    assert_eq!(duel::hand_size(&m, &s, 0), 2, "min(dagger 3, shield 2)");
+    let b = "skill = 2\nweapon = \"dagger\"\noff_hand = \"sword\"\noff_hand_skill = 2";
+    let (r, m) = pair::<Cards>(o, &spec(b), &spec("skill = 2\nweapon = \"dagger\""));
+    assert_eq!(r.start(&m).range, 1, "the off-hand sword is the longest weapon");
+}
+
 fn decl_next<R: crate::Roller>(
     r: &Cards,
     m: &Matchup,

@@ -92,7 +92,7 @@ crate::options! {
         /// §Complex Maneuvers: Parry/Seize the Initiative.
         seize_the_initiative: bool = true => (
             "true",
-            "§Complex Maneuvers Parry/Seize the Initiative (-3): if the attacker does not hit, the parrier takes the initiative for the rest of the round",
+            "§Complex Maneuvers Parry/Seize the Initiative (-3): if the attacker does not hit, the parrier takes the initiative (kept into later rounds until lost)",
         ),
         /// §Complex Maneuvers: Disarming Attack.
         disarming_attack: bool = true => (

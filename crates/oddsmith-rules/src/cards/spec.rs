@@ -191,7 +191,8 @@ pub struct Tactics {
     pub range_fix: bool,
     /// Lunge (−2, maximum damage +1) when the weapon is one yard short, instead of Close.
     pub lunge: bool,
-    /// Melee-dodge with the best card when reach forbids a parry.
+    /// Melee-dodge when reach forbids a parry (the best card; a random one under the random
+    /// defender tactic).
     pub dodge_when_no_parry: bool,
     /// A defender whose weapon is shorter than the range parries without stepping back once
     /// per round (−2), closing by one.

@@ -1,6 +1,7 @@
 //! Dice primitives for oddsmith: reproducible RNG streams and named seed derivations
 //! ([`seeds`]), fair and exploding
-//! die rolls, exact discrete distributions with integer weights, and a small
+//! die rolls, decks of cards drawn without replacement ([`deck`]), exact discrete
+//! distributions with integer weights, and a small
 //! dice-expression language (`2d10+5`, `3d6!`, `1d6+str`).
 //!
 //! All randomness comes from an `&mut R where R: RngCore` supplied by the
@@ -8,6 +9,7 @@
 //! algorithms are hand-written so that published numbers stay stable when the
 //! `rand` ecosystem changes its own algorithms.
 
+pub mod deck;
 mod dist;
 mod error;
 mod expr;
@@ -15,6 +17,7 @@ mod roll;
 pub mod seeds;
 mod stream;
 
+pub use deck::{Card, Deck, Hand};
 pub use dist::Dist;
 pub use error::DiceError;
 pub use expr::{DiceExpr, ParseError, no_vars};

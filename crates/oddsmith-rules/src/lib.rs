@@ -37,6 +37,7 @@ rulesets! {
     gamecraft::Gamecraft,
     d20::D20,
     openrpg::OpenRpg,
+    cards::Cards,
 }
 
 use serde::Serialize;

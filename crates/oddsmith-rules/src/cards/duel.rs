@@ -1,0 +1,946 @@
+//! The card duel ("Random Combat Rules" §Turn Sequence): one `step` is one round —
+//! initiative (round 1, or after a tie), hands drawn in secret, the attacker and the defender
+//! declaring register by register under their tactics, each register revealed and resolved
+//! simultaneously (hits drawn after the reveal), range and initiative changing as maneuvers
+//! resolve. The decks travel in the state, so the duel is Monte Carlo only.
+//!
+//! Declaring and resolving are interleaved, which the rules' "declare everything, then
+//! resolve" order allows because a tactic sees only what was declared: the range a tactic
+//! reads (`decl_range`) is the range as of the last resolve-immediately maneuver (Close,
+//! Retreat, Parry/Seize, Disarming Attack), and a maneuver that has become illegal by the time
+//! it resolves fails and spends its card (digest §4.5).
+
+use oddsmith_dice::deck::{Card, Deck, Hand};
+
+use super::fighter::{Arm, Matchup};
+use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
+use super::spec::{AttackerPolicy, DefenderPolicy, HitPolicy};
+use crate::solver::Step;
+use crate::{Ending, Roller, Tally, Winner};
+
+/// Registers per round at most (a safety bound; hands hold at most 16 cards).
+pub const MAX_REGISTERS: usize = 40;
+
+/// Kit: the main weapon (and off-hand item).
+pub const KIT_MAIN: u8 = 0;
+/// Kit: the backup weapon.
+pub const KIT_BACKUP: u8 = 1;
+/// Kit: bare hands.
+pub const KIT_BARE: u8 = 2;
+/// Kit: disarmed, must spend a card to draw the backup weapon.
+pub const KIT_DISARMED: u8 = 3;
+
+/// Per-side counter: rounds begun with the initiative.
+pub const C_INITIATIVE: usize = 0;
+/// Per-side counter: successful disarms.
+pub const C_DISARMS: usize = 1;
+/// Per-side counter: successful Parry/Seize the Initiative.
+pub const C_SEIZES: usize = 2;
+/// Per-side counter: cards drawn by hitting.
+pub const C_HIT_DRAWS: usize = 3;
+
+#[cfg(test)]
+#[test]
+fn per_side_counters_match_their_names() {
+    let n = |k: usize| super::COUNTERS[k];
+    assert_eq!(
+        [n(C_INITIATIVE), n(C_DISARMS), n(C_SEIZES), n(C_HIT_DRAWS)],
+        ["a_initiative_rounds", "a_disarms", "a_seizes", "a_hit_draws"]
+    );
+}
+
+/// The duel between two rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct State {
+    /// Rounds begun.
+    pub round: u32,
+    /// Hit points left.
+    pub hp: [i16; 2],
+    /// Current range in yards.
+    pub range: i8,
+    /// Side holding the initiative (2 = to be drawn).
+    pub init: u8,
+    /// What each side fights with (`KIT_*`).
+    pub kit: [u8; 2],
+    /// The weapon was drawn last round: this round's hand is min(skill, fast-draw).
+    pub fresh: [bool; 2],
+    /// The decks (only `decks[0]` under a shared deck).
+    pub decks: [Deck; 2],
+}
+
+crate::duel_state!(State);
+
+impl State {
+    /// The state before round 1.
+    pub fn start(o: &CardsOptions, m: &Matchup) -> State {
+        State {
+            round: 0,
+            hp: [m.f[0].hp as i16, m.f[1].hp as i16],
+            range: m.start_range,
+            init: 2,
+            kit: [KIT_MAIN; 2],
+            fresh: [false; 2],
+            decks: match o.deck_owner {
+                DeckOwner::PerFighter => m.deck,
+                DeckOwner::Shared => [m.deck[0], m.deck[0]],
+            },
+        }
+    }
+}
+
+/// A maneuver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Man {
+    /// Attack (0), needs the initiative.
+    Attack,
+    /// Disarming Attack (−5), resolve immediately.
+    Disarm,
+    /// Close (−3), resolve immediately: range −1.
+    Close,
+    /// Retreat (−3), resolve immediately: range +1.
+    Retreat,
+    /// Lunge (−2): an attack one yard beyond the weapon's range, maximum damage +1.
+    Lunge,
+    /// Push (0), resolve immediately, only at range 0: range +1; prevented only by a dodge.
+    Push,
+    /// Drop the weapon and draw the backup (§Changing Weapons): no other action this round.
+    Change,
+    /// Parry (0), stepping back.
+    Parry,
+    /// Parry without stepping back (−2): the range changes by `no_step_back_delta`.
+    ParryNoStep,
+    /// Parry/Seize the Initiative (−3), resolve immediately.
+    Seize,
+    /// Melee Dodge (−2, no force; once per round, outside the maximum maneuvers).
+    Dodge,
+    /// Block with a shield (0).
+    Block,
+}
+
+impl Man {
+    /// The maneuver's difficulty (§Basic and §Complex Maneuvers).
+    pub fn difficulty(self) -> i32 {
+        match self {
+            Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push => 0,
+            Man::Disarm => -5,
+            Man::Close | Man::Retreat | Man::Seize => -3,
+            Man::ParryNoStep | Man::Dodge | Man::Lunge => -2,
+        }
+    }
+    /// Whether this defence prevents `attack` (the "prevented by" clauses).
+    pub fn prevents(self, attack: Man) -> bool {
+        let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
+        match attack {
+            Man::Attack | Man::Disarm | Man::Lunge => {
+                parry || matches!(self, Man::Dodge | Man::Block)
+            }
+            Man::Close | Man::Retreat => parry || self == Man::Block,
+            Man::Push => self == Man::Dodge,
+            _ => false,
+        }
+    }
+}
+
+/// One declaration: a maneuver, its card, and the arm used (0 primary, 1 secondary, 2 none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decl {
+    /// The maneuver.
+    pub man: Man,
+    /// The card played face down.
+    pub card: Card,
+    /// Which arm: 0 the primary weapon, 1 the off-hand item, 2 none (dodge, change).
+    pub arm: u8,
+}
+
+/// One side's round: hand, maneuvers used, once-per-round flags.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideRound {
+    /// Cards left in hand.
+    pub hand: Hand,
+    /// Maneuvers used with the primary and the off-hand arm.
+    pub used: [u8; 2],
+    /// Maneuvers used in all (dodges excluded).
+    pub total: u8,
+    /// Most maneuvers this round.
+    pub cap: u8,
+    /// A melee dodge was used.
+    pub dodged: bool,
+    /// A Parry/Seize was declared.
+    pub seized: bool,
+    /// A no-step-back parry was declared.
+    pub no_step: bool,
+    /// No further action this round (after a weapon change).
+    pub done: bool,
+    /// Maneuvers declared as the attacker.
+    pub declared: u8,
+}
+
+/// What one register came to (for replays and tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Register {
+    /// The attacker's maneuver total (card, hits, modifiers, difficulty).
+    pub attack_total: i32,
+    /// The defence total, if the register was opposed.
+    pub defense_total: Option<i32>,
+    /// Attack total after a positive defence is subtracted.
+    pub net: i32,
+    /// Whether the attacker's maneuver succeeded.
+    pub success: bool,
+    /// Damage dealt.
+    pub damage: i32,
+}
+
+#[inline]
+fn draw<R: Roller>(deck: &mut Deck, r: &mut R) -> Option<Card> {
+    deck.draw_with(|n| r.roll(n) - 1)
+}
+
+#[inline]
+fn deck_of(o: &CardsOptions, side: usize) -> usize {
+    if o.deck_owner == DeckOwner::Shared {
+        0
+    } else {
+        side
+    }
+}
+
+fn reset_decks(s: &mut State) {
+    for d in &mut s.decks {
+        d.reset();
+    }
+}
+
+/// The arms a side fights with now: [primary, off-hand].
+pub fn arms(m: &Matchup, s: &State, side: usize) -> [Option<Arm>; 2] {
+    let f = &m.f[side];
+    match s.kit[side] {
+        KIT_MAIN => [Some(f.main), f.off],
+        KIT_BACKUP => [f.backup, f.off],
+        KIT_BARE => [Some(f.bare), f.off],
+        _ => [None, None],
+    }
+}
+
+/// The longest weapon in the combat now (the Retreat limit).
+fn longest(m: &Matchup, s: &State) -> i8 {
+    (0..2)
+        .flat_map(|side| arms(m, s, side))
+        .flatten()
+        .filter(|a| !a.shield)
+        .map(|a| a.range)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The side's reach: its longest weapon's range.
+fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
+    arms(m, s, side)
+        .into_iter()
+        .flatten()
+        .filter(|a| !a.shield)
+        .map(|a| a.range)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Cards in the side's hand this round (§Draw Hands, §Shields…, §Changing Weapons).
+pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
+    let f = &m.f[side];
+    let skill = match s.kit[side] {
+        KIT_MAIN => match f.off {
+            Some(_) => f.main_skill.min(f.off_skill),
+            None => f.main_skill,
+        },
+        KIT_BACKUP => match f.off {
+            Some(_) => f.backup_skill.min(f.off_skill),
+            None => f.backup_skill,
+        },
+        KIT_BARE => match f.off {
+            Some(_) => f.brawling.min(f.off_skill),
+            None => f.brawling,
+        },
+        _ => 1,
+    };
+    let skill = if s.fresh[side] {
+        skill.min(f.fast_draw)
+    } else {
+        skill
+    };
+    usize::from(skill.max(1)).min(oddsmith_dice::deck::MAX_HAND)
+}
+
+/// Most maneuvers a side may take this round: the weapon's maximum maneuvers, or with an
+/// off-hand item the higher of the two plus one (§Shields…).
+pub fn cap(a: [Option<Arm>; 2]) -> u8 {
+    match a {
+        [Some(p), Some(o)] => p.mm.max(o.mm).saturating_add(1),
+        [Some(p), None] => p.mm,
+        _ => 1,
+    }
+}
+
+/// Whether arm `a` can attack at `range` (§Range: only at its own range).
+pub fn can_attack(o: &CardsOptions, a: Arm, range: i8) -> bool {
+    !a.shield && (!o.range_model || a.range == range)
+}
+
+/// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
+/// longer weapon; G15; shields block at any range).
+pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> bool {
+    if own.shield || !o.range_model {
+        return true;
+    }
+    own.range == range
+        || theirs.is_some_and(|t| t.range > own.range)
+        || (o.long_weapon_can_parry_inside_reach && own.range > range)
+}
+
+/// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
+/// afforded the same advantage", §Complex Maneuvers Lunge).
+fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man: Man) -> bool {
+    can_parry(o, own, theirs, range) || (man == Man::Lunge && own.range + 1 == range)
+}
+
+/// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
+fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
+    let f = &m.f[side];
+    let force = match (man, arm) {
+        (Man::Dodge | Man::Change, _) | (_, None) => 0,
+        (_, Some(a)) => i32::from(a.force),
+    };
+    f.finesse + f.armor_mod + force
+}
+
+fn pick<R: Roller>(h: &Hand, best: bool, random: bool, r: &mut R) -> usize {
+    if random {
+        return (r.roll(h.len() as u32) - 1) as usize;
+    }
+    if best {
+        h.best().unwrap_or(0)
+    } else {
+        h.worst().unwrap_or(0)
+    }
+}
+
+/// The attacker's next declaration under his tactics, or `None` to stop (digest §6.2).
+pub fn declare<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    decl_range: i8,
+    r: &mut R,
+) -> Option<Decl> {
+    let def = 1 - att;
+    let c = &rs[att];
+    if c.done || c.hand.is_empty() {
+        return None;
+    }
+    let t = &m.f[att].tactics;
+    if s.kit[att] == KIT_DISARMED {
+        let i = c.hand.worst()?;
+        return Some(take(rs, att, Man::Change, 2, i));
+    }
+    if c.total >= c.cap {
+        return None;
+    }
+    if c.declared > 0 && c.hand.len() <= t.reserve as usize {
+        return None;
+    }
+    let a = arms(m, s, att);
+    let usable = |i: usize| a[i].filter(|x| c.used[i] < x.mm);
+    let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, x, decl_range)));
+    match attack_arm {
+        Some(i) => {
+            let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+            let card = c.hand.cards()[idx];
+            let total = i32::from(card.value) + mods(m, att, a[i], Man::Disarm) - 5;
+            let man = if t.disarm_unopposed
+                && o.disarming_attack
+                && rs[def].hand.is_empty()
+                && s.kit[def] != KIT_BARE
+                && total >= 1
+            {
+                Man::Disarm
+            } else {
+                Man::Attack
+            };
+            Some(take(rs, att, man, i as u8, idx))
+        }
+        None if t.lunge && o.range_model && {
+            (0..2).any(|i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))
+        } =>
+        {
+            let i = (0..2)
+                .find(|&i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))?;
+            let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+            Some(take(rs, att, Man::Lunge, i as u8, idx))
+        }
+        None => {
+            // §Changing Weapons: out of reach with a backup weapon that reaches: change.
+            if s.kit[att] == KIT_MAIN
+                && m.f[att].backup.is_some_and(|b| can_attack(o, b, decl_range))
+            {
+                let i = c.hand.worst()?;
+                return Some(take(rs, att, Man::Change, 2, i));
+            }
+            if !(t.range_fix && o.close_retreat && o.range_model) {
+                return None;
+            }
+            let i = (0..2).find(|&i| usable(i).is_some_and(|x| !x.shield))?;
+            let want = a[i]?.range;
+            let man = if decl_range > want {
+                Man::Close
+            } else if decl_range == 0 && want > 0 {
+                Man::Push
+            } else if decl_range < want && decl_range < longest(m, s) {
+                Man::Retreat
+            } else {
+                return None;
+            };
+            let idx = c.hand.best()?;
+            Some(take(rs, att, man, i as u8, idx))
+        }
+    }
+}
+
+/// The attacker's card under his policy, never one of his `reserve` highest cards (while he
+/// holds more than those).
+fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &mut R) -> usize {
+    let n = c.hand.len();
+    let reserve = if n > reserve { reserve } else { 0 };
+    let k = match p {
+        AttackerPolicy::Greedy => reserve,
+        AttackerPolicy::Bait => n - 1,
+        AttackerPolicy::Random => reserve + (r.roll((n - reserve) as u32) - 1) as usize,
+    };
+    c.hand.kth_best(k).unwrap_or(0)
+}
+
+/// Takes card `idx` from `side`'s hand for maneuver `man` with arm `arm`, counting it.
+fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> Decl {
+    let c = &mut rs[side];
+    let card = c.hand.take(idx);
+    match man {
+        Man::Dodge => c.dodged = true,
+        Man::Change => c.done = true,
+        _ => {
+            c.used[usize::from(arm.min(1))] += 1;
+            c.total += 1;
+        }
+    }
+    match man {
+        Man::Seize => c.seized = true,
+        Man::ParryNoStep => c.no_step = true,
+        _ => {}
+    }
+    Decl { man, card, arm }
+}
+
+/// The defender's answer to `a` under his tactics, or `None` (an empty register).
+#[allow(clippy::too_many_arguments)]
+fn answer<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    def: usize,
+    a: &Decl,
+    decl_range: i8,
+    r: &mut R,
+) -> Option<Decl> {
+    let att = 1 - def;
+    let c = &rs[def];
+    if c.done || c.hand.is_empty() || a.man == Man::Change {
+        return None;
+    }
+    if s.kit[def] == KIT_DISARMED {
+        let i = c.hand.worst()?;
+        return Some(take(rs, def, Man::Change, 2, i));
+    }
+    let t = &m.f[def].tactics;
+    // §Disarming Attack: "can always defend … if he has cards remaining".
+    let room = c.total < c.cap || a.man == Man::Disarm;
+    let mine = arms(m, s, def);
+    let theirs = arms(m, s, att)[usize::from(a.arm.min(1))];
+    // Off-hand item first (the parrying dagger or shield defends), then the main weapon.
+    let arm = [1usize, 0].into_iter().find(|&i| {
+        mine[i].is_some_and(|x| {
+            room && (c.used[i] < x.mm || a.man == Man::Disarm)
+                && can_parry_vs(o, x, theirs, decl_range, a.man)
+                && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
+        })
+    });
+    if t.defender == DefenderPolicy::CoverLast && o.defender_may_pass {
+        let ac = &rs[att];
+        let left = ac.hand.len().min(usize::from(ac.cap.saturating_sub(ac.total)));
+        if c.hand.len() < left + 1 {
+            return None;
+        }
+    }
+    let (best, random) = match t.defender {
+        DefenderPolicy::Front => (true, false),
+        DefenderPolicy::Back | DefenderPolicy::CoverLast => (false, false),
+        DefenderPolicy::Random => (true, true),
+    };
+    if let Some(i) = arm {
+        let x = mine[i].expect("found above");
+        let idx = pick(&c.hand, best, random, r);
+        let card = c.hand.cards()[idx];
+        let man = if x.shield {
+            Man::Block
+        } else if o.seize_the_initiative
+            && !c.seized
+            && i32::from(card.value) + mods(m, def, Some(x), Man::Seize) - 3 >= t.seize_threshold
+        {
+            Man::Seize
+        } else if t.close_with_parry
+            && o.range_model
+            && a.man == Man::Attack
+            && !c.no_step
+            && reach(m, s, def) < decl_range
+        {
+            Man::ParryNoStep
+        } else {
+            Man::Parry
+        };
+        return Some(take(rs, def, man, i as u8, idx));
+    }
+    if o.melee_dodge && !c.dodged && t.dodge_when_no_parry && Man::Dodge.prevents(a.man) {
+        let idx = pick(&c.hand, true, random, r);
+        return Some(take(rs, def, Man::Dodge, 2, idx));
+    }
+    None
+}
+
+/// Whether `side` draws again on its played hit card, given whether it is losing.
+fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
+    o.hit_rule == HitRule::DrawAdd
+        && last.hit
+        && (first || o.hit_chain)
+        && match m.f[side].tactics.hit {
+            HitPolicy::WhenLosing => losing,
+            HitPolicy::Never => false,
+            HitPolicy::Always => true,
+        }
+}
+
+/// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
+#[allow(clippy::too_many_arguments)]
+fn hit_loop<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    side: usize,
+    card: Card,
+    losing: impl Fn(i32) -> bool,
+    r: &mut R,
+    tally: &mut T,
+) -> i32 {
+    let mut total = i32::from(card.value);
+    let mut last = card;
+    let mut first = true;
+    while wants_hit(o, m, side, last, first, losing(total)) {
+        let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) else {
+            break;
+        };
+        tally.count_side(side, C_HIT_DRAWS, 1);
+        total += i32::from(c.value);
+        last = c;
+        first = false;
+    }
+    total
+}
+
+/// Resolves one register: reveal, hits (attacker first), totals, effects. Returns what the
+/// register came to and, if the duel ended, how.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    a: Decl,
+    d: Option<Decl>,
+    charge_bonus: i32,
+    r: &mut R,
+    tally: &mut T,
+) -> (Register, Option<Step>) {
+    let def = 1 - att;
+    let a_arms = arms(m, s, att);
+    let d_arms = arms(m, s, def);
+    let a_arm = a_arms[usize::from(a.arm.min(1))];
+    let theirs = a_arm;
+    let legal = match a.man {
+        Man::Attack | Man::Disarm => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
+        Man::Close => s.range > 0,
+        Man::Push => s.range == 0,
+        Man::Retreat => s.range < longest(m, s),
+        _ => true,
+    };
+    let opposed = d.filter(|d| {
+        d.man.prevents(a.man)
+            && match d.man {
+                Man::Dodge => true,
+                _ => d_arms[usize::from(d.arm.min(1))]
+                    .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
+            }
+    });
+    let a_base = mods(m, att, a_arm, a.man) + a.man.difficulty();
+    let d_base = opposed.map(|d| {
+        mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man) + d.man.difficulty()
+    });
+    let needs_positive = a.man == Man::Disarm || !o.unopposed_auto_success;
+    let d_first = opposed.map_or(0, |d| i32::from(d.card.value));
+    let a_card = hit_loop(
+        o,
+        m,
+        s,
+        att,
+        a.card,
+        |t| match d_base {
+            Some(db) => t + a_base - (d_first + db).max(0) <= 0,
+            None => needs_positive && t + a_base <= 0,
+        },
+        r,
+        tally,
+    );
+    let a_total = a_card + a_base;
+    let defense_total = match (opposed, d_base) {
+        (Some(d), Some(db)) => {
+            let dc = hit_loop(o, m, s, def, d.card, |t| a_total - (t + db).max(0) >= 1, r, tally);
+            Some(dc + db)
+        }
+        _ => None,
+    };
+    let net = a_total - defense_total.unwrap_or(0).max(0);
+    let success = legal
+        && match defense_total {
+            Some(_) => net >= 1,
+            None => !needs_positive || a_total >= 1,
+        };
+    let mut out = Register {
+        attack_total: a_total,
+        defense_total,
+        net,
+        success,
+        damage: 0,
+    };
+    let mut end = None;
+    match a.man {
+        Man::Attack | Man::Lunge => {
+            let dmg = match a_arm {
+                Some(arm) if success => {
+                    let md = i32::from(arm.md) + charge_bonus + i32::from(a.man == Man::Lunge);
+                    let raw = (a_card + i32::from(arm.edge))
+                        .clamp(o.damage_floor, md.max(o.damage_floor));
+                    (raw - m.f[def].protection).max(0)
+                }
+                _ => 0,
+            };
+            out.damage = dmg;
+            tally.attack(att, success, dmg);
+            s.hp[def] -= dmg as i16;
+            if s.hp[def] <= 0 {
+                end = Some(Step::Over(Winner::of(side(att)), Ending::Incapacitated));
+            }
+        }
+        Man::Disarm if success => {
+            tally.count_side(att, C_DISARMS, 1);
+            let defeated = match o.on_disarm {
+                OnDisarm::Defeat => true,
+                OnDisarm::BackupOrDefeat => {
+                    if s.kit[def] == KIT_MAIN && m.f[def].backup.is_some() {
+                        s.kit[def] = KIT_DISARMED;
+                        false
+                    } else {
+                        true
+                    }
+                }
+                OnDisarm::BackupOrUnarmed => {
+                    if s.kit[def] == KIT_MAIN && m.f[def].backup.is_some() {
+                        s.kit[def] = KIT_DISARMED;
+                    } else {
+                        s.kit[def] = KIT_BARE;
+                        s.fresh[def] = false;
+                    }
+                    false
+                }
+                OnDisarm::Unarmed => {
+                    s.kit[def] = KIT_BARE;
+                    false
+                }
+            };
+            if defeated {
+                end = Some(Step::Over(Winner::of(side(att)), Ending::Yield));
+            }
+        }
+        Man::Close if success => s.range = (s.range - 1).max(0),
+        Man::Retreat | Man::Push if success => s.range += 1,
+        Man::Change => change(s, rs, att),
+        _ => {}
+    }
+    if legal && attack_moves_range(o, &a, d.as_ref()) {
+        s.range = (s.range + o.no_step_back_delta as i8).max(0);
+    }
+    if let Some(d) = d {
+        match d.man {
+            Man::Change => change(s, rs, def),
+            Man::ParryNoStep if a.man == Man::Attack => {
+                s.range = (s.range + o.no_step_back_delta as i8).max(0);
+            }
+            Man::Seize if opposed.is_some() && !success => {
+                s.init = def as u8;
+                tally.count_side(def, C_SEIZES, 1);
+            }
+            _ => {}
+        }
+    }
+    (out, end)
+}
+
+fn side(i: usize) -> crate::Side {
+    if i == 0 { crate::Side::A } else { crate::Side::B }
+}
+
+/// §Changing Weapons: the side drops his weapon (or has lost it) and draws his backup; no
+/// other action this round, and next round's hand is min(skill, fast-draw).
+pub(super) fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
+    if matches!(s.kit[side], KIT_MAIN | KIT_DISARMED) {
+        s.kit[side] = KIT_BACKUP;
+        s.fresh[side] = true;
+    }
+    rs[side].done = true;
+}
+
+/// §Range, literal: "If a character attacks normally and his opponent does not use a maneuver
+/// that includes a step back … then the range is increased by one" (by `no_step_back_delta`,
+/// errata E1). Parries, blocks and Parry/Seize step back (a no-step parry moves the range by
+/// itself); an empty register, a dodge or a weapon change do not.
+fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
+    o.unopposed_attack_closes_range
+        && a.man == Man::Attack
+        && !d.is_some_and(|d| {
+            matches!(d.man, Man::Parry | Man::Block | Man::Seize | Man::ParryNoStep)
+        })
+}
+
+/// Whether a maneuver resolves immediately (and so re-syncs what the tactics know). A
+/// no-step parry against an attack counts too: it is announced, and its range change is what
+/// the attacker answers next register (the seed's Devon example: "The noble doesn't step back
+/// while parrying, reducing the range to 0. During the second register Devon changes weapons").
+pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
+    matches!(
+        a.man,
+        Man::Disarm | Man::Close | Man::Retreat | Man::Push | Man::Change
+    ) || d.is_some_and(|d| {
+        matches!(d.man, Man::Seize | Man::Change)
+            || (d.man == Man::ParryNoStep && a.man == Man::Attack)
+    })
+}
+
+/// §Determine Initiative: combat training (1 card without it) + willpower, best card, hits by
+/// whoever is behind; ties per `initiative_tie`. Returns the side with the initiative.
+pub fn initiative<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    r: &mut R,
+    tally: &mut T,
+) -> u8 {
+    for _ in 0..100 {
+        if o.reshuffle == Reshuffle::EveryCheck {
+            reset_decks(s);
+        }
+        let mut tot = [0i32; 2];
+        let mut last = [Card::default(); 2];
+        for sd in 0..2 {
+            let n = m.f[sd].combat_training.max(1);
+            let mut best: Option<Card> = None;
+            for _ in 0..n {
+                if let Some(c) = draw(&mut s.decks[deck_of(o, sd)], r) {
+                    best = Some(best.map_or(c, |b| b.max(c)));
+                }
+            }
+            let b = best.unwrap_or_default();
+            tot[sd] = i32::from(b.value) + m.f[sd].willpower;
+            last[sd] = b;
+        }
+        let mut first = [true; 2];
+        for _ in 0..32 {
+            let behind = usize::from(tot[1] < tot[0]);
+            if !wants_hit(o, m, behind, last[behind], first[behind], tot[behind] <= tot[1 - behind]) {
+                break;
+            }
+            let Some(c) = draw(&mut s.decks[deck_of(o, behind)], r) else {
+                break;
+            };
+            tally.count_side(behind, C_HIT_DRAWS, 1);
+            tot[behind] += i32::from(c.value);
+            last[behind] = c;
+            first[behind] = false;
+        }
+        for d in &mut s.decks {
+            d.discard_out();
+        }
+        if tot[0] != tot[1] {
+            return u8::from(tot[1] > tot[0]);
+        }
+        let (wa, wb) = (m.f[0].willpower, m.f[1].willpower);
+        if o.initiative_tie == InitiativeTie::Willpower && wa != wb {
+            return u8::from(wb > wa);
+        }
+    }
+    0
+}
+
+/// §Surprise: B with combat training makes an opposed check (combat training + awareness
+/// against A's stealth + finesse) to avoid it; otherwise A makes one attack B cannot defend.
+fn surprise<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    r: &mut R,
+    tally: &mut T,
+) -> Option<Step> {
+    let best_of = |s: &mut State, side: usize, n: u8, r: &mut R| -> i32 {
+        (0..n.max(1))
+            .filter_map(|_| draw(&mut s.decks[deck_of(o, side)], r))
+            .map(|c| i32::from(c.value))
+            .max()
+            .unwrap_or(0)
+    };
+    let (fa, fb) = (&m.f[0], &m.f[1]);
+    let avoided = fb.combat_training > 0 && {
+        let b = best_of(s, 1, fb.combat_training, r) + fb.awareness;
+        let a = best_of(s, 0, fa.stealth, r) + fa.finesse;
+        b > a
+    };
+    let mut end = None;
+    if !avoided {
+        let n = hand_size(m, s, 0) as u8;
+        let card = best_of(s, 0, n, r);
+        let arm = fa.main;
+        let total = card + mods(m, 0, Some(arm), Man::Attack);
+        let success = o.unopposed_auto_success || total >= 1;
+        let dmg = if success {
+            ((card + i32::from(arm.edge)).clamp(o.damage_floor, i32::from(arm.md).max(o.damage_floor))
+                - fb.protection)
+                .max(0)
+        } else {
+            0
+        };
+        tally.attack(0, success, dmg);
+        s.hp[1] -= dmg as i16;
+        if s.hp[1] <= 0 {
+            end = Some(Step::Over(Winner::A, Ending::Incapacitated));
+        }
+    }
+    for d in &mut s.decks {
+        d.discard_out();
+    }
+    end
+}
+
+/// One round (see the module doc).
+pub fn step<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    s.round += 1;
+    if s.round > o.max_rounds {
+        return Step::Over(Winner::Draw, Ending::RoundCap);
+    }
+    if o.reshuffle == Reshuffle::EveryRound {
+        reset_decks(s);
+    }
+    let mut charge = false;
+    if s.round == 1 {
+        match o.start {
+            Start::Engaged => {}
+            Start::ACharges => {
+                charge = true;
+                s.init = u8::from(m.f[1].main.range > m.f[0].main.range);
+            }
+            Start::ASurprises => {
+                if let Some(end) = surprise(o, m, s, r, tally) {
+                    return end;
+                }
+            }
+        }
+    }
+    if s.init > 1 {
+        s.init = initiative(o, m, s, r, tally);
+    }
+    tally.count_side(usize::from(s.init), C_INITIATIVE, 1);
+    if o.reshuffle == Reshuffle::EveryCheck {
+        reset_decks(s);
+    }
+    let mut rs = [SideRound::default(); 2];
+    let first = usize::from(s.init);
+    for side in [first, 1 - first] {
+        let n = hand_size(m, s, side);
+        for _ in 0..n {
+            if let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) {
+                rs[side].hand.push(c);
+            }
+        }
+        rs[side].cap = if charge { 1 } else { cap(arms(m, s, side)) };
+    }
+    s.fresh = [false; 2];
+    let end = registers(o, m, s, &mut rs, charge, r, tally);
+    for d in &mut s.decks {
+        d.discard_out();
+    }
+    end
+}
+
+/// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers).
+fn registers<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    charge: bool,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    let mut att = usize::from(s.init);
+    let mut decl_range = s.range;
+    let mut any = false;
+    let mut yielded = false;
+    for _ in 0..MAX_REGISTERS {
+        let Some(a) = declare(o, m, s, rs, att, decl_range, r) else {
+            if any {
+                break;
+            }
+            // §Hesitating: an attacker with nothing to declare yields; both yielding ends it.
+            if yielded {
+                return Step::Over(Winner::Draw, Ending::Yield);
+            }
+            yielded = true;
+            att = 1 - att;
+            s.init = att as u8;
+            continue;
+        };
+        any = true;
+        rs[att].declared += 1;
+        let d = answer(o, m, s, rs, 1 - att, &a, decl_range, r);
+        let bonus = i32::from(charge && att == 0 && o.start == Start::ACharges);
+        let (_, end) = resolve(o, m, s, rs, att, a, d, bonus, r, tally);
+        if let Some(end) = end {
+            return end;
+        }
+        if immediate(&a, d.as_ref()) || attack_moves_range(o, &a, d.as_ref()) {
+            decl_range = s.range;
+        }
+        att = usize::from(s.init);
+    }
+    Step::Continue
+}

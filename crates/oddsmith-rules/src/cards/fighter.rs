@@ -1,0 +1,214 @@
+//! Compiling a cards fighter (flat arms, hand sizes, hit points) and pairing two of them
+//! (their decks and the starting range).
+
+use oddsmith_dice::deck::{Card, Deck, d44};
+
+use super::options::{CardsOptions, DeckChoice, DeckOwner, Jokers};
+use super::spec::{FighterSpec, Tactics, WeaponStats, weapon};
+use crate::RulesError;
+
+/// A weapon or shield as the duel reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arm {
+    /// Range in yards.
+    pub range: i8,
+    /// Force (to-hit).
+    pub force: i8,
+    /// Maximum maneuvers per round (`u8::MAX` = unlimited).
+    pub mm: u8,
+    /// Edge (damage).
+    pub edge: i8,
+    /// Maximum damage.
+    pub md: i8,
+    /// A shield (blocks, never attacks).
+    pub shield: bool,
+}
+
+impl Arm {
+    fn of(w: &WeaponStats) -> Arm {
+        Arm {
+            range: w.range as i8,
+            force: w.force as i8,
+            mm: if w.max_maneuvers == 0 {
+                u8::MAX
+            } else {
+                w.max_maneuvers as u8
+            },
+            edge: w.edge as i8,
+            md: w.max_damage as i8,
+            shield: w.shield,
+        }
+    }
+}
+
+/// A compiled fighter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fighter {
+    /// Name, for messages.
+    pub name: String,
+    /// Main weapon and its skill.
+    pub main: Arm,
+    /// Main weapon skill.
+    pub main_skill: u8,
+    /// Off-hand weapon or shield.
+    pub off: Option<Arm>,
+    /// Off-hand skill.
+    pub off_skill: u8,
+    /// Backup weapon.
+    pub backup: Option<Arm>,
+    /// Backup skill.
+    pub backup_skill: u8,
+    /// Bare hands (under `on_disarm = "unarmed"`).
+    pub bare: Arm,
+    /// Bare-hand skill.
+    pub brawling: u8,
+    /// Fast-draw skill.
+    pub fast_draw: u8,
+    /// Combat training (initiative cards).
+    pub combat_training: u8,
+    /// Stealth (surprise).
+    pub stealth: u8,
+    /// Finesse.
+    pub finesse: i32,
+    /// Willpower.
+    pub willpower: i32,
+    /// Awareness.
+    pub awareness: i32,
+    /// Armour modifier.
+    pub armor_mod: i32,
+    /// Armour protection.
+    pub protection: i32,
+    /// Hit points.
+    pub hp: i32,
+    /// Non-player fighter.
+    pub npc: bool,
+    /// Tactics.
+    pub tactics: Tactics,
+}
+
+/// Two fighters, their decks and the starting range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matchup {
+    /// A and B.
+    pub f: [Fighter; 2],
+    /// Each side's fresh deck (`deck[0]` alone under a shared deck).
+    pub deck: [Deck; 2],
+    /// The range the combat begins at (the longest weapon's).
+    pub start_range: i8,
+}
+
+/// The cards of the deck a fighter draws from.
+pub fn deck_cards(o: &CardsOptions, npc: bool) -> Result<Vec<Card>, RulesError> {
+    match o.deck {
+        DeckChoice::Custom => {
+            let cards = o
+                .custom_deck
+                .iter()
+                .map(|c| c.parse::<Card>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| RulesError::field("custom_deck", e))?;
+            if !(2..=oddsmith_dice::deck::MAX_DECK).contains(&cards.len()) {
+                return Err(RulesError::field(
+                    "custom_deck",
+                    format!("{} cards: expected 2 to 64", cards.len()),
+                ));
+            }
+            Ok(cards)
+        }
+        DeckChoice::D44 => {
+            let jokers = !(npc && o.npc_jokerless) && o.jokers != Jokers::Remove;
+            let mut cards = d44(jokers);
+            if o.jokers == Jokers::Wild {
+                let best = cards.iter().map(|c| c.value).max().unwrap_or(0);
+                // The two jokers are the last cards of d44(true).
+                let n = cards.len();
+                if jokers {
+                    for c in &mut cards[n - 2..] {
+                        *c = Card::plain(best);
+                    }
+                }
+            }
+            Ok(cards)
+        }
+    }
+}
+
+/// Validates and compiles a fighter.
+pub fn compile(o: &CardsOptions, name: &str, s: &FighterSpec) -> Result<Fighter, RulesError> {
+    let main = &s.weapon.stats;
+    if main.shield {
+        return Err(RulesError::field(
+            "weapon",
+            "a shield cannot be the main weapon; put it in off_hand",
+        ));
+    }
+    if let Some(off) = &s.off_hand {
+        if main.hands == 2 {
+            return Err(RulesError::field(
+                "off_hand",
+                format!("{} needs both hands", main.name),
+            ));
+        }
+        if off.stats.hands == 2 {
+            return Err(RulesError::field("off_hand", "a two-handed item cannot be off-hand"));
+        }
+    }
+    if let Some(b) = &s.backup
+        && b.stats.shield
+    {
+        return Err(RulesError::field("backup", "a backup must be a weapon"));
+    }
+    Ok(Fighter {
+        name: name.into(),
+        main: Arm::of(main),
+        main_skill: s.skill as u8,
+        off: s.off_hand.as_ref().map(|w| Arm::of(&w.stats)),
+        off_skill: s.off_hand_skill as u8,
+        backup: s.backup.as_ref().map(|w| Arm::of(&w.stats)),
+        backup_skill: s.backup_skill as u8,
+        bare: Arm::of(&weapon("bare hands").expect("built in")),
+        brawling: s.brawling as u8,
+        fast_draw: s.fast_draw as u8,
+        combat_training: s.combat_training as u8,
+        stealth: s.stealth as u8,
+        finesse: s.finesse,
+        willpower: s.willpower,
+        awareness: s.awareness,
+        armor_mod: s.armor_mod,
+        protection: s.protection,
+        hp: (o.hp_base + s.vitality).max(1),
+        npc: s.npc,
+        tactics: s.tactics.clone(),
+    })
+}
+
+/// Pairs two fighters: hit points, decks and the starting range.
+pub fn matchup(o: &CardsOptions, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+    let f = [a.clone(), b.clone()];
+    let deck = |npc| -> Result<Deck, RulesError> {
+        Deck::new(&deck_cards(o, npc)?).map_err(|e| RulesError::field("deck", e.to_string()))
+    };
+    let decks = match o.deck_owner {
+        DeckOwner::PerFighter => [deck(a.npc)?, deck(b.npc)?],
+        DeckOwner::Shared => {
+            let d = deck(a.npc && b.npc)?;
+            [d, d]
+        }
+    };
+    // §Range: "Combat begins at the range of the longest weapon" (off-hand weapons too).
+    let reach = |f: &Fighter| {
+        f.off
+            .filter(|x| !x.shield)
+            .map_or(f.main.range, |x| x.range.max(f.main.range))
+    };
+    let start_range = if o.range_model {
+        reach(a).max(reach(b))
+    } else {
+        0
+    };
+    Ok(Matchup {
+        f,
+        deck: decks,
+        start_range,
+    })
+}

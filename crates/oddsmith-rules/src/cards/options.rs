@@ -1,0 +1,232 @@
+//! Cards options: the deck (cards digest §2.2–2.4), the hit rule (§2.3), and every duel
+//! INTERPRETATION of §6.1 (G1–G25) the duel models, each with the digest's default and the
+//! seed section it reads ("Random Combat Rules" §Range, §Determine Initiative, …).
+//!
+//! Tactics (digest §6.2) are fighter fields (`tactics = { … }`), not options, so each fighter
+//! can play differently.
+
+use serde::{Deserialize, Serialize};
+
+use crate::FieldDoc;
+
+crate::options! {
+    /// Options under `[options]` for `ruleset = "cards"`.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct CardsOptions {
+        /// G1: the deck every fighter draws from.
+        deck: DeckChoice = DeckChoice::D44 => (
+            "\"d44\"",
+            "G1 deck: \"d44\" (the digest's D44 reading: ±1..±10, J/Q/K hit cards, 2 jokers) | \"custom\" (the cards of custom_deck)",
+        ),
+        /// G1: the cards of a custom deck.
+        custom_deck: Vec<String> = Vec::new() => (
+            "[]",
+            "custom deck for deck = \"custom\": 2–64 cards such as \"+3h\" (h = hit card), \"-2\", \"0\"",
+        ),
+        /// G1: how the two jokers of D44 count.
+        jokers: Jokers = Jokers::Zero => (
+            "\"zero\"",
+            "G1 jokers of D44: \"zero\" (value 0, not hit cards) | \"wild\" (the holder names the value: the deck's highest) | \"remove\" (a 42-card deck)",
+        ),
+        /// G1: fighters marked `npc` draw from the GM's world deck, which has no jokers.
+        npc_jokerless: bool = false => (
+            "false",
+            "G1: fighters with npc = true draw from a deck without jokers (the GM's world deck of the blog's deck post)",
+        ),
+        /// G3: when the discard pile goes back into the deck.
+        reshuffle: Reshuffle = Reshuffle::WhenEmpty => (
+            "\"when_empty\"",
+            "G3 reshuffle: \"when_empty\" (a persistent deck; discards return when the stock runs out) | \"every_round\" (all cards back at each round start) | \"every_check\" (all back before every draw: initiative, hands)",
+        ),
+        /// G3: whose deck a fighter draws from.
+        deck_owner: DeckOwner = DeckOwner::PerFighter => (
+            "\"per_fighter\"",
+            "G3 deck owner: \"per_fighter\" (each his own karma deck, §Basic Actions) | \"shared\" (one deck for both)",
+        ),
+        /// G2: what a "(hit)" card does.
+        hit_rule: HitRule = HitRule::DrawAdd => (
+            "\"draw_add\"",
+            "G2 \"(hit)\" cards: \"draw_add\" (after the reveal the holder may draw the top card and add its value, blackjack-like) | \"none\"",
+        ),
+        /// G2: a drawn hit card may be hit again.
+        hit_chain: bool = true => (
+            "true",
+            "G2: a hit card drawn by hitting may itself be hit",
+        ),
+        /// G7: an unopposed maneuver succeeds whatever its total (§Unopposed Actions).
+        unopposed_auto_success: bool = true => (
+            "true",
+            "G7 §Unopposed Actions: unopposed maneuvers succeed automatically (a disarm still needs a total above 0); false = every unopposed maneuver needs a total above 0",
+        ),
+        /// §Range: weapons attack only at their range.
+        range_model: bool = true => (
+            "true",
+            "§Range: weapons attack only at their own range, parry only at it or against a longer weapon; false = a pure card duel, always in reach",
+        ),
+        /// G6/E1: the range change when the defender parries without stepping back.
+        no_step_back_delta: i32 = -1, in -1..=1 => (
+            "-1",
+            "G6 (errata E1): range change when an attacked defender parries without stepping back: -1 (the example's 'reducing') or +1 (the text's 'increased')",
+        ),
+        /// §Range, literal: an attack met by no stepping-back maneuver changes the range.
+        unopposed_attack_closes_range: bool = true => (
+            "true",
+            "§Range: \"If a character attacks normally and his opponent does not use a maneuver that includes a step back … then the range is increased by one\": an attack the defender meets with an empty register, a dodge or a weapon change moves the range by no_step_back_delta (parries, blocks and Parry/Seize step back); false = the range never moves (the digest's reading)",
+        ),
+        /// G15: a weapon longer than the current range may parry.
+        long_weapon_can_parry_inside_reach: bool = false => (
+            "false",
+            "G15: a weapon longer than the current range may still parry (the literal rule says no)",
+        ),
+        /// G13: the defender may leave a register empty (the `cover_last` tactic passes).
+        defender_may_pass: bool = true => (
+            "true",
+            "G13: the defender may leave a register empty (the attack is then unopposed); false = cover_last parries every register it can",
+        ),
+        /// §Melee Dodge: the once-per-round jump back that needs no weapon.
+        melee_dodge: bool = true => (
+            "true",
+            "§Basic Maneuvers Melee Dodge (-2, no force, outside the weapon's maximum maneuvers, once per round)",
+        ),
+        /// §Complex Maneuvers: Parry/Seize the Initiative.
+        seize_the_initiative: bool = true => (
+            "true",
+            "§Complex Maneuvers Parry/Seize the Initiative (-3): if the attacker does not hit, the parrier takes the initiative (kept into later rounds until lost)",
+        ),
+        /// §Complex Maneuvers: Disarming Attack.
+        disarming_attack: bool = true => (
+            "true",
+            "§Complex Maneuvers Disarming Attack (-5): flings the opponent's weapon away (see on_disarm)",
+        ),
+        /// §Complex Maneuvers: Close, Retreat and Push.
+        close_retreat: bool = true => (
+            "true",
+            "§Complex Maneuvers Close (-3), Retreat (-3) and Push (0, at range 0 only, prevented only by a dodge): range -1 / +1 / +1; Close and Retreat are prevented by a parry or block",
+        ),
+        /// §Changing Weapons / disarm: what a disarmed fighter does.
+        on_disarm: OnDisarm = OnDisarm::BackupOrUnarmed => (
+            "\"backup_or_unarmed\"",
+            "disarm (§Disarming Attack: \"This does not necessarily end combat\"): \"backup_or_unarmed\" (spends a card to draw his backup weapon, §Changing Weapons; no backup = fights on barehanded, keeping his off-hand item) | \"backup_or_defeat\" (the digest's reading: no backup = defeated) | \"defeat\" | \"unarmed\" (fights on barehanded)",
+        ),
+        /// G10: initiative ties.
+        initiative_tie: InitiativeTie = InitiativeTie::Redraw => (
+            "\"redraw\"",
+            "G10 initiative ties: \"redraw\" (both draw again) | \"willpower\" (higher willpower wins, then redraw)",
+        ),
+        /// G4: hit points are hp_base + vitality.
+        hp_base: i32 = 5, in 1..=100 => (
+            "5",
+            "G4 hit points = hp_base + vitality; out of the fight at 0",
+        ),
+        /// G4: the lowest damage total of a successful attack.
+        damage_floor: i32 = 0, in -10..=0 => (
+            "0",
+            "G4: the damage total of a hit is at least this (card + edge can be negative)",
+        ),
+        /// §Charging / §Surprise: how the duel starts.
+        start: Start = Start::Engaged => (
+            "\"engaged\"",
+            "start: \"engaged\" | \"a_charges\" (§Charging: one maneuver each in round 1, A has the initiative unless B's weapon is longer, A's maximum damage +1) | \"a_surprises\" (§Surprise: one undefendable attack by A; B with combat training makes an opposed check to avoid it)",
+        ),
+        /// The round cap: a duel still going is a draw.
+        max_rounds: u32 = 50, in 1..=10000 => (
+            "50",
+            "round cap; a duel still going after it is a draw (timeout)",
+        ),
+    }
+}
+
+/// Documentation of every option, in declaration order.
+pub const OPTION_DOCS: &[FieldDoc] = CardsOptions::DOCS;
+
+/// G1: the deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckChoice {
+    /// The digest's D44 reading.
+    D44,
+    /// The cards of `custom_deck`.
+    Custom,
+}
+
+/// G1: the jokers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Jokers {
+    /// Jokers count 0.
+    Zero,
+    /// Jokers are wild: the holder names the deck's highest value.
+    Wild,
+    /// No jokers (42 cards).
+    Remove,
+}
+
+/// G3: reshuffle policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reshuffle {
+    /// Discards go back when the stock runs out.
+    WhenEmpty,
+    /// Every card goes back at the start of every round.
+    EveryRound,
+    /// Every card goes back before every draw.
+    EveryCheck,
+}
+
+/// G3: deck ownership.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckOwner {
+    /// Each fighter has his own deck.
+    PerFighter,
+    /// Both fighters draw from one deck.
+    Shared,
+}
+
+/// G2: the hit rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitRule {
+    /// Draw the top card and add it.
+    DrawAdd,
+    /// Hit cards are plain cards.
+    None,
+}
+
+/// What happens to a disarmed fighter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnDisarm {
+    /// He changes to his backup weapon (a card, no other action); without one he fights on
+    /// barehanded, keeping his off-hand item (§Disarming Attack: "This does not necessarily
+    /// end combat").
+    BackupOrUnarmed,
+    /// He changes to his backup weapon (a card, no other action); without one he is defeated.
+    BackupOrDefeat,
+    /// He is defeated.
+    Defeat,
+    /// He fights on barehanded.
+    Unarmed,
+}
+
+/// G10: initiative ties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InitiativeTie {
+    /// Both draw again.
+    Redraw,
+    /// Higher willpower wins; equal willpower redraws.
+    Willpower,
+}
+
+/// How the duel starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Start {
+    /// Both engaged at the longest weapon's range.
+    Engaged,
+    /// A charges (§Charging).
+    ACharges,
+    /// A surprises B (§Surprise).
+    ASurprises,
+}

@@ -1,0 +1,256 @@
+//! A cards fighter as written in a scenario file: skills (cards drawn), attributes, weapon,
+//! off-hand weapon or shield, backup weapon, armour modifier and tactics (digest §6.2).
+
+use serde::{Deserialize, Serialize};
+
+use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
+
+/// A fighter under the card-combat rules (`[fighters.NAME]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// Skill with the main weapon: cards drawn per round, 0–16 (0 = unskilled, 1 card).
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub skill: i32,
+    /// The main weapon: a built-in name or an inline table.
+    pub weapon: WeaponEntry,
+    /// A shield, parrying dagger or second weapon in the off hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_hand: Option<WeaponEntry>,
+    /// Skill with the off-hand item (the hand is the lower of the two skills), 0–16.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub off_hand_skill: i32,
+    /// A backup weapon drawn after a disarm (§Changing Weapons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<WeaponEntry>,
+    /// Skill with the backup weapon, 0–16.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub backup_skill: i32,
+    /// Fast-draw skill: the hand in the round after a weapon change is min(new skill,
+    /// fast-draw), 1 card without it.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub fast_draw: i32,
+    /// Combat training: cards drawn for initiative (1 without it), 0–16.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub combat_training: i32,
+    /// Bare-hand skill (G23), used under `on_disarm = "unarmed"`, 0–16.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub brawling: i32,
+    /// Stealth skill (the surprise check), 0–16.
+    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+    pub stealth: i32,
+    /// Finesse, −5…+10: added to attack, parry, dodge and block totals.
+    #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+    pub finesse: i32,
+    /// Willpower, −5…+10: added to the initiative total.
+    #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+    pub willpower: i32,
+    /// Vitality, −4…+10: hit points are hp_base + vitality (G4).
+    #[serde(default, deserialize_with = "de_range::<_, -4, 10>")]
+    pub vitality: i32,
+    /// Awareness, −5…+10 (the surprise check).
+    #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+    pub awareness: i32,
+    /// Armour modifier, −6…0: added to every combat total (the soldier's −1).
+    #[serde(default, deserialize_with = "de_range::<_, -6, 0>")]
+    pub armor_mod: i32,
+    /// Armour protection, 0–5, subtracted from damage after the cap (G5; 0 in the text).
+    #[serde(default, deserialize_with = "de_range::<_, 0, 5>")]
+    pub protection: i32,
+    /// A non-player fighter (draws from a jokerless deck under `npc_jokerless`).
+    #[serde(default)]
+    pub npc: bool,
+    /// How the fighter plays (digest §6.2).
+    #[serde(default)]
+    pub tactics: Tactics,
+}
+
+/// A weapon entry.
+pub type WeaponEntry = Entry<WeaponStats>;
+
+/// A melee weapon or shield (§Melee Weapon Attributes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponStats {
+    /// Name shown in reports.
+    #[serde(default)]
+    pub name: String,
+    /// Range in yards (0 = close range), 0–6: the weapon attacks only at this range.
+    #[serde(deserialize_with = "de_range::<_, 0, 6>")]
+    pub range: i32,
+    /// Force, −5…+5: added to attack (and parry) totals.
+    #[serde(default, deserialize_with = "de_range::<_, -5, 5>")]
+    pub force: i32,
+    /// Maximum maneuvers per round, 0–10 (0 = only the hand limits, as barehanded).
+    #[serde(deserialize_with = "de_range::<_, 0, 10>")]
+    pub max_maneuvers: i32,
+    /// Edge, −5…+5: added to the damage total.
+    #[serde(default, deserialize_with = "de_range::<_, -5, 5>")]
+    pub edge: i32,
+    /// Maximum damage, 0–20.
+    #[serde(deserialize_with = "de_range::<_, 0, 20>")]
+    pub max_damage: i32,
+    /// Hands needed, 1–2.
+    #[serde(default = "one", deserialize_with = "de_range::<_, 1, 2>")]
+    pub hands: i32,
+    /// A shield: blocks instead of parrying, never attacks (Shield Bash is not modelled).
+    #[serde(default)]
+    pub shield: bool,
+}
+
+fn one() -> i32 {
+    1
+}
+
+/// A built-in weapon row: name, range, force, maximum maneuvers, edge, maximum damage, hands,
+/// shield.
+pub type WeaponRow = (&'static str, i32, i32, i32, i32, i32, i32, bool);
+
+/// Built-in weapons: the digest's §4.16 placeholder fixtures (range, force and maximum
+/// maneuvers are TEXT where the seed gives them: sword 1/+1/3, spear range 2, medium axe 2
+/// maneuvers, poinard 3, small shield maximum damage 1). Columns: name, range, force,
+/// maximum maneuvers, edge, maximum damage, hands, shield.
+pub const WEAPONS: &[WeaponRow] = &[
+    ("dagger", 0, 0, 3, 0, 2, 1, false),
+    ("sword", 1, 1, 3, 0, 3, 1, false),
+    ("long sword", 1, 1, 3, 0, 3, 1, false),
+    ("medium axe", 1, 0, 2, 1, 4, 1, false),
+    ("poinard", 0, 0, 3, 0, 2, 1, false),
+    ("spear", 2, 0, 2, 1, 3, 2, false),
+    ("small shield", 0, 0, 2, 0, 1, 1, true),
+    ("bare hands", 0, 0, 0, -1, 1, 1, false),
+];
+
+/// Looks a built-in weapon up (case, `_` and `-` insensitive).
+pub fn weapon(name: &str) -> Option<WeaponStats> {
+    let n: String = name
+        .trim()
+        .to_ascii_lowercase()
+        .replace(['_', '-'], " ");
+    let n = if n == "parrying dagger" { "poinard".into() } else { n };
+    WEAPONS
+        .iter()
+        .find(|w| w.0 == n)
+        .map(|&(name, range, force, mm, edge, md, hands, shield)| WeaponStats {
+            name: name.into(),
+            range,
+            force,
+            max_maneuvers: mm,
+            edge,
+            max_damage: md,
+            hands,
+            shield,
+        })
+}
+
+impl Named for WeaponStats {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Builtin for WeaponStats {
+    type Table = WeaponStats;
+    const EXPECTING: &'static str =
+        "a weapon name (e.g. \"sword\") or a table { range, force, max_maneuvers, edge, max_damage }";
+    fn by_name(v: &str) -> Result<Self, String> {
+        weapon(v).ok_or_else(|| {
+            let names: Vec<_> = WEAPONS.iter().map(|w| w.0).collect();
+            let hint = " (or a table { range = 1, force = 1, max_maneuvers = 3, edge = 0, max_damage = 3 })";
+            unknown("weapon", v, "built-in weapons", &names.join(", "), hint)
+        })
+    }
+    fn from_table(mut stats: WeaponStats) -> Self {
+        stats.name = name_or(stats.name, "custom weapon");
+        stats
+    }
+}
+
+/// Digest §6.2: how a fighter plays, as attacker and as defender.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tactics {
+    /// Card order when attacking.
+    pub attacker: AttackerPolicy,
+    /// Card choice when defending.
+    pub defender: DefenderPolicy,
+    /// When to hit a played hit card.
+    pub hit: HitPolicy,
+    /// Parry/Seize instead of a parry when card + modifiers − 3 reaches this (at most one
+    /// per round); 99 = never.
+    #[serde(deserialize_with = "de_range::<_, -20, 99>")]
+    pub seize_threshold: i32,
+    /// Highest cards kept back when attacking (for a possible seize), 0–10.
+    #[serde(deserialize_with = "de_range::<_, 0, 10>")]
+    pub reserve: i32,
+    /// A Disarming Attack instead of an attack when the defender has no card left and the
+    /// total would be above 0.
+    pub disarm_unopposed: bool,
+    /// Close (range too long), Push (at range 0) or Retreat (too short) with the best card
+    /// when the weapon cannot attack at the current range.
+    pub range_fix: bool,
+    /// Lunge (−2, maximum damage +1) when the weapon is one yard short, instead of Close.
+    pub lunge: bool,
+    /// Melee-dodge when reach forbids a parry (the best card; a random one under the random
+    /// defender tactic).
+    pub dodge_when_no_parry: bool,
+    /// A defender whose weapon is shorter than the range parries without stepping back once
+    /// per round (−2), closing by one.
+    pub close_with_parry: bool,
+}
+
+impl Default for Tactics {
+    fn default() -> Self {
+        Tactics {
+            attacker: AttackerPolicy::Greedy,
+            defender: DefenderPolicy::Front,
+            hit: HitPolicy::WhenLosing,
+            seize_threshold: 5,
+            reserve: 0,
+            disarm_unopposed: true,
+            range_fix: true,
+            lunge: false,
+            dodge_when_no_parry: true,
+            close_with_parry: true,
+        }
+    }
+}
+
+/// Digest §6.2 attacker card ordering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackerPolicy {
+    /// Highest remaining card every register.
+    Greedy,
+    /// Lowest first (feints soak up parries), the best last.
+    Bait,
+    /// A uniformly random card each register.
+    Random,
+}
+
+/// Digest §6.2 defender policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefenderPolicy {
+    /// Parry each register with the highest remaining card ("best-first").
+    Front,
+    /// Parry with the lowest card first, saving the best ("save-best").
+    Back,
+    /// Pass while holding fewer cards than the attacker can still declare, then parry in
+    /// ascending order.
+    CoverLast,
+    /// A uniformly random card each register.
+    Random,
+}
+
+/// Digest §6.2 hit decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitPolicy {
+    /// Hit while losing the register and the last card is a hit card.
+    WhenLosing,
+    /// Never hit.
+    Never,
+    /// Always hit a hit card.
+    Always,
+}

@@ -1,0 +1,740 @@
+//! Cards oracles: the seed's worked examples replayed register by register with scripted
+//! cards, the digest's §7 tables through the checks (exact exactly, Monte Carlo within 4σ at
+//! fixed seeds), §7.6 initiative, §7.9 one register with hits, §7.10 one full round under the
+//! four policy pairs, and every duel ending within the round cap under every policy pair.
+
+use oddsmith_dice::deck::{Card, Deck, Hand};
+use oddsmith_dice::stream;
+
+use super::duel::{self, Decl, KIT_BACKUP, KIT_BARE, KIT_DISARMED, Man, SideRound, State};
+use super::options::{CardsOptions, HitRule, OnDisarm, Reshuffle, Start};
+use super::spec::{AttackerPolicy, DefenderPolicy, FighterSpec, HitPolicy};
+use super::{Cards, Matchup};
+use crate::testing::{check_docs, pair, within_4_sigma};
+use crate::{CheckParams, Ending, NoTally, OutcomeTally, RngRoller, Ruleset, Winner};
+
+fn spec(text: &str) -> FighterSpec {
+    toml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn opts(f: impl FnOnce(&mut CardsOptions)) -> CardsOptions {
+    let mut o = CardsOptions::default();
+    f(&mut o);
+    o
+}
+
+const DEVON: &str = r#"
+skill = 3
+weapon = "sword"
+combat_training = 2
+backup = "dagger"
+backup_skill = 2
+tactics = { hit = "never" }
+"#;
+
+const SOLDIER: &str = r#"
+skill = 2
+weapon = "sword"
+armor_mod = -1
+backup = "dagger"
+backup_skill = 2
+tactics = { hit = "never" }
+"#;
+
+fn rounds(hands: [&[Card]; 2]) -> [SideRound; 2] {
+    let mut rs = [SideRound::default(); 2];
+    for (r, h) in rs.iter_mut().zip(hands) {
+        r.hand = Hand::of(h);
+        r.cap = 3;
+    }
+    rs
+}
+
+fn decl(man: Man, card: Card, arm: u8) -> Decl {
+    Decl { man, card, arm }
+}
+
+#[test]
+fn docs_are_complete() {
+    check_docs::<Cards>();
+}
+
+/// Seed §For Example (Devon vs the enemy soldier), digest §7.14.1.
+#[test]
+fn devon_vs_the_soldier_register_by_register() {
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(DEVON), &spec(SOLDIER));
+    let mut s = r.start(&m);
+    s.init = 0;
+    assert_eq!(s.range, 1);
+    // Hands (after the cards are declared, none are left): scripted.
+    let mut rs = rounds([&[], &[]]);
+    let mut rng = stream(1, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut t = NoTally;
+    // Register 1: Attack +3 (hit) against Parry +5: 3 + 1 − 5 = −1, fails.
+    let (reg, end) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Attack, Card::hit(3), 0),
+        Some(decl(Man::Parry, Card::plain(5), 0)),
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert_eq!((reg.defense_total, reg.net, reg.success), (Some(5), -1, false));
+    assert!(end.is_none());
+    // Register 2: Attack −2 (a feint) against Parry −2 (hit, not hit): the parry total is not
+    // positive, so the attack total is −2 + 1 = −1: a miss.
+    let (reg, _) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Attack, Card::plain(-2), 0),
+        Some(decl(Man::Parry, Card::hit(-2), 0)),
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert_eq!((reg.defense_total, reg.net, reg.success), (Some(-2), -1, false));
+    // Register 3: the soldier has no card; Disarming Attack +10: 10 + 1 − 5 = +6 > 0.
+    let (reg, end) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Disarm, Card::plain(10), 0),
+        None,
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert_eq!((reg.attack_total, reg.defense_total, reg.success), (6, None, true));
+    // "This doesn't necessarily end the combat": the soldier must draw his backup.
+    assert!(end.is_none());
+    assert_eq!(s.kit[1], KIT_DISARMED);
+    assert_eq!(s.range, 1, "parries step back: the range stays 1");
+    assert_eq!(s.hp, [5, 5]);
+    // Without a backup weapon he fights on barehanded (§Disarming Attack: "This does not
+    // necessarily end combat"), keeping his shield (on_disarm = "backup_or_unarmed").
+    let (r3, m3) = pair::<Cards>(
+        CardsOptions::default(),
+        &spec(DEVON),
+        &spec("skill = 2\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 2"),
+    );
+    let mut s3 = r3.start(&m3);
+    let (_, end) = duel::resolve(
+        r3.options(),
+        &m3,
+        &mut s3,
+        &mut rs,
+        0,
+        decl(Man::Disarm, Card::plain(10), 0),
+        None,
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert!(end.is_none());
+    assert_eq!(s3.kit[1], KIT_BARE);
+    let arms = duel::arms(&m3, &s3, 1);
+    assert!(arms[1].is_some_and(|a| a.shield), "the shield stays");
+    // The digest's reading defeats him (on_disarm = "backup_or_defeat").
+    let (r2, m2) = pair::<Cards>(
+        opts(|o| o.on_disarm = OnDisarm::BackupOrDefeat),
+        &spec(DEVON),
+        &spec("skill = 2\nweapon = \"sword\"\narmor_mod = -1"),
+    );
+    let mut s2 = r2.start(&m2);
+    let (_, end) = duel::resolve(
+        r2.options(),
+        &m2,
+        &mut s2,
+        &mut rs,
+        0,
+        decl(Man::Disarm, Card::plain(10), 0),
+        None,
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert_eq!(end, Some(crate::Step::Over(Winner::A, Ending::Yield)));
+}
+
+/// With Devon's hit card losing register 1, `hit = "when_losing"` would hit (digest §7.14.1):
+/// a hit draw is taken from his deck and added.
+#[test]
+fn when_losing_hits_a_losing_hit_card() {
+    let devon = DEVON.replace("hit = \"never\"", "hit = \"when_losing\"");
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&devon), &spec(SOLDIER));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let mut rng = stream(2, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut t = OutcomeTally::default();
+    let (reg, _) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Attack, Card::hit(3), 0),
+        Some(decl(Man::Parry, Card::plain(5), 0)),
+        0,
+        &mut dice,
+        &mut t,
+    );
+    assert!(t.0.counters[duel::C_HIT_DRAWS] >= 1);
+    assert_ne!(reg.attack_total, 4, "a card was added");
+}
+
+/// Seed §Changing Weapons (digest §7.14.2): the noble parries without stepping back (range
+/// 1 → 0); Devon spends a card to change to his dagger and takes no other action; next round
+/// he draws min(dagger, fast-draw) = 1 card, the round after his dagger skill.
+#[test]
+fn changing_weapons_example() {
+    let o = CardsOptions::default();
+    let noble = "skill = 3\nweapon = \"long sword\"";
+    let (r, m) = pair::<Cards>(o, &spec(DEVON), &spec(noble));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let mut rs = rounds([&[Card::plain(4), Card::plain(-1)], &[Card::plain(2)]]);
+    let mut rng = stream(3, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (_, _) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Attack, Card::plain(1), 0),
+        Some(decl(Man::ParryNoStep, Card::plain(2), 0)),
+        0,
+        &mut dice,
+        &mut NoTally,
+    );
+    assert_eq!(s.range, 0, "errata E1: the example's 'reducing the range to 0'");
+    // Devon's sword cannot attack at 0; his dagger can: his tactic changes weapons.
+    let mut rng = stream(4, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut rs = rounds([&[Card::plain(4), Card::plain(-1)], &[]]);
+    let mut rs2 = rs;
+    let d = decl_next(&r, &m, &s, &mut rs2, &mut dice);
+    assert_eq!(d.man, Man::Change);
+    rs = rs2;
+    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert_eq!(s.kit[0], KIT_BACKUP);
+    assert!(rs[0].done, "no further action this round");
+    assert_eq!(rs[0].hand.len(), 1, "the other card stays unplayed");
+    assert_eq!(duel::hand_size(&m, &s, 0), 1, "no fast-draw: one card");
+    s.fresh[0] = false;
+    assert_eq!(duel::hand_size(&m, &s, 0), 2, "the dagger skill the round after");
+}
+
+/// Reviewer A5: the no-step parry re-syncs the range the tactics read, so in the Devon
+/// example the attacker's next register sees range 0 (and changes weapons) instead of
+/// declaring a sword attack that is illegal when it resolves.
+#[test]
+fn no_step_parry_resyncs_declared_range() {
+    let a = decl(Man::Attack, Card::plain(1), 0);
+    assert!(duel::immediate(&a, Some(&decl(Man::ParryNoStep, Card::plain(2), 0))));
+    assert!(!duel::immediate(&a, Some(&decl(Man::Parry, Card::plain(2), 0))));
+}
+
+/// Reviewer A6/A8 (seed §Shields, Parrying Daggers & Off-hand Weapons, §Range): the off-hand
+/// item stays through a weapon change (hand = the lower of the two skills), and the combat
+/// begins at the range of the longest weapon, off-hand weapons included.
+#[test]
+fn off_hand_kept_and_counted_for_the_start_range() {
+    let o = CardsOptions::default();
+    let a = "skill = 4\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 2\nbackup = \"dagger\"\nbackup_skill = 3";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(a), &spec("skill = 2\nweapon = \"dagger\""));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    duel::change(&mut s, &mut rs, 0);
+    assert_eq!(s.kit[0], KIT_BACKUP);
+    assert!(duel::arms(&m, &s, 0)[1].is_some_and(|x| x.shield), "the shield stays");
+    s.fresh[0] = false;
+    assert_eq!(duel::hand_size(&m, &s, 0), 2, "min(dagger 3, shield 2)");
+    let b = "skill = 2\nweapon = \"dagger\"\noff_hand = \"sword\"\noff_hand_skill = 2";
+    let (r, m) = pair::<Cards>(o, &spec(b), &spec("skill = 2\nweapon = \"dagger\""));
+    assert_eq!(r.start(&m).range, 1, "the off-hand sword is the longest weapon");
+}
+
+fn decl_next<R: crate::Roller>(
+    r: &Cards,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    dice: &mut R,
+) -> Decl {
+    duel::declare(r.options(), m, s, rs, 0, s.range, dice).expect("a declaration")
+}
+
+/// Seed §Shields, Parrying Daggers & Off-hand Weapons (digest §7.14.3): medium axe (MM 2,
+/// skill 4) and poinard (MM 3, skill 6): 4 cards, 4 maneuvers, at most 2 with the axe.
+#[test]
+fn off_hand_example() {
+    let devon = "skill = 4\nweapon = \"medium axe\"\noff_hand = \"poinard\"\noff_hand_skill = 6";
+    let (r, m) = pair::<Cards>(
+        opts(|o| o.range_model = false),
+        &spec(devon),
+        &spec(SOLDIER),
+    );
+    let s = r.start(&m);
+    assert_eq!(duel::hand_size(&m, &s, 0), 4);
+    assert_eq!(duel::cap(duel::arms(&m, &s, 0)), 4);
+    // Attacking with four cards: two with the axe, then the poinard.
+    let mut rng = stream(5, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut rs = rounds([
+        &[Card::plain(1), Card::plain(2), Card::plain(3), Card::plain(4)],
+        &[],
+    ]);
+    rs[0].cap = 4;
+    let mut arms_used = Vec::new();
+    while let Some(d) = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice) {
+        arms_used.push(d.arm);
+    }
+    assert_eq!(arms_used, [0, 0, 1, 1], "axe twice, then the poinard");
+}
+
+/// Seed §Range, literal reading: an unopposed attack changes the range like a no-step parry.
+#[test]
+fn unopposed_attack_closes_range_option() {
+    assert!(CardsOptions::default().unopposed_attack_closes_range, "the seed's reading");
+    // Answered by a dodge (no step back): the range moves too.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(DEVON), &spec(SOLDIER));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let mut rng = stream(6, 1);
+    let mut dice = RngRoller::new(&mut rng);
+    duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        decl(Man::Attack, Card::plain(-4), 0),
+        Some(decl(Man::Dodge, Card::plain(5), 0)),
+        0,
+        &mut dice,
+        &mut NoTally,
+    );
+    assert_eq!(s.range, 0, "a dodge includes no step back");
+    for (flag, want) in [(false, 1), (true, 0)] {
+        let o = opts(|o| o.unopposed_attack_closes_range = flag);
+        let (r, m) = pair::<Cards>(o, &spec(DEVON), &spec(SOLDIER));
+        let mut s = r.start(&m);
+        let mut rs = rounds([&[], &[]]);
+        let mut rng = stream(6, 0);
+        let mut dice = RngRoller::new(&mut rng);
+        duel::resolve(
+            r.options(),
+            &m,
+            &mut s,
+            &mut rs,
+            0,
+            decl(Man::Attack, Card::plain(-4), 0),
+            None,
+            0,
+            &mut dice,
+            &mut NoTally,
+        );
+        assert_eq!(s.range, want);
+    }
+}
+
+/// §Complex Maneuvers Push (range 0 only, range +1), Lunge (−2, one yard beyond the weapon's
+/// range, maximum damage +1), and the `reserve` tactic (the highest cards are kept back).
+#[test]
+fn push_lunge_and_reserve() {
+    let o = CardsOptions::default();
+    let mut rng = stream(7, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    // A spearman at range 0 pushes.
+    let (r, m) = pair::<Cards>(
+        o.clone(),
+        &spec("skill = 2\nweapon = \"spear\""),
+        &spec("skill = 2\nweapon = \"dagger\""),
+    );
+    let mut s = r.start(&m);
+    s.range = 0;
+    let mut rs = rounds([&[Card::plain(1), Card::plain(2)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+    assert_eq!((d.man, d.card), (Man::Push, Card::plain(2)));
+    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert_eq!(s.range, 1);
+    // A swordsman one yard short lunges; an unopposed +10 deals 3 + 1.
+    let (r, m) = pair::<Cards>(
+        o.clone(),
+        &spec("skill = 2\nweapon = \"sword\"\ntactics = { lunge = true }"),
+        &spec("skill = 2\nweapon = \"spear\""),
+    );
+    let mut s = r.start(&m);
+    assert_eq!(s.range, 2);
+    let mut rs = rounds([&[Card::plain(10)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Lunge);
+    let (reg, _) =
+        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.attack_total, reg.damage), (10 + 1 - 2, 4));
+    // Greedy with one card in reserve plays the second best, then stops at one card left.
+    let (r, m) = pair::<Cards>(
+        o,
+        &spec("skill = 3\nweapon = \"sword\"\ntactics = { reserve = 1 }"),
+        &spec("skill = 2\nweapon = \"sword\""),
+    );
+    let s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(1), Card::plain(9), Card::plain(5)], &[]]);
+    let first = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!(first.card, Card::plain(5));
+    rs[0].declared = 1;
+    let second = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!(second.card, Card::plain(1));
+    rs[0].declared = 2;
+    assert!(duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).is_none());
+}
+
+/// Seed §Range (digest §7.14.8): spear 2 against sword 1 begins at range 2; the swordsman
+/// may parry the spear but not attack.
+#[test]
+fn range_example() {
+    let o = CardsOptions::default();
+    let (r, m) = pair::<Cards>(
+        o.clone(),
+        &spec("skill = 3\nweapon = \"spear\""),
+        &spec("skill = 3\nweapon = \"sword\""),
+    );
+    let s = r.start(&m);
+    assert_eq!(s.range, 2);
+    let spear = m.f[0].main;
+    let sword = m.f[1].main;
+    assert!(duel::can_attack(&o, spear, 2));
+    assert!(!duel::can_attack(&o, sword, 2));
+    assert!(duel::can_parry(&o, sword, Some(spear), 2));
+    assert!(!duel::can_parry(&o, spear, Some(sword), 1), "G15: literal reach rule");
+}
+
+fn check(r: &Cards, words: &str) -> crate::CheckExact {
+    let p = CheckParams::parse(words.split_whitespace()).unwrap();
+    r.check_exact(&r.parse_check(&p).unwrap())
+}
+
+/// Seed §Basic Actions tracking example (digest §7.14.5) with a stacked deck: −3, −4, −7
+/// drawn, −3 played, + awareness 2 + Easy 3 = +2: success. And §Opposed Checks charm
+/// example: +6 against +8 fails by 2 ("poor").
+#[test]
+fn tracking_and_charm_examples() {
+    let o = opts(|o| {
+        o.deck = super::options::DeckChoice::Custom;
+        o.custom_deck = vec!["-3".into(), "-4".into(), "-7".into()];
+    });
+    let r = Cards::new(o).unwrap();
+    let c = check(&r, "skill=3 modifier=5");
+    assert_eq!(c.distribution.ratio(2), (1, 1));
+    assert_eq!(c.p_success(), 1.0);
+    let o = opts(|o| {
+        o.deck = super::options::DeckChoice::Custom;
+        o.custom_deck = vec!["+5".into(), "+5".into()];
+    });
+    let r = Cards::new(o).unwrap();
+    // Enris +5 + finesse 1 against the barkeeper's +8: modifier −2 relative to equal cards.
+    let c = check(&r, "kind=opposed skill=1 vs=1 modifier=-2");
+    assert_eq!(c.distribution.ratio(-2), (1, 1));
+    assert_eq!(c.p_success(), 0.0);
+    let poor = c.bands.iter().position(|b| b.contains(-2));
+    assert_eq!(poor, None, "opposed checks have no bands");
+    let basic = check(&r, "skill=1 modifier=-7");
+    assert_eq!(basic.bands[basic.bands.iter().position(|b| b.contains(-2)).unwrap()].name, "poor");
+}
+
+/// Digest §7.2, §7.4, §7.8, §7.11, §7.12, §7.13 through the checks, exactly.
+#[test]
+fn checks_match_the_digest_tables_exactly() {
+    let r = Cards::new(CardsOptions::default()).unwrap();
+    let ratio = |w: &str| check(&r, w).distribution.ratio_at_least(1);
+    assert_eq!(ratio("skill=3"), (149, 172));
+    assert_eq!(ratio("skill=4 modifier=-3"), (1083, 1763));
+    assert_eq!(ratio("skill=3 modifier=-5"), (4105, 13244));
+    assert_eq!(ratio("kind=register skill=3 parry_cards=2 attack=1"), (7852027, 12528824));
+    assert_eq!(ratio("kind=register skill=1 parry_cards=1 parry=-3"), (823, 1936));
+    assert_eq!(ratio("kind=opposed skill=1 vs=1"), (905, 1936));
+    assert_eq!(ratio("kind=opposed skill=3 vs=3 modifier=1"), (95490071, 175403536));
+    assert_eq!(ratio("kind=damage skill=2"), (63, 86));
+    assert_eq!(ratio("kind=damage skill=1 edge=-1 max_damage=1"), (17, 44));
+    let melee = check(&r, "kind=into_melee skill=3 modifier=-2");
+    assert_eq!(melee.distribution.ratio_at_least(1), (8749, 13244));
+    assert_eq!(melee.distribution.ratio(0), (785, 6622));
+    assert_eq!(melee.distribution.ratio_at_most(-1), (2925, 13244));
+    let dmg = check(&r, "kind=damage skill=2");
+    assert!((dmg.distribution.mean() - 1769.0 / 946.0).abs() < 1e-12);
+}
+
+/// The sampled checks agree with the exact ones within 4σ at a fixed seed.
+#[test]
+fn checks_monte_carlo_within_4_sigma() {
+    let r = Cards::new(CardsOptions::default()).unwrap();
+    for w in [
+        "skill=3 modifier=-3",
+        "kind=register skill=2 parry_cards=2 attack=1",
+        "kind=opposed skill=2 vs=1",
+        "kind=into_melee skill=1",
+    ] {
+        let p = CheckParams::parse(w.split_whitespace()).unwrap();
+        let c = r.parse_check(&p).unwrap();
+        let exact = r.check_exact(&c).p_success();
+        let n = 100_000u32;
+        let mut rng = stream(20, 0);
+        let mut dice = RngRoller::new(&mut rng);
+        let ok = (0..n).filter(|_| r.check_sample(&c, &mut dice) >= 1).count() as f64;
+        within_4_sigma(ok / f64::from(n), exact, n);
+    }
+}
+
+/// Digest §7.6: initiative with ties redrawn, combat training 2 against 1: 5304/7783.
+#[test]
+fn initiative_matches_7_6() {
+    let o = opts(|o| {
+        o.hit_rule = HitRule::None;
+        o.reshuffle = Reshuffle::EveryCheck;
+    });
+    let (r, m) = pair::<Cards>(
+        o,
+        &spec("skill = 1\nweapon = \"sword\"\ncombat_training = 2"),
+        &spec("skill = 1\nweapon = \"sword\"\ncombat_training = 1"),
+    );
+    let n = 100_000u32;
+    let mut rng = stream(21, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut a = 0u32;
+    for _ in 0..n {
+        let mut s = r.start(&m);
+        a += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
+    }
+    within_4_sigma(f64::from(a) / f64::from(n), 5304.0 / 7783.0, n);
+}
+
+/// Digest §7.9: one register, one card each, modifiers 0, both hitting when losing, the
+/// attacker first: P(hit) = 0.369820.
+#[test]
+fn one_register_with_hits_matches_7_9() {
+    let o = opts(|o| o.range_model = false);
+    let f = "skill = 1\nweapon = \"dagger\"";
+    let (r, m) = pair::<Cards>(o, &spec(f), &spec(f));
+    let n = 200_000u32;
+    let mut rng = stream(22, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut hits = 0u32;
+    for _ in 0..n {
+        let mut s = r.start(&m);
+        let a = s.decks[0].draw_with(|k| dice_roll(&mut dice, k)).unwrap();
+        let d = s.decks[1].draw_with(|k| dice_roll(&mut dice, k)).unwrap();
+        let mut rs = rounds([&[], &[]]);
+        let (reg, _) = duel::resolve(
+            r.options(),
+            &m,
+            &mut s,
+            &mut rs,
+            0,
+            decl(Man::Attack, a, 0),
+            Some(decl(Man::Parry, d, 0)),
+            0,
+            &mut dice,
+            &mut NoTally,
+        );
+        hits += u32::from(reg.success);
+    }
+    within_4_sigma(f64::from(hits) / f64::from(n), 0.369820, n);
+    // And without the hit rule, the exact 673/1936 of §7.8.
+}
+
+fn dice_roll<R: crate::Roller>(r: &mut R, k: u32) -> u32 {
+    r.roll(k) - 1
+}
+
+/// Digest §7.10: one full round of fixture R (attacker skill 3, sword, +1; defender skill 2,
+/// 0; edge 0, maximum damage 3; Attack and Parry only; no hits): E[damage] and P(≥ 1
+/// damaging hit) under the four policy pairs, within 4σ.
+#[test]
+fn one_round_fixture_r_matches_7_10() {
+    let o = opts(|o| {
+        o.hit_rule = HitRule::None;
+        o.reshuffle = Reshuffle::EveryRound;
+        o.melee_dodge = false;
+        o.seize_the_initiative = false;
+        o.disarming_attack = false;
+        o.defender_may_pass = false;
+        o.hp_base = 100;
+        o.max_rounds = 1;
+    });
+    let cases = [
+        ("greedy", "front", 2546835.0 / 894916.0, 8809655.0 / 12528824.0),
+        ("greedy", "back", 37858959.0 / 12528824.0, 5235001.0 / 6264412.0),
+        ("bait", "front", 1493817.0 / 447458.0, 149.0 / 172.0),
+        ("bait", "back", 38447631.0 / 12528824.0, 149.0 / 172.0),
+    ];
+    for (k, (ap, dp, e_dmg, p_dmg)) in cases.into_iter().enumerate() {
+        let a = format!("skill = 3\nweapon = \"sword\"\ntactics = {{ attacker = \"{ap}\" }}");
+        let b = format!(
+            "skill = 2\nweapon = \"sword\"\narmor_mod = -1\ntactics = {{ defender = \"{dp}\", seize_threshold = 99 }}"
+        );
+        let (r, m) = pair::<Cards>(o.clone(), &spec(&a), &spec(&b));
+        let n = 100_000u32;
+        let mut rng = stream(23, k as u64);
+        let mut dice = RngRoller::new(&mut rng);
+        let (mut sum, mut sum2, mut damaging) = (0.0f64, 0.0f64, 0u32);
+        for _ in 0..n {
+            let mut s = r.start(&m);
+            s.init = 0;
+            let mut t = OutcomeTally::default();
+            r.step(&m, &mut s, &mut dice, &mut t);
+            let d = f64::from(t.0.damage[0]);
+            sum += d;
+            sum2 += d * d;
+            damaging += u32::from(t.0.damage[0] > 0);
+        }
+        let mean = sum / f64::from(n);
+        let sd = (sum2 / f64::from(n) - mean * mean).sqrt();
+        assert!(
+            (mean - e_dmg).abs() <= 4.0 * sd / f64::from(n).sqrt(),
+            "{ap}/{dp}: E[damage] {mean} vs {e_dmg}"
+        );
+        // P(≥ 1 damaging hit) needs a damaging *hit*; a hit of 0 damage does not count.
+        within_4_sigma(f64::from(damaging) / f64::from(n), p_dmg, n);
+    }
+}
+
+/// Every duel ends within the round cap under every policy pair (and hit policy), and the
+/// same seed gives the same duel.
+#[test]
+fn every_duel_ends_within_the_cap_under_every_policy_pair() {
+    let attackers = [AttackerPolicy::Greedy, AttackerPolicy::Bait, AttackerPolicy::Random];
+    let defenders = [
+        DefenderPolicy::Front,
+        DefenderPolicy::Back,
+        DefenderPolicy::CoverLast,
+        DefenderPolicy::Random,
+    ];
+    let hits = [HitPolicy::WhenLosing, HitPolicy::Never, HitPolicy::Always];
+    let name = |x: &dyn std::fmt::Debug| {
+        let s = format!("{x:?}");
+        let mut out = String::new();
+        for (i, ch) in s.chars().enumerate() {
+            if ch.is_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        }
+        out
+    };
+    for (weapons, start) in [
+        (("sword", "sword"), Start::Engaged),
+        (("spear", "sword"), Start::Engaged),
+        (("dagger", "spear"), Start::ACharges),
+        (("sword", "medium axe"), Start::ASurprises),
+    ] {
+        let o = opts(|o| {
+            o.start = start;
+            o.max_rounds = 30;
+        });
+        for (i, ap) in attackers.iter().enumerate() {
+            for (j, dp) in defenders.iter().enumerate() {
+                let hp = hits[(i + j) % 3];
+                let t = format!(
+                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {} }}",
+                    name(ap),
+                    name(dp),
+                    name(&hp),
+                    (i + j) % 2 == 0
+                );
+                let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
+                let shield = if weapons.1 == "spear" {
+                    ""
+                } else {
+                    "off_hand = \"small shield\"\noff_hand_skill = 2"
+                };
+                let b = format!("skill = 3\nweapon = \"{}\"\n{shield}\n{t}", weapons.1);
+                let (r, m) = pair::<Cards>(o.clone(), &spec(&a), &spec(&b));
+                let mut rng = stream(24, 0);
+                let mut dice = RngRoller::new(&mut rng);
+                let mut timeouts = 0;
+                for _ in 0..200 {
+                    let out = r.duel(&m, &mut dice);
+                    assert!((1..=30).contains(&out.rounds), "{out:?}");
+                    timeouts += u32::from(out.ending == Ending::RoundCap);
+                }
+                assert!(timeouts < 100, "{weapons:?} {ap:?}/{dp:?}: {timeouts} of 200 timed out");
+                let mut r1 = stream(25, 0);
+                let mut r2 = stream(25, 0);
+                assert_eq!(
+                    r.duel(&m, &mut RngRoller::new(&mut r1)),
+                    r.duel(&m, &mut RngRoller::new(&mut r2))
+                );
+            }
+        }
+    }
+}
+
+/// Identical fighters win equally often (the rules favour no side), within 4σ.
+#[test]
+fn mirror_match_is_fair() {
+    let f = "skill = 3\nweapon = \"sword\"\ncombat_training = 1";
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(f), &spec(f));
+    let n = 20_000u32;
+    let mut rng = stream(26, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (mut a, mut b) = (0u32, 0u32);
+    for _ in 0..n {
+        match r.duel(&m, &mut dice).winner {
+            Winner::A => a += 1,
+            Winner::B => b += 1,
+            Winner::Draw => {}
+        }
+    }
+    let decided = a + b;
+    within_4_sigma(f64::from(a) / f64::from(decided), 0.5, decided);
+}
+
+/// The duel is Monte Carlo only, and a deck too large or malformed is an input error.
+#[test]
+fn no_exact_duel_and_deck_errors() {
+    let (r, m) = pair::<Cards>(
+        CardsOptions::default(),
+        &spec("skill = 2\nweapon = \"sword\""),
+        &spec("skill = 2\nweapon = \"sword\""),
+    );
+    assert!(r.exact(&m).is_none());
+    let bad = opts(|o| {
+        o.deck = super::options::DeckChoice::Custom;
+        o.custom_deck = vec!["+3".into(), "x".into()];
+    });
+    assert!(Cards::new(bad).is_err());
+    let big = opts(|o| {
+        o.deck = super::options::DeckChoice::Custom;
+        o.custom_deck = vec!["+1".into(); 65];
+    });
+    assert!(Cards::new(big).is_err());
+    assert!(toml::from_str::<FighterSpec>("weapon = \"small shield\"").is_ok());
+    let r = Cards::new(CardsOptions::default()).unwrap();
+    assert!(r.compile("x", &spec("weapon = \"small shield\"")).is_err());
+    assert!(r
+        .compile("x", &spec("weapon = \"spear\"\noff_hand = \"small shield\""))
+        .is_err());
+    // Jokers: wild jokers count as the deck's best card; removed, 42 cards; NPC decks.
+    let wild = Cards::new(opts(|o| o.jokers = super::options::Jokers::Wild)).unwrap();
+    assert_eq!(wild.deck.cards().iter().filter(|c| c.value == 10).count(), 3);
+    let npc = opts(|o| o.npc_jokerless = true);
+    let (_, m) = pair::<Cards>(
+        npc,
+        &spec("weapon = \"sword\"\nnpc = true"),
+        &spec("weapon = \"sword\""),
+    );
+    assert_eq!((m.deck[0].len(), m.deck[1].len()), (42, 44));
+    let _ = Deck::new(&[Card::plain(1)]).unwrap();
+}

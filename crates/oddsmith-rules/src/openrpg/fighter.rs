@@ -86,31 +86,10 @@ pub struct Matchup {
     pub legacy: bool,
 }
 
-fn in_range(field: &str, v: i32, lo: i32, hi: i32) -> Result<(), RulesError> {
-    use crate::fields::Bounded;
-    match v.out_of_range(i64::from(lo), i64::from(hi)) {
-        None => Ok(()),
-        Some(m) => Err(RulesError::field(field, m)),
-    }
-}
-
 /// Validates and compiles a fighter.
 pub fn compile(o: &OpenRpgOptions, s: &FighterSpec) -> Result<Fighter, RulesError> {
-    in_range("combat_base", s.combat_base, 0, 30)?;
-    in_range("skill", s.skill, 0, 30)?;
-    in_range("strength", s.strength, 0, 30)?;
-    in_range("agility", s.agility, 0, 30)?;
-    in_range("health", s.health, 1, 10_000)?;
-    in_range("shield", s.shield, 0, 100)?;
     let w = &s.weapon.stats;
-    in_range("weapon.rate", w.rate, 0, 1000)?;
-    in_range("weapon.cadence", w.cadence, 1, 10)?;
-    in_range("weapon.crit_range", w.crit_range, 0, 20)?;
-    in_range("weapon.length", w.length, 0, 100_000)?;
     let a = &s.armor.stats;
-    in_range("armor.defense", a.defense, 0, 10_000)?;
-    in_range("armor.dr", a.dr, 0, 100)?;
-    in_range("armor.agility_penalty", a.agility_penalty, 0, 30)?;
     let effect = CritEffect::parse(&w.crit_effect)
         .map_err(|e| RulesError::field("weapon.crit_effect", e.to_string()))?;
     if effect == CritEffect::Times(0) {

@@ -220,7 +220,7 @@ fn openrpg_fighter_bound_is_located_at_its_key() {
     let e = load::<OpenRpg>("s.toml", &text.replace("agility = 99", "")).unwrap_err();
     assert_eq!(
         (e.line, e.column, e.field.as_str()),
-        (9, 43, "fighters.b.weapon.crit_range"),
+        (9, 44, "fighters.b.weapon.crit_range"),
         "{e}"
     );
 }

@@ -84,6 +84,8 @@ pub struct Matchup {
     pub health: [i32; 2],
     /// Legacy ambush rules.
     pub legacy: bool,
+    /// A full dodge's lost turn comes on top of owed recovery rounds (G15).
+    pub dodge_stacks: bool,
 }
 
 /// Validates and compiles a fighter.
@@ -106,14 +108,16 @@ pub fn compile(o: &OpenRpgOptions, s: &FighterSpec) -> Result<Fighter, RulesErro
     let r = o.resolved();
     let rolled = if s.proficient { s.skill } else { s.combat_base };
     let missile = w.class == WeaponClass::Missile;
-    let agility = skill_dist(o.skill_roll, s.agility);
+    // Armour weighs the wearer down: its agility penalty lowers the initiative roll as well as
+    // the dodge roll (legacy Dodge-).
+    let agility = skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0));
     let init = if r.priority_levels {
         agility.to_f64_pairs()
     } else {
         agility.shift(i64::from(w.length)).to_f64_pairs()
     };
     let dodge = (s.dodge && s.dodge_size != DodgeSize::None)
-        .then(|| skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0)).to_f64_pairs());
+        .then(|| agility.to_f64_pairs());
     Ok(Fighter {
         spec: s.clone(),
         attack: AttackerStats {
@@ -238,5 +242,6 @@ pub fn matchup(o: &OpenRpgOptions, a: &Fighter, b: &Fighter) -> Matchup {
         wait: [a.spec.wait, b.spec.wait],
         health: [a.spec.health, b.spec.health],
         legacy: r.legacy,
+        dodge_stacks: o.full_dodge_stacks_with_recovery,
     }
 }

@@ -926,3 +926,48 @@ fn bad_values_are_errors_not_panics() {
     );
     assert!(toml::from_str::<FighterSpec>("weapon = \"club\"").is_err());
 }
+
+#[test]
+fn full_dodge_lost_turn_stacks_with_owed_recovery() {
+    // A fighter owing one recovery round who also lost a turn to a full dodge skips two turns
+    // when the two stack (the default), one when they may coincide (the digest's G15 default).
+    for (stacks, skipped) in [(true, 2), (false, 1)] {
+        let g = OpenRpg::new(OpenRpgOptions {
+            full_dodge_stacks_with_recovery: stacks,
+            ..Default::default()
+        })
+        .unwrap();
+        let a = g.compile("a", &alda()).unwrap();
+        let m = forced(&g.matchup(&a, &a).unwrap(), true);
+        let mut s = g.start(&m);
+        s.round = 1;
+        s.first = 1;
+        s.acted = [true; 2];
+        s.lost[0] = true;
+        s.recovery[0] = 1;
+        let mut count = 0;
+        for _ in 0..4 {
+            if s.lost[0] || s.recovery[0] > 0 {
+                count += 1;
+            }
+            // A's turn (phase 1, A first): skipped while lost or recovering.
+            s.phase = 1;
+            let mut rng = stream(1, 0);
+            let mut r = RngRoller::new(&mut rng);
+            g.step(&m, &mut s, &mut r, &mut crate::NoTally);
+        }
+        assert_eq!(count, skipped, "stacks = {stacks}");
+    }
+}
+
+#[test]
+fn armour_agility_penalty_lowers_initiative() {
+    let g = OpenRpg::new(OpenRpgOptions::default()).unwrap();
+    let free = g.compile("a", &alda()).unwrap();
+    let mut s = alda();
+    s.armor.stats.agility_penalty = 6;
+    let heavy = g.compile("b", &s).unwrap();
+    let top = |f: &Fighter| f.init.iter().map(|x| x.0).max().unwrap();
+    assert_eq!(top(&free) - top(&heavy), 60);
+    assert!(g.matchup(&free, &heavy).unwrap().first[0] > 0.99);
+}

@@ -267,7 +267,8 @@ impl Term {
 
 /// Legacy "Multiple Damages in a Turn": the largest (by mean) plus half of every other, dice
 /// and constant halved with rounding up, summed per die size (the seed's `7d6+4, 4d6+6, 2d6+1 →
-/// 10d6+8`). In a one-against-one duel a turn has a single source, so this never applies there.
+/// 10d6+8`). Repeated strikes of one weapon are the legacy `blow_combination` (base ×
+/// multiplier); this general form, for damages of different expressions, never applies in a duel.
 pub fn multiple_damages(terms: &[Term]) -> Vec<Term> {
     let Some(big) = (0..terms.len()).max_by_key(|&i| (terms[i].mean_x2(), usize::MAX - i)) else {
         return Vec::new();

@@ -50,23 +50,67 @@ pub enum OpenRpgCheck {
     },
 }
 
-/// Parameter names accepted by `oddsmith check openrpg`.
-pub const PARAMS: &[&str] = &[
-    "kind",
-    "skill",
-    "dc",
-    "rate",
-    "cadence",
-    "required",
-    "damage",
-    "strength",
-    "blows",
-    "crit_range",
-    "crit",
-    "dr",
-    "defense",
-    "def_strength",
-];
+crate::check_params! {
+    /// The parameters of `oddsmith check openrpg`: accepted names and docs.
+    pub mod params {
+        "kind" => (
+            "\"skill\"",
+            "skill (roll against dc) | blows (attack roll → blows landed) | damage (a sequence's damage after armour)",
+        ),
+        "skill" => (
+            "6",
+            "trait value rolled (skill_roll), 0–30",
+        ),
+        "dc" => (
+            "30",
+            "kind=skill: difficulty, success at ≥ dc",
+        ),
+        "rate" => (
+            "25",
+            "kind=blows: weapon rate (0 = none)",
+        ),
+        "cadence" => (
+            "1",
+            "kind=blows: M of strike 1/M, 1–10",
+        ),
+        "required" => (
+            "25",
+            "kind=blows: required roll (5 × combat base + location)",
+        ),
+        "damage" => (
+            "\"str+22\"",
+            "kind=damage: the weapon's damage expression",
+        ),
+        "strength" => (
+            "3",
+            "kind=damage: attacker's strength (str)",
+        ),
+        "blows" => (
+            "1",
+            "kind=damage: blows landed, 0–6",
+        ),
+        "crit_range" => (
+            "0",
+            "kind=damage: critical range (0 = none under at_most)",
+        ),
+        "crit" => (
+            "\"x2\"",
+            "kind=damage: critical effect x2 or +5",
+        ),
+        "dr" => (
+            "0",
+            "kind=damage: damage reduction in percent",
+        ),
+        "defense" => (
+            "0",
+            "kind=damage: armour defense",
+        ),
+        "def_strength" => (
+            "0",
+            "kind=damage: defender's strength (S d4 added to defense)",
+        ),
+    }
+}
 
 fn int(p: &CheckParams, k: &str, d: i64, lo: i64, hi: i64) -> Result<i64, RulesError> {
     let v = p.int_or(k, d)?;
@@ -82,7 +126,7 @@ fn int(p: &CheckParams, k: &str, d: i64, lo: i64, hi: i64) -> Result<i64, RulesE
 
 /// Parses `kind=skill|blows|damage` and its parameters.
 pub fn parse(o: &OpenRpgOptions, p: &CheckParams) -> Result<OpenRpgCheck, RulesError> {
-    p.only(PARAMS)?;
+    p.only(params::NAMES)?;
     let skill = int(p, "skill", 6, 0, 30)? as i32;
     match p.get("kind").unwrap_or("skill") {
         "skill" => Ok(OpenRpgCheck::Skill {

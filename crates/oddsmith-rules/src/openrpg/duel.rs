@@ -162,8 +162,13 @@ pub fn begin<'m, P: Pick>(
     }
     s.acted[x] = true;
     if s.lost[x] || s.recovery[x] > 0 {
-        s.lost[x] = false;
-        s.recovery[x] = s.recovery[x].saturating_sub(1);
+        // A lost turn (full dodge) is served on its own when it stacks with recovery (G15).
+        if m.dodge_stacks && s.lost[x] {
+            s.lost[x] = false;
+        } else {
+            s.lost[x] = false;
+            s.recovery[x] = s.recovery[x].saturating_sub(1);
+        }
         return Turn::Done(Step::Continue);
     }
     let defenseless = m.state[y] == Readiness::FlatFooted && !s.acted[y];

@@ -84,33 +84,14 @@ pub struct Matchup {
     pub health: [i32; 2],
     /// Legacy ambush rules.
     pub legacy: bool,
-}
-
-fn in_range(field: &str, v: i32, lo: i32, hi: i32) -> Result<(), RulesError> {
-    use crate::fields::Bounded;
-    match v.out_of_range(i64::from(lo), i64::from(hi)) {
-        None => Ok(()),
-        Some(m) => Err(RulesError::field(field, m)),
-    }
+    /// A full dodge's lost turn comes on top of owed recovery rounds (G15).
+    pub dodge_stacks: bool,
 }
 
 /// Validates and compiles a fighter.
 pub fn compile(o: &OpenRpgOptions, s: &FighterSpec) -> Result<Fighter, RulesError> {
-    in_range("combat_base", s.combat_base, 0, 30)?;
-    in_range("skill", s.skill, 0, 30)?;
-    in_range("strength", s.strength, 0, 30)?;
-    in_range("agility", s.agility, 0, 30)?;
-    in_range("health", s.health, 1, 10_000)?;
-    in_range("shield", s.shield, 0, 100)?;
     let w = &s.weapon.stats;
-    in_range("weapon.rate", w.rate, 0, 1000)?;
-    in_range("weapon.cadence", w.cadence, 1, 10)?;
-    in_range("weapon.crit_range", w.crit_range, 0, 20)?;
-    in_range("weapon.length", w.length, 0, 100_000)?;
     let a = &s.armor.stats;
-    in_range("armor.defense", a.defense, 0, 10_000)?;
-    in_range("armor.dr", a.dr, 0, 100)?;
-    in_range("armor.agility_penalty", a.agility_penalty, 0, 30)?;
     let effect = CritEffect::parse(&w.crit_effect)
         .map_err(|e| RulesError::field("weapon.crit_effect", e.to_string()))?;
     if effect == CritEffect::Times(0) {
@@ -127,14 +108,16 @@ pub fn compile(o: &OpenRpgOptions, s: &FighterSpec) -> Result<Fighter, RulesErro
     let r = o.resolved();
     let rolled = if s.proficient { s.skill } else { s.combat_base };
     let missile = w.class == WeaponClass::Missile;
-    let agility = skill_dist(o.skill_roll, s.agility);
+    // Armour weighs the wearer down: its agility penalty lowers the initiative roll as well as
+    // the dodge roll (legacy Dodge-).
+    let agility = skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0));
     let init = if r.priority_levels {
         agility.to_f64_pairs()
     } else {
         agility.shift(i64::from(w.length)).to_f64_pairs()
     };
     let dodge = (s.dodge && s.dodge_size != DodgeSize::None)
-        .then(|| skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0)).to_f64_pairs());
+        .then(|| agility.to_f64_pairs());
     Ok(Fighter {
         spec: s.clone(),
         attack: AttackerStats {
@@ -259,5 +242,6 @@ pub fn matchup(o: &OpenRpgOptions, a: &Fighter, b: &Fighter) -> Matchup {
         wait: [a.spec.wait, b.spec.wait],
         health: [a.spec.health, b.spec.health],
         legacy: r.legacy,
+        dodge_stacks: o.full_dodge_stacks_with_recovery,
     }
 }

@@ -25,12 +25,11 @@ pub use fighter::{Fighter, Matchup};
 pub use options::OpenRpgOptions;
 pub use spec::FighterSpec;
 
-use crate::info::doc;
 use crate::solver::Step;
 use duel::State;
 
 use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, FieldDoc, Roller, RulesError, RulesetInfo, Tally,
+    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo, Tally,
 };
 
 /// The Open RPG ruleset with its options.
@@ -107,9 +106,9 @@ impl crate::Ruleset for OpenRpg {
                       mounted halving, ambushes and waiting; initiative by agility + weapon \
                       length or legacy priority levels. Health 100 by default (G3). Exact solver \
                       included; nothing is priced.",
-            fighter_fields: spec::FIGHTER_DOCS.to_vec(),
+            fighter_fields: FighterSpec::DOCS.to_vec(),
             options: OpenRpgOptions::DOCS.to_vec(),
-            check_params: CHECK_DOCS.to_vec(),
+            check_params: check::params::DOCS.to_vec(),
         }
     }
 
@@ -163,41 +162,3 @@ impl crate::Ruleset for OpenRpg {
         })
     }
 }
-
-/// Documentation of every check parameter.
-pub const CHECK_DOCS: &[FieldDoc] = &[
-    doc(
-        "kind",
-        "\"skill\"",
-        "skill (roll against dc) | blows (attack roll → blows landed) | damage (a sequence's damage after armour)",
-    ),
-    doc("skill", "6", "trait value rolled (skill_roll), 0–30"),
-    doc("dc", "30", "kind=skill: difficulty, success at ≥ dc"),
-    doc("rate", "25", "kind=blows: weapon rate (0 = none)"),
-    doc("cadence", "1", "kind=blows: M of strike 1/M, 1–10"),
-    doc(
-        "required",
-        "25",
-        "kind=blows: required roll (5 × combat base + location)",
-    ),
-    doc(
-        "damage",
-        "\"str+22\"",
-        "kind=damage: the weapon's damage expression",
-    ),
-    doc("strength", "3", "kind=damage: attacker's strength (str)"),
-    doc("blows", "1", "kind=damage: blows landed, 0–6"),
-    doc(
-        "crit_range",
-        "0",
-        "kind=damage: critical range (0 = none under at_most)",
-    ),
-    doc("crit", "\"x2\"", "kind=damage: critical effect x2 or +5"),
-    doc("dr", "0", "kind=damage: damage reduction in percent"),
-    doc("defense", "0", "kind=damage: armour defense"),
-    doc(
-        "def_strength",
-        "0",
-        "kind=damage: defender's strength (S d4 added to defense)",
-    ),
-];

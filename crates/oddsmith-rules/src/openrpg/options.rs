@@ -5,7 +5,7 @@
 //!
 //! Not offered (fixed at the digest's default): `hit_comparison` (≥), `damage_roll_scope` and
 //! `defense_scope` (once per attack sequence), `defense_floor` (0), `dodge_roll_scope` (per
-//! blow), `full_dodge_choice` (after the roll), `slow_rate_mode` (cancel then extra),
+//! blow), `full_dodge_choice` (after the roll; only `dodge_size = "minimal_sufficient"` chooses after it), `slow_rate_mode` (cancel then extra),
 //! `initiative_reroll_each_round` (rolled once), `movement` (engaged), `bleed_per_round` (0).
 
 use serde::{Deserialize, Serialize};
@@ -58,6 +58,11 @@ crate::options! {
         joint_penetration: i32 = 25, in 0..=100 => (
             "25",
             "G17 joints' armour penetration (§Targeted Attacks '25%'), percent of armour defense and DR ignored, 0–100",
+        ),
+        /// G15: a full dodge's lost turn is not absorbed by a recovery round already owed.
+        full_dodge_stacks_with_recovery: bool = true => (
+            "true",
+            "G15 a full dodge's lost turn comes on top of a recovery round already owed (the text: 'lose their next turn', strike 1/M); false = the two can be the same turn (the digest's default)",
         ),
         /// G17: limb hits cannot kill.
         limb_nonlethal: bool = true => (

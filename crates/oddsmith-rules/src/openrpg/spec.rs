@@ -3,59 +3,104 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::FieldDoc;
-use crate::fields::{Builtin, Entry, Named, name_or, unknown};
-use crate::info::doc;
+use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
 
-/// A fighter under `[fighters.NAME]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FighterSpec {
-    /// Combat base: the required roll to hit this fighter is 5 × it (§Accuracy), and the attack
-    /// roll of a fighter without the weapon's proficiency (§Rate).
-    #[serde(default = "five")]
-    pub combat_base: i32,
-    /// The weapon's subskill (melee, missile weapons or brawling), rolled when `proficient`.
-    #[serde(default = "eight")]
-    pub skill: i32,
-    /// Holds the weapon proficiency discipline (else the combat base is rolled).
-    #[serde(default = "yes")]
-    pub proficient: bool,
-    /// Strength: S d4 in `str` damage and in defense (§Damage, §Defense).
-    #[serde(default = "three")]
-    pub strength: i32,
-    /// Agility subskill: initiative and dodge rolls.
-    #[serde(default = "six")]
-    pub agility: i32,
-    /// Health (G3: not in the excerpt); out at 0 or less.
-    #[serde(default = "hundred")]
-    pub health: i32,
-    /// The weapon.
-    pub weapon: Entry<Weapon>,
-    /// The armour (default none: defense is the strength roll alone).
-    #[serde(default = "no_armor")]
-    pub armor: Entry<Armor>,
-    /// Shield block chance in percent (0 = no shield), §Avoiding Damage.
-    #[serde(default)]
-    pub shield: i32,
-    /// Holds the dodge discipline.
-    #[serde(default)]
-    pub dodge: bool,
-    /// Readiness at the start: ambush rules (§2.3 "What about ambushes?").
-    #[serde(default)]
-    pub state: Readiness,
-    /// Mounted (§Mounted).
-    #[serde(default)]
-    pub mounted: bool,
-    /// Policy: target a location or not (§6.1).
-    #[serde(default)]
-    pub target: Target,
-    /// Policy: how big a dodge (§6.1).
-    #[serde(default)]
-    pub dodge_size: DodgeSize,
-    /// Policy: waiting (§2.3 "Characters may choose to wait").
-    #[serde(default)]
-    pub wait: Wait,
+crate::spec! {
+    /// A fighter under `[fighters.NAME]`.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FighterSpec {
+        /// Combat base: the required roll to hit this fighter is 5 × it (§Accuracy), and the attack
+        /// roll of a fighter without the weapon's proficiency (§Rate).
+        #[serde(default = "five", deserialize_with = "de_range::<_, 0, 30>")]
+        combat_base: i32 => (
+            "5",
+            "combat base 0–30: required roll to hit = 5 × it (§Accuracy); rolled when not proficient (§Rate)",
+        ),
+        /// The weapon's subskill (melee, missile weapons or brawling), rolled when `proficient`.
+        #[serde(default = "eight", deserialize_with = "de_range::<_, 0, 30>")]
+        skill: i32 => (
+            "8",
+            "the weapon's subskill (melee, missile weapons or brawling) 0–30, rolled as skill_roll when proficient",
+        ),
+        /// Holds the weapon proficiency discipline (else the combat base is rolled).
+        #[serde(default = "yes")]
+        proficient: bool => (
+            "true",
+            "holds the weapon proficiency discipline (else the combat base is rolled, §Rate)",
+        ),
+        /// Strength: S d4 in `str` damage and in defense (§Damage, §Defense).
+        #[serde(default = "three", deserialize_with = "de_range::<_, 0, 30>")]
+        strength: i32 => (
+            "3",
+            "strength 0–30: S d4 in str damage and in defense (§Damage, §Defense)",
+        ),
+        /// Agility subskill: initiative and dodge rolls.
+        #[serde(default = "six", deserialize_with = "de_range::<_, 0, 30>")]
+        agility: i32 => (
+            "6",
+            "agility subskill 0–30: initiative roll (§2.3) and dodge roll (legacy Dodge-)",
+        ),
+        /// Health (G3: not in the excerpt); out at 0 or less.
+        #[serde(default = "hundred", deserialize_with = "de_range::<_, 1, 10000>")]
+        health: i32 => (
+            "100",
+            "health 1–10000 (G3, not in the excerpt); out at 0 or less",
+        ),
+        /// The weapon.
+        weapon: Entry<Weapon> => (
+            "required",
+            "\"longsword\", \"spear\" (reference duel R1) or { name, class = melee|polearm|short|brawling|missile, damage = \"str+22\", rate, cadence (strike 1/M), crit_range, crit_effect = \"x2\"|\"+5\", length (inches), carries_initiative }",
+        ),
+        /// The armour (default none: defense is the strength roll alone).
+        #[serde(default = "no_armor")]
+        armor: Entry<Armor> => (
+            "\"none\"",
+            "\"none\", \"mail\" (20, 25 %), \"brigandine\" (30, 25 %) or { name, defense, dr (percent), uncovered = [locations], agility_penalty }",
+        ),
+        /// Shield block chance in percent (0 = no shield), §Avoiding Damage.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 100>")]
+        shield: i32 => (
+            "0",
+            "shield block chance in percent per blow, 0–100 (§Avoiding Damage)",
+        ),
+        /// Holds the dodge discipline.
+        #[serde(default)]
+        dodge: bool => (
+            "false",
+            "holds the dodge discipline (legacy Dodge-)",
+        ),
+        /// Readiness at the start: ambush rules (§2.3 "What about ambushes?").
+        #[serde(default)]
+        state: Readiness => (
+            "\"ready\"",
+            "\"ready\" | \"caught_off_guard\" | \"flat_footed\" (§2.3 ambushes)",
+        ),
+        /// Mounted (§Mounted).
+        #[serde(default)]
+        mounted: bool => (
+            "false",
+            "mounted: melee against the rider deals half after defense; the rider's missiles have half accuracy (§Mounted)",
+        ),
+        /// Policy: target a location or not (§6.1).
+        #[serde(default)]
+        target: Target => (
+            "\"opportune\"",
+            "policy: \"opportune\" (never target) | chest | limb | joints | head | neck | eyes | \"best_ev\" (highest expected damage, limbs excluded)",
+        ),
+        /// Policy: how big a dodge (§6.1).
+        #[serde(default)]
+        dodge_size: DodgeSize => (
+            "\"half\"",
+            "policy: \"half\" (keep the turn) | \"full\" (lose the next turn) | \"minimal_sufficient\" | \"none\"",
+        ),
+        /// Policy: waiting (§2.3 "Characters may choose to wait").
+        #[serde(default)]
+        wait: Wait => (
+            "\"never\"",
+            "policy: \"never\" | \"when_first\" (hold the turn and act after the opponent)",
+        ),
+    }
 }
 
 fn five() -> i32 {
@@ -214,19 +259,19 @@ pub struct Weapon {
     /// Damage expression, e.g. `str+22` or `2d10+5` (`str` = the wielder's strength).
     pub damage: String,
     /// Rate: blows = roll ÷ rate (round down) + 1; 0 = no rate (one blow).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_range::<_, 0, 1000>")]
     pub rate: i32,
     /// Cadence M of "strike 1/M" / "fire 1/M": M − 1 recovery rounds after an attack.
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "de_range::<_, 1, 10>")]
     pub cadence: i32,
     /// Critical range (d20 ≤ it under `at_most`, ≥ it under `at_least`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_range::<_, 0, 20>")]
     pub crit_range: i32,
     /// Critical effect: `x2` ("Damage x 2") or `+5` ("+5 Damage").
     #[serde(default = "times_two")]
     pub crit_effect: String,
     /// Length in inches, added to the initiative roll.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_range::<_, 0, 100000>")]
     pub length: i32,
     /// Carries initiative (legacy priority level 3).
     #[serde(default)]
@@ -296,16 +341,16 @@ pub struct Armor {
     #[serde(default)]
     pub name: String,
     /// Flat defense (added to the wearer's strength roll).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_range::<_, 0, 10000>")]
     pub defense: i32,
     /// Damage reduction in percent.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_range::<_, 0, 100>")]
     pub dr: i32,
     /// Locations the armour leaves bare (G17), e.g. `["head", "neck", "eyes"]`.
     #[serde(default)]
     pub uncovered: Vec<Location>,
     /// Agility dice lost for dodging (legacy `Dodge-`: "Armor weighs characters down").
-    #[serde(default)]
+    #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
     pub agility_penalty: i32,
 }
 
@@ -348,82 +393,3 @@ impl Builtin for Armor {
         a
     }
 }
-
-/// Documentation of every fighter field.
-pub const FIGHTER_DOCS: &[FieldDoc] = &[
-    doc(
-        "combat_base",
-        "5",
-        "combat base 0–30: required roll to hit = 5 × it (§Accuracy); rolled when not proficient (§Rate)",
-    ),
-    doc(
-        "skill",
-        "8",
-        "the weapon's subskill (melee, missile weapons or brawling) 0–30, rolled as skill_roll when proficient",
-    ),
-    doc(
-        "proficient",
-        "true",
-        "holds the weapon proficiency discipline (else the combat base is rolled, §Rate)",
-    ),
-    doc(
-        "strength",
-        "3",
-        "strength 0–30: S d4 in str damage and in defense (§Damage, §Defense)",
-    ),
-    doc(
-        "agility",
-        "6",
-        "agility subskill 0–30: initiative roll (§2.3) and dodge roll (legacy Dodge-)",
-    ),
-    doc(
-        "health",
-        "100",
-        "health 1–10000 (G3, not in the excerpt); out at 0 or less",
-    ),
-    doc(
-        "weapon",
-        "required",
-        "\"longsword\", \"spear\" (reference duel R1) or { name, class = melee|polearm|short|brawling|missile, damage = \"str+22\", rate, cadence (strike 1/M), crit_range, crit_effect = \"x2\"|\"+5\", length (inches), carries_initiative }",
-    ),
-    doc(
-        "armor",
-        "\"none\"",
-        "\"none\", \"mail\" (20, 25 %), \"brigandine\" (30, 25 %) or { name, defense, dr (percent), uncovered = [locations], agility_penalty }",
-    ),
-    doc(
-        "shield",
-        "0",
-        "shield block chance in percent per blow, 0–100 (§Avoiding Damage)",
-    ),
-    doc(
-        "dodge",
-        "false",
-        "holds the dodge discipline (legacy Dodge-)",
-    ),
-    doc(
-        "state",
-        "\"ready\"",
-        "\"ready\" | \"caught_off_guard\" | \"flat_footed\" (§2.3 ambushes)",
-    ),
-    doc(
-        "mounted",
-        "false",
-        "mounted: melee against the rider deals half after defense; the rider's missiles have half accuracy (§Mounted)",
-    ),
-    doc(
-        "target",
-        "\"opportune\"",
-        "policy: \"opportune\" (never target) | chest | limb | joints | head | neck | eyes | \"best_ev\" (highest expected damage, limbs excluded)",
-    ),
-    doc(
-        "dodge_size",
-        "\"half\"",
-        "policy: \"half\" (keep the turn) | \"full\" (lose the next turn) | \"minimal_sufficient\" | \"none\"",
-    ),
-    doc(
-        "wait",
-        "\"never\"",
-        "policy: \"never\" | \"when_first\" (hold the turn and act after the opponent)",
-    ),
-];

@@ -203,6 +203,29 @@ fn nested_option_bound_is_located_at_its_key() {
 }
 
 #[test]
+fn openrpg_fighter_bound_is_located_at_its_key() {
+    use oddsmith_rules::openrpg::OpenRpg;
+    let text = "name = \"t\"\nruleset = \"openrpg\"\n\n[fighters.a]\nweapon = \"longsword\"\nagility = 99\n\n[fighters.b]\nweapon = { damage = \"str+22\", crit_range = 21 }\n";
+    let e = load::<OpenRpg>("s.toml", text).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.field.as_str()),
+        (6, 11, "fighters.a.agility"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("99 is out of range: expected an integer from 0 to 30"),
+        "{e}"
+    );
+    let e = load::<OpenRpg>("s.toml", &text.replace("agility = 99", "")).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.field.as_str()),
+        (9, 44, "fighters.b.weapon.crit_range"),
+        "{e}"
+    );
+}
+
+#[test]
 fn nested_option_given_in_part_keeps_the_other_defaults() {
     let t = format!("{GOOD}\n[options]\nshield_bonus = {{ large = 1 }}\n");
     let s = load::<Draft>("s.toml", &t).unwrap();

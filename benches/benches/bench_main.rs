@@ -2,9 +2,7 @@
 
 use criterion::criterion_main;
 
-mod cards;
 mod dice;
 mod duel;
-mod openrpg;
 
-criterion_main!(duel::benches, dice::benches, openrpg::benches, cards::benches);
+criterion_main!(duel::benches, dice::benches);

@@ -1,50 +1,63 @@
 //! Duels per second for each ruleset's reference duel, through the engine at 1 and 2 threads,
-//! and the bare duel loop on one stream.
+//! and the bare duel loop on one stream (and openrpg's exact solution).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use oddsmith_benches::{d20_reference, draft_d1, gamecraft_d1};
+use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_sim::{RunConfig, run_duels};
 
+/// Duels per engine iteration (cards: fewer, its duel is slower).
 const TRIALS: u64 = 1_000_000;
 
-fn bench<R: Ruleset>(c: &mut Criterion, group: &str, (rules, m): (R, R::Matchup)) {
+fn bench<R: Ruleset>(c: &mut Criterion, group: &str, trials: u64, (rules, m): &(R, R::Matchup)) {
     let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Elements(TRIALS));
+    g.throughput(Throughput::Elements(trials));
     g.sample_size(10);
     for threads in [1, 2] {
         let cfg = RunConfig {
             seed: 1,
-            trials: TRIALS,
+            trials,
             precision: None,
             threads: Some(threads),
         };
         g.bench_function(format!("threads_{threads}"), |b| {
-            b.iter(|| black_box(run_duels(&rules, &m, &cfg, &|_| {}).expect("valid config")))
+            b.iter(|| black_box(run_duels(rules, m, &cfg, &|_| {}).expect("valid config")))
         });
     }
     g.throughput(Throughput::Elements(1));
     let mut rng = stream(1, 0);
     let mut roller = RngRoller::new(&mut rng);
     g.bench_function("one_duel", |b| {
-        b.iter(|| black_box(rules.duel(&m, &mut roller)))
+        b.iter(|| black_box(rules.duel(m, &mut roller)))
     });
     g.finish();
 }
 
 fn draft(c: &mut Criterion) {
-    bench(c, "draft_d1", draft_d1());
+    bench(c, "draft_d1", TRIALS, &draft_d1());
 }
 
 fn gamecraft(c: &mut Criterion) {
-    bench(c, "gamecraft_d1", gamecraft_d1());
+    bench(c, "gamecraft_d1", TRIALS, &gamecraft_d1());
 }
 
 fn d20(c: &mut Criterion) {
-    bench(c, "d20_reference", d20_reference());
+    bench(c, "d20_reference", TRIALS, &d20_reference());
 }
 
-criterion_group!(benches, draft, gamecraft, d20);
+fn openrpg(c: &mut Criterion) {
+    let r1 = openrpg_r1();
+    bench(c, "openrpg_r1", TRIALS, &r1);
+    let (rules, m) = &r1;
+    c.benchmark_group("openrpg_r1")
+        .bench_function("exact", |b| b.iter(|| black_box(rules.exact(m))));
+}
+
+fn cards(c: &mut Criterion) {
+    bench(c, "cards_reference", 100_000, &cards_reference());
+}
+
+criterion_group!(benches, draft, gamecraft, d20, openrpg, cards);

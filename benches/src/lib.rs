@@ -3,9 +3,13 @@
 //! scenario files so the benchmark measures exactly what users run.
 
 use oddsmith_rules::Ruleset;
+use oddsmith_rules::cards::spec::{FighterSpec, Tactics, weapon};
+use oddsmith_rules::cards::{Cards, CardsOptions};
 use oddsmith_rules::d20::D20;
 use oddsmith_rules::draft::Draft;
+use oddsmith_rules::fields::Entry;
 use oddsmith_rules::gamecraft::Gamecraft;
+use oddsmith_rules::openrpg::OpenRpg;
 
 /// Loads `text` under ruleset `R` and returns the ruleset with the matchup called `name`.
 fn matchup<R: Ruleset>(file: &str, text: &str, name: &str) -> (R, R::Matchup) {
@@ -45,4 +49,55 @@ pub fn d20_reference() -> (D20, <D20 as Ruleset>::Matchup) {
         include_str!("../../scenarios/d20/reference-duels.toml"),
         "S2r",
     )
+}
+
+/// Open-rpg reference duel R1 (the open-rpg digest's R1, `scenarios/openrpg/reference-duel.toml`):
+/// Alda against Bram, primary text.
+pub fn openrpg_r1() -> (OpenRpg, <OpenRpg as Ruleset>::Matchup) {
+    matchup(
+        "reference-duel.toml",
+        include_str!("../../scenarios/openrpg/reference-duel.toml"),
+        "R1 Alda vs Bram",
+    )
+}
+
+/// Cards reference duel: Devon (skill 3, combat training 2) against the soldier (skill 2,
+/// armour −1), swords with dagger backups, default options and tactics.
+pub fn cards_reference() -> (Cards, <Cards as Ruleset>::Matchup) {
+    let rules = Cards::new(CardsOptions::default()).expect("default options");
+    let a = rules
+        .compile("devon", &cards_fighter(3, 2, 0))
+        .expect("valid");
+    let b = rules
+        .compile("soldier", &cards_fighter(2, 0, -1))
+        .expect("valid");
+    let m = rules.matchup(&a, &b).expect("valid");
+    (rules, m)
+}
+
+fn cards_fighter(skill: i32, combat_training: i32, armor_mod: i32) -> FighterSpec {
+    let w = |name: &str| Entry {
+        stats: weapon(name).expect("built in"),
+        builtin: true,
+    };
+    FighterSpec {
+        skill,
+        weapon: w("sword"),
+        off_hand: None,
+        off_hand_skill: 0,
+        backup: Some(w("dagger")),
+        backup_skill: 2,
+        fast_draw: 0,
+        combat_training,
+        brawling: 0,
+        stealth: 0,
+        finesse: 0,
+        willpower: 0,
+        vitality: 0,
+        awareness: 0,
+        armor_mod,
+        protection: 0,
+        npc: false,
+        tactics: Tactics::default(),
+    }
 }

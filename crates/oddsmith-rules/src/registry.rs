@@ -136,6 +136,9 @@ mod tests {
         for (i, a) in RULESET_IDS.iter().enumerate() {
             assert!(!RULESET_IDS[i + 1..].contains(a), "{a:?} listed twice");
         }
-        assert_eq!(RULESET_IDS, ["draft", "gamecraft", "d20", "openrpg", "cards"]);
+        assert_eq!(
+            RULESET_IDS,
+            ["draft", "gamecraft", "d20", "openrpg", "cards"]
+        );
     }
 }

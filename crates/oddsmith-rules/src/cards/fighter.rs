@@ -97,6 +97,11 @@ pub struct Matchup {
     pub start_range: i8,
 }
 
+/// The deck a fighter draws from, ready to shuffle.
+pub fn deck(o: &CardsOptions, npc: bool) -> Result<Deck, RulesError> {
+    Deck::new(&deck_cards(o, npc)?).map_err(|e| RulesError::field("deck", e.to_string()))
+}
+
 /// The cards of the deck a fighter draws from.
 pub fn deck_cards(o: &CardsOptions, npc: bool) -> Result<Vec<Card>, RulesError> {
     match o.deck {
@@ -185,9 +190,7 @@ pub fn compile(o: &CardsOptions, name: &str, s: &FighterSpec) -> Result<Fighter,
 /// Pairs two fighters: hit points, decks and the starting range.
 pub fn matchup(o: &CardsOptions, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
     let f = [a.clone(), b.clone()];
-    let deck = |npc| -> Result<Deck, RulesError> {
-        Deck::new(&deck_cards(o, npc)?).map_err(|e| RulesError::field("deck", e.to_string()))
-    };
+    let deck = |npc| deck(o, npc);
     let decks = match o.deck_owner {
         DeckOwner::PerFighter => [deck(a.npc)?, deck(b.npc)?],
         DeckOwner::Shared => {

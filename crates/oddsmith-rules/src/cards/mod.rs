@@ -75,9 +75,8 @@ impl crate::Ruleset for Cards {
 
     fn new(o: CardsOptions) -> Result<Self, RulesError> {
         o.check_ranges()?;
-        let cards = fighter::deck_cards(&o, false)?;
-        fighter::deck_cards(&o, true)?;
-        let deck = Deck::new(&cards).map_err(|e| RulesError::field("deck", e.to_string()))?;
+        let deck = fighter::deck(&o, false)?;
+        fighter::deck(&o, true)?;
         Ok(Cards { o, deck })
     }
 

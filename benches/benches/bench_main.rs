@@ -4,5 +4,6 @@ use criterion::criterion_main;
 
 mod dice;
 mod duel;
+mod sim;
 
-criterion_main!(duel::benches, dice::benches);
+criterion_main!(duel::benches, dice::benches, sim::benches);

@@ -101,3 +101,28 @@ fn cards_fighter(skill: i32, combat_training: i32, armor_mod: i32) -> FighterSpe
         tactics: Tactics::default(),
     }
 }
+
+/// A ten-point sweep as a study runs it: Draft D1's fighter A at skill 1–10 against the D1
+/// fighter (skill 6), one (ruleset, matchup) pair per point, all sharing the ruleset's options.
+pub fn draft_skill_sweep() -> (Draft, Vec<<Draft as Ruleset>::Matchup>) {
+    use std::fmt::Write as _;
+    let fighter = |name: &str, skill: u32| {
+        format!(
+            "[fighters.{name}]\nskill = {skill}\nweapon = \"long sword\"\narmour = \"leather\"\nstr = 6\ncon = 6\n"
+        )
+    };
+    let mut text = String::from(
+        "name = \"sweep\"\nruleset = \"draft\"\n[options]\nstriking_order = \"skill_first\"\n",
+    );
+    text += &fighter("d1", 6);
+    for k in 1..=10 {
+        text += &fighter(&format!("s{k}"), k);
+        let _ = write!(
+            text,
+            "[[matchup]]\nname = \"s{k}\"\na = \"s{k}\"\nb = \"d1\"\n"
+        );
+    }
+    let s = oddsmith_scenario::load::<Draft>("sweep.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    let ms = s.matchups.iter().map(|m| m.matchup.clone()).collect();
+    (s.ruleset, ms)
+}

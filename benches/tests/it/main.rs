@@ -1,0 +1,59 @@
+//! Zero allocations per trial: `allocation-counter`'s counting global allocator watches a chunk
+//! of duels of every ruleset's reference duel, after one warm-up duel.
+
+use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
+use oddsmith_dice::stream;
+use oddsmith_rules::{RngRoller, Ruleset, Winner};
+
+/// Allocations made while `rules` plays `n` duels on one stream (after one warm-up duel, which
+/// may fill lazily built tables).
+fn allocations_in_duels<R: Ruleset>((rules, m): &(R, R::Matchup), n: u32) -> u64 {
+    let mut rng = stream(7, 0);
+    let mut roller = RngRoller::new(&mut rng);
+    let _ = rules.duel(m, &mut roller);
+    let mut a_wins = 0u32;
+    let info = allocation_counter::measure(|| {
+        for _ in 0..n {
+            let o = rules.duel(m, &mut roller);
+            a_wins += u32::from(o.winner == Winner::A);
+        }
+    });
+    assert!(
+        a_wins > 0 && a_wins < n,
+        "the duels were played ({a_wins} of {n})"
+    );
+    info.count_total
+}
+
+#[test]
+fn the_counter_sees_an_allocation() {
+    let info = allocation_counter::measure(|| {
+        std::hint::black_box(vec![1u8; 100]);
+    });
+    assert_eq!(info.count_total, 1);
+}
+
+#[test]
+fn draft_duels_allocate_nothing() {
+    assert_eq!(allocations_in_duels(&draft_d1(), 10_000), 0);
+}
+
+#[test]
+fn gamecraft_duels_allocate_nothing() {
+    assert_eq!(allocations_in_duels(&gamecraft_d1(), 10_000), 0);
+}
+
+#[test]
+fn d20_duels_allocate_nothing() {
+    assert_eq!(allocations_in_duels(&d20_reference(), 10_000), 0);
+}
+
+#[test]
+fn openrpg_duels_allocate_nothing() {
+    assert_eq!(allocations_in_duels(&openrpg_r1(), 10_000), 0);
+}
+
+#[test]
+fn cards_duels_allocate_nothing() {
+    assert_eq!(allocations_in_duels(&cards_reference(), 10_000), 0);
+}

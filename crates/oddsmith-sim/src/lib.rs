@@ -92,7 +92,16 @@ fn check_config(cfg: &RunConfig) -> Result<(), SimError> {
     Ok(())
 }
 
-/// Runs chunks in waves, merging in chunk order, until `done` says stop or trials run out.
+/// Chunks per wave when no stopping rule is checked: large enough that both cores stay busy
+/// to the end of a wave, small enough that the streams of a wave take little memory.
+pub const FREE_WAVE_CHUNKS: u64 = 1024;
+
+/// Runs chunks in waves until `done` says stop or trials run out.
+///
+/// With a precision target, each wave's accumulators are merged one by one in chunk order and
+/// `done` is checked after each, so the stopping point is deterministic. Without one, a wave is
+/// reduced in parallel: accumulators hold integer counts only, so their merge is exact and
+/// associative and the result does not depend on how rayon pairs them.
 fn run_chunks<A: Send + Default>(
     cfg: &RunConfig,
     chunk: impl Fn(Stream, u64) -> A + Sync,
@@ -102,30 +111,41 @@ fn run_chunks<A: Send + Default>(
 ) -> Result<A, SimError> {
     check_config(cfg)?;
     let n_chunks = cfg.trials.div_ceil(CHUNK_TRIALS);
+    let wave = if cfg.precision.is_some() {
+        WAVE_CHUNKS
+    } else {
+        FREE_WAVE_CHUNKS
+    };
     let mut streams = Streams::new(cfg.seed);
     let mut total = A::default();
+    let run = |(s, size): (Stream, u64)| {
+        let a = chunk(s, size);
+        progress(size);
+        a
+    };
     with_pool(cfg.threads, || {
         let mut next = 0;
         while next < n_chunks {
-            let end = (next + WAVE_CHUNKS).min(n_chunks);
+            let end = (next + wave).min(n_chunks);
             let jobs: Vec<(Stream, u64)> = (next..end)
                 .map(|i| {
                     let size = CHUNK_TRIALS.min(cfg.trials - i * CHUNK_TRIALS);
                     (streams.next().expect("streams never end"), size)
                 })
                 .collect();
-            let results: Vec<A> = jobs
-                .into_par_iter()
-                .map(|(s, size)| {
-                    let a = chunk(s, size);
-                    progress(size);
+            if cfg.precision.is_none() {
+                let sum = jobs.into_par_iter().map(run).reduce(A::default, |mut a, b| {
+                    merge(&mut a, &b);
                     a
-                })
-                .collect();
-            for r in &results {
-                merge(&mut total, r);
-                if done(&total) {
-                    return;
+                });
+                merge(&mut total, &sum);
+            } else {
+                let results: Vec<A> = jobs.into_par_iter().map(run).collect();
+                for r in &results {
+                    merge(&mut total, r);
+                    if done(&total) {
+                        return;
+                    }
                 }
             }
             next = end;

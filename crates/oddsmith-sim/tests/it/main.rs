@@ -40,6 +40,15 @@ fn bit_identical_for_one_and_two_threads_and_across_runs() {
     assert_eq!(one, two);
     assert_eq!(two, again);
     assert_eq!(one.trials(), trials);
+    // Without a precision target a wave is reduced in parallel, pairing accumulators in any
+    // order; with one (unreachable here) they are merged one by one in chunk order. Same numbers.
+    let eight = run_duels(&d, &m, &cfg(trials, 8), &|_| {}).unwrap();
+    let in_order = RunConfig {
+        precision: Some(1e-6),
+        ..cfg(trials, 3)
+    };
+    assert_eq!(one, eight);
+    assert_eq!(one, run_duels(&d, &m, &in_order, &|_| {}).unwrap());
     // A different seed gives different numbers.
     let other = run_duels(
         &d,

@@ -134,10 +134,13 @@ fn run_chunks<A: Send + Default>(
                 })
                 .collect();
             if cfg.precision.is_none() {
-                let sum = jobs.into_par_iter().map(run).reduce(A::default, |mut a, b| {
-                    merge(&mut a, &b);
-                    a
-                });
+                let sum = jobs
+                    .into_par_iter()
+                    .map(run)
+                    .reduce(A::default, |mut a, b| {
+                        merge(&mut a, &b);
+                        a
+                    });
                 merge(&mut total, &sum);
             } else {
                 let results: Vec<A> = jobs.into_par_iter().map(run).collect();

@@ -16,15 +16,38 @@ use crate::{DEFAULT_SEED, DEFAULT_TRIALS};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Threads(Option<NonZeroUsize>);
 
+/// Most worker threads per core a command starts: results do not depend on the thread count,
+/// and far more threads than cores only cost memory and start-up time (`--threads 100000` used
+/// to exhaust the machine).
+pub(crate) const MAX_THREADS_PER_CORE: usize = 4;
+
 impl Threads {
-    /// From `--threads`; 0 is refused.
-    fn new(threads: Option<usize>) -> Result<Threads, InputError> {
-        match threads {
-            None => Ok(Threads(None)),
-            Some(t) => NonZeroUsize::new(t)
-                .map(|t| Threads(Some(t)))
-                .ok_or_else(|| InputError("--threads must be at least 1".into())),
+    /// From `--threads`; 0 is refused, and more than [`MAX_THREADS_PER_CORE`] per core is
+    /// lowered to that, with a note for the user.
+    fn new(threads: Option<usize>) -> Result<(Threads, Option<String>), InputError> {
+        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        Self::clamped(threads, cores)
+    }
+
+    /// [`Threads::new`] on a machine with `cores` cores.
+    fn clamped(
+        threads: Option<usize>,
+        cores: usize,
+    ) -> Result<(Threads, Option<String>), InputError> {
+        let Some(t) = threads else {
+            return Ok((Threads(None), None));
+        };
+        let t = NonZeroUsize::new(t)
+            .ok_or_else(|| InputError("--threads must be at least 1".into()))?;
+        let max = cores.max(1) * MAX_THREADS_PER_CORE;
+        if t.get() <= max {
+            return Ok((Threads(Some(t)), None));
         }
+        let note = format!(
+            "--threads {t} is more than this machine's {cores} cores can use; running {max} \
+             threads (the numbers do not depend on the thread count)"
+        );
+        Ok((Threads(NonZeroUsize::new(max)), Some(note)))
     }
 
     /// Runs `job` on one worker pool of this size (or on the default pool): every matchup,
@@ -144,12 +167,14 @@ pub(crate) struct RunSettings {
     pub json: bool,
     /// Where the report goes.
     pub report: ReportTo,
+    /// A note on stderr before any work (e.g. `--threads` lowered).
+    pub note: Option<String>,
 }
 
 impl TryFrom<RunArgs> for RunSettings {
     type Error = InputError;
     fn try_from(a: RunArgs) -> Result<Self, InputError> {
-        let threads = Threads::new(a.threads)?;
+        let (threads, note) = Threads::new(a.threads)?;
         let sampling = Sampling::new(a.trials, a.precision, a.seed)?;
         let report = match (a.no_report, a.out) {
             (true, _) => ReportTo::Nowhere,
@@ -163,6 +188,7 @@ impl TryFrom<RunArgs> for RunSettings {
             exact: !a.no_exact,
             json: a.json,
             report,
+            note,
         })
     }
 }
@@ -180,12 +206,14 @@ pub(crate) struct CheckSettings {
     pub threads: Threads,
     /// Print JSON instead of the table.
     pub json: bool,
+    /// A note on stderr before any work (e.g. `--threads` lowered).
+    pub note: Option<String>,
 }
 
 impl TryFrom<CheckArgs> for CheckSettings {
     type Error = InputError;
     fn try_from(a: CheckArgs) -> Result<Self, InputError> {
-        let threads = Threads::new(a.threads)?;
+        let (threads, note) = Threads::new(a.threads)?;
         let sampling = Sampling::new(Some(a.trials), None, Some(a.seed))?;
         Ok(CheckSettings {
             ruleset: a.ruleset,
@@ -193,6 +221,7 @@ impl TryFrom<CheckArgs> for CheckSettings {
             cfg: sampling.for_scenario(FileSampling::default()),
             threads,
             json: a.json,
+            note,
         })
     }
 }
@@ -247,6 +276,22 @@ mod tests {
             run(&["--trials", "0", "--threads", "0"]),
             Err(refused("--threads must be at least 1"))
         );
+    }
+
+    #[test]
+    fn threads_far_above_the_cores_are_lowered_with_a_note() {
+        let t = |n| Threads::clamped(Some(n), 2).unwrap();
+        assert_eq!(t(8), (Threads(NonZeroUsize::new(8)), None));
+        let (threads, note) = t(100_000);
+        assert_eq!(
+            threads,
+            Threads(NonZeroUsize::new(2 * MAX_THREADS_PER_CORE))
+        );
+        assert!(
+            note.unwrap()
+                .starts_with("--threads 100000 is more than this machine's 2 cores")
+        );
+        assert_eq!(Threads::clamped(None, 2).unwrap(), (Threads(None), None));
     }
 
     #[test]

@@ -68,9 +68,25 @@ pub fn main_impl(
 /// Checks the command's arguments, then runs it.
 fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     match cli.command {
-        Command::Run(a) => cmd::run::run(RunSettings::try_from(a)?, command, out, err),
-        Command::Check(a) => cmd::check::check(CheckSettings::try_from(a)?, out),
+        Command::Run(a) => {
+            let settings = RunSettings::try_from(a)?;
+            note(settings.note.as_deref(), err)?;
+            cmd::run::run(settings, command, out, err)
+        }
+        Command::Check(a) => {
+            let settings = CheckSettings::try_from(a)?;
+            note(settings.note.as_deref(), err)?;
+            cmd::check::check(settings, out)
+        }
         Command::Validate { files } => cmd::validate::validate(&files, out),
         Command::Rulesets { ruleset, json } => cmd::rulesets::rulesets(ruleset, json, out),
     }
+}
+
+/// Writes a note about the arguments (e.g. `--threads` lowered) to `err`, if there is one.
+fn note(note: Option<&str>, err: &mut dyn Write) -> Result<()> {
+    if let Some(n) = note {
+        writeln!(err, "note: {n}")?;
+    }
+    Ok(())
 }

@@ -107,6 +107,22 @@ fn one_and_two_threads_give_identical_output() {
     let one = run("1");
     assert_eq!(one, run("2"));
     assert_eq!(one, run("2"));
+    // Far more threads than cores: lowered with a note, same numbers (it used to exhaust the
+    // machine and hang).
+    let (code, out, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "25000",
+        "--threads",
+        "100000",
+        "--json",
+    ]);
+    assert_eq!((code, out), (0, one), "{err}");
+    assert!(
+        err.contains("--threads 100000 is more than this machine's"),
+        "{err}"
+    );
 }
 
 #[test]

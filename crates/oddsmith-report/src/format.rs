@@ -129,8 +129,27 @@ pub fn fit(s: &str, w: usize) -> String {
     }
 }
 
-/// A file or folder name made from a name: lower case, `a-z0-9-_` only.
+/// Longest [`slug`] in bytes: with the prefixes and extensions the report adds, every file
+/// name stays far below the 255 bytes file systems allow.
+pub const MAX_SLUG: usize = 96;
+
+/// A file or folder name made from a name: lower case, `a-z0-9-_` only, at most [`MAX_SLUG`]
+/// bytes (a longer one is cut and ends in a hash of the whole name, so two long names that
+/// share a beginning still get different files).
 pub fn slug(name: &str) -> String {
+    let s = slug_unbounded(name);
+    if s.len() <= MAX_SLUG {
+        return s;
+    }
+    // FNV-1a: stable across releases and platforms, unlike std's hasher.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let head = s[..MAX_SLUG - 17].trim_end_matches('-');
+    format!("{head}-{hash:016x}")
+}
+
+fn slug_unbounded(name: &str) -> String {
     let mut s = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -229,6 +248,11 @@ mod tests {
     fn names_and_escapes() {
         assert_eq!(slug("Knight vs. Brute!"), "knight-vs-brute");
         assert_eq!(slug("???"), "scenario");
+        let long = "a very long sweep name ".repeat(20);
+        let (a, b) = (slug(&long), slug(&(long.clone() + "2")));
+        assert!(a.len() <= MAX_SLUG && b.len() <= MAX_SLUG, "{a}");
+        assert_ne!(a, b);
+        assert!(a.starts_with("a-very-long-sweep-name-a-very"), "{a}");
         assert_eq!(html_escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
         assert_eq!(md_escape("a|b"), "a\\|b");
         assert_eq!(fit("abcdef", 4), "abc…");

@@ -48,6 +48,182 @@ pub enum ReportError {
     /// A chart could not be drawn.
     #[error(transparent)]
     Chart(#[from] ChartError),
+    /// The target report folder holds files oddsmith did not write.
+    #[error(
+        "refusing to replace {dir}: it holds files oddsmith did not write ({}); move them or choose another --out folder",
+        files.join(", ")
+    )]
+    UserFiles {
+        /// The report folder.
+        dir: PathBuf,
+        /// The foreign files, relative to it.
+        files: Vec<String>,
+    },
+    /// The target holds the report of another scenario (two names with the same folder).
+    #[error(
+        "refusing to replace {dir}: it holds the report of scenario {other:?}, not {ours:?}; choose another --out folder or rename the scenario"
+    )]
+    OtherScenario {
+        /// The report folder.
+        dir: PathBuf,
+        /// The scenario whose report is there.
+        other: String,
+        /// The scenario being run.
+        ours: String,
+    },
+    /// The folder name is too long for the file system.
+    #[error(
+        "the report folder name {name:?} is {len} bytes; at most {MAX_FOLDER_NAME} are allowed"
+    )]
+    NameTooLong {
+        /// The folder name.
+        name: String,
+        /// Its length in bytes.
+        len: usize,
+    },
+}
+
+/// Longest report folder name in bytes: the temporary `.<name>.tmp-<pid>` beside it must stay
+/// under the 255 bytes file systems allow.
+pub const MAX_FOLDER_NAME: usize = 200;
+
+/// What a report folder holds at its top level; anything else there belongs to the user.
+const REPORT_ENTRIES: [&str; 6] = [
+    MARKER,
+    "report.html",
+    "report.md",
+    "report.json",
+    "tables",
+    "charts",
+];
+
+/// Checks, before any work, that a report for `scenario` can be written to `dir`: the name is
+/// not too long; an existing folder is an oddsmith report of the same scenario holding only
+/// files oddsmith writes; and the folder it goes in is writable (probed by creating and
+/// removing a temporary folder). Writes nothing that stays.
+pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> {
+    let base = dir
+        .file_name()
+        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    if base.len() > MAX_FOLDER_NAME {
+        return Err(ReportError::NameTooLong {
+            len: base.len(),
+            name: base,
+        });
+    }
+    if dir.exists() {
+        if !dir.join(MARKER).is_file() {
+            return Err(ReportError::NotAReport(dir.to_path_buf()));
+        }
+        let marker = std::fs::read_to_string(dir.join(MARKER)).map_err(io(dir))?;
+        if let Some(other) = marker.lines().find_map(|l| l.strip_prefix("scenario: "))
+            && other != one_line(scenario)
+        {
+            return Err(ReportError::OtherScenario {
+                dir: dir.to_path_buf(),
+                other: other.to_string(),
+                ours: scenario.to_string(),
+            });
+        }
+        let files = foreign_files(dir).map_err(io(dir))?;
+        if !files.is_empty() {
+            return Err(ReportError::UserFiles {
+                dir: dir.to_path_buf(),
+                files,
+            });
+        }
+    }
+    // The nearest existing folder on the way up must take a new folder.
+    let mut at = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    while !at.exists() {
+        at = match at.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+    }
+    if !at.is_dir() {
+        return Err(ReportError::Io {
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"),
+            path: at,
+        });
+    }
+    let probe = at.join(format!(".oddsmith-probe-{}", std::process::id()));
+    std::fs::create_dir(&probe).map_err(io(&at))?;
+    std::fs::remove_dir(&probe).map_err(io(&probe))
+}
+
+/// A scenario name as the marker file keeps it (on one line).
+fn one_line(name: &str) -> String {
+    name.replace(['\n', '\r'], " ")
+}
+
+/// Files in an existing report folder that oddsmith does not write, relative to it.
+fn foreign_files(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let allowed: &[&str] = match name.as_str() {
+            "tables" => &["csv", "parquet"],
+            "charts" => &["svg", "png"],
+            n if REPORT_ENTRIES.contains(&n) => continue,
+            _ => {
+                found.push(name);
+                continue;
+            }
+        };
+        if !e.file_type()?.is_dir() {
+            found.push(name);
+            continue;
+        }
+        for f in std::fs::read_dir(e.path())? {
+            let f = f?;
+            let path = f.path();
+            let ok = f.file_type()?.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|x| allowed.contains(&x.to_string_lossy().as_ref()));
+            if !ok {
+                found.push(format!("{name}/{}", f.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Removes the temporary folders (`.<base>.tmp-<pid>`, `.<base>.old-<pid>`) that a killed run
+/// left in `parent`: those holding the report marker whose process is gone. Only where
+/// `/proc` tells which processes live.
+fn remove_stale_temporaries(parent: &Path, base: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let ours = std::process::id().to_string();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&format!(".{base}.")) else {
+            continue;
+        };
+        let Some(pid) = rest
+            .strip_prefix("tmp-")
+            .or_else(|| rest.strip_prefix("old-"))
+        else {
+            continue;
+        };
+        let dead = pid.bytes().all(|b| b.is_ascii_digit())
+            && pid != ours
+            && !Path::new("/proc").join(pid).exists();
+        if dead && e.path().join(MARKER).is_file() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ReportError + '_ {
@@ -64,9 +240,7 @@ fn put(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), ReportError> {
 /// Writes the report of `d` to folder `dir` (atomically replacing an earlier report there).
 /// Returns the path of `report.html`.
 pub fn write_report(dir: &Path, d: &ReportData) -> Result<PathBuf, ReportError> {
-    if dir.exists() && !dir.join(MARKER).is_file() {
-        return Err(ReportError::NotAReport(dir.to_path_buf()));
-    }
+    check_destination(dir, &d.run.scenario)?;
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -75,6 +249,7 @@ pub fn write_report(dir: &Path, d: &ReportData) -> Result<PathBuf, ReportError> 
     let base = dir
         .file_name()
         .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    remove_stale_temporaries(&parent, &base);
     let tmp = parent.join(format!(".{base}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let result = build(&tmp, d).and_then(|()| swap_in(&tmp, dir, &parent, &base));
@@ -110,7 +285,11 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
     }
     put(
         &tmp.join(MARKER),
-        format!("oddsmith {}\n", d.meta.oddsmith_version),
+        format!(
+            "oddsmith {}\nscenario: {}\n",
+            d.meta.oddsmith_version,
+            one_line(&d.run.scenario)
+        ),
     )?;
     let table_err = |name: &str| {
         let name = name.to_string();

@@ -156,6 +156,16 @@ pub fn ruleset_of(file: &str, text: &str) -> Result<String, ScenarioError> {
     Ok(id)
 }
 
+/// The top-level `name` of a scenario or comparison file, if the file parses and has one (a
+/// quick read, e.g. to check where the report will go before any work; the loaders check it).
+pub fn name_of(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Name {
+        name: Option<String>,
+    }
+    toml::from_str::<Name>(text).ok()?.name
+}
+
 /// Loads and validates a scenario under ruleset `R`.
 pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioError> {
     let doc = Doc::parse(file, text)?;

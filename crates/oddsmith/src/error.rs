@@ -1,5 +1,6 @@
 //! The CLI's error kinds and the exit codes they map to: 2 for the user's input (arguments,
-//! scenario files), 3 for a failed `[[assert]]`, 1 for anything else.
+//! scenario files, a report folder that cannot be used), 3 for a failed `[[assert]]`, 4 when
+//! the results were printed but the report could not be written, 1 for anything else.
 
 use std::process::ExitCode;
 
@@ -21,6 +22,18 @@ impl std::fmt::Display for AssertionsFailed {
 }
 
 impl std::error::Error for AssertionsFailed {}
+
+/// The results were printed but the report folder could not be written (exit code 4).
+#[derive(Debug)]
+pub(crate) struct ReportNotWritten(pub String);
+
+impl std::fmt::Display for ReportNotWritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ReportNotWritten {}
 
 /// An error caused by the user's input (exit code 2), as opposed to a runtime failure.
 #[derive(Debug, PartialEq, Eq)]
@@ -53,6 +66,8 @@ pub(crate) fn exit_code(e: &anyhow::Error) -> ExitCode {
         ExitCode::from(2)
     } else if e.downcast_ref::<AssertionsFailed>().is_some() {
         ExitCode::from(3)
+    } else if e.downcast_ref::<ReportNotWritten>().is_some() {
+        ExitCode::from(4)
     } else {
         ExitCode::from(1)
     }

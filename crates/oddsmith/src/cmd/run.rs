@@ -9,16 +9,17 @@ mod scenario;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use oddsmith_report::{
-    Meta, ReportData, comparison_table, run_table, slug, study_table, write_report,
+    Meta, ReportData, check_destination, comparison_table, run_table, slug, study_table,
+    write_report,
 };
-use oddsmith_scenario::{is_comparison, ruleset_of};
+use oddsmith_scenario::{is_comparison, name_of, ruleset_of};
 
 use crate::clock;
 use crate::cmd::read;
 use crate::config::{ReportTo, RunSettings};
-use crate::error::{AssertionsFailed, ScenarioInput};
+use crate::error::{AssertionsFailed, InputError, ReportNotWritten, ScenarioInput};
 
 /// Runs the file, writes the report, prints the results; fails with exit code 3 when an
 /// assertion failed (after writing and printing everything).
@@ -34,48 +35,50 @@ pub(crate) fn run(
     } else {
         Some(ruleset_of(&r.file, &text).map_err(ScenarioInput)?)
     };
+    // Where the report goes is checked before any work, so a bad `--out` costs nothing.
+    let name = name_of(&text);
+    let dir = name.as_deref().and_then(|n| report_dir(&r.report, n));
+    if let (Some(dir), Some(name)) = (&dir, &name) {
+        check_destination(dir, name).map_err(|e| InputError(e.to_string()))?;
+    }
     // One worker pool for the whole run (every matchup, study and the check grid).
     let mut data = r.threads.install(|| match &ruleset {
         Some(id) => scenario::run_scenario(id, &r, &text),
         None => comparison::run_comparison(&r, &text),
     })?;
     data.meta.command = command.to_string();
-    let report = match report_dir(&r.report, &data) {
-        None => None,
-        Some(dir) => {
-            data.meta.generated_at = clock::utc_now();
-            Some(
-                write_report(&dir, &data)
-                    .with_context(|| format!("writing the report to {}", dir.display()))?,
-            )
+    // The results are printed first: a report that cannot be written loses nothing.
+    print(&data, r.json, out)?;
+    if let Some(dir) = report_dir(&r.report, &data.run.scenario) {
+        data.meta.generated_at = clock::utc_now();
+        let report = write_report(&dir, &data).map_err(|e| {
+            ReportNotWritten(format!(
+                "the results above are complete, but the report could not be written to {}: {e}",
+                dir.display()
+            ))
+        })?;
+        if r.json {
+            writeln!(err, "report: {}", report.display())?;
+        } else {
+            writeln!(out, "\nreport: {}", report.display())?;
         }
-    };
-    print(&data, report.as_deref(), r.json, out, err)?;
+    }
     check_asserts(&data)
 }
 
 /// The report folder, if any: `--out`, or `reports/<scenario name>`.
-fn report_dir(to: &ReportTo, data: &ReportData) -> Option<PathBuf> {
+fn report_dir(to: &ReportTo, scenario: &str) -> Option<PathBuf> {
     match to {
         ReportTo::Nowhere => None,
-        ReportTo::Default => Some(Path::new("reports").join(slug(&data.run.scenario))),
+        ReportTo::Default => Some(Path::new("reports").join(slug(scenario))),
         ReportTo::Folder(dir) => Some(dir.clone()),
     }
 }
 
-/// The run's JSON document, or its tables, and where the report went.
-fn print(
-    data: &ReportData,
-    report: Option<&Path>,
-    json: bool,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<()> {
+/// The run's JSON document, or its tables.
+fn print(data: &ReportData, json: bool, out: &mut dyn Write) -> Result<()> {
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&data.run)?)?;
-        if let Some(p) = report {
-            writeln!(err, "report: {}", p.display())?;
-        }
     } else {
         write!(out, "{}", run_table(&data.run))?;
         if let Some(st) = &data.run.study {
@@ -83,9 +86,6 @@ fn print(
         }
         if let Some(c) = &data.run.comparison {
             write!(out, "\n{}", comparison_table(c))?;
-        }
-        if let Some(p) = report {
-            writeln!(out, "\nreport: {}", p.display())?;
         }
     }
     Ok(())

@@ -490,6 +490,55 @@ fn png_size(path: &Path) -> (u32, u32) {
     (be(16), be(20))
 }
 
+/// Everything about `--out` is checked before the work: each run here asks for 10^10 duels and
+/// would take hours if a check came after it.
+#[test]
+fn report_folder_problems_are_refused_before_any_work() {
+    let dir = temp_dir("out-checks");
+    let p = root().join("scenarios/draft/reference-duels.toml");
+    let huge = "10000000000";
+    // A report folder with a file the user put there: refused, the file kept.
+    let out = dir.join("ref");
+    let (code, _, err) = run_to(&p, "1000", &out);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(out.join("my-notes.txt"), "keep me").unwrap();
+    std::fs::write(out.join("charts/sketch.jpg"), "keep me too").unwrap();
+    let (code, stdout, err) = run_to(&p, huge, &out);
+    assert_eq!(code, 2, "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        err.contains("holds files oddsmith did not write (charts/sketch.jpg, my-notes.txt)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("my-notes.txt")).unwrap(),
+        "keep me"
+    );
+    // The report of another scenario (e.g. two names that make the same folder name).
+    let other = root().join("scenarios/draft/sword-and-shield-vs-greatsword.toml");
+    std::fs::remove_file(out.join("my-notes.txt")).unwrap();
+    std::fs::remove_file(out.join("charts/sketch.jpg")).unwrap();
+    let (code, _, err) = run_to(&other, huge, &out);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("holds the report of scenario \"reference-duels\""),
+        "{err}"
+    );
+    // A folder name too long for the file system.
+    let long = dir.join("r".repeat(240));
+    let (code, _, err) = run_to(&p, huge, &long);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 200 are allowed"), "{err}");
+    // A temporary folder left by a killed run is removed by the next run into the same place.
+    let stale = dir.join(".ref.tmp-4000000000");
+    std::fs::create_dir_all(stale.join("tables")).unwrap();
+    std::fs::write(stale.join(oddsmith_report::MARKER), "oddsmith\n").unwrap();
+    let (code, _, err) = run_to(&p, "1000", &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(!stale.exists(), "the stale temporary folder is still there");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn report_folder_end_to_end() {
     let dir = temp_dir("report");
@@ -592,7 +641,7 @@ fn report_folder_end_to_end() {
     std::fs::create_dir_all(&mine).unwrap();
     std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
     let (code, stdout, err) = run_to(&p, "1000", &mine);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         stdout.is_empty()
             && err.contains("refusing to replace")
@@ -607,9 +656,9 @@ fn report_folder_end_to_end() {
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
     let (code, _, err) = run_to(&p, "1000", &file.join("sub"));
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
-        err.contains("cannot write") || err.contains("writing the report"),
+        err.contains("cannot write") && err.contains("a-file"),
         "{err}"
     );
     let leftovers: Vec<_> = std::fs::read_dir(&dir)

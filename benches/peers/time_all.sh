@@ -5,7 +5,7 @@
 # WHICH: all (default), python, numpy or oddsmith. Python: /usr/bin/python3 (Debian's, where
 # python3-numpy lives). Raw logs go to OUT_DIR; OUT_DIR/summary.txt has wall time and peak RSS.
 set -eu
-BIN=${1:-/work/target-bench/release/oddsmith}
+BIN=${1:-target/release/oddsmith}
 OUT=${2:-/tmp/peers-timing}
 WHICH=${3:-all}
 PY=/usr/bin/python3

@@ -24,4 +24,6 @@ pub use sections::checks::check_table;
 pub use sections::comparison::comparison_table;
 pub use sections::outcomes::run_table;
 pub use sections::study_table;
-pub use write::{MARKER, MAX_FOLDER_NAME, ReportError, check_destination, write_report};
+pub use write::{
+    MARKER, MAX_FOLDER_NAME, ReportError, abandon_write, check_destination, write_report,
+};

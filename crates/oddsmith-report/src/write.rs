@@ -155,6 +155,35 @@ pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> 
     std::fs::remove_dir(&probe).map_err(io(&probe))
 }
 
+/// Undoes this process's unfinished write of a report to `dir` (after an interruption): removes
+/// its temporary folder and, if the earlier report was moved aside but not yet replaced, puts
+/// it back.
+pub fn abandon_write(dir: &Path) {
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = dir
+        .file_name()
+        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let pid = std::process::id();
+    let tmp = parent.join(format!(".{base}.tmp-{pid}"));
+    let old = parent.join(format!(".{base}.old-{pid}"));
+    // The writer may still be adding files: try a few times.
+    for _ in 0..5 {
+        if !tmp.exists() || std::fs::remove_dir_all(&tmp).is_ok() {
+            break;
+        }
+    }
+    if old.exists() {
+        if dir.exists() {
+            let _ = std::fs::remove_dir_all(&old);
+        } else {
+            let _ = std::fs::rename(&old, dir);
+        }
+    }
+}
+
 /// A scenario name as the marker file keeps it (on one line).
 fn one_line(name: &str) -> String {
     name.replace(['\n', '\r'], " ")

@@ -12,6 +12,7 @@ mod clock;
 mod cmd;
 mod config;
 mod error;
+pub mod interrupt;
 mod progress;
 
 use std::ffi::OsString;

@@ -16,10 +16,10 @@ use oddsmith_report::{
 };
 use oddsmith_scenario::{is_comparison, name_of, ruleset_of};
 
-use crate::clock;
 use crate::cmd::read;
 use crate::config::{ReportTo, RunSettings};
 use crate::error::{AssertionsFailed, InputError, ReportNotWritten, ScenarioInput};
+use crate::{clock, interrupt};
 
 /// Runs the file, writes the report, prints the results; fails with exit code 3 when an
 /// assertion failed (after writing and printing everything).
@@ -51,6 +51,7 @@ pub(crate) fn run(
     print(&data, r.json, out)?;
     if let Some(dir) = report_dir(&r.report, &data.run.scenario) {
         data.meta.generated_at = clock::utc_now();
+        let _writing = interrupt::writing(&dir);
         let report = write_report(&dir, &data).map_err(|e| {
             ReportNotWritten(format!(
                 "the results above are complete, but the report could not be written to {}: {e}",

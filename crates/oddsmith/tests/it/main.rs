@@ -539,6 +539,114 @@ fn report_folder_problems_are_refused_before_any_work() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Sends `signal` (e.g. "INT") to process `pid` with kill(1).
+fn send_signal(pid: u32, signal: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} {pid}");
+}
+
+/// SIGTERM during the computation stops at once with 143 and prints no numbers; SIGINT during
+/// the report write leaves no temporary folder and the earlier report in place.
+#[test]
+fn interruption_stops_promptly_and_cleans_up() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("interrupt");
+    let p = root().join("scenarios/draft/reference-duels.toml");
+    let bin = env!("CARGO_BIN_EXE_oddsmith");
+    let mut child = Command::new(bin)
+        .args([
+            "run",
+            p.to_str().unwrap(),
+            "--trials",
+            "10000000000",
+            "--no-report",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    send_signal(child.id(), "TERM");
+    while child.try_wait().unwrap().is_none() {
+        if sent.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("still running 20 s after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interrupted by SIGTERM"), "{err}");
+
+    // An earlier report, then a run interrupted while it writes the new one.
+    let target = dir.join("ref");
+    let (code, _, err) = run_to(&p, "1000", &target);
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read(target.join("report.json")).unwrap();
+    let mut caught = false;
+    for _ in 0..5 {
+        let mut child = Command::new(bin)
+            .args([
+                "run",
+                p.to_str().unwrap(),
+                "--trials",
+                "2000",
+                "--seed",
+                "9",
+                "--out",
+            ])
+            .arg(&target)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let tmp = dir.join(format!(".ref.tmp-{}", child.id()));
+        let start = Instant::now();
+        while !tmp.exists() && start.elapsed() < Duration::from_secs(60) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        if tmp.exists() {
+            send_signal(child.id(), "INT");
+        }
+        let sent = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if sent.elapsed() > Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("still running 60 s after SIGINT");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let out = child.wait_with_output().unwrap();
+        if out.status.code() == Some(130) {
+            caught = true;
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("interrupted by SIGINT"), "{err}");
+            assert!(!tmp.exists(), "the temporary folder was left behind");
+            assert_eq!(std::fs::read(target.join("report.json")).unwrap(), before);
+            break;
+        }
+    }
+    assert!(caught, "never caught a run while it wrote its report");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn report_folder_end_to_end() {
     let dir = temp_dir("report");

@@ -175,6 +175,33 @@ pub struct MatchupDoc {
     /// The exact solution, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<ExactDoc>,
+    /// With a precision target: the target, the half-width reached and whether it was met
+    /// (not met when the trial cap stopped the run first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionDoc>,
+}
+
+/// How a run to a precision target ended.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PrecisionDoc {
+    /// The 95 % half-width asked for on P(A wins).
+    pub target: f64,
+    /// The 95 % Wilson half-width of P(A wins) reached.
+    pub reached: f64,
+    /// Whether `reached <= target`.
+    pub met: bool,
+}
+
+impl PrecisionDoc {
+    /// The precision reached by `trials` duels with `a_wins` wins, against `target`.
+    pub fn of(target: f64, a_wins: u64, trials: u64) -> PrecisionDoc {
+        let reached = oddsmith_stats::wilson_half_width(a_wins, trials, oddsmith_stats::Z95);
+        PrecisionDoc {
+            target,
+            reached,
+            met: reached <= target,
+        }
+    }
 }
 
 /// Smallest advantage (P(A) − P(B)) worth calling out: 2 percentage points.
@@ -301,5 +328,6 @@ pub fn matchup_doc(
         verdict: advantage_text(&adv, a, b),
         advantage: adv,
         exact,
+        precision: None,
     }
 }

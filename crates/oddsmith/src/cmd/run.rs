@@ -49,6 +49,15 @@ pub(crate) fn run(
     data.meta.command = command.to_string();
     // The results are printed first: a report that cannot be written loses nothing.
     print(&data, r.json, out)?;
+    for m in &data.run.matchups {
+        if let Some(p) = m.precision.filter(|p| !p.met) {
+            writeln!(
+                err,
+                "note: {}: the precision target ±{} was not reached: the trial cap stopped the run at {} duels with ±{:.4}; raise --trials",
+                m.name, p.target, m.trials, p.reached
+            )?;
+        }
+    }
     if let Some(dir) = report_dir(&r.report, &data.run.scenario) {
         data.meta.generated_at = clock::utc_now();
         let _writing = interrupt::writing(&dir);

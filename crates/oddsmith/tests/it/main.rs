@@ -196,7 +196,32 @@ fn precision_flag_stops_early() {
         assert!((ci[1].as_f64().unwrap() - ci[0].as_f64().unwrap()) / 2.0 <= 0.01);
         assert!(m["trials"].as_u64().unwrap() <= 20_000);
         assert!(m.get("exact").is_none());
+        assert_eq!(m["precision"]["met"], true);
+        assert_eq!(m["precision"]["target"], 0.01);
     }
+    // A target the trial cap does not let the run reach is reported, not passed over.
+    let (code, out, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--precision",
+        "0.005",
+        "--trials",
+        "2000",
+        "--json",
+        "--no-exact",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let m = &v["matchups"][0];
+    assert_eq!(
+        (m["trials"].as_u64(), &m["precision"]["met"]),
+        (Some(2000), &false.into())
+    );
+    assert!(m["precision"]["reached"].as_f64().unwrap() > 0.02);
+    assert!(
+        err.contains("note: D1: the precision target ±0.005 was not reached: the trial cap stopped the run at 2000 duels"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! A comparison part's names carry its ruleset id as a prefix (`draft: knight vs brute`).
 
 use anyhow::Result;
-use oddsmith_report::{FighterData, MatchupDoc, OptionValue, matchup_doc, options_table};
+use oddsmith_report::{
+    FighterData, MatchupDoc, OptionValue, PrecisionDoc, matchup_doc, options_table,
+};
 use oddsmith_rules::{ExactDuel, Ruleset};
 use oddsmith_scenario::Scenario;
 use oddsmith_sim::{DuelStats, RunConfig, run_duels};
@@ -53,7 +55,7 @@ pub(super) fn run_base<R: Ruleset>(
         } else {
             None
         };
-        let doc = matchup_doc(
+        let mut doc = matchup_doc(
             &label(&m.name),
             &label(&m.a),
             &label(&m.b),
@@ -61,6 +63,9 @@ pub(super) fn run_base<R: Ruleset>(
             solution.as_ref(),
             s.ruleset.counter_names(),
         );
+        doc.precision = cfg
+            .precision
+            .map(|h| PrecisionDoc::of(h, stats.outcomes.a_wins, stats.trials()));
         run.matchups.push(doc);
         run.stats.push(stats);
         run.exact.push(solution);

@@ -1088,6 +1088,27 @@ fn build_assert<R: Ruleset>(
     if !(range[0] <= range[1]) {
         return Err(doc.error(&p, "expected [low, high] with low ≤ high"));
     }
+    if metric != Metric::RoundsMean && !(0.0 <= range[0] && range[1] <= 1.0) {
+        let hint = if range[1] > 1.0 && range[1] <= 100.0 {
+            format!(
+                "; for percentages write fractions, e.g. [{}, {}]",
+                range[0] / 100.0,
+                range[1] / 100.0
+            )
+        } else {
+            String::new()
+        };
+        return Err(doc.error(
+            &p,
+            format!(
+                "a probability lies between 0 and 1, got [{}, {}]{hint}",
+                range[0], range[1]
+            ),
+        ));
+    }
+    if metric == Metric::RoundsMean && range[1] < 0.0 {
+        return Err(doc.error(&p, "a mean number of rounds is never negative"));
+    }
     let (matchup, check, subject) = if metric == Metric::PSuccess {
         let Some(c) = &a.check else {
             return Err(doc.error(&at, "p_success needs `check = \"NAME\"`"));

@@ -394,3 +394,20 @@ fn variant_mistakes_are_located() {
     ));
     assert!(e.message.contains("has this name already"), "{e}");
 }
+
+#[test]
+fn assert_bounds_written_in_percent_are_refused() {
+    let t = format!("{GOOD}\n[[assert]]\np_a_win = [0, 60]\n");
+    let line = t.lines().position(|l| l.starts_with("p_a_win")).unwrap() + 1;
+    expect(
+        &t,
+        line,
+        11,
+        "assert[0].p_a_win",
+        "a probability lies between 0 and 1, got [0, 60]; for percentages write fractions, e.g. [0, 0.6]",
+    );
+    let t = format!("{GOOD}\n[[assert]]\np_draw = [-0.1, 0.2]\n");
+    assert!(err(&t).message.contains("between 0 and 1"), "{}", err(&t));
+    let t = format!("{GOOD}\n[[assert]]\nrounds_mean = [1, 60]\n");
+    load::<Draft>("s.toml", &t).unwrap();
+}

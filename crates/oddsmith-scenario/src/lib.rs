@@ -258,7 +258,20 @@ fn matchups<R: Ruleset>(
         let matchup = ruleset
             .matchup(fa, fb)
             .map_err(|e| rules_error(doc, vec![key("matchup"), Seg::Index(i)], e))?;
+        let given = m.name.is_some();
         let name = m.name.unwrap_or_else(|| format!("{} vs {}", m.a, m.b));
+        if let Some(j) = matchups.iter().position(|d: &MatchupDef<R>| d.name == name) {
+            let mut at = vec![key("matchup"), Seg::Index(i)];
+            if given {
+                at.push(key("name"));
+            }
+            return Err(doc.error(
+                &at,
+                format!(
+                    "matchup[{j}] is already called {name:?}; give each matchup its own name (tables and asserts refer to them by name)"
+                ),
+            ));
+        }
         matchups.push(MatchupDef {
             name,
             a: m.a,

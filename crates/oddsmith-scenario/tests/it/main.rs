@@ -411,3 +411,30 @@ fn assert_bounds_written_in_percent_are_refused() {
     let t = format!("{GOOD}\n[[assert]]\nrounds_mean = [1, 60]\n");
     load::<Draft>("s.toml", &t).unwrap();
 }
+
+#[test]
+fn duplicate_matchup_names_are_refused() {
+    let t = format!(
+        "{GOOD}\n[[matchup]]\nname = \"m\"\na = \"knight\"\nb = \"brute\"\n\n[[matchup]]\nname = \"m\"\na = \"brute\"\nb = \"knight\"\n"
+    );
+    let lines: Vec<&str> = t.lines().collect();
+    let line = lines.iter().rposition(|l| *l == "name = \"m\"").unwrap() + 1;
+    expect(
+        &t,
+        line,
+        8,
+        "matchup[1].name",
+        "matchup[0] is already called \"m\"",
+    );
+    // Unnamed matchups are named "a vs b": the same pair twice collides too.
+    let t = format!(
+        "{GOOD}\n[[matchup]]\na = \"knight\"\nb = \"brute\"\n\n[[matchup]]\na = \"knight\"\nb = \"brute\"\n"
+    );
+    assert!(
+        err(&t)
+            .message
+            .contains("already called \"knight vs brute\""),
+        "{}",
+        err(&t)
+    );
+}

@@ -427,7 +427,10 @@ struct Table<'a> {
 impl<'de> MapAccess<'de> for Table<'_> {
     type Error = Stop;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Stop> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Stop> {
         let t = self.t;
         if !t.at_end() {
             let key = t.plan[t.depth.get()];
@@ -526,7 +529,10 @@ mod tests {
             [
                 ("inner", Shape::Optional(Box::new(inner))),
                 // A list of pairs.
-                ("list", Shape::Array(Box::new(Shape::Array(Box::new(int32))))),
+                (
+                    "list",
+                    Shape::Array(Box::new(Shape::Array(Box::new(int32))))
+                ),
                 ("by_name", Shape::Map(Box::new(Shape::Float))),
                 ("text", Shape::Str),
             ]
@@ -538,7 +544,11 @@ mod tests {
         let Shape::Object { props, .. } = trace::<crate::cards::FighterSpec>() else {
             panic!("a table")
         };
-        let weapon = &props.iter().find(|p| p.name == "weapon").expect("weapon").shape;
+        let weapon = &props
+            .iter()
+            .find(|p| p.name == "weapon")
+            .expect("weapon")
+            .shape;
         let Shape::NameOrTable(table) = weapon else {
             panic!("{weapon:?}")
         };
@@ -580,7 +590,10 @@ mod tests {
                         .collect::<Vec<_>>()
                 };
                 let docs = |d: Vec<FieldDoc>| d.into_iter().map(|d| d.name).collect::<Vec<_>>();
-                assert_eq!(documented(R::FighterSpec::props()), docs(info.fighter_fields));
+                assert_eq!(
+                    documented(R::FighterSpec::props()),
+                    docs(info.fighter_fields)
+                );
                 assert_eq!(documented(R::Options::props()), docs(info.options));
                 // The traced spec has the same keys, aliases included: the declaration and
                 // serde agree.

@@ -72,5 +72,6 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
         Command::Check(a) => cmd::check::check(CheckSettings::try_from(a)?, out),
         Command::Validate { files } => cmd::validate::validate(&files, out),
         Command::Rulesets { ruleset, json } => cmd::rulesets::rulesets(ruleset, json, out),
+        Command::Schema { ruleset, write } => cmd::schema::schema(ruleset, write, out),
     }
 }

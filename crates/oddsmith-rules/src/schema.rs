@@ -557,11 +557,8 @@ mod tests {
         };
         assert!(closed);
         assert!(props.iter().any(|p| p.name == "max_damage"));
-        // A recursive value (a TOML value) stops instead of looping.
-        assert_eq!(
-            trace::<BTreeMap<String, Option<Box<Outer>>>>().clone(),
-            trace::<BTreeMap<String, Option<Box<Outer>>>>()
-        );
+        // A recursive value (a TOML table of TOML values) stops instead of looping.
+        assert_eq!(trace::<toml::Table>(), Shape::Map(Box::new(Shape::Any)));
     }
 
     #[test]

@@ -204,7 +204,9 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 /// - `DOCS`: every option's [`crate::FieldDoc`], in order (an option cannot be declared
 ///   without its doc);
 /// - `check_ranges`: the same bounds (and those of `@nested` tables, under their path) for
-///   options built in code, which `Ruleset::new` calls.
+///   options built in code, which `Ruleset::new` calls;
+/// - [`Declared`](crate::schema::Declared): every option's doc, bounds and shape, for
+///   `oddsmith schema`.
 ///
 /// Derive `Serialize` (not `Deserialize`) on the struct.
 #[macro_export]
@@ -281,7 +283,24 @@ macro_rules! options {
                     doc: $doc,
                 },)*
             ];
+        }
 
+        impl $crate::schema::Declared for $name {
+            fn props() -> Vec<$crate::schema::Prop> {
+                let shapes = vec![$($crate::__option_shape!($ty $(, @$nested)?),)*];
+                let bounds: Vec<Option<(f64, f64)>> = vec![
+                    $($crate::__option_bounds!($($lo, $hi)?),)*
+                ];
+                Self::DOCS
+                    .iter()
+                    .zip(shapes)
+                    .zip(bounds)
+                    .map(|((d, s), b)| $crate::schema::Prop::declared(*d, s, b))
+                    .collect()
+            }
+        }
+
+        impl $name {
             /// Checks every declared bound (`in LO..=HI`, and nested tables under their path):
             /// for options built in code; deserialized ones were checked as they were read.
             pub fn check_ranges(&self) -> Result<(), $crate::RulesError> {
@@ -316,9 +335,38 @@ macro_rules! __option_value {
     };
 }
 
+/// One option's shape inside [`options!`]: a nested table's own declarations, else traced.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __option_shape {
+    ($ty:ty) => {
+        $crate::schema::trace::<$ty>()
+    };
+    ($ty:ty, @$nested:ident) => {
+        $crate::schema::Shape::Object {
+            props: <$ty as $crate::schema::Declared>::props(),
+            closed: true,
+        }
+    };
+}
+
+/// One option's declared bounds inside [`options!`], if any.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __option_bounds {
+    () => {
+        None
+    };
+    ($lo:literal, $hi:literal) => {
+        Some(($lo as f64, $hi as f64))
+    };
+}
+
 /// Declares a fighter spec with its documentation from one table: the struct (with its doc
-/// comments and serde attributes, passed through) and `DOCS`, every field's
-/// [`crate::FieldDoc`] in order, so a field cannot be declared without its doc.
+/// comments and serde attributes, passed through), `DOCS`, every field's
+/// [`crate::FieldDoc`] in order, so a field cannot be declared without its doc, and
+/// [`Declared`](crate::schema::Declared) (each field's doc, its `de_range` bounds and the
+/// shape of its type, for `oddsmith schema`).
 ///
 /// Each field: `name: Type [as "toml_name"] => ("default as TOML", "one-line doc"),` (`as`
 /// when serde renames the field). Bounds stay in the field's serde attributes
@@ -353,6 +401,22 @@ macro_rules! spec {
                     doc: $doc,
                 },)*
             ];
+        }
+
+        impl $crate::schema::Declared for $name {
+            fn props() -> Vec<$crate::schema::Prop> {
+                let attrs: &[&str] = &[$(stringify!($(#[$fmeta])*),)*];
+                let shapes = vec![$($crate::schema::trace::<$ty>(),)*];
+                let declared = Self::DOCS
+                    .iter()
+                    .zip(attrs)
+                    .zip(shapes)
+                    .map(|((d, a), s)| {
+                        $crate::schema::Prop::declared(*d, s, $crate::schema::attr_bounds(a))
+                    })
+                    .collect();
+                $crate::schema::with_aliases::<Self>(declared)
+            }
         }
     };
 }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// One documented field or option.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct FieldDoc {
     /// The key as written in TOML.
     pub name: &'static str,

@@ -15,6 +15,7 @@ pub mod info;
 pub mod outcome;
 pub mod registry;
 pub mod roller;
+pub mod schema;
 pub mod solver;
 #[cfg(test)]
 mod testing;
@@ -94,9 +95,17 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
     /// Human-readable title of the rule system.
     const TITLE: &'static str;
     /// A fighter as written in a scenario file (`deny_unknown_fields`).
-    type FighterSpec: DeserializeOwned + Serialize + Clone + Debug;
+    type FighterSpec: DeserializeOwned + Serialize + Clone + Debug + schema::Declared;
     /// The ruleset's options as written under `[options]`; `Default` is the digest's default.
-    type Options: DeserializeOwned + Serialize + Default + Clone + PartialEq + Debug + Send + Sync;
+    type Options: DeserializeOwned
+        + Serialize
+        + Default
+        + Clone
+        + PartialEq
+        + Debug
+        + Send
+        + Sync
+        + schema::Declared;
     /// A compiled, validated fighter: a flat struct with precomputed tables.
     type Fighter: Clone + Send + Sync + Debug;
     /// Two compiled fighters facing each other, with everything per-pair precomputed.

@@ -130,6 +130,11 @@ struct FileSpec {
     variants: toml::Table,
 }
 
+/// The shape of a comparison file for `oddsmith schema` (each part a table of its own).
+pub fn file_shape() -> oddsmith_rules::schema::Shape {
+    oddsmith_rules::schema::trace::<FileSpec>()
+}
+
 #[derive(Deserialize)]
 struct Probe {
     compare: Option<toml::Value>,

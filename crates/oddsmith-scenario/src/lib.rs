@@ -134,6 +134,14 @@ struct Envelope {
     ruleset: Option<String>,
 }
 
+/// The shape of a scenario file for `oddsmith schema`, traced from the loader's own types
+/// (envelope, matchups, study sections): [`oddsmith_rules::schema::Shape::Slot`]`("fighter")`
+/// and `("options")` mark where the ruleset's fighter spec and options go.
+pub fn file_shape() -> oddsmith_rules::schema::Shape {
+    use oddsmith_rules::schema::{FighterSlot, OptionsSlot, trace};
+    trace::<File<FighterSlot, OptionsSlot>>()
+}
+
 /// Reads the `ruleset` id of a scenario and checks that it exists.
 pub fn ruleset_of(file: &str, text: &str) -> Result<String, ScenarioError> {
     let doc = Doc::parse(file, text)?;

@@ -34,6 +34,14 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the JSON Schema of scenario files (every ruleset, or one), for editors and validators.
+    Schema {
+        /// A ruleset id (default: the combined schema of every ruleset and comparison files).
+        ruleset: Option<String>,
+        /// Write oddsmith.schema.json and ID.schema.json for every ruleset into this folder.
+        #[arg(long, value_name = "DIR", conflicts_with = "ruleset")]
+        write: Option<String>,
+    },
 }
 
 // No `///` doc on the argument structs: clap would take it as the subcommand's description.

@@ -81,6 +81,7 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
         }
         Command::Validate { files } => cmd::validate::validate(&files, out),
         Command::Rulesets { ruleset, json } => cmd::rulesets::rulesets(ruleset, json, out),
+        Command::Schema { ruleset, write } => cmd::schema::schema(ruleset, write, out),
     }
 }
 

@@ -4,6 +4,7 @@
 pub(crate) mod check;
 pub(crate) mod rulesets;
 pub(crate) mod run;
+pub(crate) mod schema;
 pub(crate) mod validate;
 
 use anyhow::{Context, Result};

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod schema;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

@@ -29,7 +29,8 @@
 
 use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
 use super::options::{
-    CripplingCurrent, CritRule, D20Options, FightTo, HalveRounding, PursuitRule, Start,
+    CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, HalveRounding, PursuitRule,
+    Start,
 };
 use super::reference::crit_is_max;
 use super::spec::DamageKind;
@@ -65,6 +66,9 @@ pub const ACT_RETURN: u8 = 13;
 pub const ACT_RETURN_SET: u8 = 14;
 /// Action: retreat (G-24).
 pub const ACT_RETREAT: u8 = 15;
+/// Action: a missile fighter's melee (Melee segment): its melee weapon, or one attack with the
+/// missile weapon (`engaged_missile = "melee"`, or its thrown supply gone).
+pub const ACT_MELEE: u8 = 16;
 
 /// A spell action.
 #[inline]
@@ -77,8 +81,14 @@ fn is_spell(act: u8) -> bool {
 fn is_attack_seq(act: u8) -> bool {
     matches!(
         act,
-        ACT_ATTACK | ACT_CHARGE | ACT_CHARGE_HR | ACT_RETURN | ACT_RETURN_SET
+        ACT_ATTACK | ACT_CHARGE | ACT_CHARGE_HR | ACT_RETURN | ACT_RETURN_SET | ACT_MELEE
     )
+}
+
+/// Out of thrown weapons (a finite `thrown_supply`, all thrown).
+#[inline]
+fn out_of_supply(f: &Fighter, ms: &MState) -> bool {
+    f.supply.is_some() && ms.thrown == 0
 }
 
 /// One creature's state.
@@ -96,6 +106,8 @@ pub struct MState {
     pub buff: i8,
     /// This round's action.
     pub act: u8,
+    /// Thrown weapons left (a finite `thrown_supply`; else 0).
+    pub thrown: u8,
 }
 
 /// The whole duel state between steps.
@@ -189,7 +201,7 @@ fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
                 2
             }
         }
-        ACT_CLOSE => 2,
+        ACT_CLOSE | ACT_MELEE => 2,
         ACT_CHARGE | ACT_CHARGE_HR | ACT_RETURN | ACT_RETURN_SET => 1,
         // «Order of Combat §1.1.1, §1.2.3, §1.3.1».
         ACT_RETREAT => {
@@ -380,7 +392,7 @@ fn roll_damage<R: Roller>(a: &Attack, crit_max: bool, r: &mut R) -> i32 {
 /// Chooses every able creature's action for the round (digest §6 AI: a BtH spell not yet
 /// active, else the best affordable damage spell that beats the attack, else attack; a
 /// crossbow reloads in even rounds).
-fn choose_actions(m: &Matchup, s: &mut State) {
+fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
     for side in 0..2 {
         let f = &m.f[side];
         for i in 0..f.count as usize {
@@ -405,10 +417,20 @@ fn choose_actions(m: &Matchup, s: &mut State) {
                     }
                 }
                 let reloading = f.crossbow && s.round.is_multiple_of(2);
-                if act == ACT_NONE && s.dist == 0 && !reloading {
-                    act = ACT_ATTACK;
+                let out = out_of_supply(f, &ms);
+                if act == ACT_NONE && s.dist == 0 {
+                    // §6 AI "else melee": an engaged missile fighter switches (or, out of
+                    // thrown weapons, must).
+                    let switch = f.missile && (out || o.engaged_missile == EngagedMissile::Melee);
+                    act = if !switch {
+                        if reloading { ACT_NONE } else { ACT_ATTACK }
+                    } else if f.has_melee_weapon || !(out || reloading) {
+                        ACT_MELEE
+                    } else {
+                        ACT_NONE
+                    };
                 } else if act == ACT_NONE && s.dist > 0 {
-                    act = at_distance(m, s, side, reloading);
+                    act = at_distance(m, s, side, reloading, out);
                 }
                 // G-24: the retreat policy comes first.
                 if let Some(t) = f.retreat_milli
@@ -427,11 +449,18 @@ fn choose_actions(m: &Matchup, s: &mut State) {
 }
 
 /// A creature's action at a distance (no spell): shoot within missile range, charge when it
-/// can arrive this round, else close.
-fn at_distance(m: &Matchup, s: &State, side: usize, reloading: bool) -> u8 {
+/// can arrive this round, else close; out of thrown weapons, close with the melee weapon (or
+/// do nothing without one).
+fn at_distance(m: &Matchup, s: &State, side: usize, reloading: bool, out: bool) -> u8 {
     let f = &m.f[side];
     let d = i32::from(s.dist);
-    if f.missile {
+    if out {
+        if f.has_melee_weapon {
+            ACT_CLOSE
+        } else {
+            ACT_NONE
+        }
+    } else if f.missile {
         if d > m.missile_range {
             ACT_CLOSE
         } else if reloading {
@@ -496,10 +525,13 @@ fn close(m: &Matchup, s: &mut State, side: usize) {
     s.moved |= 1 << side;
     let f = &m.f[side];
     let mut d = i32::from(s.dist) - f.speed;
-    if f.missile {
+    // A side out of thrown weapons closes in with its melee weapon.
+    let out = (0..f.count as usize).all(|i| out_of_supply(f, &s.m[side][i]));
+    let reach = if out { f.melee_reach } else { f.reach };
+    if f.missile && !out {
         d = d.max(m.missile_range);
     }
-    s.dist = if d <= f.reach { 0 } else { d as u16 };
+    s.dist = if d <= reach { 0 } else { d as u16 };
 }
 
 /// Who wins if a side is out after a group; `None` while the duel goes on.
@@ -575,6 +607,7 @@ pub fn step<R: Roller, T: Tally>(
                     mp2: f.mp2 as i16,
                     buff: 0,
                     act: ACT_NONE,
+                    thrown: f.supply.unwrap_or(0),
                 };
                 s.init_i = k + 1;
             }
@@ -608,7 +641,7 @@ pub fn step<R: Roller, T: Tally>(
             if s.round > o.max_rounds {
                 return Step::Over(Winner::Draw, Ending::RoundCap);
             }
-            choose_actions(m, s);
+            choose_actions(m, o, s);
             s.seg = 0;
             s.sub = 0;
             enter_group(m, s);
@@ -619,7 +652,9 @@ pub fn step<R: Roller, T: Tally>(
             // Next attack, next actor, or the end of the group.
             let (side, i) = member(s.slot);
             let act = s.m[side][i].act;
-            let n = if is_attack_seq(act) {
+            let n = if act == ACT_MELEE {
+                m.f[side].n_melee
+            } else if is_attack_seq(act) {
                 m.f[side].n_attacks
             } else {
                 1
@@ -641,6 +676,20 @@ pub fn step<R: Roller, T: Tally>(
             enter_group(m, s);
             Step::Continue
         }
+    }
+}
+
+/// A resistance check («Resistance Check») against `full` damage: (damage taken, damage
+/// reflected back).
+#[inline]
+fn resisted<R: Roller>(o: &D20Options, level: super::tables::Prof, full: i32, r: &mut R) -> (i32, i32) {
+    match resist_result(level, r.roll(20)) {
+        Resist::Normal => (full, 0),
+        Resist::MinusOne => ((full - 1).max(1), 0),
+        Resist::Half => (halve(o, full), 0),
+        Resist::One => (full.min(1), 0),
+        Resist::Zero => (0, 0),
+        Resist::Reflect => (0, halve(o, full)),
     }
 }
 
@@ -670,9 +719,19 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
             return;
         }
         sp.attack
+    } else if act == ACT_MELEE {
+        f.melee[s.atk as usize]
     } else {
         f.attacks[s.atk as usize]
     };
+    // Each throw spends one of a finite supply (G-21), with the missile weapon used in melee.
+    if f.supply.is_some() && (act == ACT_ATTACK || (act == ACT_MELEE && !f.has_melee_weapon)) {
+        let me = &mut s.m[side][i];
+        if me.thrown == 0 {
+            return;
+        }
+        me.thrown -= 1;
+    }
     let Some(j) = target(m, o, s, foe) else {
         return;
     };
@@ -683,9 +742,21 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         if o.nat1_fumble && engaged {
             // «Rolling Attacks §2»: the minimum damage of every engaged opponent (G-16: every
             // foe able when the group started).
+            // The fumbler's weapon resistance rolls against it (`fumble_resisted`), a
+            // reflection going back to that opponent.
             for k in 0..g.count as usize {
                 if s.snap & bit(foe, k) != 0 {
-                    apply(o, f, &mut s.m[side][i], g.min_dmg, g.min_kind);
+                    let (dmg, reflect) = match (f.resist, o.fumble_resisted) {
+                        (Some(level), true) => resisted(o, level, g.min_dmg, r),
+                        _ => (g.min_dmg, 0),
+                    };
+                    if dmg < g.min_dmg {
+                        t.count_side(side, RESISTED, 1);
+                    }
+                    apply(o, f, &mut s.m[side][i], dmg, g.min_kind);
+                    if reflect > 0 {
+                        apply(o, g, &mut s.m[foe][k], reflect, g.min_kind);
+                    }
                 }
             }
         }
@@ -706,17 +777,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     let mut reflect = 0;
     let bypass = crit && o.crit_rule == CritRule::BypassResistance;
     if let (Some(level), false) = (res, bypass) {
-        dmg = match resist_result(level, r.roll(20)) {
-            Resist::Normal => full,
-            Resist::MinusOne => (full - 1).max(1),
-            Resist::Half => halve(o, full),
-            Resist::One => full.min(1),
-            Resist::Zero => 0,
-            Resist::Reflect => {
-                reflect = halve(o, full);
-                0
-            }
-        };
+        (dmg, reflect) = resisted(o, level, full, r);
         if dmg < full {
             t.count_side(foe, RESISTED, 1);
         }

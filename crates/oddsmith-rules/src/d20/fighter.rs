@@ -3,8 +3,8 @@
 use oddsmith_dice::Dist;
 
 use super::options::{
-    ClassHpRoll, ConHp, CrossbowReading, D20Options, DamageDie, EnforceCaps, FractionalBth, HalfHd,
-    InitiativeSpeed, PtmStacking,
+    ClassHpRoll, ConHp, CrossbowReading, D20Options, DamageDie, EngagedMissile, EnforceCaps,
+    FractionalBth, HalfHd, InitiativeSpeed, PtmStacking,
 };
 use super::reference;
 use super::spec::{DamageKind, FighterSpec, RetreatPolicy};
@@ -198,6 +198,17 @@ pub struct Fighter {
     pub hit_and_run: bool,
     /// Retreats when HP × 1000 ≤ this × maximum HP (G-24); `None` = never.
     pub retreat_milli: Option<i32>,
+    /// A missile fighter's engaged attack (`engaged_missile = "melee"`): its melee weapon, or
+    /// one attack with the missile weapon.
+    pub melee: [Attack; MAX_ATTACKS],
+    /// Attacks of `melee` used (0 for a melee fighter).
+    pub n_melee: u8,
+    /// Reach of the melee weapon (of the primary weapon without one).
+    pub melee_reach: i32,
+    /// Carries a melee weapon beside its missile weapon.
+    pub has_melee_weapon: bool,
+    /// Thrown weapons carried; `None` = unlimited.
+    pub supply: Option<u8>,
 }
 
 /// The ability modifiers of a spec: Str, Int, Wis, Con, Dex, Chr.
@@ -411,7 +422,7 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
                     },
                     cap: i32::MAX,
                     floor,
-                    kind: s.damage_type,
+                    kind: a.damage_type.unwrap_or(s.damage_type),
                     magic: false,
                 };
                 n += 1;
@@ -429,7 +440,8 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
                     ));
                 }
             }
-            let (a, warn) = weapon_attack(o, size, &m, bth + prof, w, s.damage_type)
+            let kind = w.damage_type.unwrap_or(s.damage_type);
+            let (a, warn) = weapon_attack(o, size, &m, bth + prof, w, kind)
                 .map_err(|e| RulesError::field("weapon", e))?;
             cap_warning = warn;
             missile = w.class.is_missile();
@@ -462,7 +474,8 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
                     ));
                 }
                 if o.offhand_attack {
-                    let (mut a, _) = weapon_attack(o, size, &m, bth + prof, off, s.damage_type)
+                    let kind = off.damage_type.unwrap_or(s.damage_type);
+                    let (mut a, _) = weapon_attack(o, size, &m, bth + prof, off, kind)
                         .map_err(|e| RulesError::field("offhand", e))?;
                     a.to_hit += o.offhand_to_hit;
                     attacks[n] = a;
@@ -471,7 +484,57 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
             }
         }
     }
-    let first = attacks[0];
+    // The engaged attack of a missile fighter (`engaged_missile = "melee"`): its melee weapon,
+    // else one attack "by weapon" (G-20) with the missile weapon; and the thrown supply.
+    let by_weapon = usize::from(o.by_weapon_attacks.clamp(1, 4));
+    let mut melee = [Attack::default(); MAX_ATTACKS];
+    let mut n_melee = 0usize;
+    let mut melee_reach = s.weapon.as_ref().map_or(1, |w| w.stats.reach);
+    match (&s.melee_weapon, missile) {
+        (Some(_), false) => {
+            return Err(RulesError::field(
+                "melee_weapon",
+                "a melee weapon to switch to goes with a missile weapon (weapon = a bow, sling, crossbow or thrown weapon)",
+            ));
+        }
+        (Some(mw), true) => {
+            let w = &mw.stats;
+            if w.class.is_missile() {
+                return Err(RulesError::field(
+                    "melee_weapon",
+                    format!("{} is a missile weapon: give a light, medium or heavy one", w.name),
+                ));
+            }
+            let two_handed = w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy);
+            if two_handed && (s.shield.stats.0.btd > 0 || s.shield.stats.0.ptm.0 > 0) {
+                return Err(RulesError::field(
+                    "melee_weapon",
+                    format!("{} needs both hands: no shield («Weapons §2.3»)", w.name),
+                ));
+            }
+            let kind = w.damage_type.unwrap_or(s.damage_type);
+            let (a, _) = weapon_attack(o, size, &m, bth + prof, w, kind)
+                .map_err(|e| RulesError::field("melee_weapon", e))?;
+            melee[..by_weapon].fill(a);
+            n_melee = by_weapon;
+            melee_reach = w.reach;
+        }
+        (None, true) => {
+            melee[..by_weapon].fill(attacks[0]);
+            n_melee = by_weapon;
+        }
+        (None, false) => {}
+    }
+    let thrown = s.weapon.as_ref().is_some_and(|w| w.stats.class == WeaponClass::Thrown);
+    if s.thrown_supply.is_some() && !thrown {
+        return Err(RulesError::field(
+            "thrown_supply",
+            "a supply counts thrown weapons: give a thrown weapon (e.g. javelin)",
+        ));
+    }
+    let switches = missile && o.engaged_missile == EngagedMissile::Melee;
+    // The fumble's "minimum damage" is dealt by an engaged creature: with its engaged attack.
+    let first = if switches { melee[0] } else { attacks[0] };
     // Magic.
     let mp2 = class
         .map_or(0, |(c, l)| (c.mp[l as usize - 1] * 2.0) as i32 + 4 * m[2])
@@ -503,7 +566,7 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
                 },
                 cap: i32::MAX,
                 floor: 1,
-                kind: DamageKind::Lethal,
+                kind: sp_.damage_type,
                 magic: true,
             },
         };
@@ -561,6 +624,11 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
         min_kind: first.kind,
         cap_warning,
         reach: s.weapon.as_ref().map_or(1, |w| w.stats.reach),
+        melee,
+        n_melee: n_melee as u8,
+        melee_reach,
+        has_melee_weapon: s.melee_weapon.is_some(),
+        supply: s.thrown_supply.map(|v| v as u8),
         charge: s.charge,
         set_vs_charge: s.set_vs_charge,
         hit_and_run: s.hit_and_run,

@@ -8,8 +8,9 @@
 //!
 //! Modelled: one-on-one duels or a creature against a band of up to four identical creatures,
 //! starting engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack
-//! sequences; missile rates; lethal, non-lethal,
-//! non-regenerative and crippling damage and regeneration; resistance checks; G-25 spells from
+//! sequences; missile rates, an engaged missile fighter's melee (`engaged_missile`) with a
+//! melee weapon to switch to, thrown supplies; lethal, non-lethal, non-regenerative and
+//! crippling damage per attack and regeneration; resistance checks; G-25 spells from
 //! Magic Points; skill, resistance, attack and damage checks; an exact duel solver; class cost
 //! units, Exp, Heal Rate and MP Recoup Rate.
 

@@ -6,7 +6,10 @@
 //! are fighter fields. These were added after the first release and are written to reports only
 //! when not at their default, so reports of engaged duels are unchanged.
 //!
-//! Not offered: `thrown_supply`; `ability_gen` (G-01: scores are given explicitly),
+//! Missile fighters in melee (`engaged_missile`) and the fumble's resistance check
+//! (`fumble_resisted`) came with weapon switching, thrown supplies and damage kinds per attack.
+//!
+//! Not offered: `ability_gen` (G-01: scores are given explicitly),
 //! `ability_mod_override` (G-02: values above 19 are rejected), `class_extrapolation` (G-30:
 //! levels above 6 need an inline class table), `spreadsheet_save_vs_hps` (G-25: speculative
 //! draft notes), and the AI choices `random`/`highest_threat` targeting.
@@ -194,6 +197,18 @@ crate::options! {
             "\"faster_catches\"",
             "G-24 pursuit of a retreating creature: \"faster_catches\" (caught iff the pursuer's effective Mv is greater; melee resumes next round, else it escapes: the duel ends, the side holding the field wins, ending 'yield') | \"none\" (always escapes)",
         ),
+        /// §6 AI "else melee": what an engaged creature with a missile weapon does.
+        #[serde(skip_serializing_if = "is_default")]
+        engaged_missile: EngagedMissile = EngagedMissile::Melee => (
+            "\"melee\"",
+            "an engaged missile fighter: \"melee\" (the digest's AI: it melees in the Melee segment, by speed, with its melee_weapon, else one attack with the missile weapon, G-20 'by weapon') | \"shoot\" (keeps shooting in the Missile segment at the full fire rate, before any melee; the seed does not say)",
+        ),
+        /// «Rolling Attacks §2–3» with «Resistance Check»: a fumbler resists the fumble's damage.
+        #[serde(skip_serializing_if = "is_true")]
+        fumble_resisted: bool = true => (
+            "true",
+            "the natural-1 fumble's minimum damage is weapon damage: the fumbler's weapon resistance («Resistance Check») rolls against it like any other hit | false (taken in full)",
+        ),
     }
 }
 
@@ -203,11 +218,26 @@ pub const OPTION_DOCS: &[FieldDoc] = D20Options::DOCS;
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
+fn is_true(v: &bool) -> bool {
+    *v
+}
 fn is_24(v: &i32) -> bool {
     *v == 24
 }
 fn is_60(v: &i32) -> bool {
     *v == 60
+}
+
+/// What an engaged creature with a missile weapon does (§6 AI, G-20).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngagedMissile {
+    /// Melees in the Melee segment: with its `melee_weapon`, else one attack ("by weapon")
+    /// with the missile weapon.
+    #[default]
+    Melee,
+    /// Keeps shooting in the Missile segment at the full fire rate.
+    Shoot,
 }
 
 /// G-22: how a duel starts.

@@ -15,7 +15,7 @@ crate::spec! {
         #[serde(default = "human")]
         species: SpeciesSpec => (
             "\"human\"",
-            "human, dwarf, elf, bug bear, goblin («Sample Creatures»), or { def, mv, hd (0.5 steps), size, attacks = [{ name, damage = \"1d4\" }, …] (claw/claw/bite), playable }",
+            "human, dwarf, elf, bug bear, goblin («Sample Creatures»), or { def, mv, hd (0.5 steps), size, attacks = [{ name, damage = \"1d4\", damage_type }, …] (claw/claw/bite), playable }",
         ),
         /// A built-in class or an inline class table; none = an unclassed creature.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,13 +100,30 @@ crate::spec! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         weapon: Option<WeaponSpec> => (
             "none (natural attacks)",
-            "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as, reach = 1 (Mv units, G-22) }",
+            "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as, reach = 1 (Mv units, G-22), damage_type (default the fighter's) }",
         ),
         /// A light weapon in the secondary hand (extra attack under `offhand_attack`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         offhand: Option<WeaponSpec> => (
             "none",
             "a light weapon in the secondary hand (an extra attack only with offhand_attack)",
+        ),
+        /// A melee weapon carried beside a missile weapon, used once engaged
+        /// (`engaged_missile = "melee"`) or once the thrown supply is gone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        melee_weapon: Option<WeaponSpec> => (
+            "none",
+            "a melee weapon (light, medium or heavy) carried beside a missile weapon: used once engaged (engaged_missile = \"melee\") or when the thrown supply runs out; no shield with a heavy one",
+        ),
+        /// Thrown weapons carried (G-21 `thrown_supply`); none = unlimited.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "de_opt_supply"
+        )]
+        thrown_supply: Option<i32> => (
+            "unlimited",
+            "G-21: thrown weapons carried, 1–20, one spent per throw; then the melee_weapon (closing in), or no attack",
         ),
         /// Body armour: a built-in name or `{ btd, ptm }`.
         #[serde(default = "no_armor", alias = "armour")]
@@ -136,11 +153,12 @@ crate::spec! {
             "1",
             "identical creatures on this side, 1–4 (each targets the foe with the lowest HP)",
         ),
-        /// Kind of damage the fighter's attacks deal («Damage and Death»).
+        /// Kind of damage the fighter's attacks deal when the weapon or natural attack gives
+        /// none («Damage and Death»).
         #[serde(default)]
         damage_type: DamageKind => (
             "\"lethal\"",
-            "\"lethal\" | \"nonlethal\" (tallied, out when the tally exceeds current HP) | \"non_regenerative\" (fire) | \"crippling\" (lowers maximum HP)",
+            "\"lethal\" | \"nonlethal\" (tallied, out when the tally exceeds current HP) | \"non_regenerative\" (fire) | \"crippling\" (lowers maximum HP); for every attack whose weapon, natural attack or spell gives no damage_type of its own",
         ),
         /// The creature regenerates («Damage and Death §5»).
         #[serde(default)]
@@ -170,7 +188,7 @@ crate::spec! {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         spells: Vec<SpellSpec> => (
             "[]",
-            "G-25 spells [{ name, damage = HP units, bth = +1 BtH units }]; cost units + surcharges; total cost ≤ MPs (classed races only)",
+            "G-25 spells [{ name, damage = HP units, bth = +1 BtH units, damage_type = \"lethal\" | \"nonlethal\" | … }]; cost units + surcharges; total cost ≤ MPs (classed races only)",
         ),
         /// «Order of Combat §1.2»: the special ability to charge (G-23).
         #[serde(default, skip_serializing_if = "is_false")]
@@ -238,6 +256,10 @@ fn one() -> i32 {
     1
 }
 
+fn de_opt_supply<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+    de_range::<_, 1, 20>(d).map(Some)
+}
+
 fn de_opt_hp<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
     de_range::<_, 1, 1000>(d).map(Some)
 }
@@ -291,6 +313,13 @@ pub struct SpellSpec {
     /// BtH units: a lasting +k to hit for the caster, 0–20.
     #[serde(default, deserialize_with = "de_range::<_, 0, 20>")]
     pub bth: i32,
+    /// Kind of the damage («Damage and Death»), lethal by default.
+    #[serde(default, skip_serializing_if = "is_lethal")]
+    pub damage_type: DamageKind,
+}
+
+fn is_lethal(v: &DamageKind) -> bool {
+    *v == DamageKind::Lethal
 }
 
 /// A species entry.

@@ -183,6 +183,10 @@ pub struct WeaponStats {
         deserialize_with = "crate::fields::de_range::<_, 1, 100>"
     )]
     pub reach: i32,
+    /// Kind of damage this weapon deals («Damage and Death»); none = the fighter's
+    /// `damage_type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<super::spec::DamageKind>,
 }
 
 fn one() -> i32 {
@@ -238,6 +242,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
             damage_bonus: 0,
             used_as: None,
             reach: 1,
+            damage_type: None,
         })
 }
 
@@ -349,6 +354,9 @@ pub struct NaturalAttack {
     pub name: String,
     /// Damage dice, e.g. "1d6" or "2d4+1".
     pub damage: String,
+    /// Kind of damage («Damage and Death»); none = the fighter's `damage_type`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<super::spec::DamageKind>,
 }
 
 /// A species («Sample Creatures»).

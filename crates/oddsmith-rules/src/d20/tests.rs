@@ -1058,6 +1058,8 @@ fn option_docs_cover_every_option() {
         o.start_distance = 30;
         o.missile_range = 40;
         o.pursuit_rule = PursuitRule::None;
+        o.engaged_missile = EngagedMissile::Shoot;
+        o.fumble_resisted = false;
     });
     let v = toml::Value::try_from(every).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
@@ -1084,7 +1086,10 @@ fn fighter_docs_cover_every_field() {
         name: "x".into(),
         damage: 1,
         bth: 0,
+        damage_type: DamageKind::Crippling,
     }];
+    s.melee_weapon = s.weapon.clone();
+    s.thrown_supply = Some(3);
     // Fields added after the first release are written only when not at their default.
     s.charge = true;
     s.set_vs_charge = true;
@@ -1271,7 +1276,21 @@ fn g22_closing_takes_ceil_of_distance_less_reach_over_mv() {
     assert_eq!(&dist[1..], &[40, 28, 16, 4, 0, 0]);
     let first_a = log.iter().find(|x| x.1 == 0).unwrap();
     assert_eq!((first_a.0, first_a.2), (5, 2));
-    // The archer shoots from round 1, in the Missile segment, two shots a round.
+    // The archer shoots from round 1, in the Missile segment, two shots a round; engaged (from
+    // round 5) it melees: one attack with the bow in the Melee segment (`engaged_missile`).
+    for r in 1..=6 {
+        let shots: Vec<_> = log.iter().filter(|x| x.0 == r && x.1 == 1).collect();
+        let (n, seg) = if r <= 4 { (2, 1) } else { (1, 2) };
+        assert_eq!(shots.len(), n, "round {r}");
+        assert!(shots.iter().all(|x| x.2 == seg));
+    }
+    // Under `engaged_missile = "shoot"` it keeps shooting twice in the Missile segment.
+    let shoot = opts(|o| {
+        o.start = Start::Range;
+        o.start_distance = 40;
+        o.engaged_missile = EngagedMissile::Shoot;
+    });
+    let (log, _, _) = trace(shoot, &a, &b, 6, 7);
     for r in 1..=6 {
         let shots: Vec<_> = log.iter().filter(|x| x.0 == r && x.1 == 1).collect();
         assert_eq!(shots.len(), 2, "round {r}");
@@ -1510,4 +1529,154 @@ fn shared_solver_cache_matches_uncached() {
         let (r, m) = pair::<D20>(o, &a, &b);
         crate::solver::tests::check_modes(&r, &m);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Missile fighters in melee, weapon switching, thrown supplies, damage kinds per attack and
+// the fumble's resistance check.
+
+const ARCHER: &str = "weapon = \"short bow\"\nstr = 13\nhp = 12\n";
+
+// Engaged, an archer melees in the Melee segment by default (§6 AI "else melee"): one attack
+// "by weapon" with the bow, or its melee weapon; under `engaged_missile = "shoot"` it shoots
+// twice in the Missile segment, before the faster swordsman.
+#[test]
+fn engaged_archer_melees_or_shoots() {
+    let o = opts(|o| o.nat1_fumble = false);
+    let sword = spec("weapon = \"long sword\"\nhp = 1000\n");
+    let (log, _, _) = trace(o.clone(), &spec(ARCHER), &sword, 1, 3);
+    let a: Vec<_> = log.iter().filter(|x| x.1 == 0).collect();
+    assert_eq!(a, vec![&(1, 0, 2)]);
+    let shoot = opts(|o| {
+        o.nat1_fumble = false;
+        o.engaged_missile = EngagedMissile::Shoot;
+    });
+    let (log, _, _) = trace(shoot.clone(), &spec(ARCHER), &sword, 1, 3);
+    let a: Vec<_> = log.iter().filter(|x| x.1 == 0).collect();
+    assert_eq!(a, vec![&(1, 0, 1), &(1, 0, 1)]);
+    // With a sword to switch to: the sword's attack, in the Melee segment.
+    let switcher = spec(&format!("{ARCHER}melee_weapon = \"long sword\"\n"));
+    let f = compile(&o, &switcher);
+    assert_eq!((f.n_attacks, f.n_melee, f.has_melee_weapon), (2, 1, true));
+    assert_eq!(f.melee[0].dice.sides, 8);
+    assert_eq!(f.min_dmg, f.melee[0].min_damage());
+    let (log, _, _) = trace(o.clone(), &switcher, &sword, 1, 3);
+    assert_eq!(log.iter().filter(|x| x.1 == 0).count(), 1);
+    // A melee weapon is only for a missile fighter, and must be a melee weapon.
+    assert!(fighter::compile(&o, &spec("weapon = \"long sword\"\nmelee_weapon = \"dagger\"")).is_err());
+    assert!(fighter::compile(&o, &spec("weapon = \"short bow\"\nmelee_weapon = \"sling\"")).is_err());
+    assert!(
+        fighter::compile(
+            &o,
+            &spec("weapon = \"short bow\"\nmelee_weapon = \"two-handed sword\"\nshield = \"small shield\"")
+        )
+        .is_err()
+    );
+}
+
+// Every new option and field solved exactly, within 4σ of Monte Carlo.
+#[test]
+fn missile_options_exact_match_monte_carlo() {
+    let sword = spec("weapon = \"long sword\"\narmor = \"chain mail\"\nhp = 14\n");
+    let switcher = spec(&format!("{ARCHER}melee_weapon = \"short sword\"\n"));
+    let thrower = spec(
+        "weapon = \"javelin\"\nstr = 13\nhp = 12\nthrown_supply = 2\nmelee_weapon = \"dagger\"\n",
+    );
+    let bare_thrower = spec("weapon = \"javelin\"\nstr = 13\nhp = 12\nthrown_supply = 1\n");
+    let resistant = spec(&format!("{F}hp = 10\nresistance = \"+\"\n"));
+    let cases = [
+        (opts(|o| o.nat1_fumble = false), spec(ARCHER), sword.clone()),
+        (
+            opts(|o| o.engaged_missile = EngagedMissile::Shoot),
+            spec(ARCHER),
+            sword.clone(),
+        ),
+        (ranged(30), switcher.clone(), sword.clone()),
+        (ranged(30), thrower.clone(), sword.clone()),
+        (ranged(30), bare_thrower.clone(), sword.clone()),
+        (D20Options::default(), resistant.clone(), with_hp(G, 6)),
+        (
+            opts(|o| o.fumble_resisted = false),
+            resistant.clone(),
+            with_hp(G, 6),
+        ),
+    ];
+    let mut exact = Vec::new();
+    for (k, (o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = pair::<D20>(o, &a, &b);
+        let e = g.exact(&m).unwrap_or_else(|| panic!("case {k}: exact"));
+        assert!(e.truncated < 1e-9, "case {k}");
+        let n = 30_000;
+        let (p, _) = monte_carlo(&g, &m, n, 600 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
+        exact.push(e.p_a_win);
+    }
+    // Each option moves the answer: shooting twice first beats one melee attack; a second
+    // javelin and a dagger beat one javelin; resisting one's own fumble helps.
+    assert!(exact[1] > exact[0]);
+    assert!(exact[3] > exact[4]);
+    assert!(exact[5] > exact[6]);
+}
+
+// A thrown supply runs out: one javelin, then nothing to attack with (no melee weapon), so the
+// thrower never attacks again; with a dagger it closes in and melees.
+#[test]
+fn thrown_supply_runs_out() {
+    let target = spec("weapon = \"long sword\"\nhp = 1000\n");
+    let bare = spec("weapon = \"javelin\"\nhp = 1000\nthrown_supply = 1\n");
+    let (log, dist, _) = trace(ranged(30), &bare, &target, 5, 3);
+    let a: Vec<_> = log.iter().filter(|x| x.1 == 0).collect();
+    assert_eq!(a, vec![&(1, 0, 1)]);
+    assert_eq!(*dist.last().unwrap(), 0);
+    let armed = spec("weapon = \"javelin\"\nhp = 1000\nthrown_supply = 1\nmelee_weapon = \"dagger\"\n");
+    let (log, _, _) = trace(ranged(30), &armed, &target, 5, 3);
+    let a: Vec<_> = log.iter().filter(|x| x.1 == 0).collect();
+    assert_eq!(a[0], &(1, 0, 1));
+    assert!(a.len() > 1 && a[1..].iter().all(|x| x.2 == 2), "{a:?}");
+    assert!(fighter::compile(&D20Options::default(), &spec("weapon = \"short bow\"\nthrown_supply = 2")).is_err());
+}
+
+// Damage kind per attack: a weapon, a natural attack or a spell gives its own, the fighter's
+// `damage_type` fills in the rest.
+#[test]
+fn damage_kind_per_attack() {
+    let o = D20Options::default();
+    let f = compile(
+        &o,
+        &spec(
+            "weapon = { class = \"light\", name = \"sap\", damage_type = \"nonlethal\" }\noffhand = \"dagger\"\ndamage_type = \"crippling\"\n",
+        ),
+    );
+    assert_eq!(f.attacks[0].kind, DamageKind::Nonlethal);
+    let o2 = opts(|o| o.offhand_attack = true);
+    let f = compile(
+        &o2,
+        &spec("weapon = { class = \"light\", name = \"sap\", damage_type = \"nonlethal\" }\noffhand = \"dagger\"\ndamage_type = \"crippling\"\n"),
+    );
+    assert_eq!(
+        [f.attacks[0].kind, f.attacks[1].kind],
+        [DamageKind::Nonlethal, DamageKind::Crippling]
+    );
+    let f = compile(
+        &o,
+        &spec(
+            "species = { def = 12, mv = 12, hd = 2, size = \"M\", attacks = [{ damage = \"1d4\", damage_type = \"nonlethal\" }, { damage = \"1d6\" }] }\n",
+        ),
+    );
+    assert_eq!(
+        [f.attacks[0].kind, f.attacks[1].kind],
+        [DamageKind::Nonlethal, DamageKind::Lethal]
+    );
+    let mage = spec(
+        "class = \"magic-user\"\nlevel = 3\nwis = 16\nweapon = \"dagger\"\nspells = [{ name = \"sleep\", damage = 2, damage_type = \"nonlethal\" }]\n",
+    );
+    assert_eq!(compile(&o, &mage).spells[0].attack.kind, DamageKind::Nonlethal);
+    // A non-lethal sap beside a lethal sword: the sap's fighter never kills (fight to the
+    // death: it cannot finish a downed foe), and the exact solver agrees with Monte Carlo.
+    let sap = spec("weapon = { class = \"light\", name = \"sap\", damage_type = \"nonlethal\" }\nhp = 8\n");
+    let knife = spec("weapon = \"dagger\"\nhp = 8\n");
+    let (g, m) = pair::<D20>(D20Options::default(), &sap, &knife);
+    let e = g.exact(&m).unwrap();
+    let (p, _) = monte_carlo(&g, &m, 30_000, 611);
+    within_4_sigma(p, e.p_a_win, 30_000);
 }

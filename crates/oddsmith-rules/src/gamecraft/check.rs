@@ -1,7 +1,8 @@
 //! Gamecraft checks: `die + attribute + skill + pool points + modifier` against a TN with four
 //! success levels («Levels Of Success And Failure»), opposed checks («Opposed Checks»), an
-//! attack against a static defense, a dodge or a full dodge («Defense»), and damage against
-//! resistance («Damage»).
+//! attack against a static defense, a dodge or a full dodge («Defense»), damage against
+//! resistance («Damage»), blast avoidance («Explosions»), and the leader's check with
+//! helpers («Cooperation»), settling and focusing («Diceless Resolution») as `kind=…`.
 
 use oddsmith_dice::Dist;
 
@@ -52,11 +53,58 @@ pub enum GamecraftCheck {
         /// The target's Range in the blast: 0 Short, 1 Medium, 2 Long.
         range: u8,
     },
+    /// «Cooperation»: the leader's `die + base` plus every helper's bonus (`coop_bonus` for a
+    /// success against `coop_tn`, `coop_crit_bonus` for a critical), against `tn`; the result
+    /// is the leader's total.
+    Cooperation {
+        /// The leader's attribute + skill + pool points + modifier.
+        base: i64,
+        /// Target number.
+        tn: i64,
+        /// Each helper's attribute + skill.
+        helper: i64,
+        /// Number of helpers.
+        helpers: u8,
+    },
+    /// «Diceless Resolution», settle: the die counts as 0; the result is `base`.
+    Settle {
+        /// Attribute + skill + pool points + modifier.
+        base: i64,
+        /// Target number.
+        tn: i64,
+    },
+    /// «Diceless Resolution», focus: settle again and again, +1 per time increment past the
+    /// first; the result is the round of success (0: settling succeeds), or −1 when settling
+    /// would fumble (no focusing).
+    Focus {
+        /// Attribute + skill + modifier.
+        base: i64,
+        /// Target number.
+        tn: i64,
+        /// Rounds one attempt takes.
+        per: i64,
+    },
 }
 
 crate::check_params! {
     /// The parameters of `oddsmith check gamecraft`: accepted names and docs.
     pub mod params {
+        "kind" => (
+            "from the parameters",
+            "skill | opposed (a=, b=) | attack (attack=) | damage (damage=) | explosion (explosion=) | cooperation (a leader with helpers=, «Cooperation») | settle (die = 0) | focus (settle until success, +1 per increment; result = rounds, −1 = cannot focus); without kind, the parameters decide",
+        ),
+        "helpers" => (
+            "1",
+            "kind=cooperation: helpers, 0–10, each rolling helper + die against coop_tn (+coop_bonus, critical +coop_crit_bonus)",
+        ),
+        "helper" => (
+            "attribute + skill",
+            "kind=cooperation: each helper's attribute + skill (the seed: the leader's combination)",
+        ),
+        "per" => (
+            "1",
+            "kind=focus: rounds one attempt takes, 1–100 (the GM's time increment)",
+        ),
         "attribute" => (
             "0",
             "skill check: attribute score",
@@ -123,6 +171,176 @@ crate::check_params! {
 /// Parses check parameters (see [`params`]).
 pub fn parse(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
     p.only(params::NAMES)?;
+    let kind = p.get("kind").map(tables::normalise);
+    match kind.as_deref() {
+        Some(k @ ("cooperation" | "settle" | "focus")) => return parse_diceless(o, p, k),
+        None | Some("skill" | "opposed" | "attack" | "damage" | "explosion") => {}
+        Some(k) => {
+            return Err(RulesError::check(
+                "kind",
+                format!(
+                    "{k:?}: expected skill, opposed, attack, damage, explosion, cooperation, settle or focus"
+                ),
+            ));
+        }
+    }
+    let c = parse_rolled(o, p)?;
+    let is = match &c {
+        GamecraftCheck::Opposed { .. } => "opposed",
+        GamecraftCheck::Damage { .. } => "damage",
+        GamecraftCheck::Explosion { .. } => "explosion",
+        GamecraftCheck::Dodge { .. } => "attack",
+        GamecraftCheck::Simple { .. } if p.get("attack").is_some() => "attack",
+        _ => "skill",
+    };
+    match kind {
+        Some(k) if k != is => Err(RulesError::check(
+            "kind",
+            format!("kind={k} but the parameters make a {is} check"),
+        )),
+        _ => Ok(c),
+    }
+}
+
+/// The parameters other kinds use, refused by cooperation, settle and focus.
+const ROLLED_ONLY: &[&str] = &[
+    "a",
+    "b",
+    "attack",
+    "defense",
+    "defence",
+    "dodge",
+    "damage",
+    "resist",
+    "explosion",
+    "range",
+];
+
+/// Parses `kind=cooperation|settle|focus`.
+fn parse_diceless(
+    o: &GamecraftOptions,
+    p: &CheckParams,
+    kind: &str,
+) -> Result<GamecraftCheck, RulesError> {
+    for &k in ROLLED_ONLY
+        .iter()
+        .chain(if kind == "cooperation" { &[][..] } else { &["helpers", "helper"][..] })
+        .chain(if kind == "focus" { &["pool"][..] } else { &["per"][..] })
+    {
+        if p.get(k).is_some() {
+            let why = if k == "pool" {
+                "not used by a focus check: it settles again and again, and points are spent per roll"
+            } else {
+                "not used by this kind"
+            };
+            return Err(RulesError::check(k, format!("{why} (kind={kind})")));
+        }
+    }
+    let int = |k: &str, d: i64, lo: i64, hi: i64| -> Result<i64, RulesError> {
+        let v = p.int_or(k, d)?;
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(RulesError::check(k, format!("{v} is out of range: expected {lo} to {hi}")))
+        }
+    };
+    let attribute = int("attribute", 0, -1000, 1000)?;
+    let skill = int("skill", 0, -1000, 1000)?;
+    let modifier = int("modifier", 0, -1000, 1000)?;
+    let pool = capped_pool(p, skill)?;
+    let tn = target_number(p)?;
+    let base = attribute + skill + pool + modifier;
+    Ok(match kind {
+        "cooperation" => {
+            let c = GamecraftCheck::Cooperation {
+                base,
+                tn,
+                helper: int("helper", attribute + skill, -1000, 1000)?,
+                helpers: int("helpers", 1, 0, 10)? as u8,
+            };
+            if let GamecraftCheck::Cooperation { base, helper, helpers, .. } = c {
+                coop_dist(o, base, helper, helpers).map_err(|_| {
+                    RulesError::check(
+                        "helpers",
+                        "too many helpers for an exact distribution of this die (explode_mode = \"unlimited\"): use fewer",
+                    )
+                })?;
+            }
+            c
+        }
+        "settle" => GamecraftCheck::Settle { base, tn },
+        _ => GamecraftCheck::Focus {
+            base,
+            tn,
+            per: int("per", 1, 1, 100)?,
+        },
+    })
+}
+
+/// The target number of a skill-like check: `difficulty` or `tn` (13 when neither).
+fn target_number(p: &CheckParams) -> Result<i64, RulesError> {
+    Ok(match (p.get("difficulty"), p.get("tn")) {
+        (Some(_), Some(_)) => {
+            return Err(RulesError::check("tn", "give difficulty or tn, not both"));
+        }
+        (Some(d), None) => tables::difficulty_tn(d).ok_or_else(|| {
+            let names: Vec<_> = DIFFICULTIES.iter().map(|d| d.0.replace(' ', "_")).collect();
+            RulesError::check(
+                "difficulty",
+                format!("unknown level {d:?}; expected one of: {}", names.join(", ")),
+            )
+        })?,
+        (None, Some(_)) => p.int_or("tn", 13)?,
+        (None, None) => 13,
+    })
+}
+
+/// The leader's total with `helpers` helpers of base `helper` («Cooperation»).
+pub fn coop_dist(
+    o: &GamecraftOptions,
+    base: i64,
+    helper: i64,
+    helpers: u8,
+) -> Result<Dist, oddsmith_dice::DiceError> {
+    let x = die_dist(o.explode_mode);
+    let bonus = x.shift(helper).map(|v| coop_bonus(o, v));
+    x.shift(base).convolve(&bonus.sum_iid(u32::from(helpers))?)
+}
+
+/// A helper's bonus for a cooperation check total of `v`.
+fn coop_bonus(o: &GamecraftOptions, v: i64) -> i64 {
+    let tn = i64::from(o.coop_tn);
+    if v >= tn + i64::from(o.crit_margin) {
+        i64::from(o.coop_crit_bonus)
+    } else if v >= tn {
+        i64::from(o.coop_bonus)
+    } else {
+        0
+    }
+}
+
+/// The four success levels of a total against `tn`.
+fn levels(o: &GamecraftOptions, tn: i64) -> Vec<Band> {
+    let (cm, fm) = (i64::from(o.crit_margin), i64::from(o.fumble_margin));
+    vec![
+        band("fumble", None, Some(tn - fm)),
+        band("failure", Some(tn - fm + 1), Some(tn - 1)),
+        band("success", Some(tn), Some(tn + cm - 1)),
+        band("critical", Some(tn + cm), None),
+    ]
+}
+
+/// Parses the rolled kinds (skill, opposed, attack, damage, explosion), told apart by their
+/// parameters.
+fn parse_rolled(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
+    for k in ["helpers", "helper", "per"] {
+        if p.get(k).is_some() {
+            return Err(RulesError::check(
+                k,
+                "used only by kind=cooperation (helpers, helper) or kind=focus (per)",
+            ));
+        }
+    }
     for k in [
         "attribute",
         "skill",
@@ -294,20 +512,7 @@ pub fn parse(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck, Ru
     )?;
     let skill = p.int_or("skill", 0)?;
     let pool = capped_pool(p, skill)?;
-    let tn = match (p.get("difficulty"), p.get("tn")) {
-        (Some(_), Some(_)) => {
-            return Err(RulesError::check("tn", "give difficulty or tn, not both"));
-        }
-        (Some(d), None) => tables::difficulty_tn(d).ok_or_else(|| {
-            let names: Vec<_> = DIFFICULTIES.iter().map(|d| d.0.replace(' ', "_")).collect();
-            RulesError::check(
-                "difficulty",
-                format!("unknown level {d:?}; expected one of: {}", names.join(", ")),
-            )
-        })?,
-        (None, Some(_)) => p.int_or("tn", 13)?,
-        (None, None) => 13,
-    };
+    let tn = target_number(p)?;
     Ok(GamecraftCheck::Simple {
         base: p.int_or("attribute", 0)? + skill + pool + modifier,
         tn,
@@ -393,13 +598,43 @@ pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
             ),
             distribution: x.shift(base),
             success_at_least: tn,
-            bands: vec![
-                band("fumble", None, Some(tn - fm)),
-                band("failure", Some(tn - fm + 1), Some(tn - 1)),
-                band("success", Some(tn), Some(tn + cm - 1)),
-                band("critical", Some(tn + cm), None),
-            ],
+            bands: levels(o, tn),
         },
+        GamecraftCheck::Cooperation {
+            base,
+            tn,
+            helper,
+            helpers,
+        } => CheckExact {
+            description: format!(
+                "cooperation: leader 1d6−1 + {base} + the bonuses of {helpers} helper(s) (each {helper} + die against TN {}: +{}, critical +{}) ≥ TN {tn}",
+                o.coop_tn, o.coop_bonus, o.coop_crit_bonus
+            ),
+            distribution: coop_dist(o, base, helper, helpers).expect("checked when parsed"),
+            success_at_least: tn,
+            bands: levels(o, tn),
+        },
+        GamecraftCheck::Settle { base, tn } => CheckExact {
+            description: format!("settle: die = 0, total {base} against TN {tn}"),
+            distribution: Dist::constant(base),
+            success_at_least: tn,
+            bands: levels(o, tn),
+        },
+        GamecraftCheck::Focus { base, tn, per } => {
+            let round = focus_round(o, base, tn, per);
+            CheckExact {
+                description: format!(
+                    "focus: settle at {base} against TN {tn}, attempts of {per} round(s), +1 per increment past the first; result = round of success, −1 = settling would fumble (no focusing)"
+                ),
+                distribution: Dist::constant(round),
+                success_at_least: 0,
+                bands: vec![
+                    band("cannot_focus", None, Some(-1)),
+                    band("settles", Some(0), Some(0)),
+                    band("focused", Some(1), None),
+                ],
+            }
+        }
         GamecraftCheck::Opposed { a, b } => {
             let margin = x.shift(a).convolve(&x.shift(b).negate()).expect("small");
             let wins = |a_from: i64| {
@@ -520,6 +755,17 @@ pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
     }
 }
 
+/// The round a focused attempt succeeds under the digest's W5 reading (the attempt ending at
+/// round `per·j` gets +j): 0 when settling succeeds, −1 when settling would fumble (miss by
+/// `fumble_margin` or more: no focusing).
+fn focus_round(o: &GamecraftOptions, base: i64, tn: i64, per: i64) -> i64 {
+    if tn - base >= i64::from(o.fumble_margin) {
+        -1
+    } else {
+        per * (tn - base).max(0)
+    }
+}
+
 /// One sampled result of a check (same scale as [`exact`]).
 pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) -> i64 {
     let mut die = || i64::from(gc_die(r, o.explode_mode));
@@ -527,6 +773,20 @@ pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) ->
         GamecraftCheck::Simple { base, .. } | GamecraftCheck::Explosion { base, .. } => {
             base + die()
         }
+        GamecraftCheck::Cooperation {
+            base,
+            helper,
+            helpers,
+            ..
+        } => {
+            let mut total = base + die();
+            for _ in 0..helpers {
+                total += coop_bonus(o, helper + die());
+            }
+            total
+        }
+        GamecraftCheck::Settle { base, .. } => base,
+        GamecraftCheck::Focus { base, tn, per } => focus_round(o, base, tn, per),
         GamecraftCheck::Opposed { a, b } => loop {
             let x = a + die();
             let m = x - (b + die());

@@ -10,7 +10,7 @@ use super::fighter::{Fighter, Matchup};
 use super::options::{
     AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplosionDelivery, FumbleEffect,
     GamecraftOptions, InitiativeTie, MovePenaltyMode, MovingTargetScope, MultiActionMode,
-    PenaltyScope, StrafeHitRule,
+    PenaltyScope, StrafeCritTiming, StrafeHitRule,
 };
 use super::reference;
 use super::spec::{ActionPlan, GracePolicy, PenaltySplit, ReservePolicy};
@@ -56,6 +56,12 @@ pub struct FState {
     pub aid_act: bool,
     /// Wound status (3–5) at which first aid stopped (at 5: slowed) the bleeding; 0 = none.
     pub aided: u8,
+    /// Rounds left in the loaded magazine (0 when ammunition is not tracked).
+    pub ammo: u8,
+    /// Spare magazines left.
+    pub spare: u8,
+    /// Actions already spent on the reload under way (`reload_actions` > 1).
+    pub loading: u8,
 }
 
 /// The whole duel state between steps.
@@ -133,12 +139,14 @@ impl FState {
             | u64::from(self.aided & 7) << 11
             | u64::from(self.dodge_slot & 15) << 14
             | u64::from(self.n_att & 15) << 18;
-        u64::from(self.dmg)
+        let ammo = u64::from(self.ammo) | u64::from(self.spare) << 8 | u64::from(self.loading) << 13;
+        (u64::from(self.dmg)
             | u64::from(self.fat) << 8
             | u64::from(self.grace) << 16
             | u64::from(self.dodge as u8) << 24
             | u64::from(self.bleed) << 32
-            | flags << 48
+            | flags << 48)
+            ^ ammo.rotate_left(40)
     }
 }
 
@@ -178,6 +186,8 @@ impl State {
         };
         for i in 0..2 {
             s.f[i].grace = m.f[i].grace;
+            s.f[i].ammo = m.f[i].mag;
+            s.f[i].spare = m.f[i].spares;
         }
         s
     }
@@ -589,13 +599,19 @@ fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> Plan {
             return p;
         }
     }
-    if !line.reach[usize::from(at)] {
+    // Out of reach, or out of ammunition: no attack to declare.
+    let dry = dry(f, st);
+    if !line.reach[usize::from(at)] || dry {
         n_att = 0;
         dodge_slot = dodge_slot.min(1);
     }
     p.n_att = n_att;
     p.dodge_slot = dodge_slot;
-    p.reserve = f.reserve != ReservePolicy::None;
+    p.reserve = match f.reserve {
+        ReservePolicy::None => false,
+        ReservePolicy::Interrupt => !dry,
+        ReservePolicy::Dodge => true,
+    };
     p
 }
 
@@ -879,7 +895,7 @@ fn use_reserve<R: Roller, T: Tally>(
     Some(end_part(m, o, s))
 }
 
-/// First aid on oneself («Bleeding»): Intelligence + Medicine (First Aid) + die − penalties
+/// First aid on oneself («Bleeding»): `first_aid_attribute` + Medicine (First Aid) + die − penalties
 /// against wound levels lost + `stop_bleed_tn_base`. Success stops the bleeding until the
 /// next wound level is lost (at Incapacitated it only stretches the interval).
 fn first_aid<R: Roller>(m: &Matchup, o: &GamecraftOptions, s: &mut State, x: usize, r: &mut R) {
@@ -958,6 +974,9 @@ fn attack<R: Roller, T: Tally>(
     let (fx, fy, line) = (&m.f[x], &m.f[y], &m.line[x]);
     if !line.reach[d] {
         // Out of reach (melee beyond Point Blank, or beyond a hard Range): the action is lost.
+        return;
+    }
+    if !feed(o, fx, &mut s.f[x]) {
         return;
     }
     let (sx, sy) = (s.f[x], s.f[y]);
@@ -1039,10 +1058,16 @@ fn attack<R: Roller, T: Tally>(
     }
     let mut dealt =
         (line.dmg_at[d] + gc_die(r, o.explode_mode) - if all { pen_x } else { 0 }).max(0);
-    // A strafe's critical multiplies the damage dealt instead of the usual extra wound.
+    // A strafe's critical multiplies the damage (dealt, or sustained under
+    // `strafe_crit_timing`) instead of the usual extra wound.
     let crit_extra = crit && !line.strafe;
-    if crit && line.strafe {
-        dealt *= o.strafe_crit_mult;
+    let strafe_mult = if crit && line.strafe {
+        o.strafe_crit_mult
+    } else {
+        1
+    };
+    if o.strafe_crit_timing == StrafeCritTiming::BeforeResistance {
+        dealt *= strafe_mult;
     }
     let resist = if aware {
         let v = fy.res_base + gc_die(r, o.explode_mode) - if all { pen(o, fy, &sy) } else { 0 };
@@ -1051,6 +1076,9 @@ fn attack<R: Roller, T: Tally>(
         fy.armor
     };
     let mut sus = (dealt - resist).max(0);
+    if o.strafe_crit_timing == StrafeCritTiming::AfterResistance {
+        sus *= strafe_mult;
+    }
     if crit_extra && o.crit_effect == CritEffect::WoundPoint {
         sus += o.crit_extra_amount;
     }
@@ -1071,6 +1099,35 @@ fn attack<R: Roller, T: Tally>(
     }
     tally.attack(x, true, sus);
     tally.count_side(x, CRITICALS, u32::from(crit));
+}
+
+/// Spends the rounds of one attack from a tracked magazine and says whether the attack is
+/// made. An attack the magazine cannot feed is a reload action instead (after
+/// `reload_actions` of them a spare magazine is loaded), or lost with no spare left.
+#[inline]
+fn feed(o: &GamecraftOptions, f: &Fighter, st: &mut FState) -> bool {
+    if f.mag == 0 {
+        return true;
+    }
+    if st.ammo >= f.per_attack {
+        st.ammo -= f.per_attack;
+        return true;
+    }
+    if st.spare > 0 {
+        st.loading += 1;
+        if st.loading >= o.reload_actions {
+            st.loading = 0;
+            st.spare -= 1;
+            st.ammo = f.mag;
+        }
+    }
+    false
+}
+
+/// Out of ammunition: nothing in the magazine for one attack and no spare magazine.
+#[inline]
+pub fn dry(f: &Fighter, st: &FState) -> bool {
+    f.mag > 0 && st.ammo < f.per_attack && st.spare == 0
 }
 
 /// `y` loses `sus` wound points (raised to the next level threshold when `to_next_level`), and

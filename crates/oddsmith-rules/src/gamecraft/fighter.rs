@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::options::{ExplodeMode, GamecraftOptions, PoolStart, StrafeDamage};
+use super::options::{ExplodeMode, GamecraftOptions, PoolStart, SprayAmmo, StrafeDamage};
 use super::reference::{self, Derived};
 use super::spec::{
     ActionPlan, DamageType, FighterSpec, FireMode, GracePolicy, MovePolicy, PenaltySplit,
@@ -70,11 +70,17 @@ pub struct Fighter {
     pub goal: Option<u8>,
     /// Fire mode of an automatic weapon.
     pub fire_mode: FireMode,
-    /// First-aid base (Intelligence + Medicine (First Aid)) if the fighter gives itself first
+    /// First-aid base (`first_aid_attribute` + Medicine (First Aid)) if the fighter gives itself first
     /// aid while bleeding; `None` otherwise (Medicine cannot be used untrained).
     pub aid_base: Option<i32>,
     /// Explosives: the device's Area (0 Small, 1 Medium, 2 Large).
     pub area: u8,
+    /// Rounds in a full magazine; 0 = ammunition not tracked.
+    pub mag: u8,
+    /// Rounds one attack spends (fire mode).
+    pub per_attack: u8,
+    /// Spare magazines at the start of the duel.
+    pub spares: u8,
 }
 
 impl Fighter {
@@ -225,6 +231,11 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
             "first aid needs Medicine (First Aid) or Medicine: the skill cannot be used untrained («Example Skills»)",
         ));
     }
+    let (mag, per_attack) = ammunition(o, w, s.fire_mode)?;
+    let strafe = matches!(
+        s.fire_mode,
+        FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge
+    );
     let unarmed = w.name == "unarmed" || w.skill.to_ascii_lowercase().contains("unarmed");
     let atk_skill = reference::skill_level(&s.skills, &w.skill);
     let nonlethal = match s.damage_type {
@@ -295,7 +306,9 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         kind: w.kind,
         range,
         bullet: w.bullet,
-        spread: w.spread || matches!(s.fire_mode, FireMode::Burst | FireMode::Spray),
+        spread: w.spread
+            || matches!(s.fire_mode, FireMode::Burst | FireMode::Spray)
+            || (strafe && o.strafe_spread),
         atk_base,
         atk_skill,
         dmg_base,
@@ -323,9 +336,59 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
         reserve: s.reserve,
         goal: goal.map(|d| d as u8),
         fire_mode: s.fire_mode,
-        aid_base: s.first_aid.then_some(a[4] + aid_skill),
+        aid_base: s
+            .first_aid
+            .then_some(attr(&a, o.first_aid_attribute) + aid_skill),
         area,
+        mag,
+        per_attack,
+        spares: if mag > 0 { s.spare_magazines } else { 0 },
     })
+}
+
+/// The magazine a weapon's ammunition is tracked in (0 = not tracked) and the rounds one
+/// attack spends: one shot, `burst_rounds`, or half (rounded up) or all of a full magazine for
+/// a controlled spray or a strafe («Automatic Weapons»).
+pub fn ammunition(
+    o: &GamecraftOptions,
+    w: &tables::WeaponStats,
+    mode: FireMode,
+) -> Result<(u8, u8), RulesError> {
+    if w.kind == WeaponKind::Explosive && w.magazine.is_some() {
+        return Err(RulesError::field(
+            "weapon.magazine",
+            "an explosive has no magazine: each throw or placing uses the device",
+        ));
+    }
+    let mag = match w.magazine {
+        _ if !o.ammunition => 0,
+        Some(n) => n,
+        None if w.automatic => o.auto_magazine,
+        None => 0,
+    };
+    let per = match mode {
+        FireMode::Single => 1,
+        FireMode::Burst => o.burst_rounds,
+        FireMode::Spray | FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge => {
+            match o.spray_ammo {
+                SprayAmmo::Half => mag.div_ceil(2).max(1),
+                SprayAmmo::All => mag.max(1),
+            }
+        }
+    };
+    if mag > 0 && per > mag {
+        return Err(RulesError::field(
+            "weapon.magazine",
+            format!(
+                "a magazine of {mag} rounds cannot feed one {} of {per} rounds",
+                match mode {
+                    FireMode::Burst => "burst",
+                    _ => "attack",
+                }
+            ),
+        ));
+    }
+    Ok((mag, per))
 }
 
 /// One side's attack against the other, precomputed.
@@ -428,8 +491,9 @@ pub fn attack_line(o: &GamecraftOptions, x: &Fighter, y: &Fighter) -> AttackLine
                 m
             }
         };
-        // A controlled spray has no Point Blank row: it reads the table from Short.
-        let row = if x.fire_mode == FireMode::Spray {
+        // A controlled spray has no Point Blank row: it reads the table from Short (and so
+        // does a strafe counted as a spread weapon, `strafe_spread`).
+        let row = if x.fire_mode == FireMode::Spray || (strafe_pen > 0 && o.strafe_spread) {
             d.max(Distance::Short)
         } else {
             d

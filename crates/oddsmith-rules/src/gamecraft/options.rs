@@ -10,8 +10,8 @@
 //! (`explosion_delivery`), the avoidance roll, the die on the damage, the blast fractions and
 //! their rounding, the Range the target starts in, and the grenade's Area.
 //!
-//! Not offered (the duel model has no place for them): cooperation inside a fight, the
-//! Savvy/Charm pools,
+//! Not offered (the duel model has no place for them): cooperation inside a fight (it is a
+//! check kind, with `coop_*` here), the Savvy/Charm pools,
 //! and the `greedy_ev` *action plan* (digest §6 AI policy 1: it does not say what a fighter
 //! who declares first assumes the enemy will do, nor how Grace, the dodge roll's round-long
 //! effect or later rounds enter "expected damage taken"; the `greedy_ev` *Grace* policy is
@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::tables::{Area, BlastRange, Distance};
+use super::tables::{Area, Attribute, BlastRange, Distance};
 use crate::FieldDoc;
 
 crate::options! {
@@ -348,6 +348,74 @@ crate::options! {
             "\"down\"",
             "§2.9: rounding of fractional blast damage (unspecified): \"down\" | \"up\" | \"nearest\"",
         ),
+        /// «Automatic Weapons»: when a strafe critical's multiplier applies.
+        #[serde(skip_serializing_if = "is_default")]
+        strafe_crit_timing: StrafeCritTiming = StrafeCritTiming::BeforeResistance => (
+            "\"before_resistance\"",
+            "«Automatic Weapons»: a strafe critical's \"double damage is dealt\" multiplies the damage dealt \"before_resistance\" (the seed's «Damage» calls that dealt) | \"after_resistance\" (the damage sustained)",
+        ),
+        /// «Automatic Weapons»: a strafe counts as a spread weapon.
+        #[serde(skip_serializing_if = "is_false")]
+        strafe_spread: bool = false => (
+            "false",
+            "«Automatic Weapons»: a strafe is a spread weapon like the controlled spray it is \"like\" (spread table read from Short) | false (RAW: \"the normal damage of the weapon\", no spread modifier)",
+        ),
+        /// «Bleeding»: the attribute of the Medicine (First Aid) check.
+        #[serde(skip_serializing_if = "is_intelligence")]
+        first_aid_attribute: Attribute = Attribute::Intelligence => (
+            "\"intelligence\"",
+            "«Bleeding»: attribute added to Medicine (First Aid) (the seed names none; Medicine is a Mental skill): strength | constitution | prowess | beauty | intelligence | spirit | perception | personality",
+        ),
+        /// «Cooperation»: TN of a helper's cooperation check.
+        #[serde(skip_serializing_if = "is_10")]
+        coop_tn: i32 = 10, in -20..=50 => (
+            "10",
+            "«Cooperation»: TN of each helper's cooperation check (check kind=cooperation)",
+        ),
+        /// «Cooperation»: the leader's bonus per helper who succeeds.
+        #[serde(skip_serializing_if = "is_1")]
+        coop_bonus: i32 = 1, in 0..=10 => (
+            "1",
+            "«Cooperation»: bonus to the leader per helper's success",
+        ),
+        /// «Cooperation»: the leader's bonus per helper's critical success.
+        #[serde(skip_serializing_if = "is_3")]
+        coop_crit_bonus: i32 = 3, in 0..=10 => (
+            "3",
+            "«Cooperation»: bonus to the leader per helper's critical success",
+        ),
+        /// «Automatic Weapons»: track the rounds in a weapon's magazine (a spray "expends half
+        /// or more of a weapon's ammunition").
+        #[serde(skip_serializing_if = "is_true")]
+        ammunition: bool = true => (
+            "true",
+            "«Automatic Weapons»: track rounds in the magazine of a weapon that has one (weapon magazine, or auto_magazine for an automatic weapon): each attack spends its rounds, an attack the magazine cannot feed is a reload, a fighter with no rounds and no spare magazine stops attacking | false (ammunition never runs out)",
+        ),
+        /// G19: rounds in an automatic weapon's magazine when the weapon gives none.
+        #[serde(skip_serializing_if = "is_30u8")]
+        auto_magazine: u8 = 30, in 0..=200 => (
+            "30",
+            "G19 (not RAW: the seed gives no capacity): rounds in the magazine of an automatic weapon that gives no magazine; 0 = not tracked",
+        ),
+        /// «Automatic Weapons»: rounds a burst fires ("three to five").
+        #[serde(skip_serializing_if = "is_3u8")]
+        burst_rounds: u8 = 3, in 3..=5 => (
+            "3",
+            "«Automatic Weapons»: rounds a burst fires (the seed: three to five; default the fewest)",
+        ),
+        /// «Automatic Weapons»: rounds a controlled spray (and a strafe, "like a controlled
+        /// spray") expends.
+        #[serde(skip_serializing_if = "is_default")]
+        spray_ammo: SprayAmmo = SprayAmmo::Half => (
+            "\"half\"",
+            "«Automatic Weapons»: a controlled spray or a strafe expends \"half\" a full magazine, rounded up (RAW \"half or more\": the least) | \"all\" (the whole magazine)",
+        ),
+        /// Seed silent: actions a reload takes.
+        #[serde(skip_serializing_if = "is_1u8")]
+        reload_actions: u8 = 1, in 1..=4 => (
+            "1",
+            "not RAW (the seed has no reloading rule): actions a reload takes; an attack the magazine cannot feed becomes one of them",
+        ),
         /// G19: the Area of an explosive that gives none (the fragmentation grenade).
         #[serde(skip_serializing_if = "is_default")]
         grenade_area: Area = Area::Small => (
@@ -396,6 +464,18 @@ fn is_1u8(v: &u8) -> bool {
 }
 fn is_2u8(v: &u8) -> bool {
     *v == 2
+}
+fn is_10(v: &i32) -> bool {
+    *v == 10
+}
+fn is_intelligence(v: &Attribute) -> bool {
+    *v == Attribute::Intelligence
+}
+fn is_3u8(v: &u8) -> bool {
+    *v == 3
+}
+fn is_30u8(v: &u8) -> bool {
+    *v == 30
 }
 
 
@@ -568,6 +648,29 @@ pub enum StrafeDamage {
     Normal,
     /// The spray's tripled bonus.
     Tripled,
+}
+
+/// «Automatic Weapons»: when a strafe critical multiplies the damage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrafeCritTiming {
+    /// The damage dealt, before resistance («Damage»: resistance is subtracted from the damage
+    /// dealt).
+    #[default]
+    BeforeResistance,
+    /// The damage sustained, after resistance.
+    AfterResistance,
+}
+
+/// «Automatic Weapons»: the rounds a controlled spray or a strafe expends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprayAmmo {
+    /// Half a full magazine, rounded up: the least "half or more" allows.
+    #[default]
+    Half,
+    /// The whole magazine.
+    All,
 }
 
 /// «Explosions»: how an explosive device reaches its target in a duel.

@@ -158,18 +158,37 @@ crate::spec! {
             "\"single\"",
             "«Automatic Weapons» (automatic weapons only): \"single\" | \"burst\" (spread, bonus ×1.5 up) | \"spray\" (spread from Short, bonus ×spray_mult) | \"strafe_small\" | \"strafe_medium\" | \"strafe_large\" (−2/−4/−6, hit if TN < total, crit ×strafe_crit_mult damage)",
         ),
-        /// «Bleeding»: while bleeding, spend the round's action on first aid (Intelligence +
-        /// Medicine (First Aid)) against TN levels lost + `stop_bleed_tn_base`.
+        /// Spare magazines carried beside the loaded one (option `ammunition`).
+        #[serde(default = "two_u8", skip_serializing_if = "is_two_u8", deserialize_with = "de_u8_0_20")]
+        spare_magazines: u8 => (
+            "2",
+            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; the seed gives no figure)",
+        ),
+        /// «Bleeding»: while bleeding, spend the round's action on first aid
+        /// (`first_aid_attribute` + Medicine (First Aid)) against TN levels lost +
+        /// `stop_bleed_tn_base`.
         #[serde(default, skip_serializing_if = "is_false")]
         first_aid: bool => (
             "false",
-            "«Bleeding» (option bleeding): while bleeding, the round's only action is first aid, INT + Medicine (First Aid) against levels lost + stop_bleed_tn_base; success stops it until the next level is lost",
+            "«Bleeding» (option bleeding): while bleeding, the round's only action is first aid, first_aid_attribute (Intelligence) + Medicine (First Aid) against levels lost + stop_bleed_tn_base; success stops it until the next level is lost",
         ),
     }
 }
 
 fn five() -> i32 {
     5
+}
+
+fn two_u8() -> u8 {
+    2
+}
+
+fn is_two_u8(v: &u8) -> bool {
+    *v == 2
+}
+
+fn de_u8_0_20<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    de_range::<_, 0, 20>(d).map(|v| v as u8)
 }
 
 fn is_false(b: &bool) -> bool {
@@ -255,8 +274,8 @@ impl<'de> Deserialize<'de> for MovePolicy {
     }
 }
 
-/// Fire mode of an automatic weapon («Automatic Weapons»). Ammunition is not tracked (the
-/// seed gives no capacities, G19).
+/// Fire mode of an automatic weapon («Automatic Weapons»). Each attack spends its rounds
+/// from a tracked magazine (options `ammunition`, `burst_rounds`, `spray_ammo`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FireMode {

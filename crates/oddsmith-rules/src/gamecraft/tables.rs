@@ -245,6 +245,18 @@ pub struct WeaponStats {
     /// Explosives: the device's Area («Explosions»); none given = option `grenade_area`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Area>,
+    /// Rounds a full magazine holds, 1–200 (the seed gives none); none = not tracked, or
+    /// option `auto_magazine` for an automatic weapon.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "de_magazine"
+    )]
+    pub magazine: Option<u8>,
+}
+
+fn de_magazine<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    crate::fields::de_range::<_, 1, 200>(d).map(|v| Some(v as u8))
 }
 
 fn melee() -> WeaponKind {
@@ -390,6 +402,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 spread,
                 automatic: name == "sub machinegun",
                 area: None,
+                magazine: None,
             },
         )
 }

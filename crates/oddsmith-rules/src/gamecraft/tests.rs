@@ -60,6 +60,7 @@ fn spec(a: [i32; 8], sk: &[(&str, i32)], weapon: &str, armor: &str) -> FighterSp
         movement: MovePolicy::Hold,
         fire_mode: FireMode::Single,
         first_aid: false,
+        spare_magazines: 2,
     }
 }
 
@@ -1072,12 +1073,23 @@ fn option_docs_cover_every_option() {
         o.blast_fraction = [1.0, 0.5, 0.5];
         o.blast_rounding = BlastRounding::Up;
         o.grenade_area = tables::Area::Large;
+        o.ammunition = false;
+        o.auto_magazine = 20;
+        o.burst_rounds = 5;
+        o.spray_ammo = SprayAmmo::All;
+        o.reload_actions = 2;
+        o.strafe_crit_timing = StrafeCritTiming::AfterResistance;
+        o.strafe_spread = true;
+        o.first_aid_attribute = tables::Attribute::Perception;
+        o.coop_tn = 11;
+        o.coop_bonus = 2;
+        o.coop_crit_bonus = 4;
     });
     let plain = toml::Value::try_from(GamecraftOptions::default()).unwrap();
     let v = toml::Value::try_from(every).unwrap();
     assert_eq!(
         v.as_table().unwrap().len() - plain.as_table().unwrap().len(),
-        22
+        33
     );
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
@@ -1107,6 +1119,7 @@ fn fighter_docs_cover_every_field() {
     s.movement = MovePolicy::To(Distance::Short);
     s.fire_mode = FireMode::Burst;
     s.first_aid = true;
+    s.spare_magazines = 3;
     let v = toml::Value::try_from(s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
@@ -2566,4 +2579,321 @@ fn attack_check_pool_is_capped_by_the_skill_level() {
     // skill alone only sets the cap: the attack base already holds it.
     let e = parse(&["attack=12", "defense=14", "skill=3"]).unwrap();
     assert_eq!(e, GamecraftCheck::Simple { base: 12, tn: 14 });
+}
+
+// ---------------------------------------------------------------------------------------
+// Ammunition («Automatic Weapons»: a controlled spray "expends half or more of a weapon's
+// ammunition").
+
+fn smg(mode: FireMode, magazine: Option<u8>, spares: u8) -> FighterSpec {
+    let mut s = with_weapon(borg(), "sub machinegun", ("Firearms", 5));
+    s.weapon.stats.magazine = magazine;
+    s.fire_mode = mode;
+    s.spare_magazines = spares;
+    s
+}
+
+#[test]
+fn ammunition_per_attack() {
+    let o = GamecraftOptions::default();
+    let stats = |m: Option<u8>| {
+        let mut w = tables::weapon("sub machinegun").unwrap();
+        w.magazine = m;
+        w
+    };
+    let am = |o: &GamecraftOptions, m, mode| fighter::ammunition(o, &stats(m), mode);
+    // Built-in automatic weapon: the auto_magazine placeholder (30); a spray takes half.
+    assert_eq!(am(&o, None, FireMode::Single).unwrap(), (30, 1));
+    assert_eq!(am(&o, None, FireMode::Burst).unwrap(), (30, 3));
+    assert_eq!(am(&o, None, FireMode::Spray).unwrap(), (30, 15));
+    // "Half or more", rounded up: a 31-round magazine feeds one spray, not two.
+    assert_eq!(am(&o, Some(31), FireMode::Spray).unwrap(), (31, 16));
+    assert_eq!(am(&o, Some(31), FireMode::StrafeLarge).unwrap(), (31, 16));
+    let all = opts(|o| o.spray_ammo = SprayAmmo::All);
+    assert_eq!(am(&all, Some(31), FireMode::Spray).unwrap(), (31, 31));
+    let five = opts(|o| o.burst_rounds = 5);
+    assert_eq!(am(&five, None, FireMode::Burst).unwrap(), (30, 5));
+    assert!(am(&five, Some(4), FireMode::Burst).is_err());
+    // Not tracked: option off, or a non-automatic weapon with no magazine given.
+    let off = opts(|o| o.ammunition = false);
+    assert_eq!(am(&off, Some(31), FireMode::Spray).unwrap().0, 0);
+    let pistol = tables::weapon("light pistol").unwrap();
+    assert_eq!(fighter::ammunition(&o, &pistol, FireMode::Single).unwrap().0, 0);
+    let zero = opts(|o| o.auto_magazine = 0);
+    assert_eq!(am(&zero, None, FireMode::Spray).unwrap().0, 0);
+    let mut grenade = tables::weapon("fragmentation grenade").unwrap();
+    grenade.magazine = Some(3);
+    assert!(fighter::ammunition(&o, &grenade, FireMode::Single).is_err());
+}
+
+// A spraying SMG with a 30-round magazine and one spare: two sprays, then the third attack
+// is a reload (no roll, no hit), then two more sprays, then it runs dry and declares no
+// attack (the round has only the enemy's action).
+#[test]
+fn spray_reloads_then_runs_dry() {
+    let o = GamecraftOptions::default();
+    let mut target = borg();
+    target.constitution = 20;
+    target.strength = 20;
+    target.armor = ArmorSpec {
+        name: "wall".into(),
+        resistance: 50,
+        builtin: false,
+    };
+    target.policy = ActionPlan::FullDodgeAt(0);
+    let (g, m) = setup(o, &smg(FireMode::Spray, None, 1), &target);
+    let mut s = declared(&g, &m, 0);
+    let mut rng = stream(7, 0);
+    let mut r = RngRoller::new(&mut rng);
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        let declared_attacks = s.f[0].n_att;
+        let mut rec = Order::default();
+        // A's action, then B's full dodge (no dice), then the next round's declarations.
+        duel::step(&m, g.options(), &mut s, &mut r, &mut rec);
+        seen.push((declared_attacks, rec.events.len(), s.f[0].ammo, s.f[0].spare));
+        while s.ev != 0 {
+            duel::step(&m, g.options(), &mut s, &mut r, &mut duel::NoTally);
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            (1, 1, 15, 1),
+            (1, 1, 0, 1),
+            (1, 0, 30, 0),
+            (1, 1, 15, 0),
+            (1, 1, 0, 0),
+            (0, 0, 0, 0),
+        ]
+    );
+    // Dry: the next round declares no attack.
+    assert_eq!(s.f[0].n_att, 0);
+    assert!(duel::dry(&m.f[0], &s.f[0]));
+}
+
+// Every ammunition option is solved exactly, and the exact solver agrees with Monte Carlo.
+#[test]
+fn ammunition_exact_matches_monte_carlo() {
+    let cases = [
+        // Sprays from a 6-round magazine (3 a spray), one spare, reloads of two actions.
+        (
+            opts(|o| {
+                o.distance = Distance::Short;
+                o.reload_actions = 2;
+            }),
+            smg(FireMode::Spray, Some(6), 1),
+        ),
+        // Bursts of 4 from an 8-round magazine, two spares, multi-attack (a reload mid-round).
+        (
+            opts(|o| o.burst_rounds = 4),
+            {
+                let mut s = smg(FireMode::Burst, Some(8), 2);
+                s.policy = ActionPlan::MultiAttack(2);
+                s
+            },
+        ),
+        // A strafe that empties the magazine every time; no spare: one shot only.
+        (
+            opts(|o| o.spray_ammo = SprayAmmo::All),
+            smg(FireMode::StrafeSmall, Some(10), 0),
+        ),
+    ];
+    // Borg closes from Short in the first case.
+    let mut charger = borg();
+    charger.movement = MovePolicy::To(Distance::PointBlank);
+    for (k, (o, a)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o.clone(), &a, &charger);
+        let e = g.exact(&m).unwrap();
+        assert!(e.truncated < 1e-9);
+        close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
+        let n = 40_000;
+        let (p, _) = monte_carlo(o, &a, &charger, n, 300 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
+    }
+    // Off: the same duel as a weapon whose magazine is not tracked.
+    let a = smg(FireMode::Spray, Some(6), 0);
+    let (g, m) = setup(opts(|o| o.ammunition = false), &a, &borg());
+    let (g2, m2) = setup(opts(|o| o.auto_magazine = 0), &smg(FireMode::Spray, None, 0), &borg());
+    assert_eq!(g.exact(&m).unwrap().p_a_win, g2.exact(&m2).unwrap().p_a_win);
+    // Tracking changes the answer: one spray-pair of 6 rounds and no spare loses more often.
+    let (g3, m3) = setup(GamecraftOptions::default(), &a, &borg());
+    assert!(g3.exact(&m3).unwrap().p_a_win < g.exact(&m).unwrap().p_a_win);
+}
+
+// ---------------------------------------------------------------------------------------
+// Cooperation, settle and focus as check kinds; the strafe and first-aid readings.
+
+// W3 «Cooperation»: Fred, INT 6 + Research 3 = 9 against TN 20: with 3 Savvy he needs 8
+// (1/12); with Steve's +1 and Tiffany's +3 he needs 4 (1/3). With two helpers of his own
+// base 9 the chance is the mixture over their bonuses (O10's helper figures).
+#[test]
+fn w3_cooperation_check() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let fred = ["kind=cooperation", "attribute=6", "skill=3", "pool=3", "tn=20"];
+    let p = |extra: &[&str]| {
+        let words: Vec<&str> = fred.iter().chain(extra).copied().collect();
+        check(&g, &words).p_success()
+    };
+    close(p(&["helpers=0"]), 1.0 / 12.0, 1e-12);
+    close(p(&["helpers=0", "modifier=4"]), 1.0 / 3.0, 1e-12);
+    // Two helpers of base 9: each fails, succeeds (+1) or crits (+3).
+    let (ps, pc, _) = cooperation(9, ExplodeMode::Limited);
+    let bonus = [(0, 1.0 - ps), (1, ps - pc), (3, pc)];
+    let mut want = 0.0;
+    for (b1, q1) in bonus {
+        for (b2, q2) in bonus {
+            want += q1 * q2 * p_die_at_least(20 - 12 - b1 - b2);
+        }
+    }
+    close(p(&["helpers=2"]), want, 1e-12);
+    // O10: one helper of base 12 adds 13/12 on average.
+    let one = check(&g, &["kind=cooperation", "attribute=0", "helper=12", "tn=0"]);
+    let none = check(&g, &["kind=cooperation", "attribute=0", "helpers=0", "tn=0"]);
+    close(
+        one.distribution.mean() - none.distribution.mean(),
+        13.0 / 12.0,
+        1e-12,
+    );
+    // The coop options move the figures.
+    let g2 = Gamecraft::new(opts(|o| {
+        o.coop_tn = 12;
+        o.coop_crit_bonus = 5;
+    }))
+    .unwrap();
+    let two = check(&g2, &["kind=cooperation", "attribute=0", "helper=12", "tn=0"]);
+    // A helper of base 12 against TN 12 succeeds on X ≥ 0 and crits on X ≥ 10.
+    let (s0, c0) = (p_die_at_least(0), p_die_at_least(10));
+    close(
+        two.distribution.mean() - none.distribution.mean(),
+        (s0 - c0) + 5.0 * c0,
+        1e-12,
+    );
+}
+
+// W4 «Settle» and W5 «Focus»: Sam, PRO 8 + Mechanics (Locks) 6 settles at 14; against TN 19,
+// attempts of 2 rounds, focusing succeeds at round 10; against TN 25 settling would fumble,
+// so he cannot focus.
+#[test]
+fn w4_w5_settle_and_focus_checks() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let settle = check(&g, &["kind=settle", "attribute=8", "skill=6", "tn=19"]);
+    assert_eq!(settle.distribution.min(), 14);
+    assert_eq!(settle.distribution.max(), 14);
+    assert_eq!(settle.p_success(), 0.0);
+    let fumbles = check(&g, &["kind=settle", "attribute=8", "skill=6", "tn=25"]);
+    assert_eq!(fumbles.bands[0].name, "fumble");
+    assert_eq!(fumbles.bands[0].hi, Some(15));
+    let focus = |tn: &str| {
+        let c = check(&g, &["kind=focus", "attribute=8", "skill=6", tn, "per=2"]);
+        assert_eq!(c.distribution.min(), c.distribution.max());
+        c.distribution.min()
+    };
+    assert_eq!(focus("tn=19"), 10);
+    assert_eq!(focus("tn=25"), -1);
+    assert_eq!(focus("tn=14"), 0);
+    assert_eq!(
+        focus_success_round(14, 19, 2).map(i64::from),
+        Some(focus("tn=19"))
+    );
+    // Pool points are not spent on focusing; kind and parameters must agree.
+    let parse = |w: &[&str]| g.parse_check(&CheckParams::parse(w.iter().copied()).unwrap());
+    assert!(parse(&["kind=focus", "skill=6", "pool=1"]).is_err());
+    assert!(parse(&["kind=settle", "helpers=2"]).is_err());
+    assert!(parse(&["kind=skill", "a=3", "b=4"]).is_err());
+    assert!(parse(&["kind=opposed", "a=3", "b=4"]).is_ok());
+    assert!(parse(&["kind=attack", "attack=12", "defense=10"]).is_ok());
+    assert!(parse(&["helpers=2", "attribute=5"]).is_err());
+    assert!(parse(&["kind=guess"]).is_err());
+    assert!(parse(&["kind=cooperation", "helpers=11"]).is_err());
+}
+
+// The new kinds sample what they compute exactly.
+#[test]
+fn new_check_kinds_sampling_matches_exact() {
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    for (k, words) in [
+        &["kind=cooperation", "attribute=6", "skill=3", "helpers=3", "tn=16"][..],
+        &["kind=cooperation", "attribute=4", "skill=2", "helper=12", "helpers=2", "tn=14"][..],
+        &["kind=settle", "attribute=8", "skill=6", "tn=14"][..],
+        &["kind=focus", "attribute=8", "skill=6", "tn=19", "per=2"][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let c = g
+            .parse_check(&CheckParams::parse(words.iter().copied()).unwrap())
+            .unwrap();
+        let e = g.check_exact(&c);
+        let mut rng = stream(400 + k as u64, 0);
+        let mut r = RngRoller::new(&mut rng);
+        let n = 60_000u32;
+        let at = e.success_at_least;
+        let hits = (0..n)
+            .filter(|_| g.check_sample(&c, &mut r) >= at)
+            .count();
+        within_4_sigma(hits as f64 / f64::from(n), e.p_success(), n);
+    }
+}
+
+// The strafe readings and the first-aid attribute: each option changes the duel, and the
+// exact solver agrees with Monte Carlo under it.
+#[test]
+fn strafe_and_first_aid_options() {
+    let mut strafer = with_weapon(borg(), "sub machinegun", ("Firearms", 5));
+    strafer.fire_mode = FireMode::StrafeSmall;
+    // strafe_spread: a strafe reads the spread table from Short (+1 to attack, −2 damage at
+    // Point Blank).
+    let (_, plain) = setup(GamecraftOptions::default(), &strafer, &borg());
+    let (_, spread) = setup(opts(|o| o.strafe_spread = true), &strafer, &borg());
+    assert_eq!(spread.line[0].atk_at[0], plain.line[0].atk_at[0] + 1);
+    assert_eq!(spread.line[0].dmg_at[0], plain.line[0].dmg_at[0] - 2);
+    let mut medic = aldric();
+    medic.first_aid = true;
+    medic.skills.insert("Medicine".into(), 3);
+    let (_, m) = setup(GamecraftOptions::default(), &medic, &borg());
+    assert_eq!(m.f[0].aid_base, Some(5 + 3));
+    let (_, m) = setup(
+        opts(|o| o.first_aid_attribute = tables::Attribute::Perception),
+        &medic,
+        &borg(),
+    );
+    assert_eq!(m.f[0].aid_base, Some(6 + 3));
+    let bleeding = |o: &mut GamecraftOptions| {
+        o.bleeding = true;
+        o.bleed_interval_rounds = 2;
+    };
+    let cases = [
+        (
+            opts(|o| {
+                o.strafe_crit_timing = StrafeCritTiming::AfterResistance;
+                o.strafe_crit_mult = 3;
+            }),
+            opts(|o| o.strafe_crit_mult = 3),
+            strafer.clone(),
+        ),
+        (
+            opts(|o| o.strafe_spread = true),
+            GamecraftOptions::default(),
+            strafer.clone(),
+        ),
+        (
+            opts(|o| {
+                bleeding(o);
+                o.first_aid_attribute = tables::Attribute::Prowess;
+            }),
+            opts(bleeding),
+            medic.clone(),
+        ),
+    ];
+    for (k, (o, base, a)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o.clone(), &a, &borg());
+        let e = g.exact(&m).unwrap();
+        let (g0, m0) = setup(base, &a, &borg());
+        let e0 = g0.exact(&m0).unwrap();
+        assert!(e.p_a_win != e0.p_a_win, "case {k}: the option changes nothing");
+        let n = 40_000;
+        let (p, _) = monte_carlo(o, &a, &borg(), n, 500 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
+    }
 }

@@ -5,7 +5,7 @@
 //! solver calls it with every sequence of faces (see `crate::roller::enumerate`). Digest §6,
 //! "Default duel loop", is the specification.
 
-use super::fighter::{Defence, Level, Matchup, WOUND_TABLE_LEN};
+use super::fighter::{Defence, Fighter, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow};
 use super::spec::Policy;
 pub use crate::solver::Step;
@@ -32,6 +32,18 @@ pub struct FState {
     pub knocked: bool,
     /// Collapsed from exhaustion under `end_condition = "death"`: helpless, not dead.
     pub collapsed: bool,
+    /// Segments at the start of this round before the first attack (moving in, drawing).
+    pub offset: u8,
+    /// Segments of drawing the melee weapon still to come after this round.
+    pub unready: u8,
+    /// Segments of preparation done toward the next shot (§4.21.1).
+    pub prep: u8,
+    /// Charging this round (§4.22.2).
+    pub charging: bool,
+    /// Dropped weapon and shield this round after an arm hit (§4.19.2): no more attacks.
+    pub disarmed: bool,
+    /// The segments still to come are picking up what was dropped: dodge only (G12).
+    pub pickup: bool,
 }
 
 /// The whole duel state between steps.
@@ -47,17 +59,33 @@ pub struct State {
     pub simultaneous: bool,
     /// A wound held back until the other blow of the segment lands: (victim, level).
     pub pending: Option<(u8, u8)>,
+    /// Metres apart at the start of this round; 0 = engaged (G17).
+    pub dist: u16,
+    /// While apart: segments of this round already resolved.
+    pub seg: u8,
     /// Both fighters.
     pub f: [FState; 2],
 }
 
 impl State {
-    /// The state before the first round.
+    /// The state before the first round of an engaged duel.
     pub fn start() -> State {
         State {
             ev: u8::MAX,
             ..State::default()
         }
+    }
+
+    /// The state before the first round, `dist` metres apart (0 = engaged).
+    pub fn start_at(m: &Matchup, o: &DraftOptions, dist: u16) -> State {
+        let mut s = State::start();
+        s.dist = dist;
+        if o.missile_loaded_at_start {
+            for (f, fighter) in s.f.iter_mut().zip(&m.f) {
+                f.prep = fighter.missile.map_or(0, |ms| ms.prepare);
+            }
+        }
+        s
     }
 }
 
@@ -81,8 +109,18 @@ fn taken_counter(level: Level) -> usize {
 fn taken_counters_match_their_names() {
     let n = |l: Level| super::COUNTERS[taken_counter(l)];
     assert_eq!(
-        [n(Level::None), n(Level::Light), n(Level::Severe), n(Level::Critical)],
-        ["a_scratches_taken", "a_light_taken", "a_severe_taken", "a_critical_taken"]
+        [
+            n(Level::None),
+            n(Level::Light),
+            n(Level::Severe),
+            n(Level::Critical)
+        ],
+        [
+            "a_scratches_taken",
+            "a_light_taken",
+            "a_severe_taken",
+            "a_critical_taken"
+        ]
     );
     assert_eq!(n(Level::Death), "a_critical_taken");
 }
@@ -127,6 +165,24 @@ fn exhaustion_penalty(o: &DraftOptions, round: u32, s: i32) -> i32 {
     }
 }
 
+/// The modifiers on every roll of a fighter: armour Movement (§4.17.5), wounds (§4.19.2),
+/// exhaustion (§4.24.1) and knock-back (G11).
+#[inline]
+fn roll_mods(o: &DraftOptions, f: &Fighter, st: &FState, round: u32) -> i32 {
+    f.movement + wound_penalty(o, st) + exhaustion_penalty(o, round, f.stamina)
+        - i32::from(st.knocked)
+}
+
+/// The modifier of an action beyond the free ones (§4.17.1).
+#[inline]
+fn extra_action(o: &DraftOptions, st: &FState) -> i32 {
+    if st.actions >= o.free_actions_per_round {
+        o.extra_action_modifier
+    } else {
+        0
+    }
+}
+
 /// Whether a fighter is helpless: a Critical wound or an exhaustion collapse, still alive
 /// (only under `end_condition = "death"`; otherwise either ends the duel).
 #[inline]
@@ -147,7 +203,8 @@ fn event(s: &State, k: u8) -> Option<(usize, u8)> {
     let mut i = 0;
     for seg in 1..=3u8 {
         for who in [first, 1 - first] {
-            if s.f[who].planned >= seg {
+            let f = &s.f[who];
+            if seg > f.offset && seg - f.offset <= f.planned {
                 if i == k {
                     return Some((who, seg));
                 }
@@ -255,6 +312,9 @@ pub fn step<R: Roller, T: Tally>(
     roller: &mut R,
     tally: &mut T,
 ) -> Step {
+    if s.ev != u8::MAX && s.dist > 0 {
+        return approach_segment(m, o, s, roller, tally);
+    }
     let next = if s.ev == u8::MAX {
         None
     } else {
@@ -271,55 +331,61 @@ pub fn step<R: Roller, T: Tally>(
         && event(s, s.ev).is_some_and(|(w, seg2)| w == y && seg2 == _seg);
     let (fx, fy) = (&m.f[x], &m.f[y]);
     let sx = s.f[x];
-    let able = can_attack(o, &sx) && sx.actions < o.max_actions_per_round;
+    let able = can_attack(o, &sx) && sx.actions < o.max_actions_per_round && !sx.disarmed;
     if able {
-        let extra_a = if sx.actions >= o.free_actions_per_round {
-            o.extra_action_modifier
-        } else {
-            0
-        };
         s.f[x].actions += 1;
         let rnd = s.round;
-        let mut attack = fx.skill
-            + fx.movement
-            + fx.attack_mod
-            + extra_a
-            + wound_penalty(o, &sx)
-            + exhaustion_penalty(o, rnd, fx.stamina)
-            - i32::from(sx.knocked);
+        let mut attack =
+            fx.skill + fx.attack_mod + extra_action(o, &sx) + roll_mods(o, fx, &sx, rnd);
+        if sx.charging {
+            attack += o.charge_attack_bonus;
+        }
         let sy = s.f[y];
         if helpless(&sy) {
             attack += o.lying_target_bonus;
         }
         attack += roller.d10() as i32;
-        let (kind, base) = m.defence[y];
+        // Drawing the melee weapon: shield or dodge only (§4.17.1); picking up what an arm
+        // hit dropped: dodge only (G12).
+        let empty_handed = sy.disarmed || (sy.pickup && _seg <= sy.offset);
+        let (kind, base) = if empty_handed {
+            m.defence_dodge[y]
+        } else if _seg > sy.offset {
+            m.defence[y]
+        } else {
+            m.defence_bare[y]
+        };
         let defends = kind != Defence::None
             && fy.policy != Policy::AllOut
             && !helpless(&sy)
             && sy.actions < o.max_actions_per_round;
         let defence = if defends {
-            let extra_d = if sy.actions >= o.free_actions_per_round {
-                o.extra_action_modifier
-            } else {
-                0
-            };
             s.f[y].actions += 1;
-            base + fy.movement
-                + fy.defence_mod
-                + extra_d
+            base + fy.defence_mod
+                + extra_action(o, &sy)
                 + if sy.dp { o.defensive_position_bonus } else { 0 }
-                + wound_penalty(o, &sy)
-                + exhaustion_penalty(o, rnd, fy.stamina)
-                - i32::from(sy.knocked)
+                + if sy.charging {
+                    o.charge_defence_modifier
+                } else {
+                    0
+                }
+                + roll_mods(o, fy, &sy, rnd)
                 + roller.d10() as i32
         } else {
             o.undefended_value
         };
         if attack > defence {
-            let damage = attack - defence + fx.str_bonus + fx.weapon_damage - fy.protection;
-            let level = fy.wound_of[damage.clamp(0, WOUND_TABLE_LEN as i32 - 1) as usize];
-            tally.attack(x, true, damage.max(0));
-            tally.count_side(y, taken_counter(level), 1);
+            let charge = if sx.charging {
+                o.charge_damage_bonus
+            } else {
+                0
+            };
+            let damage =
+                attack - defence + fx.str_bonus + fx.weapon_damage + charge - fy.protection;
+            let level = hit(m, y, damage, tally, x);
+            if level == Level::Severe && o.hit_locations && !empty_handed {
+                arm_hit(m, &mut s.f[y], y, roller);
+            }
             if level != Level::None {
                 if defer {
                     s.pending = Some((y as u8, level as u8));
@@ -342,6 +408,198 @@ pub fn step<R: Roller, T: Tally>(
     Step::Continue
 }
 
+/// Reports a hit of `damage` points by `x` on `y` and returns its wound level.
+#[inline]
+fn hit<T: Tally>(m: &Matchup, y: usize, damage: i32, tally: &mut T, x: usize) -> Level {
+    let level = m.f[y].wound_of[damage.clamp(0, WOUND_TABLE_LEN as i32 - 1) as usize];
+    tally.attack(x, true, damage.max(0));
+    tally.count_side(y, taken_counter(level), 1);
+    level
+}
+
+/// Optional hit locations (§4.24.3, front table): a Severe blow to an arm (7 left, 8 right)
+/// drops "all weapons or objects he held" (§4.19.2): no more attacks this round, dodge only
+/// until weapon and shield are picked up again at 2 segments each (§4.17.1, G12).
+#[inline]
+fn arm_hit<R: Roller>(m: &Matchup, f: &mut FState, y: usize, roller: &mut R) {
+    if !matches!(roller.d10(), 7 | 8) {
+        return;
+    }
+    let items = 1 + u8::from(m.f[y].shield.is_some());
+    f.disarmed = true;
+    f.pickup = true;
+    f.unready = f.unready.saturating_add(2 * items);
+}
+
+/// Whether `x` closes in this round instead of shooting: no missile weapon, or the other
+/// fighter beyond its maximum range.
+#[inline]
+fn closing(m: &Matchup, s: &State, x: usize) -> bool {
+    m.f[x].missile.is_none_or(|ms| s.dist > ms.max_range)
+}
+
+/// The total of a missile shot by `x` at `d` metres with die `roll`, before the target's
+/// defence (§4.21.1–§4.21.2), or `None` beyond the maximum range.
+#[inline]
+pub fn shot_total(
+    m: &Matchup,
+    o: &DraftOptions,
+    s: &State,
+    x: usize,
+    d: u16,
+    roll: i32,
+) -> Option<i32> {
+    let (fx, sx) = (&m.f[x], &s.f[x]);
+    let ms = fx.missile?;
+    let range = ms.range_modifier(o, d)?;
+    Some(ms.attack + range + extra_action(o, sx) + roll_mods(o, fx, sx, s.round) + roll)
+}
+
+/// One segment while the fighters are apart (G17, §4.21): shots first (firing precedes
+/// moving in the §4.17.1 order), then the closers move; after the second segment of the round
+/// in which they reach the other, the rest of the round is melee: the closers attack in
+/// segment 3 (a Normal move and an attack, §4.17.1, or a Charge, §4.22.2) and a fighter that
+/// held a missile weapon drops it and draws its melee weapon.
+fn approach_segment<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &DraftOptions,
+    s: &mut State,
+    roller: &mut R,
+    tally: &mut T,
+) -> Step {
+    if s.seg >= 3 {
+        return start_round(m, o, s, roller);
+    }
+    s.seg += 1;
+    let closes = [closing(m, s, 0), closing(m, s, 1)];
+    let pace =
+        o.move_per_segment * u16::from(closes[0]) + o.move_per_segment * u16::from(closes[1]);
+    let arrival = pace > 0 && s.dist <= 2 * pace;
+    let d = s.dist.saturating_sub(pace * u16::from(s.seg - 1));
+    let first = match m.first_shot {
+        Some(side) => side as usize,
+        None => s.first as usize,
+    };
+    for x in [first, 1 - first] {
+        let (Some(ms), false) = (m.f[x].missile, closes[x]) else {
+            continue;
+        };
+        if helpless(&s.f[x]) {
+            continue;
+        }
+        if s.f[x].prep < ms.prepare {
+            s.f[x].prep += 1;
+            continue;
+        }
+        if s.f[x].actions >= o.max_actions_per_round {
+            continue;
+        }
+        let roll = roller.d10() as i32;
+        let Some(attack) = shot_total(m, o, s, x, d, roll) else {
+            continue;
+        };
+        s.f[x].actions += 1;
+        s.f[x].prep = 0;
+        let y = 1 - x;
+        if let Some(level) = missile_hit(m, o, s, x, attack, roller, tally) {
+            if level != Level::None {
+                apply(o, &mut s.f[y], level);
+            }
+            if let Some((w, e)) = verdict(o, s) {
+                return Step::Over(w, e);
+            }
+        }
+    }
+    if arrival && s.seg == 2 {
+        // Contact: the rest of the round is melee (segment 3).
+        s.dist = 0;
+        s.ev = 0;
+        let mut charging = false;
+        for (x, &closer) in closes.iter().enumerate() {
+            let f = &mut s.f[x];
+            let busy = 2 + drop_and_draw(&m.f[x]);
+            f.offset = busy.min(3);
+            f.unready = busy - f.offset;
+            f.planned = 0;
+            f.dp = false;
+            if closer && f.offset == 2 {
+                let (planned, dp) = plan(m, o, s, x);
+                let f = &mut s.f[x];
+                f.planned = planned.min(1);
+                f.dp = dp;
+                f.charging = m.f[x].charge && f.planned > 0;
+                charging |= f.charging;
+            }
+            // Moving in (or drawing) is this round's first action.
+            let f = &mut s.f[x];
+            f.actions = f.actions.saturating_add(1).min(o.max_actions_per_round);
+        }
+        if charging && let Some(side) = m.first_on_charge {
+            s.first = side as u8;
+        }
+    } else if s.seg == 3 {
+        s.dist = s.dist.saturating_sub(3 * pace);
+        if s.dist == 0 {
+            // Contact at the end of a Full move: the melee starts next round.
+            for (f, fighter) in s.f.iter_mut().zip(&m.f) {
+                f.unready = drop_and_draw(fighter);
+                f.planned = 0;
+            }
+            s.ev = 0;
+        }
+    }
+    Step::Continue
+}
+
+/// Segments to get the melee weapon in hand on contact: a fighter holding a missile weapon
+/// drops it and draws (§4.17.1), any other already holds its weapon.
+#[inline]
+fn drop_and_draw(f: &Fighter) -> u8 {
+    if f.missile.is_some() { f.draw } else { 0 }
+}
+
+/// Resolves the target's defence against a missile total `attack` of `x` (§4.21.3) and
+/// reports it; returns the wound level of a hit, `None` for a miss.
+fn missile_hit<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &DraftOptions,
+    s: &State,
+    x: usize,
+    attack: i32,
+    roller: &mut R,
+    tally: &mut T,
+) -> Option<Level> {
+    let y = 1 - x;
+    let (fx, fy, sy) = (&m.f[x], &m.f[y], &s.f[y]);
+    let ms = fx.missile?;
+    let md = m.vs_missile[y];
+    let passive = |tally: &mut T| {
+        if attack > o.ranged_passive_value {
+            let damage = attack - o.ranged_passive_value + ms.damage - fy.protection - md.quality;
+            Some(hit(m, y, damage, tally, x))
+        } else {
+            tally.attack(x, false, 0);
+            None
+        }
+    };
+    let Some(base) = md.parry.filter(|_| !helpless(sy)) else {
+        return passive(tally);
+    };
+    let parry = base + fy.defence_mod + roll_mods(o, fy, sy, s.round) + roller.d10() as i32;
+    if parry >= attack {
+        if md.blocks {
+            tally.attack(x, false, 0);
+            None
+        } else {
+            // Parried, but the shield cannot stop this missile: its quality adds to armour.
+            passive(tally)
+        }
+    } else {
+        let damage = attack - parry + ms.damage - fy.protection;
+        Some(hit(m, y, damage, tally, x))
+    }
+}
+
 #[inline]
 fn apply(o: &DraftOptions, f: &mut FState, level: Level) {
     // "In any case, the hit fighter is driven backwards" (§4.19.2): a Light wound that
@@ -361,7 +619,6 @@ fn level_of(v: u8) -> Level {
         _ => Level::Death,
     }
 }
-
 
 fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: &mut R) -> Step {
     s.round += 1;
@@ -386,13 +643,22 @@ fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: 
         }
     }
     let plans = [plan(m, o, s, 0), plan(m, o, s, 1)];
+    let apart = s.dist > 0;
     for (f, (planned, dp)) in s.f.iter_mut().zip(plans) {
-        f.actions = 0;
         f.knocked = false;
-        f.planned = planned;
-        f.dp = dp;
+        f.charging = false;
+        f.disarmed = false;
+        // Drawing (or picking up) the melee weapon takes the first segments of the round and
+        // one action.
+        f.offset = f.unready.min(3);
+        f.unready -= f.offset;
+        f.pickup &= f.offset > 0;
+        f.actions = u8::from(f.offset > 0);
+        f.planned = if apart { 0 } else { planned };
+        f.dp = dp && !apart;
     }
     s.ev = 0;
+    s.seg = 0;
     s.simultaneous = false;
     s.first = match m.first_by_rules {
         Some(side) => side as u8,

@@ -1,10 +1,11 @@
 //! Compiled fighters and matchups: flat structs with everything precomputed.
 
 use super::options::{
-    DamageTerm, DraftOptions, FirstStrikeTie, Rounding, ShieldBonusScope, StrikingOrder,
+    DamageTerm, DraftOptions, FirstStrikeTie, MissileShield, Rounding, ShieldBonusScope,
+    StrikingOrder,
 };
 use super::spec::{ArmourSpec, DefenceChoice, FighterSpec, Policy, ShieldKind};
-use super::tables::Aspect;
+use super::tables::{Aspect, WeaponStats};
 use crate::{RulesError, Side};
 
 /// Size of the damage → wound-level table; larger damage uses the last entry.
@@ -69,6 +70,113 @@ pub struct Fighter {
     pub stamina: i32,
     /// Wound level by damage points (index clamped to the table).
     pub wound_of: [Level; WOUND_TABLE_LEN],
+    /// The missile weapon, if any (§4.21).
+    pub missile: Option<Missile>,
+    /// Segments to draw the melee weapon (§4.17.1: light 1, medium 2, heavy 3 by impact 1, 2,
+    /// ≥ 3; bare hands 0), spent when a missile weapon is dropped on contact.
+    pub draw: u8,
+    /// Whether to arrive with a Charge (§4.22.2).
+    pub charge: bool,
+    /// Shield quality (its bonus), for §4.21.3.
+    pub shield_quality: i32,
+    /// Highest impact the shield parries (0 without a shield).
+    pub shield_max: i32,
+}
+
+/// A compiled missile weapon (§4.21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missile {
+    /// Missile skill plus the static attack modifiers (situation, `attack_modifier`).
+    pub attack: i32,
+    /// Impact class (for a shield's limit).
+    pub impact: i32,
+    /// Damage term on a hit (weapon damage, plus the strength bonus under
+    /// `str_bonus_on_missiles`).
+    pub damage: i32,
+    /// Point-blank range, metres.
+    pub point_blank: u16,
+    /// Maximum range, metres.
+    pub max_range: u16,
+    /// Segments of preparation before each shot (with the unskilled extra).
+    pub prepare: u8,
+}
+
+impl Missile {
+    /// The range modifier at `d` metres (§4.21.2, G16), or `None` beyond the maximum range.
+    pub fn range_modifier(&self, o: &DraftOptions, d: u16) -> Option<i32> {
+        if d <= self.point_blank {
+            return Some(0);
+        }
+        if d > self.max_range {
+            return None;
+        }
+        let (over, span) = (
+            i32::from(d - self.point_blank),
+            i32::from(self.max_range - self.point_blank).max(1),
+        );
+        // −ceil(max × over / span), integers only.
+        Some(-((o.range_penalty_at_max * over + span - 1) / span))
+    }
+}
+
+/// The damage term of a weapon under the options (§4.19.1, G2).
+fn damage_term(o: &DraftOptions, w: &WeaponStats) -> i32 {
+    let aspect = if w.aspect == Aspect::Blunt {
+        0
+    } else {
+        o.aspect_bonus
+    };
+    match o.damage_term {
+        DamageTerm::WeaponDamage => o.weapon_damage_multiplier * w.impact + aspect + w.bonus,
+        DamageTerm::Impact => w.impact + w.bonus,
+    }
+}
+
+/// Compiles the missile weapon of `spec`, if any.
+fn missile(
+    o: &DraftOptions,
+    spec: &FighterSpec,
+    attack_mod: i32,
+) -> Result<Option<Missile>, RulesError> {
+    let Some(entry) = &spec.missile else {
+        return Ok(None);
+    };
+    let w = &entry.stats;
+    let (Some(point_blank), Some(max_range), Some(prepare), true) =
+        (w.point_blank, w.max_range, w.prepare, w.ranged)
+    else {
+        return Err(RulesError::field(
+            "missile",
+            format!(
+                "{:?} is not a missile weapon: give a built-in bow, crossbow or gun, or a table with ranged = true, point_blank, max_range and prepare",
+                w.name
+            ),
+        ));
+    };
+    if point_blank > max_range {
+        return Err(RulesError::field(
+            "missile.point_blank",
+            "cannot exceed max_range",
+        ));
+    }
+    let str_bonus = if o.str_bonus_on_missiles {
+        o.strength_bonus.of(spec.str)
+    } else {
+        0
+    };
+    let unskilled = if spec.missile_skill < 5 {
+        o.unskilled_prepare_extra
+    } else {
+        0
+    };
+    Ok(Some(Missile {
+        attack: spec.missile_skill + attack_mod,
+        impact: w.impact,
+        damage: damage_term(o, w) + str_bonus,
+        point_blank,
+        max_range,
+        prepare: prepare.saturating_add(unskilled),
+    }))
 }
 
 /// Compiles a fighter spec under the options.
@@ -78,7 +186,7 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
         return Err(RulesError::field(
             "weapon",
             format!(
-                "{:?} is a ranged weapon; oddsmith models Draft melee duels only",
+                "{:?} is a missile weapon: give it as `missile` (with `missile_skill`) and a melee `weapon` (\"unarmed\" for none)",
                 w.name
             ),
         ));
@@ -92,15 +200,7 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
     if !(1..=2).contains(&w.hands) {
         return Err(RulesError::field("weapon.hands", "expected 1 or 2"));
     }
-    let aspect = if w.aspect == Aspect::Blunt {
-        0
-    } else {
-        o.aspect_bonus
-    };
-    let weapon_damage = match o.damage_term {
-        DamageTerm::WeaponDamage => o.weapon_damage_multiplier * w.impact + aspect + w.bonus,
-        DamageTerm::Impact => w.impact + w.bonus,
-    };
+    let weapon_damage = damage_term(o, w);
     let (shield_bonus, shield_max) = match spec.shield {
         ShieldKind::None => (0, 0),
         ShieldKind::Small => (o.shield_bonus.small, o.shield_max_parry_impact.small),
@@ -145,6 +245,7 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
         attack_mod += a;
         defence_mod += d;
     }
+    let missile = missile(o, spec, attack_mod)?;
     let unfamiliar = if spec.unfamiliar_weapon {
         o.unfamiliar_weapon_modifier
     } else {
@@ -171,6 +272,16 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
         defence: spec.defence,
         stamina: (spec.str + spec.con + 1) / 2,
         wound_of: wound_table(o, spec.con),
+        missile,
+        draw: match w.impact {
+            i32::MIN..=0 => 0,
+            1 => 1,
+            2 => 2,
+            _ => 3,
+        },
+        charge: spec.charge,
+        shield_quality: shield_bonus,
+        shield_max,
     })
 }
 
@@ -225,6 +336,55 @@ pub struct Matchup {
     pub defence: [(Defence, i32); 2],
     /// Who strikes first within a segment when the rules decide it (G4); `None` = tie.
     pub first_by_rules: Option<Side>,
+    /// Each side's defence while its melee weapon is not in hand (drawing it): shield or dodge.
+    pub defence_bare: [(Defence, i32); 2],
+    /// Each side's defence with nothing in hand (picking up what an arm hit dropped, G12):
+    /// dodge only.
+    pub defence_dodge: [(Defence, i32); 2],
+    /// Each side's defence against the other's missile (§4.21.3).
+    pub vs_missile: [MissileDefence; 2],
+    /// Who strikes first in a round where a fighter charges (§4.22.2: "longer weapons always
+    /// hit earlier than shorter counterparts"), else `first_by_rules`.
+    pub first_on_charge: Option<Side>,
+    /// Who shoots first when both shoot in one segment: the higher missile skill (§4.17.2),
+    /// `None` = the round's striking order.
+    pub first_shot: Option<Side>,
+}
+
+/// A defence against missiles (§4.21.3): arrows and bullets cannot be dodged and only a
+/// shield can parry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MissileDefence {
+    /// Shield parry base (shield skill + bonus + `missile_shield_modifier`), under
+    /// `missile_shield = "parry"`.
+    pub parry: Option<i32>,
+    /// Whether a successful parry stops the missile (the shield parries its impact).
+    pub blocks: bool,
+    /// Protection added by the shield's quality when the shield does not stop the missile.
+    pub quality: i32,
+}
+
+/// How `d` meets the missile of `att` (§4.21.3, `missile_shield`).
+pub fn missile_defence(o: &DraftOptions, d: &Fighter, att: &Fighter) -> MissileDefence {
+    let has_shield = d.shield.is_some();
+    let impact = att.missile.map_or(0, |m| m.impact);
+    match o.missile_shield {
+        MissileShield::None => MissileDefence {
+            parry: None,
+            blocks: false,
+            quality: 0,
+        },
+        MissileShield::Armour => MissileDefence {
+            parry: None,
+            blocks: false,
+            quality: if has_shield { d.shield_quality } else { 0 },
+        },
+        MissileShield::Parry => MissileDefence {
+            parry: d.shield.map(|(base, _)| base + o.missile_shield_modifier),
+            blocks: impact <= d.shield_max,
+            quality: if has_shield { d.shield_quality } else { 0 },
+        },
+    }
 }
 
 /// Chooses `d`'s defence against `att` (digest §6 `best_legal` and the forced choices).
@@ -281,11 +441,44 @@ pub fn first_striker(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Option<Side>
     }
 }
 
+/// A fighter's defence with nothing in hand: its Dodge, unless it never defends.
+fn dodge_only(f: &Fighter) -> (Defence, i32) {
+    match f.defence {
+        DefenceChoice::None => (Defence::None, 0),
+        _ => (Defence::Dodge, f.dodge),
+    }
+}
+
 /// Builds a matchup.
 pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
+    let bare = |f: &Fighter| Fighter {
+        weapon_can_parry: false,
+        ..f.clone()
+    };
+    let first_by_rules = first_striker(o, a, b);
+    let first_on_charge = match (a.length, b.length) {
+        (Some(la), Some(lb)) if la != lb => Some(if la > lb { Side::A } else { Side::B }),
+        _ => first_by_rules,
+    };
+    let first_shot = match (a.missile, b.missile) {
+        (Some(ma), Some(mb)) if ma.attack != mb.attack => Some(if ma.attack > mb.attack {
+            Side::A
+        } else {
+            Side::B
+        }),
+        _ => None,
+    };
     Matchup {
         defence: [choose_defence(o, a, b), choose_defence(o, b, a)],
-        first_by_rules: first_striker(o, a, b),
+        defence_bare: [
+            choose_defence(o, &bare(a), b),
+            choose_defence(o, &bare(b), a),
+        ],
+        defence_dodge: [dodge_only(a), dodge_only(b)],
+        vs_missile: [missile_defence(o, a, b), missile_defence(o, b, a)],
+        first_by_rules,
+        first_on_charge,
+        first_shot,
         f: [a.clone(), b.clone()],
     }
 }

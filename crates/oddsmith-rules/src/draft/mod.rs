@@ -2,8 +2,10 @@
 //! damage against Constitution, stacking wounds. Rules cited as "Draft 0.4 §…";
 //! G1–G20 are the gaps of the project's digest of them. Users' account: `docs/rulesets/draft.md`.
 //!
-//! Modelled: melee duels between two engaged fighters (digest §6 default loop) with every
-//! option of [`DraftOptions`], single checks and opposed rolls, and an exact duel solver.
+//! Modelled: duels between two fighters (digest §6 default loop) with every option of
+//! [`DraftOptions`] — engaged, or starting apart (`start_distance`) with missile fire
+//! (§4.21), closing, Normal-move or Charge arrival (§4.22.2) and drawing by weight
+//! (§4.17.1) — single checks and opposed rolls, and an exact duel solver.
 
 pub mod check;
 pub mod duel;
@@ -23,9 +25,7 @@ pub use spec::FighterSpec;
 
 use crate::solver::Step;
 
-use crate::{
-    CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally,
-};
+use crate::{CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally};
 
 /// The Draft 0.4 ruleset with its options.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,8 +79,8 @@ impl crate::Ruleset for Draft {
         Ok(fighter::matchup(&self.o, a, b))
     }
 
-    fn start(&self, _m: &Matchup) -> duel::State {
-        duel::State::start()
+    fn start(&self, m: &Matchup) -> duel::State {
+        duel::State::start_at(m, &self.o, self.o.start_distance)
     }
 
     #[inline]
@@ -106,10 +106,11 @@ impl crate::Ruleset for Draft {
         RulesetInfo {
             id: Self::ID,
             title: Self::TITLE,
-            summary: "Melee duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
+            summary: "Duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
                       + strength bonus + weapon damage − armour, wounds against CON that stack \
-                      (3 Light, 2 Severe, 1 Critical), three segments a round. Exact solver \
-                      included. Ranged combat, charges, hit locations and magic are not modelled.",
+                      (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
+                      apart with missile fire while one side closes, walking in or charging. \
+                      Exact solver included. Hit locations and magic are not modelled.",
             fighter_fields: FighterSpec::DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
             check_params: check::params::DOCS.to_vec(),

@@ -4,10 +4,13 @@
 //! duel INTERPRETATION of the digest (G1–G11, exhaustion of G20) is one option here, declared
 //! once in the `options!` table below with its default, doc and bounds.
 //!
-//! Not offered, because the duel model has no place for them yet: charges and
-//! `start_engaged` (G17), the potent-fighter segment shift (every first attack is already in
-//! segment 1), Changing One's Mind penalties (§4.17.6; the digest's loop defends without
-//! penalty), hit locations with the arm-drop rule (G12), ranged combat (§4.21) and magic.
+//! The duel that starts apart (`start_distance`, G17) brings the missile options of §4.21
+//! (G1, G13, G15, G16, the shield of §4.21.3) and the Charge of §4.22.2.
+//!
+//! Not offered, because the duel model has no place for them yet: the potent-fighter segment
+//! shift (§4.17.2), Changing One's Mind penalties (§4.17.6; the digest's loop defends without
+//! penalty), aiming an extra round (§4.21.1),
+//! target size and cover (§4.21.2, §4.21.4) and magic.
 
 use serde::{Deserialize, Serialize};
 
@@ -164,6 +167,71 @@ crate::options! {
             "false",
             "optional rule §4.24.1: 1 EP per round; EP > Stamina Light, > 2·Stamina Severe, ≥ 3·Stamina out",
         ),
+        /// Metres between the fighters when the duel starts; 0 = engaged (G17).
+        start_distance: u16 = 0, in 0..=2000 => (
+            "0",
+            "G17: metres apart at the start; 0 = engaged, weapons drawn (today's duel); > 0: a fighter with a missile weapon in range shoots, the other closes",
+        ),
+        /// Metres a closing fighter covers per segment (the seed gives no speed, §4.17.1).
+        move_per_segment: u16 = 6, in 1..=100 => (
+            "6",
+            "metres covered per segment while closing: a Full move (3 segments, §4.17.1) covers 3× this; the arrival is a Normal move (2 segments) and an attack in segment 3",
+        ),
+        /// Passive defence total of a missile target (G1: TN − 1).
+        ranged_passive_value: i32 = 9, in -50..=50 => (
+            "9",
+            "G1: a missile hits when its total is above this (TN 10 − 1, §4.21.2); the margin counts from it",
+        ),
+        /// Penalty at maximum range; between point blank and it the penalty grows linearly (G16).
+        range_penalty_at_max: i32 = 4, in 0..=20 => (
+            "4",
+            "G16: beyond point blank the shot is at −ceil(this × (d − PB)/(MAX − PB)); no shot beyond MAX (§4.21.2)",
+        ),
+        /// Extra preparation segments of a shooter with missile skill below 5 (G15).
+        unskilled_prepare_extra: u8 = 1, in 0..=10 => (
+            "1",
+            "G15: extra segments to prepare a shot for missile skill < 5 (§4.21.1 \"less experienced shooters need even more time\")",
+        ),
+        /// Whether the first shot is already prepared when the duel starts.
+        missile_loaded_at_start: bool = false => (
+            "false",
+            "the first shot needs no preparation (a spanned crossbow, a readied gun); false: prepare, then fire (§4.21.1)",
+        ),
+        /// Strength bonus on missile damage (G13).
+        str_bonus_on_missiles: bool = false => (
+            "false",
+            "G13: the strength bonus adds to bows, crossbows and guns too",
+        ),
+        /// What a shield does against a missile (§4.21.3).
+        missile_shield: MissileShield = MissileShield::Armour => (
+            "\"armour\"",
+            "§4.21.3: \"armour\" (the shield's quality, its bonus, adds to protection) | \"parry\" (shield skill + bonus + missile_shield_modifier; a shield below the missile's impact only adds its quality) | \"none\"",
+        ),
+        /// Velocity modifier on a shield parry against a missile (§4.21.3 gives no number).
+        missile_shield_modifier: i32 = -2, in -50..=50 => (
+            "-2",
+            "§4.21.3: modifier on a shield parry against a missile, under missile_shield = \"parry\"",
+        ),
+        /// Charge: bonus on the charger's attack (§4.22.2).
+        charge_attack_bonus: i32 = 1, in -50..=50 => (
+            "1",
+            "§4.22.2: bonus on a charging fighter's attack",
+        ),
+        /// Charge: extra damage of the charger's hit (§4.22.2).
+        charge_damage_bonus: i32 = 1, in -50..=50 => (
+            "1",
+            "§4.22.2: extra damage when a charging fighter hits",
+        ),
+        /// Charge: modifier on the charger's parries and dodges that round (§4.22.2).
+        charge_defence_modifier: i32 = -2, in -50..=50 => (
+            "-2",
+            "§4.22.2: modifier on a charging fighter's parries and dodges in the charge round",
+        ),
+        /// Optional hit locations (§4.24.3) and with them the arm drop of §4.19.2 (G12).
+        hit_locations: bool = false => (
+            "false",
+            "optional rule §4.24.3: a Severe blow rolls a d10 on the front table; an arm (7, 8) drops weapon and shield (§4.19.2), picked up at 2 segments each (§4.17.1), dodge only meanwhile (G12)",
+        ),
         /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
         max_rounds: u32 = 100, in 1..=100_000 => (
             "100",
@@ -174,7 +242,6 @@ crate::options! {
 
 /// Documentation of every option, in declaration order.
 pub const OPTION_DOCS: &[FieldDoc] = DraftOptions::DOCS;
-
 
 /// G2: the damage term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -258,6 +325,19 @@ pub enum StrikingOrder {
     /// The digest's §6 duel loop: the weight gap, then the higher skill, then
     /// `first_strike_tie`; weapon lengths are not used (the D2 oracle's reading).
     SkillFirst,
+}
+
+/// §4.21.3: what a shield does against a missile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissileShield {
+    /// The shield's quality (its bonus) adds to armour protection; no parry.
+    Armour,
+    /// The shield parries (with `missile_shield_modifier`); a shield whose highest parried
+    /// impact is below the missile's only adds its quality to armour.
+    Parry,
+    /// The shield does nothing against missiles.
+    None,
 }
 
 /// G5: where the shield bonus applies.
@@ -352,4 +432,3 @@ impl StrengthBonus {
         }
     }
 }
-

@@ -21,6 +21,26 @@ crate::spec! {
             "required",
             "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
         ),
+        /// A missile weapon carried besides the melee weapon (§4.21): a built-in name (short
+        /// bow, long bow, cross bow, pistol, rifle) or an inline table with `ranged = true`,
+        /// `point_blank`, `max_range` and `prepare`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missile: Option<WeaponSpec> => (
+            "none",
+            "short bow, long bow, cross bow, pistol, rifle, or { impact, aspect, ranged = true, point_blank, max_range, prepare }: shot while the duel starts apart (start_distance); dropped for the melee weapon on contact (§4.21)",
+        ),
+        /// Skill with the missile weapon (§4.18), 0–30.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
+        missile_skill: i32 => (
+            "0",
+            "skill with the missile weapon (§4.21.1: 5 or more is a trained marksman)",
+        ),
+        /// Charge on arrival when the duel starts apart (§4.22.2).
+        #[serde(default)]
+        charge: bool => (
+            "false",
+            "when closing from a distance, arrive with a Charge (§4.22.2: +1 attack, +1 damage, −2 on own defences that round; the longer weapon strikes first)",
+        ),
         /// `none`, `small` or `large` (§4.18.1).
         #[serde(default)]
         shield: ShieldKind => (

@@ -42,9 +42,20 @@ pub struct WeaponStats {
     /// (`builtin_length`); an inline weapon without it is not compared by length.
     #[serde(default)]
     pub length: Option<u8>,
-    /// Ranged weapons are listed for completeness but not usable in a melee duel.
+    /// A missile weapon (bow, crossbow, gun; §4.21): carried as a fighter's `missile`, never
+    /// as its melee `weapon`.
     #[serde(default)]
     pub ranged: bool,
+    /// Missile weapons: point-blank range in metres (§4.21.2); no range penalty within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point_blank: Option<u16>,
+    /// Missile weapons: maximum range in metres (§4.21.2); no shot beyond it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_range: Option<u16>,
+    /// Missile weapons: segments to prepare (draw, load and aim) each shot before the
+    /// 1-segment shot (§4.17.1: "Prepare bow 3", "Prepare crossbow 6"; a gun 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepare: Option<u8>,
 }
 
 fn one() -> u8 {
@@ -130,6 +141,9 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 can_parry: impact > 0,
                 length: builtin_length(name),
                 ranged,
+                point_blank: builtin_missile(name).map(|m| m.0),
+                max_range: builtin_missile(name).map(|m| m.1),
+                prepare: builtin_missile(name).map(|m| m.2),
             },
         )
 }
@@ -147,6 +161,21 @@ pub fn builtin_length(name: &str) -> Option<u8> {
         "small club" | "short sword" => 2,
         "mace" | "flail" | "long sword" | "rapier" => 3,
         "two handed sword" | "two handed war hammer" | "giant's club" => 4,
+        _ => return None,
+    })
+}
+
+/// (point blank m, maximum range m, preparation segments) of a built-in missile weapon: the
+/// ranges of the §4.21.2 table, the preparation of the §4.17.1 action table ("Prepare bow 3",
+/// "Prepare crossbow 6"; "Trigger gun 1" with no preparation: "once loaded, their rate of fire
+/// is extremely high", §4.21.1).
+pub fn builtin_missile(name: &str) -> Option<(u16, u16, u8)> {
+    Some(match name {
+        "short bow" => (20, 100, 3),
+        "long bow" => (30, 120, 3),
+        "cross bow" => (30, 100, 6),
+        "pistol" => (20, 80, 0),
+        "rifle" => (40, 200, 0),
         _ => return None,
     })
 }

@@ -36,6 +36,9 @@ fn fighter(skill: i32, weapon: &str, str_: i32, con: i32, armour: &str) -> Fight
         situation: vec![],
         attack_modifier: 0,
         defence_modifier: 0,
+        missile: None,
+        missile_skill: 0,
+        charge: false,
     }
 }
 
@@ -227,13 +230,7 @@ fn single_attack(
     att: FighterSpec,
     dfn: FighterSpec,
 ) -> (BTreeMap<&'static str, f64>, BTreeMap<i32, f64>) {
-    let d = Draft::new(o).unwrap();
-    let m = d
-        .matchup(
-            &d.compile("a", &att).unwrap(),
-            &d.compile("b", &dfn).unwrap(),
-        )
-        .unwrap();
+    let (d, m) = crate::testing::pair::<Draft>(o, &att, &dfn);
     let mut s = State::start();
     s.round = 1;
     s.ev = 0;
@@ -245,12 +242,22 @@ fn single_attack(
         },
         FState::default(),
     ];
+    step_outcomes(&d, &m, s)
+}
+
+/// Exact distribution of the one attack (or shot) the next step from `s` makes: outcome name
+/// → P, and damage → P.
+fn step_outcomes(
+    d: &Draft,
+    m: &Matchup,
+    s: State,
+) -> (BTreeMap<&'static str, f64>, BTreeMap<i32, f64>) {
     let (mut outcomes, mut damage) = (BTreeMap::new(), BTreeMap::new());
     enumerate(
         |r| {
             let mut s2 = s;
             let mut t = Last::default();
-            duel::step(&m, d.options(), &mut s2, r, &mut t);
+            duel::step(m, d.options(), &mut s2, r, &mut t);
             let hit = t.0.unwrap();
             // The level of the blow, as the duel reads it from the defender's wound table.
             let level = hit.map_or(Level::None, |dmg| {
@@ -959,7 +966,12 @@ fn option_docs_cover_every_option() {
 
 #[test]
 fn fighter_docs_cover_every_field() {
-    let v = toml::Value::try_from(fighter(5, "dagger", 5, 5, "none")).unwrap();
+    let mut f = fighter(5, "dagger", 5, 5, "none");
+    f.missile = Some(WeaponSpec {
+        stats: tables::weapon("long bow").unwrap(),
+        builtin: true,
+    });
+    let v = toml::Value::try_from(f).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();
     for k in &keys {
@@ -1063,13 +1075,26 @@ fn nested_options_given_in_part_keep_their_documented_defaults() {
     let d = DraftOptions::default();
     let o: DraftOptions = toml::from_str("shield_bonus = { large = 1 }").unwrap();
     assert_eq!(o.shield_bonus, ShieldBonus { small: 1, large: 1 });
-    assert_eq!(DraftOptions { shield_bonus: d.shield_bonus, ..o }, d);
+    assert_eq!(
+        DraftOptions {
+            shield_bonus: d.shield_bonus,
+            ..o
+        },
+        d
+    );
     let o: DraftOptions = toml::from_str("shield_max_parry_impact = { small = 2 }").unwrap();
-    assert_eq!(o.shield_max_parry_impact, ShieldMaxParryImpact { small: 2, large: 3 });
+    assert_eq!(
+        o.shield_max_parry_impact,
+        ShieldMaxParryImpact { small: 2, large: 3 }
+    );
     let o: DraftOptions = toml::from_str("wound_penalties = { severe = -3 }").unwrap();
     assert_eq!(
         o.wound_penalties,
-        WoundPenalties { light: -1, severe: -3, critical: -4 }
+        WoundPenalties {
+            light: -1,
+            severe: -3,
+            critical: -4
+        }
     );
     let o: DraftOptions = toml::from_str("strength_bonus = { weak_bonus = -2 }").unwrap();
     assert_eq!(o.strength_bonus.table, vec![(9, 2), (7, 1)]);
@@ -1081,13 +1106,30 @@ fn nested_options_given_in_part_keep_their_documented_defaults() {
 #[test]
 fn option_bounds_are_checked_when_read_and_when_built_in_code() {
     for (text, msg) in [
-        ("wound_penalties = { light = -51 }", "-51 is out of range: expected an integer from -50 to 50"),
-        ("strength_bonus = { table = [[9, 21]] }", "21 is out of range: expected integers from -20 to 20"),
-        ("wound_capacity = { critical = 21 }", "21 is out of range: expected an integer from 0 to 20"),
-        ("max_rounds = 0", "0 is out of range: expected an integer from 1 to 100000"),
-        ("wide_weight_gap = 11", "11 is out of range: expected an integer from 1 to 10"),
+        (
+            "wound_penalties = { light = -51 }",
+            "-51 is out of range: expected an integer from -50 to 50",
+        ),
+        (
+            "strength_bonus = { table = [[9, 21]] }",
+            "21 is out of range: expected integers from -20 to 20",
+        ),
+        (
+            "wound_capacity = { critical = 21 }",
+            "21 is out of range: expected an integer from 0 to 20",
+        ),
+        (
+            "max_rounds = 0",
+            "0 is out of range: expected an integer from 1 to 100000",
+        ),
+        (
+            "wide_weight_gap = 11",
+            "11 is out of range: expected an integer from 1 to 10",
+        ),
     ] {
-        let e = toml::from_str::<DraftOptions>(text).unwrap_err().to_string();
+        let e = toml::from_str::<DraftOptions>(text)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(msg), "{text}: {e}");
     }
     let mut o = DraftOptions::default();
@@ -1100,10 +1142,16 @@ fn option_bounds_are_checked_when_read_and_when_built_in_code() {
         )
     );
     let o = opts(|o| o.free_actions_per_round = 3);
-    let o = DraftOptions { max_actions_per_round: 2, ..o };
+    let o = DraftOptions {
+        max_actions_per_round: 2,
+        ..o
+    };
     assert_eq!(
         Draft::new(o).unwrap_err(),
-        RulesError::field("free_actions_per_round", "cannot exceed max_actions_per_round")
+        RulesError::field(
+            "free_actions_per_round",
+            "cannot exceed max_actions_per_round"
+        )
     );
 }
 
@@ -1160,7 +1208,11 @@ fn striking_order_rules() {
     assert_eq!(first(&d2a, &d2b, &o), Some(Side::B), "the mace is longer");
     let sf = opts(|o| o.striking_order = StrikingOrder::SkillFirst);
     assert_eq!(first(&d2a, &d2b, &sf), Some(Side::A), "skill first");
-    assert_eq!(first(&d1(), &d1(), &o), None, "same weapon, same skill: the coin");
+    assert_eq!(
+        first(&d1(), &d1(), &o),
+        None,
+        "same weapon, same skill: the coin"
+    );
     let spear = |length| {
         let mut s = fighter(6, "long sword", 6, 6, "none");
         s.weapon = toml::from_str::<BTreeMap<String, WeaponSpec>>(&format!(
@@ -1180,3 +1232,6 @@ fn striking_order_rules() {
     assert!(p5 > p3 + 0.05, "{p3} {p5}");
     assert_eq!(p5, p7, "only the order of lengths counts");
 }
+
+mod locations;
+mod ranged;

@@ -1,0 +1,334 @@
+//! Missile combat, the duel that starts apart, charges and drawing (Draft 0.4 §4.21, §4.22.2,
+//! §4.17.1; issue 14 items 2 and 4): the digest's oracle M5, the seed's worked examples of
+//! preparation, and the exact solver against Monte Carlo under every new option.
+
+use super::*;
+
+fn with_missile(mut f: FighterSpec, missile: &str, skill: i32) -> FighterSpec {
+    f.missile = Some(WeaponSpec {
+        stats: tables::weapon(missile).unwrap(),
+        builtin: true,
+    });
+    f.missile_skill = skill;
+    f
+}
+
+fn apart(d: u16, f: impl FnOnce(&mut DraftOptions)) -> DraftOptions {
+    opts(|o| {
+        o.start_distance = d;
+        f(o);
+    })
+}
+
+/// A roller that always shows the same face.
+struct Fixed(u32);
+impl crate::Roller for Fixed {
+    fn roll(&mut self, sides: u32) -> u32 {
+        self.0.min(sides)
+    }
+}
+
+/// Counts the shots each side makes.
+#[derive(Default)]
+struct Shots([u32; 2]);
+impl Tally for Shots {
+    fn attack(&mut self, who: usize, _: bool, _: i32) {
+        self.0[who] += 1;
+    }
+}
+
+/// Digest §7.6 M5: a long bow (weapon damage 7, no strength bonus, G13) at skill 5 against a
+/// human at point blank (passive total 9, G1), leather (2), CON 6: damage = d10 + 1. The shot
+/// is made by the duel's own `step`, every face enumerated.
+#[test]
+fn oracle_m5_long_bow_at_point_blank() {
+    let archer = with_missile(fighter(0, "unarmed", 5, 6, "none"), "long bow", 5);
+    let target = fighter(6, "long sword", 5, 6, "leather");
+    let o = apart(30, |o| o.missile_loaded_at_start = true);
+    let (d, m) = crate::testing::pair::<Draft>(o, &archer, &target);
+    let mut s = d.start(&m);
+    s.round = 1;
+    s.ev = 0;
+    let (outcomes, damage) = step_outcomes(&d, &m, s);
+    check_outcomes(
+        &outcomes,
+        &[
+            ("miss", 0.4),
+            ("scratch", 0.0),
+            ("light", 0.0),
+            ("severe", 0.1),
+            ("critical", 0.5),
+            ("death", 0.0),
+        ],
+    );
+    close(mean_damage(&damage), 5.1, 1e-12);
+}
+
+/// Runs `rounds` rounds of two shooters that never hit (every die shows 1) and counts shots.
+fn shots_in(rounds: u32, a: &str, a_skill: i32, b: &str, loaded: bool) -> [u32; 2] {
+    let fa = with_missile(fighter(0, "dagger", 5, 6, "none"), a, a_skill);
+    let fb = with_missile(fighter(0, "dagger", 5, 6, "none"), b, 5);
+    let o = apart(40, |o| o.missile_loaded_at_start = loaded);
+    let (d, m) = crate::testing::pair::<Draft>(o, &fa, &fb);
+    let mut s = d.start(&m);
+    let mut t = Shots::default();
+    while s.round < rounds || s.seg < 3 {
+        let step = duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+        assert!(matches!(step, duel::Step::Continue));
+        assert_eq!(s.dist, 40, "shooters in range do not move");
+    }
+    t.0
+}
+
+/// §4.21.1 and §4.17.1, worked examples (digest §7.12 item 8): the experienced archer
+/// prepares 3 segments and fires 1, "three arrows per four rounds"; a crossbow takes 6 + 1;
+/// a gun only its trigger (three shots a round, the third at −1, §4.17.1); a shooter below
+/// skill 5 needs one segment more (G15); a loaded weapon fires in segment 1 (the legionary's
+/// readied pilum).
+#[test]
+fn rates_of_fire() {
+    assert_eq!(shots_in(4, "long bow", 5, "cross bow", false), [3, 1]);
+    assert_eq!(shots_in(8, "short bow", 5, "cross bow", false), [6, 3]);
+    assert_eq!(shots_in(2, "pistol", 5, "rifle", false), [6, 6]);
+    assert_eq!(shots_in(5, "long bow", 4, "long bow", false), [3, 3]);
+    assert_eq!(shots_in(4, "long bow", 5, "cross bow", true), [3, 2]);
+}
+
+/// §4.21.2 and G16: no penalty within point blank, −1 … −4 up to the maximum range, no shot
+/// beyond it.
+#[test]
+fn range_modifiers() {
+    let o = DraftOptions::default();
+    let d = Draft::new(o.clone()).unwrap();
+    let f = d
+        .compile(
+            "a",
+            &with_missile(fighter(0, "unarmed", 5, 6, "none"), "long bow", 5),
+        )
+        .unwrap();
+    let ms = f.missile.unwrap();
+    let got: Vec<_> = [0, 30, 31, 52, 53, 120, 121]
+        .iter()
+        .map(|&m| ms.range_modifier(&o, m))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            Some(0),
+            Some(0),
+            Some(-1),
+            Some(-1),
+            Some(-2),
+            Some(-4),
+            None
+        ]
+    );
+}
+
+/// §4.21.3: arrows and bullets cannot be dodged or parried with a weapon; a shield adds its
+/// quality to armour by default and parries under `missile_shield = "parry"`.
+#[test]
+fn missile_defences() {
+    let archer = with_missile(fighter(0, "unarmed", 5, 6, "none"), "long bow", 5);
+    let mut knight = fighter(6, "long sword", 5, 6, "chain");
+    knight.dodge = 9;
+    knight.shield = ShieldKind::Large;
+    knight.shield_skill = 6;
+    let md = |o: DraftOptions| {
+        let (_, m) = crate::testing::pair::<Draft>(o, &archer, &knight);
+        m.vs_missile[1]
+    };
+    let def = md(DraftOptions::default());
+    assert_eq!((def.parry, def.quality), (None, 2));
+    let parry = md(opts(|o| o.missile_shield = MissileShield::Parry));
+    assert_eq!(
+        (parry.parry, parry.blocks, parry.quality),
+        (Some(6 + 2 - 2), true, 2)
+    );
+    let none = md(opts(|o| o.missile_shield = MissileShield::None));
+    assert_eq!((none.parry, none.quality), (None, 0));
+    // A rifle (impact 4) is beyond what the shield parries: it only adds its quality.
+    let rifle = with_missile(fighter(0, "unarmed", 5, 6, "none"), "rifle", 5);
+    let (_, m) = crate::testing::pair::<Draft>(
+        opts(|o| o.missile_shield = MissileShield::Parry),
+        &rifle,
+        &knight,
+    );
+    assert!(!m.vs_missile[1].blocks);
+}
+
+/// A missile weapon is a `missile`, not a melee `weapon`; a melee weapon is not a `missile`.
+#[test]
+fn missile_fields_are_checked() {
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let err = d
+        .compile("a", &fighter(5, "long bow", 5, 6, "none"))
+        .unwrap_err();
+    assert!(err.to_string().contains("missile"), "{err}");
+    let err = d
+        .compile(
+            "a",
+            &with_missile(fighter(5, "dagger", 5, 6, "none"), "mace", 5),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("not a missile weapon"), "{err}");
+}
+
+/// Starting at distance 0 is today's engaged duel, bit for bit.
+#[test]
+fn engaged_start_is_unchanged() {
+    let archer = with_missile(fighter(6, "long sword", 6, 6, "leather"), "long bow", 6);
+    let e0 = exact_duel(DraftOptions::default(), d1(), d1());
+    let e1 = exact_duel(DraftOptions::default(), archer, d1());
+    assert_eq!(e0.p_a_win.to_bits(), e1.p_a_win.to_bits());
+    assert_eq!(e0.mean_rounds.to_bits(), e1.mean_rounds.to_bits());
+}
+
+fn swordsman() -> FighterSpec {
+    fighter(6, "long sword", 6, 6, "chain")
+}
+
+fn longbowman() -> FighterSpec {
+    with_missile(fighter(4, "short sword", 6, 6, "leather"), "long bow", 6)
+}
+
+/// The exact solver serves the duel apart (distance, preparation and drawing are in the
+/// state) and agrees with Monte Carlo within 4σ under every new option.
+#[test]
+fn ranged_exact_matches_monte_carlo() {
+    let mut charger = swordsman();
+    charger.charge = true;
+    charger.shield = ShieldKind::Small;
+    charger.shield_skill = 6;
+    let pistol = with_missile(fighter(5, "dagger", 6, 6, "leather"), "pistol", 4);
+    let mut spear = fighter(5, "long sword", 6, 6, "leather");
+    spear.weapon = toml::from_str::<BTreeMap<String, WeaponSpec>>(
+        "w = { name = \"spear\", impact = 2, aspect = \"pointed\", hands = 2, length = 5 }",
+    )
+    .unwrap()
+    .remove("w")
+    .unwrap();
+    let cases: Vec<(DraftOptions, FighterSpec, FighterSpec)> = vec![
+        (apart(60, |_| {}), longbowman(), swordsman()),
+        (
+            apart(45, |o| {
+                o.missile_shield = MissileShield::Parry;
+                o.missile_shield_modifier = -1;
+                o.missile_loaded_at_start = true;
+                o.move_per_segment = 4;
+            }),
+            with_missile(fighter(4, "short sword", 6, 6, "leather"), "cross bow", 5),
+            charger.clone(),
+        ),
+        (
+            apart(30, |o| {
+                o.unskilled_prepare_extra = 0;
+                o.range_penalty_at_max = 2;
+                o.str_bonus_on_missiles = true;
+                o.ranged_passive_value = 10;
+                o.missile_shield = MissileShield::None;
+            }),
+            pistol,
+            charger.clone(),
+        ),
+        (
+            apart(20, |o| {
+                o.charge_attack_bonus = 2;
+                o.charge_damage_bonus = 2;
+                o.charge_defence_modifier = -3;
+            }),
+            FighterSpec {
+                charge: true,
+                ..spear
+            },
+            charger,
+        ),
+    ];
+    for (i, (o, a, b)) in cases.into_iter().enumerate() {
+        let e = exact_duel(o.clone(), a.clone(), b.clone());
+        close(e.p_a_win + e.p_b_win + e.p_draw + e.truncated, 1.0, 1e-9);
+        assert!(e.truncated < 1e-9, "case {i}: truncated {}", e.truncated);
+        let n = 100_000;
+        let (p, _) = monte_carlo(o, a, b, n, 300 + i as u64);
+        within_4_sigma(p, e.p_a_win, n);
+    }
+}
+
+/// The bow is worth something only while the swordsman closes: the further he starts, the
+/// better the archer does; engaged, the archer is a short-sword fighter of skill 4.
+#[test]
+fn distance_helps_the_archer() {
+    let p = |d| exact_duel(apart(d, |_| {}), longbowman(), swordsman()).p_a_win;
+    let (p0, p30, p90) = (p(0), p(30), p(90));
+    assert!(p0 < p30 && p30 < p90, "{p0} {p30} {p90}");
+}
+
+/// §4.22.2: a charge adds +1 to the attack and +1 damage at −2 on the charger's defences, and
+/// "longer weapons always hit earlier": the longer weapon strikes first in the charge round
+/// even where skill would decide otherwise.
+#[test]
+fn charge_bonuses_and_longer_weapon_first() {
+    let long5 = fighter(5, "two handed sword", 6, 6, "chain");
+    let short7 = fighter(7, "mace", 6, 6, "chain");
+    let (_, m) = crate::testing::pair::<Draft>(
+        opts(|o| o.striking_order = StrikingOrder::SkillFirst),
+        &long5,
+        &short7,
+    );
+    assert_eq!(m.first_by_rules, Some(Side::B));
+    assert_eq!(m.first_on_charge, Some(Side::A));
+    // One charge round traced: A charges from 10 m and strikes first in segment 3.
+    let charger = FighterSpec {
+        charge: true,
+        ..long5.clone()
+    };
+    let o = apart(10, |o| o.striking_order = StrikingOrder::SkillFirst);
+    let (d, m) = crate::testing::pair::<Draft>(o, &charger, &short7);
+    let mut s = d.start(&m);
+    let mut t = Shots::default();
+    for _ in 0..3 {
+        duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+    }
+    assert_eq!((s.dist, s.f[0].charging, s.f[1].charging), (0, true, false));
+    assert_eq!(s.first, 0, "the longer weapon strikes first on a charge");
+    assert_eq!((s.f[0].offset, s.f[0].planned), (2, 1));
+    // A charge is worth something: exact P(A wins) with and without it.
+    let walk = exact_duel(apart(10, |_| {}), long5.clone(), short7.clone()).p_a_win;
+    let charge = exact_duel(
+        apart(10, |_| {}),
+        FighterSpec {
+            charge: true,
+            ..long5
+        },
+        short7,
+    )
+    .p_a_win;
+    assert!(charge != walk, "{walk} {charge}");
+}
+
+/// §4.17.1: a fighter that dropped its bow on contact draws its melee weapon by weight (light
+/// 1, medium 2, heavy 3 segments) and meanwhile defends with shield or dodge only.
+#[test]
+fn drawing_after_contact_takes_segments_by_weight() {
+    for (weapon, offset_next) in [("dagger", 0), ("long sword", 1), ("two handed sword", 2)] {
+        let archer = with_missile(fighter(5, weapon, 6, 6, "none"), "long bow", 5);
+        let (d, m) = crate::testing::pair::<Draft>(apart(12, |_| {}), &archer, &swordsman());
+        assert_eq!(m.defence_bare[0].0, fighter::Defence::Dodge);
+        let mut s = d.start(&m);
+        let mut t = Shots::default();
+        // Round 1: start, two segments apart, contact; the swordsman attacks in segment 3.
+        for _ in 0..3 {
+            duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+        }
+        assert_eq!(
+            (s.dist, s.f[0].offset, s.f[1].offset),
+            (0, 3, 2),
+            "{weapon}"
+        );
+        // Finish round 1 and start round 2.
+        while s.round == 1 {
+            duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+        }
+        assert_eq!(s.f[0].offset, offset_next, "{weapon}");
+    }
+}

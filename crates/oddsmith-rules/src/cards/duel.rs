@@ -14,7 +14,7 @@ use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::fighter::{Arm, Matchup};
 use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
-use super::spec::{AttackerPolicy, DefenderPolicy, HitPolicy};
+use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
@@ -93,6 +93,9 @@ impl State {
 pub enum Man {
     /// Attack (0), needs the initiative.
     Attack,
+    /// Attack without stepping forward (−2, §Range): against a defence that steps back the
+    /// range grows by one; against none, or a parry without stepping back, it stays.
+    AttackNoStep,
     /// Disarming Attack (−5), resolve immediately.
     Disarm,
     /// Close (−3), resolve immediately: range −1.
@@ -124,14 +127,14 @@ impl Man {
             Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push => 0,
             Man::Disarm => -5,
             Man::Close | Man::Retreat | Man::Seize => -3,
-            Man::ParryNoStep | Man::Dodge | Man::Lunge => -2,
+            Man::ParryNoStep | Man::Dodge | Man::Lunge | Man::AttackNoStep => -2,
         }
     }
     /// Whether this defence prevents `attack` (the "prevented by" clauses).
     pub fn prevents(self, attack: Man) -> bool {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
         match attack {
-            Man::Attack | Man::Disarm | Man::Lunge => {
+            Man::Attack | Man::AttackNoStep | Man::Disarm | Man::Lunge => {
                 parry || matches!(self, Man::Dodge | Man::Block)
             }
             Man::Close | Man::Retreat => parry || self == Man::Block,
@@ -173,6 +176,8 @@ pub struct SideRound {
     pub done: bool,
     /// Maneuvers declared as the attacker.
     pub declared: u8,
+    /// Hesitated this round (§Hesitating; once a round).
+    pub hesitated: bool,
 }
 
 /// What one register came to (for replays and tests).
@@ -363,6 +368,13 @@ pub fn declare<R: Roller>(
                 && total >= 1
             {
                 Man::Disarm
+            } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
+                // He cannot step back: no card, or his closing parry is still to come and he
+                // has no shield to block with (a block steps back).
+                let shield = arms(m, s, def).into_iter().flatten().any(|x| x.shield);
+                rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
+            } {
+                Man::AttackNoStep
             } else {
                 Man::Attack
             };
@@ -440,7 +452,7 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
 
 /// The defender's answer to `a` under his tactics, or `None` (an empty register).
 #[allow(clippy::too_many_arguments)]
-fn answer<R: Roller>(
+pub fn answer<R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -497,7 +509,7 @@ fn answer<R: Roller>(
             Man::Seize
         } else if t.close_with_parry
             && o.range_model
-            && a.man == Man::Attack
+            && matches!(a.man, Man::Attack | Man::AttackNoStep)
             && !c.no_step
             && reach(m, s, def) < decl_range
         {
@@ -574,7 +586,9 @@ pub fn resolve<R: Roller, T: Tally>(
     let a_arm = a_arms[usize::from(a.arm.min(1))];
     let theirs = a_arm;
     let legal = match a.man {
-        Man::Attack | Man::Disarm => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Attack | Man::AttackNoStep | Man::Disarm => {
+            a_arm.is_some_and(|x| can_attack(o, x, s.range))
+        }
         Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
@@ -631,7 +645,7 @@ pub fn resolve<R: Roller, T: Tally>(
     };
     let mut end = None;
     match a.man {
-        Man::Attack | Man::Lunge => {
+        Man::Attack | Man::AttackNoStep | Man::Lunge => {
             let dmg = match a_arm {
                 Some(arm) if success => {
                     let md = i32::from(arm.md) + charge_bonus + i32::from(a.man == Man::Lunge);
@@ -686,6 +700,10 @@ pub fn resolve<R: Roller, T: Tally>(
     if legal && attack_moves_range(o, &a, d.as_ref()) {
         s.range = (s.range + o.no_step_back_delta as i8).max(0);
     }
+    if legal && a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)) {
+        // The defender steps back, the attacker does not step forward (digest G6).
+        s.range = (s.range - o.no_step_back_delta as i8).max(0);
+    }
     if let Some(d) = d {
         match d.man {
             Man::Change => change(s, rs, def),
@@ -723,9 +741,21 @@ pub(super) fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
 fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     o.unopposed_attack_closes_range
         && a.man == Man::Attack
-        && !d.is_some_and(|d| {
-            matches!(d.man, Man::Parry | Man::Block | Man::Seize | Man::ParryNoStep)
-        })
+        && !d.is_some_and(|d| steps_back(d.man) || d.man == Man::ParryNoStep)
+}
+
+/// Whether a defence includes a step back (§Range: "normal parries and blocks are considered
+/// to take a step back, even if the maneuver fails").
+fn steps_back(d: Man) -> bool {
+    matches!(d, Man::Parry | Man::Block | Man::Seize)
+}
+
+/// Whether the register's announced maneuvers moved the range, so the tactics see the new
+/// range from the next register on.
+fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
+    immediate(a, d)
+        || attack_moves_range(o, a, d)
+        || (a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)))
 }
 
 /// Whether a maneuver resolves immediately (and so re-syncs what the tactics know). A
@@ -901,6 +931,32 @@ pub fn step<R: Roller, T: Tally>(
     end
 }
 
+/// Whether the attacker hesitates now under his tactics (§Hesitating).
+fn hesitates(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &[SideRound; 2],
+    att: usize,
+    decl_range: i8,
+) -> bool {
+    let t = &m.f[att].tactics;
+    let c = &rs[att];
+    if c.done || c.hand.is_empty() || s.kit[att] == KIT_DISARMED {
+        return false;
+    }
+    let a = arms(m, s, att);
+    match t.hesitate {
+        Hesitate::Never => false,
+        Hesitate::OutOfReach => {
+            o.range_model && !a.into_iter().flatten().any(|x| can_attack(o, x, decl_range))
+        }
+        Hesitate::WeakHand => c.hand.best().is_some_and(|i| {
+            i32::from(c.hand.cards()[i].value) + mods(m, att, a[0], Man::Attack) < t.hesitate_below
+        }),
+    }
+}
+
 /// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers).
 fn registers<R: Roller, T: Tally>(
     o: &CardsOptions,
@@ -914,21 +970,32 @@ fn registers<R: Roller, T: Tally>(
     let mut att = usize::from(s.init);
     let mut decl_range = s.range;
     let mut any = false;
-    let mut yielded = false;
+    // The side whose hesitation no declaration has answered yet.
+    let mut pending: Option<usize> = None;
     for _ in 0..MAX_REGISTERS {
-        let Some(a) = declare(o, m, s, rs, att, decl_range, r) else {
-            if any {
+        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range);
+        let a = if hesitating {
+            rs[att].hesitated = true;
+            None
+        } else {
+            declare(o, m, s, rs, att, decl_range, r)
+        };
+        let Some(a) = a else {
+            if any && !hesitating {
                 break;
             }
-            // §Hesitating: an attacker with nothing to declare yields; both yielding ends it.
-            if yielded {
+            // §Hesitating / §Determine Initiative: an attacker who hesitates (or has nothing to
+            // declare at the start of the round) relinquishes the initiative; if both do,
+            // combat ends.
+            if pending == Some(1 - att) {
                 return Step::Over(Winner::Draw, Ending::Yield);
             }
-            yielded = true;
+            pending = Some(att);
             att = 1 - att;
             s.init = att as u8;
             continue;
         };
+        pending = None;
         any = true;
         rs[att].declared += 1;
         let d = answer(o, m, s, rs, 1 - att, &a, decl_range, r);
@@ -937,7 +1004,7 @@ fn registers<R: Roller, T: Tally>(
         if let Some(end) = end {
             return end;
         }
-        if immediate(&a, d.as_ref()) || attack_moves_range(o, &a, d.as_ref()) {
+        if range_announced(o, &a, d.as_ref()) {
             decl_range = s.range;
         }
         att = usize::from(s.init);

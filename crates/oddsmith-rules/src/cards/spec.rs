@@ -197,6 +197,16 @@ pub struct Tactics {
     /// A defender whose weapon is shorter than the range parries without stepping back once
     /// per round (−2), closing by one.
     pub close_with_parry: bool,
+    /// Attack without stepping forward (−2, §Range) while the opponent's reach is shorter than
+    /// the range and he will not step back: he holds no card, or he has no shield and has not
+    /// yet parried without stepping back this round. He cannot close in.
+    pub keep_reach: bool,
+    /// When to hesitate, relinquishing the initiative (§Hesitating).
+    pub hesitate: Hesitate,
+    /// `hesitate = "weak_hand"`: hesitate while the best card + attack modifiers is below
+    /// this, −20…20.
+    #[serde(deserialize_with = "de_range::<_, -20, 20>")]
+    pub hesitate_below: i32,
 }
 
 impl Default for Tactics {
@@ -212,8 +222,26 @@ impl Default for Tactics {
             lunge: false,
             dodge_when_no_parry: true,
             close_with_parry: true,
+            keep_reach: false,
+            hesitate: Hesitate::Never,
+            hesitate_below: 1,
         }
     }
+}
+
+/// §Hesitating: "At any point a player with the initiative may hesitate and relinquish the
+/// initiative to his opponent. If both players hesitate, combat ends."
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hesitate {
+    /// Only when the tactic has nothing to declare at the start of a round.
+    Never,
+    /// When no weapon reaches at the range (instead of Close, Push or Retreat): let the
+    /// opponent come.
+    OutOfReach,
+    /// When the best card + attack modifiers is below `hesitate_below`: keep the cards to
+    /// defend.
+    WeakHand,
 }
 
 /// Digest §6.2 attacker card ordering.

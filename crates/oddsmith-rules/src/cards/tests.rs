@@ -646,12 +646,14 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
         for (i, ap) in attackers.iter().enumerate() {
             for (j, dp) in defenders.iter().enumerate() {
                 let hp = hits[(i + j) % 3];
+                let hesitate = ["never", "out_of_reach", "weak_hand"][(i * 4 + j) % 3];
                 let t = format!(
-                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {} }}",
+                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\" }}",
                     name(ap),
                     name(dp),
                     name(&hp),
-                    (i + j) % 2 == 0
+                    (i + j) % 2 == 0,
+                    (i + j) % 2 == 1,
                 );
                 let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
                 let shield = if weapons.1 == "spear" {
@@ -737,4 +739,103 @@ fn no_exact_duel_and_deck_errors() {
     );
     assert_eq!((m.deck[0].len(), m.deck[1].len()), (42, 44));
     let _ = Deck::new(&[Card::plain(1)]).unwrap();
+}
+
+/// Seed §Range: "an attacker choosing not to step forward has a –2 modifier to his attack".
+/// Against a defence that steps back the range grows by one; against a parry without stepping
+/// back, or no defence, it stays (digest G6: "both decline: 0").
+#[test]
+fn attack_without_stepping_forward() {
+    let o = CardsOptions::default();
+    let spear = "skill = 3\nweapon = \"spear\"\ntactics = { keep_reach = true }";
+    let sword = "skill = 3\nweapon = \"sword\"\ntactics = { seize_threshold = 99 }";
+    let (r, m) = pair::<Cards>(o, &spec(spear), &spec(sword));
+    let mut rng = stream(30, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for (answer, want) in [
+        (Some(Man::Parry), 3),
+        (Some(Man::ParryNoStep), 2),
+        (Some(Man::Dodge), 2),
+        (None, 2),
+    ] {
+        let mut s = r.start(&m);
+        assert_eq!(s.range, 2);
+        let mut rs = rounds([&[], &[]]);
+        let (reg, _) = duel::resolve(
+            r.options(),
+            &m,
+            &mut s,
+            &mut rs,
+            0,
+            decl(Man::AttackNoStep, Card::plain(4), 0),
+            answer.map(|man| decl(man, Card::plain(-5), 0)),
+            0,
+            &mut dice,
+            &mut NoTally,
+        );
+        assert_eq!(reg.attack_total, 4 + 0 - 2, "{answer:?}: the −2");
+        assert_eq!(s.range, want, "{answer:?}");
+    }
+    // A normal attack met by no defence closes the range (the literal §Range reading).
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let a = decl(Man::Attack, Card::plain(4), 0);
+    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, None, 0, &mut dice, &mut NoTally);
+    assert_eq!(s.range, 1);
+    // The keep_reach tactic: register 1 without stepping forward; the swordsman answers with
+    // his closing parry (without stepping back): the range holds at 2. Register 2: his
+    // no-step parry is spent, so the spearman steps forward again.
+    let s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(5), Card::plain(3)], &[Card::plain(2), Card::plain(1)]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
+    assert_eq!(d.man, Man::AttackNoStep);
+    let mut s = s;
+    let ans = {
+        let mut rs2 = rs;
+        let x = duel::answer(r.options(), &m, &s, &mut rs2, 1, &d, 2, &mut dice);
+        rs = rs2;
+        x
+    };
+    assert_eq!(ans.map(|x| x.man), Some(Man::ParryNoStep));
+    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, ans, 0, &mut dice, &mut NoTally);
+    assert_eq!(s.range, 2, "both declined to step");
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Attack);
+}
+
+/// Seed §Hesitating: a fighter with the initiative may hesitate, relinquishing it; if both
+/// hesitate, combat ends.
+#[test]
+fn hesitating_at_will() {
+    let o = CardsOptions::default();
+    let mut rng = stream(31, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    // Two swordsmen three yards apart, both waiting for the other: combat ends in round 1.
+    let f = "skill = 3\nweapon = \"sword\"\ntactics = { hesitate = \"out_of_reach\" }";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(f), &spec(f));
+    for init in [0, 1] {
+        let mut s = r.start(&m);
+        s.range = 3;
+        s.init = init;
+        let step = r.step(&m, &mut s, &mut dice, &mut NoTally);
+        assert_eq!(step, crate::Step::Over(Winner::Draw, Ending::Yield));
+    }
+    // A swordsman out of the spear's reach waits for the spearman instead of closing at −3:
+    // the spearman attacks with the initiative, and keeps it.
+    let sword = "skill = 3\nweapon = \"sword\"\ntactics = { hesitate = \"out_of_reach\", seize_threshold = 99 }";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(sword), &spec("skill = 3\nweapon = \"spear\""));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let mut t = OutcomeTally::default();
+    assert_eq!(r.step(&m, &mut s, &mut dice, &mut t), crate::Step::Continue);
+    assert_eq!(s.init, 1, "the spearman took the initiative");
+    assert!(t.0.attacks[1] >= 1 && t.0.attacks[0] == 0, "{:?}", t.0);
+    // A weak hand: hesitate_below = 20 always hesitates; the other attacks.
+    let weak = "skill = 3\nweapon = \"sword\"\ntactics = { hesitate = \"weak_hand\", hesitate_below = 20, seize_threshold = 99 }";
+    let (r, m) = pair::<Cards>(o, &spec(weak), &spec("skill = 3\nweapon = \"sword\""));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let mut t = OutcomeTally::default();
+    r.step(&m, &mut s, &mut dice, &mut t);
+    assert_eq!((s.init, t.0.attacks[0]), (1, 0));
 }

@@ -18,6 +18,10 @@ use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
+/// The head's called-shot modifier (§Hit Location), for a Shield Bash under
+/// `shield_bash_head_penalty`.
+pub const HEAD: i32 = -5;
+
 /// Registers per round at most (a safety bound; hands hold at most 16 cards).
 pub const MAX_REGISTERS: usize = 40;
 
@@ -106,6 +110,12 @@ pub enum Man {
     Lunge,
     /// Push (0), resolve immediately, only at range 0: range +1; prevented only by a dodge.
     Push,
+    /// Shield Bash (§Shield Bash): an attack with a small shield at range 0, maximum damage
+    /// 1; once a round, and the shield cannot block that round.
+    ShieldBash,
+    /// Offensive Disengage (−4), resolve immediately: an attack and a quick retreat; on success
+    /// combat ends and the defender takes no damage. Prevented by a parry or block.
+    Disengage,
     /// Drop the weapon and draw the backup (§Changing Weapons): no other action this round.
     Change,
     /// Parry (0), stepping back.
@@ -124,7 +134,8 @@ impl Man {
     /// The maneuver's difficulty (§Basic and §Complex Maneuvers).
     pub fn difficulty(self) -> i32 {
         match self {
-            Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push => 0,
+            Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push | Man::ShieldBash => 0,
+            Man::Disengage => -4,
             Man::Disarm => -5,
             Man::Close | Man::Retreat | Man::Seize => -3,
             Man::ParryNoStep | Man::Dodge | Man::Lunge | Man::AttackNoStep => -2,
@@ -134,10 +145,10 @@ impl Man {
     pub fn prevents(self, attack: Man) -> bool {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
         match attack {
-            Man::Attack | Man::AttackNoStep | Man::Disarm | Man::Lunge => {
+            Man::Attack | Man::AttackNoStep | Man::Disarm | Man::Lunge | Man::ShieldBash => {
                 parry || matches!(self, Man::Dodge | Man::Block)
             }
-            Man::Close | Man::Retreat => parry || self == Man::Block,
+            Man::Close | Man::Retreat | Man::Disengage => parry || self == Man::Block,
             Man::Push => self == Man::Dodge,
             _ => false,
         }
@@ -178,6 +189,8 @@ pub struct SideRound {
     pub declared: u8,
     /// Hesitated this round (§Hesitating; once a round).
     pub hesitated: bool,
+    /// Bashed with the shield this round: it cannot block (§Shield Bash).
+    pub bashed: bool,
 }
 
 /// What one register came to (for replays and tests).
@@ -356,6 +369,24 @@ pub fn declare<R: Roller>(
     let a = arms(m, s, att);
     let usable = |i: usize| a[i].filter(|x| c.used[i] < x.mm);
     let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, x, decl_range)));
+    // §Complex Maneuvers Offensive Disengage: a fighter worn down gets out.
+    if let Some(i) = attack_arm
+        && o.offensive_disengage
+        && i32::from(s.hp[att]) <= t.disengage_at_hp
+    {
+        let idx = c.hand.best()?;
+        return Some(take(rs, att, Man::Disengage, i as u8, idx));
+    }
+    // §Shield Bash: at range 0, when no weapon attacks (it is too long, or spent).
+    if attack_arm.is_none()
+        && t.shield_bash
+        && o.shield_bash
+        && !c.bashed
+        && usable(1).is_some_and(|x| x.shield && (!o.range_model || decl_range == 0))
+    {
+        let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+        return Some(take(rs, att, Man::ShieldBash, 1, idx));
+    }
     match attack_arm {
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
@@ -445,6 +476,7 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
     match man {
         Man::Seize => c.seized = true,
         Man::ParryNoStep => c.no_step = true,
+        Man::ShieldBash => c.bashed = true,
         _ => {}
     }
     Decl { man, card, arm }
@@ -479,7 +511,8 @@ pub fn answer<R: Roller>(
     // Off-hand item first (the parrying dagger or shield defends), then the main weapon.
     let arm = [1usize, 0].into_iter().find(|&i| {
         mine[i].is_some_and(|x| {
-            room && (c.used[i] < x.mm || a.man == Man::Disarm)
+            room && !(x.shield && c.bashed)
+                && (c.used[i] < x.mm || a.man == Man::Disarm)
                 && can_parry_vs(o, x, theirs, decl_range, a.man)
                 && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
         })
@@ -590,6 +623,8 @@ pub fn resolve<R: Roller, T: Tally>(
             a_arm.is_some_and(|x| can_attack(o, x, s.range))
         }
         Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
+        Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
+        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
         Man::Retreat => s.range < longest(m, s),
@@ -603,7 +638,12 @@ pub fn resolve<R: Roller, T: Tally>(
                     .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
             }
     });
-    let a_base = mods(m, att, a_arm, a.man) + a.man.difficulty();
+    let head = if a.man == Man::ShieldBash && o.shield_bash_head_penalty {
+        HEAD
+    } else {
+        0
+    };
+    let a_base = mods(m, att, a_arm, a.man) + a.man.difficulty() + head;
     let d_base = opposed.map(|d| {
         mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man) + d.man.difficulty()
     });
@@ -645,7 +685,7 @@ pub fn resolve<R: Roller, T: Tally>(
     };
     let mut end = None;
     match a.man {
-        Man::Attack | Man::AttackNoStep | Man::Lunge => {
+        Man::Attack | Man::AttackNoStep | Man::Lunge | Man::ShieldBash => {
             let dmg = match a_arm {
                 Some(arm) if success => {
                     let md = i32::from(arm.md) + charge_bonus + i32::from(a.man == Man::Lunge);
@@ -691,6 +731,10 @@ pub fn resolve<R: Roller, T: Tally>(
             if defeated {
                 end = Some(Step::Over(Winner::of(side(att)), Ending::Yield));
             }
+        }
+        Man::Disengage if success => {
+            s.range += 2;
+            end = Some(Step::Over(Winner::Draw, Ending::Yield));
         }
         Man::Close if success => s.range = (s.range - 1).max(0),
         Man::Retreat | Man::Push if success => s.range += 1,
@@ -740,7 +784,7 @@ pub(super) fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
 /// itself); an empty register, a dodge or a weapon change do not.
 fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     o.unopposed_attack_closes_range
-        && a.man == Man::Attack
+        && matches!(a.man, Man::Attack | Man::ShieldBash)
         && !d.is_some_and(|d| steps_back(d.man) || d.man == Man::ParryNoStep)
 }
 
@@ -765,7 +809,7 @@ fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
 pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
     matches!(
         a.man,
-        Man::Disarm | Man::Close | Man::Retreat | Man::Push | Man::Change
+        Man::Disarm | Man::Close | Man::Retreat | Man::Push | Man::Change | Man::Disengage
     ) || d.is_some_and(|d| {
         matches!(d.man, Man::Seize | Man::Change)
             || (d.man == Man::ParryNoStep && a.man == Man::Attack)

@@ -103,6 +103,21 @@ crate::options! {
             "true",
             "§Complex Maneuvers Close (-3), Retreat (-3) and Push (0, at range 0 only, prevented only by a dodge): range -1 / +1 / +1; Close and Retreat are prevented by a parry or block",
         ),
+        /// §Complex Maneuvers: Offensive Disengage.
+        offensive_disengage: bool = true => (
+            "true",
+            "§Complex Maneuvers Offensive Disengage (-4, needs the initiative, resolved at once, prevented by a parry or block): on success the duel ends, a draw (yield), and the defender takes no damage",
+        ),
+        /// §Shield Bash.
+        shield_bash: bool = true => (
+            "true",
+            "§Shield Bash: a small shield attacks at range 0, maximum damage 1, once a round, and cannot block that round",
+        ),
+        /// §Shield Bash: its difficulty (not given).
+        shield_bash_head_penalty: bool = false => (
+            "false",
+            "§Shield Bash \"done to the head\" with \"no benefit for hit location\": false = difficulty 0 (the digest's reading); true = the head's called-shot -5 (§Hit Location)",
+        ),
         /// §Changing Weapons / disarm: what a disarmed fighter does.
         on_disarm: OnDisarm = OnDisarm::BackupOrUnarmed => (
             "\"backup_or_unarmed\"",

@@ -93,7 +93,7 @@ pub struct WeaponStats {
     /// Hands needed, 1–2.
     #[serde(default = "one", deserialize_with = "de_range::<_, 1, 2>")]
     pub hands: i32,
-    /// A shield: blocks instead of parrying, never attacks (Shield Bash is not modelled).
+    /// A shield: blocks instead of parrying; attacks only by a Shield Bash at range 0.
     #[serde(default)]
     pub shield: bool,
 }
@@ -207,6 +207,13 @@ pub struct Tactics {
     /// this, −20…20.
     #[serde(deserialize_with = "de_range::<_, -20, 20>")]
     pub hesitate_below: i32,
+    /// At range 0, bash with the off-hand shield (once a round) when no weapon can attack
+    /// there (too long, or its maneuvers spent).
+    pub shield_bash: bool,
+    /// Try an Offensive Disengage (−4, the best card) instead of attacking once his hit points
+    /// are down to this, −10…100 (0 = never: he would be out).
+    #[serde(deserialize_with = "de_range::<_, -10, 100>")]
+    pub disengage_at_hp: i32,
 }
 
 impl Default for Tactics {
@@ -225,6 +232,8 @@ impl Default for Tactics {
             keep_reach: false,
             hesitate: Hesitate::Never,
             hesitate_below: 1,
+            shield_bash: false,
+            disengage_at_hp: 0,
         }
     }
 }

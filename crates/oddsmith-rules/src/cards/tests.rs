@@ -648,12 +648,14 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
                 let hp = hits[(i + j) % 3];
                 let hesitate = ["never", "out_of_reach", "weak_hand"][(i * 4 + j) % 3];
                 let t = format!(
-                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\" }}",
+                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\", shield_bash = {}, disengage_at_hp = {} }}",
                     name(ap),
                     name(dp),
                     name(&hp),
                     (i + j) % 2 == 0,
                     (i + j) % 2 == 1,
+                    (i + j) % 2 == 0,
+                    j % 3,
                 );
                 let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
                 let shield = if weapons.1 == "spear" {
@@ -838,4 +840,103 @@ fn hesitating_at_will() {
     let mut t = OutcomeTally::default();
     r.step(&m, &mut s, &mut dice, &mut t);
     assert_eq!((s.init, t.0.attacks[0]), (1, 0));
+}
+
+/// Seed §Shield Bash: a small shield attacks at range 0 with maximum damage 1, once a round,
+/// and cannot be used to parry (block) that round; its difficulty is 0 unless the head's −5
+/// is applied (`shield_bash_head_penalty`).
+#[test]
+fn shield_bash() {
+    let knight = "skill = 3\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 3\ntactics = { shield_bash = true }";
+    let knife = "skill = 3\nweapon = \"dagger\"";
+    let mut rng = stream(32, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for (penalty, total) in [(false, 10), (true, 5)] {
+        let o = opts(|o| o.shield_bash_head_penalty = penalty);
+        let (r, m) = pair::<Cards>(o, &spec(knight), &spec(knife));
+        let mut s = r.start(&m);
+        s.range = 0;
+        let mut rs = rounds([&[Card::plain(10), Card::plain(2)], &[]]);
+        rs[0].cap = 4;
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+        assert_eq!((d.man, d.arm, d.card), (Man::ShieldBash, 1, Card::plain(10)));
+        let (reg, _) =
+            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+        assert_eq!((reg.attack_total, reg.damage), (total, 1), "maximum damage 1");
+        assert_eq!(s.hp[1], 4);
+        // Only one bash a round: the sword cannot reach at 0, so the tactic pushes.
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+        assert_eq!(d.man, Man::Push);
+        // And the shield cannot block this round: against the dagger he must dodge.
+        let a = decl(Man::Attack, Card::plain(3), 0);
+        let mut rs = rounds([&[Card::plain(4)], &[]]);
+        rs[0].bashed = true;
+        let ans = duel::answer(r.options(), &m, &s, &mut rs, 0, &a, 0, &mut dice).unwrap();
+        assert_eq!(ans.man, Man::Dodge);
+        let mut rs = rounds([&[Card::plain(4)], &[]]);
+        let ans = duel::answer(r.options(), &m, &s, &mut rs, 0, &a, 0, &mut dice).unwrap();
+        assert_eq!(ans.man, Man::Block, "without a bash the shield blocks");
+    }
+    // Not at range 1, and not without the option.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(knight), &spec(knife));
+    let mut s = r.start(&m);
+    assert_eq!(s.range, 1);
+    let mut rs = rounds([&[], &[]]);
+    let bash = decl(Man::ShieldBash, Card::plain(9), 1);
+    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, bash, None, 0, &mut dice, &mut NoTally);
+    assert!(!reg.success, "a shield bash is illegal at range 1");
+    let (r, m) = pair::<Cards>(opts(|o| o.shield_bash = false), &spec(knight), &spec(knife));
+    let s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(10)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+    assert_ne!(d.man, Man::ShieldBash);
+}
+
+/// Seed §Complex Maneuvers Offensive Disengage (−4, resolve immediately): prevented by a
+/// parry or block, not a dodge; on success combat ends and the defender takes no damage.
+#[test]
+fn offensive_disengage() {
+    let hurt = "skill = 3\nweapon = \"sword\"\ntactics = { disengage_at_hp = 2 }";
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(hurt), &spec(SOLDIER));
+    let mut rng = stream(33, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(1), Card::plain(6)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_ne!(d.man, Man::Disengage, "5 hit points: he fights");
+    s.hp[0] = 2;
+    let mut rs = rounds([&[Card::plain(1), Card::plain(6)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!((d.man, d.card), (Man::Disengage, Card::plain(6)));
+    assert!(duel::immediate(&d, None));
+    // The soldier's parry of +4 stops it: 6 + 1 − 4 = 3, minus the parry total 4 + 1 − 1 = 4.
+    let (reg, end) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s.clone(),
+        &mut rs,
+        0,
+        d,
+        Some(decl(Man::Parry, Card::plain(4), 0)),
+        0,
+        &mut dice,
+        &mut NoTally,
+    );
+    assert_eq!((reg.attack_total, reg.net, reg.success, end), (3, -1, false, None));
+    // A dodge does not: the duel ends, a draw, the range two yards longer, nobody hurt.
+    let (reg, end) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        d,
+        Some(decl(Man::Dodge, Card::plain(10), 2)),
+        0,
+        &mut dice,
+        &mut NoTally,
+    );
+    assert_eq!((reg.success, reg.damage, reg.defense_total), (true, 0, None));
+    assert_eq!(end, Some(crate::Step::Over(Winner::Draw, Ending::Yield)));
+    assert_eq!((s.range, s.hp), (3, [2, 5]));
 }

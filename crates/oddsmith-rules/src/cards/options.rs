@@ -118,6 +118,11 @@ crate::options! {
             "false",
             "§Shield Bash \"done to the head\" with \"no benefit for hit location\": false = difficulty 0 (the digest's reading); true = the head's called-shot -5 (§Hit Location)",
         ),
+        /// §Hand to Hand Combat: the striking and wrestling maneuvers.
+        hand_to_hand: bool = true => (
+            "true",
+            "§Hand to Hand Combat: barehanded fighters block by the hand-to-hand Block (+1 if the stronger, else -1), tackle (-3, -5 at range 1 or in a charge) and block-grab (-4/-6) into wrestling range, lunge by the hand-to-hand Lunge (maximum damage 1, edge -3, the initiative given up); at wrestling range everyone fights barehanded with his brawling skill: Pin (-5), Suffocate (-4), Counter (0), Reversal (-2), Escape (-4); false = bare hands fight as a weapon (range 0, edge -1, maximum damage 1)",
+        ),
         /// §Changing Weapons / disarm: what a disarmed fighter does.
         on_disarm: OnDisarm = OnDisarm::BackupOrUnarmed => (
             "\"backup_or_unarmed\"",

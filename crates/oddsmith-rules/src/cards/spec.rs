@@ -214,6 +214,12 @@ pub struct Tactics {
     /// are down to this, −10…100 (0 = never: he would be out).
     #[serde(deserialize_with = "de_range::<_, -10, 100>")]
     pub disengage_at_hp: i32,
+    /// A wrestler (barehanded, §Hand to Hand Combat): tackles at range 0 or 1, answers an
+    /// attack with a Block Grab at the seize threshold, and at wrestling range holds or
+    /// strikes; without it a fighter at wrestling range escapes.
+    pub wrestle: bool,
+    /// The wrestler's hold: Pin (−5) or Suffocate (−4).
+    pub hold: Hold,
 }
 
 impl Default for Tactics {
@@ -234,8 +240,20 @@ impl Default for Tactics {
             hesitate_below: 1,
             shield_bash: false,
             disengage_at_hp: 0,
+            wrestle: false,
+            hold: Hold::Pin,
         }
     }
+}
+
+/// §Wrestling Maneuvers: the hold a wrestler plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hold {
+    /// Pin (−5): "A successful pin maneuver ends combat."
+    Pin,
+    /// Suffocate (−4): ends normal combat; the target passes out.
+    Suffocate,
 }
 
 /// §Hesitating: "At any point a player with the initiative may hesitate and relinquish the

@@ -634,6 +634,8 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
         out
     };
     for (weapons, start) in [
+        (("bare hands", "dagger"), Start::Engaged),
+        (("bare hands", "bare hands"), Start::ACharges),
         (("sword", "sword"), Start::Engaged),
         (("spear", "sword"), Start::Engaged),
         (("dagger", "spear"), Start::ACharges),
@@ -648,7 +650,7 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
                 let hp = hits[(i + j) % 3];
                 let hesitate = ["never", "out_of_reach", "weak_hand"][(i * 4 + j) % 3];
                 let t = format!(
-                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\", shield_bash = {}, disengage_at_hp = {} }}",
+                    "brawling = 2\ntactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\", shield_bash = {}, disengage_at_hp = {}, wrestle = {}, hold = \"{}\" }}",
                     name(ap),
                     name(dp),
                     name(&hp),
@@ -656,6 +658,8 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
                     (i + j) % 2 == 1,
                     (i + j) % 2 == 0,
                     j % 3,
+                    (i + j) % 2 == 0,
+                    ["pin", "suffocate"][j % 2],
                 );
                 let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
                 let shield = if weapons.1 == "spear" {
@@ -939,4 +943,165 @@ fn offensive_disengage() {
     assert_eq!((reg.success, reg.damage, reg.defense_total), (true, 0, None));
     assert_eq!(end, Some(crate::Step::Over(Winner::Draw, Ending::Yield)));
     assert_eq!((s.range, s.hp), (3, [2, 5]));
+}
+
+const WRESTLER: &str = "skill = 3\nweapon = \"bare hands\"\nbrawling = 3\ntactics = { wrestle = true, seize_threshold = -3 }";
+const KNIFE: &str = "skill = 3\nweapon = \"dagger\"\ntactics = { seize_threshold = 99 }";
+
+/// Seed §Striking Maneuvers Block (+1 if the defender has a higher might, else −1): the
+/// barehanded parry; `hand_to_hand = false` keeps the weapon-like parry (0).
+#[test]
+fn hand_to_hand_block_by_might() {
+    let mut rng = stream(40, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let boxer = |_might: i32| "skill = 3\nweapon = \"bare hands\"\ntactics = { seize_threshold = 99 }".to_string();
+    for (o, might, man, total) in [
+        (CardsOptions::default(), 0, Man::HandBlock, 3 - 1),
+        (opts(|o| o.hand_to_hand = false), 0, Man::Parry, 3),
+    ] {
+        let (r, m) = pair::<Cards>(o, &spec(KNIFE), &spec(&boxer(might)));
+        let mut s = r.start(&m);
+        assert_eq!(s.range, 0);
+        let a = decl(Man::Attack, Card::plain(6), 0);
+        let mut rs = rounds([&[], &[Card::plain(3)]]);
+        let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &a, 0, &mut dice).unwrap();
+        assert_eq!(d.man, man);
+        let (reg, _) =
+            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(d), 0, &mut dice, &mut NoTally);
+        assert_eq!(reg.defense_total, Some(total), "might {might}");
+        assert_eq!(s.range, 0, "a block steps back");
+    }
+}
+
+/// Seed §Striking Maneuvers Tackle (−3; −2 more at range 1): no damage, into wrestling range,
+/// initiative drawn again (the round ends); Block Grab (−4 if the stronger, else −6): the
+/// defender blocks, takes the fight into wrestling range and the initiative.
+#[test]
+fn tackle_and_block_grab() {
+    let mut rng = stream(41, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(WRESTLER), &spec(KNIFE));
+    for (range, total) in [(0, 5 - 3), (1, 5 - 5)] {
+        let mut s = r.start(&m);
+        s.range = range;
+        s.init = 0;
+        let mut rs = rounds([&[Card::plain(5)], &[]]);
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, range, &mut dice).unwrap();
+        assert_eq!(d.man, Man::Tackle);
+        assert!(duel::immediate(&d, None));
+        let (reg, _) =
+            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+        assert_eq!((reg.attack_total, reg.success, reg.damage), (total, true, 0));
+        assert_eq!((s.range, s.init), (duel::WRESTLING, 2), "wrestling; initiative redrawn");
+    }
+    // The knife fighter attacks; the wrestler answers with a Block Grab (+4 − 6 = −2 reaches
+    // his threshold −3). The attack −1 does not hit: wrestling range, the wrestler's initiative.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(KNIFE), &spec(WRESTLER));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let a = decl(Man::Attack, Card::plain(-1), 0);
+    let mut rs = rounds([&[], &[Card::plain(4)]]);
+    let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &a, 0, &mut dice).unwrap();
+    assert_eq!(d.man, Man::BlockGrab);
+    assert!(duel::immediate(&a, Some(&d)));
+    let (reg, _) =
+        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(d), 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.defense_total, reg.success), (Some(-2), false));
+    assert_eq!((s.range, s.init), (duel::WRESTLING, 1));
+    // At wrestling range both fight barehanded, with their brawling skill.
+    assert_eq!(duel::hand_size(&m, &s, 0), 1, "the knife fighter has no brawling");
+    assert_eq!(duel::hand_size(&m, &s, 1), 3);
+    assert!(duel::arms(&m, &s, 0)[0].is_some_and(|x| x.bare));
+}
+
+/// Seed §Wrestling Maneuvers: a non-wrestler escapes (−4, to range 0), a counter prevents
+/// it; the wrestler pins (−5, ends combat) or suffocates (−4, the target passes out), and a
+/// reversal (−2) prevents the hold and takes the initiative.
+#[test]
+fn wrestling_maneuvers() {
+    let mut rng = stream(42, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(KNIFE), &spec(WRESTLER));
+    let mut s = r.start(&m);
+    s.range = duel::WRESTLING;
+    s.init = 0;
+    let mut rs = rounds([&[Card::plain(2), Card::plain(7)], &[Card::plain(-4)]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
+    assert_eq!((d.man, d.card), (Man::Escape, Card::plain(7)));
+    let c = duel::answer(r.options(), &m, &s, &mut rs, 1, &d, -1, &mut dice).unwrap();
+    assert_eq!(c.man, Man::Counter, "−4 − 2 is below the threshold −3: a plain counter");
+    let (reg, _) =
+        duel::resolve(r.options(), &m, &mut s.clone(), &mut rs, 0, d, Some(c), 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.attack_total, reg.defense_total, reg.success), (3, Some(-4), true));
+    let (reg, _) = duel::resolve(
+        r.options(),
+        &m,
+        &mut s,
+        &mut rs,
+        0,
+        d,
+        Some(decl(Man::Counter, Card::plain(5), 0)),
+        0,
+        &mut dice,
+        &mut NoTally,
+    );
+    assert_eq!((reg.net, reg.success), (-2, false));
+    assert_eq!(s.range, duel::WRESTLING, "countered");
+    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert!(reg.success);
+    assert_eq!(s.range, 0, "escaped to close range");
+    // The wrestler pins an opponent without cards; against a +8 he strikes (8 − 5 ≥ 1 holds).
+    for (hold, ending) in [("pin", Ending::Yield), ("suffocate", Ending::Incapacitated)] {
+        let w = WRESTLER.replace("wrestle = true", &format!("wrestle = true, hold = \"{hold}\""));
+        let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&w), &spec(KNIFE));
+        let mut s = r.start(&m);
+        s.range = duel::WRESTLING;
+        let mut rs = rounds([&[Card::plain(-6)], &[]]);
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
+        assert!(matches!(d.man, Man::Pin | Man::Suffocate));
+        let (_, end) =
+            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+        assert_eq!(end, Some(crate::Step::Over(Winner::A, ending)));
+        let mut rs = rounds([&[Card::plain(-6)], &[Card::plain(1)]]);
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
+        assert_eq!(d.man, Man::Attack, "a −6 hold would fail: he strikes");
+    }
+    // A reversal: the knife fighter (threshold −3 now) prevents the pin and takes over.
+    let knife = KNIFE.replace("99", "-3");
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(WRESTLER), &spec(&knife));
+    let mut s = r.start(&m);
+    s.range = duel::WRESTLING;
+    s.init = 0;
+    let pin = decl(Man::Pin, Card::plain(6), 0);
+    let mut rs = rounds([&[], &[Card::plain(6)]]);
+    let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &pin, -1, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Reversal);
+    assert!(duel::immediate(&pin, Some(&d)));
+    let (reg, end) =
+        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, pin, Some(d), 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.attack_total, reg.defense_total, reg.success, end), (1, Some(4), false, None));
+    assert_eq!((s.init, s.range), (1, duel::WRESTLING));
+}
+
+/// Seed §Striking Maneuvers Lunge (−2, maximum damage 1, edge −3): barehanded at range 1; the
+/// lunger gives the initiative up.
+#[test]
+fn hand_to_hand_lunge() {
+    let mut rng = stream(43, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let boxer = "skill = 3\nweapon = \"bare hands\"\ntactics = { lunge = true }";
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(boxer), &spec("skill = 2\nweapon = \"sword\""));
+    let mut s = r.start(&m);
+    s.init = 0;
+    assert_eq!(s.range, 1);
+    let mut rs = rounds([&[Card::plain(3)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Lunge);
+    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.success, reg.damage), (true, 0), "3 − 3 = 0 damage");
+    assert_eq!(s.init, 1, "the initiative goes to the swordsman");
+    let mut rs = rounds([&[Card::plain(10)], &[]]);
+    s.init = 0;
+    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, decl(Man::Lunge, Card::plain(10), 0), None, 0, &mut dice, &mut NoTally);
+    assert_eq!(reg.damage, 1, "maximum damage 1");
 }

@@ -14,7 +14,7 @@ use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::fighter::{Arm, Matchup};
 use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
-use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold};
+use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
@@ -759,8 +759,16 @@ pub fn resolve<R: Roller, T: Tally>(
         0
     };
     let charged = charge_bonus > 0;
-    let a_base =
-        mods(m, att, a_arm, a.man) + a.man.difficulty() + head + situational(m, s, att, a.man, charged);
+    // §Hit Location: a called shot's modifier (the Shield Bash gets no benefit from it).
+    let loc = match a.man {
+        Man::Attack | Man::AttackNoStep | Man::Lunge => m.f[att].tactics.called_shot,
+        _ => Location::Torso,
+    };
+    let a_base = mods(m, att, a_arm, a.man)
+        + a.man.difficulty()
+        + head
+        + loc.modifier()
+        + situational(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
         mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man)
             + d.man.difficulty()
@@ -821,7 +829,7 @@ pub fn resolve<R: Roller, T: Tally>(
                     let md = md + charge_bonus;
                     let raw = (a_card + edge)
                         .clamp(o.damage_floor, md.max(o.damage_floor));
-                    (raw - m.f[def].protection).max(0)
+                    (raw + o.location_damage.of(loc) - m.f[def].protection).max(0)
                 }
                 _ => 0,
             };
@@ -975,8 +983,8 @@ pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
     })
 }
 
-/// §Determine Initiative: combat training (1 card without it) + willpower, best card, hits by
-/// whoever is behind; ties per `initiative_tie`. Returns the side with the initiative.
+/// §Determine Initiative: combat training (1 card without it; fast-draw in round 1 of a show
+/// down) + willpower, best card, hits by whoever is behind; ties per `initiative_tie`. Returns the side with the initiative.
 pub fn initiative<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
@@ -991,7 +999,13 @@ pub fn initiative<R: Roller, T: Tally>(
         let mut tot = [0i32; 2];
         let mut last = [Card::default(); 2];
         for sd in 0..2 {
-            let n = m.f[sd].combat_training.max(1);
+            // §Show Downs: "the fast-draw skill is used instead of combat training".
+            let skill = if o.start == Start::ShowDown && s.round <= 1 {
+                m.f[sd].fast_draw
+            } else {
+                m.f[sd].combat_training
+            };
+            let n = skill.max(1);
             let mut best: Option<Card> = None;
             for _ in 0..n {
                 if let Some(c) = draw(&mut s.decks[deck_of(o, sd)], r) {
@@ -1096,7 +1110,7 @@ pub fn step<R: Roller, T: Tally>(
     let mut charge = false;
     if s.round == 1 {
         match o.start {
-            Start::Engaged => {}
+            Start::Engaged | Start::ShowDown => {}
             Start::ACharges => {
                 charge = true;
                 s.init = u8::from(m.f[1].main.range > m.f[0].main.range);

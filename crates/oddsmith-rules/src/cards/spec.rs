@@ -220,6 +220,8 @@ pub struct Tactics {
     pub wrestle: bool,
     /// The wrestler's hold: Pin (−5) or Suffocate (−4).
     pub hold: Hold,
+    /// Where his attacks aim (§Hit Location): the torso (no modifier) or a called shot.
+    pub called_shot: Location,
 }
 
 impl Default for Tactics {
@@ -242,6 +244,38 @@ impl Default for Tactics {
             disengage_at_hp: 0,
             wrestle: false,
             hold: Hold::Pin,
+            called_shot: Location::Torso,
+        }
+    }
+}
+
+/// §Hit Location: where an attack aims ("assume all attacks are aimed at the target's torso").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    /// The torso or back: no modifier.
+    Torso,
+    /// The head, −5.
+    Head,
+    /// The head's vitals, −8.
+    HeadVitals,
+    /// The torso's vitals, −6.
+    TorsoVitals,
+    /// The legs, −3.
+    Legs,
+    /// The arms, −3.
+    Arms,
+}
+
+impl Location {
+    /// The attack modifier of a called shot (§Hit Location, normal-sized targets).
+    pub fn modifier(self) -> i32 {
+        match self {
+            Location::Torso => 0,
+            Location::Head => -5,
+            Location::HeadVitals => -8,
+            Location::TorsoVitals => -6,
+            Location::Legs | Location::Arms => -3,
         }
     }
 }

@@ -640,6 +640,7 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
         (("spear", "sword"), Start::Engaged),
         (("dagger", "spear"), Start::ACharges),
         (("sword", "medium axe"), Start::ASurprises),
+        (("dagger", "sword"), Start::ShowDown),
     ] {
         let o = opts(|o| {
             o.start = start;
@@ -650,7 +651,7 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
                 let hp = hits[(i + j) % 3];
                 let hesitate = ["never", "out_of_reach", "weak_hand"][(i * 4 + j) % 3];
                 let t = format!(
-                    "brawling = 2\ntactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\", shield_bash = {}, disengage_at_hp = {}, wrestle = {}, hold = \"{}\" }}",
+                    "brawling = 2\ntactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\", shield_bash = {}, disengage_at_hp = {}, wrestle = {}, hold = \"{}\", called_shot = \"{}\" }}",
                     name(ap),
                     name(dp),
                     name(&hp),
@@ -660,6 +661,7 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
                     j % 3,
                     (i + j) % 2 == 0,
                     ["pin", "suffocate"][j % 2],
+                    ["torso", "legs"][(i + 2 * j) % 2],
                 );
                 let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
                 let shield = if weapons.1 == "spear" {
@@ -1104,4 +1106,56 @@ fn hand_to_hand_lunge() {
     s.init = 0;
     let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, decl(Man::Lunge, Card::plain(10), 0), None, 0, &mut dice, &mut NoTally);
     assert_eq!(reg.damage, 1, "maximum damage 1");
+}
+
+/// Seed §Show Downs: "the fast-draw skill is used instead of combat training to determine
+/// initiative" — fast-draw 2 against 1 (no combat training) gives the §7.6 value 5304/7783.
+#[test]
+fn show_down_initiative_by_fast_draw() {
+    let o = opts(|o| {
+        o.hit_rule = HitRule::None;
+        o.reshuffle = Reshuffle::EveryCheck;
+        o.start = Start::ShowDown;
+    });
+    let (r, m) = pair::<Cards>(
+        o,
+        &spec("skill = 1\nweapon = \"sword\"\nfast_draw = 2"),
+        &spec("skill = 1\nweapon = \"sword\"\nfast_draw = 1\ncombat_training = 4"),
+    );
+    let n = 100_000u32;
+    let mut rng = stream(44, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut a = 0u32;
+    for _ in 0..n {
+        let mut s = r.start(&m);
+        a += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
+    }
+    within_4_sigma(f64::from(a) / f64::from(n), 5304.0 / 7783.0, n);
+}
+
+/// Seed §Hit Location: a called shot takes the location's modifier (the head −5); what a hit
+/// there does is not in the post (G12), so `location_damage` adds damage after the cap.
+#[test]
+fn called_shots() {
+    let aimer = "skill = 3\nweapon = \"sword\"\ntactics = { called_shot = \"head\" }";
+    let mut rng = stream(45, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for (bonus, damage) in [(0, 3), (2, 5)] {
+        let o = opts(|o| o.location_damage.head = bonus);
+        let (r, m) = pair::<Cards>(o, &spec(aimer), &spec(SOLDIER));
+        let mut s = r.start(&m);
+        let mut rs = rounds([&[], &[]]);
+        let a = decl(Man::Attack, Card::plain(10), 0);
+        let p = decl(Man::Parry, Card::plain(2), 0);
+        let (reg, _) =
+            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(p), 0, &mut dice, &mut NoTally);
+        assert_eq!((reg.attack_total, reg.net, reg.damage), (10 + 1 - 5, 6 - 2, damage));
+    }
+    // The torso (the default) has no modifier.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(DEVON), &spec(SOLDIER));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let a = decl(Man::Attack, Card::plain(10), 0);
+    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, None, 0, &mut dice, &mut NoTally);
+    assert_eq!((reg.attack_total, reg.damage), (11, 3));
 }

@@ -59,18 +59,26 @@ pub enum CardsCheck {
     },
 }
 
-/// Parameter names accepted by `oddsmith check cards`.
-pub const PARAMS: &[&str] = &[
-    "kind",
-    "skill",
-    "modifier",
-    "vs",
-    "parry_cards",
-    "attack",
-    "parry",
-    "edge",
-    "max_damage",
-];
+crate::check_params! {
+    /// The parameters of `oddsmith check cards`: accepted names and docs.
+    pub mod params {
+        "kind" => ("basic", "basic | opposed | register | damage | into_melee"),
+        "skill" => ("1", "cards drawn (0 = unskilled, 1 card)"),
+        "modifier" => (
+            "0",
+            "basic, opposed, into_melee: total modifier (A's advantage for opposed)",
+        ),
+        "vs" => ("1", "opposed: the other side's cards"),
+        "parry_cards" => ("1", "register: the defender's cards"),
+        "attack" => ("0", "register: attacker's modifiers + maneuver difficulty"),
+        "parry" => (
+            "0",
+            "register: defender's modifiers + parry difficulty (−2 no step back, −3 seize)",
+        ),
+        "edge" => ("0", "damage: weapon edge"),
+        "max_damage" => ("3", "damage: weapon maximum damage"),
+    }
+}
 
 fn cards(p: &CheckParams, key: &str, default: i64, deck_len: usize) -> Result<u32, RulesError> {
     let v = p.int_or(key, default)?;
@@ -91,7 +99,7 @@ fn modifier(p: &CheckParams, key: &str, default: i64) -> Result<i32, RulesError>
 
 /// Parses `kind=basic|opposed|register|damage|into_melee` and its parameters.
 pub fn parse(p: &CheckParams, deck_len: usize) -> Result<CardsCheck, RulesError> {
-    p.only(PARAMS)?;
+    p.only(params::NAMES)?;
     let n = cards(p, "skill", 1, deck_len)?;
     Ok(match p.get("kind").unwrap_or("basic") {
         "basic" => CardsCheck::Basic {

@@ -35,10 +35,9 @@ pub use spec::FighterSpec;
 
 use oddsmith_dice::deck::{Deck, best_of};
 
-use crate::info::doc;
 use crate::solver::Step;
 use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, FieldDoc, Roller, RulesError, RulesetInfo,
+    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo,
     Tally,
 };
 use duel::State;
@@ -137,9 +136,9 @@ impl crate::Ruleset for Cards {
                       Disarming Attack, Lunge, Close, Retreat, Push, weapon changes with fast draw, range and \
                       reach, off-hand items, charging and surprise. Monte Carlo only (the decks \
                       are in the state); checks are exact (hypergeometric).",
-            fighter_fields: FIGHTER_DOCS.to_vec(),
+            fighter_fields: FighterSpec::DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
-            check_params: CHECK_DOCS.to_vec(),
+            check_params: check::params::DOCS.to_vec(),
         }
     }
 
@@ -221,50 +220,3 @@ impl crate::Ruleset for Cards {
         })
     }
 }
-
-/// Documentation of every fighter field.
-pub const FIGHTER_DOCS: &[FieldDoc] = &[
-    doc("skill", "0", "main weapon skill 0–16: cards drawn per round (0 = unskilled, 1 card) (§Draw Hands)"),
-    doc(
-        "weapon",
-        "required",
-        "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands (digest §4.16 placeholders; sword range/force/maneuvers and spear range are TEXT), or { range, force, max_maneuvers (0 = unlimited), edge, max_damage, hands }",
-    ),
-    doc(
-        "off_hand",
-        "none",
-        "shield (\"small shield\": blocks), parrying dagger or second weapon; hand = lower skill, maneuvers = higher maximum + 1, each item within its own (§Shields, Parrying Daggers & Off-hand Weapons)",
-    ),
-    doc("off_hand_skill", "0", "skill with the off-hand item, 0–16"),
-    doc("backup", "none", "weapon drawn after a disarm under on_disarm = \"backup_or_unarmed\" or \"backup_or_defeat\" (§Changing Weapons)"),
-    doc("backup_skill", "0", "skill with the backup weapon, 0–16"),
-    doc("fast_draw", "0", "fast-draw skill: the hand the round after a weapon change is min(skill, fast draw), 1 card without it"),
-    doc("combat_training", "0", "cards drawn for initiative, 1 without it (§Determine Initiative)"),
-    doc("brawling", "0", "bare-hand skill (G23) under on_disarm = \"unarmed\""),
-    doc("stealth", "0", "stealth skill: A's side of the surprise check"),
-    doc("finesse", "0", "finesse −5…+10: added to attack, parry, dodge and block totals"),
-    doc("willpower", "0", "willpower −5…+10: added to the initiative total"),
-    doc("vitality", "0", "vitality −4…+10: hit points = hp_base + vitality (G4)"),
-    doc("awareness", "0", "awareness −5…+10: B's side of the surprise check"),
-    doc("armor_mod", "0", "armour modifier −6…0 added to every combat total (the soldier's −1)"),
-    doc("protection", "0", "armour protection 0–5 subtracted from damage after the cap (G5; none in the text)"),
-    doc("npc", "false", "a non-player fighter: draws from a jokerless deck under npc_jokerless"),
-    doc(
-        "tactics",
-        "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true }",
-        "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize when card + mods − 3 ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in",
-    ),
-];
-
-/// Documentation of `oddsmith check cards` parameters.
-pub const CHECK_DOCS: &[FieldDoc] = &[
-    doc("kind", "basic", "basic | opposed | register | damage | into_melee"),
-    doc("skill", "1", "cards drawn (0 = unskilled, 1 card)"),
-    doc("modifier", "0", "basic, opposed, into_melee: total modifier (A's advantage for opposed)"),
-    doc("vs", "1", "opposed: the other side's cards"),
-    doc("parry_cards", "1", "register: the defender's cards"),
-    doc("attack", "0", "register: attacker's modifiers + maneuver difficulty"),
-    doc("parry", "0", "register: defender's modifiers + parry difficulty (−2 no step back, −3 seize)"),
-    doc("edge", "0", "damage: weapon edge"),
-    doc("max_damage", "3", "damage: weapon maximum damage"),
-];

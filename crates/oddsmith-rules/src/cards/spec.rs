@@ -5,64 +5,120 @@ use serde::{Deserialize, Serialize};
 
 use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
 
-/// A fighter under the card-combat rules (`[fighters.NAME]`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FighterSpec {
-    /// Skill with the main weapon: cards drawn per round, 0–16 (0 = unskilled, 1 card).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub skill: i32,
-    /// The main weapon: a built-in name or an inline table.
-    pub weapon: WeaponEntry,
-    /// A shield, parrying dagger or second weapon in the off hand.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub off_hand: Option<WeaponEntry>,
-    /// Skill with the off-hand item (the hand is the lower of the two skills), 0–16.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub off_hand_skill: i32,
-    /// A backup weapon drawn after a disarm (§Changing Weapons).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub backup: Option<WeaponEntry>,
-    /// Skill with the backup weapon, 0–16.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub backup_skill: i32,
-    /// Fast-draw skill: the hand in the round after a weapon change is min(new skill,
-    /// fast-draw), 1 card without it.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub fast_draw: i32,
-    /// Combat training: cards drawn for initiative (1 without it), 0–16.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub combat_training: i32,
-    /// Bare-hand skill (G23), used under `on_disarm = "unarmed"`, 0–16.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub brawling: i32,
-    /// Stealth skill (the surprise check), 0–16.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-    pub stealth: i32,
-    /// Finesse, −5…+10: added to attack, parry, dodge and block totals.
-    #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
-    pub finesse: i32,
-    /// Willpower, −5…+10: added to the initiative total.
-    #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
-    pub willpower: i32,
-    /// Vitality, −4…+10: hit points are hp_base + vitality (G4).
-    #[serde(default, deserialize_with = "de_range::<_, -4, 10>")]
-    pub vitality: i32,
-    /// Awareness, −5…+10 (the surprise check).
-    #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
-    pub awareness: i32,
-    /// Armour modifier, −6…0: added to every combat total (the soldier's −1).
-    #[serde(default, deserialize_with = "de_range::<_, -6, 0>")]
-    pub armor_mod: i32,
-    /// Armour protection, 0–5, subtracted from damage after the cap (G5; 0 in the text).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 5>")]
-    pub protection: i32,
-    /// A non-player fighter (draws from a jokerless deck under `npc_jokerless`).
-    #[serde(default)]
-    pub npc: bool,
-    /// How the fighter plays (digest §6.2).
-    #[serde(default)]
-    pub tactics: Tactics,
+crate::spec! {
+    /// A fighter under the card-combat rules (`[fighters.NAME]`).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FighterSpec {
+        /// Skill with the main weapon: cards drawn per round, 0–16 (0 = unskilled, 1 card).
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        skill: i32 => (
+            "0",
+            "main weapon skill 0–16: cards drawn per round (0 = unskilled, 1 card) (§Draw Hands)",
+        ),
+        /// The main weapon: a built-in name or an inline table.
+        weapon: WeaponEntry => (
+            "required",
+            "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands (digest §4.16 placeholders; sword range/force/maneuvers and spear range are TEXT), or { range, force, max_maneuvers (0 = unlimited), edge, max_damage, hands }",
+        ),
+        /// A shield, parrying dagger or second weapon in the off hand.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        off_hand: Option<WeaponEntry> => (
+            "none",
+            "shield (\"small shield\": blocks), parrying dagger or second weapon; hand = lower skill, maneuvers = higher maximum + 1, each item within its own (§Shields, Parrying Daggers & Off-hand Weapons)",
+        ),
+        /// Skill with the off-hand item (the hand is the lower of the two skills), 0–16.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        off_hand_skill: i32 => (
+            "0",
+            "skill with the off-hand item, 0–16",
+        ),
+        /// A backup weapon drawn after a disarm (§Changing Weapons).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        backup: Option<WeaponEntry> => (
+            "none",
+            "weapon drawn after a disarm under on_disarm = \"backup_or_unarmed\" or \"backup_or_defeat\" (§Changing Weapons)",
+        ),
+        /// Skill with the backup weapon, 0–16.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        backup_skill: i32 => (
+            "0",
+            "skill with the backup weapon, 0–16",
+        ),
+        /// Fast-draw skill: the hand in the round after a weapon change is min(new skill,
+        /// fast-draw), 1 card without it.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        fast_draw: i32 => (
+            "0",
+            "fast-draw skill: the hand the round after a weapon change is min(skill, fast draw), 1 card without it",
+        ),
+        /// Combat training: cards drawn for initiative (1 without it), 0–16.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        combat_training: i32 => (
+            "0",
+            "cards drawn for initiative, 1 without it (§Determine Initiative)",
+        ),
+        /// Bare-hand skill (G23), used under `on_disarm = "unarmed"`, 0–16.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        brawling: i32 => (
+            "0",
+            "bare-hand skill (G23) under on_disarm = \"unarmed\"",
+        ),
+        /// Stealth skill (the surprise check), 0–16.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        stealth: i32 => (
+            "0",
+            "stealth skill: A's side of the surprise check",
+        ),
+        /// Finesse, −5…+10: added to attack, parry, dodge and block totals.
+        #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+        finesse: i32 => (
+            "0",
+            "finesse −5…+10: added to attack, parry, dodge and block totals",
+        ),
+        /// Willpower, −5…+10: added to the initiative total.
+        #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+        willpower: i32 => (
+            "0",
+            "willpower −5…+10: added to the initiative total",
+        ),
+        /// Vitality, −4…+10: hit points are hp_base + vitality (G4).
+        #[serde(default, deserialize_with = "de_range::<_, -4, 10>")]
+        vitality: i32 => (
+            "0",
+            "vitality −4…+10: hit points = hp_base + vitality (G4)",
+        ),
+        /// Awareness, −5…+10 (the surprise check).
+        #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+        awareness: i32 => (
+            "0",
+            "awareness −5…+10: B's side of the surprise check",
+        ),
+        /// Armour modifier, −6…0: added to every combat total (the soldier's −1).
+        #[serde(default, deserialize_with = "de_range::<_, -6, 0>")]
+        armor_mod: i32 => (
+            "0",
+            "armour modifier −6…0 added to every combat total (the soldier's −1)",
+        ),
+        /// Armour protection, 0–5, subtracted from damage after the cap (G5; 0 in the text).
+        #[serde(default, deserialize_with = "de_range::<_, 0, 5>")]
+        protection: i32 => (
+            "0",
+            "armour protection 0–5 subtracted from damage after the cap (G5; none in the text)",
+        ),
+        /// A non-player fighter (draws from a jokerless deck under `npc_jokerless`).
+        #[serde(default)]
+        npc: bool => (
+            "false",
+            "a non-player fighter: draws from a jokerless deck under npc_jokerless",
+        ),
+        /// How the fighter plays (digest §6.2).
+        #[serde(default)]
+        tactics: Tactics => (
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize when card + mods − 3 ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in",
+        ),
+    }
 }
 
 /// A weapon entry.

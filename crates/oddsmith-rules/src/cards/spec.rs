@@ -76,6 +76,13 @@ crate::spec! {
             "0",
             "finesse −5…+10: added to attack, parry, dodge and block totals",
         ),
+        /// Might, −5…+10: the hand-to-hand Block and Block Grab compare it (§Striking
+        /// Maneuvers; "strength" in Block Grab, errata E8).
+        #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+        might: i32 => (
+            "0",
+            "might −5…+10: the hand-to-hand Block (+1 if higher than the attacker's, else −1) and Block Grab (−4 if higher, else −6)",
+        ),
         /// Willpower, −5…+10: added to the initiative total.
         #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
         willpower: i32 => (
@@ -115,8 +122,8 @@ crate::spec! {
         /// How the fighter plays (digest §6.2).
         #[serde(default)]
         tactics: Tactics => (
-            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true }",
-            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize when card + mods − 3 ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in",
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, keep_reach = false, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", called_shot = \"torso\" }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in; keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in; hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); called_shot torso | head | head_vitals | torso_vitals | legs | arms",
         ),
     }
 }

@@ -956,10 +956,13 @@ const KNIFE: &str = "skill = 3\nweapon = \"dagger\"\ntactics = { seize_threshold
 fn hand_to_hand_block_by_might() {
     let mut rng = stream(40, 0);
     let mut dice = RngRoller::new(&mut rng);
-    let boxer = |_might: i32| "skill = 3\nweapon = \"bare hands\"\ntactics = { seize_threshold = 99 }".to_string();
+    let boxer = |might: i32| {
+        format!("skill = 3\nweapon = \"bare hands\"\nmight = {might}\ntactics = {{ seize_threshold = 99 }}")
+    };
     for (o, might, man, total) in [
         (CardsOptions::default(), 0, Man::HandBlock, 3 - 1),
-        (opts(|o| o.hand_to_hand = false), 0, Man::Parry, 3),
+        (CardsOptions::default(), 1, Man::HandBlock, 3 + 1),
+        (opts(|o| o.hand_to_hand = false), 1, Man::Parry, 3),
     ] {
         let (r, m) = pair::<Cards>(o, &spec(KNIFE), &spec(&boxer(might)));
         let mut s = r.start(&m);
@@ -1010,6 +1013,15 @@ fn tackle_and_block_grab() {
         duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(d), 0, &mut dice, &mut NoTally);
     assert_eq!((reg.defense_total, reg.success), (Some(-2), false));
     assert_eq!((s.range, s.init), (duel::WRESTLING, 1));
+    // The stronger wrestler grabs at −4.
+    let strong = WRESTLER.replace("brawling = 3", "brawling = 3\nmight = 2");
+    let (r2, m2) = pair::<Cards>(CardsOptions::default(), &spec(KNIFE), &spec(&strong));
+    let mut s2 = r2.start(&m2);
+    let mut rs = rounds([&[], &[Card::plain(4)]]);
+    let g = decl(Man::BlockGrab, Card::plain(4), 0);
+    let (reg, _) =
+        duel::resolve(r2.options(), &m2, &mut s2, &mut rs, 0, a, Some(g), 0, &mut dice, &mut NoTally);
+    assert_eq!(reg.defense_total, Some(0));
     // At wrestling range both fight barehanded, with their brawling skill.
     assert_eq!(duel::hand_size(&m, &s, 0), 1, "the knife fighter has no brawling");
     assert_eq!(duel::hand_size(&m, &s, 1), 3);

@@ -500,24 +500,30 @@ fn checks_monte_carlo_within_4_sigma() {
 /// Digest §7.6: initiative with ties redrawn, combat training 2 against 1: 5304/7783.
 #[test]
 fn initiative_matches_7_6() {
+    let p = initiative_share(Start::Engaged, "combat_training = 2", "combat_training = 1", 21);
+    within_4_sigma(p, 5304.0 / 7783.0, INITIATIVE_TRIALS);
+}
+
+const INITIATIVE_TRIALS: u32 = 100_000;
+
+/// A's share of the initiative draws (no hits, every check on a full deck) between two
+/// swordsmen with the extra fields `a` and `b`.
+fn initiative_share(start: Start, a: &str, b: &str, seed: u64) -> f64 {
     let o = opts(|o| {
         o.hit_rule = HitRule::None;
         o.reshuffle = Reshuffle::EveryCheck;
+        o.start = start;
     });
-    let (r, m) = pair::<Cards>(
-        o,
-        &spec("skill = 1\nweapon = \"sword\"\ncombat_training = 2"),
-        &spec("skill = 1\nweapon = \"sword\"\ncombat_training = 1"),
-    );
-    let n = 100_000u32;
-    let mut rng = stream(21, 0);
+    let f = |x: &str| spec(&format!("skill = 1\nweapon = \"sword\"\n{x}"));
+    let (r, m) = pair::<Cards>(o, &f(a), &f(b));
+    let mut rng = stream(seed, 0);
     let mut dice = RngRoller::new(&mut rng);
-    let mut a = 0u32;
-    for _ in 0..n {
+    let mut won = 0u32;
+    for _ in 0..INITIATIVE_TRIALS {
         let mut s = r.start(&m);
-        a += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
+        won += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
     }
-    within_4_sigma(f64::from(a) / f64::from(n), 5304.0 / 7783.0, n);
+    f64::from(won) / f64::from(INITIATIVE_TRIALS)
 }
 
 /// Digest §7.9: one register, one card each, modifiers 0, both hitting when losing, the
@@ -1124,25 +1130,9 @@ fn hand_to_hand_lunge() {
 /// initiative" — fast-draw 2 against 1 (no combat training) gives the §7.6 value 5304/7783.
 #[test]
 fn show_down_initiative_by_fast_draw() {
-    let o = opts(|o| {
-        o.hit_rule = HitRule::None;
-        o.reshuffle = Reshuffle::EveryCheck;
-        o.start = Start::ShowDown;
-    });
-    let (r, m) = pair::<Cards>(
-        o,
-        &spec("skill = 1\nweapon = \"sword\"\nfast_draw = 2"),
-        &spec("skill = 1\nweapon = \"sword\"\nfast_draw = 1\ncombat_training = 4"),
-    );
-    let n = 100_000u32;
-    let mut rng = stream(44, 0);
-    let mut dice = RngRoller::new(&mut rng);
-    let mut a = 0u32;
-    for _ in 0..n {
-        let mut s = r.start(&m);
-        a += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
-    }
-    within_4_sigma(f64::from(a) / f64::from(n), 5304.0 / 7783.0, n);
+    let b = "fast_draw = 1\ncombat_training = 4";
+    let p = initiative_share(Start::ShowDown, "fast_draw = 2", b, 44);
+    within_4_sigma(p, 5304.0 / 7783.0, INITIATIVE_TRIALS);
 }
 
 /// Seed §Hit Location: a called shot takes the location's modifier (the head −5); what a hit

@@ -787,7 +787,7 @@ fn attack_without_stepping_forward() {
             &mut dice,
             &mut NoTally,
         );
-        assert_eq!(reg.attack_total, 4 + 0 - 2, "{answer:?}: the −2");
+        assert_eq!(reg.attack_total, 4 - 2, "{answer:?}: the −2");
         assert_eq!(s.range, want, "{answer:?}");
     }
     // A normal attack met by no defence closes the range (the literal §Range reading).

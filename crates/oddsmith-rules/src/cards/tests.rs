@@ -54,6 +54,19 @@ fn decl(man: Man, card: Card, arm: u8) -> Decl {
     Decl { man, card, arm }
 }
 
+/// Resolves one register with A attacking, outside a charge, without counting.
+fn resolve0<R: crate::Roller>(
+    r: &Cards,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    a: Decl,
+    d: Option<Decl>,
+    dice: &mut R,
+) -> (duel::Register, Option<crate::Step>) {
+    duel::resolve(r.options(), m, s, rs, 0, a, d, 0, dice, &mut NoTally)
+}
+
 #[test]
 fn docs_are_complete() {
     check_docs::<Cards>();
@@ -206,18 +219,7 @@ fn changing_weapons_example() {
     let mut rs = rounds([&[Card::plain(4), Card::plain(-1)], &[Card::plain(2)]]);
     let mut rng = stream(3, 0);
     let mut dice = RngRoller::new(&mut rng);
-    let (_, _) = duel::resolve(
-        r.options(),
-        &m,
-        &mut s,
-        &mut rs,
-        0,
-        decl(Man::Attack, Card::plain(1), 0),
-        Some(decl(Man::ParryNoStep, Card::plain(2), 0)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    let (_, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(1), 0), Some(decl(Man::ParryNoStep, Card::plain(2), 0)), &mut dice);
     assert_eq!(s.range, 0, "errata E1: the example's 'reducing the range to 0'");
     // Devon's sword cannot attack at 0; his dagger can: his tactic changes weapons.
     let mut rng = stream(4, 0);
@@ -227,7 +229,7 @@ fn changing_weapons_example() {
     let d = decl_next(&r, &m, &s, &mut rs2, &mut dice);
     assert_eq!(d.man, Man::Change);
     rs = rs2;
-    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!(s.kit[0], KIT_BACKUP);
     assert!(rs[0].done, "no further action this round");
     assert_eq!(rs[0].hand.len(), 1, "the other card stays unplayed");
@@ -314,18 +316,7 @@ fn unopposed_attack_closes_range_option() {
     let mut rs = rounds([&[], &[]]);
     let mut rng = stream(6, 1);
     let mut dice = RngRoller::new(&mut rng);
-    duel::resolve(
-        r.options(),
-        &m,
-        &mut s,
-        &mut rs,
-        0,
-        decl(Man::Attack, Card::plain(-4), 0),
-        Some(decl(Man::Dodge, Card::plain(5), 0)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(-4), 0), Some(decl(Man::Dodge, Card::plain(5), 0)), &mut dice);
     assert_eq!(s.range, 0, "a dodge includes no step back");
     for (flag, want) in [(false, 1), (true, 0)] {
         let o = opts(|o| o.unopposed_attack_closes_range = flag);
@@ -334,18 +325,7 @@ fn unopposed_attack_closes_range_option() {
         let mut rs = rounds([&[], &[]]);
         let mut rng = stream(6, 0);
         let mut dice = RngRoller::new(&mut rng);
-        duel::resolve(
-            r.options(),
-            &m,
-            &mut s,
-            &mut rs,
-            0,
-            decl(Man::Attack, Card::plain(-4), 0),
-            None,
-            0,
-            &mut dice,
-            &mut NoTally,
-        );
+        resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(-4), 0), None, &mut dice);
         assert_eq!(s.range, want);
     }
 }
@@ -368,7 +348,7 @@ fn push_lunge_and_reserve() {
     let mut rs = rounds([&[Card::plain(1), Card::plain(2)], &[]]);
     let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
     assert_eq!((d.man, d.card), (Man::Push, Card::plain(2)));
-    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!(s.range, 1);
     // A swordsman one yard short lunges; an unopposed +10 deals 3 + 1.
     let (r, m) = pair::<Cards>(
@@ -382,7 +362,7 @@ fn push_lunge_and_reserve() {
     let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
     assert_eq!(d.man, Man::Lunge);
     let (reg, _) =
-        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+        resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!((reg.attack_total, reg.damage), (10 + 1 - 2, 4));
     // Greedy with one card in reserve plays the second best, then stops at one card left.
     let (r, m) = pair::<Cards>(
@@ -542,18 +522,7 @@ fn one_register_with_hits_matches_7_9() {
         let a = s.decks[0].draw_with(|k| dice_roll(&mut dice, k)).unwrap();
         let d = s.decks[1].draw_with(|k| dice_roll(&mut dice, k)).unwrap();
         let mut rs = rounds([&[], &[]]);
-        let (reg, _) = duel::resolve(
-            r.options(),
-            &m,
-            &mut s,
-            &mut rs,
-            0,
-            decl(Man::Attack, a, 0),
-            Some(decl(Man::Parry, d, 0)),
-            0,
-            &mut dice,
-            &mut NoTally,
-        );
+        let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, a, 0), Some(decl(Man::Parry, d, 0)), &mut dice);
         hits += u32::from(reg.success);
     }
     within_4_sigma(f64::from(hits) / f64::from(n), 0.369820, n);
@@ -775,18 +744,7 @@ fn attack_without_stepping_forward() {
         let mut s = r.start(&m);
         assert_eq!(s.range, 2);
         let mut rs = rounds([&[], &[]]);
-        let (reg, _) = duel::resolve(
-            r.options(),
-            &m,
-            &mut s,
-            &mut rs,
-            0,
-            decl(Man::AttackNoStep, Card::plain(4), 0),
-            answer.map(|man| decl(man, Card::plain(-5), 0)),
-            0,
-            &mut dice,
-            &mut NoTally,
-        );
+        let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::AttackNoStep, Card::plain(4), 0), answer.map(|man| decl(man, Card::plain(-5), 0)), &mut dice);
         assert_eq!(reg.attack_total, 4 - 2, "{answer:?}: the −2");
         assert_eq!(s.range, want, "{answer:?}");
     }
@@ -794,7 +752,7 @@ fn attack_without_stepping_forward() {
     let mut s = r.start(&m);
     let mut rs = rounds([&[], &[]]);
     let a = decl(Man::Attack, Card::plain(4), 0);
-    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, None, 0, &mut dice, &mut NoTally);
+    resolve0(&r, &m, &mut s, &mut rs, a, None, &mut dice);
     assert_eq!(s.range, 1);
     // The keep_reach tactic: register 1 without stepping forward; the swordsman answers with
     // his closing parry (without stepping back): the range holds at 2. Register 2: his
@@ -811,7 +769,7 @@ fn attack_without_stepping_forward() {
         x
     };
     assert_eq!(ans.map(|x| x.man), Some(Man::ParryNoStep));
-    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, ans, 0, &mut dice, &mut NoTally);
+    resolve0(&r, &m, &mut s, &mut rs, d, ans, &mut dice);
     assert_eq!(s.range, 2, "both declined to step");
     let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
     assert_eq!(d.man, Man::Attack);
@@ -873,7 +831,7 @@ fn shield_bash() {
         let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
         assert_eq!((d.man, d.arm, d.card), (Man::ShieldBash, 1, Card::plain(10)));
         let (reg, _) =
-            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+            resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
         assert_eq!((reg.attack_total, reg.damage), (total, 1), "maximum damage 1");
         assert_eq!(s.hp[1], 4);
         // Only one bash a round: the sword cannot reach at 0, so the tactic pushes.
@@ -895,7 +853,7 @@ fn shield_bash() {
     assert_eq!(s.range, 1);
     let mut rs = rounds([&[], &[]]);
     let bash = decl(Man::ShieldBash, Card::plain(9), 1);
-    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, bash, None, 0, &mut dice, &mut NoTally);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, bash, None, &mut dice);
     assert!(!reg.success, "a shield bash is illegal at range 1");
     let (r, m) = pair::<Cards>(opts(|o| o.shield_bash = false), &spec(knight), &spec(knife));
     let s = r.start(&m);
@@ -922,32 +880,10 @@ fn offensive_disengage() {
     assert_eq!((d.man, d.card), (Man::Disengage, Card::plain(6)));
     assert!(duel::immediate(&d, None));
     // The soldier's parry of +4 stops it: 6 + 1 − 4 = 3, minus the parry total 4 + 1 − 1 = 4.
-    let (reg, end) = duel::resolve(
-        r.options(),
-        &m,
-        &mut s.clone(),
-        &mut rs,
-        0,
-        d,
-        Some(decl(Man::Parry, Card::plain(4), 0)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    let (reg, end) = resolve0(&r, &m, &mut s.clone(), &mut rs, d, Some(decl(Man::Parry, Card::plain(4), 0)), &mut dice);
     assert_eq!((reg.attack_total, reg.net, reg.success, end), (3, -1, false, None));
     // A dodge does not: the duel ends, a draw, the range two yards longer, nobody hurt.
-    let (reg, end) = duel::resolve(
-        r.options(),
-        &m,
-        &mut s,
-        &mut rs,
-        0,
-        d,
-        Some(decl(Man::Dodge, Card::plain(10), 2)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    let (reg, end) = resolve0(&r, &m, &mut s, &mut rs, d, Some(decl(Man::Dodge, Card::plain(10), 2)), &mut dice);
     assert_eq!((reg.success, reg.damage, reg.defense_total), (true, 0, None));
     assert_eq!(end, Some(crate::Step::Over(Winner::Draw, Ending::Yield)));
     assert_eq!((s.range, s.hp), (3, [2, 5]));
@@ -978,7 +914,7 @@ fn hand_to_hand_block_by_might() {
         let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &a, 0, &mut dice).unwrap();
         assert_eq!(d.man, man);
         let (reg, _) =
-            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(d), 0, &mut dice, &mut NoTally);
+            resolve0(&r, &m, &mut s, &mut rs, a, Some(d), &mut dice);
         assert_eq!(reg.defense_total, Some(total), "might {might}");
         assert_eq!(s.range, 0, "a block steps back");
     }
@@ -1001,7 +937,7 @@ fn tackle_and_block_grab() {
         assert_eq!(d.man, Man::Tackle);
         assert!(duel::immediate(&d, None));
         let (reg, _) =
-            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+            resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
         assert_eq!((reg.attack_total, reg.success, reg.damage), (total, true, 0));
         assert_eq!((s.range, s.init), (duel::WRESTLING, 2), "wrestling; initiative redrawn");
     }
@@ -1016,7 +952,7 @@ fn tackle_and_block_grab() {
     assert_eq!(d.man, Man::BlockGrab);
     assert!(duel::immediate(&a, Some(&d)));
     let (reg, _) =
-        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(d), 0, &mut dice, &mut NoTally);
+        resolve0(&r, &m, &mut s, &mut rs, a, Some(d), &mut dice);
     assert_eq!((reg.defense_total, reg.success), (Some(-2), false));
     assert_eq!((s.range, s.init), (duel::WRESTLING, 1));
     // The stronger wrestler grabs at −4.
@@ -1026,7 +962,7 @@ fn tackle_and_block_grab() {
     let mut rs = rounds([&[], &[Card::plain(4)]]);
     let g = decl(Man::BlockGrab, Card::plain(4), 0);
     let (reg, _) =
-        duel::resolve(r2.options(), &m2, &mut s2, &mut rs, 0, a, Some(g), 0, &mut dice, &mut NoTally);
+        resolve0(&r2, &m2, &mut s2, &mut rs, a, Some(g), &mut dice);
     assert_eq!(reg.defense_total, Some(0));
     // At wrestling range both fight barehanded, with their brawling skill.
     assert_eq!(duel::hand_size(&m, &s, 0), 1, "the knife fighter has no brawling");
@@ -1051,23 +987,12 @@ fn wrestling_maneuvers() {
     let c = duel::answer(r.options(), &m, &s, &mut rs, 1, &d, -1, &mut dice).unwrap();
     assert_eq!(c.man, Man::Counter, "−4 − 2 is below the threshold −3: a plain counter");
     let (reg, _) =
-        duel::resolve(r.options(), &m, &mut s.clone(), &mut rs, 0, d, Some(c), 0, &mut dice, &mut NoTally);
+        resolve0(&r, &m, &mut s.clone(), &mut rs, d, Some(c), &mut dice);
     assert_eq!((reg.attack_total, reg.defense_total, reg.success), (3, Some(-4), true));
-    let (reg, _) = duel::resolve(
-        r.options(),
-        &m,
-        &mut s,
-        &mut rs,
-        0,
-        d,
-        Some(decl(Man::Counter, Card::plain(5), 0)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, d, Some(decl(Man::Counter, Card::plain(5), 0)), &mut dice);
     assert_eq!((reg.net, reg.success), (-2, false));
     assert_eq!(s.range, duel::WRESTLING, "countered");
-    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert!(reg.success);
     assert_eq!(s.range, 0, "escaped to close range");
     // The wrestler pins an opponent without cards; against a +8 he strikes (8 − 5 ≥ 1 holds).
@@ -1080,7 +1005,7 @@ fn wrestling_maneuvers() {
         let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
         assert!(matches!(d.man, Man::Pin | Man::Suffocate));
         let (_, end) =
-            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+            resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
         assert_eq!(end, Some(crate::Step::Over(Winner::A, ending)));
         let mut rs = rounds([&[Card::plain(-6)], &[Card::plain(1)]]);
         let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
@@ -1098,7 +1023,7 @@ fn wrestling_maneuvers() {
     assert_eq!(d.man, Man::Reversal);
     assert!(duel::immediate(&pin, Some(&d)));
     let (reg, end) =
-        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, pin, Some(d), 0, &mut dice, &mut NoTally);
+        resolve0(&r, &m, &mut s, &mut rs, pin, Some(d), &mut dice);
     assert_eq!((reg.attack_total, reg.defense_total, reg.success, end), (1, Some(4), false, None));
     assert_eq!((s.init, s.range), (1, duel::WRESTLING));
 }
@@ -1117,12 +1042,12 @@ fn hand_to_hand_lunge() {
     let mut rs = rounds([&[Card::plain(3)], &[]]);
     let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
     assert_eq!(d.man, Man::Lunge);
-    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!((reg.success, reg.damage), (true, 0), "3 − 3 = 0 damage");
     assert_eq!(s.init, 1, "the initiative goes to the swordsman");
     let mut rs = rounds([&[Card::plain(10)], &[]]);
     s.init = 0;
-    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, decl(Man::Lunge, Card::plain(10), 0), None, 0, &mut dice, &mut NoTally);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::Lunge, Card::plain(10), 0), None, &mut dice);
     assert_eq!(reg.damage, 1, "maximum damage 1");
 }
 
@@ -1150,7 +1075,7 @@ fn called_shots() {
         let a = decl(Man::Attack, Card::plain(10), 0);
         let p = decl(Man::Parry, Card::plain(2), 0);
         let (reg, _) =
-            duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, Some(p), 0, &mut dice, &mut NoTally);
+            resolve0(&r, &m, &mut s, &mut rs, a, Some(p), &mut dice);
         assert_eq!((reg.attack_total, reg.net, reg.damage), (10 + 1 - 5, 6 - 2, damage));
     }
     // The torso (the default) has no modifier.
@@ -1158,6 +1083,6 @@ fn called_shots() {
     let mut s = r.start(&m);
     let mut rs = rounds([&[], &[]]);
     let a = decl(Man::Attack, Card::plain(10), 0);
-    let (reg, _) = duel::resolve(r.options(), &m, &mut s, &mut rs, 0, a, None, 0, &mut dice, &mut NoTally);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, a, None, &mut dice);
     assert_eq!((reg.attack_total, reg.damage), (11, 3));
 }

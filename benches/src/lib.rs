@@ -92,6 +92,7 @@ fn cards_fighter(skill: i32, combat_training: i32, armor_mod: i32) -> FighterSpe
         brawling: 0,
         stealth: 0,
         finesse: 0,
+        might: 0,
         willpower: 0,
         vitality: 0,
         awareness: 0,

@@ -14,9 +14,17 @@ use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::fighter::{Arm, Matchup};
 use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
-use super::spec::{AttackerPolicy, DefenderPolicy, HitPolicy};
+use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
+
+/// The head's called-shot modifier (§Hit Location), for a Shield Bash under
+/// `shield_bash_head_penalty`.
+pub const HEAD: i32 = -5;
+
+/// Wrestling range (§Range: "the combatants are effectively on top of one another"; digest
+/// §4.1 INTERPRETATION: −1, below close range 0).
+pub const WRESTLING: i8 = -1;
 
 /// Registers per round at most (a safety bound; hands hold at most 16 cards).
 pub const MAX_REGISTERS: usize = 40;
@@ -93,6 +101,9 @@ impl State {
 pub enum Man {
     /// Attack (0), needs the initiative.
     Attack,
+    /// Attack without stepping forward (−2, §Range): against a defence that steps back the
+    /// range grows by one; against none, or a parry without stepping back, it stays.
+    AttackNoStep,
     /// Disarming Attack (−5), resolve immediately.
     Disarm,
     /// Close (−3), resolve immediately: range −1.
@@ -103,6 +114,32 @@ pub enum Man {
     Lunge,
     /// Push (0), resolve immediately, only at range 0: range +1; prevented only by a dodge.
     Push,
+    /// Shield Bash (§Shield Bash): an attack with a small shield at range 0, maximum damage
+    /// 1; once a round, and the shield cannot block that round.
+    ShieldBash,
+    /// Offensive Disengage (−4), resolve immediately: an attack and a quick retreat; on success
+    /// combat ends and the defender takes no damage. Prevented by a parry or block.
+    Disengage,
+    /// Tackle (−3; −5 at range 1 or in a charge), barehanded, needs the initiative: no damage,
+    /// into wrestling range; the initiative is drawn again (the round ends).
+    Tackle,
+    /// Escape (−4), resolve immediately: from wrestling range to close range 0.
+    Escape,
+    /// Pin (−5), at wrestling range, needs the initiative: on success the holder wins.
+    Pin,
+    /// Suffocate (−4), at wrestling range, needs the initiative: on success the target is
+    /// out (he passes out, the hold being kept).
+    Suffocate,
+    /// Hand-to-hand Block (+1 if the defender's might is higher than the attacker's, else −1):
+    /// a barehanded parry.
+    HandBlock,
+    /// Block Grab (−4 if the defender's might is higher, else −6), resolve immediately: a
+    /// block that takes the fight into wrestling range and the initiative.
+    BlockGrab,
+    /// Counter (0), at wrestling range: prevents the opponent's maneuver.
+    Counter,
+    /// Reversal (−2), resolve immediately: a counter that also takes the initiative.
+    Reversal,
     /// Drop the weapon and draw the backup (§Changing Weapons): no other action this round.
     Change,
     /// Parry (0), stepping back.
@@ -121,23 +158,35 @@ impl Man {
     /// The maneuver's difficulty (§Basic and §Complex Maneuvers).
     pub fn difficulty(self) -> i32 {
         match self {
-            Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push => 0,
+            Man::Attack | Man::Parry | Man::Block | Man::Change | Man::Push | Man::ShieldBash => 0,
+            Man::Disengage | Man::Escape | Man::Suffocate => -4,
+            Man::Counter | Man::HandBlock | Man::BlockGrab => 0,
+            Man::Reversal => -2,
+            Man::Tackle => -3,
+            Man::Pin => -5,
             Man::Disarm => -5,
             Man::Close | Man::Retreat | Man::Seize => -3,
-            Man::ParryNoStep | Man::Dodge | Man::Lunge => -2,
+            Man::ParryNoStep | Man::Dodge | Man::Lunge | Man::AttackNoStep => -2,
         }
     }
-    /// Whether this defence prevents `attack` (the "prevented by" clauses).
+    /// Whether this defence prevents `attack` (the "prevented by" clauses; a counter or
+    /// reversal "prevents an opponent's maneuver").
     pub fn prevents(self, attack: Man) -> bool {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
-        match attack {
-            Man::Attack | Man::Disarm | Man::Lunge => {
-                parry || matches!(self, Man::Dodge | Man::Block)
+        let block = matches!(self, Man::Block | Man::HandBlock | Man::BlockGrab);
+        let counter = matches!(self, Man::Counter | Man::Reversal);
+        counter
+            || match attack {
+                Man::Attack
+                | Man::AttackNoStep
+                | Man::Disarm
+                | Man::Lunge
+                | Man::ShieldBash
+                | Man::Tackle => parry || block || self == Man::Dodge,
+                Man::Close | Man::Retreat | Man::Disengage => parry || block,
+                Man::Push => self == Man::Dodge,
+                _ => false,
             }
-            Man::Close | Man::Retreat => parry || self == Man::Block,
-            Man::Push => self == Man::Dodge,
-            _ => false,
-        }
     }
 }
 
@@ -173,6 +222,10 @@ pub struct SideRound {
     pub done: bool,
     /// Maneuvers declared as the attacker.
     pub declared: u8,
+    /// Hesitated this round (§Hesitating; once a round).
+    pub hesitated: bool,
+    /// Bashed with the shield this round: it cannot block (§Shield Bash).
+    pub bashed: bool,
 }
 
 /// What one register came to (for replays and tests).
@@ -213,6 +266,10 @@ fn reset_decks(s: &mut State) {
 /// The arms a side fights with now: [primary, off-hand].
 pub fn arms(m: &Matchup, s: &State, side: usize) -> [Option<Arm>; 2] {
     let f = &m.f[side];
+    if s.range < 0 && s.kit[side] != KIT_DISARMED {
+        // §Hand to Hand Combat: wrestlers fight barehanded, whatever they hold.
+        return [Some(f.bare), None];
+    }
     match s.kit[side] {
         KIT_MAIN => [Some(f.main), f.off],
         KIT_BACKUP => [f.backup, f.off],
@@ -247,6 +304,8 @@ fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
 pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
     let f = &m.f[side];
     let skill = match s.kit[side] {
+        // Wrestling: the bare-hand skill (G23).
+        KIT_MAIN | KIT_BACKUP | KIT_BARE if s.range < 0 => f.brawling,
         KIT_MAIN => match f.off {
             Some(_) => f.main_skill.min(f.off_skill),
             None => f.main_skill,
@@ -281,13 +340,13 @@ pub fn cap(a: [Option<Arm>; 2]) -> u8 {
 
 /// Whether arm `a` can attack at `range` (§Range: only at its own range).
 pub fn can_attack(o: &CardsOptions, a: Arm, range: i8) -> bool {
-    !a.shield && (!o.range_model || a.range == range)
+    !a.shield && (!o.range_model || a.range == range || (a.bare && range < 0))
 }
 
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
 /// longer weapon; G15; shields block at any range).
 pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> bool {
-    if own.shield || !o.range_model {
+    if own.shield || !o.range_model || (own.bare && range < 0) {
         return true;
     }
     own.range == range
@@ -298,7 +357,23 @@ pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> 
 /// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
 /// afforded the same advantage", §Complex Maneuvers Lunge).
 fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man: Man) -> bool {
-    can_parry(o, own, theirs, range) || (man == Man::Lunge && own.range + 1 == range)
+    can_parry(o, own, theirs, range)
+        || (matches!(man, Man::Lunge | Man::Tackle) && own.range + 1 == range)
+}
+
+/// The part of a maneuver's difficulty that depends on the fighters or the range: the
+/// hand-to-hand Block and Block Grab by might (§Striking Maneuvers; E8: "strength" is might),
+/// a Tackle at range 1 or in a charge −2. `att` holds the initiative.
+fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
+    let stronger = m.f[1 - att].might > m.f[att].might;
+    match man {
+        Man::HandBlock if stronger => 1,
+        Man::HandBlock => -1,
+        Man::BlockGrab if stronger => -4,
+        Man::BlockGrab => -6,
+        Man::Tackle if s.range == 1 || charge => -2,
+        _ => 0,
+    }
 }
 
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
@@ -351,6 +426,53 @@ pub fn declare<R: Roller>(
     let a = arms(m, s, att);
     let usable = |i: usize| a[i].filter(|x| c.used[i] < x.mm);
     let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, x, decl_range)));
+    if o.hand_to_hand && decl_range < 0 {
+        // §Wrestling Maneuvers: a wrestler holds (Pin or Suffocate) when the hold would
+        // succeed unopposed or he expects it to, else strikes; anyone else escapes.
+        if !t.wrestle {
+            let idx = c.hand.best()?;
+            return Some(take(rs, att, Man::Escape, 0, idx));
+        }
+        let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+        let hold = match t.hold {
+            Hold::Pin => Man::Pin,
+            Hold::Suffocate => Man::Suffocate,
+        };
+        let total = i32::from(c.hand.cards()[idx].value) + mods(m, att, a[0], hold);
+        let man = if rs[def].hand.is_empty() || total + hold.difficulty() >= 1 {
+            hold
+        } else {
+            Man::Attack
+        };
+        return Some(take(rs, att, man, 0, idx));
+    }
+    // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1.
+    if o.hand_to_hand
+        && t.wrestle
+        && a[0].is_some_and(|x| x.bare)
+        && (decl_range == 0 || decl_range == 1)
+    {
+        let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+        return Some(take(rs, att, Man::Tackle, 0, idx));
+    }
+    // §Complex Maneuvers Offensive Disengage: a fighter worn down gets out.
+    if let Some(i) = attack_arm
+        && o.offensive_disengage
+        && i32::from(s.hp[att]) <= t.disengage_at_hp
+    {
+        let idx = c.hand.best()?;
+        return Some(take(rs, att, Man::Disengage, i as u8, idx));
+    }
+    // §Shield Bash: at range 0, when no weapon attacks (it is too long, or spent).
+    if attack_arm.is_none()
+        && t.shield_bash
+        && o.shield_bash
+        && !c.bashed
+        && usable(1).is_some_and(|x| x.shield && (!o.range_model || decl_range == 0))
+    {
+        let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+        return Some(take(rs, att, Man::ShieldBash, 1, idx));
+    }
     match attack_arm {
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
@@ -363,6 +485,13 @@ pub fn declare<R: Roller>(
                 && total >= 1
             {
                 Man::Disarm
+            } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
+                // He cannot step back: no card, or his closing parry is still to come and he
+                // has no shield to block with (a block steps back).
+                let shield = arms(m, s, def).into_iter().flatten().any(|x| x.shield);
+                rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
+            } {
+                Man::AttackNoStep
             } else {
                 Man::Attack
             };
@@ -431,8 +560,9 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
         }
     }
     match man {
-        Man::Seize => c.seized = true,
+        Man::Seize | Man::Reversal | Man::BlockGrab => c.seized = true,
         Man::ParryNoStep => c.no_step = true,
+        Man::ShieldBash => c.bashed = true,
         _ => {}
     }
     Decl { man, card, arm }
@@ -440,7 +570,7 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
 
 /// The defender's answer to `a` under his tactics, or `None` (an empty register).
 #[allow(clippy::too_many_arguments)]
-fn answer<R: Roller>(
+pub fn answer<R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -467,7 +597,8 @@ fn answer<R: Roller>(
     // Off-hand item first (the parrying dagger or shield defends), then the main weapon.
     let arm = [1usize, 0].into_iter().find(|&i| {
         mine[i].is_some_and(|x| {
-            room && (c.used[i] < x.mm || a.man == Man::Disarm)
+            room && !(x.shield && c.bashed)
+                && (c.used[i] < x.mm || a.man == Man::Disarm)
                 && can_parry_vs(o, x, theirs, decl_range, a.man)
                 && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
         })
@@ -484,11 +615,38 @@ fn answer<R: Roller>(
         DefenderPolicy::Back | DefenderPolicy::CoverLast => (false, false),
         DefenderPolicy::Random => (true, true),
     };
+    let takes_over = |card: Card, man: Man| {
+        !c.seized
+            && i32::from(card.value)
+                + mods(m, def, mine[0], man)
+                + man.difficulty()
+                + situational(m, s, att, man, false)
+                >= t.seize_threshold
+    };
+    if o.hand_to_hand && decl_range < 0 {
+        // §Wrestling Maneuvers: Counter, or Reversal at the seize threshold.
+        let idx = pick(&c.hand, best, random, r);
+        let card = c.hand.cards()[idx];
+        let man = if takes_over(card, Man::Reversal) {
+            Man::Reversal
+        } else {
+            Man::Counter
+        };
+        return Some(take(rs, def, man, 0, idx));
+    }
     if let Some(i) = arm {
         let x = mine[i].expect("found above");
         let idx = pick(&c.hand, best, random, r);
         let card = c.hand.cards()[idx];
-        let man = if x.shield {
+        let man = if x.bare && o.hand_to_hand {
+            // §Striking Maneuvers: the barehanded Block; a wrestler's Block Grab at the
+            // seize threshold.
+            if t.wrestle && Man::BlockGrab.prevents(a.man) && takes_over(card, Man::BlockGrab) {
+                Man::BlockGrab
+            } else {
+                Man::HandBlock
+            }
+        } else if x.shield {
             Man::Block
         } else if o.seize_the_initiative
             && !c.seized
@@ -497,7 +655,7 @@ fn answer<R: Roller>(
             Man::Seize
         } else if t.close_with_parry
             && o.range_model
-            && a.man == Man::Attack
+            && matches!(a.man, Man::Attack | Man::AttackNoStep)
             && !c.no_step
             && reach(m, s, def) < decl_range
         {
@@ -574,8 +732,14 @@ pub fn resolve<R: Roller, T: Tally>(
     let a_arm = a_arms[usize::from(a.arm.min(1))];
     let theirs = a_arm;
     let legal = match a.man {
-        Man::Attack | Man::Disarm => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Attack | Man::AttackNoStep | Man::Disarm => {
+            a_arm.is_some_and(|x| can_attack(o, x, s.range))
+        }
         Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
+        Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
+        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Tackle => a_arm.is_some_and(|x| x.bare) && (s.range == 0 || s.range == 1),
+        Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
         Man::Retreat => s.range < longest(m, s),
@@ -589,9 +753,26 @@ pub fn resolve<R: Roller, T: Tally>(
                     .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
             }
     });
-    let a_base = mods(m, att, a_arm, a.man) + a.man.difficulty();
+    let head = if a.man == Man::ShieldBash && o.shield_bash_head_penalty {
+        HEAD
+    } else {
+        0
+    };
+    let charged = charge_bonus > 0;
+    // §Hit Location: a called shot's modifier (the Shield Bash gets no benefit from it).
+    let loc = match a.man {
+        Man::Attack | Man::AttackNoStep | Man::Lunge => m.f[att].tactics.called_shot,
+        _ => Location::Torso,
+    };
+    let a_base = mods(m, att, a_arm, a.man)
+        + a.man.difficulty()
+        + head
+        + loc.modifier()
+        + situational(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
-        mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man) + d.man.difficulty()
+        mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man)
+            + d.man.difficulty()
+            + situational(m, s, att, d.man, charged)
     });
     let needs_positive = a.man == Man::Disarm || !o.unopposed_auto_success;
     let d_first = opposed.map_or(0, |d| i32::from(d.card.value));
@@ -631,13 +812,24 @@ pub fn resolve<R: Roller, T: Tally>(
     };
     let mut end = None;
     match a.man {
-        Man::Attack | Man::Lunge => {
+        Man::Attack | Man::AttackNoStep | Man::Lunge | Man::ShieldBash => {
+            // §Striking Maneuvers Lunge: barehanded, maximum damage 1, edge −3, and the
+            // initiative goes to the opponent.
+            let h2h_lunge = a.man == Man::Lunge && o.hand_to_hand && a_arm.is_some_and(|x| x.bare);
+            if h2h_lunge && legal {
+                s.init = def as u8;
+            }
             let dmg = match a_arm {
                 Some(arm) if success => {
-                    let md = i32::from(arm.md) + charge_bonus + i32::from(a.man == Man::Lunge);
-                    let raw = (a_card + i32::from(arm.edge))
+                    let (md, edge) = if h2h_lunge {
+                        (1, -3)
+                    } else {
+                        (i32::from(arm.md) + i32::from(a.man == Man::Lunge), i32::from(arm.edge))
+                    };
+                    let md = md + charge_bonus;
+                    let raw = (a_card + edge)
                         .clamp(o.damage_floor, md.max(o.damage_floor));
-                    (raw - m.f[def].protection).max(0)
+                    (raw + o.location_damage.of(loc) - m.f[def].protection).max(0)
                 }
                 _ => 0,
             };
@@ -678,28 +870,55 @@ pub fn resolve<R: Roller, T: Tally>(
                 end = Some(Step::Over(Winner::of(side(att)), Ending::Yield));
             }
         }
+        Man::Disengage if success => {
+            s.range += 2;
+            end = Some(Step::Over(Winner::Draw, Ending::Yield));
+        }
+        Man::Tackle if success => {
+            s.range = WRESTLING;
+            s.init = 2;
+        }
+        Man::Escape if success => s.range = 0,
+        Man::Pin if success => end = Some(Step::Over(Winner::of(side(att)), Ending::Yield)),
+        Man::Suffocate if success => {
+            end = Some(Step::Over(Winner::of(side(att)), Ending::Incapacitated));
+        }
         Man::Close if success => s.range = (s.range - 1).max(0),
         Man::Retreat | Man::Push if success => s.range += 1,
         Man::Change => change(s, rs, att),
         _ => {}
     }
+    let step = o.no_step_back_delta as i8;
     if legal && attack_moves_range(o, &a, d.as_ref()) {
-        s.range = (s.range + o.no_step_back_delta as i8).max(0);
+        shift(s, step);
+    }
+    if legal && a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)) {
+        // The defender steps back, the attacker does not step forward (digest G6).
+        shift(s, -step);
     }
     if let Some(d) = d {
         match d.man {
             Man::Change => change(s, rs, def),
-            Man::ParryNoStep if a.man == Man::Attack => {
-                s.range = (s.range + o.no_step_back_delta as i8).max(0);
-            }
-            Man::Seize if opposed.is_some() && !success => {
+            Man::ParryNoStep if a.man == Man::Attack => shift(s, step),
+            Man::Seize | Man::Reversal | Man::BlockGrab if opposed.is_some() && !success => {
                 s.init = def as u8;
                 tally.count_side(def, C_SEIZES, 1);
+                if d.man == Man::BlockGrab {
+                    s.range = WRESTLING;
+                }
             }
             _ => {}
         }
     }
     (out, end)
+}
+
+/// Moves the range by `d` (§Range steps), never below close range, and not at all at
+/// wrestling range (only Escape leaves it).
+fn shift(s: &mut State, d: i8) {
+    if s.range >= 0 {
+        s.range = (s.range + d).max(0);
+    }
 }
 
 fn side(i: usize) -> crate::Side {
@@ -722,10 +941,25 @@ pub(super) fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
 /// itself); an empty register, a dodge or a weapon change do not.
 fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     o.unopposed_attack_closes_range
-        && a.man == Man::Attack
-        && !d.is_some_and(|d| {
-            matches!(d.man, Man::Parry | Man::Block | Man::Seize | Man::ParryNoStep)
-        })
+        && matches!(a.man, Man::Attack | Man::ShieldBash)
+        && !d.is_some_and(|d| steps_back(d.man) || d.man == Man::ParryNoStep)
+}
+
+/// Whether a defence includes a step back (§Range: "normal parries and blocks are considered
+/// to take a step back, even if the maneuver fails").
+fn steps_back(d: Man) -> bool {
+    matches!(
+        d,
+        Man::Parry | Man::Block | Man::Seize | Man::HandBlock | Man::BlockGrab
+    )
+}
+
+/// Whether the register's announced maneuvers moved the range, so the tactics see the new
+/// range from the next register on.
+fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
+    immediate(a, d)
+        || attack_moves_range(o, a, d)
+        || (a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)))
 }
 
 /// Whether a maneuver resolves immediately (and so re-syncs what the tactics know). A
@@ -735,15 +969,22 @@ fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
 pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
     matches!(
         a.man,
-        Man::Disarm | Man::Close | Man::Retreat | Man::Push | Man::Change
+        Man::Disarm
+            | Man::Close
+            | Man::Retreat
+            | Man::Push
+            | Man::Change
+            | Man::Disengage
+            | Man::Escape
+            | Man::Tackle
     ) || d.is_some_and(|d| {
-        matches!(d.man, Man::Seize | Man::Change)
+        matches!(d.man, Man::Seize | Man::Change | Man::Reversal | Man::BlockGrab)
             || (d.man == Man::ParryNoStep && a.man == Man::Attack)
     })
 }
 
-/// §Determine Initiative: combat training (1 card without it) + willpower, best card, hits by
-/// whoever is behind; ties per `initiative_tie`. Returns the side with the initiative.
+/// §Determine Initiative: combat training (1 card without it; fast-draw in round 1 of a show
+/// down) + willpower, best card, hits by whoever is behind; ties per `initiative_tie`. Returns the side with the initiative.
 pub fn initiative<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
@@ -758,7 +999,13 @@ pub fn initiative<R: Roller, T: Tally>(
         let mut tot = [0i32; 2];
         let mut last = [Card::default(); 2];
         for sd in 0..2 {
-            let n = m.f[sd].combat_training.max(1);
+            // §Show Downs: "the fast-draw skill is used instead of combat training".
+            let skill = if o.start == Start::ShowDown && s.round <= 1 {
+                m.f[sd].fast_draw
+            } else {
+                m.f[sd].combat_training
+            };
+            let n = skill.max(1);
             let mut best: Option<Card> = None;
             for _ in 0..n {
                 if let Some(c) = draw(&mut s.decks[deck_of(o, sd)], r) {
@@ -863,7 +1110,7 @@ pub fn step<R: Roller, T: Tally>(
     let mut charge = false;
     if s.round == 1 {
         match o.start {
-            Start::Engaged => {}
+            Start::Engaged | Start::ShowDown => {}
             Start::ACharges => {
                 charge = true;
                 s.init = u8::from(m.f[1].main.range > m.f[0].main.range);
@@ -901,6 +1148,32 @@ pub fn step<R: Roller, T: Tally>(
     end
 }
 
+/// Whether the attacker hesitates now under his tactics (§Hesitating).
+fn hesitates(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &[SideRound; 2],
+    att: usize,
+    decl_range: i8,
+) -> bool {
+    let t = &m.f[att].tactics;
+    let c = &rs[att];
+    if c.done || c.hand.is_empty() || s.kit[att] == KIT_DISARMED {
+        return false;
+    }
+    let a = arms(m, s, att);
+    match t.hesitate {
+        Hesitate::Never => false,
+        Hesitate::OutOfReach => {
+            o.range_model && !a.into_iter().flatten().any(|x| can_attack(o, x, decl_range))
+        }
+        Hesitate::WeakHand => c.hand.best().is_some_and(|i| {
+            i32::from(c.hand.cards()[i].value) + mods(m, att, a[0], Man::Attack) < t.hesitate_below
+        }),
+    }
+}
+
 /// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers).
 fn registers<R: Roller, T: Tally>(
     o: &CardsOptions,
@@ -914,21 +1187,32 @@ fn registers<R: Roller, T: Tally>(
     let mut att = usize::from(s.init);
     let mut decl_range = s.range;
     let mut any = false;
-    let mut yielded = false;
+    // The side whose hesitation no declaration has answered yet.
+    let mut pending: Option<usize> = None;
     for _ in 0..MAX_REGISTERS {
-        let Some(a) = declare(o, m, s, rs, att, decl_range, r) else {
-            if any {
+        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range);
+        let a = if hesitating {
+            rs[att].hesitated = true;
+            None
+        } else {
+            declare(o, m, s, rs, att, decl_range, r)
+        };
+        let Some(a) = a else {
+            if any && !hesitating {
                 break;
             }
-            // §Hesitating: an attacker with nothing to declare yields; both yielding ends it.
-            if yielded {
+            // §Hesitating / §Determine Initiative: an attacker who hesitates (or has nothing to
+            // declare at the start of the round) relinquishes the initiative; if both do,
+            // combat ends.
+            if pending == Some(1 - att) {
                 return Step::Over(Winner::Draw, Ending::Yield);
             }
-            yielded = true;
+            pending = Some(att);
             att = 1 - att;
             s.init = att as u8;
             continue;
         };
+        pending = None;
         any = true;
         rs[att].declared += 1;
         let d = answer(o, m, s, rs, 1 - att, &a, decl_range, r);
@@ -937,7 +1221,11 @@ fn registers<R: Roller, T: Tally>(
         if let Some(end) = end {
             return end;
         }
-        if immediate(&a, d.as_ref()) || attack_moves_range(o, &a, d.as_ref()) {
+        if s.init > 1 {
+            // §Striking Maneuvers Tackle: "Initiative must be re-determined".
+            break;
+        }
+        if range_announced(o, &a, d.as_ref()) {
             decl_range = s.range;
         }
         att = usize::from(s.init);

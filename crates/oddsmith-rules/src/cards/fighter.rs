@@ -22,6 +22,8 @@ pub struct Arm {
     pub md: i8,
     /// A shield (blocks, never attacks).
     pub shield: bool,
+    /// Bare hands: fights by the hand-to-hand maneuvers (§Hand to Hand Combat).
+    pub bare: bool,
 }
 
 impl Arm {
@@ -37,9 +39,13 @@ impl Arm {
             edge: w.edge as i8,
             md: w.max_damage as i8,
             shield: w.shield,
+            bare: w.name == BARE_HANDS,
         }
     }
 }
+
+/// The built-in bare hands' name.
+pub const BARE_HANDS: &str = "bare hands";
 
 /// A compiled fighter.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +76,8 @@ pub struct Fighter {
     pub stealth: u8,
     /// Finesse.
     pub finesse: i32,
+    /// Might (hand-to-hand Block and Block Grab).
+    pub might: i32,
     /// Willpower.
     pub willpower: i32,
     /// Awareness.
@@ -171,12 +179,13 @@ pub fn compile(o: &CardsOptions, name: &str, s: &FighterSpec) -> Result<Fighter,
         off_skill: s.off_hand_skill as u8,
         backup: s.backup.as_ref().map(|w| Arm::of(&w.stats)),
         backup_skill: s.backup_skill as u8,
-        bare: Arm::of(&weapon("bare hands").expect("built in")),
+        bare: Arm::of(&weapon(BARE_HANDS).expect("built in")),
         brawling: s.brawling as u8,
         fast_draw: s.fast_draw as u8,
         combat_training: s.combat_training as u8,
         stealth: s.stealth as u8,
         finesse: s.finesse,
+        might: s.might,
         willpower: s.willpower,
         awareness: s.awareness,
         armor_mod: s.armor_mod,

@@ -10,10 +10,12 @@
 //! of two skills with an off-hand item, fast-draw after a weapon change), registers declared
 //! in turn under each fighter's tactics and resolved simultaneously, attack total = card +
 //! finesse + force + armour + difficulty − positive parry total, damage = card + edge capped
-//! at the weapon's maximum, Attack, Parry (with and without stepping back), Parry/Seize the
-//! Initiative, Melee Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push and weapon
-//! changes, range
-//! and reach, charging and surprise, hit points (G4) and the round cap.
+//! at the weapon's maximum, Attack and Parry (each with and without stepping forward/back),
+//! Parry/Seize the Initiative, Melee Dodge, Block, Disarming Attack, Lunge, Close, Retreat,
+//! Push, Offensive Disengage, Shield Bash, called shots and weapon changes, hesitating at will,
+//! hand-to-hand combat (the barehanded Block, Tackle, Block Grab, the hand-to-hand Lunge, and at
+//! wrestling range Pin, Suffocate, Counter, Reversal, Escape), range and reach, charging,
+//! surprise and show downs, hit points (G4) and the round cap.
 //!
 //! The decks travel in the duel state, so the duel is Monte Carlo only: [`Cards`] overrides
 //! `exact` to return `None`. The exact values are the checks (best card of N, opposed checks,
@@ -132,10 +134,13 @@ impl crate::Ruleset for Cards {
                       register resolves simultaneously: attack total = card + finesse + force + \
                       armour + difficulty − positive parry total, a hit at 1 or more, damage = \
                       card + edge capped at the weapon's maximum against hp_base + vitality. \
-                      Parry (−2 without stepping back), Parry/Seize, Melee Dodge, Block, \
-                      Disarming Attack, Lunge, Close, Retreat, Push, weapon changes with fast draw, range and \
-                      reach, off-hand items, charging and surprise. Monte Carlo only (the decks \
-                      are in the state); checks are exact (hypergeometric).",
+                      Attack and Parry (−2 without stepping forward/back), Parry/Seize, Melee \
+                      Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push, Offensive \
+                      Disengage, Shield Bash, called shots, hesitating, weapon changes with fast \
+                      draw, range and reach, off-hand items, hand to hand and wrestling (Tackle, \
+                      Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
+                      and show downs. Monte Carlo only (the decks are in the state); checks are \
+                      exact (hypergeometric).",
             fighter_fields: FighterSpec::DOCS.to_vec(),
             options: options::OPTION_DOCS.to_vec(),
             check_params: check::params::DOCS.to_vec(),

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::spec::Location;
 use crate::FieldDoc;
 
 crate::options! {
@@ -103,6 +104,31 @@ crate::options! {
             "true",
             "§Complex Maneuvers Close (-3), Retreat (-3) and Push (0, at range 0 only, prevented only by a dodge): range -1 / +1 / +1; Close and Retreat are prevented by a parry or block",
         ),
+        /// §Complex Maneuvers: Offensive Disengage.
+        offensive_disengage: bool = true => (
+            "true",
+            "§Complex Maneuvers Offensive Disengage (-4, needs the initiative, resolved at once, prevented by a parry or block): on success the duel ends, a draw (yield), and the defender takes no damage",
+        ),
+        /// §Shield Bash.
+        shield_bash: bool = true => (
+            "true",
+            "§Shield Bash: a small shield attacks at range 0, maximum damage 1, once a round, and cannot block that round",
+        ),
+        /// §Shield Bash: its difficulty (not given).
+        shield_bash_head_penalty: bool = false => (
+            "false",
+            "§Shield Bash \"done to the head\" with \"no benefit for hit location\": false = difficulty 0 (the digest's reading); true = the head's called-shot -5 (§Hit Location)",
+        ),
+        /// §Hand to Hand Combat: the striking and wrestling maneuvers.
+        hand_to_hand: bool = true => (
+            "true",
+            "§Hand to Hand Combat: barehanded fighters block by the hand-to-hand Block (+1 if the stronger, else -1), tackle (-3, -5 at range 1 or in a charge) and block-grab (-4/-6) into wrestling range, lunge by the hand-to-hand Lunge (maximum damage 1, edge -3, the initiative given up); at wrestling range everyone fights barehanded with his brawling skill: Pin (-5), Suffocate (-4), Counter (0), Reversal (-2), Escape (-4); false = bare hands fight as a weapon (range 0, edge -1, maximum damage 1)",
+        ),
+        /// G12: extra damage of a hit on a called location (tactic `called_shot`).
+        location_damage: LocationDamage = LocationDamage::default(), @nested => (
+            "{ head = 0, head_vitals = 0, torso_vitals = 0, legs = 0, arms = 0 }",
+            "G12 (§Hit Location: the effects are \"described later\", not in the post): damage added to a hit on a called location (the tactic called_shot), after the maximum-damage cap; 0 = a called shot only costs its modifier",
+        ),
         /// §Changing Weapons / disarm: what a disarmed fighter does.
         on_disarm: OnDisarm = OnDisarm::BackupOrUnarmed => (
             "\"backup_or_unarmed\"",
@@ -126,7 +152,7 @@ crate::options! {
         /// §Charging / §Surprise: how the duel starts.
         start: Start = Start::Engaged => (
             "\"engaged\"",
-            "start: \"engaged\" | \"a_charges\" (§Charging: one maneuver each in round 1, A has the initiative unless B's weapon is longer, A's maximum damage +1) | \"a_surprises\" (§Surprise: one undefendable attack by A; B with combat training makes an opposed check to avoid it)",
+            "start: \"engaged\" | \"a_charges\" (§Charging: one maneuver each in round 1, A has the initiative unless B's weapon is longer, A's maximum damage +1) | \"a_surprises\" (§Surprise: one undefendable attack by A; B with combat training makes an opposed check to avoid it) | \"show_down\" (§Show Downs: both draw their weapons; round 1's initiative draws the fast-draw skill instead of combat training)",
         ),
         /// The round cap: a duel still going is a draw.
         max_rounds: u32 = 50, in 1..=10000 => (
@@ -229,4 +255,37 @@ pub enum Start {
     ACharges,
     /// A surprises B (§Surprise).
     ASurprises,
+    /// Both must draw their weapons (§Show Downs): round 1's initiative is drawn by fast-draw.
+    ShowDown,
+}
+
+crate::options! {
+    /// G12: damage added to a hit on each called location (§Hit Location).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct LocationDamage {
+        /// The head (−5).
+        head: i32 = 0, in 0..=10 => ("0", "the head (-5)"),
+        /// The head's vitals (−8).
+        head_vitals: i32 = 0, in 0..=10 => ("0", "the head's vitals (-8)"),
+        /// The torso's vitals (−6).
+        torso_vitals: i32 = 0, in 0..=10 => ("0", "the torso's vitals (-6)"),
+        /// The legs (−3).
+        legs: i32 = 0, in 0..=10 => ("0", "the legs (-3)"),
+        /// The arms (−3).
+        arms: i32 = 0, in 0..=10 => ("0", "the arms (-3)"),
+    }
+}
+
+impl LocationDamage {
+    /// The damage added to a hit on `loc` (none on the torso).
+    pub fn of(&self, loc: Location) -> i32 {
+        match loc {
+            Location::Torso => 0,
+            Location::Head => self.head,
+            Location::HeadVitals => self.head_vitals,
+            Location::TorsoVitals => self.torso_vitals,
+            Location::Legs => self.legs,
+            Location::Arms => self.arms,
+        }
+    }
 }

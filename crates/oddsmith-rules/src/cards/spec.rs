@@ -76,6 +76,13 @@ crate::spec! {
             "0",
             "finesse −5…+10: added to attack, parry, dodge and block totals",
         ),
+        /// Might, −5…+10: the hand-to-hand Block and Block Grab compare it (§Striking
+        /// Maneuvers; "strength" in Block Grab, errata E8).
+        #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
+        might: i32 => (
+            "0",
+            "might −5…+10: the hand-to-hand Block (+1 if higher than the attacker's, else −1) and Block Grab (−4 if higher, else −6)",
+        ),
         /// Willpower, −5…+10: added to the initiative total.
         #[serde(default, deserialize_with = "de_range::<_, -5, 10>")]
         willpower: i32 => (
@@ -115,8 +122,8 @@ crate::spec! {
         /// How the fighter plays (digest §6.2).
         #[serde(default)]
         tactics: Tactics => (
-            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true }",
-            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize when card + mods − 3 ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in",
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, keep_reach = false, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", called_shot = \"torso\" }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in; keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in; hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); called_shot torso | head | head_vitals | torso_vitals | legs | arms",
         ),
     }
 }
@@ -149,7 +156,7 @@ pub struct WeaponStats {
     /// Hands needed, 1–2.
     #[serde(default = "one", deserialize_with = "de_range::<_, 1, 2>")]
     pub hands: i32,
-    /// A shield: blocks instead of parrying, never attacks (Shield Bash is not modelled).
+    /// A shield: blocks instead of parrying; attacks only by a Shield Bash at range 0.
     #[serde(default)]
     pub shield: bool,
 }
@@ -253,6 +260,31 @@ pub struct Tactics {
     /// A defender whose weapon is shorter than the range parries without stepping back once
     /// per round (−2), closing by one.
     pub close_with_parry: bool,
+    /// Attack without stepping forward (−2, §Range) while the opponent's reach is shorter than
+    /// the range and he will not step back: he holds no card, or he has no shield and has not
+    /// yet parried without stepping back this round. He cannot close in.
+    pub keep_reach: bool,
+    /// When to hesitate, relinquishing the initiative (§Hesitating).
+    pub hesitate: Hesitate,
+    /// `hesitate = "weak_hand"`: hesitate while the best card + attack modifiers is below
+    /// this, −20…20.
+    #[serde(deserialize_with = "de_range::<_, -20, 20>")]
+    pub hesitate_below: i32,
+    /// At range 0, bash with the off-hand shield (once a round) when no weapon can attack
+    /// there (too long, or its maneuvers spent).
+    pub shield_bash: bool,
+    /// Try an Offensive Disengage (−4, the best card) instead of attacking once his hit points
+    /// are down to this, −10…100 (0 = never: he would be out).
+    #[serde(deserialize_with = "de_range::<_, -10, 100>")]
+    pub disengage_at_hp: i32,
+    /// A wrestler (barehanded, §Hand to Hand Combat): tackles at range 0 or 1, answers an
+    /// attack with a Block Grab at the seize threshold, and at wrestling range holds or
+    /// strikes; without it a fighter at wrestling range escapes.
+    pub wrestle: bool,
+    /// The wrestler's hold: Pin (−5) or Suffocate (−4).
+    pub hold: Hold,
+    /// Where his attacks aim (§Hit Location): the torso (no modifier) or a called shot.
+    pub called_shot: Location,
 }
 
 impl Default for Tactics {
@@ -268,8 +300,72 @@ impl Default for Tactics {
             lunge: false,
             dodge_when_no_parry: true,
             close_with_parry: true,
+            keep_reach: false,
+            hesitate: Hesitate::Never,
+            hesitate_below: 1,
+            shield_bash: false,
+            disengage_at_hp: 0,
+            wrestle: false,
+            hold: Hold::Pin,
+            called_shot: Location::Torso,
         }
     }
+}
+
+/// §Hit Location: where an attack aims ("assume all attacks are aimed at the target's torso").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    /// The torso or back: no modifier.
+    Torso,
+    /// The head, −5.
+    Head,
+    /// The head's vitals, −8.
+    HeadVitals,
+    /// The torso's vitals, −6.
+    TorsoVitals,
+    /// The legs, −3.
+    Legs,
+    /// The arms, −3.
+    Arms,
+}
+
+impl Location {
+    /// The attack modifier of a called shot (§Hit Location, normal-sized targets).
+    pub fn modifier(self) -> i32 {
+        match self {
+            Location::Torso => 0,
+            Location::Head => -5,
+            Location::HeadVitals => -8,
+            Location::TorsoVitals => -6,
+            Location::Legs | Location::Arms => -3,
+        }
+    }
+}
+
+/// §Wrestling Maneuvers: the hold a wrestler plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hold {
+    /// Pin (−5): "A successful pin maneuver ends combat."
+    Pin,
+    /// Suffocate (−4): ends normal combat; the target passes out.
+    Suffocate,
+}
+
+/// §Hesitating: "At any point a player with the initiative may hesitate and relinquish the
+/// initiative to his opponent. If both players hesitate, combat ends."
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hesitate {
+    /// Only when the tactic has nothing to declare at the start of a round.
+    Never,
+    /// When no weapon reaches at the range (instead of Close, Push or Retreat): let the
+    /// opponent come.
+    OutOfReach,
+    /// When the best card + attack modifiers is below `hesitate_below`: keep the cards to
+    /// defend.
+    WeakHand,
 }
 
 /// Digest §6.2 attacker card ordering.

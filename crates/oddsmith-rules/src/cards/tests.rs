@@ -54,6 +54,19 @@ fn decl(man: Man, card: Card, arm: u8) -> Decl {
     Decl { man, card, arm }
 }
 
+/// Resolves one register with A attacking, outside a charge, without counting.
+fn resolve0<R: crate::Roller>(
+    r: &Cards,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    a: Decl,
+    d: Option<Decl>,
+    dice: &mut R,
+) -> (duel::Register, Option<crate::Step>) {
+    duel::resolve(r.options(), m, s, rs, 0, a, d, 0, dice, &mut NoTally)
+}
+
 #[test]
 fn docs_are_complete() {
     check_docs::<Cards>();
@@ -206,18 +219,7 @@ fn changing_weapons_example() {
     let mut rs = rounds([&[Card::plain(4), Card::plain(-1)], &[Card::plain(2)]]);
     let mut rng = stream(3, 0);
     let mut dice = RngRoller::new(&mut rng);
-    let (_, _) = duel::resolve(
-        r.options(),
-        &m,
-        &mut s,
-        &mut rs,
-        0,
-        decl(Man::Attack, Card::plain(1), 0),
-        Some(decl(Man::ParryNoStep, Card::plain(2), 0)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    let (_, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(1), 0), Some(decl(Man::ParryNoStep, Card::plain(2), 0)), &mut dice);
     assert_eq!(s.range, 0, "errata E1: the example's 'reducing the range to 0'");
     // Devon's sword cannot attack at 0; his dagger can: his tactic changes weapons.
     let mut rng = stream(4, 0);
@@ -227,7 +229,7 @@ fn changing_weapons_example() {
     let d = decl_next(&r, &m, &s, &mut rs2, &mut dice);
     assert_eq!(d.man, Man::Change);
     rs = rs2;
-    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!(s.kit[0], KIT_BACKUP);
     assert!(rs[0].done, "no further action this round");
     assert_eq!(rs[0].hand.len(), 1, "the other card stays unplayed");
@@ -314,18 +316,7 @@ fn unopposed_attack_closes_range_option() {
     let mut rs = rounds([&[], &[]]);
     let mut rng = stream(6, 1);
     let mut dice = RngRoller::new(&mut rng);
-    duel::resolve(
-        r.options(),
-        &m,
-        &mut s,
-        &mut rs,
-        0,
-        decl(Man::Attack, Card::plain(-4), 0),
-        Some(decl(Man::Dodge, Card::plain(5), 0)),
-        0,
-        &mut dice,
-        &mut NoTally,
-    );
+    resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(-4), 0), Some(decl(Man::Dodge, Card::plain(5), 0)), &mut dice);
     assert_eq!(s.range, 0, "a dodge includes no step back");
     for (flag, want) in [(false, 1), (true, 0)] {
         let o = opts(|o| o.unopposed_attack_closes_range = flag);
@@ -334,18 +325,7 @@ fn unopposed_attack_closes_range_option() {
         let mut rs = rounds([&[], &[]]);
         let mut rng = stream(6, 0);
         let mut dice = RngRoller::new(&mut rng);
-        duel::resolve(
-            r.options(),
-            &m,
-            &mut s,
-            &mut rs,
-            0,
-            decl(Man::Attack, Card::plain(-4), 0),
-            None,
-            0,
-            &mut dice,
-            &mut NoTally,
-        );
+        resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(-4), 0), None, &mut dice);
         assert_eq!(s.range, want);
     }
 }
@@ -368,7 +348,7 @@ fn push_lunge_and_reserve() {
     let mut rs = rounds([&[Card::plain(1), Card::plain(2)], &[]]);
     let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
     assert_eq!((d.man, d.card), (Man::Push, Card::plain(2)));
-    duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+    resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!(s.range, 1);
     // A swordsman one yard short lunges; an unopposed +10 deals 3 + 1.
     let (r, m) = pair::<Cards>(
@@ -382,7 +362,7 @@ fn push_lunge_and_reserve() {
     let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
     assert_eq!(d.man, Man::Lunge);
     let (reg, _) =
-        duel::resolve(r.options(), &m, &mut s, &mut rs, 0, d, None, 0, &mut dice, &mut NoTally);
+        resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
     assert_eq!((reg.attack_total, reg.damage), (10 + 1 - 2, 4));
     // Greedy with one card in reserve plays the second best, then stops at one card left.
     let (r, m) = pair::<Cards>(
@@ -500,24 +480,30 @@ fn checks_monte_carlo_within_4_sigma() {
 /// Digest §7.6: initiative with ties redrawn, combat training 2 against 1: 5304/7783.
 #[test]
 fn initiative_matches_7_6() {
+    let p = initiative_share(Start::Engaged, "combat_training = 2", "combat_training = 1", 21);
+    within_4_sigma(p, 5304.0 / 7783.0, INITIATIVE_TRIALS);
+}
+
+const INITIATIVE_TRIALS: u32 = 100_000;
+
+/// A's share of the initiative draws (no hits, every check on a full deck) between two
+/// swordsmen with the extra fields `a` and `b`.
+fn initiative_share(start: Start, a: &str, b: &str, seed: u64) -> f64 {
     let o = opts(|o| {
         o.hit_rule = HitRule::None;
         o.reshuffle = Reshuffle::EveryCheck;
+        o.start = start;
     });
-    let (r, m) = pair::<Cards>(
-        o,
-        &spec("skill = 1\nweapon = \"sword\"\ncombat_training = 2"),
-        &spec("skill = 1\nweapon = \"sword\"\ncombat_training = 1"),
-    );
-    let n = 100_000u32;
-    let mut rng = stream(21, 0);
+    let f = |x: &str| spec(&format!("skill = 1\nweapon = \"sword\"\n{x}"));
+    let (r, m) = pair::<Cards>(o, &f(a), &f(b));
+    let mut rng = stream(seed, 0);
     let mut dice = RngRoller::new(&mut rng);
-    let mut a = 0u32;
-    for _ in 0..n {
+    let mut won = 0u32;
+    for _ in 0..INITIATIVE_TRIALS {
         let mut s = r.start(&m);
-        a += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
+        won += u32::from(duel::initiative(r.options(), &m, &mut s, &mut dice, &mut NoTally) == 0);
     }
-    within_4_sigma(f64::from(a) / f64::from(n), 5304.0 / 7783.0, n);
+    f64::from(won) / f64::from(INITIATIVE_TRIALS)
 }
 
 /// Digest §7.9: one register, one card each, modifiers 0, both hitting when losing, the
@@ -536,18 +522,7 @@ fn one_register_with_hits_matches_7_9() {
         let a = s.decks[0].draw_with(|k| dice_roll(&mut dice, k)).unwrap();
         let d = s.decks[1].draw_with(|k| dice_roll(&mut dice, k)).unwrap();
         let mut rs = rounds([&[], &[]]);
-        let (reg, _) = duel::resolve(
-            r.options(),
-            &m,
-            &mut s,
-            &mut rs,
-            0,
-            decl(Man::Attack, a, 0),
-            Some(decl(Man::Parry, d, 0)),
-            0,
-            &mut dice,
-            &mut NoTally,
-        );
+        let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, a, 0), Some(decl(Man::Parry, d, 0)), &mut dice);
         hits += u32::from(reg.success);
     }
     within_4_sigma(f64::from(hits) / f64::from(n), 0.369820, n);
@@ -634,10 +609,13 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
         out
     };
     for (weapons, start) in [
+        (("bare hands", "dagger"), Start::Engaged),
+        (("bare hands", "bare hands"), Start::ACharges),
         (("sword", "sword"), Start::Engaged),
         (("spear", "sword"), Start::Engaged),
         (("dagger", "spear"), Start::ACharges),
         (("sword", "medium axe"), Start::ASurprises),
+        (("dagger", "sword"), Start::ShowDown),
     ] {
         let o = opts(|o| {
             o.start = start;
@@ -646,12 +624,19 @@ fn every_duel_ends_within_the_cap_under_every_policy_pair() {
         for (i, ap) in attackers.iter().enumerate() {
             for (j, dp) in defenders.iter().enumerate() {
                 let hp = hits[(i + j) % 3];
+                let hesitate = ["never", "out_of_reach", "weak_hand"][(i * 4 + j) % 3];
                 let t = format!(
-                    "tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {} }}",
+                    "brawling = 2\ntactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", lunge = {}, keep_reach = {}, hesitate = \"{hesitate}\", shield_bash = {}, disengage_at_hp = {}, wrestle = {}, hold = \"{}\", called_shot = \"{}\" }}",
                     name(ap),
                     name(dp),
                     name(&hp),
-                    (i + j) % 2 == 0
+                    (i + j) % 2 == 0,
+                    (i + j) % 2 == 1,
+                    (i + j) % 2 == 0,
+                    j % 3,
+                    (i + j) % 2 == 0,
+                    ["pin", "suffocate"][j % 2],
+                    ["torso", "legs"][(i + 2 * j) % 2],
                 );
                 let a = format!("skill = 3\nweapon = \"{}\"\nbackup = \"dagger\"\nbackup_skill = 2\n{t}", weapons.0);
                 let shield = if weapons.1 == "spear" {
@@ -737,4 +722,367 @@ fn no_exact_duel_and_deck_errors() {
     );
     assert_eq!((m.deck[0].len(), m.deck[1].len()), (42, 44));
     let _ = Deck::new(&[Card::plain(1)]).unwrap();
+}
+
+/// Seed §Range: "an attacker choosing not to step forward has a –2 modifier to his attack".
+/// Against a defence that steps back the range grows by one; against a parry without stepping
+/// back, or no defence, it stays (digest G6: "both decline: 0").
+#[test]
+fn attack_without_stepping_forward() {
+    let o = CardsOptions::default();
+    let spear = "skill = 3\nweapon = \"spear\"\ntactics = { keep_reach = true }";
+    let sword = "skill = 3\nweapon = \"sword\"\ntactics = { seize_threshold = 99 }";
+    let (r, m) = pair::<Cards>(o, &spec(spear), &spec(sword));
+    let mut rng = stream(30, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for (answer, want) in [
+        (Some(Man::Parry), 3),
+        (Some(Man::ParryNoStep), 2),
+        (Some(Man::Dodge), 2),
+        (None, 2),
+    ] {
+        let mut s = r.start(&m);
+        assert_eq!(s.range, 2);
+        let mut rs = rounds([&[], &[]]);
+        let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::AttackNoStep, Card::plain(4), 0), answer.map(|man| decl(man, Card::plain(-5), 0)), &mut dice);
+        assert_eq!(reg.attack_total, 4 - 2, "{answer:?}: the −2");
+        assert_eq!(s.range, want, "{answer:?}");
+    }
+    // A normal attack met by no defence closes the range (the literal §Range reading).
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let a = decl(Man::Attack, Card::plain(4), 0);
+    resolve0(&r, &m, &mut s, &mut rs, a, None, &mut dice);
+    assert_eq!(s.range, 1);
+    // The keep_reach tactic: register 1 without stepping forward; the swordsman answers with
+    // his closing parry (without stepping back): the range holds at 2. Register 2: his
+    // no-step parry is spent, so the spearman steps forward again.
+    let s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(5), Card::plain(3)], &[Card::plain(2), Card::plain(1)]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
+    assert_eq!(d.man, Man::AttackNoStep);
+    let mut s = s;
+    let ans = {
+        let mut rs2 = rs;
+        let x = duel::answer(r.options(), &m, &s, &mut rs2, 1, &d, 2, &mut dice);
+        rs = rs2;
+        x
+    };
+    assert_eq!(ans.map(|x| x.man), Some(Man::ParryNoStep));
+    resolve0(&r, &m, &mut s, &mut rs, d, ans, &mut dice);
+    assert_eq!(s.range, 2, "both declined to step");
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 2, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Attack);
+}
+
+/// Seed §Hesitating: a fighter with the initiative may hesitate, relinquishing it; if both
+/// hesitate, combat ends.
+#[test]
+fn hesitating_at_will() {
+    let o = CardsOptions::default();
+    let mut rng = stream(31, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    // Two swordsmen three yards apart, both waiting for the other: combat ends in round 1.
+    let f = "skill = 3\nweapon = \"sword\"\ntactics = { hesitate = \"out_of_reach\" }";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(f), &spec(f));
+    for init in [0, 1] {
+        let mut s = r.start(&m);
+        s.range = 3;
+        s.init = init;
+        let step = r.step(&m, &mut s, &mut dice, &mut NoTally);
+        assert_eq!(step, crate::Step::Over(Winner::Draw, Ending::Yield));
+    }
+    // A swordsman out of the spear's reach waits for the spearman instead of closing at −3:
+    // the spearman attacks with the initiative, and keeps it.
+    let sword = "skill = 3\nweapon = \"sword\"\ntactics = { hesitate = \"out_of_reach\", seize_threshold = 99 }";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(sword), &spec("skill = 3\nweapon = \"spear\""));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let mut t = OutcomeTally::default();
+    assert_eq!(r.step(&m, &mut s, &mut dice, &mut t), crate::Step::Continue);
+    assert_eq!(s.init, 1, "the spearman took the initiative");
+    assert!(t.0.attacks[1] >= 1 && t.0.attacks[0] == 0, "{:?}", t.0);
+    // A weak hand: hesitate_below = 20 always hesitates; the other attacks.
+    let weak = "skill = 3\nweapon = \"sword\"\ntactics = { hesitate = \"weak_hand\", hesitate_below = 20, seize_threshold = 99 }";
+    let (r, m) = pair::<Cards>(o, &spec(weak), &spec("skill = 3\nweapon = \"sword\""));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let mut t = OutcomeTally::default();
+    r.step(&m, &mut s, &mut dice, &mut t);
+    assert_eq!((s.init, t.0.attacks[0]), (1, 0));
+}
+
+/// Seed §Shield Bash: a small shield attacks at range 0 with maximum damage 1, once a round,
+/// and cannot be used to parry (block) that round; its difficulty is 0 unless the head's −5
+/// is applied (`shield_bash_head_penalty`).
+#[test]
+fn shield_bash() {
+    let knight = "skill = 3\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 3\ntactics = { shield_bash = true }";
+    let knife = "skill = 3\nweapon = \"dagger\"";
+    let mut rng = stream(32, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for (penalty, total) in [(false, 10), (true, 5)] {
+        let o = opts(|o| o.shield_bash_head_penalty = penalty);
+        let (r, m) = pair::<Cards>(o, &spec(knight), &spec(knife));
+        let mut s = r.start(&m);
+        s.range = 0;
+        let mut rs = rounds([&[Card::plain(10), Card::plain(2)], &[]]);
+        rs[0].cap = 4;
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+        assert_eq!((d.man, d.arm, d.card), (Man::ShieldBash, 1, Card::plain(10)));
+        let (reg, _) =
+            resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
+        assert_eq!((reg.attack_total, reg.damage), (total, 1), "maximum damage 1");
+        assert_eq!(s.hp[1], 4);
+        // Only one bash a round: the sword cannot reach at 0, so the tactic pushes.
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+        assert_eq!(d.man, Man::Push);
+        // And the shield cannot block this round: against the dagger he must dodge.
+        let a = decl(Man::Attack, Card::plain(3), 0);
+        let mut rs = rounds([&[Card::plain(4)], &[]]);
+        rs[0].bashed = true;
+        let ans = duel::answer(r.options(), &m, &s, &mut rs, 0, &a, 0, &mut dice).unwrap();
+        assert_eq!(ans.man, Man::Dodge);
+        let mut rs = rounds([&[Card::plain(4)], &[]]);
+        let ans = duel::answer(r.options(), &m, &s, &mut rs, 0, &a, 0, &mut dice).unwrap();
+        assert_eq!(ans.man, Man::Block, "without a bash the shield blocks");
+    }
+    // Not at range 1, and not without the option.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(knight), &spec(knife));
+    let mut s = r.start(&m);
+    assert_eq!(s.range, 1);
+    let mut rs = rounds([&[], &[]]);
+    let bash = decl(Man::ShieldBash, Card::plain(9), 1);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, bash, None, &mut dice);
+    assert!(!reg.success, "a shield bash is illegal at range 1");
+    let (r, m) = pair::<Cards>(opts(|o| o.shield_bash = false), &spec(knight), &spec(knife));
+    let s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(10)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 0, &mut dice).unwrap();
+    assert_ne!(d.man, Man::ShieldBash);
+}
+
+/// Seed §Complex Maneuvers Offensive Disengage (−4, resolve immediately): prevented by a
+/// parry or block, not a dodge; on success combat ends and the defender takes no damage.
+#[test]
+fn offensive_disengage() {
+    let hurt = "skill = 3\nweapon = \"sword\"\ntactics = { disengage_at_hp = 2 }";
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(hurt), &spec(SOLDIER));
+    let mut rng = stream(33, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[Card::plain(1), Card::plain(6)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_ne!(d.man, Man::Disengage, "5 hit points: he fights");
+    s.hp[0] = 2;
+    let mut rs = rounds([&[Card::plain(1), Card::plain(6)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!((d.man, d.card), (Man::Disengage, Card::plain(6)));
+    assert!(duel::immediate(&d, None));
+    // The soldier's parry of +4 stops it: 6 + 1 − 4 = 3, minus the parry total 4 + 1 − 1 = 4.
+    let (reg, end) = resolve0(&r, &m, &mut s.clone(), &mut rs, d, Some(decl(Man::Parry, Card::plain(4), 0)), &mut dice);
+    assert_eq!((reg.attack_total, reg.net, reg.success, end), (3, -1, false, None));
+    // A dodge does not: the duel ends, a draw, the range two yards longer, nobody hurt.
+    let (reg, end) = resolve0(&r, &m, &mut s, &mut rs, d, Some(decl(Man::Dodge, Card::plain(10), 2)), &mut dice);
+    assert_eq!((reg.success, reg.damage, reg.defense_total), (true, 0, None));
+    assert_eq!(end, Some(crate::Step::Over(Winner::Draw, Ending::Yield)));
+    assert_eq!((s.range, s.hp), (3, [2, 5]));
+}
+
+const WRESTLER: &str = "skill = 3\nweapon = \"bare hands\"\nbrawling = 3\ntactics = { wrestle = true, seize_threshold = -3 }";
+const KNIFE: &str = "skill = 3\nweapon = \"dagger\"\ntactics = { seize_threshold = 99 }";
+
+/// Seed §Striking Maneuvers Block (+1 if the defender has a higher might, else −1): the
+/// barehanded parry; `hand_to_hand = false` keeps the weapon-like parry (0).
+#[test]
+fn hand_to_hand_block_by_might() {
+    let mut rng = stream(40, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let boxer = |might: i32| {
+        format!("skill = 3\nweapon = \"bare hands\"\nmight = {might}\ntactics = {{ seize_threshold = 99 }}")
+    };
+    for (o, might, man, total) in [
+        (CardsOptions::default(), 0, Man::HandBlock, 3 - 1),
+        (CardsOptions::default(), 1, Man::HandBlock, 3 + 1),
+        (opts(|o| o.hand_to_hand = false), 1, Man::Parry, 3),
+    ] {
+        let (r, m) = pair::<Cards>(o, &spec(KNIFE), &spec(&boxer(might)));
+        let mut s = r.start(&m);
+        assert_eq!(s.range, 0);
+        let a = decl(Man::Attack, Card::plain(6), 0);
+        let mut rs = rounds([&[], &[Card::plain(3)]]);
+        let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &a, 0, &mut dice).unwrap();
+        assert_eq!(d.man, man);
+        let (reg, _) =
+            resolve0(&r, &m, &mut s, &mut rs, a, Some(d), &mut dice);
+        assert_eq!(reg.defense_total, Some(total), "might {might}");
+        assert_eq!(s.range, 0, "a block steps back");
+    }
+}
+
+/// Seed §Striking Maneuvers Tackle (−3; −2 more at range 1): no damage, into wrestling range,
+/// initiative drawn again (the round ends); Block Grab (−4 if the stronger, else −6): the
+/// defender blocks, takes the fight into wrestling range and the initiative.
+#[test]
+fn tackle_and_block_grab() {
+    let mut rng = stream(41, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(WRESTLER), &spec(KNIFE));
+    for (range, total) in [(0, 5 - 3), (1, 5 - 5)] {
+        let mut s = r.start(&m);
+        s.range = range;
+        s.init = 0;
+        let mut rs = rounds([&[Card::plain(5)], &[]]);
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, range, &mut dice).unwrap();
+        assert_eq!(d.man, Man::Tackle);
+        assert!(duel::immediate(&d, None));
+        let (reg, _) =
+            resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
+        assert_eq!((reg.attack_total, reg.success, reg.damage), (total, true, 0));
+        assert_eq!((s.range, s.init), (duel::WRESTLING, 2), "wrestling; initiative redrawn");
+    }
+    // The knife fighter attacks; the wrestler answers with a Block Grab (+4 − 6 = −2 reaches
+    // his threshold −3). The attack −1 does not hit: wrestling range, the wrestler's initiative.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(KNIFE), &spec(WRESTLER));
+    let mut s = r.start(&m);
+    s.init = 0;
+    let a = decl(Man::Attack, Card::plain(-1), 0);
+    let mut rs = rounds([&[], &[Card::plain(4)]]);
+    let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &a, 0, &mut dice).unwrap();
+    assert_eq!(d.man, Man::BlockGrab);
+    assert!(duel::immediate(&a, Some(&d)));
+    let (reg, _) =
+        resolve0(&r, &m, &mut s, &mut rs, a, Some(d), &mut dice);
+    assert_eq!((reg.defense_total, reg.success), (Some(-2), false));
+    assert_eq!((s.range, s.init), (duel::WRESTLING, 1));
+    // The stronger wrestler grabs at −4.
+    let strong = WRESTLER.replace("brawling = 3", "brawling = 3\nmight = 2");
+    let (r2, m2) = pair::<Cards>(CardsOptions::default(), &spec(KNIFE), &spec(&strong));
+    let mut s2 = r2.start(&m2);
+    let mut rs = rounds([&[], &[Card::plain(4)]]);
+    let g = decl(Man::BlockGrab, Card::plain(4), 0);
+    let (reg, _) =
+        resolve0(&r2, &m2, &mut s2, &mut rs, a, Some(g), &mut dice);
+    assert_eq!(reg.defense_total, Some(0));
+    // At wrestling range both fight barehanded, with their brawling skill.
+    assert_eq!(duel::hand_size(&m, &s, 0), 1, "the knife fighter has no brawling");
+    assert_eq!(duel::hand_size(&m, &s, 1), 3);
+    assert!(duel::arms(&m, &s, 0)[0].is_some_and(|x| x.bare));
+}
+
+/// Seed §Wrestling Maneuvers: a non-wrestler escapes (−4, to range 0), a counter prevents
+/// it; the wrestler pins (−5, ends combat) or suffocates (−4, the target passes out), and a
+/// reversal (−2) prevents the hold and takes the initiative.
+#[test]
+fn wrestling_maneuvers() {
+    let mut rng = stream(42, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(KNIFE), &spec(WRESTLER));
+    let mut s = r.start(&m);
+    s.range = duel::WRESTLING;
+    s.init = 0;
+    let mut rs = rounds([&[Card::plain(2), Card::plain(7)], &[Card::plain(-4)]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
+    assert_eq!((d.man, d.card), (Man::Escape, Card::plain(7)));
+    let c = duel::answer(r.options(), &m, &s, &mut rs, 1, &d, -1, &mut dice).unwrap();
+    assert_eq!(c.man, Man::Counter, "−4 − 2 is below the threshold −3: a plain counter");
+    let (reg, _) =
+        resolve0(&r, &m, &mut s.clone(), &mut rs, d, Some(c), &mut dice);
+    assert_eq!((reg.attack_total, reg.defense_total, reg.success), (3, Some(-4), true));
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, d, Some(decl(Man::Counter, Card::plain(5), 0)), &mut dice);
+    assert_eq!((reg.net, reg.success), (-2, false));
+    assert_eq!(s.range, duel::WRESTLING, "countered");
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
+    assert!(reg.success);
+    assert_eq!(s.range, 0, "escaped to close range");
+    // The wrestler pins an opponent without cards; against a +8 he strikes (8 − 5 ≥ 1 holds).
+    for (hold, ending) in [("pin", Ending::Yield), ("suffocate", Ending::Incapacitated)] {
+        let w = WRESTLER.replace("wrestle = true", &format!("wrestle = true, hold = \"{hold}\""));
+        let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&w), &spec(KNIFE));
+        let mut s = r.start(&m);
+        s.range = duel::WRESTLING;
+        let mut rs = rounds([&[Card::plain(-6)], &[]]);
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
+        assert!(matches!(d.man, Man::Pin | Man::Suffocate));
+        let (_, end) =
+            resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
+        assert_eq!(end, Some(crate::Step::Over(Winner::A, ending)));
+        let mut rs = rounds([&[Card::plain(-6)], &[Card::plain(1)]]);
+        let d = duel::declare(r.options(), &m, &s, &mut rs, 0, -1, &mut dice).unwrap();
+        assert_eq!(d.man, Man::Attack, "a −6 hold would fail: he strikes");
+    }
+    // A reversal: the knife fighter (threshold −3 now) prevents the pin and takes over.
+    let knife = KNIFE.replace("99", "-3");
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(WRESTLER), &spec(&knife));
+    let mut s = r.start(&m);
+    s.range = duel::WRESTLING;
+    s.init = 0;
+    let pin = decl(Man::Pin, Card::plain(6), 0);
+    let mut rs = rounds([&[], &[Card::plain(6)]]);
+    let d = duel::answer(r.options(), &m, &s, &mut rs, 1, &pin, -1, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Reversal);
+    assert!(duel::immediate(&pin, Some(&d)));
+    let (reg, end) =
+        resolve0(&r, &m, &mut s, &mut rs, pin, Some(d), &mut dice);
+    assert_eq!((reg.attack_total, reg.defense_total, reg.success, end), (1, Some(4), false, None));
+    assert_eq!((s.init, s.range), (1, duel::WRESTLING));
+}
+
+/// Seed §Striking Maneuvers Lunge (−2, maximum damage 1, edge −3): barehanded at range 1; the
+/// lunger gives the initiative up.
+#[test]
+fn hand_to_hand_lunge() {
+    let mut rng = stream(43, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let boxer = "skill = 3\nweapon = \"bare hands\"\ntactics = { lunge = true }";
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(boxer), &spec("skill = 2\nweapon = \"sword\""));
+    let mut s = r.start(&m);
+    s.init = 0;
+    assert_eq!(s.range, 1);
+    let mut rs = rounds([&[Card::plain(3)], &[]]);
+    let d = duel::declare(r.options(), &m, &s, &mut rs, 0, 1, &mut dice).unwrap();
+    assert_eq!(d.man, Man::Lunge);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, d, None, &mut dice);
+    assert_eq!((reg.success, reg.damage), (true, 0), "3 − 3 = 0 damage");
+    assert_eq!(s.init, 1, "the initiative goes to the swordsman");
+    let mut rs = rounds([&[Card::plain(10)], &[]]);
+    s.init = 0;
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, decl(Man::Lunge, Card::plain(10), 0), None, &mut dice);
+    assert_eq!(reg.damage, 1, "maximum damage 1");
+}
+
+/// Seed §Show Downs: "the fast-draw skill is used instead of combat training to determine
+/// initiative" — fast-draw 2 against 1 (no combat training) gives the §7.6 value 5304/7783.
+#[test]
+fn show_down_initiative_by_fast_draw() {
+    let b = "fast_draw = 1\ncombat_training = 4";
+    let p = initiative_share(Start::ShowDown, "fast_draw = 2", b, 44);
+    within_4_sigma(p, 5304.0 / 7783.0, INITIATIVE_TRIALS);
+}
+
+/// Seed §Hit Location: a called shot takes the location's modifier (the head −5); what a hit
+/// there does is not in the post (G12), so `location_damage` adds damage after the cap.
+#[test]
+fn called_shots() {
+    let aimer = "skill = 3\nweapon = \"sword\"\ntactics = { called_shot = \"head\" }";
+    let mut rng = stream(45, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for (bonus, damage) in [(0, 3), (2, 5)] {
+        let o = opts(|o| o.location_damage.head = bonus);
+        let (r, m) = pair::<Cards>(o, &spec(aimer), &spec(SOLDIER));
+        let mut s = r.start(&m);
+        let mut rs = rounds([&[], &[]]);
+        let a = decl(Man::Attack, Card::plain(10), 0);
+        let p = decl(Man::Parry, Card::plain(2), 0);
+        let (reg, _) =
+            resolve0(&r, &m, &mut s, &mut rs, a, Some(p), &mut dice);
+        assert_eq!((reg.attack_total, reg.net, reg.damage), (10 + 1 - 5, 6 - 2, damage));
+    }
+    // The torso (the default) has no modifier.
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(DEVON), &spec(SOLDIER));
+    let mut s = r.start(&m);
+    let mut rs = rounds([&[], &[]]);
+    let a = decl(Man::Attack, Card::plain(10), 0);
+    let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, a, None, &mut dice);
+    assert_eq!((reg.attack_total, reg.damage), (11, 3));
 }

@@ -71,6 +71,11 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
         Command::Run(a) => cmd::run::run(RunSettings::try_from(a)?, command, out, err),
         Command::Check(a) => cmd::check::check(CheckSettings::try_from(a)?, out),
         Command::Validate { files } => cmd::validate::validate(&files, out),
-        Command::Rulesets { ruleset, json } => cmd::rulesets::rulesets(ruleset, json, out),
+        Command::Rulesets {
+            ruleset,
+            json,
+            equipment,
+        } => cmd::rulesets::rulesets(ruleset, json, equipment, out),
+        Command::Init { ruleset, name } => cmd::init::init(&ruleset, name, out),
     }
 }

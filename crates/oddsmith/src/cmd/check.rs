@@ -29,7 +29,7 @@ pub(crate) fn check(c: CheckSettings, out: &mut dyn Write) -> Result<()> {
         .threads
         .install(|| visit(&c.ruleset, job).expect("id checked"))?;
     if c.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        writeln!(out, "{}", oddsmith_report::format::json_pretty(&doc)?)?;
     } else {
         write!(out, "{}", check_table(&doc))?;
     }

@@ -72,7 +72,7 @@ fn print(
     err: &mut dyn Write,
 ) -> Result<()> {
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&data.run)?)?;
+        writeln!(out, "{}", oddsmith_report::format::json_pretty(&data.run)?)?;
         if let Some(p) = report {
             writeln!(err, "report: {}", p.display())?;
         }

@@ -497,9 +497,7 @@ fn report_folder_end_to_end() {
         "{stdout}"
     );
     // Tables: CSV snapshots (fixed seed, small trial count) and Parquet files beside them.
-    for t in [
-        "outcomes", "endings", "rounds", "damage", "counters", "checks",
-    ] {
+    for t in ["outcomes", "endings", "rounds", "damage", "counters"] {
         let csv = std::fs::read_to_string(out.join(format!("tables/{t}.csv"))).unwrap();
         insta::assert_snapshot!(format!("table-{t}"), csv);
         let pq = std::fs::read(out.join(format!("tables/{t}.parquet"))).unwrap();
@@ -519,9 +517,10 @@ fn report_folder_end_to_end() {
         .collect();
     assert_eq!(
         svgs.len(),
-        1 + 2 * 3 + 1,
-        "win probability, rounds and damage per matchup, checks"
+        1 + 2 * 3,
+        "win probability, rounds and damage per matchup (no check grid: not asked for)"
     );
+    assert!(!out.join("tables/checks.csv").exists());
     for svg in svgs {
         assert_valid_svg(svg);
         let text = std::fs::read_to_string(svg).unwrap();
@@ -543,7 +542,9 @@ fn report_folder_end_to_end() {
             && md.contains("tables/outcomes.csv")
     );
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
-    assert_eq!(html.matches("<svg").count(), 8);
+    assert_eq!(html.matches("<svg").count(), 7);
+    assert!(html.contains("<div class=\"summary\"><strong>In short</strong>"));
+    assert!(html.contains("options at their defaults</summary>"));
     assert!(!html.contains("<script") && !html.contains("<img") && !html.contains("<link"));
     let external = html.replace("http://www.w3.org/2000/svg", "");
     assert!(
@@ -686,7 +687,7 @@ document.getElementById('r').addEventListener('load', () => {
         .and_then(|r| r.split("</pre>").next())
         .unwrap_or_else(|| panic!("no result in DOM:\n{dom}\n{log}"));
     assert!(
-        result.contains("svgs=6 empty=0 broken_images=0"),
+        result.contains("svgs=5 empty=0 broken_images=0"),
         "{result}"
     );
     assert!(

@@ -118,7 +118,7 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                             nash.join(", ")
                         ));
                     }
-                    if let Some(c) = &t.costs {
+                    if let Some(c) = t.costs.as_ref().filter(|c| !c.points.is_empty()) {
                         v.push(match c.fit {
                             CostFit::Predictive => {
                                 let fair: Vec<String> = c

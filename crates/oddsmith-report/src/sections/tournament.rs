@@ -103,6 +103,12 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
         );
     }
     let Some(c) = &t.costs else { return };
+    if c.points.is_empty() {
+        if let Some(m) = missing_note(c) {
+            let _ = writeln!(s, "  {m}");
+        }
+        return;
+    }
     let _ = writeln!(s, "  cost efficiency:");
     for line in cost_judgement(c) {
         let _ = writeln!(s, "    {line}");
@@ -355,13 +361,17 @@ fn tournament_section(t: &TournamentDoc) -> Section {
                 ]
             })
             .collect();
+        // No kit priced: one line, no cost section.
+        if c.points.is_empty() {
+            blocks.push(Block::Note(missing_note(c).unwrap_or_else(|| {
+                "No kit has a cost: add `costs = { kit = 10, … }` to [tournament] to judge prices.".into()
+            })));
+            return Section::new(format!("Tournament: {}", t.name), blocks);
+        }
         blocks.push(Block::Heading("Cost efficiency".into()));
         blocks.push(Block::Note(cost_judgement(c).join(" ")));
         if let Some(m) = missing_note(c) {
             blocks.push(Block::Note(m));
-        }
-        if c.points.is_empty() {
-            return Section::new(format!("Tournament: {}", t.name), blocks);
         }
         blocks.push(Block::table(chead, rows));
         blocks.push(Block::Chart(COST_STEM.into()));

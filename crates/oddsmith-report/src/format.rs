@@ -97,6 +97,32 @@ pub fn p_value(p: f64) -> String {
     }
 }
 
+/// A JSON document, pretty-printed, with every negative zero written as `0.0` (a rounding
+/// artefact such as a z-score of `-0.0` means nothing and trips up readers).
+pub fn json_pretty<T: serde::Serialize + ?Sized>(v: &T) -> serde_json::Result<String> {
+    let text = serde_json::to_string_pretty(v)?;
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    let mut i = 0;
+    while let Some(k) = text[i..].find("-0.0") {
+        let at = i + k;
+        let end = at + 4;
+        let before = text[..at].trim_end().as_bytes().last().copied();
+        let after = b.get(end).copied();
+        let number_token = matches!(before, Some(b':' | b'[' | b','))
+            && !matches!(after, Some(c) if c.is_ascii_digit() || c == b'e' || c == b'E');
+        if number_token {
+            out.push_str(&text[last..at]);
+            out.push_str("0.0");
+            last = end;
+        }
+        i = end;
+    }
+    out.push_str(&text[last..]);
+    Ok(out)
+}
+
 /// `12,345`.
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -226,6 +252,16 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_has_no_negative_zero() {
+        let v = serde_json::json!({"z": -0.0, "a": [-0.0, -0.05, -0.0e-3], "s": "-0.0,"});
+        let t = json_pretty(&v).unwrap();
+        assert!(t.contains("\"z\": 0.0"), "{t}");
+        assert!(!t.contains("-0.0,") || t.contains("\"-0.0,\""), "{t}");
+        assert!(t.contains("-0.05"), "{t}");
+        assert!(t.contains("\"-0.0,\""), "strings untouched: {t}");
+    }
 
     #[test]
     fn numbers() {

@@ -127,6 +127,16 @@ pub enum Block {
     Records(Table),
     /// Downloadable tables by stem, each as CSV and Parquet under `tables/`.
     Files(Vec<String>),
+    /// The answer in a few sentences, first on the page ("In short", a framed list in HTML).
+    Summary(Vec<String>),
+    /// Blocks folded away under a one-line summary (HTML `<details>`; in Markdown the line in
+    /// italics, then the blocks).
+    Details {
+        /// The line shown when folded.
+        summary: String,
+        /// What unfolds.
+        blocks: Vec<Block>,
+    },
 }
 
 impl Block {
@@ -242,6 +252,19 @@ fn md_block(s: &mut String, b: &Block, level: usize, charts: &[Figure]) {
             }
             s.push('\n');
         }
+        Block::Summary(lines) => {
+            let _ = writeln!(s, "**In short:**\n");
+            for l in lines {
+                let _ = writeln!(s, "- {}", md_escape(l));
+            }
+            s.push('\n');
+        }
+        Block::Details { summary, blocks } => {
+            let _ = writeln!(s, "*{}*\n", md_escape(summary));
+            for b in blocks {
+                md_block(s, b, level, charts);
+            }
+        }
     }
 }
 
@@ -253,7 +276,9 @@ th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.num{text-align:r
 figure{margin:1.2em 0}figure svg{max-width:100%;height:auto;border:1px solid #eee}\
 .note{color:#555;font-size:.92em}code{background:#f4f4f4;padding:0 .25em}\
 .fail{border:2px solid #b00020;background:#fdecee;color:#6d0014;padding:.6em 1em;margin:1em 0;border-radius:4px}\
-.fail ul{margin:.3em 0 0;padding-left:1.2em}h3{margin-top:1.4em}h4{margin:1em 0 .3em}";
+.fail ul{margin:.3em 0 0;padding-left:1.2em}\
+.summary{border-left:4px solid #2a6f97;background:#eef5fa;padding:.6em 1em;margin:1em 0;font-size:1.05em}.summary ul{margin:.3em 0 0;padding-left:1.2em}\
+details{margin:.6em 0}summary{cursor:pointer;color:#2a6f97}h3{margin-top:1.4em}h4{margin:1em 0 .3em}";
 
 /// The page as one self-contained HTML file.
 pub fn render_html(p: &Page) -> String {
@@ -379,6 +404,20 @@ fn html_block(s: &mut String, b: &Block, level: usize, charts: &[Figure]) {
             }
             let _ = writeln!(s, "</ul>");
         }
+        Block::Summary(lines) => {
+            let _ = write!(s, "<div class=\"summary\"><strong>In short</strong><ul>");
+            for l in lines {
+                let _ = write!(s, "<li>{}</li>", esc(l));
+            }
+            let _ = writeln!(s, "</ul></div>");
+        }
+        Block::Details { summary, blocks } => {
+            let _ = writeln!(s, "<details><summary>{}</summary>", esc(summary));
+            for b in blocks {
+                html_block(s, b, level, charts);
+            }
+            let _ = writeln!(s, "</details>");
+        }
     }
 }
 
@@ -396,6 +435,7 @@ mod tests {
         Page {
             title: "Every block".into(),
             intro: vec![
+                Block::Summary(vec!["knight favoured.".into()]),
                 Block::Paragraph("An intro paragraph.".into()),
                 Block::Facts(vec![("seed".into(), "42".into())]),
                 Block::Warning {
@@ -434,7 +474,19 @@ mod tests {
                         vec![vec!["knight".into(), "skill = 6".into(), "SP 10".into()]],
                     ))],
                 ),
-                Section::new("Options", vec![Block::Table(marked)]),
+                Section::new(
+                    "Options",
+                    vec![
+                        Block::Table(marked),
+                        Block::Details {
+                            summary: "3 options at their defaults".into(),
+                            blocks: vec![Block::table(
+                                head(["option", "value"]),
+                                vec![vec!["depth".into(), "1".into()]],
+                            )],
+                        },
+                    ],
+                ),
                 Section::new("Tables", vec![Block::Files(vec!["outcomes".into()])]),
             ],
             charts: vec![Figure {
@@ -464,6 +516,8 @@ mod tests {
         let (md, html) = (render_markdown(&p), render_html(&p));
         let items = [
             "Every block",
+            "In short",
+            "knight favoured.",
             "An intro paragraph.",
             "seed",
             "1 assertion failed",
@@ -482,6 +536,8 @@ mod tests {
             "SP 10",
             "Options",
             "reach",
+            "3 options at their defaults",
+            "depth",
             "Tables",
             "outcomes",
         ];
@@ -501,6 +557,10 @@ mod tests {
         assert!(html.contains("<h2 id=\"study\">Study</h2>"));
         assert!(html.contains("<section class=\"study\"><h3>Sweep 1: skill</h3>"));
         assert!(html.contains("<h4>Steps</h4>"));
+        assert!(html.contains("<details><summary>3 options at their defaults</summary>"));
+        assert!(html.contains(
+            "<div class=\"summary\"><strong>In short</strong><ul><li>knight favoured.</li>"
+        ));
         assert!(html.contains("<td class=\"changed\">2</td>"));
         assert!(html.ends_with("<p class=\"note\">Generated by oddsmith.</p></body></html>\n"));
         assert!(md.ends_with("[Parquet](tables/outcomes.parquet)\n"));

@@ -349,7 +349,7 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
             svg,
         });
     }
-    let json = serde_json::to_string_pretty(&d.run).map_err(|e| ReportError::Table {
+    let json = crate::format::json_pretty(&d.run).map_err(|e| ReportError::Table {
         name: "report.json".into(),
         message: e.to_string(),
     })?;

@@ -8,6 +8,7 @@
 
 pub mod compare;
 mod locate;
+pub mod messages;
 pub mod study;
 
 use std::collections::BTreeMap;
@@ -255,10 +256,9 @@ fn matchups<R: Ruleset>(
     for (i, m) in specs.into_iter().enumerate() {
         let get = |side: &str, name: &str| {
             compiled.get(name).ok_or_else(|| {
-                let known: Vec<_> = compiled.keys().map(String::as_str).collect();
                 doc.error(
                     &[key("matchup"), Seg::Index(i), key(side)],
-                    format!("no fighter named {name:?}; fighters: {}", known.join(", ")),
+                    messages::unknown_name("fighter", name, compiled.keys().map(String::as_str)),
                 )
             })
         };

@@ -90,7 +90,7 @@ impl<'a> Doc<'a> {
             line,
             column,
             field: render(path),
-            message,
+            message: crate::messages::humanize(&message),
         }
     }
 }

@@ -712,7 +712,7 @@ fn target(
             if !fighters.contains(f) {
                 return Err(doc.error(
                     &here("fighter"),
-                    format!("no fighter named {f:?}; fighters: {}", fighters.join(", ")),
+                    crate::messages::unknown_name("fighter", f, fighters.iter().map(String::as_str)),
                 ));
             }
             if field.trim().is_empty() {
@@ -741,13 +741,10 @@ fn matchup_index<R: Ruleset>(
         )),
         None => Ok(0),
         Some(n) => s.matchups.iter().position(|m| &m.name == n).ok_or_else(|| {
-            let names: Vec<_> = s.matchups.iter().map(|m| format!("{:?}", m.name)).collect();
             let mut p = at.clone();
             p.push(key("matchup"));
-            doc.error(
-                &p,
-                format!("no matchup named {n:?}; matchups: {}", names.join(", ")),
-            )
+            let names = s.matchups.iter().map(|m| m.name.as_str());
+            doc.error(&p, crate::messages::unknown_name("matchup", n, names))
         }),
     }
 }
@@ -905,11 +902,8 @@ fn check_index(
     name: &str,
 ) -> Result<usize, ScenarioError> {
     checks.iter().position(|c| c.name == name).ok_or_else(|| {
-        let names: Vec<_> = checks.iter().map(|c| format!("{:?}", c.name)).collect();
-        doc.error(
-            &at,
-            format!("no [[check]] named {name:?}; checks: {}", names.join(", ")),
-        )
+        let names = checks.iter().map(|c| c.name.as_str());
+        doc.error(&at, crate::messages::unknown_name("[[check]]", name, names))
     })
 }
 
@@ -1013,7 +1007,7 @@ fn build_tournament(
         if !fighters.contains(f) {
             return Err(doc.error(
                 &[key("tournament"), key("fighters"), Seg::Index(i)],
-                format!("no fighter named {f:?}; fighters: {}", fighters.join(", ")),
+                crate::messages::unknown_name("fighter", f, fighters.iter().map(String::as_str)),
             ));
         }
         if list[..i].contains(f) {

@@ -12,6 +12,7 @@ use oddsmith_dice::seeds::fresh_seed;
 use oddsmith_rules::{RulesError, Ruleset};
 use oddsmith_scenario::{Balance, BalanceSubject, Num, Origin, Scenario, variant};
 use oddsmith_sim::{RunConfig, run_check, run_paired};
+use oddsmith_stats::verdict::{Difference, Evidence, Rule};
 use serde::Serialize;
 
 use crate::{Ctx, Est, StudyError};
@@ -49,6 +50,30 @@ pub struct Evaluation {
     pub p: f64,
 }
 
+/// When a re-measured value is "distinguishable from the target": the difference from the
+/// target is significant (exact: not zero; Monte Carlo: its 95 % interval excludes it) and at
+/// least 2 percentage points — the verdict rule of every other comparison.
+pub const TARGET_RULE: Rule = Rule {
+    alpha: 0.05,
+    threshold: 0.02,
+};
+
+/// Whether a probability (exact where known) is distinguishable from `target` under
+/// [`TARGET_RULE`].
+pub fn distinguishable(mc: &Est, exact: Option<f64>, target: f64) -> bool {
+    let d = match exact {
+        Some(e) => Difference::exact(e, target),
+        None => Difference {
+            diff: mc.p - target,
+            lo: mc.lo - target,
+            hi: mc.hi - target,
+            half_width: (mc.hi - mc.lo) / 2.0,
+            evidence: Evidence::Interval,
+        },
+    };
+    TARGET_RULE.judge(d).is_decisive()
+}
+
 /// The result of `[balance]`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BalanceDoc {
@@ -74,6 +99,10 @@ pub struct BalanceDoc {
     pub achieved: Option<BalancePoint>,
     /// Integer fields: the two neighbouring values either side of the target.
     pub bracket: Option<[BalancePoint; 2]>,
+    /// Integer fields: where the straight line between the bracket's two probabilities (exact
+    /// where known) crosses the target, e.g. 6.4 — the value a real-valued field would take.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crossing: Option<f64>,
     /// The probability at both ends of the range.
     pub ends: [Evaluation; 2],
     /// Every evaluation of the search, in order.
@@ -401,6 +430,7 @@ pub fn run_balance<R: Ruleset>(
         value: None,
         achieved: None,
         bracket: None,
+        crossing: None,
         ends: [
             Evaluation { value: lo, p: plo },
             Evaluation { value: hi, p: phi },
@@ -423,10 +453,7 @@ fn answer(
 ) -> Result<(), StudyError> {
     let mut point = |x: f64| -> Result<BalancePoint, StudyError> {
         let (mc, exact) = subject.measure(num(x, b.integer))?;
-        let distinguishable = match exact {
-            Some(e) => (e - b.target).abs() > 1e-9,
-            None => mc.excludes(b.target),
-        };
+        let distinguishable = distinguishable(&mc, exact, b.target);
         Ok(BalancePoint {
             value: x,
             monte_carlo: mc,
@@ -438,6 +465,13 @@ fn answer(
         let pts = [point(a)?, point(z)?];
         let gap = |p: &BalancePoint| (p.exact.unwrap_or(p.monte_carlo.p) - b.target).abs();
         let best = if gap(&pts[1]) < gap(&pts[0]) { 1 } else { 0 };
+        let p = |q: &BalancePoint| q.exact.unwrap_or(q.monte_carlo.p);
+        let (p0, p1) = (p(&pts[0]), p(&pts[1]));
+        doc.crossing = ((p1 - p0).abs() > 0.0)
+            .then(|| pts[0].value + (b.target - p0) * (pts[1].value - pts[0].value) / (p1 - p0))
+            .filter(|x| {
+                (pts[0].value.min(pts[1].value)..=pts[0].value.max(pts[1].value)).contains(x)
+            });
         doc.value = Some(pts[best].value);
         doc.achieved = Some(pts[best].clone());
         doc.bracket = Some(pts);
@@ -460,5 +494,24 @@ fn num(x: f64, integer: bool) -> Num {
         Num::Int(x.round() as i64)
     } else {
         Num::Real(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distinguishable_needs_significance_and_the_practical_threshold() {
+        let mc = Est::new(500, 1000);
+        // Exact: 60.9 % is 10.9 points off 50 %; 50.25 % is not 2 points off.
+        assert!(distinguishable(&mc, Some(0.609), 0.5));
+        assert!(!distinguishable(&mc, Some(0.5025), 0.5));
+        assert!(!distinguishable(&mc, Some(0.5), 0.5));
+        // Monte Carlo: an interval holding the target, or one excluding it by less than 2
+        // points, is not distinguishable; one clearly off is.
+        assert!(!distinguishable(&Est::new(510, 1000), None, 0.5));
+        assert!(!distinguishable(&Est::new(510_000, 1_000_000), None, 0.5));
+        assert!(distinguishable(&Est::new(600, 1000), None, 0.5));
     }
 }

@@ -21,6 +21,8 @@ pub struct RankDoc {
     pub nash_share: f64,
     /// Strictly dominated by another loadout (worse against every opponent).
     pub dominated: bool,
+    /// The loadouts that strictly dominate this one (empty when not dominated).
+    pub dominated_by: Vec<String>,
 }
 
 /// One loadout against the fair line.
@@ -258,6 +260,11 @@ pub fn run_tournament<R: Ruleset>(
                 loss_rate: l as f64 / tr as f64,
                 nash_share: nash[i],
                 dominated: dominated[i],
+                // The same rule as `strictly_dominated`: better against every column.
+                dominated_by: (0..n)
+                    .filter(|&k| k != i && (0..n).all(|j| game[k][j] > game[i][j]))
+                    .map(|k| t.fighters[k].clone())
+                    .collect(),
             }
         })
         .collect();

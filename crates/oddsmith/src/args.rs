@@ -33,6 +33,17 @@ pub(crate) enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// With a ruleset id: its built-in tables (weapons, armour, shields, species, classes)
+        /// with their statistics.
+        #[arg(long, requires = "ruleset")]
+        equipment: bool,
+    },
+    /// Write a commented starter scenario: `oddsmith init draft my-duel` writes my-duel.toml.
+    Init {
+        /// A ruleset id.
+        ruleset: String,
+        /// The scenario's name and file (NAME.toml; default RULESET-starter).
+        name: Option<String>,
     },
     /// Print the JSON Schema of scenario files (every ruleset, or one), for editors and validators.
     Schema {

@@ -80,7 +80,12 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
             cmd::check::check(settings, out)
         }
         Command::Validate { files } => cmd::validate::validate(&files, out),
-        Command::Rulesets { ruleset, json } => cmd::rulesets::rulesets(ruleset, json, out),
+        Command::Rulesets {
+            ruleset,
+            json,
+            equipment,
+        } => cmd::rulesets::rulesets(ruleset, json, equipment, out),
+        Command::Init { ruleset, name } => cmd::init::init(&ruleset, name, out),
         Command::Schema { ruleset, write } => cmd::schema::schema(ruleset, write, out),
     }
 }

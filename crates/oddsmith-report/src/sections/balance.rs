@@ -53,7 +53,7 @@ fn balance_point(p: &BalancePoint, field: &str) -> String {
         num(p.value),
         est(&p.monte_carlo),
         if p.distinguishable {
-            "differs from the target"
+            "distinguishable from the target"
         } else {
             "indistinguishable from the target"
         }
@@ -80,9 +80,12 @@ fn balance_text(s: &mut String, b: &BalanceDoc) {
     );
     match (b.status, b.value) {
         (BalanceStatus::Found, Some(v)) => {
+            let crossing = b.crossing.map_or(String::new(), |c| {
+                format!(" (the target is crossed at ≈ {c:.1})")
+            });
             let _ = writeln!(
                 s,
-                "  found: {} = {}, measured again on fresh random numbers:",
+                "  found: {} = {}{crossing}, measured again on fresh random numbers:",
                 b.field,
                 num(v)
             );
@@ -265,7 +268,7 @@ fn balance_section(b: &BalanceDoc) -> Section {
                         est_page(&p.monte_carlo),
                         p.exact.map_or("—".into(), percent_exact),
                         if p.distinguishable {
-                            "differs"
+                            "distinguishable"
                         } else {
                             "indistinguishable"
                         }
@@ -276,8 +279,12 @@ fn balance_section(b: &BalanceDoc) -> Section {
             blocks.push(Block::table(head, rows));
             if b.bracket.is_some() {
                 blocks.push(Block::Note(
-                    "Whole numbers only: the target lies between these two values, and the closer one is chosen. \"Indistinguishable\": the 95 % interval includes the target (an exact value: equals it)."
-                        .into(),
+                    format!(
+                        "Whole numbers only: the target lies between these two values, and the closer one is chosen{}. \"Distinguishable\": the difference from the target is significant (an exact value: not equal; Monte Carlo: the 95 % interval excludes it) and at least 2 percentage points, the verdict rule used throughout.",
+                        b.crossing.map_or(String::new(), |c| format!(
+                            "; the straight line between them crosses the target at ≈ {c:.1}"
+                        ))
+                    ),
                 ));
             }
         }

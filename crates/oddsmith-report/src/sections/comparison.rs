@@ -79,7 +79,8 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Ruleset comparison: {} (α = {}, practical threshold {} points; * = verdict)",
+        "{}: {} (α = {}, practical threshold {} points; * = verdict)",
+        heading(c),
         c.rulesets.join(" vs "),
         c.alpha,
         100.0 * c.practical_threshold
@@ -492,13 +493,23 @@ pub fn sections(c: &ComparisonDoc) -> Vec<Section> {
         c.checks
             .iter()
             .enumerate()
-            .map(|(i, ch)| check_section(i, ch)),
+            .map(|(i, ch)| check_section(heading(c), i, ch)),
     );
     out
 }
 
 /// Which pairs of variants of one ruleset ran on common random numbers, in a sentence; `None`
 /// when no pair did.
+/// "Variant comparison" when every compared archetype is a pair of variants of one ruleset
+/// (house rules on common random numbers), else "Ruleset comparison".
+fn heading(c: &ComparisonDoc) -> &'static str {
+    if !c.archetypes.is_empty() && c.archetypes.iter().all(|a| a.paired) {
+        "Variant comparison"
+    } else {
+        "Ruleset comparison"
+    }
+}
+
 fn paired_note(c: &ComparisonDoc) -> Option<String> {
     let mut pairs: Vec<String> = Vec::new();
     for a in c.archetypes.iter().filter(|a| a.paired) {
@@ -539,7 +550,7 @@ fn verdicts_section(c: &ComparisonDoc) -> Section {
     for u in &c.unmatched {
         b.push(Block::Note(format!("Not compared: {u}.")));
     }
-    Section::new("Ruleset comparison: verdicts", b)
+    Section::new(format!("{}: verdicts", heading(c)), b)
 }
 
 /// P(A wins), fight length and lethality per archetype.
@@ -583,7 +594,7 @@ fn archetypes_section(c: &ComparisonDoc) -> Section {
         })
         .collect();
     Section::new(
-        "Ruleset comparison: archetypes",
+        format!("{}: archetypes", heading(c)),
         vec![
             Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
             Block::table(columns, rows),
@@ -643,11 +654,11 @@ fn steps_section(c: &ComparisonDoc) -> Section {
                 .collect(),
         ));
     }
-    Section::new("Ruleset comparison: one skill step", blocks)
+    Section::new(format!("{}: one skill step", heading(c)), blocks)
 }
 
 /// A compared check, cell by cell.
-fn check_section(i: usize, ch: &CheckCompareDoc) -> Section {
+fn check_section(heading: &str, i: usize, ch: &CheckCompareDoc) -> Section {
     let rows = ch
         .cells
         .iter()
@@ -666,7 +677,7 @@ fn check_section(i: usize, ch: &CheckCompareDoc) -> Section {
         })
         .collect();
     Section::new(
-        format!("Ruleset comparison: check {:?}", ch.check),
+        format!("{heading}: check {:?}", ch.check),
         vec![
             Block::Note(format!(
                 "Exact P(success) under {} and {}, cell by cell (grids matched by position), and how much the step from the previous row moves it in each ruleset. For an opposed check written with the weaker side first, P(success) is the upset rate.",

@@ -23,6 +23,7 @@ pub mod damage;
 pub mod outcomes;
 pub mod rounds;
 mod subject;
+pub mod summary;
 pub mod sweep;
 pub mod tournament;
 
@@ -31,6 +32,7 @@ pub use subject::{NamedChart, NamedTable, Place, Subject};
 /// Every subject of a report, in report order.
 pub fn subjects(d: &ReportData) -> Vec<Box<dyn Subject + '_>> {
     let mut v: Vec<Box<dyn Subject + '_>> = vec![
+        Box::new(summary::Summary(d)),
         Box::new(about::About(d)),
         Box::new(outcomes::Outcomes(d)),
         Box::new(rounds::Rounds(d)),

@@ -45,6 +45,9 @@ impl Subject for Outcomes<'_> {
     }
 
     fn sections(&self) -> Vec<Section> {
+        if self.0.run.matchups.is_empty() {
+            return Vec::new();
+        }
         let rows = self.0.run.matchups.iter().map(result_row).collect();
         vec![Section::new(
             "Results",
@@ -127,6 +130,10 @@ pub fn run_table(d: &RunDoc) -> String {
         .max()
         .unwrap_or(7)
         .max(7);
+    // A study-only scenario (a tournament, checks) has no matchup table.
+    if d.matchups.is_empty() {
+        return s;
+    }
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -165,6 +172,15 @@ pub fn run_table(d: &RunDoc) -> String {
     s
 }
 
+/// The two sides' names, told apart in a mirror matchup (`d1 (A)`, `d1 (B)`).
+pub fn sides(m: &MatchupDoc) -> (String, String) {
+    if m.a == m.b {
+        (format!("{} (A)", m.a), format!("{} (B)", m.b))
+    } else {
+        (m.a.clone(), m.b.clone())
+    }
+}
+
 /// A matchup's verdict, exact solution, damage and endings.
 fn matchup_lines(s: &mut String, m: &MatchupDoc) {
     let _ = writeln!(s, "{}: {}", m.name, m.verdict);
@@ -175,13 +191,12 @@ fn matchup_lines(s: &mut String, m: &MatchupDoc) {
             e.p_a_win, e.mean_rounds, e.monte_carlo_z
         );
     }
+    let (a, b) = sides(m);
     let _ = writeln!(
         s,
-        "  damage dealt per duel: {} {:.2}±{:.2}, {} {:.2}±{:.2}; hit rate {:.1} % / {:.1} %",
-        m.a,
+        "  damage dealt per duel: {a} {:.2}±{:.2}, {b} {:.2}±{:.2}; hit rate {:.1} % / {:.1} %",
         m.side_a.damage.mean,
         m.side_a.damage.sd,
-        m.b,
         m.side_b.damage.mean,
         m.side_b.damage.sd,
         100.0 * m.side_a.hit_rate,

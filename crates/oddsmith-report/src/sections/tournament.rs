@@ -99,10 +99,16 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
             est(&r.win_rate),
             pct(r.loss_rate),
             100.0 * r.nash_share,
-            if r.dominated { "yes" } else { "" }
+            dominated_text(r, "")
         );
     }
     let Some(c) = &t.costs else { return };
+    if c.points.is_empty() {
+        if let Some(m) = missing_note(c) {
+            let _ = writeln!(s, "  {m}");
+        }
+        return;
+    }
     let _ = writeln!(s, "  cost efficiency:");
     for line in cost_judgement(c) {
         let _ = writeln!(s, "    {line}");
@@ -170,6 +176,7 @@ pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
         col_by("p_lose", &r, |x| x.1.loss_rate),
         col_by("nash_share", &r, |x| x.1.nash_share),
         col_by("dominated", &r, |x| x.1.dominated),
+        col_by("dominated_by", &r, |x| x.1.dominated_by.join(", ")),
     ];
     if let Some(c) = &t.costs {
         let by = |x: &(u32, &RankDoc)| c.points.iter().find(|p| p.fighter == x.1.fighter);
@@ -308,7 +315,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
                 est_page(&r.win_rate),
                 percent(r.loss_rate),
                 format!("{:.1} %", 100.0 * r.nash_share),
-                if r.dominated { "yes" } else { "no" }.to_string(),
+                dominated_text(r, "no"),
             ]
         })
         .collect();
@@ -354,13 +361,17 @@ fn tournament_section(t: &TournamentDoc) -> Section {
                 ]
             })
             .collect();
+        // No kit priced: one line, no cost section.
+        if c.points.is_empty() {
+            blocks.push(Block::Note(missing_note(c).unwrap_or_else(|| {
+                "No kit has a cost: add `costs = { kit = 10, … }` to [tournament] to judge prices.".into()
+            })));
+            return Section::new(format!("Tournament: {}", t.name), blocks);
+        }
         blocks.push(Block::Heading("Cost efficiency".into()));
         blocks.push(Block::Note(cost_judgement(c).join(" ")));
         if let Some(m) = missing_note(c) {
             blocks.push(Block::Note(m));
-        }
-        if c.points.is_empty() {
-            return Section::new(format!("Tournament: {}", t.name), blocks);
         }
         blocks.push(Block::table(chead, rows));
         blocks.push(Block::Chart(COST_STEM.into()));
@@ -457,4 +468,13 @@ fn fair_cost_text(p: &oddsmith_study::CostPoint) -> String {
     p.fair_cost.map_or("—".into(), |f| {
         format!("{:.1} [{:.1} {:.1}]", f.value, f.lo, f.hi)
     })
+}
+
+/// `by greatsword, sword-shield` for a dominated loadout, else `otherwise`.
+fn dominated_text(r: &RankDoc, otherwise: &str) -> String {
+    if r.dominated_by.is_empty() {
+        if r.dominated { "yes" } else { otherwise }.to_string()
+    } else {
+        format!("by {}", r.dominated_by.join(", "))
+    }
 }

@@ -109,6 +109,7 @@ fn balance() -> BalanceDoc {
         value: Some(4.0),
         achieved: Some(bp(4.0, 497, None, false)),
         bracket: Some([bp(4.0, 497, None, false), bp(5.0, 612, Some(0.6123), true)]),
+        crossing: Some(4.03),
         ends: [ev(1.0, 0.1), ev(10.0, 0.95)],
         evaluations: vec![
             ev(1.0, 0.1),
@@ -149,6 +150,11 @@ fn tournament() -> TournamentDoc {
             loss_rate: (0..n).map(|j| wins[j][i]).sum::<u64>() as f64 / 2000.0,
             nash_share: nash[i],
             dominated: i == 1,
+            dominated_by: if i == 1 {
+                vec!["knight".into()]
+            } else {
+                vec![]
+            },
         })
         .collect();
     // Priced so that cost predicts win rate (a hand-built, predictive fit: the report only
@@ -409,6 +415,7 @@ fn study_tables_have_every_result() {
     assert_eq!(f64_at(tr, "nash_share", 1), Some(0.4));
     assert_eq!(bool_at(tr, "dominated", 2), Some(true));
     assert_eq!(bool_at(tr, "dominated", 0), Some(false));
+    assert_eq!(str_at(tr, "dominated_by", 2), Some("knight"));
     assert_eq!(f64_at(tr, "cost", 1), Some(100.0));
     assert_eq!(str_at(tr, "verdict", 0), Some("unclear"));
     assert_eq!(str_at(tr, "verdict", 1), Some("under-priced"));
@@ -492,7 +499,7 @@ fn study_text_shows_the_key_numbers() {
         .lines()
         .find(|l| l.trim_start().starts_with("3  brute"))
         .unwrap_or_else(|| panic!("ranking row in:\n{text}"));
-    assert!(brute_row.ends_with("yes"), "{brute_row}");
+    assert!(brute_row.ends_with("by knight"), "{brute_row}");
     assert!(brute_row.contains(" 0.0 "), "Nash share 0 in {brute_row}");
     for l in text.lines() {
         assert!(

@@ -171,6 +171,7 @@ pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesEr
             ));
         }
     }
+    reference::check_skill_names(&s.skills, &s.weapon.stats.skill)?;
     let w = &s.weapon.stats;
     // «Explosions»: an explosive's Area, or `grenade_area` when it gives none (G19).
     let area = w.area.unwrap_or(o.grenade_area) as u8;

@@ -163,6 +163,42 @@ fn key(name: &str) -> String {
     k.replace("(unarmed)", "(unarmed combat)")
 }
 
+/// Refuses a skill whose general name is a near miss of one the duel reads ("Melee Combt" for
+/// "Melee Combat"): it would silently count as untrained. Other names (skills the duel does not
+/// read, such as "Stealth") are kept for the character's cost.
+pub fn check_skill_names(
+    skills: &BTreeMap<String, i32>,
+    weapon_skill: &str,
+) -> Result<(), crate::RulesError> {
+    let read: Vec<String> = super::tables::WEAPONS
+        .iter()
+        .map(|w| w.4)
+        .chain([weapon_skill, "Combat Defense", "Medicine"])
+        .map(|s| split_skill(s).0)
+        .collect();
+    for name in skills.keys() {
+        let general = split_skill(name).0;
+        let k = key(&general);
+        if read.iter().any(|r| key(r) == k) {
+            continue;
+        }
+        let near = read
+            .iter()
+            .map(|r| (strsim::osa_distance(&key(r), &k), r))
+            .filter(|&(d, _)| d <= (k.len() / 4).clamp(1, 2))
+            .min_by_key(|&(d, _)| d);
+        if let Some((_, r)) = near {
+            return Err(crate::RulesError::field(
+                format!("skills.{name}"),
+                format!(
+                    "unknown skill {general:?}; did you mean {r:?}? (a misspelt skill counts as untrained)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Effective level of a skill (G22): for "General (Spec)" the higher of the general skill and
 /// the specialization; unlisted skills are 0 (untrained).
 pub fn skill_level(skills: &BTreeMap<String, i32>, name: &str) -> i32 {

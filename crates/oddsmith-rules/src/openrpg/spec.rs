@@ -292,7 +292,7 @@ impl Named for Weapon {
 }
 
 /// Built-in weapons: the digest's reference duel R1 (the excerpt lists no weapons).
-fn builtin_weapons() -> Vec<Weapon> {
+pub fn builtin_weapons() -> Vec<Weapon> {
     let w = |name: &str, class, damage: &str, rate, crit_range, crit_effect: &str, length| Weapon {
         name: name.into(),
         class,
@@ -360,7 +360,8 @@ impl Named for Armor {
     }
 }
 
-fn builtin_armors() -> Vec<Armor> {
+/// The built-in armours (for `oddsmith rulesets openrpg --equipment`).
+pub fn builtin_armors() -> Vec<Armor> {
     let a = |name: &str, defense, dr| Armor {
         name: name.into(),
         defense,

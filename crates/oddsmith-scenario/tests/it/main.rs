@@ -142,7 +142,57 @@ fn skill_out_of_range() {
 #[test]
 fn wrong_type() {
     let t = GOOD.replace("skill = 6", "skill = \"six\"");
-    expect(&t, 7, 9, "fighters.knight.skill", "invalid type");
+    expect(
+        &t,
+        7,
+        9,
+        "fighters.knight.skill",
+        "expected a whole number, got text \"six\"",
+    );
+}
+
+#[test]
+fn names_get_did_you_mean() {
+    let t = GOOD.replace("skill = 6", "skil = 6");
+    expect(
+        &t,
+        7,
+        1,
+        "fighters.knight.skil",
+        "unknown field `skil`; did you mean `skill`?",
+    );
+    let t = GOOD.replace("shield_skill = 5", "sheild_skill = 5");
+    expect(
+        &t,
+        10,
+        1,
+        "fighters.knight.sheild_skill",
+        "unknown field `sheild_skill`; did you mean `shield_skill`?",
+    );
+    let t = GOOD.replace("\"long sword\"", "\"lnog sword\"");
+    expect(
+        &t,
+        8,
+        10,
+        "fighters.knight.weapon",
+        "unknown weapon \"lnog sword\"; did you mean \"long sword\"?",
+    );
+    let t = format!("{GOOD}\n[options]\nend_conditon = \"death\"\n");
+    expect(
+        &t,
+        19,
+        1,
+        "options.end_conditon",
+        "did you mean `end_condition`?",
+    );
+    let t = format!("{GOOD}\n[options]\nend_condition = \"deat\"\n");
+    expect(
+        &t,
+        19,
+        17,
+        "options.end_condition",
+        "unknown value \"deat\"; did you mean \"death\"?",
+    );
 }
 
 #[test]
@@ -170,7 +220,7 @@ fn unknown_option_and_bad_option_value() {
         19,
         17,
         "options.end_condition",
-        "unknown variant `surrender`",
+        "unknown value \"surrender\"; expected one of: incapacitated, death",
     );
     let t = format!("{GOOD}\n[options]\nmax_actions_per_round = 5\n");
     expect(
@@ -243,7 +293,7 @@ fn matchup_with_unknown_fighter() {
         20,
         5,
         "matchup[0].b",
-        "no fighter named \"brutus\"; fighters: brute, knight",
+        "unknown fighter \"brutus\"; did you mean \"brute\"?",
     );
 }
 

@@ -7,16 +7,18 @@ use oddsmith_report::{CheckDoc, check_table};
 use oddsmith_rules::{CheckParams, RULESET_IDS, Ruleset, RulesetVisitor, visit};
 use oddsmith_sim::{RunConfig, run_check};
 
+use oddsmith_scenario::messages::{humanize, unknown_name};
+
 use crate::config::CheckSettings;
 use crate::error::InputError;
 
 /// Runs the check and prints its table or JSON.
 pub(crate) fn check(c: CheckSettings, out: &mut dyn Write) -> Result<()> {
     if !RULESET_IDS.contains(&c.ruleset.as_str()) {
-        bail!(InputError(format!(
-            "unknown ruleset {:?}; expected one of: {}",
-            c.ruleset,
-            RULESET_IDS.join(", ")
+        bail!(InputError(unknown_name(
+            "ruleset",
+            &c.ruleset,
+            RULESET_IDS.iter().copied()
         )));
     }
     let job = RunCheck {
@@ -27,7 +29,7 @@ pub(crate) fn check(c: CheckSettings, out: &mut dyn Write) -> Result<()> {
         .threads
         .install(|| visit(&c.ruleset, job).expect("id checked"))?;
     if c.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        writeln!(out, "{}", oddsmith_report::format::json_pretty(&doc)?)?;
     } else {
         write!(out, "{}", check_table(&doc))?;
     }
@@ -44,10 +46,10 @@ impl RulesetVisitor for RunCheck<'_> {
     fn visit<R: Ruleset>(self) -> Result<CheckDoc> {
         let rules = R::new(R::Options::default())?;
         let params = CheckParams::parse(self.params.iter().map(String::as_str))
-            .map_err(|e| InputError(e.to_string()))?;
+            .map_err(|e| InputError(humanize(&e.to_string())))?;
         let check = rules
             .parse_check(&params)
-            .map_err(|e| InputError(e.to_string()))?;
+            .map_err(|e| InputError(humanize(&e.to_string())))?;
         let exact = rules.check_exact(&check);
         let stats = run_check(&rules, &check, exact.distribution.min(), self.cfg, &|_| {})?;
         Ok(CheckDoc::new(R::ID, &exact, &stats))

@@ -2,6 +2,8 @@
 //! writes its results to `out`.
 
 pub(crate) mod check;
+pub(crate) mod equipment;
+pub(crate) mod init;
 pub(crate) mod rulesets;
 pub(crate) mod run;
 pub(crate) mod schema;

@@ -1,15 +1,23 @@
 //! `oddsmith rulesets [ID] [--json]`: the registered rulesets, or one ruleset's fighter
-//! fields, options and check parameters with their defaults.
+//! fields, options and check parameters with their defaults; with `--equipment`, its built-in
+//! tables ([`crate::cmd::equipment`]).
 
 use std::io::Write;
 
 use anyhow::{Result, bail};
 use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
 
+use oddsmith_scenario::messages::unknown_name;
+
 use crate::error::InputError;
 
 /// Lists every ruleset, or describes `ruleset`.
-pub(crate) fn rulesets(ruleset: Option<String>, json: bool, out: &mut dyn Write) -> Result<()> {
+pub(crate) fn rulesets(
+    ruleset: Option<String>,
+    json: bool,
+    equipment: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
     match ruleset {
         None => {
             let infos: Vec<RulesetInfo> = RULESET_IDS
@@ -26,12 +34,20 @@ pub(crate) fn rulesets(ruleset: Option<String>, json: bool, out: &mut dyn Write)
         }
         Some(id) => {
             let Some(info) = visit(&id, Info) else {
-                bail!(InputError(format!(
-                    "unknown ruleset {id:?}; expected one of: {}",
-                    RULESET_IDS.join(", ")
+                bail!(InputError(unknown_name(
+                    "ruleset",
+                    &id,
+                    RULESET_IDS.iter().copied()
                 )));
             };
-            if json {
+            if equipment {
+                let tables = crate::cmd::equipment::tables(&id);
+                if json {
+                    writeln!(out, "{}", serde_json::to_string_pretty(&tables)?)?;
+                } else {
+                    crate::cmd::equipment::print(&id, &tables, out)?;
+                }
+            } else if json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&info)?)?;
             } else {
                 write!(out, "{}", describe(&info))?;

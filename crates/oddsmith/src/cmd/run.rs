@@ -88,7 +88,7 @@ fn report_dir(to: &ReportTo, scenario: &str) -> Option<PathBuf> {
 /// The run's JSON document, or its tables.
 fn print(data: &ReportData, json: bool, out: &mut dyn Write) -> Result<()> {
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&data.run)?)?;
+        writeln!(out, "{}", oddsmith_report::format::json_pretty(&data.run)?)?;
     } else {
         write!(out, "{}", run_table(&data.run))?;
         if let Some(st) = &data.run.study {

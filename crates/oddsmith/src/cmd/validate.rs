@@ -18,7 +18,12 @@ pub(crate) fn validate(files: &[String], out: &mut dyn Write) -> Result<()> {
         match validate_file(f) {
             Ok(summary) => writeln!(out, "ok  {f}: {summary}")?,
             Err(e) => {
-                writeln!(out, "bad {f}: {e:#}")?;
+                // A located error starts with the path already: print it once.
+                let e = format!("{e:#}");
+                match e.strip_prefix(f.as_str()) {
+                    Some(rest) if rest.starts_with(':') => writeln!(out, "bad {f}{rest}")?,
+                    _ => writeln!(out, "bad {f}: {e}")?,
+                }
                 failed += 1;
             }
         }

@@ -697,9 +697,7 @@ fn report_folder_end_to_end() {
         "{stdout}"
     );
     // Tables: CSV snapshots (fixed seed, small trial count) and Parquet files beside them.
-    for t in [
-        "outcomes", "endings", "rounds", "damage", "counters", "checks",
-    ] {
+    for t in ["outcomes", "endings", "rounds", "damage", "counters"] {
         let csv = std::fs::read_to_string(out.join(format!("tables/{t}.csv"))).unwrap();
         insta::assert_snapshot!(format!("table-{t}"), csv);
         let pq = std::fs::read(out.join(format!("tables/{t}.parquet"))).unwrap();
@@ -719,9 +717,10 @@ fn report_folder_end_to_end() {
         .collect();
     assert_eq!(
         svgs.len(),
-        1 + 2 * 3 + 1,
-        "win probability, rounds and damage per matchup, checks"
+        1 + 2 * 3,
+        "win probability, rounds and damage per matchup (no check grid: not asked for)"
     );
+    assert!(!out.join("tables/checks.csv").exists());
     for svg in svgs {
         assert_valid_svg(svg);
         let text = std::fs::read_to_string(svg).unwrap();
@@ -743,7 +742,9 @@ fn report_folder_end_to_end() {
             && md.contains("tables/outcomes.csv")
     );
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
-    assert_eq!(html.matches("<svg").count(), 8);
+    assert_eq!(html.matches("<svg").count(), 7);
+    assert!(html.contains("<div class=\"summary\"><strong>In short</strong>"));
+    assert!(html.contains("options at their defaults</summary>"));
     assert!(!html.contains("<script") && !html.contains("<img") && !html.contains("<link"));
     let external = html.replace("http://www.w3.org/2000/svg", "");
     assert!(
@@ -886,7 +887,7 @@ document.getElementById('r').addEventListener('load', () => {
         .and_then(|r| r.split("</pre>").next())
         .unwrap_or_else(|| panic!("no result in DOM:\n{dom}\n{log}"));
     assert!(
-        result.contains("svgs=6 empty=0 broken_images=0"),
+        result.contains("svgs=5 empty=0 broken_images=0"),
         "{result}"
     );
     assert!(
@@ -1127,5 +1128,124 @@ fn comparison_parts_refuse_study_sections_before_running() {
         if cmd == "run" {
             assert!(out.is_empty(), "{out}");
         }
+    }
+}
+
+#[test]
+fn init_writes_a_starter_that_validates_for_every_ruleset() {
+    let dir = temp_dir("init-starters");
+    for id in oddsmith_rules::RULESET_IDS {
+        let base = dir.join(format!("my-{id}-duel"));
+        let (code, out, err) = cli(&["init", id, base.to_str().unwrap()]);
+        assert_eq!(code, 0, "{id}: {err}");
+        let file = dir.join(format!("my-{id}-duel.toml"));
+        assert!(out.contains("oddsmith run"), "{out}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains(&format!("name = \"my-{id}-duel\"")), "{text}");
+        assert!(text.contains("# "), "commented");
+        let (code, out, err) = cli(&["validate", file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{id}: {out}{err}\n{text}");
+        // Never replaces a file.
+        let (code, _, err) = cli(&["init", id, base.to_str().unwrap()]);
+        assert_eq!(code, 2);
+        assert!(err.contains("exists already"), "{err}");
+    }
+    let (code, _, err) = cli(&["init", "drat"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean \"draft\"?"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rulesets_equipment_lists_built_in_tables() {
+    let (code, out, _) = cli(&["rulesets", "draft", "--equipment"]);
+    assert_eq!(code, 0);
+    for needle in [
+        "weapons",
+        "two handed sword",
+        "impact",
+        "length",
+        "armour",
+        "full plate",
+        "shields",
+    ] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
+    let (code, out, _) = cli(&["rulesets", "d20", "--equipment", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    let titles: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles.iter().any(|t| t.starts_with("species and monsters")),
+        "{titles:?}"
+    );
+    assert!(
+        titles.iter().any(|t| t.starts_with("classes")),
+        "{titles:?}"
+    );
+    let (code, _, _) = cli(&["rulesets", "--equipment"]);
+    assert_eq!(code, 2, "--equipment needs a ruleset");
+}
+
+#[test]
+fn messages_suggest_names_and_print_the_path_once() {
+    let (code, _, err) = cli(&["check", "draft", "skil=5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean \"skill\"?"), "{err}");
+    let (code, _, err) = cli(&["check", "draft", "skill=5", "difficulty=hardd"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean \"hard\"?"), "{err}");
+    let p = write_temp(
+        "typo-weapon",
+        "name = \"t\"\nruleset = \"draft\"\n[fighters.a]\nskill = 5\nweapon = \"two handed swrod\"\n[fighters.b]\nskill = 5\nweapon = \"dagger\"\n[[matchup]]\na = \"a\"\nb = \"bb\"\n",
+    );
+    let f = p.to_str().unwrap();
+    let (code, out, _) = cli(&["validate", f]);
+    assert_eq!(code, 2);
+    assert_eq!(out.matches(f).count(), 1, "{out}");
+    assert!(out.contains("did you mean \"two handed sword\"?"), "{out}");
+    assert!(
+        !out.contains("dagger, small club"),
+        "no full list when a name is close: {out}"
+    );
+    let text = std::fs::read_to_string(&p)
+        .unwrap()
+        .replace("swrod", "sword");
+    std::fs::write(&p, text).unwrap();
+    let (code, out, _) = cli(&["validate", f]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("unknown fighter \"bb\"; did you mean \"b\"?"),
+        "{out}"
+    );
+    let p = write_temp(
+        "typo-skill",
+        "name = \"t\"\nruleset = \"gamecraft\"\n[fighters.a]\nweapon = \"sword\"\nskills = { \"Melee Combt\" = 5, \"Stealth\" = 2 }\n[fighters.b]\nweapon = \"sword\"\n",
+    );
+    let (code, out, _) = cli(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.contains("did you mean \"Melee Combat\"?"), "{out}");
+    let p = write_temp(
+        "bad-type",
+        "name = \"t\"\nruleset = \"draft\"\ntrials = \"many\"\n[fighters.a]\nskill = 5\nweapon = \"dagger\"\n[fighters.b]\nskill = 5\nweapon = \"dagger\"\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nfrom = \"x\"\nto = 3\n",
+    );
+    let (code, out, _) = cli(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.contains("sweep[0].from: expected a number"), "{out}");
+    let text = std::fs::read_to_string(&p).unwrap().replace("\"x\"", "1");
+    std::fs::write(&p, text).unwrap();
+    let (code, out, _) = cli(&["validate", p.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("expected a whole number, 0 or more, got text \"many\""),
+        "{out}"
+    );
+    for rust in ["i64", "u64", "untagged", "unknown variant"] {
+        assert!(!out.contains(rust), "{rust}: {out}");
     }
 }

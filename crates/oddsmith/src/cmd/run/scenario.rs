@@ -47,9 +47,14 @@ impl RulesetVisitor for RunScenario<'_> {
             };
             Some(study(&ctx, &base)?)
         };
+        // The ruleset's check grid only where the file asks about checks: a check study (no
+        // matchup) or one with [[check]] sections.
+        let asks_checks = s.matchups.is_empty() || !s.study.checks.is_empty();
         let checks = match r.report {
-            ReportTo::Nowhere => None,
-            ReportTo::Default | ReportTo::Folder(_) => check_grid(&s.ruleset, cfg.seed)?,
+            ReportTo::Default | ReportTo::Folder(_) if asks_checks => {
+                check_grid(&s.ruleset, cfg.seed)?
+            }
+            _ => None,
         };
         Ok(ReportData {
             run: RunDoc {

@@ -1,0 +1,232 @@
+//! `oddsmith rulesets ID --equipment`: every built-in table of a ruleset (weapons, armour,
+//! shields, species and monsters, classes) with the statistics a fighter gets by naming an
+//! entry. The rows come from the rulesets' own tables and look-ups, so the listing is what a
+//! scenario gets.
+
+use std::io::Write;
+
+use anyhow::Result;
+use oddsmith_rules::{cards, d20, draft, gamecraft, openrpg};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// One built-in table: a title and its rows (each a JSON object; `name` first).
+#[derive(Debug, Serialize)]
+pub(crate) struct Table {
+    /// What the table holds and the fighter field that names its entries.
+    pub title: String,
+    /// Column names, in order.
+    pub columns: Vec<String>,
+    /// One object per entry.
+    pub rows: Vec<Map<String, Value>>,
+}
+
+impl Table {
+    /// A table from serialisable rows; the columns are the first row's keys, `name` first.
+    fn of<T: Serialize>(title: &str, rows: impl IntoIterator<Item = T>) -> Table {
+        let rows: Vec<Map<String, Value>> = rows
+            .into_iter()
+            .map(|r| match serde_json::to_value(r) {
+                Ok(Value::Object(m)) => m,
+                Ok(other) => Map::from_iter([("value".to_string(), other)]),
+                Err(e) => Map::from_iter([("error".to_string(), Value::String(e.to_string()))]),
+            })
+            .collect();
+        let mut columns: Vec<String> = rows
+            .first()
+            .map_or_else(Vec::new, |r| r.keys().cloned().collect());
+        if let Some(i) = columns.iter().position(|c| c == "name") {
+            let n = columns.remove(i);
+            columns.insert(0, n);
+        }
+        Table {
+            title: title.into(),
+            columns,
+            rows,
+        }
+    }
+}
+
+/// The built-in tables of ruleset `id` (empty for an unknown id).
+pub(crate) fn tables(id: &str) -> Vec<Table> {
+    match id {
+        "draft" => draft_tables(),
+        "gamecraft" => gamecraft_tables(),
+        "d20" => d20_tables(),
+        "openrpg" => vec![
+            Table::of("weapons (weapon = \"…\")", openrpg::spec::builtin_weapons()),
+            Table::of("armour (armor = \"…\")", openrpg::spec::builtin_armors()),
+        ],
+        "cards" => vec![Table::of(
+            "weapons and shields (weapon = \"…\", off_hand = \"…\")",
+            cards::spec::WEAPONS
+                .iter()
+                .filter_map(|w| cards::spec::weapon(w.0)),
+        )],
+        _ => Vec::new(),
+    }
+}
+
+fn draft_tables() -> Vec<Table> {
+    use draft::tables::{ArmourKind, ArmourTable, WEAPONS, weapon};
+    let armour = [
+        "none",
+        "cloth",
+        "leather",
+        "chain",
+        "plate",
+        "full plate",
+        "armour 6",
+        "armour 4",
+    ]
+    .into_iter()
+    .filter_map(|n| ArmourKind::from_name(n).map(|k| (n, k)))
+    .map(|(name, k)| {
+        let cell = |t| {
+            k.stats(t)
+                .map_or(Value::Null, |(p, m)| json!(format!("{p}/{m:+}")))
+        };
+        json!({
+            "name": name,
+            "table_a (protection/movement)": cell(ArmourTable::A),
+            "table_b (protection/movement)": cell(ArmourTable::B),
+        })
+    });
+    let o = draft::options::DraftOptions::default();
+    let shields = [
+        (
+            "small",
+            o.shield_bonus.small,
+            o.shield_max_parry_impact.small,
+        ),
+        (
+            "large",
+            o.shield_bonus.large,
+            o.shield_max_parry_impact.large,
+        ),
+    ]
+    .map(|(name, bonus, max)| json!({"name": name, "parry_bonus": bonus, "max_parry_impact": max}));
+    vec![
+        Table::of(
+            "weapons (weapon = \"…\")",
+            WEAPONS.iter().filter_map(|w| weapon(w.0)),
+        ),
+        Table::of(
+            "armour (armour = \"…\"; options.armor_table picks A or B)",
+            armour,
+        ),
+        Table::of("shields (shield = \"…\"; default options)", shields),
+    ]
+}
+
+fn gamecraft_tables() -> Vec<Table> {
+    use gamecraft::tables::{ARMORS, WEAPONS, weapon};
+    vec![
+        Table::of(
+            "weapons (weapon = \"…\")",
+            WEAPONS.iter().filter_map(|w| weapon(w.0)),
+        ),
+        Table::of(
+            "armour (armor = \"…\")",
+            ARMORS
+                .iter()
+                .map(|&(name, r)| json!({"name": name, "resistance": r})),
+        ),
+    ]
+}
+
+fn d20_tables() -> Vec<Table> {
+    use d20::tables::{ARMORS, CLASSES, SHIELDS, SPECIES, WEAPONS, class, species, weapon};
+    let ptm = |table: &'static [(&'static str, i32, i32)]| {
+        table
+            .iter()
+            .map(|&(name, btd, sixths)| json!({"name": name, "btd": btd, "ptm_sixths": sixths}))
+    };
+    vec![
+        Table::of(
+            "weapons (weapon = \"…\")",
+            WEAPONS.iter().filter_map(|w| weapon(w.0)),
+        ),
+        Table::of("armour (armor = \"…\")", ptm(ARMORS)),
+        Table::of("shields (shield = \"…\")", ptm(SHIELDS)),
+        Table::of(
+            "species and monsters (species = \"…\")",
+            SPECIES.iter().filter_map(|s| species(s.0)),
+        ),
+        Table::of(
+            "classes (class = \"…\")",
+            CLASSES.iter().filter_map(|c| class(c.0)),
+        ),
+    ]
+}
+
+/// Prints the tables as aligned text, one block per table.
+pub(crate) fn print(id: &str, tables: &[Table], out: &mut dyn Write) -> Result<()> {
+    writeln!(
+        out,
+        "{id} — built-in tables (name an entry in a fighter, or give an inline table)"
+    )?;
+    for t in tables {
+        writeln!(out, "\n{}:", t.title)?;
+        let cells: Vec<Vec<String>> = t
+            .rows
+            .iter()
+            .map(|r| t.columns.iter().map(|c| cell(r.get(c))).collect())
+            .collect();
+        let widths: Vec<usize> = t
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                cells
+                    .iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([c.chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |row: &[String]| {
+            let parts: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(s, w)| format!("{s:<w$}"))
+                .collect();
+            format!("  {}", parts.join("  ").trim_end())
+        };
+        writeln!(out, "{}", line(&t.columns))?;
+        for r in &cells {
+            writeln!(out, "{}", line(r))?;
+        }
+    }
+    Ok(())
+}
+
+/// A cell as text: strings bare, `null` as `—`, lists and tables as compact JSON.
+fn cell(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => "—".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ruleset_lists_its_tables() {
+        for id in oddsmith_rules::RULESET_IDS {
+            let t = tables(id);
+            assert!(!t.is_empty(), "{id}");
+            for table in &t {
+                assert!(!table.rows.is_empty(), "{id}: {}", table.title);
+                assert_eq!(table.columns.first().map(String::as_str), Some("name"));
+            }
+        }
+        let d20 = tables("d20");
+        assert!(d20.iter().any(|t| t.title.starts_with("species")));
+        assert!(d20.iter().any(|t| t.title.starts_with("classes")));
+    }
+}

@@ -9,9 +9,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use oddsmith_rules::{FieldDoc, RULESET_IDS, Ruleset, RulesetInfo, RulesetVisitor, visit};
+use oddsmith_rules::{FieldDoc, RULESET_IDS, RulesetInfo, visit};
 
 use crate::cmd::equipment;
+use crate::cmd::rulesets::Info;
 use crate::error::InputError;
 
 /// Writes `NAME.toml` (default `<ruleset>-starter.toml`); never replaces an existing file.
@@ -48,15 +49,6 @@ pub(crate) fn init(ruleset: &str, name: Option<String>, out: &mut dyn Write) -> 
         p = path.display()
     )?;
     Ok(())
-}
-
-struct Info;
-
-impl RulesetVisitor for Info {
-    type Output = RulesetInfo;
-    fn visit<R: Ruleset>(self) -> RulesetInfo {
-        R::info()
-    }
 }
 
 /// The starter scenario's text for ruleset `info`, named `name`.

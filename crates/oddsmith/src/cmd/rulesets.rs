@@ -57,7 +57,8 @@ pub(crate) fn rulesets(
     Ok(())
 }
 
-struct Info;
+/// Visits a ruleset for its [`RulesetInfo`] (`visit(id, Info)`).
+pub(super) struct Info;
 
 impl RulesetVisitor for Info {
     type Output = RulesetInfo;

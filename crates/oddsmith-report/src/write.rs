@@ -102,9 +102,7 @@ const REPORT_ENTRIES: [&str; 6] = [
 /// files oddsmith writes; and the folder it goes in is writable (probed by creating and
 /// removing a temporary folder). Writes nothing that stays.
 pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> {
-    let base = dir
-        .file_name()
-        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let base = base_name(dir);
     if base.len() > MAX_FOLDER_NAME {
         return Err(ReportError::NameTooLong {
             len: base.len(),
@@ -134,15 +132,9 @@ pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> 
         }
     }
     // The nearest existing folder on the way up must take a new folder.
-    let mut at = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let mut at = folder_of(dir);
     while !at.exists() {
-        at = match at.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        at = folder_of(&at);
     }
     if !at.is_dir() {
         return Err(ReportError::Io {
@@ -159,16 +151,11 @@ pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> 
 /// its temporary folder and, if the earlier report was moved aside but not yet replaced, puts
 /// it back.
 pub fn abandon_write(dir: &Path) {
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let base = dir
-        .file_name()
-        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let parent = folder_of(dir);
+    let base = base_name(dir);
     let pid = std::process::id();
-    let tmp = parent.join(format!(".{base}.tmp-{pid}"));
-    let old = parent.join(format!(".{base}.old-{pid}"));
+    let tmp = temporary(&parent, &base, "tmp", pid);
+    let old = temporary(&parent, &base, "old", pid);
     // The writer may still be adding files: try a few times.
     for _ in 0..5 {
         if !tmp.exists() || std::fs::remove_dir_all(&tmp).is_ok() {
@@ -182,6 +169,26 @@ pub fn abandon_write(dir: &Path) {
             let _ = std::fs::rename(&old, dir);
         }
     }
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The report folder's own name (`report` if it has none).
+fn base_name(dir: &Path) -> String {
+    dir.file_name()
+        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Where process `pid` keeps the new report (`kind` "tmp") or the replaced one ("old") while
+/// it swaps them: `.<base>.<kind>-<pid>` beside the report folder.
+fn temporary(parent: &Path, base: &str, kind: &str, pid: u32) -> PathBuf {
+    parent.join(format!(".{base}.{kind}-{pid}"))
 }
 
 /// A scenario name as the marker file keeps it (on one line).
@@ -270,16 +277,11 @@ fn put(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), ReportError> {
 /// Returns the path of `report.html`.
 pub fn write_report(dir: &Path, d: &ReportData) -> Result<PathBuf, ReportError> {
     check_destination(dir, &d.run.scenario)?;
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = folder_of(dir);
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let base = dir
-        .file_name()
-        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let base = base_name(dir);
     remove_stale_temporaries(&parent, &base);
-    let tmp = parent.join(format!(".{base}.tmp-{}", std::process::id()));
+    let tmp = temporary(&parent, &base, "tmp", std::process::id());
     let _ = std::fs::remove_dir_all(&tmp);
     let result = build(&tmp, d).and_then(|()| swap_in(&tmp, dir, &parent, &base));
     if result.is_err() {
@@ -293,7 +295,7 @@ fn swap_in(tmp: &Path, dir: &Path, parent: &Path, base: &str) -> Result<(), Repo
         if !dir.join(MARKER).is_file() {
             return Err(ReportError::NotAReport(dir.to_path_buf()));
         }
-        let old = parent.join(format!(".{base}.old-{}", std::process::id()));
+        let old = temporary(parent, base, "old", std::process::id());
         let _ = std::fs::remove_dir_all(&old);
         std::fs::rename(dir, &old).map_err(io(dir))?;
         if let Err(e) = std::fs::rename(tmp, dir) {

@@ -430,16 +430,7 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
         }
         Some(w) => {
             let w = &w.stats;
-            if s.shield.stats.0.btd > 0 || s.shield.stats.0.ptm.0 > 0 {
-                let two_handed =
-                    w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy);
-                if two_handed {
-                    return Err(RulesError::field(
-                        "shield",
-                        format!("{} needs both hands: no shield («Weapons §2.3»)", w.name),
-                    ));
-                }
-            }
+            check_hands(s, w, "shield")?;
             let kind = w.damage_type.unwrap_or(s.damage_type);
             let (a, warn) = weapon_attack(o, size, &m, bth + prof, w, kind)
                 .map_err(|e| RulesError::field("weapon", e))?;
@@ -505,13 +496,7 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
                     format!("{} is a missile weapon: give a light, medium or heavy one", w.name),
                 ));
             }
-            let two_handed = w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy);
-            if two_handed && (s.shield.stats.0.btd > 0 || s.shield.stats.0.ptm.0 > 0) {
-                return Err(RulesError::field(
-                    "melee_weapon",
-                    format!("{} needs both hands: no shield («Weapons §2.3»)", w.name),
-                ));
-            }
+            check_hands(s, w, "melee_weapon")?;
             let kind = w.damage_type.unwrap_or(s.damage_type);
             let (a, _) = weapon_attack(o, size, &m, bth + prof, w, kind)
                 .map_err(|e| RulesError::field("melee_weapon", e))?;
@@ -634,6 +619,20 @@ pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
         hit_and_run: s.hit_and_run,
         retreat_milli,
     })
+}
+
+/// Refuses a two-handed (heavy, or used as heavy) weapon beside a real shield («Weapons §2.3»),
+/// as an error on `field`.
+fn check_hands(s: &FighterSpec, w: &WeaponStats, field: &str) -> Result<(), RulesError> {
+    let shield = s.shield.stats.0.btd > 0 || s.shield.stats.0.ptm.0 > 0;
+    let two_handed = w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy);
+    if shield && two_handed {
+        return Err(RulesError::field(
+            field,
+            format!("{} needs both hands: no shield («Weapons §2.3»)", w.name),
+        ));
+    }
+    Ok(())
 }
 
 /// The cap of a weapon for a wielder's size (G-08, G-21).

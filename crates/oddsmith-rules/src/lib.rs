@@ -141,9 +141,19 @@ pub trait Ruleset: Sized + Sync + Send + Clone + Debug + 'static {
         solver::duel(self, m, roller)
     }
     /// Solves the duel exactly ([`solver::solve`] from [`Ruleset::start`]); `None` where the
-    /// state space is too large.
+    /// ruleset has no exact solution under its options ([`no_exact_reason`](Ruleset::no_exact_reason))
+    /// or the solver gives up ([`solver::MAX_LIVE_STATES`], [`solver::MAX_WORK`]).
     fn exact(&self, m: &Self::Matchup) -> Option<ExactDuel> {
+        if self.no_exact_reason().is_some() {
+            return None;
+        }
         solver::solve(self, m, self.start(m))
+    }
+    /// Why the ruleset, under its options, never solves a duel exactly (shown beside
+    /// Monte Carlo-only results); `None` where [`exact`](Ruleset::exact) answers unless the
+    /// solver's budget runs out.
+    fn no_exact_reason(&self) -> Option<&'static str> {
+        None
     }
     /// Opt in to the exact solver's transition cache ([`solver::Transitions::Cached`]): each
     /// state's transitions are computed once under its [`cache_round`](Ruleset::cache_round)

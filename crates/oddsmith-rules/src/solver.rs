@@ -87,6 +87,12 @@ pub const NEGLIGIBLE_MASS: f64 = 1e-15;
 /// memory.
 pub const MAX_LIVE_STATES: usize = 200_000;
 
+/// The exact solver's work budget: the most `step` runs (or, in a ruleset's own solver,
+/// outcome emissions) one solve makes before it gives up and the ruleset reports no exact
+/// value, so the caller falls back to Monte Carlo instead of running for hours. A count, not
+/// a clock, so the same duel always gets the same answer; at 20–100 ns a run it is 6–30 s.
+pub const MAX_WORK: u64 = 300_000_000;
+
 /// How the exact solver finds the transitions of a live state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Transitions {
@@ -135,7 +141,8 @@ pub fn solve_with<G: Ruleset>(
 
 /// The forward iteration of ruleset `r` from `start`: calls `over(state, winner, p)` for
 /// every way the duel ends, in a fixed order, and returns the live mass left (`truncated`);
-/// `None` if the state space is too large. For figures beyond [`ExactDuel`].
+/// `None` if the state space is too large ([`MAX_LIVE_STATES`]) or the work exceeds
+/// [`MAX_WORK`] `step` runs. For figures beyond [`ExactDuel`].
 pub fn iterate<G: Ruleset>(
     r: &G,
     m: &G::Matchup,
@@ -143,10 +150,25 @@ pub fn iterate<G: Ruleset>(
     mode: Transitions,
     over: impl FnMut(&G::State, Winner, f64),
 ) -> Option<f64> {
+    iterate_within(r, m, start, mode, MAX_WORK, over)
+}
+
+/// [`iterate`] with a work budget of `max_work` `step` runs instead of [`MAX_WORK`].
+pub fn iterate_within<G: Ruleset>(
+    r: &G,
+    m: &G::Matchup,
+    start: G::State,
+    mode: Transitions,
+    max_work: u64,
+    over: impl FnMut(&G::State, Winner, f64),
+) -> Option<f64> {
     let mut merged: Accumulator<G::State, Step> = Accumulator::new();
+    let work = std::cell::Cell::new(0u64);
+    let within_budget = || work.get() <= max_work;
     let leaves = |s: G::State, f: &mut dyn FnMut(G::State, Step, f64)| {
         enumerate(
             |roller| {
+                work.set(work.get() + 1);
                 let mut s2 = s;
                 let st = r.step(m, &mut s2, roller, &mut NoTally);
                 (s2, st)
@@ -157,14 +179,14 @@ pub fn iterate<G: Ruleset>(
     match mode {
         Transitions::Leaves => iterate_with(start, over, |s, p, fr| {
             leaves(*s, &mut |s2, st, q| fr.emit(s2, st, p * q));
-            true
+            within_budget()
         }),
         Transitions::Merged => iterate_with(start, over, |s, p, fr| {
             leaves(*s, &mut |s2, st, q| merged.add(s2, st, q));
             for (s2, st, q) in merged.take_sorted() {
                 fr.emit(s2, st, p * q);
             }
-            true
+            within_budget()
         }),
         Transitions::Cached => {
             let mut cache: StateMap<G::State, TransitionList<G::State>> = StateMap::default();
@@ -182,7 +204,7 @@ pub fn iterate<G: Ruleset>(
                     let s2 = s2.with_round(s.round() + (s2.round() - key.round()));
                     fr.emit(s2, st, p * q);
                 }
-                cache.len() <= MAX_LIVE_STATES
+                cache.len() <= MAX_LIVE_STATES && within_budget()
             })
         }
     }

@@ -75,4 +75,6 @@ pub struct ReportData {
     pub fighters: Vec<FighterData>,
     /// Run facts stamped by the CLI.
     pub meta: Meta,
+    /// Notes on how the figures were obtained (e.g. no exact value, and why), in plain words.
+    pub notes: Vec<String>,
 }

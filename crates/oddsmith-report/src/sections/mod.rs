@@ -146,7 +146,7 @@ fn shown(sections: &[Section]) -> Vec<&str> {
         .collect()
 }
 
-/// The report page: intro (description, facts, warnings), the results, the study part, the
+/// The report page: intro (description, facts, warnings, the run's notes), the results, the study part, the
 /// charts no section shows, then the checks, fighters, options and the list of tables.
 pub fn page(d: &ReportData, tables: &[&str], charts: Vec<Figure>) -> Page {
     let subjects = subjects(d);
@@ -190,7 +190,11 @@ pub fn page(d: &ReportData, tables: &[&str], charts: Vec<Figure>) -> Page {
     ));
     Page {
         title: d.run.scenario.clone(),
-        intro: subjects.iter().flat_map(|s| s.intro()).collect(),
+        intro: subjects
+            .iter()
+            .flat_map(|s| s.intro())
+            .chain(d.notes.iter().map(|n| Block::Note(format!("Note: {n}."))))
+            .collect(),
         sections,
         charts,
         footer: Some(format!(

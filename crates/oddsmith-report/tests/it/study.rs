@@ -319,6 +319,7 @@ fn report(study: Option<StudyDoc>) -> ReportData {
             scenario_file: "study.toml".into(),
             command: "oddsmith run study.toml".into(),
         },
+        notes: vec![],
     }
 }
 

@@ -118,6 +118,10 @@ impl crate::Ruleset for Cards {
         None
     }
 
+    fn no_exact_reason(&self) -> Option<&'static str> {
+        Some("a cards duel carries both decks from round to round (card counting), far beyond exact enumeration; its checks are exact")
+    }
+
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
     }

@@ -1235,3 +1235,29 @@ fn striking_order_rules() {
 
 mod locations;
 mod ranged;
+
+// The exact solver's work budget: a solve that needs more `step` runs than the budget gives up
+// (no exact value, so callers fall back to Monte Carlo) instead of running on; with the
+// default budget the same duel is solved.
+#[test]
+fn exact_solver_gives_up_beyond_its_work_budget() {
+    use crate::solver::{Transitions, iterate_within};
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let m = d
+        .matchup(&d.compile("a", &d1()).unwrap(), &d.compile("b", &d1()).unwrap())
+        .unwrap();
+    let mut runs_needed = 0;
+    for budget in [1_000u64, 10_000, 100_000, 1_000_000, 10_000_000] {
+        let got = iterate_within(&d, &m, d.start(&m), Transitions::Leaves, budget, |_, _, _| {});
+        if got.is_some() {
+            runs_needed = budget;
+            break;
+        }
+    }
+    assert!(
+        runs_needed > 1_000 && runs_needed <= 10_000_000,
+        "D1 needs between 1,000 and 10 million step runs, got {runs_needed}"
+    );
+    assert!(d.exact(&m).is_some());
+    assert!(crate::solver::MAX_WORK >= 10 * runs_needed);
+}

@@ -107,6 +107,11 @@ impl crate::Ruleset for Gamecraft {
         self.exact_given_start(m, State::start(m))
     }
 
+    fn no_exact_reason(&self) -> Option<&'static str> {
+        (self.o.explode_mode == ExplodeMode::Unlimited)
+            .then_some("under explode_mode = \"unlimited\" a die has unboundedly many faces")
+    }
+
     /// A step does not depend on the round number (only the round cap does).
     const CACHE_TRANSITIONS: bool = true;
 
@@ -246,7 +251,7 @@ impl Gamecraft {
 
     /// The exact solution from a given state; `None` under `explode_mode = "unlimited"`.
     fn exact_given_start(&self, m: &Matchup, start: State) -> Option<ExactDuel> {
-        if self.o.explode_mode == ExplodeMode::Unlimited {
+        if crate::Ruleset::no_exact_reason(self).is_some() {
             return None;
         }
         solver::solve(self, m, start)

@@ -9,7 +9,7 @@
 use super::attack::TurnOutcome;
 use super::fighter::{Matchup, Table};
 use super::spec::{Readiness, Wait};
-use crate::solver::{MAX_LIVE_STATES, NEGLIGIBLE_MASS};
+use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS};
 use crate::{Ending, ExactDuel, Roller, Step, Tally, Winner};
 
 /// The duel state between steps.
@@ -256,10 +256,6 @@ fn unflag(f: u32, hp: [i32; 2], round: u32) -> State {
         acted: [f >> 22 & 1 == 1, f >> 23 & 1 == 1],
     }
 }
-
-/// Most outcome emissions the exact solver makes before giving up (long duels with large
-/// health pools: the report then shows Monte Carlo alone).
-const MAX_WORK: u64 = 300_000_000;
 
 /// Largest health grid (A's health × B's health) the exact solver accumulates into.
 const MAX_GRID: usize = 1 << 22;

@@ -49,6 +49,9 @@ pub(crate) fn run(
     data.meta.command = command.to_string();
     // The results are printed first: a report that cannot be written loses nothing.
     print(&data, r.json, out)?;
+    for n in &data.notes {
+        writeln!(err, "note: {n}")?;
+    }
     for m in &data.run.matchups {
         if let Some(p) = m.precision.filter(|p| !p.met) {
             writeln!(

@@ -1249,3 +1249,44 @@ fn messages_suggest_names_and_print_the_path_once() {
         assert!(!out.contains(rust), "{rust}: {out}");
     }
 }
+
+// Where a ruleset gives no exact value although one was asked for (cards: never; gamecraft:
+// under `explode_mode = "unlimited"`), the run says so in the terminal and in the report, and
+// says nothing with --no-exact or where the exact value is there.
+#[test]
+fn missing_exact_values_are_noted_in_terminal_and_report() {
+    let root = root();
+    let cards = root.join("scenarios/cards/greedy-vs-bait.toml");
+    let out = temp_dir("exact-note").join("report");
+    let (code, _, err) = run_to(&cards, "500", &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: no exact values: a cards duel carries both decks"),
+        "{err}"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("Note: no exact values: a cards duel"), "{md}");
+    let path = cards.to_str().unwrap();
+    let (_, _, err) = cli(&["run", path, "--trials", "500", "--no-exact"]);
+    assert!(!err.contains("no exact"), "{err}");
+
+    let dir = temp_dir("exact-note-gc");
+    let f = dir.join("unlimited.toml");
+    let text = std::fs::read_to_string(root.join("scenarios/gamecraft/reference-duel.toml"))
+        .unwrap()
+        + "\n[options]\nexplode_mode = \"unlimited\"\n";
+    std::fs::write(&f, text).unwrap();
+    let (code, _, err) = cli(&["run", f.to_str().unwrap(), "--trials", "500"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("unboundedly many faces"), "{err}");
+    let (_, _, err) = cli(&[
+        "run",
+        &root
+            .join("scenarios/gamecraft/reference-duel.toml")
+            .display()
+            .to_string(),
+        "--trials",
+        "500",
+    ]);
+    assert!(!err.contains("no exact"), "{err}");
+}

@@ -49,6 +49,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
         checks: None,
         fighters: Vec::new(),
         meta: super::meta(file),
+        notes: Vec::new(),
     };
     for (k, p) in c.parts.iter().enumerate() {
         // Each part on its own seed, so the rulesets' estimates are independent samples, as
@@ -71,6 +72,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
         data.stats.extend(base.stats);
         data.exact.extend(base.exact);
         data.fighters.extend(base.fighters);
+        data.notes.extend(base.notes);
         results.push(part);
     }
     // Variants of one ruleset share their fighters: their matchups run together on common

@@ -3,9 +3,11 @@
 //! A comparison part's names carry its ruleset id as a prefix (`draft: knight vs brute`).
 
 use anyhow::Result;
+use oddsmith_report::format::thousands;
 use oddsmith_report::{
     FighterData, MatchupDoc, OptionValue, PrecisionDoc, matchup_doc, options_table,
 };
+use oddsmith_rules::solver::{MAX_LIVE_STATES, MAX_WORK};
 use oddsmith_rules::{ExactDuel, Ruleset};
 use oddsmith_scenario::Scenario;
 use oddsmith_sim::{DuelStats, RunConfig, run_duels};
@@ -25,6 +27,8 @@ pub(super) struct BaseRun {
     pub exact: Vec<Option<ExactDuel>>,
     /// Every fighter with its derived facts.
     pub fighters: Vec<FighterData>,
+    /// Notes on the figures (no exact value where one was asked for, and why).
+    pub notes: Vec<String>,
 }
 
 /// Runs every matchup of `s` on `cfg` (and its exact solution when `exact`), naming
@@ -55,6 +59,22 @@ pub(super) fn run_base<R: Ruleset>(
         } else {
             None
         };
+        if exact && solution.is_none() {
+            let note = match s.ruleset.no_exact_reason() {
+                Some(why) => {
+                    format!("{prefix}no exact values: {why}; the figures are Monte Carlo only")
+                }
+                None => format!(
+                    "{}: no exact value: the exact solver gave up (more than {} live states or {} steps); the figures are Monte Carlo only",
+                    label(&m.name),
+                    thousands(MAX_LIVE_STATES as u64),
+                    thousands(MAX_WORK),
+                ),
+            };
+            if !run.notes.contains(&note) {
+                run.notes.push(note);
+            }
+        }
         let mut doc = matchup_doc(
             &label(&m.name),
             &label(&m.a),

@@ -72,6 +72,7 @@ impl RulesetVisitor for RunScenario<'_> {
             checks,
             fighters: base.fighters,
             meta: super::meta(file),
+            notes: base.notes,
         })
     }
 }

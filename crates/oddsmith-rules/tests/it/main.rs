@@ -1,0 +1,3 @@
+//! Integration tests of the rulesets through their public contract only.
+
+mod props;

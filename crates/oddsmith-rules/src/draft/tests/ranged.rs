@@ -4,7 +4,7 @@
 
 use super::*;
 
-fn with_missile(mut f: FighterSpec, missile: &str, skill: i32) -> FighterSpec {
+pub(super) fn with_missile(mut f: FighterSpec, missile: &str, skill: i32) -> FighterSpec {
     f.missile = Some(WeaponSpec {
         stats: tables::weapon(missile).unwrap(),
         builtin: true,
@@ -13,7 +13,7 @@ fn with_missile(mut f: FighterSpec, missile: &str, skill: i32) -> FighterSpec {
     f
 }
 
-fn apart(d: u16, f: impl FnOnce(&mut DraftOptions)) -> DraftOptions {
+pub(super) fn apart(d: u16, f: impl FnOnce(&mut DraftOptions)) -> DraftOptions {
     opts(|o| {
         o.start_distance = d;
         f(o);
@@ -21,7 +21,7 @@ fn apart(d: u16, f: impl FnOnce(&mut DraftOptions)) -> DraftOptions {
 }
 
 /// A roller that always shows the same face.
-struct Fixed(u32);
+pub(super) struct Fixed(pub(super) u32);
 impl crate::Roller for Fixed {
     fn roll(&mut self, sides: u32) -> u32 {
         self.0.min(sides)

@@ -111,11 +111,7 @@ fn changing_mind_exact_matches_monte_carlo() {
         ),
     ];
     for (i, (o, a, b)) in cases.into_iter().enumerate() {
-        let e = exact_duel(o.clone(), a.clone(), b.clone());
-        close(e.p_a_win + e.p_b_win + e.p_draw + e.truncated, 1.0, 1e-9);
-        let n = 100_000;
-        let (p, _) = monte_carlo(o, a, b, n, 300 + i as u64);
-        within_4_sigma(p, e.p_a_win, n);
+        exact_checked_by_monte_carlo(o, a, b, 320 + i as u64);
     }
 }
 
@@ -168,11 +164,8 @@ fn potent_fighter_finishes_drawing_a_segment_sooner() {
     // It is worth something, and the exact solver agrees with Monte Carlo.
     let off = exact_duel(apart(12, |_| {}), archer.clone(), closer.clone()).p_a_win;
     let on = apart(12, |o| o.potent_fighter_shift = true);
-    let e = exact_duel(on.clone(), archer.clone(), closer.clone());
-    assert!(e.p_a_win > off + 0.01, "on {} off {off}", e.p_a_win);
-    let n = 100_000;
-    let (p, _) = monte_carlo(on, archer, closer, n, 311);
-    within_4_sigma(p, e.p_a_win, n);
+    let on = exact_checked_by_monte_carlo(on, archer, closer, 311).p_a_win;
+    assert!(on > off + 0.01, "on {on} off {off}");
 }
 
 /// The shift engaged, by Monte Carlo against the exact solver: a claymore 5 points better than
@@ -184,9 +177,6 @@ fn potent_fighter_exact_matches_monte_carlo() {
     rapier.dodge = 6;
     let on = opts(|o| o.potent_fighter_shift = true);
     let off = exact_duel(DraftOptions::default(), claymore.clone(), rapier.clone()).p_a_win;
-    let e = exact_duel(on.clone(), claymore.clone(), rapier.clone());
-    assert!(e.p_a_win > off, "on {} off {off}", e.p_a_win);
-    let n = 100_000;
-    let (p, _) = monte_carlo(on, claymore, rapier, n, 312);
-    within_4_sigma(p, e.p_a_win, n);
+    let on = exact_checked_by_monte_carlo(on, claymore, rapier, 312).p_a_win;
+    assert!(on > off, "on {on} off {off}");
 }

@@ -6,7 +6,9 @@
 //! "Default duel loop", is the specification.
 
 use super::fighter::{Defence, Fighter, Level, Matchup, WOUND_TABLE_LEN};
-use super::options::{DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow};
+use super::options::{
+    ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow,
+};
 use super::spec::Policy;
 pub use crate::solver::Step;
 use crate::{Ending, Roller, Winner};
@@ -44,6 +46,9 @@ pub struct FState {
     pub disarmed: bool,
     /// The segments still to come are picking up what was dropped: dodge only (G12).
     pub pickup: bool,
+    /// Parries or dodges still declared in this round's plan (§4.17.6, `changing_mind =
+    /// "seed"`); a defence beyond them replaces a planned attack. Always 0 under `"free"`.
+    pub guard: u8,
 }
 
 /// The whole duel state between steps.
@@ -215,6 +220,50 @@ fn event(s: &State, k: u8) -> Option<(usize, u8)> {
     None
 }
 
+/// Declares the parries and dodges of a fighter's plan for the rest of the round (§4.17.1,
+/// §4.17.6): under `changing_mind = "seed"`, every action its policy does not plan as an
+/// attack; a defence beyond them replaces a planned attack (INTERPRETATION: the plan fixes
+/// how many actions go to attacks and to defences, not the segment of each defence, since
+/// the duel loop lets a fighter attack and defend within one segment).
+#[inline]
+fn declare_defences(o: &DraftOptions, f: &mut FState) {
+    if o.changing_mind == ChangingMind::Seed {
+        f.guard = o
+            .max_actions_per_round
+            .saturating_sub(f.actions.saturating_add(f.planned));
+    }
+}
+
+/// The Changing One's Mind modifier on a defence being made (§4.17.6): none while the plan
+/// still declares a defence (it uses one up), else `changing_mind_modifier` (a Similar
+/// action: attack to parry; a dodge is always Similar). Always 0 under `"free"`.
+#[inline]
+fn changed_mind(o: &DraftOptions, f: &mut FState) -> i32 {
+    if o.changing_mind == ChangingMind::Free {
+        0
+    } else if f.guard > 0 {
+        f.guard -= 1;
+        0
+    } else {
+        o.changing_mind_modifier
+    }
+}
+
+/// The potent-fighter shift (§4.17.2, `potent_fighter_shift`): when the potent fighter's first
+/// action of the round waits on drawing, picking up or moving in that ends this round, and
+/// the other fighter's does not wait as long (they fight "in different ways"), the action is
+/// "scheduled one segment earlier". Returns which side moved.
+#[inline]
+fn shift_potent(m: &Matchup, s: &mut State) -> Option<usize> {
+    let x = m.potent? as usize;
+    let (fx, other) = (s.f[x], s.f[1 - x]);
+    if fx.offset > 0 && fx.unready == 0 && fx.offset != other.offset {
+        s.f[x].offset -= 1;
+        return Some(x);
+    }
+    None
+}
+
 fn plan(m: &Matchup, o: &DraftOptions, s: &State, me: usize) -> (u8, bool) {
     let f = &m.f[me];
     let st = &s.f[me];
@@ -361,7 +410,9 @@ pub fn step<R: Roller, T: Tally>(
             && sy.actions < o.max_actions_per_round;
         let defence = if defends {
             s.f[y].actions += 1;
+            let changed = changed_mind(o, &mut s.f[y]);
             base + fy.defence_mod
+                + changed
                 + extra_action(o, &sy)
                 + if sy.dp { o.defensive_position_bonus } else { 0 }
                 + if sy.charging {
@@ -515,24 +566,28 @@ fn approach_segment<R: Roller, T: Tally>(
         s.dist = 0;
         s.ev = 0;
         let mut charging = false;
-        for (x, &closer) in closes.iter().enumerate() {
-            let f = &mut s.f[x];
-            let busy = 2 + drop_and_draw(&m.f[x]);
+        for (f, fighter) in s.f.iter_mut().zip(&m.f) {
+            let busy = 2 + drop_and_draw(fighter);
             f.offset = busy.min(3);
             f.unready = busy - f.offset;
             f.planned = 0;
             f.dp = false;
-            if closer && f.offset == 2 {
+        }
+        let shifted = shift_potent(m, s);
+        for (x, &closer) in closes.iter().enumerate() {
+            let offset = s.f[x].offset;
+            if (closer && offset == 2) || (shifted == Some(x) && offset <= 2) {
                 let (planned, dp) = plan(m, o, s, x);
                 let f = &mut s.f[x];
                 f.planned = planned.min(1);
                 f.dp = dp;
-                f.charging = m.f[x].charge && f.planned > 0;
+                f.charging = closer && m.f[x].charge && f.planned > 0;
                 charging |= f.charging;
             }
             // Moving in (or drawing) is this round's first action.
             let f = &mut s.f[x];
             f.actions = f.actions.saturating_add(1).min(o.max_actions_per_round);
+            declare_defences(o, f);
         }
         if charging && let Some(side) = m.first_on_charge {
             s.first = side as u8;
@@ -656,7 +711,10 @@ fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: 
         f.actions = u8::from(f.offset > 0);
         f.planned = if apart { 0 } else { planned };
         f.dp = dp && !apart;
+        f.guard = 0;
+        declare_defences(o, f);
     }
+    shift_potent(m, s);
     s.ev = 0;
     s.seg = 0;
     s.simultaneous = false;

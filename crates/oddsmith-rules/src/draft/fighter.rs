@@ -349,6 +349,9 @@ pub struct Matchup {
     /// Who shoots first when both shoot in one segment: the higher missile skill (§4.17.2),
     /// `None` = the round's striking order.
     pub first_shot: Option<Side>,
+    /// The potent fighter under `potent_fighter_shift` (§4.17.2): weapon skill at least
+    /// `potent_fighter_gap` above the other's; `None` when off or no one is.
+    pub potent: Option<Side>,
 }
 
 /// A defence against missiles (§4.21.3): arrows and bullets cannot be dodged and only a
@@ -418,6 +421,12 @@ pub fn choose_defence(o: &DraftOptions, d: &Fighter, att: &Fighter) -> (Defence,
 /// Who strikes first when both act in the same segment (§4.17.2, G4, `striking_order`), if the
 /// rules decide it.
 pub fn first_striker(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Option<Side> {
+    if let Some(side) = potent(o, a, b) {
+        // "A wise game master could rule that the more potent opponent still strikes first"
+        // when the two fight in different ways (here: different weapons, which the weight and
+        // length rules would order); with the same weapon the higher skill is first anyway.
+        return Some(side);
+    }
     if (a.impact - b.impact).abs() >= o.wide_weight_gap {
         return Some(if a.impact < b.impact {
             Side::A
@@ -438,6 +447,21 @@ pub fn first_striker(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Option<Side>
         FirstStrikeTie::A => Some(Side::A),
         FirstStrikeTie::B => Some(Side::B),
         FirstStrikeTie::Random | FirstStrikeTie::Simultaneous => None,
+    }
+}
+
+/// The potent fighter under `potent_fighter_shift` (§4.17.2): the one whose weapon skill is at
+/// least `potent_fighter_gap` above the other's.
+pub fn potent(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Option<Side> {
+    if !o.potent_fighter_shift {
+        return None;
+    }
+    if a.skill - b.skill >= o.potent_fighter_gap {
+        Some(Side::A)
+    } else if b.skill - a.skill >= o.potent_fighter_gap {
+        Some(Side::B)
+    } else {
+        None
     }
 }
 
@@ -479,6 +503,7 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
         first_by_rules,
         first_on_charge,
         first_shot,
+        potent: potent(o, a, b),
         f: [a.clone(), b.clone()],
     }
 }

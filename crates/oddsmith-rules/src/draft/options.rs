@@ -7,10 +7,12 @@
 //! The duel that starts apart (`start_distance`, G17) brings the missile options of §4.21
 //! (G1, G13, G15, G16, the shield of §4.21.3) and the Charge of §4.22.2.
 //!
-//! Not offered, because the duel model has no place for them yet: the potent-fighter segment
-//! shift (§4.17.2), Changing One's Mind penalties (§4.17.6; the digest's loop defends without
-//! penalty), aiming an extra round (§4.21.1),
-//! target size and cover (§4.21.2, §4.21.4) and magic.
+//! Changing One's Mind (§4.17.6) follows the seed by default (`changing_mind`; `"free"` is the
+//! digest's loop); the potent-fighter shift (§4.17.2) is offered off, as the seed leaves it to
+//! the GM (`potent_fighter_shift`).
+//!
+//! Not offered, because the duel model has no place for them yet: aiming an extra round
+//! (§4.21.1), target size and cover (§4.21.2, §4.21.4) and magic.
 
 use serde::{Deserialize, Serialize};
 
@@ -110,6 +112,26 @@ crate::options! {
         striking_order: StrikingOrder = StrikingOrder::Seed => (
             "\"seed\"",
             "§4.17.2, G4: \"seed\" (a very wide weight gap: lighter first; else the longer weapon; else the higher skill; else first_strike_tie) | \"skill_first\" (the digest's §6 loop: weight gap, then skill, then first_strike_tie; lengths unused)",
+        ),
+        /// §4.17.2: the optional potent-fighter shift ("a GM could decide"), off by default.
+        potent_fighter_shift: bool = false => (
+            "false",
+            "§4.17.2 \"a GM could decide\": a fighter whose weapon skill is potent_fighter_gap or more above the other's acts one segment earlier when the two fight in different ways: it strikes first in spite of weight or length, and finishes drawing, picking up or moving in a segment sooner",
+        ),
+        /// Skill gap that makes a fighter potent (§4.17.2 "differ by 5 or more points").
+        potent_fighter_gap: i32 = 5, in 1..=30 => (
+            "5",
+            "§4.17.2: weapon-skill gap at which potent_fighter_shift applies",
+        ),
+        /// §4.17.6 Changing One's Mind: does a defence the plan did not declare cost a penalty.
+        changing_mind: ChangingMind = ChangingMind::Seed => (
+            "\"seed\"",
+            "§4.17.6: \"seed\" (each round's plan declares the policy's attacks and keeps its other actions as parries or dodges; a defence beyond those replaces a planned attack, at changing_mind_modifier) | \"free\" (the digest's §6 loop: defences never pay)",
+        ),
+        /// §4.17.6: modifier on a defence that replaces a planned attack (a Similar action).
+        changing_mind_modifier: i32 = -1, in -50..=50 => (
+            "-1",
+            "§4.17.6: modifier on a parry or dodge that replaces a planned attack (a Similar action; a dodge is always Similar)",
         ),
         /// Who strikes first when weapons and skills do not decide (G4).
         first_strike_tie: FirstStrikeTie = FirstStrikeTie::Random => (
@@ -325,6 +347,18 @@ pub enum StrikingOrder {
     /// The digest's §6 duel loop: the weight gap, then the higher skill, then
     /// `first_strike_tie`; weapon lengths are not used (the D2 oracle's reading).
     SkillFirst,
+}
+
+/// §4.17.6: whether an undeclared defence pays the Changing One's Mind penalty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangingMind {
+    /// The seed: a round's plan declares the policy's attacks and keeps the fighter's other
+    /// actions as parries or dodges; a defence beyond the declared ones replaces a planned
+    /// attack and is modified by `changing_mind_modifier` (a Similar action, −1).
+    Seed,
+    /// The digest's §6 loop: every defence is made without penalty.
+    Free,
 }
 
 /// §4.21.3: what a shield does against a missile.

@@ -19,6 +19,8 @@ fn severe_arm_hit_drops_weapon_and_shield() {
         s.round = 1;
         s.ev = 0;
         s.f[0].planned = 1;
+        // The defender's plan keeps its actions for defences (§4.17.6): its parry is declared.
+        s.f[1].guard = 3;
         let mut p_drop = 0.0;
         enumerate(
             |r| {

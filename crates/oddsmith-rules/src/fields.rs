@@ -205,6 +205,8 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 ///   without its doc);
 /// - `check_ranges`: the same bounds (and those of `@nested` tables, under their path) for
 ///   options built in code, which `Ruleset::new` calls;
+/// - for a ruleset's own options table, declared `pub struct Name: RulesetOptions` (with a
+///   `max_rounds: u32` option): [`RulesetOptions`](crate::RulesetOptions);
 /// - [`Declared`](crate::schema::Declared): every option's doc, bounds and shape, for
 ///   `oddsmith schema`.
 ///
@@ -214,7 +216,7 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 macro_rules! options {
     (
         $(#[$meta:meta])*
-        pub struct $name:ident {
+        pub struct $name:ident $(: $top:ident)? {
             $(
                 $(#[$fmeta:meta])*
                 $field:ident : $ty:ty = $default:expr
@@ -320,6 +322,18 @@ macro_rules! options {
                 Ok(())
             }
         }
+
+        $(
+            impl $crate::$top for $name {
+                fn check_ranges(&self) -> Result<(), $crate::RulesError> {
+                    $name::check_ranges(self)
+                }
+                #[inline]
+                fn max_rounds(&self) -> u32 {
+                    self.max_rounds
+                }
+            }
+        )?
     };
 }
 

@@ -37,20 +37,12 @@ pub use spec::FighterSpec;
 
 use oddsmith_dice::deck::{Deck, best_of};
 
-use crate::solver::Step;
-use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo,
-    Tally,
-};
+use crate::{CheckGrid, ExactDuel, Ruleset, RulesError, RulesetInfo};
 use duel::State;
 
-/// The cards ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cards {
-    o: CardsOptions,
-    /// A fresh deck as the options build it (for checks).
-    deck: Deck,
-}
+/// The cards ruleset with its options and a fresh deck as they build it (for checks; see
+/// `impl Build for Deck` in [`fighter`]).
+pub type Cards = crate::Rules<CardsOptions, Deck>;
 
 /// Names of the per-duel counters (A's four, then B's).
 pub const COUNTERS: &[&str] = &[
@@ -64,52 +56,18 @@ pub const COUNTERS: &[&str] = &[
     "b_hit_draws",
 ];
 
-impl crate::Ruleset for Cards {
+impl Ruleset for Cards {
     const ID: &'static str = "cards";
     const TITLE: &'static str = "Karmic card combat (Random Combat Rules, 2008)";
     type FighterSpec = FighterSpec;
-    type Options = CardsOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = CardsCheck;
 
-    fn new(o: CardsOptions) -> Result<Self, RulesError> {
-        o.check_ranges()?;
-        let deck = fighter::deck(&o, false)?;
-        fighter::deck(&o, true)?;
-        Ok(Cards { o, deck })
-    }
-
-    fn options(&self) -> &CardsOptions {
-        &self.o
-    }
-
-    fn compile(&self, name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, name, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        fighter::matchup(&self.o, a, b)
-    }
-
-    fn start(&self, m: &Matchup) -> State {
-        State::start(&self.o, m)
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(&self.o, m, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
+    /// A non-player fighter's deck can be built too.
+    fn validate(o: &CardsOptions) -> Result<(), RulesError> {
+        fighter::deck(o, true).map(|_| ())
     }
 
     /// No exact duel: the state carries both decks (card counting across rounds), far beyond
@@ -147,22 +105,10 @@ impl crate::Ruleset for Cards {
         }
     }
 
-    fn parse_check(&self, params: &CheckParams) -> Result<CardsCheck, RulesError> {
-        check::parse(params, self.deck.len())
-    }
-
-    fn check_exact(&self, c: &CardsCheck) -> CheckExact {
-        check::exact(self.deck.cards(), c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &CardsCheck, roller: &mut R) -> i64 {
-        check::sample(&self.deck, c, roller)
-    }
-
     /// Hand size, maneuvers, hit points and the exact chance the best card of the hand is
     /// positive.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, "", spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let hand = match f.off {
@@ -193,7 +139,7 @@ impl crate::Ruleset for Cards {
                 ),
             ),
         ];
-        if let Ok(b) = best_of(self.deck.cards(), u32::from(hand)) {
+        if let Ok(b) = best_of(self.built().cards(), u32::from(hand)) {
             let mods = f.finesse + f.armor_mod + i32::from(f.main.force);
             v.push((
                 "P(unopposed attack total ≥ 1)".into(),

@@ -31,18 +31,12 @@ pub use fighter::{Fighter, Matchup};
 pub use options::D20Options;
 pub use spec::FighterSpec;
 
-use crate::solver::Step;
 use duel::State;
 
-use crate::{
-    CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally,
-};
+use crate::{CheckGrid, Ruleset, RulesetInfo};
 
 /// The d20 ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct D20 {
-    o: D20Options,
-}
+pub type D20 = crate::Rules<D20Options>;
 
 /// Names of the d20 per-duel counters.
 pub const COUNTERS: &[&str] = &[
@@ -56,52 +50,14 @@ pub const COUNTERS: &[&str] = &[
     "b_resisted",
 ];
 
-impl crate::Ruleset for D20 {
+impl Ruleset for D20 {
     const ID: &'static str = "d20";
     const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
     type FighterSpec = FighterSpec;
-    type Options = D20Options;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = D20Check;
-
-    fn new(o: D20Options) -> Result<Self, RulesError> {
-        // Every number stays small, so no sum in the duel loop can overflow.
-        o.check_ranges()?;
-        Ok(D20 { o })
-    }
-
-    fn options(&self) -> &D20Options {
-        &self.o
-    }
-
-    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        Ok(fighter::matchup(&self.o, a, b))
-    }
-
-    fn start(&self, _m: &Matchup) -> State {
-        State::start()
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(m, &self.o, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
-    }
 
     /// A step depends on the round only through its parity (crossbows reload in even rounds).
     const CACHE_TRANSITIONS: bool = true;
@@ -111,7 +67,7 @@ impl crate::Ruleset for D20 {
     }
 
     fn capped(&self, s: &State) -> bool {
-        s.stage == duel::ROUND_START && s.round > self.o.max_rounds
+        s.stage == duel::ROUND_START && s.round > self.options().max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
@@ -140,18 +96,6 @@ impl crate::Ruleset for D20 {
         }
     }
 
-    fn parse_check(&self, params: &CheckParams) -> Result<D20Check, RulesError> {
-        check::parse(params)
-    }
-
-    fn check_exact(&self, c: &D20Check) -> CheckExact {
-        check::exact(&self.o, c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &D20Check, roller: &mut R) -> i64 {
-        check::sample(&self.o, c, roller)
-    }
-
     /// Class cost units (HP, BtH and MP rates, 10 per level by the seed's invariant) for a
     /// classed fighter; creatures and unclassed fighters have no price.
     fn fighter_cost(&self, spec: &FighterSpec) -> Option<(f64, &'static str)> {
@@ -165,7 +109,7 @@ impl crate::Ruleset for D20 {
 
     /// Class cost units, HP distribution, Defense, speed, attacks, Death Point and magic.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let hp = f.hp.dist();
@@ -235,7 +179,7 @@ impl crate::Ruleset for D20 {
         let per_round: Vec<String> = [10, 13, 18]
             .iter()
             .map(|&d| {
-                let x = reference::round_damage_dist(&self.o, &f, d);
+                let x = reference::round_damage_dist(self.options(), &f, d);
                 format!("Def {d}: {:.4}", x.mean())
             })
             .collect();

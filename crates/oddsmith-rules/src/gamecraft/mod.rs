@@ -28,20 +28,14 @@ pub use fighter::{Fighter, Matchup};
 pub use options::GamecraftOptions;
 pub use spec::FighterSpec;
 
-use crate::solver::{self, Step};
+use crate::solver;
 use duel::State;
 use options::ExplodeMode;
 
-use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo,
-    Tally, Winner,
-};
+use crate::{CheckGrid, ExactDuel, Ruleset, RulesetInfo, Winner};
 
 /// The Gamecraft System 1.0 ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gamecraft {
-    o: GamecraftOptions,
-}
+pub type Gamecraft = crate::Rules<GamecraftOptions>;
 
 /// Names of Gamecraft's per-duel counters.
 pub const COUNTERS: &[&str] = &[
@@ -55,56 +49,18 @@ pub const COUNTERS: &[&str] = &[
     "b_grace_spent",
 ];
 
-impl crate::Ruleset for Gamecraft {
+impl Ruleset for Gamecraft {
     const ID: &'static str = "gamecraft";
     const TITLE: &'static str = "The Gamecraft System 1.0";
     type FighterSpec = FighterSpec;
-    type Options = GamecraftOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = GamecraftCheck;
 
-    fn new(o: GamecraftOptions) -> Result<Self, RulesError> {
-        // Every number stays small, so no sum in the duel loop can overflow.
-        o.check_ranges()?;
-        Ok(Gamecraft { o })
-    }
-
-    fn options(&self) -> &GamecraftOptions {
-        &self.o
-    }
-
-    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        Ok(fighter::matchup(&self.o, a, b))
-    }
-
-    fn start(&self, m: &Matchup) -> State {
-        State::start(m)
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(m, &self.o, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
-    }
-
     /// `None` under `explode_mode = "unlimited"`: a die has unboundedly many faces.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        self.exact_given_start(m, State::start(m))
+        self.exact_given_start(m, self.start(m))
     }
 
     /// A step does not depend on the round number (only the round cap does).
@@ -115,7 +71,7 @@ impl crate::Ruleset for Gamecraft {
     }
 
     fn capped(&self, s: &State) -> bool {
-        duel::next_is_round_start(s) && s.round >= self.o.max_rounds
+        duel::next_is_round_start(s) && s.round >= self.options().max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
@@ -142,18 +98,6 @@ impl crate::Ruleset for Gamecraft {
         }
     }
 
-    fn parse_check(&self, params: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-        check::parse(&self.o, params)
-    }
-
-    fn check_exact(&self, c: &GamecraftCheck) -> CheckExact {
-        check::exact(&self.o, c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &GamecraftCheck, roller: &mut R) -> i64 {
-        check::sample(&self.o, c, roller)
-    }
-
     /// XP to build the fighter from the minimum character (every attribute 1, no skills) by the
     /// advancement costs of «Spending Experience Points» (digest §3.6); weapons and armour
     /// have no price in the seed.
@@ -164,13 +108,13 @@ impl crate::Ruleset for Gamecraft {
 
     /// Derived attributes, wound levels, combat figures and creation/XP cost.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let d = f.derived;
         let a = fighter::attributes(spec);
         let c = reference::cost(a, &spec.skills);
-        let line = fighter::attack_line(&self.o, &f, &f);
+        let line = fighter::attack_line(self.options(), &f, &f);
         let mut levels = Vec::new();
         let mut prev = 0;
         for &t in &f.cum {
@@ -238,7 +182,7 @@ impl crate::Ruleset for Gamecraft {
 impl Gamecraft {
     /// P(A wins) given who acts first (0 = A), by exact solution; for reports and tests.
     pub fn exact_given_first(&self, m: &Matchup, first: u8) -> Option<ExactDuel> {
-        let mut s = State::start(m);
+        let mut s = self.start(m);
         s.first = first;
         s.init = true;
         self.exact_given_start(m, s)
@@ -246,7 +190,7 @@ impl Gamecraft {
 
     /// The exact solution from a given state; `None` under `explode_mode = "unlimited"`.
     fn exact_given_start(&self, m: &Matchup, start: State) -> Option<ExactDuel> {
-        if self.o.explode_mode == ExplodeMode::Unlimited {
+        if self.options().explode_mode == ExplodeMode::Unlimited {
             return None;
         }
         solver::solve(self, m, start)

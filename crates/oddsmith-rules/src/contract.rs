@@ -80,6 +80,7 @@ pub trait RulesetOptions:
     + Send
     + Sync
     + crate::schema::Declared
+    + crate::Documented
 {
     /// Checks every declared bound (for options built in code; [`Ruleset::new`] calls it).
     fn check_ranges(&self) -> Result<(), RulesError>;

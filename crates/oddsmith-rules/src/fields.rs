@@ -287,6 +287,10 @@ macro_rules! options {
             ];
         }
 
+        impl $crate::Documented for $name {
+            const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+        }
+
         impl $crate::schema::Declared for $name {
             fn props() -> Vec<$crate::schema::Prop> {
                 let shapes = vec![$($crate::__option_shape!($ty $(, @$nested)?),)*];
@@ -417,6 +421,10 @@ macro_rules! spec {
             ];
         }
 
+        impl $crate::Documented for $name {
+            const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+        }
+
         impl $crate::schema::Declared for $name {
             fn props() -> Vec<$crate::schema::Prop> {
                 let attrs: &[&str] = &[$(stringify!($(#[$fmeta])*),)*];
@@ -450,7 +458,8 @@ macro_rules! __doc_name {
 /// Declares the parameters of a ruleset's `oddsmith check` from one table: `NAMES` (every
 /// accepted key, aliases included, in order; give it to [`crate::CheckParams::only`]) and
 /// `DOCS` (one [`crate::FieldDoc`] per parameter), so a parameter cannot be accepted without
-/// its doc.
+/// its doc; `pub mod params for CheckType` makes them the check type's
+/// [`Documented::DOCS`](crate::Documented).
 ///
 /// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`.
 #[macro_export]
@@ -458,7 +467,7 @@ macro_rules! __doc_name {
 macro_rules! check_params {
     (
         $(#[$meta:meta])*
-        pub mod $module:ident {
+        pub mod $module:ident for $check:ty {
             $(
                 $pname:literal $(| $alias:literal)* => ($deftext:literal, $doc:literal $(,)?),
             )*
@@ -476,6 +485,10 @@ macro_rules! check_params {
                     doc: $doc,
                 },)*
             ];
+        }
+
+        impl $crate::Documented for $check {
+            const DOCS: &'static [$crate::FieldDoc] = $module::DOCS;
         }
     };
 }

@@ -62,7 +62,7 @@ pub enum CardsCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check cards`: accepted names and docs.
-    pub mod params {
+    pub mod params for CardsCheck {
         "kind" => ("basic", "basic | opposed | register | damage | into_melee"),
         "skill" => ("1", "cards drawn (0 = unskilled, 1 card)"),
         "modifier" => (

@@ -37,7 +37,7 @@ pub use spec::FighterSpec;
 
 use oddsmith_dice::deck::{Deck, best_of};
 
-use crate::{CheckGrid, ExactDuel, Ruleset, RulesError, RulesetInfo};
+use crate::{CheckGrid, ExactDuel, Ruleset, RulesError};
 use duel::State;
 
 /// The cards ruleset with its options and a fresh deck as they build it (for checks; see
@@ -45,20 +45,28 @@ use duel::State;
 pub type Cards = crate::Rules<CardsOptions, Deck>;
 
 /// Names of the per-duel counters (A's four, then B's).
-pub const COUNTERS: &[&str] = &[
-    "a_initiative_rounds",
-    "a_disarms",
-    "a_seizes",
-    "a_hit_draws",
-    "b_initiative_rounds",
-    "b_disarms",
-    "b_seizes",
-    "b_hit_draws",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["initiative_rounds", "disarms", "seizes", "hit_draws"];
 
 impl Ruleset for Cards {
     const ID: &'static str = "cards";
     const TITLE: &'static str = "Karmic card combat (Random Combat Rules, 2008)";
+    const SUMMARY: &'static str =
+        "Card-driven duels: each fighter draws a secret hand from his own karma deck \
+        (D44: ±1..±10, J/Q/K hit cards, jokers 0; or a custom deck) by weapon skill; \
+        the initiative holder and the defender lay cards into registers in turn \
+        under their tactics (greedy/bait/random attackers; front/back/cover_last \
+        defenders; seize threshold, hit policy, disarm when unopposed); each \
+        register resolves simultaneously: attack total = card + finesse + force + \
+        armour + difficulty − positive parry total, a hit at 1 or more, damage = \
+        card + edge capped at the weapon's maximum against hp_base + vitality. \
+        Attack and Parry (−2 without stepping forward/back), Parry/Seize, Melee \
+        Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push, Offensive \
+        Disengage, Shield Bash, called shots, hesitating, weapon changes with fast \
+        draw, range and reach, off-hand items, hand to hand and wrestling (Tackle, \
+        Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
+        and show downs. Monte Carlo only (the decks are in the state); checks are \
+        exact (hypergeometric).";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;
@@ -78,31 +86,6 @@ impl Ruleset for Cards {
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Card-driven duels: each fighter draws a secret hand from his own karma deck \
-                      (D44: ±1..±10, J/Q/K hit cards, jokers 0; or a custom deck) by weapon skill; \
-                      the initiative holder and the defender lay cards into registers in turn \
-                      under their tactics (greedy/bait/random attackers; front/back/cover_last \
-                      defenders; seize threshold, hit policy, disarm when unopposed); each \
-                      register resolves simultaneously: attack total = card + finesse + force + \
-                      armour + difficulty − positive parry total, a hit at 1 or more, damage = \
-                      card + edge capped at the weapon's maximum against hp_base + vitality. \
-                      Attack and Parry (−2 without stepping forward/back), Parry/Seize, Melee \
-                      Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push, Offensive \
-                      Disengage, Shield Bash, called shots, hesitating, weapon changes with fast \
-                      draw, range and reach, off-hand items, hand to hand and wrestling (Tackle, \
-                      Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
-                      and show downs. Monte Carlo only (the decks are in the state); checks are \
-                      exact (hypergeometric).",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
     }
 
     /// Hand size, maneuvers, hit points and the exact chance the best card of the hand is

@@ -52,7 +52,7 @@ pub enum D20Check {
 
 crate::check_params! {
     /// The parameters of `oddsmith check d20`: accepted names and docs.
-    pub mod params {
+    pub mod params for D20Check {
         "attack" => (
             "—",
             "attack check: total modifier (BtH + ability + equipment); result 0 natural 1, 1 miss, 2 hit, 3 natural 20",

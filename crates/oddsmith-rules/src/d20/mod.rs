@@ -33,26 +33,31 @@ pub use spec::FighterSpec;
 
 use duel::State;
 
-use crate::{CheckGrid, Ruleset, RulesetInfo};
+use crate::{CheckGrid, Ruleset};
 
 /// The d20 ruleset with its options.
 pub type D20 = crate::Rules<D20Options>;
 
 /// Names of the d20 per-duel counters.
-pub const COUNTERS: &[&str] = &[
-    "a_natural_20s",
-    "a_fumbles",
-    "a_spells",
-    "a_resisted",
-    "b_natural_20s",
-    "b_fumbles",
-    "b_spells",
-    "b_resisted",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["natural_20s", "fumbles", "spells", "resisted"];
 
 impl Ruleset for D20 {
     const ID: &'static str = "d20";
     const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
+    const SUMMARY: &'static str =
+        "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
+        equipment against Defense (natural 1 misses and optionally fumbles for \
+        the opponents' minimum damage, natural 20 hits and optionally deals full \
+        damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \
+        rolled per Hit Die by size die plus class levels n(b+d4), Con per die; out \
+        at 0 HP, dead at the size's Death Point. Rounds: Magic, Missile, Melee \
+        segments, faster first, equal speeds simultaneous; attack sequences, bows \
+        2 shots, crossbows every other round; non-lethal, non-regenerative and \
+        crippling damage, regeneration, resistance checks, G-25 spells; optional \
+        start at range (closing, missile range, reach), charge with \
+        hit-and-run and set-vs-charge, retreat and pursuit (G-22 to G-24). \
+        Exact solver included.";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;
@@ -72,28 +77,6 @@ impl Ruleset for D20 {
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
-                      equipment against Defense (natural 1 misses and optionally fumbles for \
-                      the opponents' minimum damage, natural 20 hits and optionally deals full \
-                      damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \
-                      rolled per Hit Die by size die plus class levels n(b+d4), Con per die; out \
-                      at 0 HP, dead at the size's Death Point. Rounds: Magic, Missile, Melee \
-                      segments, faster first, equal speeds simultaneous; attack sequences, bows \
-                      2 shots, crossbows every other round; non-lethal, non-regenerative and \
-                      crippling damage, regeneration, resistance checks, G-25 spells; optional \
-                      start at range (closing, missile range, reach), charge with \
-                      hit-and-run and set-vs-charge, retreat and pursuit (G-22 to G-24). \
-                      Exact solver included.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
     }
 
     /// Class cost units (HP, BtH and MP rates, 10 per level by the seed's invariant) for a

@@ -49,7 +49,7 @@ pub enum DraftCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check draft`: accepted names and docs.
-    pub mod params {
+    pub mod params for DraftCheck {
         "skill" => (
             "0",
             "skill (or attribute, for rolls against CON/WIL) of the acting character",

@@ -23,26 +23,24 @@ pub use fighter::{Fighter, Level, Matchup};
 pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
-use crate::{CheckGrid, Ruleset, RulesError, RulesetInfo};
+use crate::{CheckGrid, Ruleset, RulesError};
 
 /// The Draft 0.4 ruleset with its options.
 pub type Draft = crate::Rules<DraftOptions>;
 
 /// Names of Draft's per-duel counters: blows received by each side, by the level of the blow.
-pub const COUNTERS: &[&str] = &[
-    "a_scratches_taken",
-    "a_light_taken",
-    "a_severe_taken",
-    "a_critical_taken",
-    "b_scratches_taken",
-    "b_light_taken",
-    "b_severe_taken",
-    "b_critical_taken",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["scratches_taken", "light_taken", "severe_taken", "critical_taken"];
 
 impl Ruleset for Draft {
     const ID: &'static str = "draft";
     const TITLE: &'static str = "Draft 0.4 RPG Rule Set";
+    const SUMMARY: &'static str =
+        "Duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
+        + strength bonus + weapon damage − armour, wounds against CON that stack \
+        (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
+        apart with missile fire while one side closes, walking in or charging. \
+        Exact solver included. Hit locations and magic are not modelled.";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;
@@ -62,21 +60,6 @@ impl Ruleset for Draft {
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
-                      + strength bonus + weapon damage − armour, wounds against CON that stack \
-                      (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
-                      apart with missile fire while one side closes, walking in or charging. \
-                      Exact solver included. Hit locations and magic are not modelled.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
     }
 
     /// Weapon damage, armour and Stamina as the duel uses them.

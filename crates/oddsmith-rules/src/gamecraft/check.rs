@@ -89,7 +89,7 @@ pub enum GamecraftCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check gamecraft`: accepted names and docs.
-    pub mod params {
+    pub mod params for GamecraftCheck {
         "kind" => (
             "from the parameters",
             "skill | opposed (a=, b=) | attack (attack=) | damage (damage=) | explosion (explosion=) | cooperation (a leader with helpers=, «Cooperation») | settle (die = 0) | focus (settle until success, +1 per increment; result = rounds, −1 = cannot focus); without kind, the parameters decide",

@@ -32,26 +32,29 @@ use crate::solver;
 use duel::State;
 use options::ExplodeMode;
 
-use crate::{CheckGrid, ExactDuel, Ruleset, RulesetInfo, Winner};
+use crate::{CheckGrid, ExactDuel, Ruleset, Winner};
 
 /// The Gamecraft System 1.0 ruleset with its options.
 pub type Gamecraft = crate::Rules<GamecraftOptions>;
 
 /// Names of Gamecraft's per-duel counters.
-pub const COUNTERS: &[&str] = &[
-    "a_criticals",
-    "a_fumbles",
-    "a_dodges",
-    "a_grace_spent",
-    "b_criticals",
-    "b_fumbles",
-    "b_dodges",
-    "b_grace_spent",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["criticals", "fumbles", "dodges", "grace_spent"];
 
 impl Ruleset for Gamecraft {
     const ID: &'static str = "gamecraft";
     const TITLE: &'static str = "The Gamecraft System 1.0";
+    const SUMMARY: &'static str =
+        "Duels: limited-exploding 1d6−1 + Prowess + weapon skill against Prowess + \
+        Combat Defense (+ dodge roll or +10 full dodge, + range), damage \
+        (Strength/Perception + weapon + die) minus resistance (Constitution + \
+        armour + die) into six wound levels of Health/6 with −1…−4 penalties. \
+        Initiative once per combat, actions resolved in phases, −N for N actions, \
+        Grace spent up to the skill level; simultaneous and reserved actions; \
+        movement between distance categories with range modifiers and moving \
+        targets; bursts, sprays and strafes; first aid against bleeding; \
+        explosives (a blast the target rolls to avoid, Range by Range, at full, \
+        half or quarter damage). Exact solver included.";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;
@@ -76,26 +79,6 @@ impl Ruleset for Gamecraft {
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels: limited-exploding 1d6−1 + Prowess + weapon skill against Prowess + \
-                      Combat Defense (+ dodge roll or +10 full dodge, + range), damage \
-                      (Strength/Perception + weapon + die) minus resistance (Constitution + \
-                      armour + die) into six wound levels of Health/6 with −1…−4 penalties. \
-                      Initiative once per combat, actions resolved in phases, −N for N actions, \
-                      Grace spent up to the skill level; simultaneous and reserved actions; \
-                      movement between distance categories with range modifiers and moving \
-                      targets; bursts, sprays and strafes; first aid against bleeding; \
-                      explosives (a blast the target rolls to avoid, Range by Range, at full, \
-                      half or quarter damage). Exact solver included.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
     }
 
     /// XP to build the fighter from the minimum character (every attribute 1, no skills) by the

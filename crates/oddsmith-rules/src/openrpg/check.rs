@@ -53,7 +53,7 @@ pub enum OpenRpgCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check openrpg`: accepted names and docs.
-    pub mod params {
+    pub mod params for OpenRpgCheck {
         "kind" => (
             "\"skill\"",
             "skill (roll against dc) | blows (attack roll → blows landed) | damage (a sequence's damage after armour)",

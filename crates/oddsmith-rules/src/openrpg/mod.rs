@@ -27,7 +27,7 @@ pub use spec::FighterSpec;
 
 use duel::State;
 
-use crate::{CheckGrid, ExactDuel, Ruleset, RulesError, RulesetInfo};
+use crate::{CheckGrid, ExactDuel, Ruleset, RulesError};
 
 /// The Open RPG ruleset with its options.
 pub type OpenRpg = crate::Rules<OpenRpgOptions>;
@@ -35,6 +35,16 @@ pub type OpenRpg = crate::Rules<OpenRpgOptions>;
 impl Ruleset for OpenRpg {
     const ID: &'static str = "openrpg";
     const TITLE: &'static str = "Open RPG 2.3 Combat Rules";
+    const SUMMARY: &'static str =
+        "Duels under the open RPG's 2.3 Combat Rules: one attack roll (N d10 per \
+        trait point, G1) gives accuracy against 5 × the target's combat base and \
+        the blows (roll ÷ rate + 1); slow weapons (strike 1/M) recover; a d20 \
+        critical per blow (× or +); the blows summed (primary) or base × \
+        multiplier (legacy); damage reduction then defense (armour + S d4); \
+        shields, dodge (half or full), targeted locations with joint penetration, \
+        mounted halving, ambushes and waiting; initiative by agility + weapon \
+        length or legacy priority levels. Health 100 by default (G3). Exact solver \
+        included; nothing is priced.";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;
@@ -53,25 +63,6 @@ impl Ruleset for OpenRpg {
     /// shared solver would enumerate the 48 random bits of each draw instead.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
         duel::solve(self, m)
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels under the open RPG's 2.3 Combat Rules: one attack roll (N d10 per \
-                      trait point, G1) gives accuracy against 5 × the target's combat base and \
-                      the blows (roll ÷ rate + 1); slow weapons (strike 1/M) recover; a d20 \
-                      critical per blow (× or +); the blows summed (primary) or base × \
-                      multiplier (legacy); damage reduction then defense (armour + S d4); \
-                      shields, dodge (half or full), targeted locations with joint penetration, \
-                      mounted halving, ambushes and waiting; initiative by agility + weapon \
-                      length or legacy priority levels. Health 100 by default (G3). Exact solver \
-                      included; nothing is priced.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: OpenRpgOptions::DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
     }
 
     /// The required roll and the blows a turn lands on average against this fighter's own

@@ -205,6 +205,8 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 ///   without its doc);
 /// - `check_ranges`: the same bounds (and those of `@nested` tables, under their path) for
 ///   options built in code, which `Ruleset::new` calls;
+/// - for a ruleset's own options table, declared `pub struct Name: RulesetOptions` (with a
+///   `max_rounds: u32` option): [`RulesetOptions`](crate::RulesetOptions);
 /// - [`Declared`](crate::schema::Declared): every option's doc, bounds and shape, for
 ///   `oddsmith schema`.
 ///
@@ -214,7 +216,7 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 macro_rules! options {
     (
         $(#[$meta:meta])*
-        pub struct $name:ident {
+        pub struct $name:ident $(: $top:ident)? {
             $(
                 $(#[$fmeta:meta])*
                 $field:ident : $ty:ty = $default:expr
@@ -285,6 +287,10 @@ macro_rules! options {
             ];
         }
 
+        impl $crate::Documented for $name {
+            const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+        }
+
         impl $crate::schema::Declared for $name {
             fn props() -> Vec<$crate::schema::Prop> {
                 let shapes = vec![$($crate::__option_shape!($ty $(, @$nested)?),)*];
@@ -320,6 +326,18 @@ macro_rules! options {
                 Ok(())
             }
         }
+
+        $(
+            impl $crate::$top for $name {
+                fn check_ranges(&self) -> Result<(), $crate::RulesError> {
+                    $name::check_ranges(self)
+                }
+                #[inline]
+                fn max_rounds(&self) -> u32 {
+                    self.max_rounds
+                }
+            }
+        )?
     };
 }
 
@@ -403,6 +421,10 @@ macro_rules! spec {
             ];
         }
 
+        impl $crate::Documented for $name {
+            const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+        }
+
         impl $crate::schema::Declared for $name {
             fn props() -> Vec<$crate::schema::Prop> {
                 let attrs: &[&str] = &[$(stringify!($(#[$fmeta])*),)*];
@@ -436,7 +458,8 @@ macro_rules! __doc_name {
 /// Declares the parameters of a ruleset's `oddsmith check` from one table: `NAMES` (every
 /// accepted key, aliases included, in order; give it to [`crate::CheckParams::only`]) and
 /// `DOCS` (one [`crate::FieldDoc`] per parameter), so a parameter cannot be accepted without
-/// its doc.
+/// its doc; `pub mod params for CheckType` makes them the check type's
+/// [`Documented::DOCS`](crate::Documented).
 ///
 /// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`.
 #[macro_export]
@@ -444,7 +467,7 @@ macro_rules! __doc_name {
 macro_rules! check_params {
     (
         $(#[$meta:meta])*
-        pub mod $module:ident {
+        pub mod $module:ident for $check:ty {
             $(
                 $pname:literal $(| $alias:literal)* => ($deftext:literal, $doc:literal $(,)?),
             )*
@@ -462,6 +485,10 @@ macro_rules! check_params {
                     doc: $doc,
                 },)*
             ];
+        }
+
+        impl $crate::Documented for $check {
+            const DOCS: &'static [$crate::FieldDoc] = $module::DOCS;
         }
     };
 }

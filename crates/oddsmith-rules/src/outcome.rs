@@ -176,6 +176,17 @@ pub trait Tally {
 /// Counters per side when a ruleset lists them per side ([`Tally::count_side`]).
 pub const PER_SIDE: usize = MAX_COUNTERS / 2;
 
+/// The names of a ruleset's per-side counters in the layout [`Tally::count_side`] writes:
+/// `per_side_counters!["hits", …]` is `&["a_hits", …, "b_hits", …]` (at most [`PER_SIDE`]
+/// names).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! per_side_counters {
+    ($($name:literal),+ $(,)?) => {
+        &[$(concat!("a_", $name),)+ $(concat!("b_", $name),)+]
+    };
+}
+
 /// A tally that records nothing (the exact solver's).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoTally;

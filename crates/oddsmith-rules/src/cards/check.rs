@@ -5,8 +5,9 @@
 //! Attributes) and a missile fired into melee (§Firing into Melee). Checks play the best card
 //! and do not hit (the digest §7 convention, `hit_rule = "none"`).
 
-use oddsmith_dice::deck::{Card, Deck, best_of, pairwise};
+use oddsmith_dice::deck::{Deck, best_of, pairwise};
 
+use super::Cards;
 use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
 
 /// A parsed cards check.
@@ -61,7 +62,7 @@ pub enum CardsCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check cards`: accepted names and docs.
-    pub mod params {
+    pub mod params for CardsCheck {
         "kind" => ("basic", "basic | opposed | register | damage | into_melee"),
         "skill" => ("1", "cards drawn (0 = unskilled, 1 card)"),
         "modifier" => (
@@ -97,42 +98,140 @@ fn modifier(p: &CheckParams, key: &str, default: i64) -> Result<i32, RulesError>
     Ok(v as i32)
 }
 
-/// Parses `kind=basic|opposed|register|damage|into_melee` and its parameters.
-pub fn parse(p: &CheckParams, deck_len: usize) -> Result<CardsCheck, RulesError> {
-    p.only(params::NAMES)?;
-    let n = cards(p, "skill", 1, deck_len)?;
-    Ok(match p.get("kind").unwrap_or("basic") {
-        "basic" => CardsCheck::Basic {
-            n,
-            modifier: modifier(p, "modifier", 0)?,
-        },
-        "opposed" => CardsCheck::Opposed {
-            n,
-            vs: cards(p, "vs", 1, deck_len)?,
-            modifier: modifier(p, "modifier", 0)?,
-        },
-        "register" => CardsCheck::Register {
-            n,
-            parry_cards: cards(p, "parry_cards", 1, deck_len)?,
-            attack: modifier(p, "attack", 0)?,
-            parry: modifier(p, "parry", 0)?,
-        },
-        "damage" => CardsCheck::Damage {
-            n,
-            edge: modifier(p, "edge", 0)?,
-            max_damage: modifier(p, "max_damage", 3)?.max(0),
-        },
-        "into_melee" => CardsCheck::IntoMelee {
-            n,
-            modifier: modifier(p, "modifier", 0)?,
-        },
-        k => {
-            return Err(RulesError::check(
-                "kind",
-                format!("{k:?}: expected basic, opposed, register, damage or into_melee"),
-            ));
+impl crate::Check<Cards> for CardsCheck {
+    /// Parses `kind=basic|opposed|register|damage|into_melee` and its parameters.
+    fn parse(rules: &Cards, p: &CheckParams) -> Result<CardsCheck, RulesError> {
+        let deck_len = rules.built().len();
+        p.only(params::NAMES)?;
+        let n = cards(p, "skill", 1, deck_len)?;
+        Ok(match p.get("kind").unwrap_or("basic") {
+            "basic" => CardsCheck::Basic {
+                n,
+                modifier: modifier(p, "modifier", 0)?,
+            },
+            "opposed" => CardsCheck::Opposed {
+                n,
+                vs: cards(p, "vs", 1, deck_len)?,
+                modifier: modifier(p, "modifier", 0)?,
+            },
+            "register" => CardsCheck::Register {
+                n,
+                parry_cards: cards(p, "parry_cards", 1, deck_len)?,
+                attack: modifier(p, "attack", 0)?,
+                parry: modifier(p, "parry", 0)?,
+            },
+            "damage" => CardsCheck::Damage {
+                n,
+                edge: modifier(p, "edge", 0)?,
+                max_damage: modifier(p, "max_damage", 3)?.max(0),
+            },
+            "into_melee" => CardsCheck::IntoMelee {
+                n,
+                modifier: modifier(p, "modifier", 0)?,
+            },
+            k => {
+                return Err(RulesError::check(
+                    "kind",
+                    format!("{k:?}: expected basic, opposed, register, damage or into_melee"),
+                ));
+            }
+        })
+    }
+
+    /// The exact distribution of a check's result.
+    fn exact(&self, rules: &Cards) -> CheckExact {
+        let (deck, c) = (rules.built().cards(), self);
+        let best = |n: u32| best_of(deck, n).expect("hand sizes are checked against the deck");
+        let (description, distribution, bands) = match *c {
+            CardsCheck::Basic { n, modifier } => (
+                format!("basic check: best of {n} cards {modifier:+}, success above 0"),
+                best(n).shift(i64::from(modifier)),
+                general_bands(),
+            ),
+            CardsCheck::Opposed { n, vs, modifier } => (
+                format!("opposed check: best of {n} {modifier:+} against best of {vs}; result MT_A − MT_B"),
+                pairwise(&best(n), &best(vs), |a, b| a + i64::from(modifier) - b)
+                    .expect("small weights"),
+                Vec::new(),
+            ),
+            CardsCheck::Register {
+                n,
+                parry_cards,
+                attack,
+                parry,
+            } => (
+                format!(
+                    "one register: attack best of {n} {attack:+} against a parry best of {parry_cards} {parry:+}; result attack total − positive parry total"
+                ),
+                pairwise(&best(n), &best(parry_cards), |a, d| {
+                    a + i64::from(attack) - (d + i64::from(parry)).max(0)
+                })
+                .expect("small weights"),
+                Vec::new(),
+            ),
+            CardsCheck::Damage { n, edge, max_damage } => (
+                format!("damage of an unopposed attack, best of {n}, edge {edge:+}, maximum {max_damage}"),
+                best(n).map(|v| (v + i64::from(edge)).clamp(0, i64::from(max_damage))),
+                Vec::new(),
+            ),
+            CardsCheck::IntoMelee { n, modifier } => (
+                format!("missile into melee: best of {n} {modifier:+}"),
+                best(n).shift(i64::from(modifier)),
+                vec![
+                    Band {
+                        name: "hits another combatant".into(),
+                        lo: None,
+                        hi: Some(-1),
+                    },
+                    Band {
+                        name: "misses everyone".into(),
+                        lo: Some(0),
+                        hi: Some(0),
+                    },
+                    Band {
+                        name: "hits the target".into(),
+                        lo: Some(1),
+                        hi: None,
+                    },
+                ],
+            ),
+        };
+        CheckExact {
+            description,
+            distribution,
+            success_at_least: 1,
+            bands,
         }
-    })
+    }
+
+    /// One sampled result on the scale of [`exact`], from fresh decks.
+    fn sample<R: Roller>(&self, rules: &Cards, r: &mut R) -> i64 {
+        let (deck, c) = (rules.built(), self);
+        let mut d = *deck;
+        match *c {
+            CardsCheck::Basic { n, modifier } | CardsCheck::IntoMelee { n, modifier } => {
+                sample_best(&mut d, n, r) + i64::from(modifier)
+            }
+            CardsCheck::Opposed { n, vs, modifier } => {
+                let a = sample_best(&mut d, n, r);
+                let b = sample_best(&mut d, vs, r);
+                a + i64::from(modifier) - b
+            }
+            CardsCheck::Register {
+                n,
+                parry_cards,
+                attack,
+                parry,
+            } => {
+                let a = sample_best(&mut d, n, r);
+                let p = sample_best(&mut d, parry_cards, r);
+                a + i64::from(attack) - (p + i64::from(parry)).max(0)
+            }
+            CardsCheck::Damage { n, edge, max_damage } => {
+                (sample_best(&mut d, n, r) + i64::from(edge)).clamp(0, i64::from(max_damage))
+            }
+        }
+    }
 }
 
 /// §Skill Results, General Result column (INTERPRETATION: each label covers its row up to
@@ -158,71 +257,6 @@ fn general_bands() -> Vec<Band> {
     ]
 }
 
-/// The exact distribution of a check's result.
-pub fn exact(deck: &[Card], c: &CardsCheck) -> CheckExact {
-    let best = |n: u32| best_of(deck, n).expect("hand sizes are checked against the deck");
-    let (description, distribution, bands) = match *c {
-        CardsCheck::Basic { n, modifier } => (
-            format!("basic check: best of {n} cards {modifier:+}, success above 0"),
-            best(n).shift(i64::from(modifier)),
-            general_bands(),
-        ),
-        CardsCheck::Opposed { n, vs, modifier } => (
-            format!("opposed check: best of {n} {modifier:+} against best of {vs}; result MT_A − MT_B"),
-            pairwise(&best(n), &best(vs), |a, b| a + i64::from(modifier) - b)
-                .expect("small weights"),
-            Vec::new(),
-        ),
-        CardsCheck::Register {
-            n,
-            parry_cards,
-            attack,
-            parry,
-        } => (
-            format!(
-                "one register: attack best of {n} {attack:+} against a parry best of {parry_cards} {parry:+}; result attack total − positive parry total"
-            ),
-            pairwise(&best(n), &best(parry_cards), |a, d| {
-                a + i64::from(attack) - (d + i64::from(parry)).max(0)
-            })
-            .expect("small weights"),
-            Vec::new(),
-        ),
-        CardsCheck::Damage { n, edge, max_damage } => (
-            format!("damage of an unopposed attack, best of {n}, edge {edge:+}, maximum {max_damage}"),
-            best(n).map(|v| (v + i64::from(edge)).clamp(0, i64::from(max_damage))),
-            Vec::new(),
-        ),
-        CardsCheck::IntoMelee { n, modifier } => (
-            format!("missile into melee: best of {n} {modifier:+}"),
-            best(n).shift(i64::from(modifier)),
-            vec![
-                Band {
-                    name: "hits another combatant".into(),
-                    lo: None,
-                    hi: Some(-1),
-                },
-                Band {
-                    name: "misses everyone".into(),
-                    lo: Some(0),
-                    hi: Some(0),
-                },
-                Band {
-                    name: "hits the target".into(),
-                    lo: Some(1),
-                    hi: None,
-                },
-            ],
-        ),
-    };
-    CheckExact {
-        description,
-        distribution,
-        success_at_least: 1,
-        bands,
-    }
-}
-
 fn sample_best<R: Roller>(deck: &mut Deck, n: u32, r: &mut R) -> i64 {
     deck.reset();
     (0..n)
@@ -230,34 +264,6 @@ fn sample_best<R: Roller>(deck: &mut Deck, n: u32, r: &mut R) -> i64 {
         .map(|c| i64::from(c.value))
         .max()
         .unwrap_or(0)
-}
-
-/// One sampled result on the scale of [`exact`], from fresh decks.
-pub fn sample<R: Roller>(deck: &Deck, c: &CardsCheck, r: &mut R) -> i64 {
-    let mut d = *deck;
-    match *c {
-        CardsCheck::Basic { n, modifier } | CardsCheck::IntoMelee { n, modifier } => {
-            sample_best(&mut d, n, r) + i64::from(modifier)
-        }
-        CardsCheck::Opposed { n, vs, modifier } => {
-            let a = sample_best(&mut d, n, r);
-            let b = sample_best(&mut d, vs, r);
-            a + i64::from(modifier) - b
-        }
-        CardsCheck::Register {
-            n,
-            parry_cards,
-            attack,
-            parry,
-        } => {
-            let a = sample_best(&mut d, n, r);
-            let p = sample_best(&mut d, parry_cards, r);
-            a + i64::from(attack) - (p + i64::from(parry)).max(0)
-        }
-        CardsCheck::Damage { n, edge, max_damage } => {
-            (sample_best(&mut d, n, r) + i64::from(edge)).clamp(0, i64::from(max_damage))
-        }
-    }
 }
 
 /// The §Difficulty Modifiers table.

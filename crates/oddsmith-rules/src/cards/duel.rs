@@ -12,6 +12,7 @@
 
 use oddsmith_dice::deck::{Card, Deck, Hand};
 
+use super::Cards;
 use super::fighter::{Arm, Matchup};
 use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
 use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
@@ -77,24 +78,6 @@ pub struct State {
 }
 
 crate::duel_state!(State);
-
-impl State {
-    /// The state before round 1.
-    pub fn start(o: &CardsOptions, m: &Matchup) -> State {
-        State {
-            round: 0,
-            hp: [m.f[0].hp as i16, m.f[1].hp as i16],
-            range: m.start_range,
-            init: 2,
-            kit: [KIT_MAIN; 2],
-            fresh: [false; 2],
-            decks: match o.deck_owner {
-                DeckOwner::PerFighter => m.deck,
-                DeckOwner::Shared => [m.deck[0], m.deck[0]],
-            },
-        }
-    }
-}
 
 /// A maneuver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1092,60 +1075,80 @@ fn surprise<R: Roller, T: Tally>(
     end
 }
 
-/// One round (see the module doc).
-pub fn step<R: Roller, T: Tally>(
-    o: &CardsOptions,
-    m: &Matchup,
-    s: &mut State,
-    r: &mut R,
-    tally: &mut T,
-) -> Step {
-    s.round += 1;
-    if s.round > o.max_rounds {
-        return Step::Over(Winner::Draw, Ending::RoundCap);
+impl crate::Duel<Cards> for State {
+    /// The state before round 1.
+    fn start(rules: &Cards, m: &Matchup) -> State {
+        let o = rules.options();
+        State {
+            round: 0,
+            hp: [m.f[0].hp as i16, m.f[1].hp as i16],
+            range: m.start_range,
+            init: 2,
+            kit: [KIT_MAIN; 2],
+            fresh: [false; 2],
+            decks: match o.deck_owner {
+                DeckOwner::PerFighter => m.deck,
+                DeckOwner::Shared => [m.deck[0], m.deck[0]],
+            },
+        }
     }
-    if o.reshuffle == Reshuffle::EveryRound {
-        reset_decks(s);
-    }
-    let mut charge = false;
-    if s.round == 1 {
-        match o.start {
-            Start::Engaged | Start::ShowDown => {}
-            Start::ACharges => {
-                charge = true;
-                s.init = u8::from(m.f[1].main.range > m.f[0].main.range);
-            }
-            Start::ASurprises => {
-                if let Some(end) = surprise(o, m, s, r, tally) {
-                    return end;
+
+    /// One round (see the module doc).
+    fn step<R: Roller, T: Tally>(
+        &mut self,
+        rules: &Cards,
+        m: &Matchup,
+        r: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        let (o, s) = (rules.options(), self);
+        s.round += 1;
+        if s.round > o.max_rounds {
+            return Step::Over(Winner::Draw, Ending::RoundCap);
+        }
+        if o.reshuffle == Reshuffle::EveryRound {
+            reset_decks(s);
+        }
+        let mut charge = false;
+        if s.round == 1 {
+            match o.start {
+                Start::Engaged | Start::ShowDown => {}
+                Start::ACharges => {
+                    charge = true;
+                    s.init = u8::from(m.f[1].main.range > m.f[0].main.range);
+                }
+                Start::ASurprises => {
+                    if let Some(end) = surprise(o, m, s, r, tally) {
+                        return end;
+                    }
                 }
             }
         }
-    }
-    if s.init > 1 {
-        s.init = initiative(o, m, s, r, tally);
-    }
-    tally.count_side(usize::from(s.init), C_INITIATIVE, 1);
-    if o.reshuffle == Reshuffle::EveryCheck {
-        reset_decks(s);
-    }
-    let mut rs = [SideRound::default(); 2];
-    let first = usize::from(s.init);
-    for side in [first, 1 - first] {
-        let n = hand_size(m, s, side);
-        for _ in 0..n {
-            if let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) {
-                rs[side].hand.push(c);
-            }
+        if s.init > 1 {
+            s.init = initiative(o, m, s, r, tally);
         }
-        rs[side].cap = if charge { 1 } else { cap(arms(m, s, side)) };
+        tally.count_side(usize::from(s.init), C_INITIATIVE, 1);
+        if o.reshuffle == Reshuffle::EveryCheck {
+            reset_decks(s);
+        }
+        let mut rs = [SideRound::default(); 2];
+        let first = usize::from(s.init);
+        for side in [first, 1 - first] {
+            let n = hand_size(m, s, side);
+            for _ in 0..n {
+                if let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) {
+                    rs[side].hand.push(c);
+                }
+            }
+            rs[side].cap = if charge { 1 } else { cap(arms(m, s, side)) };
+        }
+        s.fresh = [false; 2];
+        let end = registers(o, m, s, &mut rs, charge, r, tally);
+        for d in &mut s.decks {
+            d.discard_out();
+        }
+        end
     }
-    s.fresh = [false; 2];
-    let end = registers(o, m, s, &mut rs, charge, r, tally);
-    for d in &mut s.decks {
-        d.discard_out();
-    }
-    end
 }
 
 /// Whether the attacker hesitates now under his tactics (§Hesitating).

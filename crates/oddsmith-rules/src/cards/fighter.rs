@@ -3,6 +3,7 @@
 
 use oddsmith_dice::deck::{Card, Deck, d44};
 
+use super::Cards;
 use super::options::{CardsOptions, DeckChoice, DeckOwner, Jokers};
 use super::spec::{FighterSpec, Tactics, WeaponStats, weapon};
 use crate::RulesError;
@@ -110,6 +111,13 @@ pub fn deck(o: &CardsOptions, npc: bool) -> Result<Deck, RulesError> {
     Deck::new(&deck_cards(o, npc)?).map_err(|e| RulesError::field("deck", e.to_string()))
 }
 
+/// The deck a fighter draws from (a player's), built once for the ruleset's checks.
+impl crate::Build<CardsOptions> for Deck {
+    fn build(o: &CardsOptions) -> Result<Deck, RulesError> {
+        deck(o, false)
+    }
+}
+
 /// The cards of the deck a fighter draws from.
 pub fn deck_cards(o: &CardsOptions, npc: bool) -> Result<Vec<Card>, RulesError> {
     match o.deck {
@@ -146,81 +154,87 @@ pub fn deck_cards(o: &CardsOptions, npc: bool) -> Result<Vec<Card>, RulesError> 
     }
 }
 
-/// Validates and compiles a fighter.
-pub fn compile(o: &CardsOptions, name: &str, s: &FighterSpec) -> Result<Fighter, RulesError> {
-    let main = &s.weapon.stats;
-    if main.shield {
-        return Err(RulesError::field(
-            "weapon",
-            "a shield cannot be the main weapon; put it in off_hand",
-        ));
-    }
-    if let Some(off) = &s.off_hand {
-        if main.hands == 2 {
+impl crate::Compile<Cards> for Fighter {
+    /// Validates and compiles a fighter.
+    fn compile(rules: &Cards, name: &str, s: &FighterSpec) -> Result<Fighter, RulesError> {
+        let o = rules.options();
+        let main = &s.weapon.stats;
+        if main.shield {
             return Err(RulesError::field(
-                "off_hand",
-                format!("{} needs both hands", main.name),
+                "weapon",
+                "a shield cannot be the main weapon; put it in off_hand",
             ));
         }
-        if off.stats.hands == 2 {
-            return Err(RulesError::field("off_hand", "a two-handed item cannot be off-hand"));
+        if let Some(off) = &s.off_hand {
+            if main.hands == 2 {
+                return Err(RulesError::field(
+                    "off_hand",
+                    format!("{} needs both hands", main.name),
+                ));
+            }
+            if off.stats.hands == 2 {
+                return Err(RulesError::field("off_hand", "a two-handed item cannot be off-hand"));
+            }
         }
+        if let Some(b) = &s.backup
+            && b.stats.shield
+        {
+            return Err(RulesError::field("backup", "a backup must be a weapon"));
+        }
+        Ok(Fighter {
+            name: name.into(),
+            main: Arm::of(main),
+            main_skill: s.skill as u8,
+            off: s.off_hand.as_ref().map(|w| Arm::of(&w.stats)),
+            off_skill: s.off_hand_skill as u8,
+            backup: s.backup.as_ref().map(|w| Arm::of(&w.stats)),
+            backup_skill: s.backup_skill as u8,
+            bare: Arm::of(&weapon(BARE_HANDS).expect("built in")),
+            brawling: s.brawling as u8,
+            fast_draw: s.fast_draw as u8,
+            combat_training: s.combat_training as u8,
+            stealth: s.stealth as u8,
+            finesse: s.finesse,
+            might: s.might,
+            willpower: s.willpower,
+            awareness: s.awareness,
+            armor_mod: s.armor_mod,
+            protection: s.protection,
+            hp: (o.hp_base + s.vitality).max(1),
+            npc: s.npc,
+            tactics: s.tactics.clone(),
+        })
     }
-    if let Some(b) = &s.backup
-        && b.stats.shield
-    {
-        return Err(RulesError::field("backup", "a backup must be a weapon"));
-    }
-    Ok(Fighter {
-        name: name.into(),
-        main: Arm::of(main),
-        main_skill: s.skill as u8,
-        off: s.off_hand.as_ref().map(|w| Arm::of(&w.stats)),
-        off_skill: s.off_hand_skill as u8,
-        backup: s.backup.as_ref().map(|w| Arm::of(&w.stats)),
-        backup_skill: s.backup_skill as u8,
-        bare: Arm::of(&weapon(BARE_HANDS).expect("built in")),
-        brawling: s.brawling as u8,
-        fast_draw: s.fast_draw as u8,
-        combat_training: s.combat_training as u8,
-        stealth: s.stealth as u8,
-        finesse: s.finesse,
-        might: s.might,
-        willpower: s.willpower,
-        awareness: s.awareness,
-        armor_mod: s.armor_mod,
-        protection: s.protection,
-        hp: (o.hp_base + s.vitality).max(1),
-        npc: s.npc,
-        tactics: s.tactics.clone(),
-    })
 }
 
-/// Pairs two fighters: hit points, decks and the starting range.
-pub fn matchup(o: &CardsOptions, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-    let f = [a.clone(), b.clone()];
-    let deck = |npc| deck(o, npc);
-    let decks = match o.deck_owner {
-        DeckOwner::PerFighter => [deck(a.npc)?, deck(b.npc)?],
-        DeckOwner::Shared => {
-            let d = deck(a.npc && b.npc)?;
-            [d, d]
-        }
-    };
-    // §Range: "Combat begins at the range of the longest weapon" (off-hand weapons too).
-    let reach = |f: &Fighter| {
-        f.off
-            .filter(|x| !x.shield)
-            .map_or(f.main.range, |x| x.range.max(f.main.range))
-    };
-    let start_range = if o.range_model {
-        reach(a).max(reach(b))
-    } else {
-        0
-    };
-    Ok(Matchup {
-        f,
-        deck: decks,
-        start_range,
-    })
+impl crate::Pair<Cards> for Matchup {
+    /// Pairs two fighters: hit points, decks and the starting range.
+    fn pair(rules: &Cards, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        let o = rules.options();
+        let f = [a.clone(), b.clone()];
+        let deck = |npc| deck(o, npc);
+        let decks = match o.deck_owner {
+            DeckOwner::PerFighter => [deck(a.npc)?, deck(b.npc)?],
+            DeckOwner::Shared => {
+                let d = deck(a.npc && b.npc)?;
+                [d, d]
+            }
+        };
+        // §Range: "Combat begins at the range of the longest weapon" (off-hand weapons too).
+        let reach = |f: &Fighter| {
+            f.off
+                .filter(|x| !x.shield)
+                .map_or(f.main.range, |x| x.range.max(f.main.range))
+        };
+        let start_range = if o.range_model {
+            reach(a).max(reach(b))
+        } else {
+            0
+        };
+        Ok(Matchup {
+            f,
+            deck: decks,
+            start_range,
+        })
+    }
 }

@@ -37,87 +37,50 @@ pub use spec::FighterSpec;
 
 use oddsmith_dice::deck::{Deck, best_of};
 
-use crate::solver::Step;
-use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo,
-    Tally,
-};
+use crate::{CheckGrid, Ruleset, RulesError};
 use duel::State;
 
-/// The cards ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cards {
-    o: CardsOptions,
-    /// A fresh deck as the options build it (for checks).
-    deck: Deck,
-}
+/// The cards ruleset with its options and a fresh deck as they build it (for checks; see
+/// `impl Build for Deck` in [`fighter`]).
+pub type Cards = crate::Rules<CardsOptions, Deck>;
 
 /// Names of the per-duel counters (A's four, then B's).
-pub const COUNTERS: &[&str] = &[
-    "a_initiative_rounds",
-    "a_disarms",
-    "a_seizes",
-    "a_hit_draws",
-    "b_initiative_rounds",
-    "b_disarms",
-    "b_seizes",
-    "b_hit_draws",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["initiative_rounds", "disarms", "seizes", "hit_draws"];
 
-impl crate::Ruleset for Cards {
+impl Ruleset for Cards {
     const ID: &'static str = "cards";
     const TITLE: &'static str = "Karmic card combat (Random Combat Rules, 2008)";
+    const SUMMARY: &'static str =
+        "Card-driven duels: each fighter draws a secret hand from his own karma deck \
+        (D44: ±1..±10, J/Q/K hit cards, jokers 0; or a custom deck) by weapon skill; \
+        the initiative holder and the defender lay cards into registers in turn \
+        under their tactics (greedy/bait/random attackers; front/back/cover_last \
+        defenders; seize threshold, hit policy, disarm when unopposed); each \
+        register resolves simultaneously: attack total = card + finesse + force + \
+        armour + difficulty − positive parry total, a hit at 1 or more, damage = \
+        card + edge capped at the weapon's maximum against hp_base + vitality. \
+        Attack and Parry (−2 without stepping forward/back), Parry/Seize, Melee \
+        Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push, Offensive \
+        Disengage, Shield Bash, called shots, hesitating, weapon changes with fast \
+        draw, range and reach, off-hand items, hand to hand and wrestling (Tackle, \
+        Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
+        and show downs. Monte Carlo only (the decks are in the state); checks are \
+        exact (hypergeometric).";
     type FighterSpec = FighterSpec;
-    type Options = CardsOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = CardsCheck;
 
-    fn new(o: CardsOptions) -> Result<Self, RulesError> {
-        o.check_ranges()?;
-        let deck = fighter::deck(&o, false)?;
-        fighter::deck(&o, true)?;
-        Ok(Cards { o, deck })
+    /// A non-player fighter's deck can be built too.
+    fn validate(o: &CardsOptions) -> Result<(), RulesError> {
+        fighter::deck(o, true).map(|_| ())
     }
 
-    fn options(&self) -> &CardsOptions {
-        &self.o
-    }
-
-    fn compile(&self, name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, name, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        fighter::matchup(&self.o, a, b)
-    }
-
-    fn start(&self, m: &Matchup) -> State {
-        State::start(&self.o, m)
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(&self.o, m, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
-    }
-
-    /// No exact duel: the state carries both decks (card counting across rounds), far beyond
-    /// what forward iteration can enumerate. Exact values are the checks.
-    fn exact(&self, _m: &Matchup) -> Option<ExactDuel> {
-        None
-    }
-
+    /// No exact duel (so `exact` is `None`): the state carries both decks (card counting
+    /// across rounds), far beyond what forward iteration can enumerate. Exact values are the
+    /// checks.
     fn no_exact_reason(&self) -> Option<&'static str> {
         Some("a cards duel carries both decks from round to round (card counting), far beyond exact enumeration; its checks are exact")
     }
@@ -126,47 +89,10 @@ impl crate::Ruleset for Cards {
         COUNTERS
     }
 
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Card-driven duels: each fighter draws a secret hand from his own karma deck \
-                      (D44: ±1..±10, J/Q/K hit cards, jokers 0; or a custom deck) by weapon skill; \
-                      the initiative holder and the defender lay cards into registers in turn \
-                      under their tactics (greedy/bait/random attackers; front/back/cover_last \
-                      defenders; seize threshold, hit policy, disarm when unopposed); each \
-                      register resolves simultaneously: attack total = card + finesse + force + \
-                      armour + difficulty − positive parry total, a hit at 1 or more, damage = \
-                      card + edge capped at the weapon's maximum against hp_base + vitality. \
-                      Attack and Parry (−2 without stepping forward/back), Parry/Seize, Melee \
-                      Dodge, Block, Disarming Attack, Lunge, Close, Retreat, Push, Offensive \
-                      Disengage, Shield Bash, called shots, hesitating, weapon changes with fast \
-                      draw, range and reach, off-hand items, hand to hand and wrestling (Tackle, \
-                      Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
-                      and show downs. Monte Carlo only (the decks are in the state); checks are \
-                      exact (hypergeometric).",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
-    }
-
-    fn parse_check(&self, params: &CheckParams) -> Result<CardsCheck, RulesError> {
-        check::parse(params, self.deck.len())
-    }
-
-    fn check_exact(&self, c: &CardsCheck) -> CheckExact {
-        check::exact(self.deck.cards(), c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &CardsCheck, roller: &mut R) -> i64 {
-        check::sample(&self.deck, c, roller)
-    }
-
     /// Hand size, maneuvers, hit points and the exact chance the best card of the hand is
     /// positive.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, "", spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let hand = match f.off {
@@ -197,7 +123,7 @@ impl crate::Ruleset for Cards {
                 ),
             ),
         ];
-        if let Ok(b) = best_of(self.deck.cards(), u32::from(hand)) {
+        if let Ok(b) = best_of(self.built().cards(), u32::from(hand)) {
             let mods = f.finesse + f.armor_mod + i32::from(f.main.force);
             v.push((
                 "P(unopposed attack total ≥ 1)".into(),

@@ -13,7 +13,7 @@ use crate::FieldDoc;
 crate::options! {
     /// Options under `[options]` for `ruleset = "cards"`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
-    pub struct CardsOptions {
+    pub struct CardsOptions: RulesetOptions {
         /// G1: the deck every fighter draws from.
         deck: DeckChoice = DeckChoice::D44 => (
             "\"d44\"",

@@ -713,7 +713,7 @@ fn no_exact_duel_and_deck_errors() {
         .is_err());
     // Jokers: wild jokers count as the deck's best card; removed, 42 cards; NPC decks.
     let wild = Cards::new(opts(|o| o.jokers = super::options::Jokers::Wild)).unwrap();
-    assert_eq!(wild.deck.cards().iter().filter(|c| c.value == 10).count(), 3);
+    assert_eq!(wild.built().cards().iter().filter(|c| c.value == 10).count(), 3);
     let npc = opts(|o| o.npc_jokerless = true);
     let (_, m) = pair::<Cards>(
         npc,

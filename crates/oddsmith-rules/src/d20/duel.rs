@@ -27,6 +27,7 @@
 //! sides engaged, and the caught creature fights on; otherwise it escapes and the duel ends
 //! (the side holding the field wins, ending `Yield`).
 
+use super::D20;
 use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
 use super::options::{
     CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, HalveRounding, PursuitRule,
@@ -138,13 +139,6 @@ pub struct State {
     pub moved: u8,
     /// Sides whose retreater was caught and fights on (bit per side, G-24).
     pub caught: u8,
-}
-
-impl State {
-    /// The state before HP are rolled.
-    pub fn start() -> State {
-        State::default()
-    }
 }
 
 pub use crate::outcome::{NoTally, Tally};
@@ -582,99 +576,107 @@ fn lethal(f: &Fighter) -> bool {
         || f.spells[..f.n_spells as usize].iter().any(|s| s.damage > 0)
 }
 
-/// One step of the duel.
-pub fn step<R: Roller, T: Tally>(
-    m: &Matchup,
-    o: &D20Options,
-    s: &mut State,
-    r: &mut R,
-    tally: &mut T,
-) -> Step {
-    match s.stage {
-        INIT => {
-            let next = |from: u8| {
-                (from..8).find(|&k| ((k % 4) as usize) < m.f[(k / 4) as usize].count as usize)
-            };
-            if let Some(k) = next(s.init_i) {
-                let (side, i) = ((k / 4) as usize, (k % 4) as usize);
-                let f = &m.f[side];
-                let hp = f.hp.roll(r) as i16;
-                s.m[side][i] = MState {
-                    hp,
-                    // Tracked only when crippling damage can lower it, so equal states merge.
-                    max: if m.track_max { hp } else { 0 },
-                    tally: 0,
-                    mp2: f.mp2 as i16,
-                    buff: 0,
-                    act: ACT_NONE,
-                    thrown: f.supply.unwrap_or(0),
+impl crate::Duel<D20> for State {
+    /// The state before HP are rolled.
+    fn start(_rules: &D20, _m: &Matchup) -> State {
+        State::default()
+    }
+
+    /// One step of the duel.
+    fn step<R: Roller, T: Tally>(
+        &mut self,
+        rules: &D20,
+        m: &Matchup,
+        r: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        let (o, s) = (rules.options(), self);
+        match s.stage {
+            INIT => {
+                let next = |from: u8| {
+                    (from..8).find(|&k| ((k % 4) as usize) < m.f[(k / 4) as usize].count as usize)
                 };
-                s.init_i = k + 1;
-            }
-            if next(s.init_i).is_none() {
-                s.stage = ROUND_START;
-                s.round = 1;
-                if o.start == Start::Range {
-                    s.dist = o.start_distance as u16;
+                if let Some(k) = next(s.init_i) {
+                    let (side, i) = ((k / 4) as usize, (k % 4) as usize);
+                    let f = &m.f[side];
+                    let hp = f.hp.roll(r) as i16;
+                    s.m[side][i] = MState {
+                        hp,
+                        // Tracked only when crippling damage can lower it, so equal states merge.
+                        max: if m.track_max { hp } else { 0 },
+                        tally: 0,
+                        mp2: f.mp2 as i16,
+                        buff: 0,
+                        act: ACT_NONE,
+                        thrown: f.supply.unwrap_or(0),
+                    };
+                    s.init_i = k + 1;
                 }
+                if next(s.init_i).is_none() {
+                    s.stage = ROUND_START;
+                    s.round = 1;
+                    if o.start == Start::Range {
+                        s.dist = o.start_distance as u16;
+                    }
+                }
+                Step::Continue
             }
-            Step::Continue
-        }
-        RETREAT => {
-            // G-24: pursuit succeeds iff the pursuer is faster; else the retreater escapes.
-            let (side, _) = member(s.slot);
-            let p = 1 - side;
-            let caught =
-                o.pursuit_rule == PursuitRule::FasterCatches && m.f[p].speed > m.f[side].speed;
-            if !caught {
-                let w = if p == 0 { Winner::A } else { Winner::B };
-                return Step::Over(w, Ending::Yield);
+            RETREAT => {
+                // G-24: pursuit succeeds iff the pursuer is faster; else the retreater escapes.
+                let (side, _) = member(s.slot);
+                let p = 1 - side;
+                let caught =
+                    o.pursuit_rule == PursuitRule::FasterCatches && m.f[p].speed > m.f[side].speed;
+                if !caught {
+                    let w = if p == 0 { Winner::A } else { Winner::B };
+                    return Step::Over(w, Ending::Yield);
+                }
+                // The pursuit takes the rest of the round; melee resumes next round.
+                s.caught |= 1 << side;
+                s.dist = 0;
+                s.seg = 3;
+                enter_group(m, s);
+                Step::Continue
             }
-            // The pursuit takes the rest of the round; melee resumes next round.
-            s.caught |= 1 << side;
-            s.dist = 0;
-            s.seg = 3;
-            enter_group(m, s);
-            Step::Continue
-        }
-        ROUND_START => {
-            if s.round > o.max_rounds {
-                return Step::Over(Winner::Draw, Ending::RoundCap);
+            ROUND_START => {
+                if s.round > o.max_rounds {
+                    return Step::Over(Winner::Draw, Ending::RoundCap);
+                }
+                choose_actions(m, o, s);
+                s.seg = 0;
+                s.sub = 0;
+                enter_group(m, s);
+                Step::Continue
             }
-            choose_actions(m, o, s);
-            s.seg = 0;
-            s.sub = 0;
-            enter_group(m, s);
-            Step::Continue
-        }
-        _ => {
-            attack(m, o, s, r, tally);
-            // Next attack, next actor, or the end of the group.
-            let (side, i) = member(s.slot);
-            let act = s.m[side][i].act;
-            let n = if act == ACT_MELEE {
-                m.f[side].n_melee
-            } else if is_attack_seq(act) {
-                m.f[side].n_attacks
-            } else {
-                1
-            };
-            if s.atk + 1 < n {
-                s.atk += 1;
-                return Step::Continue;
+            _ => {
+                attack(m, o, s, r, tally);
+                // Next attack, next actor, or the end of the group.
+                let (side, i) = member(s.slot);
+                let act = s.m[side][i].act;
+                let n = if act == ACT_MELEE {
+                    m.f[side].n_melee
+                } else if is_attack_seq(act) {
+                    m.f[side].n_attacks
+                } else {
+                    1
+                };
+                if s.atk + 1 < n {
+                    s.atk += 1;
+                    return Step::Continue;
+                }
+                let sides = group_sides(m, s.seg, s.sub).expect("in a group");
+                if let Some(k) = (s.slot + 1..8).find(|&k| acts_in_group(m, s, k, sides)) {
+                    s.slot = k;
+                    s.atk = 0;
+                    return Step::Continue;
+                }
+                if let Some((w, e)) = verdict(m, o, s) {
+                    return Step::Over(w, e);
+                }
+                s.sub += 1;
+                enter_group(m, s);
+                Step::Continue
             }
-            let sides = group_sides(m, s.seg, s.sub).expect("in a group");
-            if let Some(k) = (s.slot + 1..8).find(|&k| acts_in_group(m, s, k, sides)) {
-                s.slot = k;
-                s.atk = 0;
-                return Step::Continue;
-            }
-            if let Some((w, e)) = verdict(m, o, s) {
-                return Step::Over(w, e);
-            }
-            s.sub += 1;
-            enter_group(m, s);
-            Step::Continue
         }
     }
 }

@@ -6,6 +6,7 @@ use super::options::{
     ClassHpRoll, ConHp, CrossbowReading, D20Options, DamageDie, EngagedMissile, EnforceCaps,
     FractionalBth, HalfHd, InitiativeSpeed, PtmStacking,
 };
+use super::D20;
 use super::reference;
 use super::spec::{DamageKind, FighterSpec, RetreatPolicy};
 use super::tables::{Dice, Prof, Size, WeaponClass, WeaponStats, ability_mod};
@@ -239,386 +240,394 @@ pub fn speed(o: &D20Options, mv: i32, dex: i32, armor_ptm: i32, shield_ptm: i32)
     v.max(1)
 }
 
-/// Compiles a fighter spec under the options.
-pub fn compile(o: &D20Options, s: &FighterSpec) -> Result<Fighter, RulesError> {
-    let m = mods(s);
-    let sp = &s.species.stats;
-    let size = sp.size;
-    let class = match (&s.class, s.level) {
-        (Some(_), 0) => {
-            return Err(RulesError::field(
-                "level",
-                "a classed fighter needs a level from 1",
-            ));
-        }
-        (None, l) if l > 0 => {
-            return Err(RulesError::field("level", "a level needs a class"));
-        }
-        (Some(c), l) => {
-            let c = &c.stats;
-            if c.bth.is_empty() || c.bth.len() != c.mp.len() || c.bth.len() > 10 {
-                return Err(RulesError::field(
-                    "class",
-                    "bth and mp need the same number of levels, 1 to 10",
-                ));
-            }
-            if c.bth.iter().any(|b| !(0..=20).contains(b))
-                || c.mp
-                    .iter()
-                    .any(|v| !(0.0..=200.0).contains(v) || (v * 2.0).fract() != 0.0)
-            {
-                return Err(RulesError::field(
-                    "class",
-                    "bth entries are 0–20 and mp entries 0–200 in steps of 0.5",
-                ));
-            }
-            if l as usize > c.bth.len() {
+impl crate::Compile<D20> for Fighter {
+    /// Compiles a fighter spec under the options.
+    fn compile(rules: &D20, _name: &str, s: &FighterSpec) -> Result<Fighter, RulesError> {
+        let o = rules.options();
+        let m = mods(s);
+        let sp = &s.species.stats;
+        let size = sp.size;
+        let class = match (&s.class, s.level) {
+            (Some(_), 0) => {
                 return Err(RulesError::field(
                     "level",
-                    format!(
-                        "{} has levels 1 to {} (the tables stop at 6, G-30; give an inline class table for more)",
-                        c.name,
-                        c.bth.len()
-                    ),
+                    "a classed fighter needs a level from 1",
                 ));
             }
-            if !sp.playable && !o.allow_monster_classes {
-                return Err(RulesError::field(
-                    "class",
-                    format!(
-                        "{} is a monster: only members of a race advance in a class («Creatures §1»; allow_monster_classes)",
-                        sp.name
-                    ),
-                ));
+            (None, l) if l > 0 => {
+                return Err(RulesError::field("level", "a level needs a class"));
             }
-            Some((c, l))
-        }
-        (None, _) => None,
-    };
-    let species_counts = class.is_none() || o.species_class_stacking;
-    let hd2 = if species_counts { sp.hd } else { 0 };
-    // Bonus to Hit: +1 per Hit Die plus the class table.
-    let hd_bth = match o.fractional_bth {
-        FractionalBth::Floor => hd2 / 2,
-        FractionalBth::RoundUp => (hd2 + 1) / 2,
-    };
-    let bth = hd_bth + class.map_or(0, |(c, l)| c.bth[l as usize - 1]);
-    // Hit points.
-    let con = m[3];
-    let die = size.hp_die() as u16;
-    let mut hp = HpProgram::default();
-    let mut push = |t: HpTerm| {
-        if t.count > 0 {
-            hp.terms[hp.n as usize] = t;
-            hp.n += 1;
-        }
-    };
-    let per_die_con = if o.con_hp_species == ConHp::PerHd {
-        con
-    } else {
-        0
-    };
-    push(HpTerm {
-        count: (hd2 / 2) as u8,
-        sides: die,
-        half: false,
-        add: per_die_con,
-        floor: o.min_hp_per_die,
-        times: 1,
-    });
-    if hd2 % 2 == 1 {
-        let (sides, half) = match o.half_hd_hp {
-            HalfHd::CeilHalfDie => (die, true),
-            HalfHd::HalfDieType => ((die / 2).max(1), false),
-            HalfHd::RoundDown => (0, false),
-        };
-        if sides > 0 {
-            push(HpTerm {
-                count: 1,
-                sides,
-                half,
-                add: per_die_con,
-                floor: o.min_hp_per_die,
-                times: 1,
-            });
-        }
-    }
-    if let Some((c, l)) = class {
-        let con = if o.con_per_level {
-            con
-        } else {
-            hp.constant += m[3];
-            0
-        };
-        let t = match o.class_hp_roll {
-            ClassHpRoll::PerLevel => HpTerm {
-                count: l as u8,
-                sides: 4,
-                half: false,
-                add: c.hp_base + con,
-                floor: o.min_hp_per_die,
-                times: 1,
-            },
-            ClassHpRoll::SingleTimesN => HpTerm {
-                count: 1,
-                sides: 4,
-                half: false,
-                add: c.hp_base + con,
-                floor: o.min_hp_per_die,
-                times: l,
-            },
-        };
-        push(t);
-    }
-    if o.con_hp_species == ConHp::Once && hd2 > 0 {
-        hp.constant += con;
-    }
-    hp.fixed = s.hp;
-    // Defense and speed.
-    let (armor, shield) = (&s.armor.stats, &s.shield.stats.0);
-    let def = sp.def + m[4] + armor.btd + shield.btd;
-    let spd = speed(o, sp.mv, m[4], armor.ptm.0, shield.ptm.0);
-    let order_speed = match o.initiative_speed {
-        InitiativeSpeed::Effective => spd,
-        InitiativeSpeed::Base => sp.mv,
-    };
-    // Attacks.
-    let mut attacks = [Attack::default(); MAX_ATTACKS];
-    let mut n = 0usize;
-    let mut cap_warning = None;
-    let floor = o.min_damage_on_hit;
-    let mut missile = false;
-    let mut crossbow = false;
-    let prof = if o.proficiency_to_hit {
-        s.proficiency.bonus()
-    } else {
-        0
-    };
-    match &s.weapon {
-        None => {
-            if sp.attacks.is_empty() {
-                return Err(RulesError::field(
-                    "weapon",
-                    format!(
-                        "{} attacks \"by weapon\": give a weapon (or a species with an attack sequence)",
-                        sp.name
-                    ),
-                ));
-            }
-            if sp.attacks.len() > 8 {
-                return Err(RulesError::field(
-                    "species.attacks",
-                    "at most 8 attacks in a sequence",
-                ));
-            }
-            for (i, a) in sp.attacks.iter().enumerate() {
-                let dice = Dice::parse(&a.damage)
-                    .map_err(|e| RulesError::field(format!("species.attacks.{i}.damage"), e))?;
-                attacks[n] = Attack {
-                    to_hit: bth + m[0] + prof,
-                    dice: Dice {
-                        plus: dice.plus + m[0],
-                        ..dice
-                    },
-                    cap: i32::MAX,
-                    floor,
-                    kind: a.damage_type.unwrap_or(s.damage_type),
-                    magic: false,
-                };
-                n += 1;
-            }
-        }
-        Some(w) => {
-            let w = &w.stats;
-            check_hands(s, w, "shield")?;
-            let kind = w.damage_type.unwrap_or(s.damage_type);
-            let (a, warn) = weapon_attack(o, size, &m, bth + prof, w, kind)
-                .map_err(|e| RulesError::field("weapon", e))?;
-            cap_warning = warn;
-            missile = w.class.is_missile();
-            crossbow = w.class == WeaponClass::Crossbow;
-            let copies = usize::from(o.by_weapon_attacks.clamp(1, 4))
-                * if w.class == WeaponClass::Bow { 2 } else { 1 };
-            for _ in 0..copies {
-                attacks[n] = a;
-                n += 1;
-            }
-            if let Some(off) = &s.offhand {
-                let off = &off.stats;
-                if off.class != WeaponClass::Light {
+            (Some(c), l) => {
+                let c = &c.stats;
+                if c.bth.is_empty() || c.bth.len() != c.mp.len() || c.bth.len() > 10 {
                     return Err(RulesError::field(
-                        "offhand",
-                        "only light weapons go in the secondary hand («Weapons §2.1»)",
+                        "class",
+                        "bth and mp need the same number of levels, 1 to 10",
                     ));
                 }
-                if s.shield.stats.0.btd > 0 {
-                    return Err(RulesError::field(
-                        "offhand",
-                        "the secondary hand holds a shield already",
-                    ));
-                }
-                if w.class == WeaponClass::Heavy || w.used_as == Some(WeaponClass::Heavy) || missile
+                if c.bth.iter().any(|b| !(0..=20).contains(b))
+                    || c.mp
+                        .iter()
+                        .any(|v| !(0.0..=200.0).contains(v) || (v * 2.0).fract() != 0.0)
                 {
                     return Err(RulesError::field(
-                        "offhand",
-                        format!("{} needs both hands", w.name),
+                        "class",
+                        "bth entries are 0–20 and mp entries 0–200 in steps of 0.5",
                     ));
                 }
-                if o.offhand_attack {
-                    let kind = off.damage_type.unwrap_or(s.damage_type);
-                    let (mut a, _) = weapon_attack(o, size, &m, bth + prof, off, kind)
-                        .map_err(|e| RulesError::field("offhand", e))?;
-                    a.to_hit += o.offhand_to_hit;
-                    attacks[n] = a;
+                if l as usize > c.bth.len() {
+                    return Err(RulesError::field(
+                        "level",
+                        format!(
+                            "{} has levels 1 to {} (the tables stop at 6, G-30; give an inline class table for more)",
+                            c.name,
+                            c.bth.len()
+                        ),
+                    ));
+                }
+                if !sp.playable && !o.allow_monster_classes {
+                    return Err(RulesError::field(
+                        "class",
+                        format!(
+                            "{} is a monster: only members of a race advance in a class («Creatures §1»; allow_monster_classes)",
+                            sp.name
+                        ),
+                    ));
+                }
+                Some((c, l))
+            }
+            (None, _) => None,
+        };
+        let species_counts = class.is_none() || o.species_class_stacking;
+        let hd2 = if species_counts { sp.hd } else { 0 };
+        // Bonus to Hit: +1 per Hit Die plus the class table.
+        let hd_bth = match o.fractional_bth {
+            FractionalBth::Floor => hd2 / 2,
+            FractionalBth::RoundUp => (hd2 + 1) / 2,
+        };
+        let bth = hd_bth + class.map_or(0, |(c, l)| c.bth[l as usize - 1]);
+        // Hit points.
+        let con = m[3];
+        let die = size.hp_die() as u16;
+        let mut hp = HpProgram::default();
+        let mut push = |t: HpTerm| {
+            if t.count > 0 {
+                hp.terms[hp.n as usize] = t;
+                hp.n += 1;
+            }
+        };
+        let per_die_con = if o.con_hp_species == ConHp::PerHd {
+            con
+        } else {
+            0
+        };
+        push(HpTerm {
+            count: (hd2 / 2) as u8,
+            sides: die,
+            half: false,
+            add: per_die_con,
+            floor: o.min_hp_per_die,
+            times: 1,
+        });
+        if hd2 % 2 == 1 {
+            let (sides, half) = match o.half_hd_hp {
+                HalfHd::CeilHalfDie => (die, true),
+                HalfHd::HalfDieType => ((die / 2).max(1), false),
+                HalfHd::RoundDown => (0, false),
+            };
+            if sides > 0 {
+                push(HpTerm {
+                    count: 1,
+                    sides,
+                    half,
+                    add: per_die_con,
+                    floor: o.min_hp_per_die,
+                    times: 1,
+                });
+            }
+        }
+        if let Some((c, l)) = class {
+            let con = if o.con_per_level {
+                con
+            } else {
+                hp.constant += m[3];
+                0
+            };
+            let t = match o.class_hp_roll {
+                ClassHpRoll::PerLevel => HpTerm {
+                    count: l as u8,
+                    sides: 4,
+                    half: false,
+                    add: c.hp_base + con,
+                    floor: o.min_hp_per_die,
+                    times: 1,
+                },
+                ClassHpRoll::SingleTimesN => HpTerm {
+                    count: 1,
+                    sides: 4,
+                    half: false,
+                    add: c.hp_base + con,
+                    floor: o.min_hp_per_die,
+                    times: l,
+                },
+            };
+            push(t);
+        }
+        if o.con_hp_species == ConHp::Once && hd2 > 0 {
+            hp.constant += con;
+        }
+        hp.fixed = s.hp;
+        // Defense and speed.
+        let (armor, shield) = (&s.armor.stats, &s.shield.stats.0);
+        let def = sp.def + m[4] + armor.btd + shield.btd;
+        let spd = speed(o, sp.mv, m[4], armor.ptm.0, shield.ptm.0);
+        let order_speed = match o.initiative_speed {
+            InitiativeSpeed::Effective => spd,
+            InitiativeSpeed::Base => sp.mv,
+        };
+        // Attacks.
+        let mut attacks = [Attack::default(); MAX_ATTACKS];
+        let mut n = 0usize;
+        let mut cap_warning = None;
+        let floor = o.min_damage_on_hit;
+        let mut missile = false;
+        let mut crossbow = false;
+        let prof = if o.proficiency_to_hit {
+            s.proficiency.bonus()
+        } else {
+            0
+        };
+        match &s.weapon {
+            None => {
+                if sp.attacks.is_empty() {
+                    return Err(RulesError::field(
+                        "weapon",
+                        format!(
+                            "{} attacks \"by weapon\": give a weapon (or a species with an attack sequence)",
+                            sp.name
+                        ),
+                    ));
+                }
+                if sp.attacks.len() > 8 {
+                    return Err(RulesError::field(
+                        "species.attacks",
+                        "at most 8 attacks in a sequence",
+                    ));
+                }
+                for (i, a) in sp.attacks.iter().enumerate() {
+                    let dice = Dice::parse(&a.damage)
+                        .map_err(|e| RulesError::field(format!("species.attacks.{i}.damage"), e))?;
+                    attacks[n] = Attack {
+                        to_hit: bth + m[0] + prof,
+                        dice: Dice {
+                            plus: dice.plus + m[0],
+                            ..dice
+                        },
+                        cap: i32::MAX,
+                        floor,
+                        kind: a.damage_type.unwrap_or(s.damage_type),
+                        magic: false,
+                    };
                     n += 1;
                 }
             }
+            Some(w) => {
+                let w = &w.stats;
+                check_hands(s, w, "shield")?;
+                let kind = w.damage_type.unwrap_or(s.damage_type);
+                let (a, warn) = weapon_attack(o, size, &m, bth + prof, w, kind)
+                    .map_err(|e| RulesError::field("weapon", e))?;
+                cap_warning = warn;
+                missile = w.class.is_missile();
+                crossbow = w.class == WeaponClass::Crossbow;
+                let copies = usize::from(o.by_weapon_attacks.clamp(1, 4))
+                    * if w.class == WeaponClass::Bow { 2 } else { 1 };
+                for _ in 0..copies {
+                    attacks[n] = a;
+                    n += 1;
+                }
+                if let Some(off) = &s.offhand {
+                    let off = &off.stats;
+                    if off.class != WeaponClass::Light {
+                        return Err(RulesError::field(
+                            "offhand",
+                            "only light weapons go in the secondary hand («Weapons §2.1»)",
+                        ));
+                    }
+                    if s.shield.stats.0.btd > 0 {
+                        return Err(RulesError::field(
+                            "offhand",
+                            "the secondary hand holds a shield already",
+                        ));
+                    }
+                    if w.class == WeaponClass::Heavy
+                        || w.used_as == Some(WeaponClass::Heavy)
+                        || missile
+                    {
+                        return Err(RulesError::field(
+                            "offhand",
+                            format!("{} needs both hands", w.name),
+                        ));
+                    }
+                    if o.offhand_attack {
+                        let kind = off.damage_type.unwrap_or(s.damage_type);
+                        let (mut a, _) = weapon_attack(o, size, &m, bth + prof, off, kind)
+                            .map_err(|e| RulesError::field("offhand", e))?;
+                        a.to_hit += o.offhand_to_hit;
+                        attacks[n] = a;
+                        n += 1;
+                    }
+                }
+            }
         }
-    }
-    // The engaged attack of a missile fighter (`engaged_missile = "melee"`): its melee weapon,
-    // else one attack "by weapon" (G-20) with the missile weapon; and the thrown supply.
-    let by_weapon = usize::from(o.by_weapon_attacks.clamp(1, 4));
-    let mut melee = [Attack::default(); MAX_ATTACKS];
-    let mut n_melee = 0usize;
-    let mut melee_reach = s.weapon.as_ref().map_or(1, |w| w.stats.reach);
-    match (&s.melee_weapon, missile) {
-        (Some(_), false) => {
-            return Err(RulesError::field(
-                "melee_weapon",
-                "a melee weapon to switch to goes with a missile weapon (weapon = a bow, sling, crossbow or thrown weapon)",
-            ));
-        }
-        (Some(mw), true) => {
-            let w = &mw.stats;
-            if w.class.is_missile() {
+        // The engaged attack of a missile fighter (`engaged_missile = "melee"`): its melee weapon,
+        // else one attack "by weapon" (G-20) with the missile weapon; and the thrown supply.
+        let by_weapon = usize::from(o.by_weapon_attacks.clamp(1, 4));
+        let mut melee = [Attack::default(); MAX_ATTACKS];
+        let mut n_melee = 0usize;
+        let mut melee_reach = s.weapon.as_ref().map_or(1, |w| w.stats.reach);
+        match (&s.melee_weapon, missile) {
+            (Some(_), false) => {
                 return Err(RulesError::field(
                     "melee_weapon",
-                    format!("{} is a missile weapon: give a light, medium or heavy one", w.name),
+                    "a melee weapon to switch to goes with a missile weapon (weapon = a bow, sling, crossbow or thrown weapon)",
                 ));
             }
-            check_hands(s, w, "melee_weapon")?;
-            let kind = w.damage_type.unwrap_or(s.damage_type);
-            let (a, _) = weapon_attack(o, size, &m, bth + prof, w, kind)
-                .map_err(|e| RulesError::field("melee_weapon", e))?;
-            melee[..by_weapon].fill(a);
-            n_melee = by_weapon;
-            melee_reach = w.reach;
+            (Some(mw), true) => {
+                let w = &mw.stats;
+                if w.class.is_missile() {
+                    return Err(RulesError::field(
+                        "melee_weapon",
+                        format!(
+                            "{} is a missile weapon: give a light, medium or heavy one",
+                            w.name
+                        ),
+                    ));
+                }
+                check_hands(s, w, "melee_weapon")?;
+                let kind = w.damage_type.unwrap_or(s.damage_type);
+                let (a, _) = weapon_attack(o, size, &m, bth + prof, w, kind)
+                    .map_err(|e| RulesError::field("melee_weapon", e))?;
+                melee[..by_weapon].fill(a);
+                n_melee = by_weapon;
+                melee_reach = w.reach;
+            }
+            (None, true) => {
+                melee[..by_weapon].fill(attacks[0]);
+                n_melee = by_weapon;
+            }
+            (None, false) => {}
         }
-        (None, true) => {
-            melee[..by_weapon].fill(attacks[0]);
-            n_melee = by_weapon;
-        }
-        (None, false) => {}
-    }
-    let thrown = s.weapon.as_ref().is_some_and(|w| w.stats.class == WeaponClass::Thrown);
-    if s.thrown_supply.is_some() && !thrown {
-        return Err(RulesError::field(
-            "thrown_supply",
-            "a supply counts thrown weapons: give a thrown weapon (e.g. javelin)",
-        ));
-    }
-    let switches = missile && o.engaged_missile == EngagedMissile::Melee;
-    // The fumble's "minimum damage" is dealt by an engaged creature: with its engaged attack.
-    let first = if switches { melee[0] } else { attacks[0] };
-    // Magic.
-    let mp2 = class
-        .map_or(0, |(c, l)| (c.mp[l as usize - 1] * 2.0) as i32 + 4 * m[2])
-        .max(0);
-    if s.spells.len() > MAX_SPELLS {
-        return Err(RulesError::field("spells", "at most 4 spells"));
-    }
-    let mut spells = [Spell::default(); MAX_SPELLS];
-    let mut total_cost2 = 0;
-    for (i, sp_) in s.spells.iter().enumerate() {
-        if sp_.damage == 0 && sp_.bth == 0 {
+        let thrown = s.weapon.as_ref().is_some_and(|w| w.stats.class == WeaponClass::Thrown);
+        if s.thrown_supply.is_some() && !thrown {
             return Err(RulesError::field(
-                format!("spells.{i}"),
-                "a spell needs damage or bth units",
+                "thrown_supply",
+                "a supply counts thrown weapons: give a thrown weapon (e.g. javelin)",
             ));
         }
-        let cost2 = 2 * reference::spell_cost(sp_.damage, sp_.bth);
-        total_cost2 += cost2;
-        spells[i] = Spell {
-            damage: sp_.damage,
-            bth: sp_.bth,
-            cost2,
-            attack: Attack {
-                to_hit: bth + m[5],
-                dice: Dice {
-                    n: 0,
-                    sides: 1,
-                    plus: sp_.damage + m[5],
-                },
-                cap: i32::MAX,
-                floor: 1,
-                kind: sp_.damage_type,
-                magic: true,
-            },
-        };
-    }
-    let retreat_milli = match s.retreat {
-        RetreatPolicy::Never => None,
-        RetreatPolicy::AtHpFraction => {
-            let f = s.retreat_hp_fraction;
-            if !(0.0..=1.0).contains(&f) {
-                return Err(RulesError::field(
-                    "retreat_hp_fraction",
-                    format!("{f} is out of range: expected 0 to 1"),
-                ));
-            }
-            if s.count > 1 {
-                return Err(RulesError::field(
-                    "retreat",
-                    "only a lone creature (count = 1) may retreat (G-24 models one retreater)",
-                ));
-            }
-            Some((f * 1000.0).round() as i32)
+        let switches = missile && o.engaged_missile == EngagedMissile::Melee;
+        // The fumble's "minimum damage" is dealt by an engaged creature: with its engaged attack.
+        let first = if switches { melee[0] } else { attacks[0] };
+        // Magic.
+        let mp2 = class
+            .map_or(0, |(c, l)| (c.mp[l as usize - 1] * 2.0) as i32 + 4 * m[2])
+            .max(0);
+        if s.spells.len() > MAX_SPELLS {
+            return Err(RulesError::field("spells", "at most 4 spells"));
         }
-    };
-    if total_cost2 > mp2 {
-        return Err(RulesError::field(
-            "spells",
-            format!(
-                "the spells cost {} MP in all but the fighter has {} («Magic §4.2»: known spells cannot exceed maximum MPs; only classed races have MPs)",
-                f64::from(total_cost2) / 2.0,
-                f64::from(mp2) / 2.0
-            ),
-        ));
+        let mut spells = [Spell::default(); MAX_SPELLS];
+        let mut total_cost2 = 0;
+        for (i, sp_) in s.spells.iter().enumerate() {
+            if sp_.damage == 0 && sp_.bth == 0 {
+                return Err(RulesError::field(
+                    format!("spells.{i}"),
+                    "a spell needs damage or bth units",
+                ));
+            }
+            let cost2 = 2 * reference::spell_cost(sp_.damage, sp_.bth);
+            total_cost2 += cost2;
+            spells[i] = Spell {
+                damage: sp_.damage,
+                bth: sp_.bth,
+                cost2,
+                attack: Attack {
+                    to_hit: bth + m[5],
+                    dice: Dice {
+                        n: 0,
+                        sides: 1,
+                        plus: sp_.damage + m[5],
+                    },
+                    cap: i32::MAX,
+                    floor: 1,
+                    kind: sp_.damage_type,
+                    magic: true,
+                },
+            };
+        }
+        let retreat_milli = match s.retreat {
+            RetreatPolicy::Never => None,
+            RetreatPolicy::AtHpFraction => {
+                let f = s.retreat_hp_fraction;
+                if !(0.0..=1.0).contains(&f) {
+                    return Err(RulesError::field(
+                        "retreat_hp_fraction",
+                        format!("{f} is out of range: expected 0 to 1"),
+                    ));
+                }
+                if s.count > 1 {
+                    return Err(RulesError::field(
+                        "retreat",
+                        "only a lone creature (count = 1) may retreat (G-24 models one retreater)",
+                    ));
+                }
+                Some((f * 1000.0).round() as i32)
+            }
+        };
+        if total_cost2 > mp2 {
+            return Err(RulesError::field(
+                "spells",
+                format!(
+                    "the spells cost {} MP in all but the fighter has {} («Magic §4.2»: known spells cannot exceed maximum MPs; only classed races have MPs)",
+                    f64::from(total_cost2) / 2.0,
+                    f64::from(mp2) / 2.0
+                ),
+            ));
+        }
+        Ok(Fighter {
+            mods: m,
+            size,
+            def,
+            speed: spd,
+            order_speed,
+            death_point: size.death_point(),
+            bth,
+            hp,
+            attacks,
+            n_attacks: n as u8,
+            missile,
+            crossbow,
+            spells,
+            n_spells: s.spells.len() as u8,
+            mp2,
+            count: s.count as u8,
+            regenerates: s.regenerates,
+            resist: s.resistance,
+            magic_resist: s.magic_resistance,
+            min_dmg: first.min_damage(),
+            min_kind: first.kind,
+            cap_warning,
+            reach: s.weapon.as_ref().map_or(1, |w| w.stats.reach),
+            melee,
+            n_melee: n_melee as u8,
+            melee_reach,
+            has_melee_weapon: s.melee_weapon.is_some(),
+            supply: s.thrown_supply.map(|v| v as u8),
+            charge: s.charge,
+            set_vs_charge: s.set_vs_charge,
+            hit_and_run: s.hit_and_run,
+            retreat_milli,
+        })
     }
-    Ok(Fighter {
-        mods: m,
-        size,
-        def,
-        speed: spd,
-        order_speed,
-        death_point: size.death_point(),
-        bth,
-        hp,
-        attacks,
-        n_attacks: n as u8,
-        missile,
-        crossbow,
-        spells,
-        n_spells: s.spells.len() as u8,
-        mp2,
-        count: s.count as u8,
-        regenerates: s.regenerates,
-        resist: s.resistance,
-        magic_resist: s.magic_resistance,
-        min_dmg: first.min_damage(),
-        min_kind: first.kind,
-        cap_warning,
-        reach: s.weapon.as_ref().map_or(1, |w| w.stats.reach),
-        melee,
-        n_melee: n_melee as u8,
-        melee_reach,
-        has_melee_weapon: s.melee_weapon.is_some(),
-        supply: s.thrown_supply.map(|v| v as u8),
-        charge: s.charge,
-        set_vs_charge: s.set_vs_charge,
-        hit_and_run: s.hit_and_run,
-        retreat_milli,
-    })
 }
 
 /// Refuses a two-handed (heavy, or used as heavy) weapon beside a real shield («Weapons §2.3»),
@@ -748,45 +757,48 @@ pub struct Matchup {
     pub missile_range: i32,
 }
 
-/// Builds a matchup: ranks each side's damage spells against the other side's Defense.
-pub fn matchup(o: &D20Options, a: &Fighter, b: &Fighter) -> Matchup {
-    let f = [a.clone(), b.clone()];
-    let mut spell_order = [[0u8; MAX_SPELLS]; 2];
-    let mut n_order = [0u8; 2];
-    for side in 0..2 {
-        let (me, foe) = (&f[side], &f[1 - side]);
-        let melee: f64 = me.attacks[..me.n_attacks as usize]
-            .iter()
-            .map(|a| reference::expected_damage(o, a, foe.def))
-            .sum::<f64>()
-            * if me.crossbow { 0.5 } else { 1.0 };
-        let mut v: Vec<(f64, u8)> = (0..me.n_spells)
-            .filter(|&i| me.spells[i as usize].damage > 0)
-            .map(|i| {
-                let s = &me.spells[i as usize];
-                (reference::expected_damage(o, &s.attack, foe.def), i)
-            })
-            .filter(|&(e, _)| e > melee)
-            .map(|(e, i)| (e / f64::from(me.spells[i as usize].cost2), i))
-            .collect();
-        v.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
-        for (k, &(_, i)) in v.iter().enumerate() {
-            spell_order[side][k] = i;
+impl crate::Pair<D20> for Matchup {
+    /// Builds a matchup: ranks each side's damage spells against the other side's Defense.
+    fn pair(rules: &D20, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        let o = rules.options();
+        let f = [a.clone(), b.clone()];
+        let mut spell_order = [[0u8; MAX_SPELLS]; 2];
+        let mut n_order = [0u8; 2];
+        for side in 0..2 {
+            let (me, foe) = (&f[side], &f[1 - side]);
+            let melee: f64 = me.attacks[..me.n_attacks as usize]
+                .iter()
+                .map(|a| reference::expected_damage(o, a, foe.def))
+                .sum::<f64>()
+                * if me.crossbow { 0.5 } else { 1.0 };
+            let mut v: Vec<(f64, u8)> = (0..me.n_spells)
+                .filter(|&i| me.spells[i as usize].damage > 0)
+                .map(|i| {
+                    let s = &me.spells[i as usize];
+                    (reference::expected_damage(o, &s.attack, foe.def), i)
+                })
+                .filter(|&(e, _)| e > melee)
+                .map(|(e, i)| (e / f64::from(me.spells[i as usize].cost2), i))
+                .collect();
+            v.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+            for (k, &(_, i)) in v.iter().enumerate() {
+                spell_order[side][k] = i;
+            }
+            n_order[side] = v.len() as u8;
         }
-        n_order[side] = v.len() as u8;
-    }
-    let crippling = f.iter().any(|x| {
-        x.attacks[..x.n_attacks as usize]
-            .iter()
-            .any(|a| a.kind == DamageKind::Crippling)
-    });
-    let track_max = crippling || f.iter().any(|x| x.retreat_milli.is_some());
-    Matchup {
-        f,
-        spell_order,
-        n_order,
-        crippling,
-        track_max,
-        missile_range: o.missile_range,
+        let crippling = f.iter().any(|x| {
+            x.attacks[..x.n_attacks as usize]
+                .iter()
+                .any(|a| a.kind == DamageKind::Crippling)
+        });
+        let track_max = crippling || f.iter().any(|x| x.retreat_milli.is_some());
+        Ok(Matchup {
+            f,
+            spell_order,
+            n_order,
+            crippling,
+            track_max,
+            missile_range: o.missile_range,
+        })
     }
 }

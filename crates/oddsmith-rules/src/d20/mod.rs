@@ -31,77 +31,38 @@ pub use fighter::{Fighter, Matchup};
 pub use options::D20Options;
 pub use spec::FighterSpec;
 
-use crate::solver::Step;
 use duel::State;
 
-use crate::{
-    CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally,
-};
+use crate::{CheckGrid, Ruleset};
 
 /// The d20 ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct D20 {
-    o: D20Options,
-}
+pub type D20 = crate::Rules<D20Options>;
 
 /// Names of the d20 per-duel counters.
-pub const COUNTERS: &[&str] = &[
-    "a_natural_20s",
-    "a_fumbles",
-    "a_spells",
-    "a_resisted",
-    "b_natural_20s",
-    "b_fumbles",
-    "b_spells",
-    "b_resisted",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["natural_20s", "fumbles", "spells", "resisted"];
 
-impl crate::Ruleset for D20 {
+impl Ruleset for D20 {
     const ID: &'static str = "d20";
     const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
+    const SUMMARY: &'static str =
+        "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
+        equipment against Defense (natural 1 misses and optionally fumbles for \
+        the opponents' minimum damage, natural 20 hits and optionally deals full \
+        damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \
+        rolled per Hit Die by size die plus class levels n(b+d4), Con per die; out \
+        at 0 HP, dead at the size's Death Point. Rounds: Magic, Missile, Melee \
+        segments, faster first, equal speeds simultaneous; attack sequences, bows \
+        2 shots, crossbows every other round; non-lethal, non-regenerative and \
+        crippling damage, regeneration, resistance checks, G-25 spells; optional \
+        start at range (closing, missile range, reach), charge with \
+        hit-and-run and set-vs-charge, retreat and pursuit (G-22 to G-24). \
+        Exact solver included.";
     type FighterSpec = FighterSpec;
-    type Options = D20Options;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = D20Check;
-
-    fn new(o: D20Options) -> Result<Self, RulesError> {
-        // Every number stays small, so no sum in the duel loop can overflow.
-        o.check_ranges()?;
-        Ok(D20 { o })
-    }
-
-    fn options(&self) -> &D20Options {
-        &self.o
-    }
-
-    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        Ok(fighter::matchup(&self.o, a, b))
-    }
-
-    fn start(&self, _m: &Matchup) -> State {
-        State::start()
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(m, &self.o, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
-    }
 
     /// A step depends on the round only through its parity (crossbows reload in even rounds).
     const CACHE_TRANSITIONS: bool = true;
@@ -111,45 +72,11 @@ impl crate::Ruleset for D20 {
     }
 
     fn capped(&self, s: &State) -> bool {
-        s.stage == duel::ROUND_START && s.round > self.o.max_rounds
+        s.stage == duel::ROUND_START && s.round > self.options().max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
-                      equipment against Defense (natural 1 misses and optionally fumbles for \
-                      the opponents' minimum damage, natural 20 hits and optionally deals full \
-                      damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \
-                      rolled per Hit Die by size die plus class levels n(b+d4), Con per die; out \
-                      at 0 HP, dead at the size's Death Point. Rounds: Magic, Missile, Melee \
-                      segments, faster first, equal speeds simultaneous; attack sequences, bows \
-                      2 shots, crossbows every other round; non-lethal, non-regenerative and \
-                      crippling damage, regeneration, resistance checks, G-25 spells; optional \
-                      start at range (closing, missile range, reach), charge with \
-                      hit-and-run and set-vs-charge, retreat and pursuit (G-22 to G-24). \
-                      Exact solver included.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
-    }
-
-    fn parse_check(&self, params: &CheckParams) -> Result<D20Check, RulesError> {
-        check::parse(params)
-    }
-
-    fn check_exact(&self, c: &D20Check) -> CheckExact {
-        check::exact(&self.o, c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &D20Check, roller: &mut R) -> i64 {
-        check::sample(&self.o, c, roller)
     }
 
     /// Class cost units (HP, BtH and MP rates, 10 per level by the seed's invariant) for a
@@ -165,7 +92,7 @@ impl crate::Ruleset for D20 {
 
     /// Class cost units, HP distribution, Defense, speed, attacks, Death Point and magic.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let hp = f.hp.dist();
@@ -235,7 +162,7 @@ impl crate::Ruleset for D20 {
         let per_round: Vec<String> = [10, 13, 18]
             .iter()
             .map(|&d| {
-                let x = reference::round_damage_dist(&self.o, &f, d);
+                let x = reference::round_damage_dist(self.options(), &f, d);
                 format!("Def {d}: {:.4}", x.mean())
             })
             .collect();

@@ -21,7 +21,7 @@ use crate::FieldDoc;
 crate::options! {
     /// Options under `[options]` for `ruleset = "d20"`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
-    pub struct D20Options {
+    pub struct D20Options: RulesetOptions {
         /// «Rolling Attacks §2–3»: a natural 1 makes the attacker take the minimum damage of every
         /// engaged opponent.
         nat1_fumble: bool = true => (

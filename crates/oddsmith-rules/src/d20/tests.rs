@@ -49,7 +49,12 @@ fn off() -> D20Options {
 }
 
 fn compile(o: &D20Options, s: &FighterSpec) -> Fighter {
-    fighter::compile(o, s).unwrap_or_else(|e| panic!("{e}"))
+    compile_with(o, s).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Compiles `s` under options `o` (which must be valid).
+fn compile_with(o: &D20Options, s: &FighterSpec) -> Result<Fighter, crate::RulesError> {
+    D20::new(o.clone()).unwrap().compile("", s)
 }
 
 /// §7.9 "F": Human Fighter L1, Str 16, Dex 13, Con 14, long sword, chain mail, medium shield.
@@ -374,17 +379,17 @@ fn o7_9_single_attack_outcomes() {
     assert_eq!(d.ratio(10), (9, 80));
     // The same table through the duel's own step: (damage to the goblin, damage to F).
     let (r, m) = pair::<D20>(o.clone(), &with_hp(F, 11), &with_hp(G, 40));
-    let mut s = duel::State::start();
+    let mut s = r.start(&m);
     while s.stage != duel::ATTACK {
         let mut t = crate::roller::TapeRoller::new(&[]);
-        duel::step(&m, r.options(), &mut s, &mut t, &mut duel::NoTally);
+        r.step(&m, &mut s, &mut t, &mut duel::NoTally);
         assert!(t.wanted.is_none(), "fixed HP roll no dice");
     }
     let mut got: std::collections::BTreeMap<(i16, i16), f64> = Default::default();
     crate::roller::enumerate(
         |roller| {
             let mut s2 = s;
-            duel::step(&m, r.options(), &mut s2, roller, &mut duel::NoTally);
+            r.step(&m, &mut s2, roller, &mut duel::NoTally);
             (40 - s2.m[1][0].hp, 11 - s2.m[0][0].hp)
         },
         |k, p| *got.entry(k).or_insert(0.0) += p,
@@ -921,24 +926,24 @@ fn compile_rules() {
     );
     assert_eq!((dw.bth, dw.hp.dist().min()), (1, 9));
     let monster = spec("species = \"goblin\"\nclass = \"fighter\"\nlevel = 1\nweapon = \"club\"");
-    assert!(fighter::compile(&o, &monster).is_err());
-    assert!(fighter::compile(&opts(|o| o.allow_monster_classes = true), &monster).is_ok());
+    assert!(compile_with(&o, &monster).is_err());
+    assert!(compile_with(&opts(|o| o.allow_monster_classes = true), &monster).is_ok());
     assert!(
-        fighter::compile(
+        compile_with(
             &o,
             &spec("class = \"fighter\"\nlevel = 7\nweapon = \"club\"")
         )
         .is_err()
     );
     assert!(
-        fighter::compile(
+        compile_with(
             &o,
             &spec("weapon = \"great axe\"\nshield = \"small shield\"")
         )
         .is_err()
     );
     assert!(
-        fighter::compile(
+        compile_with(
             &o,
             &spec("weapon = \"long sword\"\noffhand = \"long sword\"")
         )
@@ -963,8 +968,8 @@ fn compile_rules() {
     );
     // Caps: dice above the cap are an error under enforce_caps = "error".
     let big = spec("weapon = { class = \"light\", damage = \"1d12\" }");
-    assert!(fighter::compile(&o, &big).unwrap().cap_warning.is_some());
-    assert!(fighter::compile(&opts(|o| o.enforce_caps = EnforceCaps::Error), &big).is_err());
+    assert!(compile_with(&o, &big).unwrap().cap_warning.is_some());
+    assert!(compile_with(&opts(|o| o.enforce_caps = EnforceCaps::Error), &big).is_err());
     // Versatile grip.
     let grip = spec("weapon = { class = \"light\", used_as = \"medium\" }");
     assert_eq!(compile(&o, &grip).attacks[0].dice.sides, 6);
@@ -984,7 +989,7 @@ fn compile_rules() {
         (3, 5, "2d6+2".into())
     );
     // Spells need Magic Points.
-    assert!(fighter::compile(&o, &spec("weapon = \"dagger\"\nspells = [{ damage = 3 }]")).is_err());
+    assert!(compile_with(&o, &spec("weapon = \"dagger\"\nspells = [{ damage = 3 }]")).is_err());
 }
 
 // Exact and Monte Carlo agree under the exotic options and features.
@@ -1204,7 +1209,7 @@ fn trace(
     let (g, m) = pair::<D20>(o, a, b);
     let mut rng = oddsmith_dice::stream(seed, 0);
     let mut r = crate::RngRoller::new(&mut rng);
-    let mut s = duel::State::start();
+    let mut s = g.start(&m);
     let mut log = Log(Vec::new(), 0, 0);
     let mut dist = vec![0u16];
     loop {
@@ -1216,7 +1221,7 @@ fn trace(
         }
         (log.1, log.2) = (s.round, s.seg);
         if let crate::solver::Step::Over(w, e) =
-            duel::step(&m, g.options(), &mut s, &mut r, &mut log)
+            g.step(&m, &mut s, &mut r, &mut log)
         {
             return (log.0, dist, Some((w, e)));
         }
@@ -1251,7 +1256,7 @@ fn g22_defaults_write_nothing_new() {
     assert!(D20::new(opts(|o| o.start_distance = 0)).is_err());
     assert!(D20::new(opts(|o| o.missile_range = 1001)).is_err());
     assert!(
-        fighter::compile(
+        compile_with(
             &o,
             &spec(&format!("{G}\ncount = 2\nretreat = \"at_hp_fraction\""))
         )
@@ -1563,10 +1568,10 @@ fn engaged_archer_melees_or_shoots() {
     let (log, _, _) = trace(o.clone(), &switcher, &sword, 1, 3);
     assert_eq!(log.iter().filter(|x| x.1 == 0).count(), 1);
     // A melee weapon is only for a missile fighter, and must be a melee weapon.
-    assert!(fighter::compile(&o, &spec("weapon = \"long sword\"\nmelee_weapon = \"dagger\"")).is_err());
-    assert!(fighter::compile(&o, &spec("weapon = \"short bow\"\nmelee_weapon = \"sling\"")).is_err());
+    assert!(compile_with(&o, &spec("weapon = \"long sword\"\nmelee_weapon = \"dagger\"")).is_err());
+    assert!(compile_with(&o, &spec("weapon = \"short bow\"\nmelee_weapon = \"sling\"")).is_err());
     assert!(
-        fighter::compile(
+        compile_with(
             &o,
             &spec("weapon = \"short bow\"\nmelee_weapon = \"two-handed sword\"\nshield = \"small shield\"")
         )
@@ -1633,7 +1638,7 @@ fn thrown_supply_runs_out() {
     let a: Vec<_> = log.iter().filter(|x| x.1 == 0).collect();
     assert_eq!(a[0], &(1, 0, 1));
     assert!(a.len() > 1 && a[1..].iter().all(|x| x.2 == 2), "{a:?}");
-    assert!(fighter::compile(&D20Options::default(), &spec("weapon = \"short bow\"\nthrown_supply = 2")).is_err());
+    assert!(compile_with(&D20Options::default(), &spec("weapon = \"short bow\"\nthrown_supply = 2")).is_err());
 }
 
 // Damage kind per attack: a weapon, a natural attack or a spell gives its own, the fighter's

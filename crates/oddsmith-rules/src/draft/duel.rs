@@ -5,6 +5,7 @@
 //! solver calls it with every sequence of faces (see `crate::roller::enumerate`). Digest §6,
 //! "Default duel loop", is the specification.
 
+use super::Draft;
 use super::fighter::{Defence, Fighter, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{
     ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow,
@@ -457,6 +458,25 @@ pub fn step<R: Roller, T: Tally>(
         }
     }
     Step::Continue
+}
+
+impl crate::Duel<Draft> for State {
+    /// [`State::start_at`] the options' `start_distance`.
+    fn start(rules: &Draft, m: &Matchup) -> State {
+        State::start_at(m, rules.options(), rules.options().start_distance)
+    }
+
+    /// [`step`] under the ruleset's options.
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &mut self,
+        rules: &Draft,
+        m: &Matchup,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        step(m, rules.options(), self, roller, tally)
+    }
 }
 
 /// Reports a hit of `damage` points by `x` on `y` and returns its wound level.

@@ -4,6 +4,7 @@ use super::options::{
     DamageTerm, DraftOptions, FirstStrikeTie, MissileShield, Rounding, ShieldBonusScope,
     StrikingOrder,
 };
+use super::Draft;
 use super::spec::{ArmourSpec, DefenceChoice, FighterSpec, Policy, ShieldKind};
 use super::tables::{Aspect, WeaponStats};
 use crate::{RulesError, Side};
@@ -285,6 +286,13 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
     })
 }
 
+impl crate::Compile<Draft> for Fighter {
+    /// [`compile`] under the ruleset's options.
+    fn compile(rules: &Draft, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
+        compile(rules.options(), spec)
+    }
+}
+
 /// The wound level of `damage` points against `con` (§4.19.2, G6).
 pub fn wound_level(o: &DraftOptions, damage: i32, con: i32) -> Level {
     if damage <= o.scratch_max_damage {
@@ -505,5 +513,12 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
         first_shot,
         potent: potent(o, a, b),
         f: [a.clone(), b.clone()],
+    }
+}
+
+impl crate::Pair<Draft> for Matchup {
+    /// [`matchup`] under the ruleset's options.
+    fn pair(rules: &Draft, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        Ok(matchup(rules.options(), a, b))
     }
 }

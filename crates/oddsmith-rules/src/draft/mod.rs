@@ -23,115 +23,48 @@ pub use fighter::{Fighter, Level, Matchup};
 pub use options::DraftOptions;
 pub use spec::FighterSpec;
 
-use crate::solver::Step;
-
-use crate::{CheckExact, CheckGrid, CheckParams, Roller, RulesError, RulesetInfo, Tally};
+use crate::{CheckGrid, Ruleset, RulesError};
 
 /// The Draft 0.4 ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Draft {
-    o: DraftOptions,
-}
+pub type Draft = crate::Rules<DraftOptions>;
 
 /// Names of Draft's per-duel counters: blows received by each side, by the level of the blow.
-pub const COUNTERS: &[&str] = &[
-    "a_scratches_taken",
-    "a_light_taken",
-    "a_severe_taken",
-    "a_critical_taken",
-    "b_scratches_taken",
-    "b_light_taken",
-    "b_severe_taken",
-    "b_critical_taken",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["scratches_taken", "light_taken", "severe_taken", "critical_taken"];
 
-impl crate::Ruleset for Draft {
+impl Ruleset for Draft {
     const ID: &'static str = "draft";
     const TITLE: &'static str = "Draft 0.4 RPG Rule Set";
+    const SUMMARY: &'static str =
+        "Duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
+        + strength bonus + weapon damage − armour, wounds against CON that stack \
+        (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
+        apart with missile fire while one side closes, walking in or charging. \
+        Exact solver included. Hit locations and magic are not modelled.";
     type FighterSpec = FighterSpec;
-    type Options = DraftOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = duel::State;
     type Check = DraftCheck;
 
-    fn new(o: DraftOptions) -> Result<Self, RulesError> {
-        // Every number stays small, so no sum in the duel loop can overflow.
-        o.check_ranges()?;
+    /// Free actions cannot exceed the actions allowed in a round.
+    fn validate(o: &DraftOptions) -> Result<(), RulesError> {
         if o.free_actions_per_round > o.max_actions_per_round {
             return Err(RulesError::field(
                 "free_actions_per_round",
                 "cannot exceed max_actions_per_round",
             ));
         }
-        Ok(Draft { o })
-    }
-
-    fn options(&self) -> &DraftOptions {
-        &self.o
-    }
-
-    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        Ok(fighter::matchup(&self.o, a, b))
-    }
-
-    fn start(&self, m: &Matchup) -> duel::State {
-        duel::State::start_at(m, &self.o, self.o.start_distance)
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut duel::State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(m, &self.o, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
+        Ok(())
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
     }
 
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
-                      + strength bonus + weapon damage − armour, wounds against CON that stack \
-                      (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
-                      apart with missile fire while one side closes, walking in or charging. \
-                      Exact solver included. Hit locations and magic are not modelled.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
-    }
-
-    fn parse_check(&self, params: &CheckParams) -> Result<DraftCheck, RulesError> {
-        check::parse(params)
-    }
-
-    fn check_exact(&self, c: &DraftCheck) -> CheckExact {
-        check::exact(c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &DraftCheck, roller: &mut R) -> i64 {
-        check::sample(c, roller)
-    }
-
     /// Weapon damage, armour and Stamina as the duel uses them.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        match fighter::compile(&self.o, spec) {
+        match self.compile("", spec) {
             Ok(f) => vec![
                 ("damage term".into(), f.weapon_damage.to_string()),
                 ("strength bonus".into(), format!("{:+}", f.str_bonus)),

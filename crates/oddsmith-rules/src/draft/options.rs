@@ -22,7 +22,7 @@ use crate::FieldDoc;
 crate::options! {
     /// Options under `[options]` for `ruleset = "draft"`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
-    pub struct DraftOptions {
+    pub struct DraftOptions: RulesetOptions {
         /// Actions per round without penalty (§4.17.1).
         free_actions_per_round: u8 = 2 => (
             "2",

@@ -6,6 +6,7 @@
 
 use oddsmith_dice::Dist;
 
+use super::Gamecraft;
 use super::options::{ExplodeMode, GamecraftOptions, OpposedTie};
 use super::reference::explosion_tn;
 use super::tables::{self, DIFFICULTIES, die_dist, gc_die};
@@ -88,7 +89,7 @@ pub enum GamecraftCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check gamecraft`: accepted names and docs.
-    pub mod params {
+    pub mod params for GamecraftCheck {
         "kind" => (
             "from the parameters",
             "skill | opposed (a=, b=) | attack (attack=) | damage (damage=) | explosion (explosion=) | cooperation (a leader with helpers=, «Cooperation») | settle (die = 0) | focus (settle until success, +1 per increment; result = rounds, −1 = cannot focus); without kind, the parameters decide",
@@ -168,37 +169,271 @@ crate::check_params! {
     }
 }
 
-/// Parses check parameters (see [`params`]).
-pub fn parse(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-    p.only(params::NAMES)?;
-    let kind = p.get("kind").map(tables::normalise);
-    match kind.as_deref() {
-        Some(k @ ("cooperation" | "settle" | "focus")) => return parse_diceless(o, p, k),
-        None | Some("skill" | "opposed" | "attack" | "damage" | "explosion") => {}
-        Some(k) => {
-            return Err(RulesError::check(
+impl crate::Check<Gamecraft> for GamecraftCheck {
+    /// Parses check parameters (see [`params`]).
+    fn parse(rules: &Gamecraft, p: &CheckParams) -> Result<GamecraftCheck, RulesError> {
+        let o = rules.options();
+        p.only(params::NAMES)?;
+        let kind = p.get("kind").map(tables::normalise);
+        match kind.as_deref() {
+            Some(k @ ("cooperation" | "settle" | "focus")) => return parse_diceless(o, p, k),
+            None | Some("skill" | "opposed" | "attack" | "damage" | "explosion") => {}
+            Some(k) => {
+                return Err(RulesError::check(
+                    "kind",
+                    format!(
+                        "{k:?}: expected skill, opposed, attack, damage, explosion, cooperation, settle or focus"
+                    ),
+                ));
+            }
+        }
+        let c = parse_rolled(o, p)?;
+        let is = match &c {
+            GamecraftCheck::Opposed { .. } => "opposed",
+            GamecraftCheck::Damage { .. } => "damage",
+            GamecraftCheck::Explosion { .. } => "explosion",
+            GamecraftCheck::Dodge { .. } => "attack",
+            GamecraftCheck::Simple { .. } if p.get("attack").is_some() => "attack",
+            _ => "skill",
+        };
+        match kind {
+            Some(k) if k != is => Err(RulesError::check(
                 "kind",
-                format!(
-                    "{k:?}: expected skill, opposed, attack, damage, explosion, cooperation, settle or focus"
-                ),
-            ));
+                format!("kind={k} but the parameters make a {is} check"),
+            )),
+            _ => Ok(c),
         }
     }
-    let c = parse_rolled(o, p)?;
-    let is = match &c {
-        GamecraftCheck::Opposed { .. } => "opposed",
-        GamecraftCheck::Damage { .. } => "damage",
-        GamecraftCheck::Explosion { .. } => "explosion",
-        GamecraftCheck::Dodge { .. } => "attack",
-        GamecraftCheck::Simple { .. } if p.get("attack").is_some() => "attack",
-        _ => "skill",
-    };
-    match kind {
-        Some(k) if k != is => Err(RulesError::check(
-            "kind",
-            format!("kind={k} but the parameters make a {is} check"),
-        )),
-        _ => Ok(c),
+
+    /// The exact distribution of a check.
+    fn exact(&self, rules: &Gamecraft) -> CheckExact {
+        let (o, c) = (rules.options(), self);
+        let x = die_dist(o.explode_mode);
+        let (cm, fm) = (i64::from(o.crit_margin), i64::from(o.fumble_margin));
+        match *c {
+            GamecraftCheck::Simple { base, tn } => CheckExact {
+                description: format!(
+                    "1d6−1 ({} explosion) + {base} ≥ TN {tn} ({})",
+                    match o.explode_mode {
+                        ExplodeMode::Limited => "limited",
+                        ExplodeMode::Unlimited => "unlimited",
+                        ExplodeMode::None => "no",
+                    },
+                    tables::difficulty_of(tn)
+                ),
+                distribution: x.shift(base),
+                success_at_least: tn,
+                bands: levels(o, tn),
+            },
+            GamecraftCheck::Cooperation {
+                base,
+                tn,
+                helper,
+                helpers,
+            } => CheckExact {
+                description: format!(
+                    "cooperation: leader 1d6−1 + {base} + the bonuses of {helpers} helper(s) (each {helper} + die against TN {}: +{}, critical +{}) ≥ TN {tn}",
+                    o.coop_tn, o.coop_bonus, o.coop_crit_bonus
+                ),
+                distribution: coop_dist(o, base, helper, helpers).expect("checked when parsed"),
+                success_at_least: tn,
+                bands: levels(o, tn),
+            },
+            GamecraftCheck::Settle { base, tn } => CheckExact {
+                description: format!("settle: die = 0, total {base} against TN {tn}"),
+                distribution: Dist::constant(base),
+                success_at_least: tn,
+                bands: levels(o, tn),
+            },
+            GamecraftCheck::Focus { base, tn, per } => {
+                let round = focus_round(o, base, tn, per);
+                CheckExact {
+                    description: format!(
+                        "focus: settle at {base} against TN {tn}, attempts of {per} round(s), +1 per increment past the first; result = round of success, −1 = settling would fumble (no focusing)"
+                    ),
+                    distribution: Dist::constant(round),
+                    success_at_least: 0,
+                    bands: vec![
+                        band("cannot_focus", None, Some(-1)),
+                        band("settles", Some(0), Some(0)),
+                        band("focused", Some(1), None),
+                    ],
+                }
+            }
+            GamecraftCheck::Opposed { a, b } => {
+                let margin = x.shift(a).convolve(&x.shift(b).negate()).expect("small");
+                let wins = |a_from: i64| {
+                    vec![
+                        band("b_wins", None, Some(a_from - 1)),
+                        band("a_wins", Some(a_from), Some(cm - 1)),
+                        band("a_wins_by_crit_margin", Some(cm), None),
+                    ]
+                };
+                match tie_rule(o, a, b) {
+                    Tie::Report => CheckExact {
+                        description: format!(
+                            "opposed: ({a} + die) − ({b} + die); A wins iff > 0"
+                        ),
+                        distribution: margin,
+                        success_at_least: 1,
+                        bands: vec![
+                            band("b_wins", None, Some(-1)),
+                            band("tie", Some(0), Some(0)),
+                            band("a_wins", Some(1), Some(cm - 1)),
+                            band("a_wins_by_crit_margin", Some(cm), None),
+                        ],
+                    },
+                    Tie::Reroll => CheckExact {
+                        description: format!(
+                            "opposed: ({a} + die) − ({b} + die), ties re-rolled; A wins iff > 0"
+                        ),
+                        distribution: Dist::from_weights(margin.iter().filter(|&(v, _)| v != 0))
+                            .expect("a non-zero margin is possible"),
+                        success_at_least: 1,
+                        bands: wins(1),
+                    },
+                    Tie::A => CheckExact {
+                        description: format!(
+                            "opposed: ({a} + die) − ({b} + die); A wins iff ≥ 0 (A wins ties)"
+                        ),
+                        distribution: margin,
+                        success_at_least: 0,
+                        bands: wins(0),
+                    },
+                    Tie::B => CheckExact {
+                        description: format!(
+                            "opposed: ({a} + die) − ({b} + die); A wins iff > 0 (B wins ties)"
+                        ),
+                        distribution: margin,
+                        success_at_least: 1,
+                        bands: wins(1),
+                    },
+                }
+            }
+            GamecraftCheck::Dodge { attack, defense } => CheckExact {
+                description: format!(
+                    "attack {attack} + die against dodged defense {defense} + die: margin, hit iff ≥ 0"
+                ),
+                distribution: x
+                    .shift(attack)
+                    .convolve(&x.shift(defense).negate())
+                    .expect("small"),
+                success_at_least: 0,
+                bands: vec![
+                    band("fumble", None, Some(-fm)),
+                    band("miss", Some(-fm + 1), Some(-1)),
+                    band("hit", Some(0), Some(cm - 1)),
+                    band("critical", Some(cm), None),
+                ],
+            },
+            GamecraftCheck::Damage { damage, resist } => CheckExact {
+                description: match resist {
+                    Some(r) => {
+                        format!("damage max(0, {damage} + die) − max(0, {r} + die), ≥ 0")
+                    }
+                    None => format!("damage max(0, {damage} + die)"),
+                },
+                distribution: damage_dist(o, damage, resist),
+                success_at_least: 1,
+                bands: vec![band("none", None, Some(0)), band("damage", Some(1), None)],
+            },
+            GamecraftCheck::Explosion { base, area, range } => {
+                const AREAS: [&str; 3] = ["Small", "Medium", "Large"];
+                const RANGES: [&str; 5] = ["short", "medium", "long", "out", "out"];
+                let tn = i64::from(explosion_tn(usize::from(area), usize::from(range)));
+                let r = usize::from(range);
+                let to = |k: usize| {
+                    if k > 2 {
+                        "out_of_blast".to_string()
+                    } else {
+                        format!("to_{}", RANGES[k])
+                    }
+                };
+                CheckExact {
+                    description: format!(
+                        "blast avoidance: 1d6−1 + {base} ≥ TN {tn} ({} device, target at {} Range): one Range out, two on a critical, no Constitution on a critical failure",
+                        AREAS[usize::from(area)],
+                        RANGES[r]
+                    ),
+                    distribution: x.shift(base),
+                    success_at_least: tn,
+                    bands: vec![
+                        band(
+                            &format!("critical_failure_stays_{}", RANGES[r]),
+                            None,
+                            Some(tn - fm),
+                        ),
+                        band(
+                            &format!("stays_{}", RANGES[r]),
+                            Some(tn - fm + 1),
+                            Some(tn - 1),
+                        ),
+                        band(&to(r + 1), Some(tn), Some(tn + cm - 1)),
+                        band(
+                            &if r + 1 > 2 {
+                                "out_of_blast_critical".to_string()
+                            } else {
+                                to(r + 2)
+                            },
+                            Some(tn + cm),
+                            None,
+                        ),
+                    ],
+                }
+            }
+        }
+    }
+
+    /// One sampled result of a check (same scale as [`exact`]).
+    fn sample<R: Roller>(&self, rules: &Gamecraft, r: &mut R) -> i64 {
+        let (o, c) = (rules.options(), self);
+        let mut die = || i64::from(gc_die(r, o.explode_mode));
+        match *c {
+            GamecraftCheck::Simple { base, .. } | GamecraftCheck::Explosion { base, .. } => {
+                base + die()
+            }
+            GamecraftCheck::Cooperation {
+                base,
+                helper,
+                helpers,
+                ..
+            } => {
+                let mut total = base + die();
+                for _ in 0..helpers {
+                    total += coop_bonus(o, helper + die());
+                }
+                total
+            }
+            GamecraftCheck::Settle { base, .. } => base,
+            GamecraftCheck::Focus { base, tn, per } => focus_round(o, base, tn, per),
+            GamecraftCheck::Opposed { a, b } => loop {
+                let x = a + die();
+                let m = x - (b + die());
+                if m != 0 || tie_rule(o, a, b) != Tie::Reroll {
+                    break m;
+                }
+            },
+            GamecraftCheck::Dodge { attack, defense } => {
+                let x = attack + die();
+                x - (defense + die())
+            }
+            GamecraftCheck::Damage { damage, resist } => {
+                let dealt = (damage + die()).max(0);
+                match resist {
+                    Some(res) => {
+                        let resisted = res + die();
+                        (dealt
+                            - if o.resist_clamp_zero {
+                                resisted.max(0)
+                            } else {
+                                resisted
+                            })
+                        .max(0)
+                    }
+                    None => dealt,
+                }
+            }
+        }
     }
 }
 
@@ -581,180 +816,6 @@ pub fn damage_dist(o: &GamecraftOptions, damage: i64, resist: Option<i64>) -> Di
     }
 }
 
-/// The exact distribution of a check.
-pub fn exact(o: &GamecraftOptions, c: &GamecraftCheck) -> CheckExact {
-    let x = die_dist(o.explode_mode);
-    let (cm, fm) = (i64::from(o.crit_margin), i64::from(o.fumble_margin));
-    match *c {
-        GamecraftCheck::Simple { base, tn } => CheckExact {
-            description: format!(
-                "1d6−1 ({} explosion) + {base} ≥ TN {tn} ({})",
-                match o.explode_mode {
-                    ExplodeMode::Limited => "limited",
-                    ExplodeMode::Unlimited => "unlimited",
-                    ExplodeMode::None => "no",
-                },
-                tables::difficulty_of(tn)
-            ),
-            distribution: x.shift(base),
-            success_at_least: tn,
-            bands: levels(o, tn),
-        },
-        GamecraftCheck::Cooperation {
-            base,
-            tn,
-            helper,
-            helpers,
-        } => CheckExact {
-            description: format!(
-                "cooperation: leader 1d6−1 + {base} + the bonuses of {helpers} helper(s) (each {helper} + die against TN {}: +{}, critical +{}) ≥ TN {tn}",
-                o.coop_tn, o.coop_bonus, o.coop_crit_bonus
-            ),
-            distribution: coop_dist(o, base, helper, helpers).expect("checked when parsed"),
-            success_at_least: tn,
-            bands: levels(o, tn),
-        },
-        GamecraftCheck::Settle { base, tn } => CheckExact {
-            description: format!("settle: die = 0, total {base} against TN {tn}"),
-            distribution: Dist::constant(base),
-            success_at_least: tn,
-            bands: levels(o, tn),
-        },
-        GamecraftCheck::Focus { base, tn, per } => {
-            let round = focus_round(o, base, tn, per);
-            CheckExact {
-                description: format!(
-                    "focus: settle at {base} against TN {tn}, attempts of {per} round(s), +1 per increment past the first; result = round of success, −1 = settling would fumble (no focusing)"
-                ),
-                distribution: Dist::constant(round),
-                success_at_least: 0,
-                bands: vec![
-                    band("cannot_focus", None, Some(-1)),
-                    band("settles", Some(0), Some(0)),
-                    band("focused", Some(1), None),
-                ],
-            }
-        }
-        GamecraftCheck::Opposed { a, b } => {
-            let margin = x.shift(a).convolve(&x.shift(b).negate()).expect("small");
-            let wins = |a_from: i64| {
-                vec![
-                    band("b_wins", None, Some(a_from - 1)),
-                    band("a_wins", Some(a_from), Some(cm - 1)),
-                    band("a_wins_by_crit_margin", Some(cm), None),
-                ]
-            };
-            match tie_rule(o, a, b) {
-                Tie::Report => CheckExact {
-                    description: format!("opposed: ({a} + die) − ({b} + die); A wins iff > 0"),
-                    distribution: margin,
-                    success_at_least: 1,
-                    bands: vec![
-                        band("b_wins", None, Some(-1)),
-                        band("tie", Some(0), Some(0)),
-                        band("a_wins", Some(1), Some(cm - 1)),
-                        band("a_wins_by_crit_margin", Some(cm), None),
-                    ],
-                },
-                Tie::Reroll => CheckExact {
-                    description: format!(
-                        "opposed: ({a} + die) − ({b} + die), ties re-rolled; A wins iff > 0"
-                    ),
-                    distribution: Dist::from_weights(margin.iter().filter(|&(v, _)| v != 0))
-                        .expect("a non-zero margin is possible"),
-                    success_at_least: 1,
-                    bands: wins(1),
-                },
-                Tie::A => CheckExact {
-                    description: format!(
-                        "opposed: ({a} + die) − ({b} + die); A wins iff ≥ 0 (A wins ties)"
-                    ),
-                    distribution: margin,
-                    success_at_least: 0,
-                    bands: wins(0),
-                },
-                Tie::B => CheckExact {
-                    description: format!(
-                        "opposed: ({a} + die) − ({b} + die); A wins iff > 0 (B wins ties)"
-                    ),
-                    distribution: margin,
-                    success_at_least: 1,
-                    bands: wins(1),
-                },
-            }
-        }
-        GamecraftCheck::Dodge { attack, defense } => CheckExact {
-            description: format!(
-                "attack {attack} + die against dodged defense {defense} + die: margin, hit iff ≥ 0"
-            ),
-            distribution: x
-                .shift(attack)
-                .convolve(&x.shift(defense).negate())
-                .expect("small"),
-            success_at_least: 0,
-            bands: vec![
-                band("fumble", None, Some(-fm)),
-                band("miss", Some(-fm + 1), Some(-1)),
-                band("hit", Some(0), Some(cm - 1)),
-                band("critical", Some(cm), None),
-            ],
-        },
-        GamecraftCheck::Damage { damage, resist } => CheckExact {
-            description: match resist {
-                Some(r) => format!("damage max(0, {damage} + die) − max(0, {r} + die), ≥ 0"),
-                None => format!("damage max(0, {damage} + die)"),
-            },
-            distribution: damage_dist(o, damage, resist),
-            success_at_least: 1,
-            bands: vec![band("none", None, Some(0)), band("damage", Some(1), None)],
-        },
-        GamecraftCheck::Explosion { base, area, range } => {
-            const AREAS: [&str; 3] = ["Small", "Medium", "Large"];
-            const RANGES: [&str; 5] = ["short", "medium", "long", "out", "out"];
-            let tn = i64::from(explosion_tn(usize::from(area), usize::from(range)));
-            let r = usize::from(range);
-            let to = |k: usize| {
-                if k > 2 {
-                    "out_of_blast".to_string()
-                } else {
-                    format!("to_{}", RANGES[k])
-                }
-            };
-            CheckExact {
-                description: format!(
-                    "blast avoidance: 1d6−1 + {base} ≥ TN {tn} ({} device, target at {} Range): one Range out, two on a critical, no Constitution on a critical failure",
-                    AREAS[usize::from(area)],
-                    RANGES[r]
-                ),
-                distribution: x.shift(base),
-                success_at_least: tn,
-                bands: vec![
-                    band(
-                        &format!("critical_failure_stays_{}", RANGES[r]),
-                        None,
-                        Some(tn - fm),
-                    ),
-                    band(
-                        &format!("stays_{}", RANGES[r]),
-                        Some(tn - fm + 1),
-                        Some(tn - 1),
-                    ),
-                    band(&to(r + 1), Some(tn), Some(tn + cm - 1)),
-                    band(
-                        &if r + 1 > 2 {
-                            "out_of_blast_critical".to_string()
-                        } else {
-                            to(r + 2)
-                        },
-                        Some(tn + cm),
-                        None,
-                    ),
-                ],
-            }
-        }
-    }
-}
-
 /// The round a focused attempt succeeds under the digest's W5 reading (the attempt ending at
 /// round `per·j` gets +j): 0 when settling succeeds, −1 when settling would fumble (miss by
 /// `fumble_margin` or more: no focusing).
@@ -763,56 +824,5 @@ fn focus_round(o: &GamecraftOptions, base: i64, tn: i64, per: i64) -> i64 {
         -1
     } else {
         per * (tn - base).max(0)
-    }
-}
-
-/// One sampled result of a check (same scale as [`exact`]).
-pub fn sample<R: Roller>(o: &GamecraftOptions, c: &GamecraftCheck, r: &mut R) -> i64 {
-    let mut die = || i64::from(gc_die(r, o.explode_mode));
-    match *c {
-        GamecraftCheck::Simple { base, .. } | GamecraftCheck::Explosion { base, .. } => {
-            base + die()
-        }
-        GamecraftCheck::Cooperation {
-            base,
-            helper,
-            helpers,
-            ..
-        } => {
-            let mut total = base + die();
-            for _ in 0..helpers {
-                total += coop_bonus(o, helper + die());
-            }
-            total
-        }
-        GamecraftCheck::Settle { base, .. } => base,
-        GamecraftCheck::Focus { base, tn, per } => focus_round(o, base, tn, per),
-        GamecraftCheck::Opposed { a, b } => loop {
-            let x = a + die();
-            let m = x - (b + die());
-            if m != 0 || tie_rule(o, a, b) != Tie::Reroll {
-                break m;
-            }
-        },
-        GamecraftCheck::Dodge { attack, defense } => {
-            let x = attack + die();
-            x - (defense + die())
-        }
-        GamecraftCheck::Damage { damage, resist } => {
-            let dealt = (damage + die()).max(0);
-            match resist {
-                Some(res) => {
-                    let resisted = res + die();
-                    (dealt
-                        - if o.resist_clamp_zero {
-                            resisted.max(0)
-                        } else {
-                            resisted
-                        })
-                    .max(0)
-                }
-                None => dealt,
-            }
-        }
     }
 }

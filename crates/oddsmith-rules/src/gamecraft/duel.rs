@@ -6,6 +6,7 @@
 //! duel calls it with a random roller until the duel ends; the exact solver calls it with
 //! every sequence of faces. Digest §4.15 is the specification.
 
+use super::Gamecraft;
 use super::fighter::{Fighter, Matchup};
 use super::options::{
     AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplosionDelivery, FumbleEffect,
@@ -175,23 +176,6 @@ impl std::hash::Hash for State {
 }
 
 crate::duel_state!(State);
-
-impl State {
-    /// The state before the first round, pools full.
-    pub fn start(m: &Matchup) -> State {
-        let mut s = State {
-            ev: u8::MAX,
-            dist: m.dist0,
-            ..State::default()
-        };
-        for i in 0..2 {
-            s.f[i].grace = m.f[i].grace;
-            s.f[i].ammo = m.f[i].mag;
-            s.f[i].spare = m.f[i].spares;
-        }
-        s
-    }
-}
 
 pub use crate::outcome::{NoTally, Tally};
 
@@ -769,84 +753,102 @@ fn tidy(o: &GamecraftOptions, s: &mut State) {
     }
 }
 
-/// Advances the duel by one step.
-#[inline]
-pub fn step<R: Roller, T: Tally>(
-    m: &Matchup,
-    o: &GamecraftOptions,
-    s: &mut State,
-    r: &mut R,
-    tally: &mut T,
-) -> Step {
-    if let Some(b) = Blast::decode(s.blast) {
-        return blast_step(m, o, s, b, r, tally);
+impl crate::Duel<Gamecraft> for State {
+    /// The state before the first round, pools full.
+    fn start(_rules: &Gamecraft, m: &Matchup) -> State {
+        let mut s = State {
+            ev: u8::MAX,
+            dist: m.dist0,
+            ..State::default()
+        };
+        for i in 0..2 {
+            s.f[i].grace = m.f[i].grace;
+            s.f[i].ammo = m.f[i].mag;
+            s.f[i].spare = m.f[i].spares;
+        }
+        s
     }
-    for i in 0..2 {
-        if s.f[i].incap_pending {
-            s.f[i].incap_pending = false;
-            let (f, st) = (&m.f[i], s.f[i]);
-            if !st.unconscious && !incap_roll(o, f, &st, r) {
-                s.f[i].unconscious = true;
+
+    /// Advances the duel by one step.
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &mut self,
+        rules: &Gamecraft,
+        m: &Matchup,
+        r: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        let (o, s) = (rules.options(), self);
+        if let Some(b) = Blast::decode(s.blast) {
+            return blast_step(m, o, s, b, r, tally);
+        }
+        for i in 0..2 {
+            if s.f[i].incap_pending {
+                s.f[i].incap_pending = false;
+                let (f, st) = (&m.f[i], s.f[i]);
+                if !st.unconscious && !incap_roll(o, f, &st, r) {
+                    s.f[i].unconscious = true;
+                }
+                return end_part(m, o, s);
             }
-            return end_part(m, o, s);
         }
-    }
-    let next = if s.ev == u8::MAX {
-        None
-    } else {
-        event(s, s.ev)
-    };
-    let Some((x, slot)) = next else {
-        if s.ev != u8::MAX {
-            s.ev = u8::MAX;
-            s.pre = 0;
+        let next = if s.ev == u8::MAX {
+            None
+        } else {
+            event(s, s.ev)
+        };
+        let Some((x, slot)) = next else {
+            if s.ev != u8::MAX {
+                s.ev = u8::MAX;
+                s.pre = 0;
+            }
+            return start_round(m, o, s, r, tally);
+        };
+        if let Some(done) = use_reserve(m, o, s, x, slot, r, tally) {
+            return done;
         }
-        return start_round(m, o, s, r, tally);
-    };
-    if let Some(done) = use_reserve(m, o, s, x, slot, r, tally) {
-        return done;
-    }
-    s.ev += 1;
-    if helpless(o, &m.f[x], &s.f[x]) {
-        return Step::Continue;
-    }
-    match act(&s.f[x], slot) {
-        Act::FullDodge => {}
-        Act::Dodge => {
-            if o.dodge_timing == DodgeTiming::FromPhase {
+        s.ev += 1;
+        if helpless(o, &m.f[x], &s.f[x]) {
+            return Step::Continue;
+        }
+        match act(&s.f[x], slot) {
+            Act::FullDodge => {}
+            Act::Dodge => {
+                if o.dodge_timing == DodgeTiming::FromPhase {
+                    if s.f[x].skip {
+                        s.f[x].skip = false;
+                    } else {
+                        roll_dodge(m, o, s, x, Check::Dodge, r, tally);
+                    }
+                }
+            }
+            Act::Attack(i) => {
                 if s.f[x].skip {
                     s.f[x].skip = false;
                 } else {
-                    roll_dodge(m, o, s, x, Check::Dodge, r, tally);
+                    let phase = phase_of(&s.f[x], slot);
+                    attack(m, o, s, x, Check::Attack(i), phase, r, tally);
+                }
+            }
+            Act::Move | Act::Run => {
+                if s.f[x].skip {
+                    s.f[x].skip = false;
+                } else if let Some(goal) = m.f[x].goal {
+                    let run = s.f[x].run;
+                    s.dist = toward(s.dist, goal, bands(o, &m.f[x], &s.f[x], run));
+                }
+            }
+            Act::Aid => {
+                if s.f[x].skip {
+                    s.f[x].skip = false;
+                } else {
+                    first_aid(m, o, s, x, r);
                 }
             }
         }
-        Act::Attack(i) => {
-            if s.f[x].skip {
-                s.f[x].skip = false;
-            } else {
-                let phase = phase_of(&s.f[x], slot);
-                attack(m, o, s, x, Check::Attack(i), phase, r, tally);
-            }
-        }
-        Act::Move | Act::Run => {
-            if s.f[x].skip {
-                s.f[x].skip = false;
-            } else if let Some(goal) = m.f[x].goal {
-                let run = s.f[x].run;
-                s.dist = toward(s.dist, goal, bands(o, &m.f[x], &s.f[x], run));
-            }
-        }
-        Act::Aid => {
-            if s.f[x].skip {
-                s.f[x].skip = false;
-            } else {
-                first_aid(m, o, s, x, r);
-            }
-        }
+        tidy(o, s);
+        end_part(m, o, s)
     }
-    tidy(o, s);
-    end_part(m, o, s)
 }
 
 /// The reserved action of `x`'s enemy, used out of turn just before `x`'s `slot`-th action

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::options::{ExplodeMode, GamecraftOptions, PoolStart, SprayAmmo, StrafeDamage};
+use super::Gamecraft;
 use super::reference::{self, Derived};
 use super::spec::{
     ActionPlan, DamageType, FighterSpec, FireMode, GracePolicy, MovePolicy, PenaltySplit,
@@ -149,202 +150,205 @@ pub fn attributes(s: &FighterSpec) -> [i32; 8] {
     ]
 }
 
-/// Compiles a fighter spec under the options.
-pub fn compile(o: &GamecraftOptions, s: &FighterSpec) -> Result<Fighter, RulesError> {
-    let a = attributes(s);
-    let d = reference::derived(a);
-    for (name, &lvl) in &s.skills {
-        if !(0..=30).contains(&lvl) {
-            return Err(RulesError::field(
-                format!("skills.{name}"),
-                format!("{lvl} is out of range: expected a level from 0 to 30"),
-            ));
+impl crate::Compile<Gamecraft> for Fighter {
+    /// Compiles a fighter spec under the options.
+    fn compile(rules: &Gamecraft, _name: &str, s: &FighterSpec) -> Result<Fighter, RulesError> {
+        let o = rules.options();
+        let a = attributes(s);
+        let d = reference::derived(a);
+        for (name, &lvl) in &s.skills {
+            if !(0..=30).contains(&lvl) {
+                return Err(RulesError::field(
+                    format!("skills.{name}"),
+                    format!("{lvl} is out of range: expected a level from 0 to 30"),
+                ));
+            }
+            let (_, spec) = reference::split_skill(name);
+            if spec.is_none() && o.general_skill_cap > 0 && lvl > o.general_skill_cap {
+                return Err(RulesError::field(
+                    format!("skills.{name}"),
+                    format!(
+                        "a general skill stops at {} (Skilled); buy a specialization such as \"{name} (…)\" instead («Skill Basics»)",
+                        o.general_skill_cap
+                    ),
+                ));
+            }
         }
-        let (_, spec) = reference::split_skill(name);
-        if spec.is_none() && o.general_skill_cap > 0 && lvl > o.general_skill_cap {
+        reference::check_skill_names(&s.skills, &s.weapon.stats.skill)?;
+        let w = &s.weapon.stats;
+        // «Explosions»: an explosive's Area, or `grenade_area` when it gives none (G19).
+        let area = w.area.unwrap_or(o.grenade_area) as u8;
+        let range = match (w.kind, w.range) {
+            (WeaponKind::Melee, _) => Distance::PointBlank,
+            (_, Some(r)) if r != Distance::PointBlank => r,
+            (_, Some(_)) => {
+                return Err(RulesError::field(
+                    "weapon.range",
+                    "no weapon has a Range of Point Blank («Range»); use short, medium, long or extreme",
+                ));
+            }
+            (_, None) => {
+                return Err(RulesError::field(
+                    "weapon.range",
+                    "a ranged weapon needs a range (short, medium, long or extreme); the seed gives none (G19)",
+                ));
+            }
+        };
+        // A fighter that never moves must be able to attack from the starting distance; one
+        // that moves must be able to attack from where it is going.
+        let goal = match s.movement {
+            MovePolicy::Hold => None,
+            MovePolicy::To(d) => Some(d),
+        };
+        let stand = goal.unwrap_or(o.distance);
+        if o.max_range_hard && w.kind != WeaponKind::Melee && stand > range {
             return Err(RulesError::field(
-                format!("skills.{name}"),
+                "weapon",
                 format!(
-                    "a general skill stops at {} (Skilled); buy a specialization such as \"{name} (…)\" instead («Skill Basics»)",
-                    o.general_skill_cap
+                    "{:?} cannot attack beyond its Range ({range:?}) with max_range_hard = true («Range»); give the fighter a movement toward its Range",
+                    w.name
                 ),
             ));
         }
-    }
-    reference::check_skill_names(&s.skills, &s.weapon.stats.skill)?;
-    let w = &s.weapon.stats;
-    // «Explosions»: an explosive's Area, or `grenade_area` when it gives none (G19).
-    let area = w.area.unwrap_or(o.grenade_area) as u8;
-    let range = match (w.kind, w.range) {
-        (WeaponKind::Melee, _) => Distance::PointBlank,
-        (_, Some(r)) if r != Distance::PointBlank => r,
-        (_, Some(_)) => {
+        if w.kind == WeaponKind::Melee && stand != Distance::PointBlank {
             return Err(RulesError::field(
-                "weapon.range",
-                "no weapon has a Range of Point Blank («Range»); use short, medium, long or extreme",
+                if goal.is_some() { "movement" } else { "weapon" },
+                format!(
+                    "{:?} is a melee weapon, usable only at point_blank distance (digest §4.5); a melee fighter at a distance needs movement = \"close\"",
+                    w.name
+                ),
             ));
         }
-        (_, None) => {
+        if s.fire_mode != FireMode::Single && !w.automatic {
             return Err(RulesError::field(
-                "weapon.range",
-                "a ranged weapon needs a range (short, medium, long or extreme); the seed gives none (G19)",
+                "fire_mode",
+                format!(
+                    "{:?} is not automatic; bursts, sprays and strafes need an automatic weapon (automatic = true)",
+                    w.name
+                ),
             ));
         }
-    };
-    // A fighter that never moves must be able to attack from the starting distance; one
-    // that moves must be able to attack from where it is going.
-    let goal = match s.movement {
-        MovePolicy::Hold => None,
-        MovePolicy::To(d) => Some(d),
-    };
-    let stand = goal.unwrap_or(o.distance);
-    if o.max_range_hard && w.kind != WeaponKind::Melee && stand > range {
-        return Err(RulesError::field(
-            "weapon",
-            format!(
-                "{:?} cannot attack beyond its Range ({range:?}) with max_range_hard = true («Range»); give the fighter a movement toward its Range",
-                w.name
-            ),
-        ));
-    }
-    if w.kind == WeaponKind::Melee && stand != Distance::PointBlank {
-        return Err(RulesError::field(
-            if goal.is_some() { "movement" } else { "weapon" },
-            format!(
-                "{:?} is a melee weapon, usable only at point_blank distance (digest §4.5); a melee fighter at a distance needs movement = \"close\"",
-                w.name
-            ),
-        ));
-    }
-    if s.fire_mode != FireMode::Single && !w.automatic {
-        return Err(RulesError::field(
-            "fire_mode",
-            format!(
-                "{:?} is not automatic; bursts, sprays and strafes need an automatic weapon (automatic = true)",
-                w.name
-            ),
-        ));
-    }
-    let aid_skill = reference::skill_level(&s.skills, "Medicine (First Aid)");
-    if s.first_aid && aid_skill <= 0 {
-        return Err(RulesError::field(
-            "first_aid",
-            "first aid needs Medicine (First Aid) or Medicine: the skill cannot be used untrained («Example Skills»)",
-        ));
-    }
-    let (mag, per_attack) = ammunition(o, w, s.fire_mode)?;
-    let strafe = matches!(
-        s.fire_mode,
-        FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge
-    );
-    let unarmed = w.name == "unarmed" || w.skill.to_ascii_lowercase().contains("unarmed");
-    let atk_skill = reference::skill_level(&s.skills, &w.skill);
-    let nonlethal = match s.damage_type {
-        DamageType::Nonlethal if w.kind == WeaponKind::Firearm => {
+        let aid_skill = reference::skill_level(&s.skills, "Medicine (First Aid)");
+        if s.first_aid && aid_skill <= 0 {
             return Err(RulesError::field(
-                "damage_type",
-                "firearms always deal lethal damage («Non-Lethal Combat»)",
+                "first_aid",
+                "first aid needs Medicine (First Aid) or Medicine: the skill cannot be used untrained («Example Skills»)",
             ));
         }
-        DamageType::Nonlethal if w.kind == WeaponKind::Explosive => {
-            return Err(RulesError::field(
-                "damage_type",
-                "explosives always deal lethal damage («Non-Lethal Combat»)",
-            ));
-        }
-        DamageType::Nonlethal => true,
-        DamageType::Lethal => unarmed && atk_skill <= o.unarmed_nonlethal_max_skill,
-    };
-    let nonlethal_pen = if nonlethal && !unarmed {
-        o.nonlethal_weapon_penalty
-    } else {
-        0
-    };
-    let offhand = if s.offhand { o.offhand_penalty } else { 0 };
-    let atk_base =
-        attr(&a, w.attack_attribute) + atk_skill + s.attack_modifier - offhand - nonlethal_pen;
-    // «Damage»: explosives "deal their own damage", based on no attribute.
-    let dmg_attr = match w.kind {
-        WeaponKind::Melee | WeaponKind::Thrown => a[0],
-        WeaponKind::Explosive => 0,
-        _ => a[6],
-    };
-    // «Automatic Weapons»: a burst adds half the bonus, rounded up; a spray triples it; a
-    // strafe deals "the normal damage of the weapon" (G14).
-    let bonus = match s.fire_mode {
-        FireMode::Single => w.damage,
-        FireMode::Burst => reference::burst_bonus(w.damage),
-        FireMode::Spray => w.damage * o.spray_mult,
-        FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge => {
-            match o.strafe_damage {
-                StrafeDamage::Normal => w.damage,
-                StrafeDamage::Tripled => w.damage * o.spray_mult,
+        let (mag, per_attack) = ammunition(o, w, s.fire_mode)?;
+        let strafe = matches!(
+            s.fire_mode,
+            FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge
+        );
+        let unarmed = w.name == "unarmed" || w.skill.to_ascii_lowercase().contains("unarmed");
+        let atk_skill = reference::skill_level(&s.skills, &w.skill);
+        let nonlethal = match s.damage_type {
+            DamageType::Nonlethal if w.kind == WeaponKind::Firearm => {
+                return Err(RulesError::field(
+                    "damage_type",
+                    "firearms always deal lethal damage («Non-Lethal Combat»)",
+                ));
             }
+            DamageType::Nonlethal if w.kind == WeaponKind::Explosive => {
+                return Err(RulesError::field(
+                    "damage_type",
+                    "explosives always deal lethal damage («Non-Lethal Combat»)",
+                ));
+            }
+            DamageType::Nonlethal => true,
+            DamageType::Lethal => unarmed && atk_skill <= o.unarmed_nonlethal_max_skill,
+        };
+        let nonlethal_pen = if nonlethal && !unarmed {
+            o.nonlethal_weapon_penalty
+        } else {
+            0
+        };
+        let offhand = if s.offhand { o.offhand_penalty } else { 0 };
+        let atk_base =
+            attr(&a, w.attack_attribute) + atk_skill + s.attack_modifier - offhand - nonlethal_pen;
+        // «Damage»: explosives "deal their own damage", based on no attribute.
+        let dmg_attr = match w.kind {
+            WeaponKind::Melee | WeaponKind::Thrown => a[0],
+            WeaponKind::Explosive => 0,
+            _ => a[6],
+        };
+        // «Automatic Weapons»: a burst adds half the bonus, rounded up; a spray triples it; a
+        // strafe deals "the normal damage of the weapon" (G14).
+        let bonus = match s.fire_mode {
+            FireMode::Single => w.damage,
+            FireMode::Burst => reference::burst_bonus(w.damage),
+            FireMode::Spray => w.damage * o.spray_mult,
+            FireMode::StrafeSmall | FireMode::StrafeMedium | FireMode::StrafeLarge => {
+                match o.strafe_damage {
+                    StrafeDamage::Normal => w.damage,
+                    StrafeDamage::Tripled => w.damage * o.spray_mult,
+                }
+            }
+        };
+        let dmg_base = dmg_attr + bonus + if unarmed { o.unarmed_damage_bonus } else { 0 };
+        let levels = match &s.wound_levels {
+            Some(lv) => reference::check_wound_levels(d.health, lv)
+                .map_err(|m| RulesError::field("wound_levels", m))?,
+            None => reference::wound_levels(d.health, o.bonus_allocation),
+        };
+        let cum = reference::thresholds(levels).map(|c| c as u8);
+        if o.max_actions_per_round > 0 && max_actions_of(s) > o.max_actions_per_round {
+            return Err(RulesError::field(
+                "policy",
+                format!(
+                    "{} (with its move and reserved actions) takes up to {} actions but max_actions_per_round = {}",
+                    s.policy,
+                    max_actions_of(s),
+                    o.max_actions_per_round
+                ),
+            ));
         }
-    };
-    let dmg_base = dmg_attr + bonus + if unarmed { o.unarmed_damage_bonus } else { 0 };
-    let levels = match &s.wound_levels {
-        Some(lv) => reference::check_wound_levels(d.health, lv)
-            .map_err(|m| RulesError::field("wound_levels", m))?,
-        None => reference::wound_levels(d.health, o.bonus_allocation),
-    };
-    let cum = reference::thresholds(levels).map(|c| c as u8);
-    if o.max_actions_per_round > 0 && max_actions_of(s) > o.max_actions_per_round {
-        return Err(RulesError::field(
-            "policy",
-            format!(
-                "{} (with its move and reserved actions) takes up to {} actions but max_actions_per_round = {}",
-                s.policy,
-                max_actions_of(s),
-                o.max_actions_per_round
-            ),
-        ));
+        Ok(Fighter {
+            attrs: a,
+            derived: d,
+            skills: s.skills.clone(),
+            kind: w.kind,
+            range,
+            bullet: w.bullet,
+            spread: w.spread
+                || matches!(s.fire_mode, FireMode::Burst | FireMode::Spray)
+                || (strafe && o.strafe_spread),
+            atk_base,
+            atk_skill,
+            dmg_base,
+            res_base: a[1] + s.armor.resistance,
+            armor: s.armor.resistance,
+            con: a[1],
+            cum,
+            status_at: std::array::from_fn(|d| {
+                cum.iter().filter(|&&c| d >= usize::from(c)).count() as u8
+            }),
+            fatigue: d.fatigue as u8,
+            grace: match (o.pools_enabled, o.pool_start) {
+                (false, _) | (_, PoolStart::Empty) => 0,
+                (true, PoolStart::Full) => d.grace as u8,
+                (true, PoolStart::Half) => (d.grace / 2) as u8,
+            },
+            init_key: (d.initiative, a[2], a[6]),
+            nonlethal,
+            prowess: a[2],
+            defense_modifier: s.defense_modifier,
+            plan: s.policy,
+            grace_policy: s.grace,
+            split: s.penalty_split,
+            simultaneous: s.simultaneous,
+            reserve: s.reserve,
+            goal: goal.map(|d| d as u8),
+            fire_mode: s.fire_mode,
+            aid_base: s
+                .first_aid
+                .then_some(attr(&a, o.first_aid_attribute) + aid_skill),
+            area,
+            mag,
+            per_attack,
+            spares: if mag > 0 { s.spare_magazines } else { 0 },
+        })
     }
-    Ok(Fighter {
-        attrs: a,
-        derived: d,
-        skills: s.skills.clone(),
-        kind: w.kind,
-        range,
-        bullet: w.bullet,
-        spread: w.spread
-            || matches!(s.fire_mode, FireMode::Burst | FireMode::Spray)
-            || (strafe && o.strafe_spread),
-        atk_base,
-        atk_skill,
-        dmg_base,
-        res_base: a[1] + s.armor.resistance,
-        armor: s.armor.resistance,
-        con: a[1],
-        cum,
-        status_at: std::array::from_fn(|d| {
-            cum.iter().filter(|&&c| d >= usize::from(c)).count() as u8
-        }),
-        fatigue: d.fatigue as u8,
-        grace: match (o.pools_enabled, o.pool_start) {
-            (false, _) | (_, PoolStart::Empty) => 0,
-            (true, PoolStart::Full) => d.grace as u8,
-            (true, PoolStart::Half) => (d.grace / 2) as u8,
-        },
-        init_key: (d.initiative, a[2], a[6]),
-        nonlethal,
-        prowess: a[2],
-        defense_modifier: s.defense_modifier,
-        plan: s.policy,
-        grace_policy: s.grace,
-        split: s.penalty_split,
-        simultaneous: s.simultaneous,
-        reserve: s.reserve,
-        goal: goal.map(|d| d as u8),
-        fire_mode: s.fire_mode,
-        aid_base: s
-            .first_aid
-            .then_some(attr(&a, o.first_aid_attribute) + aid_skill),
-        area,
-        mag,
-        per_attack,
-        spares: if mag > 0 { s.spare_magazines } else { 0 },
-    })
 }
 
 /// The magazine a weapon's ammunition is tracked in (0 = not tracked) and the rounds one
@@ -526,12 +530,15 @@ pub fn attack_line(o: &GamecraftOptions, x: &Fighter, y: &Fighter) -> AttackLine
     }
 }
 
-/// Builds a matchup.
-pub fn matchup(o: &GamecraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
-    Matchup {
-        line: [attack_line(o, a, b), attack_line(o, b, a)],
-        f: [a.clone(), b.clone()],
-        dist0: o.distance as u8,
-        die: DieTable::new(o.explode_mode),
+impl crate::Pair<Gamecraft> for Matchup {
+    /// Builds a matchup.
+    fn pair(rules: &Gamecraft, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        let o = rules.options();
+        Ok(Matchup {
+            line: [attack_line(o, a, b), attack_line(o, b, a)],
+            f: [a.clone(), b.clone()],
+            dist0: o.distance as u8,
+            die: DieTable::new(o.explode_mode),
+        })
     }
 }

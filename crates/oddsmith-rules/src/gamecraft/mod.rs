@@ -28,87 +28,46 @@ pub use fighter::{Fighter, Matchup};
 pub use options::GamecraftOptions;
 pub use spec::FighterSpec;
 
-use crate::solver::{self, Step};
+use crate::solver;
 use duel::State;
 use options::ExplodeMode;
 
-use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo,
-    Tally, Winner,
-};
+use crate::{CheckGrid, ExactDuel, Ruleset, Winner};
 
 /// The Gamecraft System 1.0 ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gamecraft {
-    o: GamecraftOptions,
-}
+pub type Gamecraft = crate::Rules<GamecraftOptions>;
 
 /// Names of Gamecraft's per-duel counters.
-pub const COUNTERS: &[&str] = &[
-    "a_criticals",
-    "a_fumbles",
-    "a_dodges",
-    "a_grace_spent",
-    "b_criticals",
-    "b_fumbles",
-    "b_dodges",
-    "b_grace_spent",
-];
+pub const COUNTERS: &[&str] =
+    crate::per_side_counters!["criticals", "fumbles", "dodges", "grace_spent"];
 
-impl crate::Ruleset for Gamecraft {
+impl Ruleset for Gamecraft {
     const ID: &'static str = "gamecraft";
     const TITLE: &'static str = "The Gamecraft System 1.0";
+    const SUMMARY: &'static str =
+        "Duels: limited-exploding 1d6−1 + Prowess + weapon skill against Prowess + \
+        Combat Defense (+ dodge roll or +10 full dodge, + range), damage \
+        (Strength/Perception + weapon + die) minus resistance (Constitution + \
+        armour + die) into six wound levels of Health/6 with −1…−4 penalties. \
+        Initiative once per combat, actions resolved in phases, −N for N actions, \
+        Grace spent up to the skill level; simultaneous and reserved actions; \
+        movement between distance categories with range modifiers and moving \
+        targets; bursts, sprays and strafes; first aid against bleeding; \
+        explosives (a blast the target rolls to avoid, Range by Range, at full, \
+        half or quarter damage). Exact solver included.";
     type FighterSpec = FighterSpec;
-    type Options = GamecraftOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = GamecraftCheck;
 
-    fn new(o: GamecraftOptions) -> Result<Self, RulesError> {
-        // Every number stays small, so no sum in the duel loop can overflow.
-        o.check_ranges()?;
-        Ok(Gamecraft { o })
-    }
-
-    fn options(&self) -> &GamecraftOptions {
-        &self.o
-    }
-
-    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        Ok(fighter::matchup(&self.o, a, b))
-    }
-
-    fn start(&self, m: &Matchup) -> State {
-        State::start(m)
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::step(m, &self.o, s, roller, tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
-    }
-
     /// `None` under `explode_mode = "unlimited"`: a die has unboundedly many faces.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        self.exact_given_start(m, State::start(m))
+        self.exact_given_start(m, self.start(m))
     }
 
     fn no_exact_reason(&self) -> Option<&'static str> {
-        (self.o.explode_mode == ExplodeMode::Unlimited)
+        (self.options().explode_mode == ExplodeMode::Unlimited)
             .then_some("under explode_mode = \"unlimited\" a die has unboundedly many faces")
     }
 
@@ -120,43 +79,11 @@ impl crate::Ruleset for Gamecraft {
     }
 
     fn capped(&self, s: &State) -> bool {
-        duel::next_is_round_start(s) && s.round >= self.o.max_rounds
+        duel::next_is_round_start(s) && s.round >= self.options().max_rounds
     }
 
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels: limited-exploding 1d6−1 + Prowess + weapon skill against Prowess + \
-                      Combat Defense (+ dodge roll or +10 full dodge, + range), damage \
-                      (Strength/Perception + weapon + die) minus resistance (Constitution + \
-                      armour + die) into six wound levels of Health/6 with −1…−4 penalties. \
-                      Initiative once per combat, actions resolved in phases, −N for N actions, \
-                      Grace spent up to the skill level; simultaneous and reserved actions; \
-                      movement between distance categories with range modifiers and moving \
-                      targets; bursts, sprays and strafes; first aid against bleeding; \
-                      explosives (a blast the target rolls to avoid, Range by Range, at full, \
-                      half or quarter damage). Exact solver included.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: options::OPTION_DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
-    }
-
-    fn parse_check(&self, params: &CheckParams) -> Result<GamecraftCheck, RulesError> {
-        check::parse(&self.o, params)
-    }
-
-    fn check_exact(&self, c: &GamecraftCheck) -> CheckExact {
-        check::exact(&self.o, c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &GamecraftCheck, roller: &mut R) -> i64 {
-        check::sample(&self.o, c, roller)
     }
 
     /// XP to build the fighter from the minimum character (every attribute 1, no skills) by the
@@ -169,13 +96,13 @@ impl crate::Ruleset for Gamecraft {
 
     /// Derived attributes, wound levels, combat figures and creation/XP cost.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let d = f.derived;
         let a = fighter::attributes(spec);
         let c = reference::cost(a, &spec.skills);
-        let line = fighter::attack_line(&self.o, &f, &f);
+        let line = fighter::attack_line(self.options(), &f, &f);
         let mut levels = Vec::new();
         let mut prev = 0;
         for &t in &f.cum {
@@ -243,7 +170,7 @@ impl crate::Ruleset for Gamecraft {
 impl Gamecraft {
     /// P(A wins) given who acts first (0 = A), by exact solution; for reports and tests.
     pub fn exact_given_first(&self, m: &Matchup, first: u8) -> Option<ExactDuel> {
-        let mut s = State::start(m);
+        let mut s = self.start(m);
         s.first = first;
         s.init = true;
         self.exact_given_start(m, s)
@@ -251,7 +178,7 @@ impl Gamecraft {
 
     /// The exact solution from a given state; `None` under `explode_mode = "unlimited"`.
     fn exact_given_start(&self, m: &Matchup, start: State) -> Option<ExactDuel> {
-        if crate::Ruleset::no_exact_reason(self).is_some() {
+        if self.no_exact_reason().is_some() {
             return None;
         }
         solver::solve(self, m, start)

@@ -25,7 +25,7 @@ use crate::FieldDoc;
 crate::options! {
     /// Options under `[options]` for `ruleset = "gamecraft"`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
-    pub struct GamecraftOptions {
+    pub struct GamecraftOptions: RulesetOptions {
         /// The die: `limited` explosion (RAW), `unlimited` or `none` (for comparison).
         explode_mode: ExplodeMode = ExplodeMode::Limited => (
             "\"limited\"",

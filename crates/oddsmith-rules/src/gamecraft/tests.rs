@@ -11,7 +11,7 @@ use super::spec::*;
 use super::tables::{self, Distance, die_dist};
 use super::*;
 use crate::testing::within_4_sigma;
-use crate::{CheckParams, RngRoller, Ruleset, Winner};
+use crate::{CheckParams, RngRoller, Ruleset, RulesError, Winner};
 
 fn close(a: f64, b: f64, tol: f64) {
     assert!((a - b).abs() <= tol, "{a} vs {b} (tol {tol})");
@@ -633,7 +633,7 @@ fn d_setup_values() {
     assert_eq!(x.ratio_at_least(12 - 11), (5, 6));
     // E[new damage] and P(≥ 1 point) per attack, by enumerating the duel's own attack step.
     let per_attack = |first: u8| {
-        let mut s = duel::State::start(&m);
+        let mut s = g.start(&m);
         s.init = true;
         s.first = first;
         s.round = 1;
@@ -645,7 +645,7 @@ fn d_setup_values() {
             |r| {
                 let mut s2 = s;
                 let mut rec = Sustained(0);
-                duel::step(&m, g.options(), &mut s2, r, &mut rec);
+                g.step(&m, &mut s2, r, &mut rec);
                 rec.0
             },
             |d, q| {
@@ -667,8 +667,8 @@ fn d_setup_values() {
     let mut pf = 0.0;
     crate::roller::enumerate(
         |r| {
-            let mut s = duel::State::start(&m);
-            duel::step(&m, g.options(), &mut s, r, &mut duel::NoTally);
+            let mut s = g.start(&m);
+            g.step(&m, &mut s, r, &mut duel::NoTally);
             s.first
         },
         |first, q| {
@@ -1203,8 +1203,8 @@ fn duel_initiative_tie_break_o10() {
         let mut pf = 0.0;
         crate::roller::enumerate(
             |r| {
-                let mut s = duel::State::start(&m);
-                duel::step(&m, g.options(), &mut s, r, &mut duel::NoTally);
+                let mut s = g.start(&m);
+                g.step(&m, &mut s, r, &mut duel::NoTally);
                 assert!(s.init);
                 s.first
             },
@@ -1243,7 +1243,7 @@ fn borg_attack(
 ) -> (f64, Vec<u8>) {
     let (g, m) = setup(o, &aldric(), &b);
     assert_eq!((m.line[1].atk, m.line[1].tn), (11, 12));
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     s.init = true;
     s.first = 1;
     s.round = 1;
@@ -1260,7 +1260,7 @@ fn borg_attack(
         |r| {
             let mut s2 = s;
             let mut rec = HitRec::default();
-            duel::step(&m, g.options(), &mut s2, r, &mut rec);
+            g.step(&m, &mut s2, r, &mut rec);
             assert_eq!(s2.f[1].grace, grace - rec.grace);
             rec
         },
@@ -1324,7 +1324,7 @@ fn duel_grace_spending() {
 fn surprise_is_spent_by_the_first_attack() {
     let o = opts(|o| o.surprise_first_attack = true);
     let (g, m) = setup(o, &aldric(), &borg());
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     s.init = true;
     s.first = 1;
     s.round = 1;
@@ -1336,7 +1336,7 @@ fn surprise_is_spent_by_the_first_attack() {
         |r| {
             let mut s2 = s;
             let mut rec = HitRec::default();
-            duel::step(&m, g.options(), &mut s2, r, &mut rec);
+            g.step(&m, &mut s2, r, &mut rec);
             (rec.hit, s2.surprised)
         },
         |(hit, surprised), q| {
@@ -1483,14 +1483,14 @@ impl duel::Tally for Order {
 /// The state after the first round's declarations, with initiative already settled
 /// (`first` acts first); the round start must roll no dice.
 fn declared(g: &Gamecraft, m: &Matchup, first: u8) -> duel::State {
-    let mut s = duel::State::start(m);
+    let mut s = g.start(m);
     s.init = true;
     s.first = first;
     let mut out = Vec::new();
     crate::roller::enumerate(
         |r| {
             let mut s2 = s;
-            duel::step(m, g.options(), &mut s2, r, &mut duel::NoTally);
+            g.step(m, &mut s2, r, &mut duel::NoTally);
             s2
         },
         |s2, q| out.push((s2, q)),
@@ -1514,7 +1514,7 @@ fn branches(
             let mut s2 = s;
             let mut rec = Order::default();
             for _ in 0..steps {
-                if duel::step(m, g.options(), &mut s2, r, &mut rec) != duel::Step::Continue {
+                if g.step(m, &mut s2, r, &mut rec) != duel::Step::Continue {
                     break;
                 }
             }
@@ -1770,7 +1770,7 @@ fn movement_and_range() {
     crate::roller::enumerate(
         |r| {
             let mut x = hurt;
-            duel::step(&m, g.options(), &mut x, r, &mut duel::NoTally);
+            g.step(&m, &mut x, r, &mut duel::NoTally);
             x
         },
         |x, _| after.push(x),
@@ -1778,10 +1778,7 @@ fn movement_and_range() {
     assert!(after.iter().all(|x| x.f[0].run));
     let mut x = after[0];
     x.first = 0;
-    duel::step(
-        &m,
-        g.options(),
-        &mut x,
+    g.step(&m, &mut x,
         &mut crate::roller::TapeRoller::new(&[]),
         &mut duel::NoTally,
     );
@@ -1881,17 +1878,14 @@ fn first_aid_stops_bleeding() {
             o.stop_bleed_tn_base = base;
         });
         let (g, m) = setup(o, &medic, &borg());
-        let mut s = duel::State::start(&m);
+        let mut s = g.start(&m);
         s.init = true;
         s.first = 0;
         s.f[0].dmg = m.f[0].cum[2];
         s.pre = 3;
         let s = {
             let mut x = s;
-            duel::step(
-                &m,
-                g.options(),
-                &mut x,
+            g.step(&m, &mut x,
                 &mut crate::roller::TapeRoller::new(&[]),
                 &mut duel::NoTally,
             );
@@ -1912,10 +1906,7 @@ fn first_aid_stops_bleeding() {
         x.f[0].bleed = 5;
         x.ev = u8::MAX;
         x.pre = 0;
-        duel::step(
-            &m,
-            g.options(),
-            &mut x,
+        g.step(&m, &mut x,
             &mut crate::roller::TapeRoller::new(&[]),
             &mut duel::NoTally,
         );
@@ -2035,7 +2026,8 @@ fn exact_matches_monte_carlo_new_rules() {
 
 /// The first exact solver: `solver::forward` with an ordered cache, kept as the reference the
 /// shared solver's transition cache must match bit for bit.
-fn reference_solve(m: &Matchup, o: &GamecraftOptions, start: duel::State) -> crate::ExactDuel {
+fn reference_solve(m: &Matchup, g: &Gamecraft, start: duel::State) -> crate::ExactDuel {
+    let o = g.options();
     use crate::solver::forward;
     type Transitions = Vec<(duel::State, duel::Step, f64)>;
     let mut cache: BTreeMap<duel::State, Transitions> = BTreeMap::new();
@@ -2058,7 +2050,7 @@ fn reference_solve(m: &Matchup, o: &GamecraftOptions, start: duel::State) -> cra
                 crate::roller::enumerate(
                     |roller| {
                         let mut s2 = key;
-                        let r = duel::step(m, o, &mut s2, roller, &mut duel::NoTally);
+                        let r = g.step(m, &mut s2, roller, &mut duel::NoTally);
                         (s2, r)
                     },
                     |(s2, r), q| {
@@ -2104,9 +2096,9 @@ fn exact_solver_is_bit_identical_to_reference() {
     ];
     for (o, a, b) in cases {
         let (g, m) = setup(o.clone(), &a, &b);
-        let start = duel::State::start(&m);
+        let start = g.start(&m);
         let fast = crate::solver::solve(&g, &m, start).unwrap();
-        let slow = reference_solve(&m, &o, start);
+        let slow = reference_solve(&m, &g, start);
         assert_eq!(fast.p_a_win.to_bits(), slow.p_a_win.to_bits());
         assert_eq!(fast.p_b_win.to_bits(), slow.p_b_win.to_bits());
         assert_eq!(fast.p_draw.to_bits(), slow.p_draw.to_bits());
@@ -2149,7 +2141,7 @@ fn exact_timing() {
         let e = g.exact(&m).unwrap();
         let fast = t.elapsed();
         let t = std::time::Instant::now();
-        let r = reference_solve(&m, g.options(), duel::State::start(&m));
+        let r = reference_solve(&m, &g, g.start(&m));
         let slow = t.elapsed();
         assert_eq!(e.p_a_win.to_bits(), r.p_a_win.to_bits());
         eprintln!(
@@ -2184,7 +2176,7 @@ fn one_step(g: &Gamecraft, m: &Matchup, s: duel::State) -> Vec<(duel::State, i32
         |r| {
             let mut s2 = s;
             let mut t = Sustained(0);
-            duel::step(m, g.options(), &mut s2, r, &mut t);
+            g.step(m, &mut s2, r, &mut t);
             (s2, t.0)
         },
         |(s2, d), q| out.push((s2, d, q)),
@@ -2275,7 +2267,7 @@ fn explosion_table_and_fractions() {
 fn explosion_worked_example() {
     let (g, m) = setup(GamecraftOptions::default(), &grenadier(), &blast_target());
     assert_eq!(m.f[1].res_base, 6);
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     s.blast = pending(1, 0, true, false);
     let out = one_step(&g, &m, s);
     let mean: f64 = out.iter().map(|&(_, d, q)| f64::from(d) * q).sum();
@@ -2328,7 +2320,7 @@ fn explosion_worked_example() {
         &grenadier(),
         &blast_target(),
     );
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     s.blast = pending(1, 0, true, false);
     let mean: f64 = one_step(&g, &m, s)
         .iter()
@@ -2341,7 +2333,7 @@ fn explosion_worked_example() {
 #[test]
 fn explosion_avoidance() {
     let (g, m) = setup(GamecraftOptions::default(), &grenadier(), &blast_target());
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     let dist = |s: duel::State| {
         let mut by: BTreeMap<u8, f64> = BTreeMap::new();
         for (s2, _, q) in one_step(&g, &m, s) {
@@ -2390,7 +2382,7 @@ fn explosion_avoidance() {
     clumsy.prowess = 2;
     clumsy.skills.clear();
     let (g, m) = setup(GamecraftOptions::default(), &grenadier(), &clumsy);
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     s.blast = pending(1, 0, false, false);
     let mut by: BTreeMap<u8, f64> = BTreeMap::new();
     for (s2, _, q) in one_step(&g, &m, s) {
@@ -2406,7 +2398,7 @@ fn explosion_avoidance() {
         &grenadier(),
         &blast_target(),
     );
-    let mut s = duel::State::start(&m);
+    let mut s = g.start(&m);
     s.blast = pending(1, 0, false, false);
     let p: f64 = one_step(&g, &m, s)
         .iter()
@@ -2650,10 +2642,10 @@ fn spray_reloads_then_runs_dry() {
         let declared_attacks = s.f[0].n_att;
         let mut rec = Order::default();
         // A's action, then B's full dodge (no dice), then the next round's declarations.
-        duel::step(&m, g.options(), &mut s, &mut r, &mut rec);
+        g.step(&m, &mut s, &mut r, &mut rec);
         seen.push((declared_attacks, rec.events.len(), s.f[0].ammo, s.f[0].spare));
         while s.ev != 0 {
-            duel::step(&m, g.options(), &mut s, &mut r, &mut duel::NoTally);
+            g.step(&m, &mut s, &mut r, &mut duel::NoTally);
         }
     }
     assert_eq!(

@@ -7,6 +7,7 @@ use oddsmith_dice::Dist;
 use super::attack::{
     CritEffect, after_dr, blows, damage_dist, defense, is_crit, skill_dist, strength_dist, total_x2,
 };
+use super::OpenRpg;
 use super::options::{OpenRpgOptions, SkillRoll, StrengthToken};
 use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
 
@@ -52,7 +53,7 @@ pub enum OpenRpgCheck {
 
 crate::check_params! {
     /// The parameters of `oddsmith check openrpg`: accepted names and docs.
-    pub mod params {
+    pub mod params for OpenRpgCheck {
         "kind" => (
             "\"skill\"",
             "skill (roll against dc) | blows (attack roll → blows landed) | damage (a sequence's damage after armour)",
@@ -124,42 +125,177 @@ fn int(p: &CheckParams, k: &str, d: i64, lo: i64, hi: i64) -> Result<i64, RulesE
     }
 }
 
-/// Parses `kind=skill|blows|damage` and its parameters.
-pub fn parse(o: &OpenRpgOptions, p: &CheckParams) -> Result<OpenRpgCheck, RulesError> {
-    p.only(params::NAMES)?;
-    let skill = int(p, "skill", 6, 0, 30)? as i32;
-    match p.get("kind").unwrap_or("skill") {
-        "skill" => Ok(OpenRpgCheck::Skill {
-            skill,
-            dc: int(p, "dc", 30, -1000, 100_000)?,
-        }),
-        "blows" => Ok(OpenRpgCheck::Blows {
-            skill,
-            rate: int(p, "rate", 25, 0, 1000)? as i32,
-            cadence: int(p, "cadence", 1, 1, 10)? as i32,
-            required: int(p, "required", 25, 0, 100_000)?,
-        }),
-        "damage" => {
-            let strength = int(p, "strength", 3, 0, 30)? as i32;
-            let expr = p.get("damage").unwrap_or("str+22");
-            let damage = damage_dist(expr, strength, o.strength_token)
-                .map_err(|e| RulesError::check("damage", e.to_string()))?;
-            let effect = CritEffect::parse(p.get("crit").unwrap_or("x2"))
-                .map_err(|e| RulesError::check("crit", e.to_string()))?;
-            Ok(OpenRpgCheck::Damage {
-                damage,
-                blows: int(p, "blows", 1, 0, 6)? as u32,
-                crit_range: int(p, "crit_range", 0, 0, 20)? as i32,
-                effect,
-                dr: int(p, "dr", 0, 0, 100)?,
-                defense: int(p, "defense", 0, 0, 10_000)?,
-                def_strength: int(p, "def_strength", 0, 0, 30)? as i32,
-            })
+impl crate::Check<OpenRpg> for OpenRpgCheck {
+    /// Parses `kind=skill|blows|damage` and its parameters.
+    fn parse(rules: &OpenRpg, p: &CheckParams) -> Result<OpenRpgCheck, RulesError> {
+        let o = rules.options();
+        p.only(params::NAMES)?;
+        let skill = int(p, "skill", 6, 0, 30)? as i32;
+        match p.get("kind").unwrap_or("skill") {
+            "skill" => Ok(OpenRpgCheck::Skill {
+                skill,
+                dc: int(p, "dc", 30, -1000, 100_000)?,
+            }),
+            "blows" => Ok(OpenRpgCheck::Blows {
+                skill,
+                rate: int(p, "rate", 25, 0, 1000)? as i32,
+                cadence: int(p, "cadence", 1, 1, 10)? as i32,
+                required: int(p, "required", 25, 0, 100_000)?,
+            }),
+            "damage" => {
+                let strength = int(p, "strength", 3, 0, 30)? as i32;
+                let expr = p.get("damage").unwrap_or("str+22");
+                let damage = damage_dist(expr, strength, o.strength_token)
+                    .map_err(|e| RulesError::check("damage", e.to_string()))?;
+                let effect = CritEffect::parse(p.get("crit").unwrap_or("x2"))
+                    .map_err(|e| RulesError::check("crit", e.to_string()))?;
+                Ok(OpenRpgCheck::Damage {
+                    damage,
+                    blows: int(p, "blows", 1, 0, 6)? as u32,
+                    crit_range: int(p, "crit_range", 0, 0, 20)? as i32,
+                    effect,
+                    dr: int(p, "dr", 0, 0, 100)?,
+                    defense: int(p, "defense", 0, 0, 10_000)?,
+                    def_strength: int(p, "def_strength", 0, 0, 30)? as i32,
+                })
+            }
+            k => Err(RulesError::check(
+                "kind",
+                format!("{k:?}: expected skill, blows or damage"),
+            )),
         }
-        k => Err(RulesError::check(
-            "kind",
-            format!("{k:?}: expected skill, blows or damage"),
-        )),
+    }
+
+    /// The exact distribution of a check's result.
+    fn exact(&self, rules: &OpenRpg) -> CheckExact {
+        let (o, c) = (rules.options(), self);
+        match c {
+            OpenRpgCheck::Skill { skill, dc } => CheckExact {
+                description: format!(
+                    "skill {skill} ({}) against {dc}",
+                    roll_name(o.skill_roll, *skill)
+                ),
+                distribution: skill_dist(o.skill_roll, *skill),
+                success_at_least: *dc,
+                bands: Vec::new(),
+            },
+            OpenRpgCheck::Blows {
+                skill,
+                rate,
+                cadence,
+                required,
+            } => {
+                let d = skill_dist(o.skill_roll, *skill);
+                let w = d.iter().map(|(r, w)| {
+                    let n = if r >= *required {
+                        i64::from(blows(r, *rate, *cadence).0)
+                    } else {
+                        0
+                    };
+                    (n, w)
+                });
+                CheckExact {
+                    description: format!(
+                        "blows landed: {} against {required}, rate {rate}, strike 1/{cadence}",
+                        roll_name(o.skill_roll, *skill)
+                    ),
+                    distribution: Dist::from_weights(w).expect("non-empty"),
+                    success_at_least: 1,
+                    bands: vec![
+                        Band {
+                            name: "miss".into(),
+                            lo: None,
+                            hi: Some(0),
+                        },
+                        Band {
+                            name: "one blow".into(),
+                            lo: Some(1),
+                            hi: Some(1),
+                        },
+                        Band {
+                            name: "several blows".into(),
+                            lo: Some(2),
+                            hi: None,
+                        },
+                    ],
+                }
+            }
+            OpenRpgCheck::Damage {
+                damage,
+                blows,
+                crit_range,
+                effect,
+                dr,
+                defense: def,
+                def_strength,
+            } => {
+                let cw = crit_weights(*blows, crit20(o, *crit_range));
+                let sd = strength_dist(o.strength_token, *def_strength);
+                let r = o.resolved();
+                let mut pairs = Vec::new();
+                for (b, wb) in damage.iter() {
+                    for (c, &wc) in cw.iter().enumerate() {
+                        let t = total_x2(b, *blows, c as u32, *effect, r.multiplier);
+                        let after = after_dr(t, dr * 100, o.dr_rounding);
+                        for (s, ws) in sd.iter() {
+                            let fin = (after - defense(*def, 0, s, 0)).max(0);
+                            pairs.push((fin, wb * wc * ws));
+                        }
+                    }
+                }
+                CheckExact {
+                    description: format!(
+                        "damage of {blows} landed blows after DR {dr} % and defense {def} + strength {def_strength}"
+                    ),
+                    distribution: Dist::from_weights(pairs).expect("non-empty"),
+                    success_at_least: 1,
+                    bands: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Samples one check result through the roller: the dice the rules roll, in order.
+    fn sample<R: Roller>(&self, rules: &OpenRpg, r: &mut R) -> i64 {
+        let (o, c) = (rules.options(), self);
+        match c {
+            OpenRpgCheck::Skill { skill, .. } => roll_skill(o.skill_roll, *skill, r),
+            OpenRpgCheck::Blows {
+                skill,
+                rate,
+                cadence,
+                required,
+            } => {
+                let v = roll_skill(o.skill_roll, *skill, r);
+                if v >= *required {
+                    i64::from(blows(v, *rate, *cadence).0)
+                } else {
+                    0
+                }
+            }
+            OpenRpgCheck::Damage {
+                damage,
+                blows,
+                crit_range,
+                effect,
+                dr,
+                defense: def,
+                def_strength,
+            } => {
+                let at_least = o.resolved().crit_at_least;
+                let crits = (0..*blows)
+                    .filter(|_| is_crit(r.roll(20), *crit_range, at_least))
+                    .count();
+                let b = sample_dist(damage, r);
+                let t = total_x2(b, *blows, crits as u32, *effect, o.resolved().multiplier);
+                let after = after_dr(t, dr * 100, o.dr_rounding);
+                let s = match o.strength_token {
+                    StrengthToken::Nd4 => (0..*def_strength).map(|_| i64::from(r.roll(4))).sum(),
+                    StrengthToken::Flat => i64::from(*def_strength),
+                };
+                (after - defense(*def, 0, s, 0)).max(0)
+            }
+        }
     }
 }
 
@@ -180,94 +316,6 @@ fn crit20(o: &OpenRpgOptions, range: i32) -> u128 {
     (1..=20u32)
         .filter(|&d| is_crit(d, range, o.resolved().crit_at_least))
         .count() as u128
-}
-
-/// The exact distribution of a check's result.
-pub fn exact(o: &OpenRpgOptions, c: &OpenRpgCheck) -> CheckExact {
-    match c {
-        OpenRpgCheck::Skill { skill, dc } => CheckExact {
-            description: format!(
-                "skill {skill} ({}) against {dc}",
-                roll_name(o.skill_roll, *skill)
-            ),
-            distribution: skill_dist(o.skill_roll, *skill),
-            success_at_least: *dc,
-            bands: Vec::new(),
-        },
-        OpenRpgCheck::Blows {
-            skill,
-            rate,
-            cadence,
-            required,
-        } => {
-            let d = skill_dist(o.skill_roll, *skill);
-            let w = d.iter().map(|(r, w)| {
-                let n = if r >= *required {
-                    i64::from(blows(r, *rate, *cadence).0)
-                } else {
-                    0
-                };
-                (n, w)
-            });
-            CheckExact {
-                description: format!(
-                    "blows landed: {} against {required}, rate {rate}, strike 1/{cadence}",
-                    roll_name(o.skill_roll, *skill)
-                ),
-                distribution: Dist::from_weights(w).expect("non-empty"),
-                success_at_least: 1,
-                bands: vec![
-                    Band {
-                        name: "miss".into(),
-                        lo: None,
-                        hi: Some(0),
-                    },
-                    Band {
-                        name: "one blow".into(),
-                        lo: Some(1),
-                        hi: Some(1),
-                    },
-                    Band {
-                        name: "several blows".into(),
-                        lo: Some(2),
-                        hi: None,
-                    },
-                ],
-            }
-        }
-        OpenRpgCheck::Damage {
-            damage,
-            blows,
-            crit_range,
-            effect,
-            dr,
-            defense: def,
-            def_strength,
-        } => {
-            let cw = crit_weights(*blows, crit20(o, *crit_range));
-            let sd = strength_dist(o.strength_token, *def_strength);
-            let r = o.resolved();
-            let mut pairs = Vec::new();
-            for (b, wb) in damage.iter() {
-                for (c, &wc) in cw.iter().enumerate() {
-                    let t = total_x2(b, *blows, c as u32, *effect, r.multiplier);
-                    let after = after_dr(t, dr * 100, o.dr_rounding);
-                    for (s, ws) in sd.iter() {
-                        let fin = (after - defense(*def, 0, s, 0)).max(0);
-                        pairs.push((fin, wb * wc * ws));
-                    }
-                }
-            }
-            CheckExact {
-                description: format!(
-                    "damage of {blows} landed blows after DR {dr} % and defense {def} + strength {def_strength}"
-                ),
-                distribution: Dist::from_weights(pairs).expect("non-empty"),
-                success_at_least: 1,
-                bands: Vec::new(),
-            }
-        }
-    }
 }
 
 fn roll_name(m: SkillRoll, n: i32) -> String {
@@ -304,46 +352,4 @@ fn sample_dist<R: Roller>(d: &Dist, r: &mut R) -> i64 {
         u -= w;
     }
     d.max()
-}
-
-/// Samples one check result through the roller: the dice the rules roll, in order.
-pub fn sample<R: Roller>(o: &OpenRpgOptions, c: &OpenRpgCheck, r: &mut R) -> i64 {
-    match c {
-        OpenRpgCheck::Skill { skill, .. } => roll_skill(o.skill_roll, *skill, r),
-        OpenRpgCheck::Blows {
-            skill,
-            rate,
-            cadence,
-            required,
-        } => {
-            let v = roll_skill(o.skill_roll, *skill, r);
-            if v >= *required {
-                i64::from(blows(v, *rate, *cadence).0)
-            } else {
-                0
-            }
-        }
-        OpenRpgCheck::Damage {
-            damage,
-            blows,
-            crit_range,
-            effect,
-            dr,
-            defense: def,
-            def_strength,
-        } => {
-            let at_least = o.resolved().crit_at_least;
-            let crits = (0..*blows)
-                .filter(|_| is_crit(r.roll(20), *crit_range, at_least))
-                .count();
-            let b = sample_dist(damage, r);
-            let t = total_x2(b, *blows, crits as u32, *effect, o.resolved().multiplier);
-            let after = after_dr(t, dr * 100, o.dr_rounding);
-            let s = match o.strength_token {
-                StrengthToken::Nd4 => (0..*def_strength).map(|_| i64::from(r.roll(4))).sum(),
-                StrengthToken::Flat => i64::from(*def_strength),
-            };
-            (after - defense(*def, 0, s, 0)).max(0)
-        }
-    }
 }

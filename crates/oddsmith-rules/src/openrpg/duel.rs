@@ -6,11 +6,12 @@
 //! The same [`advance`] serves the Monte Carlo duel (outcomes sampled through a [`Roller`]) and
 //! the exact solver ([`solve`]: every outcome of every step enumerated with its probability).
 
+use super::OpenRpg;
 use super::attack::TurnOutcome;
 use super::fighter::{Matchup, Table};
 use super::spec::{Readiness, Wait};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS};
-use crate::{Ending, ExactDuel, Roller, Step, Tally, Winner};
+use crate::{Ending, ExactDuel, Roller, Ruleset, Step, Tally, Winner};
 
 /// The duel state between steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,9 +34,9 @@ pub struct State {
 
 crate::duel_state!(State);
 
-impl State {
+impl crate::Duel<OpenRpg> for State {
     /// The state before the duel.
-    pub fn start(m: &Matchup) -> State {
+    fn start(_rules: &OpenRpg, m: &Matchup) -> State {
         State {
             round: 0,
             phase: 0,
@@ -45,6 +46,18 @@ impl State {
             lost: [false; 2],
             acted: [false; 2],
         }
+    }
+
+    /// One step ([`advance`]), its random choice sampled through the roller.
+    #[inline]
+    fn step<R: Roller, T: Tally>(
+        &mut self,
+        rules: &OpenRpg,
+        m: &Matchup,
+        roller: &mut R,
+        tally: &mut T,
+    ) -> Step {
+        advance(m, rules.options().max_rounds, self, &mut Sample(roller), tally)
     }
 }
 
@@ -291,11 +304,12 @@ impl Grids {
 /// The exact duel: forward iteration over every state, each step's choices enumerated with
 /// their probabilities; `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
 /// or [`MAX_WORK`] emissions.
-pub fn solve(m: &Matchup, max_rounds: u32) -> Option<ExactDuel> {
+pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
+    let max_rounds = rules.max_rounds();
     let mut p = [0.0f64; 3];
     let mut pmf = vec![0.0; max_rounds as usize + 1];
     let last = pmf.len() - 1;
-    let mut live: Vec<(State, f64)> = vec![(State::start(m), 1.0)];
+    let mut live: Vec<(State, f64)> = vec![(rules.start(m), 1.0)];
     let w = m.health[1].max(1) as usize;
     let cells = m.health[0].max(1) as usize * w;
     if cells > MAX_GRID {

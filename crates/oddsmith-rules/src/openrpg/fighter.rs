@@ -5,6 +5,7 @@ use super::attack::{
     AttackerStats, Context, CritEffect, DefenderStats, TurnOutcome, crit_chance, damage_dist,
     mean_damage, skill_dist, strength_dist, turn_table,
 };
+use super::OpenRpg;
 use super::options::{OpenRpgOptions, Resolved};
 use super::spec::{DodgeSize, FighterSpec, Location, Readiness, Target, Wait, WeaponClass};
 use crate::RulesError;
@@ -88,66 +89,69 @@ pub struct Matchup {
     pub dodge_stacks: bool,
 }
 
-/// Validates and compiles a fighter.
-pub fn compile(o: &OpenRpgOptions, s: &FighterSpec) -> Result<Fighter, RulesError> {
-    let w = &s.weapon.stats;
-    let a = &s.armor.stats;
-    let effect = CritEffect::parse(&w.crit_effect)
-        .map_err(|e| RulesError::field("weapon.crit_effect", e.to_string()))?;
-    if effect == CritEffect::Times(0) {
-        return Err(RulesError::field(
-            "weapon.crit_effect",
-            "a multiplier must be at least 1",
-        ));
+impl crate::Compile<OpenRpg> for Fighter {
+    /// Validates and compiles a fighter.
+    fn compile(rules: &OpenRpg, _name: &str, s: &FighterSpec) -> Result<Fighter, RulesError> {
+        let o = rules.options();
+        let w = &s.weapon.stats;
+        let a = &s.armor.stats;
+        let effect = CritEffect::parse(&w.crit_effect)
+            .map_err(|e| RulesError::field("weapon.crit_effect", e.to_string()))?;
+        if effect == CritEffect::Times(0) {
+            return Err(RulesError::field(
+                "weapon.crit_effect",
+                "a multiplier must be at least 1",
+            ));
+        }
+        let damage = damage_dist(&w.damage, s.strength, o.strength_token)
+            .map_err(|e| RulesError::field("weapon.damage", e.to_string()))?;
+        if damage.max() > 100_000 {
+            return Err(RulesError::field("weapon.damage", "at most 100000 damage"));
+        }
+        let r = o.resolved();
+        let rolled = if s.proficient { s.skill } else { s.combat_base };
+        let missile = w.class == WeaponClass::Missile;
+        // Armour weighs the wearer down: its agility penalty lowers the initiative roll as well as
+        // the dodge roll (legacy Dodge-).
+        let agility = skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0));
+        let init = if r.priority_levels {
+            agility.to_f64_pairs()
+        } else {
+            agility.shift(i64::from(w.length)).to_f64_pairs()
+        };
+        let dodge = (s.dodge && s.dodge_size != DodgeSize::None)
+            .then(|| agility.to_f64_pairs());
+        Ok(Fighter {
+            spec: s.clone(),
+            attack: AttackerStats {
+                roll: skill_dist(o.skill_roll, rolled).to_f64_pairs(),
+                rate: w.rate,
+                cadence: w.cadence,
+                crit: crit_chance(w.crit_range, r.crit_at_least),
+                effect,
+                damage: damage.to_f64_pairs(),
+                missile,
+                mounted: s.mounted,
+            },
+            defend: DefenderStats {
+                required: i64::from(o.hit_multiplier) * i64::from(s.combat_base),
+                armor: i64::from(a.defense),
+                dr: i64::from(a.dr),
+                uncovered: a.uncovered.clone(),
+                strength: strength_dist(o.strength_token, s.strength).to_f64_pairs(),
+                shield: i64::from(s.shield),
+                dodge,
+                dodge_size: s.dodge_size,
+                mounted: s.mounted,
+            },
+            init,
+            level: match w.class {
+                _ if w.carries_initiative => 3,
+                WeaponClass::Short | WeaponClass::Brawling => 5,
+                _ => 4,
+            },
+        })
     }
-    let damage = damage_dist(&w.damage, s.strength, o.strength_token)
-        .map_err(|e| RulesError::field("weapon.damage", e.to_string()))?;
-    if damage.max() > 100_000 {
-        return Err(RulesError::field("weapon.damage", "at most 100000 damage"));
-    }
-    let r = o.resolved();
-    let rolled = if s.proficient { s.skill } else { s.combat_base };
-    let missile = w.class == WeaponClass::Missile;
-    // Armour weighs the wearer down: its agility penalty lowers the initiative roll as well as
-    // the dodge roll (legacy Dodge-).
-    let agility = skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0));
-    let init = if r.priority_levels {
-        agility.to_f64_pairs()
-    } else {
-        agility.shift(i64::from(w.length)).to_f64_pairs()
-    };
-    let dodge = (s.dodge && s.dodge_size != DodgeSize::None)
-        .then(|| agility.to_f64_pairs());
-    Ok(Fighter {
-        spec: s.clone(),
-        attack: AttackerStats {
-            roll: skill_dist(o.skill_roll, rolled).to_f64_pairs(),
-            rate: w.rate,
-            cadence: w.cadence,
-            crit: crit_chance(w.crit_range, r.crit_at_least),
-            effect,
-            damage: damage.to_f64_pairs(),
-            missile,
-            mounted: s.mounted,
-        },
-        defend: DefenderStats {
-            required: i64::from(o.hit_multiplier) * i64::from(s.combat_base),
-            armor: i64::from(a.defense),
-            dr: i64::from(a.dr),
-            uncovered: a.uncovered.clone(),
-            strength: strength_dist(o.strength_token, s.strength).to_f64_pairs(),
-            shield: i64::from(s.shield),
-            dodge,
-            dodge_size: s.dodge_size,
-            mounted: s.mounted,
-        },
-        init,
-        level: match w.class {
-            _ if w.carries_initiative => 3,
-            WeaponClass::Short | WeaponClass::Brawling => 5,
-            _ => 4,
-        },
-    })
 }
 
 /// The locations a policy considers.
@@ -217,31 +221,34 @@ fn compare(x: &[(i64, f64)], y: &[(i64, f64)]) -> (f64, f64) {
     (gt, eq)
 }
 
-/// Pairs two fighters.
-pub fn matchup(o: &OpenRpgOptions, a: &Fighter, b: &Fighter) -> Matchup {
-    let r = o.resolved();
-    let f = [a, b];
-    let turns = std::array::from_fn(|x| {
-        let (att, def) = (f[x], f[1 - x]);
-        std::array::from_fn(|dl| {
-            std::array::from_fn(|og| table_for(o, r, att, def, dl == 1, og == 1))
+impl crate::Pair<OpenRpg> for Matchup {
+    /// Pairs two fighters.
+    fn pair(rules: &OpenRpg, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
+        let o = rules.options();
+        let r = o.resolved();
+        let f = [a, b];
+        let turns = std::array::from_fn(|x| {
+            let (att, def) = (f[x], f[1 - x]);
+            std::array::from_fn(|dl| {
+                std::array::from_fn(|og| table_for(o, r, att, def, dl == 1, og == 1))
+            })
+        });
+        // Who acts first (ties rerolled): by initiative roll, or by priority level then agility.
+        let p_a = if r.priority_levels && a.level != b.level {
+            if a.level < b.level { 1.0 } else { 0.0 }
+        } else {
+            let (gt, eq) = compare(&a.init, &b.init);
+            if eq >= 1.0 { 0.5 } else { gt / (1.0 - eq) }
+        };
+        Ok(Matchup {
+            turns,
+            first: [p_a, 1.0 - p_a],
+            first_cum: [p_a, 1.0],
+            state: [a.spec.state, b.spec.state],
+            wait: [a.spec.wait, b.spec.wait],
+            health: [a.spec.health, b.spec.health],
+            legacy: r.legacy,
+            dodge_stacks: o.full_dodge_stacks_with_recovery,
         })
-    });
-    // Who acts first (ties rerolled): by initiative roll, or by priority level then agility.
-    let p_a = if r.priority_levels && a.level != b.level {
-        if a.level < b.level { 1.0 } else { 0.0 }
-    } else {
-        let (gt, eq) = compare(&a.init, &b.init);
-        if eq >= 1.0 { 0.5 } else { gt / (1.0 - eq) }
-    };
-    Matchup {
-        turns,
-        first: [p_a, 1.0 - p_a],
-        first_cum: [p_a, 1.0],
-        state: [a.spec.state, b.spec.state],
-        wait: [a.spec.wait, b.spec.wait],
-        health: [a.spec.health, b.spec.health],
-        legacy: r.legacy,
-        dodge_stacks: o.full_dodge_stacks_with_recovery,
     }
 }

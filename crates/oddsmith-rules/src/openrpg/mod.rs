@@ -25,109 +25,50 @@ pub use fighter::{Fighter, Matchup};
 pub use options::OpenRpgOptions;
 pub use spec::FighterSpec;
 
-use crate::solver::Step;
 use duel::State;
 
-use crate::{
-    CheckExact, CheckGrid, CheckParams, ExactDuel, Roller, RulesError, RulesetInfo, Tally,
-};
+use crate::{CheckGrid, ExactDuel, Ruleset, RulesError};
 
 /// The Open RPG ruleset with its options.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpenRpg {
-    o: OpenRpgOptions,
-}
+pub type OpenRpg = crate::Rules<OpenRpgOptions>;
 
-impl crate::Ruleset for OpenRpg {
+impl Ruleset for OpenRpg {
     const ID: &'static str = "openrpg";
     const TITLE: &'static str = "Open RPG 2.3 Combat Rules";
+    const SUMMARY: &'static str =
+        "Duels under the open RPG's 2.3 Combat Rules: one attack roll (N d10 per \
+        trait point, G1) gives accuracy against 5 × the target's combat base and \
+        the blows (roll ÷ rate + 1); slow weapons (strike 1/M) recover; a d20 \
+        critical per blow (× or +); the blows summed (primary) or base × \
+        multiplier (legacy); damage reduction then defense (armour + S d4); \
+        shields, dodge (half or full), targeted locations with joint penetration, \
+        mounted halving, ambushes and waiting; initiative by agility + weapon \
+        length or legacy priority levels. Health 100 by default (G3). Exact solver \
+        included; nothing is priced.";
     type FighterSpec = FighterSpec;
-    type Options = OpenRpgOptions;
     type Fighter = Fighter;
     type Matchup = Matchup;
     type State = State;
     type Check = OpenRpgCheck;
 
-    fn new(o: OpenRpgOptions) -> Result<Self, RulesError> {
+    /// The round cap is 1 to 100000.
+    fn validate(o: &OpenRpgOptions) -> Result<(), RulesError> {
         if !(1..=100_000).contains(&o.max_rounds) {
             return Err(RulesError::field("max_rounds", "expected 1 to 100000"));
         }
-        o.check_ranges()?;
-        Ok(OpenRpg { o })
-    }
-
-    fn options(&self) -> &OpenRpgOptions {
-        &self.o
-    }
-
-    fn compile(&self, _name: &str, spec: &FighterSpec) -> Result<Fighter, RulesError> {
-        fighter::compile(&self.o, spec)
-    }
-
-    fn matchup(&self, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
-        Ok(fighter::matchup(&self.o, a, b))
-    }
-
-    fn start(&self, m: &Matchup) -> State {
-        State::start(m)
-    }
-
-    #[inline]
-    fn step<R: Roller, T: Tally>(
-        &self,
-        m: &Matchup,
-        s: &mut State,
-        roller: &mut R,
-        tally: &mut T,
-    ) -> Step {
-        duel::advance(m, self.o.max_rounds, s, &mut duel::Sample(roller), tally)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        self.o.max_rounds
+        Ok(())
     }
 
     /// Every turn's outcome is enumerated from the matchup's tables ([`duel::solve`]); the
     /// shared solver would enumerate the 48 random bits of each draw instead.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        duel::solve(m, self.o.max_rounds)
-    }
-
-    fn info() -> RulesetInfo {
-        RulesetInfo {
-            id: Self::ID,
-            title: Self::TITLE,
-            summary: "Duels under the open RPG's 2.3 Combat Rules: one attack roll (N d10 per \
-                      trait point, G1) gives accuracy against 5 × the target's combat base and \
-                      the blows (roll ÷ rate + 1); slow weapons (strike 1/M) recover; a d20 \
-                      critical per blow (× or +); the blows summed (primary) or base × \
-                      multiplier (legacy); damage reduction then defense (armour + S d4); \
-                      shields, dodge (half or full), targeted locations with joint penetration, \
-                      mounted halving, ambushes and waiting; initiative by agility + weapon \
-                      length or legacy priority levels. Health 100 by default (G3). Exact solver \
-                      included; nothing is priced.",
-            fighter_fields: FighterSpec::DOCS.to_vec(),
-            options: OpenRpgOptions::DOCS.to_vec(),
-            check_params: check::params::DOCS.to_vec(),
-        }
-    }
-
-    fn parse_check(&self, params: &CheckParams) -> Result<OpenRpgCheck, RulesError> {
-        check::parse(&self.o, params)
-    }
-
-    fn check_exact(&self, c: &OpenRpgCheck) -> CheckExact {
-        check::exact(&self.o, c)
-    }
-
-    fn check_sample<R: Roller>(&self, c: &OpenRpgCheck, roller: &mut R) -> i64 {
-        check::sample(&self.o, c, roller)
+        duel::solve(self, m)
     }
 
     /// The required roll and the blows a turn lands on average against this fighter's own
     /// combat base.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {
-        let Ok(f) = fighter::compile(&self.o, spec) else {
+        let Ok(f) = self.compile("", spec) else {
             return Vec::new();
         };
         let mean: f64 = f.attack.damage.iter().map(|&(v, p)| v as f64 * p).sum();

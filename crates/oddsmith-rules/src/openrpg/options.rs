@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 crate::options! {
     /// Options under `[options]` for `ruleset = "openrpg"`.
     #[derive(Clone, Debug, PartialEq, Serialize)]
-    pub struct OpenRpgOptions {
+    pub struct OpenRpgOptions: RulesetOptions {
         /// G2: which draft governs where both speak.
         text_variant: TextVariant = TextVariant::Primary => (
             "\"primary\"",

@@ -829,10 +829,10 @@ fn ambush_dodge_and_slow_weapons_monte_carlo_matches_exact() {
 fn flat_footed_defender_is_hit_for_sure_and_loses_round_one() {
     let mut b = bram();
     b.state = Readiness::FlatFooted;
-    let (_, m) = pair(OpenRpgOptions::default(), &alda(), &b);
+    let (rules, m) = pair(OpenRpgOptions::default(), &alda(), &b);
     // Defenseless table: every roll hits (required 0).
     assert!(m.turns[0][1][0].outcomes.iter().all(|o| o.hit));
-    let s = duel::State::start(&m);
+    let s = rules.start(&m);
     let mut s1 = s;
     s1.round = 1;
     s1.first = 2;

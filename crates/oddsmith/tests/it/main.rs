@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+mod corpus;
 mod schema;
 
 fn root() -> PathBuf {
@@ -1248,4 +1249,57 @@ fn messages_suggest_names_and_print_the_path_once() {
     for rust in ["i64", "u64", "untagged", "unknown variant"] {
         assert!(!out.contains(rust), "{rust}: {out}");
     }
+}
+
+#[test]
+fn work_is_estimated_and_refused_above_the_limit_before_any_work() {
+    let two = "name = \"big\"\nruleset = \"draft\"\ntrials = 1_000_000_000_000_000\n\
+               [fighters.a]\nskill = 5\nweapon = \"mace\"\n[fighters.b]\nskill = 5\nweapon = \"mace\"\n";
+    let big = write_temp(
+        "work-big.toml",
+        &format!("{two}[[matchup]]\na = \"a\"\nb = \"b\"\n"),
+    );
+    let path = big.to_str().unwrap();
+    // 1e15 duels (three years) is refused at once, with the estimate and the way out.
+    let (code, out, err) = cli(&["run", path]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("1.0e15 duels and rolls (1 runs × 1000000000000000 trials)")
+            && err.contains("more than the limit of 1.0e11")
+            && err.contains("--max-work N or --yes"),
+        "{err}"
+    );
+    // --max-work sets the limit: a sweep of 3 points and the matchup are 4 runs.
+    let sweep = format!(
+        "{two}[[matchup]]\na = \"a\"\nb = \"b\"\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [4, 5, 6]\n"
+    );
+    let sw = write_temp("work-sweep.toml", &sweep);
+    let sw = sw.to_str().unwrap();
+    let (code, _, err) = cli(&["run", sw, "--trials", "100", "--max-work", "399"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("400 duels and rolls (4 runs × 100 trials)"),
+        "{err}"
+    );
+    let (code, _, err) = cli(&["run", sw, "--trials", "100", "--max-work", "400"]);
+    assert_eq!(code, 0, "{err}");
+    // --yes lifts the limit; it and --max-work exclude each other.
+    let (code, _, err) = cli(&["run", sw, "--trials", "100", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, _) = cli(&["run", sw, "--yes", "--max-work", "5"]);
+    assert_eq!(code, 2);
+    // A file of two fighters without [[matchup]] runs them, and says so.
+    let none = write_temp(
+        "work-none.toml",
+        &two.replace("1_000_000_000_000_000", "100"),
+    );
+    let (code, out, _) = cli(&["validate", none.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("note: no [[matchup]] in the file: its two fighters fight as \"a vs b\""),
+        "{out}"
+    );
+    let (code, _, err) = cli(&["run", none.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("note: no [[matchup]]"), "{err}");
 }

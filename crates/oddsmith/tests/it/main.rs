@@ -993,8 +993,11 @@ values = [5, 99]
     let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "100"]);
     assert_eq!(code, 2);
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("bad-sweep.toml:10:"), "{err}");
-    assert!(err.contains("a.skill = 99"), "{err}");
+    // At the bad value itself (line 13, the second of `values`), not the section header.
+    assert!(
+        err.contains("bad-sweep.toml:13:14: sweep[0].values[1]: a.skill = 99: 99 is out of range"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -1123,7 +1126,7 @@ fn comparison_parts_refuse_study_sections_before_running() {
         assert_eq!(code, 2, "{cmd}: {err}");
         let msg = if cmd == "run" { &err } else { &out };
         assert!(
-            msg.contains("rulesets.gamecraft: a comparison part holds"),
+            msg.contains("rulesets.gamecraft.tournament: (gamecraft) a comparison part holds"),
             "{cmd}: {msg}"
         );
         if cmd == "run" {

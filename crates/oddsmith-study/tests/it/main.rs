@@ -219,10 +219,14 @@ fn bad_swept_value_is_located_before_anything_runs() {
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
     assert!(e.contains("test.toml:"), "{e}");
     assert!(e.contains("a.skill = 99"), "{e}");
-    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
+    // At the bad value itself: the second entry of `values`.
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("values ="))
+        .unwrap()
+        + 1;
     assert!(
-        e.contains(&format!("test.toml:{line}:"))
-            || e.contains(&format!("test.toml:{}:", line + 1)),
+        e.contains(&format!("test.toml:{line}:14: sweep[0].values[1]:")),
         "{e}"
     );
 }
@@ -684,9 +688,17 @@ fn bad_text_value_is_located_and_named() {
     );
     let s: Scenario<Draft> = load(FILE, &text).unwrap();
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
-    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
-    assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("values ="))
+        .unwrap()
+        + 1;
+    assert!(
+        e.contains(&format!("test.toml:{line}:19: sweep[0].values[1]:")),
+        "{e}"
+    );
     assert!(e.contains("options.wound_overflow = \"rest\""), "{e}");
+    assert!(e.contains("did you mean \"reset\"?"), "{e}");
 }
 
 #[test]

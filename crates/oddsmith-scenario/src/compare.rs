@@ -264,7 +264,7 @@ fn resolve_variant(
                     let names: Vec<&str> = variants.keys().map(String::as_str).collect();
                     return Err(doc.error(
                         &at("from"),
-                        format!("no variant named {base:?}; variants: {}", names.join(", ")),
+                        crate::messages::unknown_name("variant", &base, names.iter().copied()),
                     ));
                 };
                 if chain.contains(&base) {
@@ -446,5 +446,5 @@ fn parse_path(s: &str) -> Vec<Seg> {
 
 /// The skill step's origin in a part (for [`crate::variant`] errors).
 pub fn skill_step_origin() -> crate::Origin {
-    crate::Origin(vec![key("skill_step")])
+    crate::Origin(vec![key("skill_step")], None, Vec::new())
 }

@@ -85,6 +85,9 @@ pub struct Scenario<R: Ruleset> {
     pub matchups: Vec<MatchupDef<R>>,
     /// Study sections (sweeps, balance, tournament, checks, assertions).
     pub study: Study,
+    /// Things the loader decided that the file did not say (e.g. the matchup of a file of two
+    /// fighters without `[[matchup]]`), for the CLI to print as notes.
+    pub notes: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -133,6 +136,9 @@ struct MatchupSpec {
 #[derive(Deserialize)]
 struct Envelope {
     ruleset: Option<String>,
+    /// Present in comparison files (for the message when `[compare]` is missing).
+    rulesets: Option<toml::Value>,
+    variants: Option<toml::Value>,
 }
 
 /// The shape of a scenario file for `oddsmith schema`, traced from the loader's own types
@@ -148,10 +154,14 @@ pub fn ruleset_of(file: &str, text: &str) -> Result<String, ScenarioError> {
     let doc = Doc::parse(file, text)?;
     let env: Envelope = doc.deserialize()?;
     let Some(id) = env.ruleset else {
-        return Err(doc.error(
-            &[],
-            "missing key `ruleset`; expected one of: ".to_string() + &RULESET_IDS.join(", "),
-        ));
+        let mut m = format!(
+            "missing key `ruleset`: a scenario names its rules, e.g. ruleset = \"draft\" (one of: {})",
+            RULESET_IDS.join(", ")
+        );
+        if env.rulesets.is_some() || env.variants.is_some() {
+            m += "; this file has [rulesets.…] or [variants.…] tables: a comparison file also needs a [compare] table (it may be empty)";
+        }
+        return Err(doc.error(&[], m));
     };
     if !RULESET_IDS.contains(&id.as_str()) {
         return Err(doc.error(
@@ -210,7 +220,15 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         checks: f.checks,
         asserts: f.asserts,
     };
+    let invented = f.matchups.is_empty();
     let matchups = matchups(&doc, &ruleset, &compiled, f.matchups, &study_specs)?;
+    let notes = match matchups.first() {
+        Some(m) if invented => vec![format!(
+            "no [[matchup]] in the file: its two fighters fight as {:?} (A = {}, B = {}); add [[matchup]] to choose",
+            m.name, m.a, m.b
+        )],
+        _ => Vec::new(),
+    };
     let mut scenario = Scenario {
         name: f.name,
         description: f.description,
@@ -222,13 +240,14 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         fighters: f.fighters,
         matchups,
         study: Study::default(),
+        notes,
     };
     scenario.study = study::build(&doc, study_specs, &scenario)?;
     Ok(scenario)
 }
 
 /// The `[[matchup]]` entries compiled in file order; a file of two fighters that lists none
-/// (and whose study needs one) gets one.
+/// gets one (and [`Scenario::notes`] says so).
 fn matchups<R: Ruleset>(
     doc: &Doc<'_>,
     ruleset: &R,

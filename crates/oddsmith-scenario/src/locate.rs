@@ -26,13 +26,15 @@ impl<'a> Doc<'a> {
     /// Parses TOML text; syntax errors are located.
     pub fn parse(file: &'a str, text: &'a str) -> Result<Doc<'a>, ScenarioError> {
         let root = DeTable::parse(text).map_err(|e| {
-            let (line, column) = line_col(text, e.span().map_or(0, |s| s.start));
+            let span = e.span().unwrap_or(0..0);
+            let (at, message) = syntax_message(text, span, &first_line(e.message()));
+            let (line, column) = line_col(text, at);
             ScenarioError {
                 file: file.into(),
                 line,
                 column,
                 field: String::new(),
-                message: first_line(e.message()),
+                message,
             }
         })?;
         let span = root.span();
@@ -93,6 +95,70 @@ impl<'a> Doc<'a> {
             message: crate::messages::humanize(&message),
         }
     }
+}
+
+/// A TOML syntax error in plain words, and the offset to report it at: the duplicated key
+/// named, a missing comma in a list said as such.
+fn syntax_message(text: &str, span: std::ops::Range<usize>, message: &str) -> (usize, String) {
+    let start = span.start.min(text.len());
+    let end = span.end.clamp(start, text.len());
+    let spanned = text.get(start..end).unwrap_or("").trim();
+    if message.starts_with("duplicate key") {
+        let name = spanned.trim_matches(['[', ']', ' ']);
+        return (
+            start,
+            format!("duplicate key `{name}`: it is already set above in the same table; keep one"),
+        );
+    }
+    if message.starts_with("string values must be quoted") {
+        let word: String = text[start..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}' | '#'))
+            .collect();
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let in_list = text[line_start..start].contains('[');
+        if !word.is_empty() && !in_list {
+            return (start, format!("text must be in quotes: write \"{word}\""));
+        }
+    }
+    // Inside an unclosed `[` on this line, two values with only a space between them.
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..start];
+    let open = before.matches('[').count() > before.matches(']').count()
+        && before.trim_start().contains('=');
+    if open {
+        let prev = before.trim_end();
+        let gap = before.len() - prev.len();
+        if gap > 0
+            && !prev.ends_with([',', '['])
+            && text[start..]
+                .chars()
+                .next()
+                .is_some_and(|c| c != ']' && c != ',')
+        {
+            let item = prev.rsplit([',', '[', ' ']).next().unwrap_or("");
+            return (
+                line_start + prev.len(),
+                format!(
+                    "missing `,` after `{item}`: list items are separated by commas, e.g. [3, 4]"
+                ),
+            );
+        }
+        if let Some(i) = spanned.find(char::is_whitespace) {
+            let (a, b) = spanned.split_at(i);
+            let b = b.trim_start();
+            if !a.ends_with(',') && !b.is_empty() && !b.starts_with([',', ']']) {
+                return (
+                    start + i,
+                    format!(
+                        "missing `,` between `{a}` and `{}`: list items are separated by commas, and text is quoted, e.g. [3, 4] or [\"a\", \"b\"]",
+                        b.split_whitespace().next().unwrap_or(b)
+                    ),
+                );
+            }
+        }
+    }
+    (start, message.to_string())
 }
 
 fn first_line(m: &str) -> String {

@@ -72,6 +72,9 @@ pub fn humanize(message: &str) -> String {
 }
 
 fn rewrite(m: &str) -> Option<String> {
+    if m == "wanted string or table" {
+        return Some("expected a name in quotes or a table { … }".into());
+    }
     unknown_serde(m)
         .or_else(|| invalid_type(m))
         .or_else(|| untagged(m))
@@ -189,11 +192,16 @@ fn unknown_listed(m: &str) -> Option<String> {
     let (what, rest) = rest.split_once(" \"")?;
     let (name, rest) = rest.split_once("\"; ")?;
     let (_lead, list) = rest.split_once(": ")?;
-    let (list, hint) = match list.find(" (") {
+    // A closing hint such as " (or give a table { … })"; items may carry their own
+    // parenthesised notes (`chain (table A)`), which are not part of the name.
+    let (list, hint) = match list.rfind(" (or ") {
         Some(i) => (&list[..i], &list[i..]),
         None => (list, ""),
     };
-    let s = suggest(name, list.split(", "))?;
+    let s = suggest(
+        name,
+        list.split(", ").map(|i| i.split(" (").next().unwrap_or(i)),
+    )?;
     Some(format!(
         "unknown {what} \"{name}\"; did you mean {s:?}?{hint}"
     ))

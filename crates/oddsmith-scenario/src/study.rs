@@ -154,6 +154,10 @@ pub struct Axis {
     pub target: Target,
     /// The values, in order.
     pub values: Vec<Value>,
+    /// Where each value was written (`values[k]`, or `from`/`to`/`step` of a range), for
+    /// errors about it.
+    #[serde(skip)]
+    pub origins: Vec<Origin>,
 }
 
 impl Axis {
@@ -424,6 +428,17 @@ pub enum SectionKind {
 }
 
 impl SectionKind {
+    /// The section's key in a scenario file (`sweep` for `[[sweep]]`).
+    pub fn file_key(self) -> &'static str {
+        match self {
+            SectionKind::Sweep => "sweep",
+            SectionKind::Balance => "balance",
+            SectionKind::Tournament => "tournament",
+            SectionKind::Check => "check",
+            SectionKind::Assert => "assert",
+        }
+    }
+
     /// How a count of sections of this kind is named (`3 sweeps`, `1 balance`).
     pub fn counted(self) -> &'static str {
         match self {
@@ -644,14 +659,25 @@ fn axis(
         p
     };
     let target = target(doc, at, fighters, parts.0, parts.1, parts.2)?;
-    let values = match values {
+    let (values, origins): (Vec<Value>, Vec<Origin>) = match values {
         (Some(v), None, None, None) => {
             if v.is_empty() {
                 return Err(doc.error(&here("values"), "expected at least one value"));
             }
-            v.clone()
+            if v.len() > MAX_AXIS_POINTS {
+                return Err(doc.error(&here("values"), format!("at most {MAX_AXIS_POINTS} values")));
+            }
+            let origins = (0..v.len())
+                .map(|k| {
+                    let mut p = here("values");
+                    p.push(Seg::Index(k));
+                    Origin(p, None, target_key(at, &target))
+                })
+                .collect();
+            (v.clone(), origins)
         }
         (None, Some(from), Some(to), step) => {
+            let written = step.is_some();
             let step = step.unwrap_or(Num::Int(1));
             let all_int = matches!((from, to, step), (Num::Int(_), Num::Int(_), Num::Int(_)));
             let (f, t, s) = (from.as_f64(), to.as_f64(), step.as_f64());
@@ -664,34 +690,102 @@ fn axis(
             let n = ((t - f) / s + 1e-9).floor() as usize + 1;
             if n > MAX_AXIS_POINTS {
                 return Err(doc.error(
-                    &here("step"),
+                    &here(if written { "step" } else { "to" }),
                     format!("{n} points; at most {MAX_AXIS_POINTS} per axis"),
                 ));
             }
+            // A value is placed at the key that made it: the step when it is fractional (an
+            // integer field then refuses every value), else `from` for the first, `to` for the
+            // last and the step between.
+            let range = if written {
+                format!(" (from {from} to {to} in steps of {step})")
+            } else {
+                format!(" (from {from} to {to})")
+            };
+            let key_of = |k: usize| {
+                if !all_int {
+                    if matches!(step, Num::Real(_)) && written {
+                        "step"
+                    } else if matches!(from, Num::Real(_)) {
+                        "from"
+                    } else {
+                        "to"
+                    }
+                } else if k == 0 {
+                    "from"
+                } else if k + 1 == n {
+                    "to"
+                } else if written {
+                    "step"
+                } else {
+                    "from"
+                }
+            };
             (0..n)
                 .map(|i| {
-                    if all_int {
+                    let v = if all_int {
                         let (Num::Int(f), Num::Int(s)) = (from, step) else {
                             unreachable!()
                         };
                         Value::Num(Num::Int(f + s * i as i64))
                     } else {
                         Value::Num(Num::Real(f + s * i as f64))
-                    }
+                    };
+                    (
+                        v,
+                        Origin(
+                            here(key_of(i)),
+                            Some(range.clone()),
+                            target_key(at, &target),
+                        ),
+                    )
                 })
-                .collect()
+                .unzip()
         }
-        _ => {
+        (Some(_), ..) => {
+            let k = if values.1.is_some() {
+                "from"
+            } else if values.2.is_some() {
+                "to"
+            } else {
+                "step"
+            };
+            return Err(doc.error(
+                &here(k),
+                "give either `values = [...]` or `from`, `to` (and optionally `step`), not both",
+            ));
+        }
+        (None, Some(_), None, _) => {
+            return Err(doc.error(&here("from"), "`from` needs `to` (and optionally `step`)"));
+        }
+        (None, None, Some(_), _) => {
+            return Err(doc.error(&here("to"), "`to` needs `from` (and optionally `step`)"));
+        }
+        (None, None, None, Some(_)) => {
+            return Err(doc.error(&here("step"), "`step` needs `from` and `to`"));
+        }
+        (None, None, None, None) => {
             return Err(doc.error(
                 at,
-                "give either `values = [...]` or `from`, `to` (and optionally `step`)",
+                "missing the values: give `values = [...]` or `from`, `to` (and optionally `step`)",
             ));
         }
     };
-    if values.len() > MAX_AXIS_POINTS {
-        return Err(doc.error(&here("values"), format!("at most {MAX_AXIS_POINTS} values")));
-    }
-    Ok(Axis { target, values })
+    Ok(Axis {
+        target,
+        values,
+        origins,
+    })
+}
+
+/// Where an axis at `at` names what it changes: its `field` or `option` key.
+fn target_key(at: &[Seg], t: &Target) -> Vec<Seg> {
+    let mut p = at.to_vec();
+    p.push(key(match t {
+        Target::Fighter { .. } => "field",
+        Target::Option { .. } => "option",
+    }));
+    p
 }
 
 fn target(
@@ -721,7 +815,20 @@ fn target(
             Ok(Target::Fighter { fighter: f.clone(), field: field.clone() })
         }
         (None, None, Some(o)) if !o.trim().is_empty() => Ok(Target::Option { option: o.clone() }),
-        _ => Err(doc.error(
+        (None, None, Some(_)) => Err(doc.error(&here("option"), "must not be empty")),
+        (Some(_) | None, Some(_) | None, Some(_)) => Err(doc.error(
+            &here("option"),
+            "change either a fighter's field (`fighter` with `field`) or an option, not both",
+        )),
+        (Some(_), None, None) => Err(doc.error(
+            &here("fighter"),
+            "`fighter` needs `field = \"FIELD\"`: the fighter's field to change",
+        )),
+        (None, Some(_), None) => Err(doc.error(
+            &here("field"),
+            "`field` needs `fighter = \"NAME\"`: whose field to change",
+        )),
+        (None, None, None) => Err(doc.error(
             at,
             "say what to change: `fighter = \"NAME\"` with `field = \"FIELD\"`, or `option = \"OPTION\"`",
         )),
@@ -776,7 +883,7 @@ pub(crate) fn build<R: Ruleset>(
         .transpose()?;
     let tournament = tournament
         .as_ref()
-        .map(|t| build_tournament(doc, &fighters, t))
+        .map(|t| build_tournament(doc, s, &fighters, t))
         .transpose()?;
     let asserts = asserts
         .iter()
@@ -864,6 +971,35 @@ fn build_checks<R: Ruleset>(
                 values: a.values.iter().map(Scalar::text).collect(),
             })
         };
+        // A fixed parameter that is also an axis would be overridden in every cell.
+        for (k, a) in [("rows", &c.rows), ("cols", &c.cols)] {
+            let Some(a) = a else { continue };
+            let param = a.param.to_ascii_lowercase();
+            if let Some(fixed) = c.params.keys().find(|p| p.to_ascii_lowercase() == param) {
+                let mut p = at.clone();
+                p.extend([key("params"), key(fixed)]);
+                return Err(doc.error(
+                    &p,
+                    format!(
+                        "`{fixed}` is also the {k} axis ({k}.param = {:?}), whose values replace this fixed value in every cell; remove one of the two",
+                        a.param
+                    ),
+                ));
+            }
+        }
+        if let (Some(r), Some(c)) = (&c.rows, &c.cols)
+            && r.param.eq_ignore_ascii_case(&c.param)
+        {
+            let mut p = at.clone();
+            p.extend([key("cols"), key("param")]);
+            return Err(doc.error(
+                &p,
+                format!(
+                    "rows and cols both vary {:?}; give the columns another parameter",
+                    c.param
+                ),
+            ));
+        }
         let cs = CheckStudy {
             name: c.name.clone(),
             params: c
@@ -874,19 +1010,57 @@ fn build_checks<R: Ruleset>(
             rows: c.rows.as_ref().map(|a| conv(a, "rows")).transpose()?,
             cols: c.cols.as_ref().map(|a| conv(a, "cols")).transpose()?,
         };
-        // Every cell must parse under the ruleset.
-        for (r, col) in cs.cells() {
+        // Every cell must parse under the ruleset; an error is placed at the value that made
+        // it (a row or column value, or the fixed parameter), by the parameter it names.
+        let ncols = cs.cols.as_ref().map_or(1, |a| a.values.len());
+        for (n, (r, col)) in cs.cells().into_iter().enumerate() {
             s.ruleset
                 .parse_check(&cs.cell_params(r, col))
                 .map_err(|e| {
+                    let e = e.to_string();
                     let mut cell = String::new();
                     if let (Some(a), Some(v)) = (&cs.rows, r) {
-                        cell += &format!(" at {}={v}", a.param);
+                        cell += &format!(" (row {}={v}", a.param);
                     }
                     if let (Some(a), Some(v)) = (&cs.cols, col) {
-                        cell += &format!(" {}={v}", a.param);
+                        cell += &format!(
+                            "{}column {}={v}",
+                            if cell.is_empty() { " (" } else { ", " },
+                            a.param
+                        );
                     }
-                    doc.error(&at, format!("{e}{cell}"))
+                    if !cell.is_empty() {
+                        cell.push(')');
+                    }
+                    let named = e
+                        .strip_prefix("check parameter ")
+                        .and_then(|r| r.split_once(':'))
+                        .map(|(p, _)| p.to_ascii_lowercase());
+                    let unknown = e.contains("unknown parameter");
+                    let mut p = at.clone();
+                    let axis = [("rows", &c.rows, n / ncols), ("cols", &c.cols, n % ncols)]
+                        .into_iter()
+                        .find(|(_, a, _)| {
+                            a.as_ref()
+                                .is_some_and(|a| Some(a.param.to_ascii_lowercase()) == named)
+                        });
+                    if let Some((k, _, i)) = axis {
+                        p.push(key(k));
+                        if unknown {
+                            p.push(key("param"));
+                        } else {
+                            p.extend([key("values"), Seg::Index(i)]);
+                        }
+                    } else if let Some(fixed) = c
+                        .params
+                        .keys()
+                        .find(|k| Some(k.to_ascii_lowercase()) == named)
+                    {
+                        p.extend([key("params"), key(fixed)]);
+                    } else if !c.params.is_empty() {
+                        p.push(key("params"));
+                    }
+                    doc.error(&p, format!("{e}{cell}"))
                 })?;
         }
         checks.push(cs);
@@ -930,9 +1104,14 @@ fn build_balance<R: Ruleset>(
                     "balance a single check, not a grid (drop rows/cols or add a second [[check]])",
                 ));
             }
-            if b.fighter.is_some() || b.field.is_some() || b.option.is_some() {
+            let given = [
+                ("fighter", &b.fighter),
+                ("field", &b.field),
+                ("option", &b.option),
+            ];
+            if let Some((k, _)) = given.iter().find(|(_, v)| v.is_some()) {
                 return Err(doc.error(
-                    &at,
+                    &here(k),
                     "a check balance changes `param`, not a fighter or option",
                 ));
             }
@@ -950,7 +1129,7 @@ fn build_balance<R: Ruleset>(
             BalanceSubject::Duel { matchup, target }
         }
         (Some(_), Some(_)) => {
-            return Err(doc.error(&at, "give `matchup` or `check`, not both"));
+            return Err(doc.error(&here("check"), "give `matchup` or `check`, not both"));
         }
     };
     let (lo, hi) = (b.range[0].as_f64(), b.range[1].as_f64());
@@ -997,8 +1176,9 @@ fn build_balance<R: Ruleset>(
 }
 
 /// The `[tournament]` section.
-fn build_tournament(
+fn build_tournament<R: Ruleset>(
     doc: &Doc<'_>,
+    s: &Scenario<R>,
     fighters: &[String],
     t: &TournamentSpec,
 ) -> Result<Tournament, ScenarioError> {
@@ -1019,9 +1199,30 @@ fn build_tournament(
     }
     if list.len() < 2 {
         return Err(doc.error(
-            &[key("tournament")],
+            &[key("tournament"), key("fighters")],
             "a tournament needs at least two fighters",
         ));
+    }
+    // A price list must price every fighter (or the rules must): a kit left unpriced would
+    // drop out of the cost analysis.
+    if !t.costs.is_empty() {
+        let unpriced: Vec<&str> = list
+            .iter()
+            .filter(|f| {
+                !t.costs.contains_key(*f) && s.ruleset.fighter_cost(&s.fighters[*f]).is_none()
+            })
+            .map(String::as_str)
+            .collect();
+        if !unpriced.is_empty() {
+            return Err(doc.error(
+                &[key("tournament"), key("costs")],
+                format!(
+                    "no cost for {} (neither here nor from the {} rules); give every tournament fighter a cost, or none",
+                    unpriced.join(", "),
+                    R::ID
+                ),
+            ));
+        }
     }
     for (f, c) in &t.costs {
         if !list.contains(f) {
@@ -1142,22 +1343,37 @@ fn build_assert<R: Ruleset>(
     })
 }
 
-/// Where a variant's change came from, for error messages: the study field that asked for it.
+/// Where a variant's change came from, for error messages: the study field that asked for it,
+/// and how the value was made when it was not written as such (a range's `from`, `to`, `step`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin(pub(crate) Vec<Seg>);
+pub struct Origin(
+    pub(crate) Vec<Seg>,
+    pub(crate) Option<String>,
+    /// Where the changed field or option is named (`sweep[0].field`), for an error about the
+    /// name rather than the value; empty: the same place.
+    pub(crate) Vec<Seg>,
+);
 
 impl Origin {
-    /// The `[[sweep]]` value `value` of axis `axis` ("x" or "y") of sweep `sweep`.
+    /// The `[[sweep]]` number `sweep` (its `y` axis when `y_axis`), for a value not of a list.
     pub fn sweep(sweep: usize, y_axis: bool) -> Origin {
         let mut p = vec![key("sweep"), Seg::Index(sweep)];
         if y_axis {
             p.push(key("y"));
         }
-        Origin(p)
+        Origin(p, None, Vec::new())
     }
-    /// The `[balance]` section.
+    /// The `[balance]` section's `range`.
     pub fn balance() -> Origin {
-        Origin(vec![key("balance")])
+        Origin(vec![key("balance"), key("range")], None, Vec::new())
+    }
+    /// End `k` (0 low, 1 high) of the `[balance]` section's `range`.
+    pub fn balance_end(k: usize) -> Origin {
+        Origin(
+            vec![key("balance"), key("range"), Seg::Index(k)],
+            None,
+            Vec::new(),
+        )
     }
 }
 
@@ -1197,10 +1413,6 @@ pub fn variant<R: Ruleset>(
     let changed = toml::to_string(&table)
         .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))?;
     load::<R>(file, &changed).map_err(|e| {
-        let what: Vec<String> = changes
-            .iter()
-            .map(|(t, v, _)| format!("{t} = {v}"))
-            .collect();
         // Point at the study field whose change the error is about (e.g. the y axis of a 2-D
         // sweep), judged by the error's field path; else at the first change.
         let score = |t: &Target| {
@@ -1220,16 +1432,40 @@ pub fn variant<R: Ruleset>(
             .enumerate()
             .max_by_key(|(i, c)| (score(c.0), std::cmp::Reverse(*i)))
             .map(|(i, _)| i);
-        let at = best.map_or(&[][..], |i| &changes[i].2.0[..]);
-        let mut err = doc.error(
-            at,
-            format!(
-                "with {}: {}{}",
-                what.join(", "),
-                field_prefix(&e.field),
-                e.message
-            ),
-        );
+        let Some(i) = best else {
+            return doc.error(&[], format!("{}{}", field_prefix(&e.field), e.message));
+        };
+        let (t, v, origin) = &changes[i];
+        // `knight.skill = 40: out of range …`; the other changes of the point after it, and
+        // the error's own field where it is not the changed one.
+        let others: Vec<String> = changes
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, (t, v, _))| format!("{t} = {v}"))
+            .collect();
+        let mut what = format!("{t} = {v}{}", origin.1.as_deref().unwrap_or(""));
+        if !others.is_empty() {
+            what += &format!(" (with {})", others.join(", "));
+        }
+        let field = if e.field == t.path().join(".") {
+            ""
+        } else {
+            e.field.as_str()
+        };
+        // An unknown field or name that is the changed key itself: the study's `field` (or
+        // `option`) is wrong, not the value.
+        let last = t.path().last().cloned().unwrap_or_default();
+        let names_key = e.message.starts_with("unknown ")
+            && (e.message.contains(&format!("`{last}`"))
+                || e.message.contains(&format!("{last:?}")))
+            && !matches!(v, Value::Text(s) if *s == last);
+        let at = if names_key && !origin.2.is_empty() {
+            &origin.2
+        } else {
+            &origin.0
+        };
+        let mut err = doc.error(at, format!("{what}: {}{}", field_prefix(field), e.message));
         err.message = err.message.replace("  ", " ");
         err
     })

@@ -230,10 +230,13 @@ pub(crate) fn validate_ends<R: Ruleset>(
         return Ok(());
     };
     let (lo, hi) = search_range(b);
-    for x in [num(lo, b.integer), num(hi, b.integer)] {
+    for (k, x) in [num(lo, b.integer), num(hi, b.integer)]
+        .into_iter()
+        .enumerate()
+    {
         match &b.subject {
             BalanceSubject::Duel { target, .. } => {
-                variant::<R>(file, text, &[(target, x.into(), &Origin::balance())])?;
+                variant::<R>(file, text, &[(target, x.into(), &Origin::balance_end(k))])?;
             }
             BalanceSubject::Check { check, param } => {
                 check_at(s, *check, param, x).map_err(|e| StudyError::Check {

@@ -12,6 +12,7 @@
 
 use oddsmith_rules::{Ending, ExactDuel, Ruleset};
 use oddsmith_scenario::compare::skill_step_origin;
+use oddsmith_scenario::messages::unknown_name;
 use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
 use oddsmith_sim::{Concordance, DuelStats, RunConfig, run_paired};
 use oddsmith_stats::verdict::{Difference, Rule, Side, Verdict};
@@ -278,6 +279,81 @@ fn get_number(v: &serde_json::Value, path: &str) -> Option<f64> {
     node.as_f64()
 }
 
+/// A skill step checked against its part: the matchup's index, the field's value before and
+/// after, and the part's scenario with the field raised.
+struct StepPlan<R: Ruleset> {
+    matchup: usize,
+    /// `fighter.field from → to in matchup`.
+    label: String,
+    after: Scenario<R>,
+}
+
+/// Checks `step` against the part `s` (matchup, fighter and field exist, the field is a
+/// number, the raised value loads) without running anything: the one check `validate` and
+/// `run` share. Errors are placed at the skill step's own keys (`skill_step.fighter`, …).
+fn plan_skill_step<R: Ruleset>(
+    file: &str,
+    text: &str,
+    s: &Scenario<R>,
+    step: &SkillStep,
+) -> Result<StepPlan<R>, StudyError> {
+    let err = |key: &str, m: String| {
+        StudyError::Scenario(oddsmith_scenario::ScenarioError {
+            file: file.into(),
+            line: 0,
+            column: 0,
+            field: format!("skill_step.{key}"),
+            message: m,
+        })
+    };
+    let matchup = s
+        .matchups
+        .iter()
+        .position(|m| m.name == step.matchup)
+        .ok_or_else(|| {
+            let names = s.matchups.iter().map(|m| m.name.as_str());
+            err("matchup", unknown_name("matchup", &step.matchup, names))
+        })?;
+    let Target::Fighter { fighter, field } = &step.target else {
+        return Err(err("field", "a skill step raises a fighter's field".into()));
+    };
+    let spec = s.fighters.get(fighter).ok_or_else(|| {
+        let names = s.fighters.keys().map(String::as_str);
+        err("fighter", unknown_name("fighter", fighter, names))
+    })?;
+    let json = serde_json::to_value(spec).map_err(|e| err("fighter", e.to_string()))?;
+    let base = get_number(&json, field).ok_or_else(|| {
+        err(
+            "field",
+            format!("{fighter}.{field} is not a number the fighter has; a skill step raises a numeric field (e.g. \"skill\")"),
+        )
+    })?;
+    let (from, to) = match step.by {
+        Num::Int(b) if base.fract() == 0.0 => (Num::Int(base as i64), Num::Int(base as i64 + b)),
+        by => (Num::Real(base), Num::Real(base + by.as_f64())),
+    };
+    let after = variant::<R>(
+        file,
+        text,
+        &[(&step.target, to.into(), &skill_step_origin())],
+    )?;
+    Ok(StepPlan {
+        matchup,
+        label: format!("{fighter}.{field} {from} → {to} in {}", step.matchup),
+        after,
+    })
+}
+
+/// Checks `step` against the part `s` without running it (see [`skill_step`]).
+pub fn validate_skill_step<R: Ruleset>(
+    file: &str,
+    text: &str,
+    s: &Scenario<R>,
+    step: &SkillStep,
+) -> Result<(), StudyError> {
+    plan_skill_step(file, text, s, step).map(|_| ())
+}
+
 /// Measures `step` in a part: P(A wins) of its matchup before and after raising the field,
 /// both on the same per-trial random numbers.
 pub fn skill_step<R: Ruleset>(
@@ -288,36 +364,11 @@ pub fn skill_step<R: Ruleset>(
     cfg: &RunConfig,
     exact: bool,
 ) -> Result<StepEffect, StudyError> {
-    let origin = skill_step_origin();
-    let err = |m: String| {
-        StudyError::Scenario(oddsmith_scenario::ScenarioError {
-            file: file.into(),
-            line: 0,
-            column: 0,
-            field: "skill_step".into(),
-            message: m,
-        })
-    };
-    let mi = s
-        .matchups
-        .iter()
-        .position(|m| m.name == step.matchup)
-        .ok_or_else(|| err(format!("no matchup named {:?}", step.matchup)))?;
-    let Target::Fighter { fighter, field } = &step.target else {
-        return Err(err("a skill step raises a fighter's field".into()));
-    };
-    let spec = s
-        .fighters
-        .get(fighter)
-        .ok_or_else(|| err(format!("no fighter named {fighter:?}")))?;
-    let json = serde_json::to_value(spec).map_err(|e| err(e.to_string()))?;
-    let base = get_number(&json, field)
-        .ok_or_else(|| err(format!("{fighter}.{field} is not a number")))?;
-    let (from, to) = match step.by {
-        Num::Int(b) if base.fract() == 0.0 => (Num::Int(base as i64), Num::Int(base as i64 + b)),
-        by => (Num::Real(base), Num::Real(base + by.as_f64())),
-    };
-    let after = variant::<R>(file, text, &[(&step.target, to.into(), &origin)])?;
+    let StepPlan {
+        matchup: mi,
+        label,
+        after,
+    } = plan_skill_step(file, text, s, step)?;
     let m0 = &s.matchups[mi].matchup;
     let m1 = &after.matchups[mi].matchup;
     let st = run_paired(&[(&s.ruleset, m0), (&after.ruleset, m1)], cfg, &|_| {})?;
@@ -337,7 +388,7 @@ pub fn skill_step<R: Ruleset>(
     };
     Ok(StepEffect {
         ruleset: R::ID.into(),
-        label: format!("{fighter}.{field} {from} → {to} in {}", step.matchup),
+        label,
         before: est(0),
         after: est(1),
         diff,

@@ -33,6 +33,7 @@ pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
 pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
 pub use compare::{
     ComparisonDoc, PairedMatchup, PartResult, StepEffect, compare, paired_matchups, skill_step,
+    validate_skill_step,
 };
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{

@@ -107,6 +107,11 @@ pub struct SweepDoc {
     pub steps: Vec<StepDoc>,
 }
 
+/// Where value `k` of axis `a` was written, or `whole` (the axis) when not known.
+fn at<'a>(a: &'a Axis, k: usize, whole: &'a Origin) -> &'a Origin {
+    a.origins.get(k).unwrap_or(whole)
+}
+
 /// The scenario at every point of sweep number `index`, row-major (y outer, x inner), each
 /// loaded (and so validated) like a file with the swept values written in.
 pub(crate) fn point_scenarios<R: Ruleset>(
@@ -117,16 +122,19 @@ pub(crate) fn point_scenarios<R: Ruleset>(
 ) -> Result<Vec<Scenario<R>>, StudyError> {
     let sw = &scenario.study.sweeps[index];
     let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
-    let ys: Vec<Option<&Value>> = match &sw.y {
+    // Each value with where it was written (its list entry, or the range's key).
+    let ys: Vec<Option<(&Value, &Origin)>> = match &sw.y {
         None => vec![None],
-        Some(a) => a.values.iter().map(Some).collect(),
+        Some(a) => (0..a.values.len())
+            .map(|k| Some((&a.values[k], at(a, k, &oy))))
+            .collect(),
     };
     let mut out = Vec::with_capacity(ys.len() * sw.x.values.len());
     for y in &ys {
-        for x in &sw.x.values {
-            let mut changes = vec![(&sw.x.target, x.clone(), &ox)];
-            if let (Some(ya), Some(yv)) = (&sw.y, y) {
-                changes.push((&ya.target, (*yv).clone(), &oy));
+        for (k, x) in sw.x.values.iter().enumerate() {
+            let mut changes = vec![(&sw.x.target, x.clone(), at(&sw.x, k, &ox))];
+            if let (Some(ya), Some((yv, yo))) = (&sw.y, y) {
+                changes.push((&ya.target, (*yv).clone(), *yo));
             }
             out.push(variant::<R>(file, text, &changes)?);
         }

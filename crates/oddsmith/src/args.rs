@@ -22,7 +22,7 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Check scenario files without running them.
     Validate {
-        /// Scenario files.
+        /// Scenario or comparison files (UTF-8 text, at most 1 MiB each).
         #[arg(required = true)]
         files: Vec<String>,
     },
@@ -58,7 +58,7 @@ pub(crate) enum Command {
 // No `///` doc on the argument structs: clap would take it as the subcommand's description.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The scenario file.
+    /// The scenario or comparison file (UTF-8 text, at most 1 MiB).
     pub scenario: String,
     /// Trials per matchup (with --precision: the cap).
     #[arg(long)]
@@ -84,6 +84,14 @@ pub(crate) struct RunArgs {
     /// Do not write a report folder.
     #[arg(long)]
     pub no_report: bool,
+    /// Most duels (and check rolls) a run may simulate, summed over matchups, sweep points,
+    /// tournament seatings, balance steps and checks; a run estimated above it is refused
+    /// before it starts. Default 100000000000 (1e11, hours of computing).
+    #[arg(long, value_name = "N", conflicts_with = "yes")]
+    pub max_work: Option<u64>,
+    /// Run however much work the estimate shows (no --max-work limit).
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, Args)]

@@ -169,7 +169,14 @@ pub(crate) struct RunSettings {
     pub report: ReportTo,
     /// A note on stderr before any work (e.g. `--threads` lowered).
     pub note: Option<String>,
+    /// Most duels the run may simulate ([`DEFAULT_MAX_WORK`], `--max-work`, or no limit with
+    /// `--yes`).
+    pub max_work: u64,
 }
+
+/// Most duels and check rolls a run simulates unless `--max-work` or `--yes` says otherwise:
+/// 1e11, hours of computing at about ten million duels a second.
+pub(crate) const DEFAULT_MAX_WORK: u64 = 100_000_000_000;
 
 impl TryFrom<RunArgs> for RunSettings {
     type Error = InputError;
@@ -189,6 +196,11 @@ impl TryFrom<RunArgs> for RunSettings {
             json: a.json,
             report,
             note,
+            max_work: match (a.yes, a.max_work) {
+                (true, _) => u64::MAX,
+                (false, Some(n)) => n,
+                (false, None) => DEFAULT_MAX_WORK,
+            },
         })
     }
 }

@@ -423,7 +423,9 @@ fn variant_mistakes_are_located() {
     let at = |text: &str| oddsmith_scenario::load_comparison("c.toml", text).unwrap_err();
     let e = at(&VARIANTS.replace("from = \"book\"", "from = \"boko\""));
     assert!(
-        e.field == "variants.house.from" && e.message.contains("no variant named \"boko\""),
+        e.field == "variants.house.from"
+            && e.message
+                .contains("unknown variant \"boko\"; did you mean \"book\"?"),
         "{e}"
     );
     let e = at(&VARIANTS.replace("ruleset = \"draft\"\nfrom", "from"));

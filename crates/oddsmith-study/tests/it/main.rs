@@ -219,10 +219,14 @@ fn bad_swept_value_is_located_before_anything_runs() {
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
     assert!(e.contains("test.toml:"), "{e}");
     assert!(e.contains("a.skill = 99"), "{e}");
-    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
+    // At the bad value itself: the second entry of `values`.
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("values ="))
+        .unwrap()
+        + 1;
     assert!(
-        e.contains(&format!("test.toml:{line}:"))
-            || e.contains(&format!("test.toml:{}:", line + 1)),
+        e.contains(&format!("test.toml:{line}:14: sweep[0].values[1]:")),
         "{e}"
     );
 }
@@ -684,9 +688,17 @@ fn bad_text_value_is_located_and_named() {
     );
     let s: Scenario<Draft> = load(FILE, &text).unwrap();
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
-    let line = text.lines().position(|l| l == "[[sweep]]").unwrap() + 1;
-    assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("values ="))
+        .unwrap()
+        + 1;
+    assert!(
+        e.contains(&format!("test.toml:{line}:19: sweep[0].values[1]:")),
+        "{e}"
+    );
     assert!(e.contains("options.wound_overflow = \"rest\""), "{e}");
+    assert!(e.contains("did you mean \"reset\"?"), "{e}");
 }
 
 #[test]
@@ -873,8 +885,17 @@ fn fair_costs_fed_back_as_costs_land_inside_the_tolerance() {
 
 #[test]
 fn missing_costs_are_named_and_the_tolerance_is_configurable() {
+    // A price list that leaves a kit out (and rules that price none) is refused on load,
+    // naming the kit, rather than silently dropping it from the cost analysis.
     let text = priced_skills(
         "k0 = 10, k1 = 20, k2 = 30, k4 = 50",
+        "fair_tolerance = 0.001\n",
+    );
+    let e = load::<Draft>(FILE, &text).unwrap_err();
+    assert_eq!(e.field, "tournament.costs", "{e}");
+    assert!(e.message.contains("no cost for k3"), "{e}");
+    let text = priced_skills(
+        "k0 = 10, k1 = 20, k2 = 30, k3 = 40, k4 = 50",
         "fair_tolerance = 0.001\n",
     );
     let c = study::<Draft>(&text, 2_000, false)
@@ -883,8 +904,8 @@ fn missing_costs_are_named_and_the_tolerance_is_configurable() {
         .unwrap()
         .costs
         .unwrap();
-    assert_eq!(c.missing, ["k3"]);
-    assert_eq!(c.points.len(), 4);
+    assert!(c.missing.is_empty());
+    assert_eq!(c.points.len(), 5);
     assert_eq!(c.tolerance, 0.001);
     // No kit priced at all (the draft rules price nothing): every kit is named.
     let text = priced_skills("", "");
@@ -897,7 +918,7 @@ fn missing_costs_are_named_and_the_tolerance_is_configurable() {
     assert_eq!(c.missing.len(), 5);
     assert_eq!(c.fit, oddsmith_study::CostFit::TooFewKits);
     // A tolerance outside [0, 0.5) is refused on load.
-    let bad = priced_skills("k0 = 1", "fair_tolerance = 3\n");
+    let bad = priced_skills("", "fair_tolerance = 3\n");
     let e = load::<Draft>(FILE, &bad).unwrap_err();
     assert!(e.field.ends_with("fair_tolerance"), "{e}");
 }

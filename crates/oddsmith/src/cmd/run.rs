@@ -17,6 +17,7 @@ use oddsmith_report::{
 use oddsmith_scenario::{is_comparison, name_of, ruleset_of};
 
 use crate::cmd::read;
+use crate::cmd::validate::{Checked, check};
 use crate::config::{ReportTo, RunSettings};
 use crate::error::{AssertionsFailed, InputError, ReportNotWritten, ScenarioInput};
 use crate::{clock, interrupt};
@@ -30,6 +31,13 @@ pub(crate) fn run(
     err: &mut dyn Write,
 ) -> Result<()> {
     let text = read(&r.file)?;
+    // The whole file is checked (every part and study variant) before any work: the same
+    // check `validate` makes.
+    let checked = check(&r.file, &text)?;
+    for n in &checked.notes {
+        writeln!(err, "note: {n}")?;
+    }
+    foresee(&r, &checked, is_comparison(&text), err)?;
     let ruleset = if is_comparison(&text) {
         None
     } else {
@@ -77,6 +85,73 @@ pub(crate) fn run(
         }
     }
     check_asserts(&data)
+}
+
+/// Runs estimated at or above this many duels get the estimate printed before they start.
+const LONG_RUN_DUELS: u64 = 100_000_000;
+
+/// The work the file asks for (runs × trials) checked against the limit before any work, and
+/// printed when the run is long.
+fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) -> Result<()> {
+    let cfg = if comparison {
+        r.sampling.for_comparison(c.sampling)?
+    } else {
+        r.sampling.for_scenario(c.sampling)
+    };
+    let total = c.runs.saturating_mul(cfg.trials);
+    let upto = if cfg.precision.is_some() {
+        "up to "
+    } else {
+        ""
+    };
+    let what = format!(
+        "{upto}{} duels and rolls ({} runs × {} trials)",
+        sci(total),
+        c.runs,
+        cfg.trials
+    );
+    if total > r.max_work {
+        bail!(InputError(format!(
+            "{}: this run would simulate {what}, more than the limit of {} (at about ten million a second: {}); lower `trials` (or --trials), or pass --max-work N or --yes to run it anyway",
+            r.file,
+            sci(r.max_work),
+            duration(total)
+        )));
+    }
+    if total >= LONG_RUN_DUELS {
+        writeln!(
+            err,
+            "note: this run simulates {what}, about {} at ten million a second",
+            duration(total)
+        )?;
+    }
+    Ok(())
+}
+
+/// `1.2e11`, or the number itself below a million.
+fn sci(n: u64) -> String {
+    if n < 1_000_000 {
+        n.to_string()
+    } else {
+        format!("{:.1e}", n as f64)
+    }
+}
+
+/// A rough duration of `duels` at ten million a second: `40 seconds`, `3 hours`, `2 years`.
+fn duration(duels: u64) -> String {
+    let s = duels as f64 / 1e7;
+    let (v, unit) = if s < 120.0 {
+        (s, "seconds")
+    } else if s < 7200.0 {
+        (s / 60.0, "minutes")
+    } else if s < 172_800.0 {
+        (s / 3600.0, "hours")
+    } else if s < 63_072_000.0 {
+        (s / 86_400.0, "days")
+    } else {
+        (s / 31_536_000.0, "years")
+    };
+    format!("{v:.0} {unit}")
 }
 
 /// The report folder, if any: `--out`, or `reports/<scenario name>`.

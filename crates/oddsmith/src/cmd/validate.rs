@@ -6,17 +6,25 @@ use std::io::Write;
 
 use anyhow::{Result, bail};
 use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
-use oddsmith_scenario::{Comparison, Scenario, is_comparison, load, load_comparison, ruleset_of};
+use oddsmith_scenario::{
+    Comparison, Part, Scenario, ScenarioError, is_comparison, load, load_comparison, ruleset_of,
+};
 
 use crate::cmd::read;
+use crate::config::FileSampling;
 use crate::error::{InputError, ScenarioInput, relocate_err, study_input};
 
 /// Checks every file, printing `ok` or `bad` and the reason for each.
 pub(crate) fn validate(files: &[String], out: &mut dyn Write) -> Result<()> {
     let mut failed = 0;
     for f in files {
-        match validate_file(f) {
-            Ok(summary) => writeln!(out, "ok  {f}: {summary}")?,
+        match read(f).and_then(|text| check(f, &text)) {
+            Ok(c) => {
+                writeln!(out, "ok  {f}: {}", c.summary)?;
+                for n in &c.notes {
+                    writeln!(out, "    note: {n}")?;
+                }
+            }
             Err(e) => {
                 // A located error starts with the path already: print it once.
                 let e = format!("{e:#}");
@@ -37,42 +45,94 @@ pub(crate) fn validate(files: &[String], out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-/// A one-line summary of a valid scenario or comparison file.
-fn validate_file(file: &str) -> Result<String> {
-    let text = read(file)?;
-    if is_comparison(&text) {
-        let c = load_comparison(file, &text).map_err(ScenarioInput)?;
-        let parts = validate_parts(file, &text, &c)?;
-        return Ok(format!(
+/// What checking a file found: a one-line summary, notes on what the loader decided, and
+/// how much work running it takes.
+pub(crate) struct Checked {
+    /// `ruleset draft, 4 fighters, 2 matchups, 1 sweeps`.
+    pub summary: String,
+    /// Decisions the file left to the loader (printed as notes by `validate` and `run`).
+    pub notes: Vec<String>,
+    /// Runs of `trials` duels (or check rolls) the file asks for: matchups, sweep points,
+    /// tournament seatings, balance evaluations (estimated), check cells, skill steps.
+    pub runs: u64,
+    /// Matchups of the file (of a comparison part: its own).
+    pub matchups: u64,
+    /// What the file says about trials, precision and seed.
+    pub sampling: FileSampling,
+}
+
+/// Checks a scenario or comparison file completely (every part, every study variant, the
+/// skill steps) without running it: the one validation `validate` prints and `run` performs
+/// before any work.
+pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
+    if is_comparison(text) {
+        let c = load_comparison(file, text).map_err(ScenarioInput)?;
+        let parts = validate_parts(file, text, &c)?;
+        let summary = format!(
             "comparison of {} rulesets: {}",
             c.parts.len(),
-            parts.join("; ")
-        ));
+            parts
+                .iter()
+                .map(|p| p.summary.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        // Each part's runs, its skill step (two variants), and the paired re-run of the
+        // common matchups of two variants of one ruleset.
+        let mut runs: u64 = parts.iter().map(|p| p.runs).sum();
+        runs += 2 * c.parts.iter().filter(|p| p.skill_step.is_some()).count() as u64;
+        for (i, p) in c.parts.iter().enumerate() {
+            for (j, q) in c.parts.iter().enumerate().skip(i + 1) {
+                if q.id == p.id {
+                    runs += parts[i].matchups.min(parts[j].matchups) * 2;
+                }
+            }
+        }
+        let notes = parts.into_iter().flat_map(|p| p.notes).collect();
+        return Ok(Checked {
+            summary,
+            notes,
+            runs,
+            matchups: 0,
+            sampling: FileSampling {
+                trials: c.trials,
+                precision: None,
+                seed: c.seed,
+            },
+        });
     }
-    let id = ruleset_of(file, &text).map_err(ScenarioInput)?;
+    let id = ruleset_of(file, text).map_err(ScenarioInput)?;
     let v = Validate {
         file,
-        text: &text,
+        text,
         role: Role::Scenario,
     };
     visit(&id, v).expect("id checked")
 }
 
 /// Loads and checks every part of a comparison (errors placed in the comparison file);
-/// returns one summary per part.
-pub(crate) fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<Vec<String>> {
+/// returns what was found in each part, its name in front.
+pub(crate) fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<Vec<Checked>> {
     c.parts
         .iter()
         .map(|p| {
             let v = Validate {
                 file,
                 text: &p.text,
-                role: Role::ComparisonPart,
+                role: Role::ComparisonPart(p),
             };
-            let summary = visit(&p.id, v)
+            let found = visit(&p.id, v)
                 .expect("load_comparison checked the id")
                 .map_err(|e| relocate_err(file, text, p, e))?;
-            Ok(format!("[{}] {summary}", p.name))
+            Ok(Checked {
+                summary: format!("[{}] {}", p.name, found.summary),
+                notes: found
+                    .notes
+                    .iter()
+                    .map(|n| format!("[{}] {n}", p.name))
+                    .collect(),
+                ..found
+            })
         })
         .collect()
 }
@@ -86,19 +146,27 @@ pub(crate) fn load_scenario<R: Ruleset>(file: &str, text: &str) -> Result<Scenar
 }
 
 /// Loads one part of a comparison (its text as a stand-alone scenario): like a scenario, but
-/// only the study sections a part may hold (checks).
-fn load_part<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>> {
+/// only the study sections a part may hold (checks), and its skill step checked against it.
+fn load_part<R: Ruleset>(file: &str, text: &str, part: &Part) -> Result<Scenario<R>> {
     let s = load::<R>(file, text).map_err(ScenarioInput)?;
-    if s.study
+    if let Some(x) = s
+        .study
         .sections()
-        .any(|x| !x.kind().allowed_in_comparison_part())
+        .find(|x| !x.kind().allowed_in_comparison_part())
     {
-        bail!(InputError(format!(
-            "{file}: rulesets.{}: a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file",
-            R::ID
-        )));
+        // Placed at the section's key of the part by the caller's `relocate_err`.
+        bail!(ScenarioInput(ScenarioError {
+            file: file.into(),
+            line: 0,
+            column: 0,
+            field: x.kind().file_key().into(),
+            message: "a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file".into(),
+        }));
     }
     oddsmith_study::validate(file, text, &s).map_err(study_input)?;
+    if let Some(step) = &part.skill_step {
+        oddsmith_study::validate_skill_step(file, text, &s, step).map_err(study_input)?;
+    }
     Ok(s)
 }
 
@@ -116,29 +184,66 @@ fn summary<R: Ruleset>(s: &Scenario<R>) -> String {
     summary
 }
 
+/// Runs of `trials` duels or rolls a scenario asks for (see [`Checked::runs`]); a balance
+/// search is counted as its bisection steps plus the two ends and a re-measurement.
+fn runs<R: Ruleset>(s: &Scenario<R>) -> u64 {
+    let st = &s.study;
+    let n = |x: usize| x as u64;
+    let mut runs = n(s.matchups.len());
+    for sw in &st.sweeps {
+        runs += n(sw.x.values.len()) * n(sw.y.as_ref().map_or(1, |y| y.values.len()));
+    }
+    if let Some(b) = &st.balance {
+        let width = b.range.1 - b.range.0;
+        let steps = if b.integer {
+            width
+        } else {
+            width / b.tolerance
+        };
+        runs += steps.max(1.0).log2().ceil() as u64 + 3;
+    }
+    if let Some(t) = &st.tournament {
+        runs += n(t.fighters.len()) * n(t.fighters.len().saturating_sub(1));
+    }
+    for c in &st.checks {
+        runs += n(c.cells().len());
+    }
+    runs
+}
+
 /// What a file is checked as.
 #[derive(Clone, Copy, Debug)]
-enum Role {
+enum Role<'a> {
     /// A scenario file.
     Scenario,
-    /// One `[rulesets.<id>]` part of a comparison file.
-    ComparisonPart,
+    /// One `[rulesets.<id>]` or `[variants.<name>]` part of a comparison file.
+    ComparisonPart(&'a Part),
 }
 
 /// Loads a file in its role and summarises it.
 struct Validate<'a> {
     file: &'a str,
     text: &'a str,
-    role: Role,
+    role: Role<'a>,
 }
 
 impl RulesetVisitor for Validate<'_> {
-    type Output = Result<String>;
-    fn visit<R: Ruleset>(self) -> Result<String> {
+    type Output = Result<Checked>;
+    fn visit<R: Ruleset>(self) -> Result<Checked> {
         let s = match self.role {
             Role::Scenario => load_scenario::<R>(self.file, self.text)?,
-            Role::ComparisonPart => load_part::<R>(self.file, self.text)?,
+            Role::ComparisonPart(p) => load_part::<R>(self.file, self.text, p)?,
         };
-        Ok(summary(&s))
+        Ok(Checked {
+            summary: summary(&s),
+            notes: s.notes.clone(),
+            runs: runs(&s),
+            matchups: s.matchups.len() as u64,
+            sampling: FileSampling {
+                trials: s.trials,
+                precision: s.precision,
+                seed: s.seed,
+            },
+        })
     }
 }

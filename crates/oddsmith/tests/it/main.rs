@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+mod corpus;
 mod schema;
 
 fn root() -> PathBuf {
@@ -992,8 +993,11 @@ values = [5, 99]
     let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--trials", "100"]);
     assert_eq!(code, 2);
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("bad-sweep.toml:10:"), "{err}");
-    assert!(err.contains("a.skill = 99"), "{err}");
+    // At the bad value itself (line 13, the second of `values`), not the section header.
+    assert!(
+        err.contains("bad-sweep.toml:13:14: sweep[0].values[1]: a.skill = 99: 99 is out of range"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -1122,7 +1126,7 @@ fn comparison_parts_refuse_study_sections_before_running() {
         assert_eq!(code, 2, "{cmd}: {err}");
         let msg = if cmd == "run" { &err } else { &out };
         assert!(
-            msg.contains("rulesets.gamecraft: a comparison part holds"),
+            msg.contains("rulesets.gamecraft.tournament: (gamecraft) a comparison part holds"),
             "{cmd}: {msg}"
         );
         if cmd == "run" {
@@ -1289,4 +1293,57 @@ fn missing_exact_values_are_noted_in_terminal_and_report() {
         "500",
     ]);
     assert!(!err.contains("no exact"), "{err}");
+}
+
+#[test]
+fn work_is_estimated_and_refused_above_the_limit_before_any_work() {
+    let two = "name = \"big\"\nruleset = \"draft\"\ntrials = 1_000_000_000_000_000\n\
+               [fighters.a]\nskill = 5\nweapon = \"mace\"\n[fighters.b]\nskill = 5\nweapon = \"mace\"\n";
+    let big = write_temp(
+        "work-big.toml",
+        &format!("{two}[[matchup]]\na = \"a\"\nb = \"b\"\n"),
+    );
+    let path = big.to_str().unwrap();
+    // 1e15 duels (three years) is refused at once, with the estimate and the way out.
+    let (code, out, err) = cli(&["run", path]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("1.0e15 duels and rolls (1 runs × 1000000000000000 trials)")
+            && err.contains("more than the limit of 1.0e11")
+            && err.contains("--max-work N or --yes"),
+        "{err}"
+    );
+    // --max-work sets the limit: a sweep of 3 points and the matchup are 4 runs.
+    let sweep = format!(
+        "{two}[[matchup]]\na = \"a\"\nb = \"b\"\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [4, 5, 6]\n"
+    );
+    let sw = write_temp("work-sweep.toml", &sweep);
+    let sw = sw.to_str().unwrap();
+    let (code, _, err) = cli(&["run", sw, "--trials", "100", "--max-work", "399"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("400 duels and rolls (4 runs × 100 trials)"),
+        "{err}"
+    );
+    let (code, _, err) = cli(&["run", sw, "--trials", "100", "--max-work", "400"]);
+    assert_eq!(code, 0, "{err}");
+    // --yes lifts the limit; it and --max-work exclude each other.
+    let (code, _, err) = cli(&["run", sw, "--trials", "100", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, _) = cli(&["run", sw, "--yes", "--max-work", "5"]);
+    assert_eq!(code, 2);
+    // A file of two fighters without [[matchup]] runs them, and says so.
+    let none = write_temp(
+        "work-none.toml",
+        &two.replace("1_000_000_000_000_000", "100"),
+    );
+    let (code, out, _) = cli(&["validate", none.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("note: no [[matchup]] in the file: its two fighters fight as \"a vs b\""),
+        "{out}"
+    );
+    let (code, _, err) = cli(&["run", none.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("note: no [[matchup]]"), "{err}");
 }

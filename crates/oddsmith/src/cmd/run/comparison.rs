@@ -13,11 +13,11 @@ use oddsmith_study::{
 };
 
 use super::matchups::{BaseRun, run_base};
-use crate::cmd::validate::validate_parts;
 use crate::config::{FileSampling, RunSettings};
 use crate::error::{ScenarioInput, relocate_err, study_input};
 
-/// Runs the comparison file `text`: every part is loaded and checked before any runs.
+/// Runs the comparison file `text`, checked whole (every part, every skill step) by
+/// [`check`](crate::cmd::validate::check) before any part runs.
 pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> {
     let file = r.file.as_str();
     let c = load_comparison(file, text).map_err(ScenarioInput)?;
@@ -26,7 +26,6 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
         precision: None,
         seed: c.seed,
     })?;
-    validate_parts(file, text, &c)?;
     let mut results = Vec::new();
     let mut data = ReportData {
         run: RunDoc {
@@ -105,7 +104,7 @@ impl RulesetVisitor for RunPair<'_> {
     type Output = Result<Vec<PairedMatchup>>;
     fn visit<R: Ruleset>(self) -> Self::Output {
         let [p, q] = self.parts;
-        // Both were loaded and checked by `validate_parts` before any part ran.
+        // Both were loaded and checked by `validate::check` before any part ran.
         let a = load::<R>(self.file, &p.text).map_err(ScenarioInput)?;
         let b = load::<R>(self.file, &q.text).map_err(ScenarioInput)?;
         let label = format!("{} vs {} (paired)", p.name, q.name);
@@ -132,7 +131,7 @@ impl RulesetVisitor for RunPart<'_> {
     type Output = Result<(PartResult, BaseRun)>;
     fn visit<R: Ruleset>(self) -> Self::Output {
         let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
-        // Checked by `validate_parts` before any part ran.
+        // Checked by `validate::check` before any part ran.
         let s = load::<R>(file, text).map_err(ScenarioInput)?;
         let name = &self.part.name;
         let base = run_base(&s, cfg, self.exact, &format!("{name}: "))?;

@@ -27,6 +27,7 @@ fn cfg(trials: u64, threads: usize) -> RunConfig {
         trials,
         precision: None,
         threads: Some(threads),
+        units: Default::default(),
     }
 }
 
@@ -219,6 +220,7 @@ fn paired_differences_vary_less_than_unpaired_ones() {
             trials,
             precision: None,
             threads: Some(1),
+            units: Default::default(),
         };
         let p = oddsmith_sim::run_paired(&v, &c, &|_| {}).unwrap();
         paired.push(p.variants[1].outcomes.p_a() - p.variants[0].outcomes.p_a());

@@ -17,7 +17,7 @@ pub use units::{Accumulator, Shard, UnitRecord, Units, merge_shards};
 
 use units::Unit;
 
-use oddsmith_dice::{Stream, Streams};
+use oddsmith_dice::{Stream, Streams, stream};
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_stats::{Z95, wilson_half_width};
 use rayon::prelude::*;
@@ -129,8 +129,9 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
     if let Some(merged) = cfg.units.take(cfg.seed, cfg.trials)? {
         return Ok(merged);
     }
-    let shard = cfg.units.shard_of();
     let n_chunks = cfg.trials.div_ceil(CHUNK_TRIALS);
+    let share = cfg.units.next_share(n_chunks);
+    let mut owned = 0u64;
     let wave = if cfg.precision.is_some() {
         WAVE_CHUNKS
     } else {
@@ -152,9 +153,10 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
                     let size = CHUNK_TRIALS.min(cfg.trials - i * CHUNK_TRIALS);
                     (i, streams.next().expect("streams never end"), size)
                 })
-                .filter(|(i, ..)| shard.is_none_or(|s| s.owns(*i)))
+                .filter(|(i, ..)| share.as_ref().is_none_or(|owns| owns(*i)))
                 .map(|(_, s, size)| (s, size))
                 .collect();
+            owned += jobs.len() as u64;
             if cfg.precision.is_none() {
                 let sum = jobs
                     .into_par_iter()
@@ -176,8 +178,18 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
             next = end;
         }
     })?;
-    if shard.is_some() {
+    if share.is_some() {
         cfg.units.record(cfg.seed, cfg.trials, total.clone());
+        if owned == 0 {
+            // A shard whose share of this run is empty still hands its caller real figures
+            // (what follows in a study may need trials): chunk 0's, computed, not recorded.
+            let mut first = total;
+            merge(
+                &mut first,
+                &chunk(stream(cfg.seed, 0), CHUNK_TRIALS.min(cfg.trials)),
+            );
+            return Ok(first);
+        }
     }
     Ok(total)
 }

@@ -3,8 +3,10 @@
 //!
 //! A *unit* is one call of [`crate::run_duels`], [`crate::run_paired`] or [`crate::run_check`];
 //! a run makes its units in a fixed order (matchups, then study sections, then the check
-//! grid). Shard *K* of *N* computes, for every unit, only the chunks *i* with
-//! `i % N == K − 1`, and records the unit's accumulator. Accumulators hold integer counts only,
+//! grid). The chunks of all units are numbered on, unit after unit (chunk *i* of a unit that
+//! follows units of *c* chunks in all is chunk *c + i* of the run); shard *K* of *N* computes
+//! only the run's chunks *j* with `j % N == K − 1` (so many small units, e.g. the pairings of
+//! a tournament, spread over the shards too), and records each unit's accumulator. Accumulators hold integer counts only,
 //! so the sum over the shards of a unit is exactly the accumulator of the whole run: a run fed
 //! that sum ([`Units::merged`]) gives the same numbers, bit for bit, as a single run.
 //!
@@ -17,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{CheckStats, DuelStats, PairedStats, SimError};
 
-/// Shard `k` of `n` (1-based): it runs the chunks *i* with `i % n == k − 1`.
+/// Shard `k` of `n` (1-based): it runs the run's chunks *j* with `j % n == k − 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// Which shard, from 1 to `n`.
@@ -134,6 +136,8 @@ unit!(CheckStats, Check);
 enum Mode {
     Shard {
         shard: Shard,
+        /// Chunks of the units before the next.
+        chunks_before: u64,
         done: Vec<UnitRecord>,
     },
     Merged {
@@ -157,6 +161,7 @@ impl Units {
     pub fn shard(shard: Shard) -> Units {
         Units(Some(Arc::new(Mutex::new(Mode::Shard {
             shard,
+            chunks_before: 0,
             done: Vec::new(),
         }))))
     }
@@ -184,6 +189,24 @@ impl Units {
     pub fn shard_of(&self) -> Option<Shard> {
         self.with(|m| match m {
             Mode::Shard { shard, .. } => Some(*shard),
+            Mode::Merged { .. } => None,
+        })
+        .flatten()
+    }
+
+    /// In a shard: which of the next unit's `n_chunks` chunks it computes (chunk *i* when
+    /// `owns(i)`); `None` when this source does not shard.
+    pub(crate) fn next_share(&self, n_chunks: u64) -> Option<impl Fn(u64) -> bool + Sync> {
+        self.with(|m| match m {
+            Mode::Shard {
+                shard,
+                chunks_before,
+                ..
+            } => {
+                let (s, before) = (*shard, *chunks_before);
+                *chunks_before += n_chunks;
+                Some(move |i: u64| s.owns(before + i))
+            }
             Mode::Merged { .. } => None,
         })
         .flatten()

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod schema;
+mod shard;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -87,8 +87,8 @@ pub(crate) struct RunArgs {
     /// Do not write a report folder.
     #[arg(long)]
     pub no_report: bool,
-    /// Run only shard K of N of the work (chunks i with i % N = K − 1) and write a shard file
-    /// for `oddsmith merge`, instead of the results and report.
+    /// Run only shard K of N of the work (every N-th chunk of trials, from the K-th) and write
+    /// a shard file for `oddsmith merge`, instead of the results and report.
     #[arg(long, value_name = "K/N", conflicts_with_all = ["json", "out", "precision"])]
     pub shard: Option<String>,
     /// The shard file (default: <scenario file stem>.shard-K-of-N.json).

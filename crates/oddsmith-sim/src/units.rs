@@ -69,11 +69,11 @@ impl std::str::FromStr for Shard {
 #[serde(tag = "kind", content = "stats", rename_all = "snake_case")]
 pub enum Accumulator {
     /// From [`crate::run_duels`].
-    Duels(DuelStats),
+    Duels(Box<DuelStats>),
     /// From [`crate::run_paired`].
     Paired(PairedStats),
     /// From [`crate::run_check`].
-    Check(CheckStats),
+    Check(Box<CheckStats>),
 }
 
 impl Accumulator {
@@ -111,27 +111,27 @@ pub struct UnitRecord {
 /// An accumulator a runner can record and take back.
 pub(crate) trait Unit: Sized {
     fn into_acc(self) -> Accumulator;
-    fn from_acc(a: Accumulator) -> Result<Self, Accumulator>;
+    fn from_acc(a: Accumulator) -> Option<Self>;
 }
 
 macro_rules! unit {
-    ($t:ty, $v:ident) => {
+    ($t:ty, $v:ident, $wrap:path, $unwrap:expr) => {
         impl Unit for $t {
             fn into_acc(self) -> Accumulator {
-                Accumulator::$v(self)
+                Accumulator::$v($wrap(self))
             }
-            fn from_acc(a: Accumulator) -> Result<Self, Accumulator> {
+            fn from_acc(a: Accumulator) -> Option<Self> {
                 match a {
-                    Accumulator::$v(x) => Ok(x),
-                    other => Err(other),
+                    Accumulator::$v(x) => Some($unwrap(x)),
+                    _ => None,
                 }
             }
         }
     };
 }
-unit!(DuelStats, Duels);
-unit!(PairedStats, Paired);
-unit!(CheckStats, Check);
+unit!(DuelStats, Duels, Box::new, |x: Box<_>| *x);
+unit!(PairedStats, Paired, std::convert::identity, |x| x);
+unit!(CheckStats, Check, Box::new, |x: Box<_>| *x);
 
 enum Mode {
     Shard {
@@ -240,7 +240,7 @@ impl Units {
             let kind = u.acc.kind();
             A::from_acc(u.acc)
                 .map(Some)
-                .map_err(|_| misfit(format!("is not a {kind} run")))
+                .ok_or_else(|| misfit(format!("is not the {kind} run the shards hold there")))
         })
         .unwrap_or(Ok(None))
     }
@@ -355,7 +355,7 @@ mod tests {
         let rec = |trials| UnitRecord {
             seed: 1,
             trials,
-            acc: Accumulator::Check(CheckStats::default()),
+            acc: Accumulator::Check(Box::default()),
         };
         let u = Units::merged(vec![rec(0)]);
         assert!(u.take::<DuelStats>(1, 0).is_err(), "wrong kind");

@@ -280,9 +280,12 @@ fn shards_sum_to_the_whole_run_and_a_merged_source_hands_it_back() {
         let ran: u64 = shards.iter().map(|s| s[0].acc.trials()).sum();
         assert_eq!(ran, trials, "{n} shards");
         let merged = merge_shards(shards).unwrap();
-        assert_eq!(merged[0].acc, Accumulator::Duels(whole.clone()));
+        assert_eq!(merged[0].acc, Accumulator::Duels(Box::new(whole.clone())));
         assert_eq!(merged[1].acc, Accumulator::Paired(whole_paired.clone()));
-        assert_eq!(merged[2].acc, Accumulator::Check(whole_check.clone()));
+        assert_eq!(
+            merged[2].acc,
+            Accumulator::Check(Box::new(whole_check.clone()))
+        );
         let c = RunConfig {
             units: Units::merged(merged),
             ..cfg(trials, 2)

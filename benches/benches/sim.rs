@@ -13,6 +13,7 @@ fn cfg(trials: u64, threads: usize) -> RunConfig {
         trials,
         precision: None,
         threads: Some(threads),
+        units: Default::default(),
     }
 }
 

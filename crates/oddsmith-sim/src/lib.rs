@@ -9,11 +9,15 @@
 
 mod paired;
 mod stats;
+mod units;
 
 pub use paired::{Concordance, PairedStats, run_paired};
 pub use stats::{CheckStats, DuelStats};
+pub use units::{Accumulator, Shard, UnitRecord, Units, merge_shards};
 
-use oddsmith_dice::{Stream, Streams};
+use units::Unit;
+
+use oddsmith_dice::{Stream, Streams, stream};
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_stats::{Z95, wilson_half_width};
 use rayon::prelude::*;
@@ -41,6 +45,9 @@ pub struct RunConfig {
     pub precision: Option<f64>,
     /// Worker threads; `None` = rayon's default (one per core).
     pub threads: Option<usize>,
+    /// Where the accumulators come from: every chunk computed here ([`Units::all`]), one
+    /// shard's chunks, or the sum of a sharded run's shards.
+    pub units: Units,
 }
 
 /// Errors of the engine.
@@ -89,6 +96,12 @@ fn check_config(cfg: &RunConfig) -> Result<(), SimError> {
     if cfg.threads == Some(0) {
         return Err(SimError::Config("threads must be at least 1".into()));
     }
+    if cfg.precision.is_some() && cfg.units.shard_of().is_some() {
+        return Err(SimError::Config(
+            "a run to a precision target cannot be sharded: where it stops depends on every chunk before"
+                .into(),
+        ));
+    }
     Ok(())
 }
 
@@ -96,28 +109,36 @@ fn check_config(cfg: &RunConfig) -> Result<(), SimError> {
 /// to the end of a wave, small enough that the streams of a wave take little memory.
 pub const FREE_WAVE_CHUNKS: u64 = 1024;
 
-/// Runs chunks in waves until `done` says stop or trials run out.
+/// Runs chunks in waves until `done` says stop or trials run out, starting from `empty`; or,
+/// per `cfg.units`, only one shard's chunks (recording the result), or none (taking the
+/// shards' sum).
 ///
 /// With a precision target, each wave's accumulators are merged one by one in chunk order and
 /// `done` is checked after each, so the stopping point is deterministic. Without one, a wave is
 /// reduced in parallel: accumulators hold integer counts only, so their merge is exact and
 /// associative and the result does not depend on how rayon pairs them.
-fn run_chunks<A: Send + Default>(
+fn run_chunks<A: Send + Default + Clone + Unit>(
     cfg: &RunConfig,
+    empty: A,
     chunk: impl Fn(Stream, u64) -> A + Sync,
     merge: impl Fn(&mut A, &A) + Sync,
     done: impl Fn(&A) -> bool + Sync,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<A, SimError> {
     check_config(cfg)?;
+    if let Some(merged) = cfg.units.take(cfg.seed, cfg.trials)? {
+        return Ok(merged);
+    }
     let n_chunks = cfg.trials.div_ceil(CHUNK_TRIALS);
+    let share = cfg.units.next_share(n_chunks);
+    let mut owned = 0u64;
     let wave = if cfg.precision.is_some() {
         WAVE_CHUNKS
     } else {
         FREE_WAVE_CHUNKS
     };
     let mut streams = Streams::new(cfg.seed);
-    let mut total = A::default();
+    let mut total = empty;
     let run = |(s, size): (Stream, u64)| {
         let a = chunk(s, size);
         progress(size);
@@ -130,9 +151,12 @@ fn run_chunks<A: Send + Default>(
             let jobs: Vec<(Stream, u64)> = (next..end)
                 .map(|i| {
                     let size = CHUNK_TRIALS.min(cfg.trials - i * CHUNK_TRIALS);
-                    (streams.next().expect("streams never end"), size)
+                    (i, streams.next().expect("streams never end"), size)
                 })
+                .filter(|(i, ..)| share.as_ref().is_none_or(|owns| owns(*i)))
+                .map(|(_, s, size)| (s, size))
                 .collect();
+            owned += jobs.len() as u64;
             if cfg.precision.is_none() {
                 let sum = jobs
                     .into_par_iter()
@@ -154,6 +178,19 @@ fn run_chunks<A: Send + Default>(
             next = end;
         }
     })?;
+    if share.is_some() {
+        cfg.units.record(cfg.seed, cfg.trials, total.clone());
+        if owned == 0 {
+            // A shard whose share of this run is empty still hands its caller real figures
+            // (what follows in a study may need trials): chunk 0's, computed, not recorded.
+            let mut first = total;
+            merge(
+                &mut first,
+                &chunk(stream(cfg.seed, 0), CHUNK_TRIALS.min(cfg.trials)),
+            );
+            return Ok(first);
+        }
+    }
     Ok(total)
 }
 
@@ -167,6 +204,7 @@ pub fn run_duels<R: Ruleset>(
     let precision = cfg.precision;
     run_chunks(
         cfg,
+        DuelStats::default(),
         |mut s, n| {
             let mut acc = DuelStats::default();
             let mut roller = RngRoller::new(&mut s);
@@ -199,6 +237,7 @@ pub fn run_check<R: Ruleset>(
     let precision = cfg.precision;
     run_chunks(
         cfg,
+        CheckStats::new(offset),
         |mut s, n| {
             let mut acc = CheckStats::new(offset);
             let mut roller = RngRoller::new(&mut s);

@@ -66,14 +66,14 @@ pub struct PairedStats {
 }
 
 impl PairedStats {
-    fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         PairedStats {
             variants: vec![DuelStats::default(); n],
             adjacent: vec![Concordance::default(); n.saturating_sub(1)],
         }
     }
 
-    fn merge(&mut self, o: &PairedStats) {
+    pub(crate) fn merge(&mut self, o: &PairedStats) {
         if self.variants.is_empty() {
             *self = o.clone();
             return;
@@ -107,6 +107,7 @@ pub fn run_paired<R: Ruleset>(
     let precision = cfg.precision;
     run_chunks(
         cfg,
+        PairedStats::new(n),
         |mut s, trials| {
             let mut acc = PairedStats::new(n);
             for _ in 0..trials {

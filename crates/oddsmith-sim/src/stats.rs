@@ -110,9 +110,12 @@ impl CheckStats {
         self.values.record((value - self.offset).max(0) as u64);
     }
 
-    /// Adds another accumulator.
+    /// Adds another accumulator (an empty one, e.g. a shard's share of no chunk, leaves the
+    /// offset as it is).
     pub fn merge(&mut self, o: &CheckStats) {
-        self.offset = o.offset;
+        if o.success.trials > 0 {
+            self.offset = o.offset;
+        }
         self.success.merge(&o.success);
         self.values.merge(&o.values);
     }

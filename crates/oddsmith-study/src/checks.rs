@@ -59,6 +59,7 @@ pub fn run_check_study<R: Ruleset>(
             trials: ctx.cfg.trials.min(MAX_CHECK_TRIALS),
             precision: None,
             threads: None,
+            units: ctx.cfg.units.clone(),
         };
         let mc = run_check(rules, &check, exact.distribution.min(), &cfg, &|_| {})?;
         cells.push(CheckCellDoc {

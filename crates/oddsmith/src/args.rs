@@ -18,6 +18,9 @@ pub(crate) enum Command {
     /// Run every matchup of a scenario: win probabilities with 95 % intervals, fight length,
     /// damage, and the exact solution where the ruleset has one.
     Run(RunArgs),
+    /// Sum the shard files of a sharded run (`run --shard K/N`) into the results and report
+    /// the single run gives.
+    Merge(MergeArgs),
     /// Exact and Monte Carlo figures for one check, e.g. `oddsmith check draft skill=5 difficulty=hard`.
     Check(CheckArgs),
     /// Check scenario files without running them.
@@ -92,6 +95,29 @@ pub(crate) struct RunArgs {
     /// Run however much work the estimate shows (no --max-work limit).
     #[arg(long)]
     pub yes: bool,
+    /// Run only shard K of N of the work (every N-th chunk of trials, from the K-th) and write
+    /// a shard file for `oddsmith merge`, instead of the results and report.
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["json", "out", "precision"])]
+    pub shard: Option<String>,
+    /// The shard file (default: <scenario file stem>.shard-K-of-N.json).
+    #[arg(long, value_name = "PATH", requires = "shard")]
+    pub shard_out: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The shard files written by `oddsmith run --shard K/N`, every K from 1 to N once.
+    #[arg(required = true)]
+    pub shards: Vec<String>,
+    /// Print one JSON document on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Report folder (default: reports/<scenario name>).
+    #[arg(long, conflicts_with = "no_report")]
+    pub out: Option<std::path::PathBuf>,
+    /// Do not write a report folder.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 #[derive(Debug, Args)]

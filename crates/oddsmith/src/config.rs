@@ -6,9 +6,9 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig};
+use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig, Units};
 
-use crate::args::{CheckArgs, RunArgs};
+use crate::args::{CheckArgs, MergeArgs, RunArgs};
 use crate::error::InputError;
 use crate::{DEFAULT_SEED, DEFAULT_TRIALS};
 
@@ -122,6 +122,7 @@ impl Sampling {
             trials: self.trials.or(file.trials).unwrap_or(default_trials),
             precision,
             threads: None,
+            units: Units::all(),
         }
     }
 
@@ -137,6 +138,7 @@ impl Sampling {
             trials: self.trials.or(file.trials).unwrap_or(DEFAULT_TRIALS),
             precision: None,
             threads: None,
+            units: Units::all(),
         })
     }
 }
@@ -172,6 +174,54 @@ pub(crate) struct RunSettings {
     /// Most duels the run may simulate ([`DEFAULT_MAX_WORK`], `--max-work`, or no limit with
     /// `--yes`).
     pub max_work: u64,
+    /// Where the Monte Carlo accumulators come from: computed (all chunks, or a shard's
+    /// share with `--shard`), or summed from shard files by `oddsmith merge`.
+    pub units: Units,
+    /// `--shard-out`.
+    pub shard_out: Option<PathBuf>,
+}
+
+impl ReportTo {
+    /// From `--no-report` and `--out`.
+    fn of(no_report: bool, out: Option<PathBuf>) -> ReportTo {
+        match (no_report, out) {
+            (true, _) => ReportTo::Nowhere,
+            (false, None) => ReportTo::Default,
+            (false, Some(dir)) => ReportTo::Folder(dir),
+        }
+    }
+}
+
+impl RunSettings {
+    /// `oddsmith merge`: the run the shards were cut from (`file`, `--trials`, `--seed`,
+    /// `--no-exact` as they recorded them), fed the shards' sum `units`.
+    pub(crate) fn for_merge(
+        a: &MergeArgs,
+        file: String,
+        trials: Option<u64>,
+        seed: Option<u64>,
+        exact: bool,
+        units: Units,
+    ) -> Result<RunSettings, InputError> {
+        Ok(RunSettings {
+            file,
+            sampling: Sampling::new(trials, None, seed)?,
+            threads: Threads(None),
+            exact,
+            json: a.json,
+            report: ReportTo::of(a.no_report, a.out.clone()),
+            note: None,
+            // The shards did the work; merging only sums it.
+            max_work: u64::MAX,
+            units,
+            shard_out: None,
+        })
+    }
+
+    /// `--trials` and `--seed` as given (a shard file records them).
+    pub(crate) fn trials_and_seed(&self) -> (Option<u64>, Option<u64>) {
+        (self.sampling.trials, self.sampling.seed)
+    }
 }
 
 /// Most duels and check rolls a run simulates unless `--max-work` or `--yes` says otherwise:
@@ -183,10 +233,10 @@ impl TryFrom<RunArgs> for RunSettings {
     fn try_from(a: RunArgs) -> Result<Self, InputError> {
         let (threads, note) = Threads::new(a.threads)?;
         let sampling = Sampling::new(a.trials, a.precision, a.seed)?;
-        let report = match (a.no_report, a.out) {
-            (true, _) => ReportTo::Nowhere,
-            (false, None) => ReportTo::Default,
-            (false, Some(dir)) => ReportTo::Folder(dir),
+        let report = ReportTo::of(a.no_report, a.out);
+        let units = match a.shard {
+            Some(s) => Units::shard(s.parse().map_err(|e| InputError(format!("--shard: {e}")))?),
+            None => Units::all(),
         };
         Ok(RunSettings {
             file: a.scenario,
@@ -201,6 +251,8 @@ impl TryFrom<RunArgs> for RunSettings {
                 (false, Some(n)) => n,
                 (false, None) => DEFAULT_MAX_WORK,
             },
+            units,
+            shard_out: a.shard_out,
         })
     }
 }

@@ -74,6 +74,7 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
             note(settings.note.as_deref(), err)?;
             cmd::run::run(settings, command, out, err)
         }
+        Command::Merge(a) => cmd::merge::merge(&a, command, out, err),
         Command::Check(a) => {
             let settings = CheckSettings::try_from(a)?;
             note(settings.note.as_deref(), err)?;

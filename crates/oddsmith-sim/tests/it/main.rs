@@ -27,6 +27,7 @@ fn cfg(trials: u64, threads: usize) -> RunConfig {
         trials,
         precision: None,
         threads: Some(threads),
+        units: Default::default(),
     }
 }
 
@@ -219,6 +220,7 @@ fn paired_differences_vary_less_than_unpaired_ones() {
             trials,
             precision: None,
             threads: Some(1),
+            units: Default::default(),
         };
         let p = oddsmith_sim::run_paired(&v, &c, &|_| {}).unwrap();
         paired.push(p.variants[1].outcomes.p_a() - p.variants[0].outcomes.p_a());
@@ -246,4 +248,58 @@ fn paired_differences_vary_less_than_unpaired_ones() {
         vp < vu / 3.0,
         "paired variance {vp:.3e} vs unpaired {vu:.3e}"
     );
+}
+
+#[test]
+fn shards_sum_to_the_whole_run_and_a_merged_source_hands_it_back() {
+    use oddsmith_sim::{Accumulator, Shard, Units, merge_shards, run_paired};
+    let (d, m) = d1();
+    let trials = 3 * CHUNK_TRIALS + 77;
+    let whole = run_duels(&d, &m, &cfg(trials, 2), &|_| {}).unwrap();
+    let pair = [(&d, &m), (&d, &m)];
+    let whole_paired = run_paired(&pair, &cfg(trials, 2), &|_| {}).unwrap();
+    let check = d
+        .parse_check(&CheckParams::parse(["skill=5", "difficulty=hard"]).unwrap())
+        .unwrap();
+    let low = d.check_exact(&check).distribution.min();
+    let whole_check = run_check(&d, &check, low, &cfg(trials, 2), &|_| {}).unwrap();
+    for n in [1, 2, 3, 5] {
+        let shards: Vec<_> = (1..=n)
+            .map(|k| {
+                let c = RunConfig {
+                    units: Units::shard(Shard::new(k, n).unwrap()),
+                    ..cfg(trials, 2)
+                };
+                run_duels(&d, &m, &c, &|_| {}).unwrap();
+                run_paired(&pair, &c, &|_| {}).unwrap();
+                run_check(&d, &check, low, &c, &|_| {}).unwrap();
+                c.units.finish().unwrap()
+            })
+            .collect();
+        // Each shard ran a part: together, every chunk once.
+        let ran: u64 = shards.iter().map(|s| s[0].acc.trials()).sum();
+        assert_eq!(ran, trials, "{n} shards");
+        let merged = merge_shards(shards).unwrap();
+        assert_eq!(merged[0].acc, Accumulator::Duels(Box::new(whole.clone())));
+        assert_eq!(merged[1].acc, Accumulator::Paired(whole_paired.clone()));
+        assert_eq!(
+            merged[2].acc,
+            Accumulator::Check(Box::new(whole_check.clone()))
+        );
+        let c = RunConfig {
+            units: Units::merged(merged),
+            ..cfg(trials, 2)
+        };
+        assert_eq!(run_duels(&d, &m, &c, &|_| {}).unwrap(), whole);
+        assert_eq!(run_paired(&pair, &c, &|_| {}).unwrap(), whole_paired);
+        // Out of order: the source refuses what does not fit.
+        assert!(run_paired(&pair, &c, &|_| {}).is_err());
+    }
+    // A precision target cannot be sharded.
+    let c = RunConfig {
+        precision: Some(0.01),
+        units: Units::shard(Shard::new(1, 2).unwrap()),
+        ..cfg(trials, 2)
+    };
+    assert!(run_duels(&d, &m, &c, &|_| {}).is_err());
 }

@@ -16,6 +16,7 @@ fn cfg(trials: u64, seed: u64) -> RunConfig {
         trials,
         precision: None,
         threads: None,
+        units: Default::default(),
     }
 }
 

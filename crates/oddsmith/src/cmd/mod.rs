@@ -4,6 +4,7 @@
 pub(crate) mod check;
 pub(crate) mod equipment;
 pub(crate) mod init;
+pub(crate) mod merge;
 pub(crate) mod rulesets;
 pub(crate) mod run;
 pub(crate) mod schema;

@@ -16,14 +16,15 @@ use oddsmith_report::{
 };
 use oddsmith_scenario::{is_comparison, name_of, ruleset_of};
 
-use crate::cmd::read;
 use crate::cmd::validate::{Checked, check};
+use crate::cmd::{merge, read};
 use crate::config::{ReportTo, RunSettings};
 use crate::error::{AssertionsFailed, InputError, ReportNotWritten, ScenarioInput};
 use crate::{clock, interrupt};
 
 /// Runs the file, writes the report, prints the results; fails with exit code 3 when an
-/// assertion failed (after writing and printing everything).
+/// assertion failed (after writing and printing everything). With `--shard`, runs the shard's
+/// share and writes the shard file instead.
 pub(crate) fn run(
     r: RunSettings,
     command: &str,
@@ -38,22 +39,30 @@ pub(crate) fn run(
         writeln!(err, "note: {n}")?;
     }
     foresee(&r, &checked, is_comparison(&text), err)?;
-    let ruleset = if is_comparison(&text) {
-        None
-    } else {
-        Some(ruleset_of(&r.file, &text).map_err(ScenarioInput)?)
-    };
+    if let Some(shard) = r.units.shard_of() {
+        return merge::write_shard(&r, &text, shard, out);
+    }
+    run_text(&r, &text, command, out, err)
+}
+
+/// Runs the file's text `text` (its accumulators from `r.units`); writes the report and
+/// prints the results as [`run`] does.
+pub(crate) fn run_text(
+    r: &RunSettings,
+    text: &str,
+    command: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<()> {
     // Where the report goes is checked before any work, so a bad `--out` costs nothing.
-    let name = name_of(&text);
+    let name = name_of(text);
     let dir = name.as_deref().and_then(|n| report_dir(&r.report, n));
     if let (Some(dir), Some(name)) = (&dir, &name) {
         check_destination(dir, name).map_err(|e| InputError(e.to_string()))?;
     }
-    // One worker pool for the whole run (every matchup, study and the check grid).
-    let mut data = r.threads.install(|| match &ruleset {
-        Some(id) => scenario::run_scenario(id, &r, &text),
-        None => comparison::run_comparison(&r, &text),
-    })?;
+    let mut data = compute(r, text)?;
+    // A merged run must have used every unit of its shards.
+    r.units.finish()?;
     data.meta.command = command.to_string();
     // The results are printed first: a report that cannot be written loses nothing.
     print(&data, r.json, out)?;
@@ -152,6 +161,19 @@ fn duration(duels: u64) -> String {
         (s / 31_536_000.0, "years")
     };
     format!("{v:.0} {unit}")
+}
+
+/// Runs every matchup, study and check of `text` on one worker pool.
+pub(crate) fn compute(r: &RunSettings, text: &str) -> Result<ReportData> {
+    let ruleset = if is_comparison(text) {
+        None
+    } else {
+        Some(ruleset_of(&r.file, text).map_err(ScenarioInput)?)
+    };
+    r.threads.install(|| match &ruleset {
+        Some(id) => scenario::run_scenario(id, r, text),
+        None => comparison::run_comparison(r, text),
+    })
 }
 
 /// The report folder, if any: `--out`, or `reports/<scenario name>`.

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 mod corpus;
 mod schema;
+mod shard;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

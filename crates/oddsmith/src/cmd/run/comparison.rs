@@ -21,11 +21,14 @@ use crate::error::{ScenarioInput, relocate_err, study_input};
 pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> {
     let file = r.file.as_str();
     let c = load_comparison(file, text).map_err(ScenarioInput)?;
-    let cfg = r.sampling.for_comparison(FileSampling {
-        trials: c.trials,
-        precision: None,
-        seed: c.seed,
-    })?;
+    let cfg = RunConfig {
+        units: r.units.clone(),
+        ..r.sampling.for_comparison(FileSampling {
+            trials: c.trials,
+            precision: None,
+            seed: c.seed,
+        })?
+    };
     let mut results = Vec::new();
     let mut data = ReportData {
         run: RunDoc {

@@ -1,17 +1,18 @@
 //! Running one scenario file: its matchups, its study sections, and (for the report) the
 //! ruleset's check grid.
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use oddsmith_dice::seeds;
 use oddsmith_report::{CheckCell, CheckGridData, ReportData, RunDoc};
 use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
-use oddsmith_sim::{RunConfig, run_check};
+use oddsmith_scenario::Scenario;
+use oddsmith_sim::{RunConfig, Shard, run_check};
 use oddsmith_study::{Ctx, StudyDoc, run_study};
 
 use super::matchups::{BaseRun, run_base};
 use crate::cmd::validate::load_scenario;
 use crate::config::{FileSampling, ReportTo, RunSettings};
-use crate::error::study_input;
+use crate::error::{InputError, study_input};
 use crate::{CHECK_GRID_TRIALS, progress};
 
 /// Runs the scenario `text` of ruleset `id` (checked by `ruleset_of`).
@@ -29,11 +30,17 @@ impl RulesetVisitor for RunScenario<'_> {
     fn visit<R: Ruleset>(self) -> Result<ReportData> {
         let (r, file, text) = (self.r, self.r.file.as_str(), self.text);
         let s = load_scenario::<R>(file, text)?;
-        let cfg = r.sampling.for_scenario(FileSampling {
-            trials: s.trials,
-            precision: s.precision,
-            seed: s.seed,
-        });
+        let cfg = RunConfig {
+            units: r.units.clone(),
+            ..r.sampling.for_scenario(FileSampling {
+                trials: s.trials,
+                precision: s.precision,
+                seed: s.seed,
+            })
+        };
+        if let Some(shard) = r.units.shard_of() {
+            refuse_shard(&s, &cfg, shard)?;
+        }
         let base: BaseRun = run_base(&s, &cfg, r.exact, "")?;
         let study = if s.study.is_empty() {
             None
@@ -50,11 +57,11 @@ impl RulesetVisitor for RunScenario<'_> {
         // The ruleset's check grid only where the file asks about checks: a check study (no
         // matchup) or one with [[check]] sections.
         let asks_checks = s.matchups.is_empty() || !s.study.checks.is_empty();
-        let checks = match r.report {
-            ReportTo::Default | ReportTo::Folder(_) if asks_checks => {
-                check_grid(&s.ruleset, cfg.seed)?
-            }
-            _ => None,
+        // It is for the report; shards run it whatever theirs, as their merge may write one.
+        let checks = if asks_checks && (r.report != ReportTo::Nowhere || !r.units.is_all()) {
+            check_grid(&s.ruleset, &cfg)?
+        } else {
+            None
         };
         Ok(ReportData {
             run: RunDoc {
@@ -77,6 +84,26 @@ impl RulesetVisitor for RunScenario<'_> {
     }
 }
 
+/// Refuses `--shard` where the work is sequential: a run to a precision target (where it
+/// stops depends on every chunk before) and a `[balance]` search (each step depends on the
+/// results before it): these run in one job.
+fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> Result<()> {
+    if cfg.precision.is_some() {
+        bail!(InputError(format!(
+            "--shard {shard}: this scenario runs to a precision target, which cannot be sharded \
+             (where a run stops depends on every chunk before); run it in one job, or give \
+             --trials and no precision"
+        )));
+    }
+    if s.study.balance.is_some() {
+        bail!(InputError(format!(
+            "--shard {shard}: a [balance] search cannot be sharded (each step depends on the \
+             results before it); run this scenario in one job"
+        )));
+    }
+    Ok(())
+}
+
 /// Runs the scenario's study sections against its base matchups' results.
 fn study<R: Ruleset>(ctx: &Ctx<'_, R>, base: &BaseRun) -> Result<StudyDoc> {
     let bar = progress::Bar::new("study", 0, true);
@@ -87,7 +114,7 @@ fn study<R: Ruleset>(ctx: &Ctx<'_, R>, base: &BaseRun) -> Result<StudyDoc> {
 
 /// Exact and Monte Carlo values of the ruleset's check grid. Cell *i* runs on
 /// [`seeds::grid_cell_seed`] of the run's seed, so the grid is as reproducible as the duels.
-fn check_grid<R: Ruleset>(rules: &R, seed: u64) -> Result<Option<CheckGridData>> {
+fn check_grid<R: Ruleset>(rules: &R, run: &RunConfig) -> Result<Option<CheckGridData>> {
     let Some(g) = rules.check_grid() else {
         return Ok(None);
     };
@@ -95,10 +122,11 @@ fn check_grid<R: Ruleset>(rules: &R, seed: u64) -> Result<Option<CheckGridData>>
     for (i, (row, col, col_value, check)) in g.cells.iter().enumerate() {
         let exact = rules.check_exact(check);
         let cfg = RunConfig {
-            seed: seeds::grid_cell_seed(seed, i),
+            seed: seeds::grid_cell_seed(run.seed, i),
             trials: CHECK_GRID_TRIALS,
             precision: None,
             threads: None,
+            units: run.units.clone(),
         };
         let mc = run_check(rules, check, exact.distribution.min(), &cfg, &|_| {})?;
         cells.push(CheckCell {

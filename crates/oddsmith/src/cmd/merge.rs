@@ -1,0 +1,239 @@
+//! Sharded runs: `oddsmith run FILE --shard K/N` writes a shard file ([`write_shard`]), and
+//! `oddsmith merge SHARD…` ([`merge`]) checks a complete set of them, sums their accumulators
+//! and runs the rest of the run pipeline on the sum, so it prints and writes what the single
+//! run gives, bit for bit. Exact solutions are recomputed at merge.
+//!
+//! A shard file is JSON: its format and version, the shard `K/N`, a `run` hash of everything
+//! that decides the numbers (format, oddsmith version, scenario text, `--trials`, `--seed`,
+//! `--no-exact`, the chunk size), the scenario file's name and text, and one accumulator per
+//! unit (each `run_duels`/`run_paired`/`run_check` of the run, in run order) over the shard's
+//! chunks.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use oddsmith_report::format::thousands;
+use oddsmith_sim::{CHUNK_TRIALS, Shard, UnitRecord, Units, merge_shards};
+use serde::{Deserialize, Serialize};
+
+use crate::args::MergeArgs;
+use crate::config::RunSettings;
+use crate::error::InputError;
+
+/// The `format` field of every shard file.
+const FORMAT: &str = "oddsmith-shard";
+/// The shard file format's version.
+const VERSION: u32 = 1;
+
+/// One shard file.
+#[derive(Debug, Serialize, Deserialize)]
+struct ShardFile {
+    /// Always [`FORMAT`].
+    format: String,
+    /// [`VERSION`].
+    version: u32,
+    /// The oddsmith that wrote it.
+    oddsmith_version: String,
+    /// Which shard.
+    shard: Shard,
+    /// The hash of the run ([`run_hash`]): shards of one run share it.
+    run: String,
+    /// The scenario file as named on the command line.
+    scenario_file: String,
+    /// `--trials`, if given.
+    trials: Option<u64>,
+    /// `--seed`, if given.
+    seed: Option<u64>,
+    /// Not `--no-exact`.
+    exact: bool,
+    /// The scenario file's text.
+    scenario: String,
+    /// Accumulators over the shard's chunks, one per unit in run order.
+    units: Vec<UnitRecord>,
+}
+
+/// FNV-1a, 64 bits: a stable hash (the same on every machine and Rust version).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The hash of everything that decides a run's numbers.
+fn run_hash(text: &str, trials: Option<u64>, seed: Option<u64>, exact: bool) -> String {
+    let key = format!(
+        "{FORMAT} {VERSION}\0{}\0{text}\0trials {trials:?} seed {seed:?} exact {exact} chunk {CHUNK_TRIALS}",
+        env!("CARGO_PKG_VERSION")
+    );
+    format!("{:016x}", fnv1a(key.as_bytes()))
+}
+
+/// `--shard K/N`: runs the shard's share of every unit of the file's run and writes the
+/// shard file; prints one line saying what ran and where the file went.
+pub(crate) fn write_shard(
+    r: &RunSettings,
+    text: &str,
+    shard: Shard,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let path = r
+        .shard_out
+        .clone()
+        .unwrap_or_else(|| default_path(&r.file, shard));
+    super::run::compute(r, text)?;
+    let units = r.units.finish()?;
+    let (trials, seed) = r.trials_and_seed();
+    let ran: u64 = units.iter().map(|u| u.acc.trials()).sum();
+    let all: u64 = units.iter().map(|u| u.trials).sum();
+    let file = ShardFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        oddsmith_version: env!("CARGO_PKG_VERSION").into(),
+        shard,
+        run: run_hash(text, trials, seed, r.exact),
+        scenario_file: r.file.clone(),
+        trials,
+        seed,
+        exact: r.exact,
+        scenario: text.into(),
+        units,
+    };
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec(&file)?)
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .with_context(|| format!("cannot write the shard file {}", path.display()))?;
+    writeln!(
+        out,
+        "shard {shard} of {}: {} runs, {} of their {} trials → {}",
+        r.file,
+        file.units.len(),
+        thousands(ran),
+        thousands(all),
+        path.display()
+    )?;
+    Ok(())
+}
+
+/// `<file stem>.shard-K-of-N.json` in the current folder.
+fn default_path(file: &str, s: Shard) -> PathBuf {
+    let stem = Path::new(file)
+        .file_stem()
+        .map_or("run".into(), |s| s.to_string_lossy());
+    PathBuf::from(format!("{stem}.shard-{}-of-{}.json", s.k, s.n))
+}
+
+/// Reads one shard file; anything else is refused naming the file.
+fn read_shard(path: &str) -> Result<ShardFile> {
+    let not = |why: String| InputError(format!("{path} is not an oddsmith shard file: {why}"));
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| InputError(format!("cannot read shard file {path}: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
+    if v.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        bail!(not(format!("no \"format\": \"{FORMAT}\"")));
+    }
+    let version = v.get("version").and_then(serde_json::Value::as_u64);
+    if version != Some(u64::from(VERSION)) {
+        bail!(InputError(format!(
+            "{path} is a shard file of format version {}, this oddsmith reads version {VERSION}",
+            version.map_or("?".into(), |v| v.to_string())
+        )));
+    }
+    Ok(serde_json::from_value(v).map_err(|e| not(e.to_string()))?)
+}
+
+/// Checks that `shards` (with their paths) are every shard of one run, once each; returns
+/// them in shard order.
+fn complete_set(mut shards: Vec<(String, ShardFile)>) -> Result<Vec<(String, ShardFile)>> {
+    let (first, f) = &shards[0];
+    let (run, n) = (f.run.clone(), f.shard.n);
+    for (p, s) in &shards[1..] {
+        if s.run != run {
+            bail!(InputError(format!(
+                "{p} is a shard of another run than {first} (the scenario text, --trials, \
+                 --seed, --no-exact or the oddsmith version differ): refused"
+            )));
+        }
+        if s.shard.n != n {
+            bail!(InputError(format!(
+                "{p} is shard {} but {first} is shard {}: the shards of one run share N",
+                s.shard, f.shard
+            )));
+        }
+    }
+    shards.sort_by_key(|(_, s)| s.shard.k);
+    for w in shards.windows(2) {
+        if w[0].1.shard.k == w[1].1.shard.k {
+            bail!(InputError(format!(
+                "{} and {} are both shard {}: give each shard once",
+                w[0].0, w[1].0, w[0].1.shard
+            )));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !shards.iter().any(|(_, s)| s.shard.k == *k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        bail!(InputError(format!(
+            "shard {} of this run is missing (got {} of {n} shard files)",
+            missing.join(", "),
+            shards.len()
+        )));
+    }
+    Ok(shards)
+}
+
+/// `oddsmith merge SHARD…`: checks the shards, sums them and finishes the run as a single run
+/// would (results on stdout, report, `[[assert]]` verdict).
+pub(crate) fn merge(
+    a: &MergeArgs,
+    command: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<()> {
+    let shards = a
+        .shards
+        .iter()
+        .map(|p| Ok((p.clone(), read_shard(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let mut shards = complete_set(shards)?;
+    let units = merge_shards(
+        shards
+            .iter_mut()
+            .map(|(_, s)| std::mem::take(&mut s.units))
+            .collect(),
+    )
+    .map_err(|e| InputError(e.to_string()))?;
+    let (_, f) = shards.swap_remove(0);
+    let r = RunSettings::for_merge(
+        a,
+        f.scenario_file,
+        f.trials,
+        f.seed,
+        f.exact,
+        Units::merged(units),
+    )?;
+    super::run::run_text(&r, &f.scenario, command, out, err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_run_hash_is_stable_and_sees_every_input() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        let h = run_hash("x", None, None, true);
+        assert_eq!(h, run_hash("x", None, None, true));
+        for other in [
+            run_hash("y", None, None, true),
+            run_hash("x", Some(1), None, true),
+            run_hash("x", None, Some(1), true),
+            run_hash("x", None, None, false),
+        ] {
+            assert_ne!(h, other);
+        }
+    }
+}

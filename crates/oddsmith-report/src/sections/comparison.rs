@@ -447,7 +447,7 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
             y_percent: true,
             x_integer: true,
             series,
-            legend: Corner::LowerRight,
+            legend: Corner::Right,
         }),
     })
 }

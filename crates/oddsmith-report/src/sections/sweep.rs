@@ -343,7 +343,7 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
             y_percent: true,
             x_integer: all_whole(&s.x.values),
             series: out,
-            legend: Corner::UpperLeft,
+            legend: Corner::Right,
         }),
     })
 }

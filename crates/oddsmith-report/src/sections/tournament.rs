@@ -241,9 +241,7 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
     if c.slope.is_finite() {
         let name = match c.fit {
             CostFit::Predictive => "fair line (least squares)",
-            CostFit::NotPredictive | CostFit::TooFewKits => {
-                "least-squares line (costs do not predict win rate: no fair line)"
-            }
+            CostFit::NotPredictive | CostFit::TooFewKits => "least-squares line (not a fair line)",
         };
         series.push(Series::new(
             name,
@@ -268,7 +266,7 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
                     series.push(dots);
                     series
                 },
-                legend: Corner::UpperLeft,
+                legend: Corner::Right,
             },
             labels: c
                 .points

@@ -291,6 +291,42 @@ fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
         assert!(v < 1e-9, "kit {i} earns {v} against the mix");
     }
     assert!(t.exact_win[idx("sword")][u].unwrap() > 0.9);
+    // Fight length and lethality: each unordered pair once, both seatings pooled; the mean
+    // length within 4 standard errors of the exact mean over the two seatings.
+    let names: Vec<(&str, &str)> = t
+        .pairings
+        .iter()
+        .map(|p| (p.a.as_str(), p.b.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("sword", "greatsword"),
+            ("sword", "unarmed"),
+            ("greatsword", "unarmed")
+        ]
+    );
+    let s: Scenario<Draft> = load(FILE, KITS).unwrap();
+    let compiled = |n: &str| s.ruleset.compile(n, &s.fighters[n]).unwrap();
+    for p in &t.pairings {
+        assert_eq!(p.trials, 20_000);
+        let ends = p.death.successes + p.incapacitated.successes + p.other.successes;
+        assert_eq!(ends, p.trials);
+        let (a, b) = (compiled(&p.a), compiled(&p.b));
+        let exact_mean = |x, y| {
+            let m = s.ruleset.matchup(x, y).unwrap();
+            s.ruleset.exact(&m).unwrap().mean_rounds
+        };
+        let want = (exact_mean(&a, &b) + exact_mean(&b, &a)) / 2.0;
+        let se = p.rounds_sd / (p.trials as f64).sqrt();
+        assert!(
+            (p.rounds_mean - want).abs() < 4.0 * se,
+            "{} vs {}: {} against exact {want}",
+            p.a,
+            p.b,
+            p.rounds_mean
+        );
+    }
     let c = t.costs.unwrap();
     assert_eq!(c.unit, "points");
     assert!(c.points.iter().all(|p| p.source == "file"));

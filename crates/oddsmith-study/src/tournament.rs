@@ -4,7 +4,8 @@
 use oddsmith_rules::{Ending, Ruleset};
 use oddsmith_sim::{DuelStats, run_duels};
 use oddsmith_stats::{solve_zero_sum, strictly_dominated};
-use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
 
 use crate::{Ctx, Est, StudyError};
 
@@ -144,8 +145,11 @@ impl PairingDoc {
     }
 }
 
-/// The result of `[tournament]`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The result of `[tournament]`. In JSON the matrices (`win`, `exact_win`, `payoff`) and
+/// the Nash mix are labelled: objects keyed by the row fighter, then the column fighter
+/// (`win.greatsword["sword-shield"]`), in the order of `fighters`; the diagonal is `null`
+/// (`0` in `payoff`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TournamentDoc {
     /// Display name.
     pub name: String,
@@ -170,6 +174,85 @@ pub struct TournamentDoc {
     pub pairings: Vec<PairingDoc>,
     /// Cost efficiency (kits without a cost named in it).
     pub costs: Option<CostDoc>,
+}
+
+/// A square matrix serialized with its fighters' names: an object
+/// keyed by row name whose values are objects keyed by column name.
+struct Labelled<'a, T> {
+    names: &'a [String],
+    rows: &'a [Vec<T>],
+}
+
+/// One row of a [`Labelled`] matrix: an object keyed by column name.
+struct LabelledRow<'a, T> {
+    names: &'a [String],
+    cells: &'a [T],
+}
+
+impl<T: Serialize> Serialize for LabelledRow<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.cells.len()))?;
+        for (name, v) in self.names.iter().zip(self.cells) {
+            m.serialize_entry(name, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<T: Serialize> Serialize for Labelled<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.rows.len()))?;
+        for (name, row) in self.names.iter().zip(self.rows) {
+            let row = LabelledRow {
+                names: self.names,
+                cells: row,
+            };
+            m.serialize_entry(name, &row)?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for TournamentDoc {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let names = &self.fighters[..];
+        let mut st = s.serialize_struct("TournamentDoc", 10)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("fighters", &self.fighters)?;
+        st.serialize_field("trials_per_seating", &self.trials_per_seating)?;
+        st.serialize_field(
+            "win",
+            &Labelled {
+                names,
+                rows: &self.win,
+            },
+        )?;
+        st.serialize_field(
+            "exact_win",
+            &Labelled {
+                names,
+                rows: &self.exact_win,
+            },
+        )?;
+        st.serialize_field(
+            "payoff",
+            &Labelled {
+                names,
+                rows: &self.payoff,
+            },
+        )?;
+        st.serialize_field(
+            "nash",
+            &LabelledRow {
+                names,
+                cells: &self.nash,
+            },
+        )?;
+        st.serialize_field("ranking", &self.ranking)?;
+        st.serialize_field("pairings", &self.pairings)?;
+        st.serialize_field("costs", &self.costs)?;
+        st.end()
+    }
 }
 
 /// Results pooled over both seatings of every pair: `wins[i][j]` counts fighter *i*'s wins

@@ -610,7 +610,10 @@ fn report_has_study_section_charts_and_failed_assertion() {
         );
     }
     let csv = std::fs::read_to_string(dir.join("tables/tournament_matrix.csv")).unwrap();
-    assert!(csv.starts_with("fighter,opponent,p_win,"), "{csv}");
+    assert!(
+        csv.starts_with("scenario,ruleset,seed,fighter,opponent,p_win,"),
+        "{csv}"
+    );
     assert_eq!(csv.lines().count(), 7);
 
     let html = std::fs::read_to_string(&html_path).unwrap();
@@ -922,4 +925,36 @@ fn comparison_part_matchups_do_not_repeat_their_prefix() {
             .verdict
             .starts_with("draft: veteran favoured")
     );
+}
+
+#[test]
+fn every_table_starts_with_the_run_and_types_empty_columns() {
+    use polars::prelude::{DataType, ParquetReader, SerReader};
+    // No exact values anywhere: the exact columns are empty.
+    let mut d = report(Some(study()));
+    d.run.matchups[0].exact = None;
+    let mut all_empty = 0;
+    for (name, mut df) in tables(&d).unwrap() {
+        let names: Vec<&str> = df.get_column_names().iter().map(|c| c.as_str()).collect();
+        assert_eq!(names[..3], ["scenario", "ruleset", "seed"], "{name}");
+        if df.height() > 0 {
+            assert_eq!(str_at(&df, "scenario", 0), Some("Study test"), "{name}");
+            assert_eq!(str_at(&df, "ruleset", 0), Some("draft"), "{name}");
+            let seed = df.column("seed").unwrap().u64().unwrap().get(0);
+            assert_eq!(seed, Some(7), "{name}");
+        }
+        // The Parquet twin keeps every all-empty numeric column numeric (Float64).
+        let bytes = oddsmith_report::write::to_parquet(&mut df).unwrap();
+        let back = ParquetReader::new(std::io::Cursor::new(bytes))
+            .finish()
+            .unwrap();
+        for c in df.columns() {
+            if c.len() > 0 && c.null_count() == c.len() && c.name().contains("exact") {
+                all_empty += 1;
+                let t = back.column(c.name()).unwrap().dtype().clone();
+                assert_eq!(t, DataType::Float64, "{name}.{}", c.name());
+            }
+        }
+    }
+    assert!(all_empty >= 4, "{all_empty} empty exact columns checked");
 }

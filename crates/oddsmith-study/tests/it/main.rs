@@ -937,3 +937,29 @@ fn missing_costs_are_named_and_the_tolerance_is_configurable() {
     let e = load::<Draft>(FILE, &bad).unwrap_err();
     assert!(e.field.ends_with("fair_tolerance"), "{e}");
 }
+
+#[test]
+fn tournament_json_matrices_carry_the_fighters_names() {
+    let t = study::<Draft>(KITS, 2_000, true)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let j = serde_json::to_value(&t).unwrap();
+    let (s, g) = (t.fighters.iter().position(|f| f == "sword").unwrap(), 1);
+    assert_eq!(t.fighters[g], "greatsword");
+    // win.sword.greatsword is P(sword beats greatsword): the named cell, not a position.
+    let cell = &j["win"]["sword"]["greatsword"];
+    assert_eq!(cell["p"].as_f64(), t.win[s][g].map(|e| e.p));
+    assert!(j["win"]["sword"]["sword"].is_null());
+    assert_eq!(
+        j["exact_win"]["greatsword"]["unarmed"].as_f64(),
+        t.exact_win[g][2]
+    );
+    assert_eq!(
+        j["payoff"]["unarmed"]["sword"].as_f64(),
+        Some(t.payoff[2][s])
+    );
+    assert_eq!(j["nash"]["unarmed"].as_f64(), Some(0.0));
+    let rows: Vec<&String> = j["win"].as_object().unwrap().keys().collect();
+    assert_eq!(rows.len(), 3);
+}

@@ -949,7 +949,7 @@ fn every_table_starts_with_the_run_and_types_empty_columns() {
             .finish()
             .unwrap();
         for c in df.columns() {
-            if c.len() > 0 && c.null_count() == c.len() && c.name().contains("exact") {
+            if !c.is_empty() && c.null_count() == c.len() && c.name().contains("exact") {
                 all_empty += 1;
                 let t = back.column(c.name()).unwrap().dtype().clone();
                 assert_eq!(t, DataType::Float64, "{name}.{}", c.name());

@@ -303,6 +303,9 @@ pub enum Corner {
     LowerLeft,
     /// Lower right.
     LowerRight,
+    /// Outside the plot, in a column to its right: it can never hide a point (for plots whose
+    /// every corner may hold data, such as probabilities running from 0 % to 100 %).
+    Right,
 }
 
 impl Corner {
@@ -311,7 +314,7 @@ impl Corner {
             Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
             Corner::UpperRight => SeriesLabelPosition::UpperRight,
             Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
-            Corner::LowerRight => SeriesLabelPosition::LowerRight,
+            Corner::LowerRight | Corner::Right => SeriesLabelPosition::LowerRight,
         }
     }
 }
@@ -494,24 +497,19 @@ fn intervals<DB: DrawingBackend>(
     let label_style = TextStyle::from((FAMILY, 13).into_font())
         .color(&BLACK)
         .pos(Pos::new(HPos::Left, VPos::Center));
+    let plot_px = f64::from(chart.plotting_area().dim_in_pixel().0.max(1));
     for (i, v) in p.values.iter().enumerate() {
         let text = if percent {
             format!("{} ± {}", pct(v.0), pct((v.2 - v.1) / 2.0))
         } else {
             format!("{:.3}", v.0)
         };
-        let span = p.range.1 - p.range.0;
-        let right = v.2.max(p.exact.get(i).copied().flatten().unwrap_or(v.2));
-        let left = v.1.min(p.exact.get(i).copied().flatten().unwrap_or(v.1));
-        // Near the right edge the label would be cut off: put it inside the bar, left of the
-        // interval, right-aligned.
-        let (x, style) = if right > p.range.0 + 0.8 * span && left > p.range.0 + 0.3 * span {
-            (
-                left - span * 0.02,
-                label_style.pos(Pos::new(HPos::Right, VPos::Center)),
-            )
+        let exact = p.exact.get(i).copied().flatten();
+        let (x, right_aligned) = label_place(p, (v.1, v.2), exact, &text, plot_px);
+        let style = if right_aligned {
+            label_style.pos(Pos::new(HPos::Right, VPos::Center))
         } else {
-            ((right + span * 0.02).min(p.range.1), label_style.clone())
+            label_style.clone()
         };
         chart
             .draw_series(std::iter::once(Text::new(
@@ -550,6 +548,48 @@ fn intervals<DB: DrawingBackend>(
         ));
     }
     legend_strip(&strip, &entries)
+}
+
+/// Where a bar's value label goes: `(x, right_aligned)`. The first of these that stays in the
+/// plot and does not cross the reference line: right of the interval (and exact marker); left
+/// of them, inside the bar; right of the reference line.
+fn label_place(
+    p: &IntervalPlot,
+    (lo, hi): (f64, f64),
+    exact: Option<f64>,
+    text: &str,
+    plot_px: f64,
+) -> (f64, bool) {
+    let span = p.range.1 - p.range.0;
+    let gap = span * 0.02;
+    // About 7 px per character of 13 px DejaVu Sans.
+    let width = span * 7.0 * text.chars().count() as f64 / plot_px;
+    let right = hi.max(exact.unwrap_or(hi));
+    let left = lo.min(exact.unwrap_or(lo));
+    let crosses = |a: f64, b: f64| {
+        p.reference
+            .is_some_and(|r| a - gap / 2.0 < r && r < b + gap / 2.0)
+    };
+    let fits = |a: f64, b: f64| a >= p.range.0 && b <= p.range.1;
+    let after = right + gap;
+    if fits(after, after + width) && !crosses(after, after + width) {
+        return (after, false);
+    }
+    let before = left - gap;
+    if fits(before - width, before) && !crosses(before - width, before) {
+        return (before, true);
+    }
+    if let Some(r) = p.reference {
+        let past = right.max(r) + gap;
+        if fits(past, past + width) {
+            return (past, false);
+        }
+    }
+    if fits(before - width, before) {
+        (before, true)
+    } else {
+        (after.min(p.range.1), false)
+    }
 }
 
 /// The category axis of an [`IntervalPlot`]: the integers `0..n`, mapped exactly as plotters
@@ -620,9 +660,59 @@ enum Mark {
     Bar(RGBColor),
     Whisker,
     Cross(RGBColor),
+    /// A filled circle (points).
+    Dot(RGBColor),
     Dashed(RGBColor),
     /// A solid line with a white halo (contours).
     Line(RGBColor),
+}
+
+/// Draws one legend symbol, 22 px wide, its left end at `(x, y)`.
+fn draw_mark<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, mark: &Mark, x: i32, y: i32) -> R {
+    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
+    match mark {
+        Mark::Bar(c) => e(area.draw(&Rectangle::new(
+            [(x, y - 6), (x + 22, y + 6)],
+            c.mix(0.55).filled(),
+        ))),
+        Mark::Whisker => {
+            e(area.draw(&PathElement::new(
+                vec![(x, y), (x + 22, y)],
+                BLACK.stroke_width(2),
+            )))?;
+            e(area.draw(&PathElement::new(
+                vec![(x, y - 6), (x, y + 6)],
+                BLACK.stroke_width(2),
+            )))?;
+            e(area.draw(&PathElement::new(
+                vec![(x + 22, y - 6), (x + 22, y + 6)],
+                BLACK.stroke_width(2),
+            )))
+        }
+        Mark::Cross(c) => e(area.draw(&Cross::new((x + 11, y), 6, c.stroke_width(3)))),
+        Mark::Dot(c) => e(area.draw(&Circle::new((x + 11, y), 4, c.filled()))),
+        Mark::Dashed(c) => {
+            e(area.draw(&PathElement::new(
+                vec![(x, y), (x + 8, y)],
+                c.stroke_width(2),
+            )))?;
+            e(area.draw(&PathElement::new(
+                vec![(x + 14, y), (x + 22, y)],
+                c.stroke_width(2),
+            )))
+        }
+        Mark::Line(c) => e(area.draw(&PathElement::new(
+            vec![(x, y), (x + 22, y)],
+            c.stroke_width(CONTOUR_WIDTH),
+        ))),
+    }
+}
+
+/// The style of legend text (13 px, left-aligned, vertically centred).
+fn legend_text_style() -> TextStyle<'static> {
+    TextStyle::from((FAMILY, 13).into_font())
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Left, VPos::Center))
 }
 
 /// Draws legend entries in one row, centred.
@@ -630,9 +720,7 @@ fn legend_strip<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[(Mark, String)],
 ) -> R {
-    let style = TextStyle::from((FAMILY, 13).into_font())
-        .color(&BLACK)
-        .pos(Pos::new(HPos::Left, VPos::Center));
+    let style = legend_text_style();
     let width: i32 = entries
         .iter()
         .map(|(_, t)| 34 + 7 * t.chars().count() as i32 + 24)
@@ -640,47 +728,56 @@ fn legend_strip<DB: DrawingBackend>(
     let (w, h) = area.dim_in_pixel();
     let mut x = ((w as i32 - width) / 2).max(8);
     let y = h as i32 / 2;
-    let e = |r: Result<(), DrawingAreaErrorKind<DB::ErrorType>>| r.map_err(|e| e.to_string());
     for (mark, text) in entries {
-        match mark {
-            Mark::Bar(c) => e(area.draw(&Rectangle::new(
-                [(x, y - 6), (x + 22, y + 6)],
-                c.mix(0.55).filled(),
-            )))?,
-            Mark::Whisker => {
-                e(area.draw(&PathElement::new(
-                    vec![(x, y), (x + 22, y)],
-                    BLACK.stroke_width(2),
-                )))?;
-                e(area.draw(&PathElement::new(
-                    vec![(x, y - 6), (x, y + 6)],
-                    BLACK.stroke_width(2),
-                )))?;
-                e(area.draw(&PathElement::new(
-                    vec![(x + 22, y - 6), (x + 22, y + 6)],
-                    BLACK.stroke_width(2),
-                )))?;
-            }
-            Mark::Cross(c) => e(area.draw(&Cross::new((x + 11, y), 6, c.stroke_width(3))))?,
-            Mark::Dashed(c) => {
-                e(area.draw(&PathElement::new(
-                    vec![(x, y), (x + 8, y)],
-                    c.stroke_width(2),
-                )))?;
-                e(area.draw(&PathElement::new(
-                    vec![(x + 14, y), (x + 22, y)],
-                    c.stroke_width(2),
-                )))?;
-            }
-            Mark::Line(c) => e(area.draw(&PathElement::new(
-                vec![(x, y), (x + 22, y)],
-                c.stroke_width(CONTOUR_WIDTH),
-            )))?,
-        }
-        e(area.draw(&Text::new(text.clone(), (x + 30, y), style.clone())))?;
+        draw_mark(area, mark, x, y)?;
+        area.draw(&Text::new(text.clone(), (x + 30, y), style.clone()))
+            .map_err(|e| e.to_string())?;
         x += 34 + 7 * text.chars().count() as i32 + 24;
     }
     Ok(())
+}
+
+/// Width in pixels of a legend column holding `entries` (at most `max`).
+fn legend_column_width(entries: &[(Mark, String)], max: i32) -> i32 {
+    let longest = entries
+        .iter()
+        .map(|(_, t)| t.chars().count())
+        .max()
+        .unwrap_or(0) as i32;
+    (longest * 7 + 52).min(max)
+}
+
+/// Draws legend entries one under another, from the top of `area` (a column beside a plot).
+fn legend_column<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(Mark, String)],
+) -> R {
+    let style = legend_text_style();
+    for (i, (mark, text)) in entries.iter().enumerate() {
+        let y = 30 + 20 * i as i32;
+        draw_mark(area, mark, 6, y)?;
+        area.draw(&Text::new(text.clone(), (36, y), style.clone()))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The legend entries of an [`XyPlot`]: every named series, with its symbol.
+fn xy_legend_entries(p: &XyPlot) -> Vec<(Mark, String)> {
+    p.series
+        .iter()
+        .filter(|s| !s.name.is_empty())
+        .map(|s| {
+            let c = PALETTE[s.color % PALETTE.len()];
+            let mark = match s.style {
+                Style::Points => Mark::Dot(c),
+                Style::Bars { .. } => Mark::Bar(c),
+                Style::Dashed => Mark::Dashed(c),
+                Style::Line => Mark::Line(c),
+            };
+            (mark, s.name.clone())
+        })
+        .collect()
 }
 
 fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
@@ -703,7 +800,16 @@ fn xy<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     subtitle: Option<&str>,
 ) -> R {
-    let mut b = ChartBuilder::on(area);
+    // A legend outside the plot takes a column on its right.
+    let entries = xy_legend_entries(p);
+    let (area, legend_area) = if p.legend == Corner::Right && !entries.is_empty() {
+        let w = area.dim_in_pixel().0 as i32;
+        let (plot, column) = area.split_horizontally(w - legend_column_width(&entries, w * 2 / 5));
+        (plot, Some(column))
+    } else {
+        (area.clone(), None)
+    };
+    let mut b = ChartBuilder::on(&area);
     b.margin(12)
         .margin_right(20)
         .x_label_area_size(50)
@@ -711,13 +817,25 @@ fn xy<DB: DrawingBackend>(
     if let Some(t) = subtitle {
         b.caption(t, (FAMILY, 16));
     }
+    // A probability axis running to 100 % gets a little room beyond both ends (without
+    // ticks), so points and lines at exactly 0 % or 100 % are not cut in half by the frame.
+    let has_bars = p
+        .series
+        .iter()
+        .any(|s| matches!(s.style, Style::Bars { .. }));
+    let y_range = if p.y_percent && p.y_range.1 >= 1.0 && !has_bars {
+        let pad = 0.025 * (p.y_range.1 - p.y_range.0);
+        (p.y_range.0 - pad, p.y_range.1 + pad)
+    } else {
+        p.y_range
+    };
     let mut chart = b
-        .build_cartesian_2d(p.x_range.0..p.x_range.1, p.y_range.0..p.y_range.1)
+        .build_cartesian_2d(p.x_range.0..p.x_range.1, y_range.0..y_range.1)
         .map_err(|e| e.to_string())?;
     let (y_percent, x_integer) = (p.y_percent, p.x_integer);
     let span = p.x_range.1 - p.x_range.0;
-    let y_fmt = |v: &f64| match (y_percent, *v > 1.0 + 1e-9) {
-        (true, true) => String::new(), // headroom above 100 % carries no ticks
+    let y_fmt = |v: &f64| match (y_percent, *v > 1.0 + 1e-9 || *v < -1e-9) {
+        (true, true) => String::new(), // room beyond 0 % and 100 % carries no ticks
         (true, false) => pct(*v),
         _ => format!("{v:.2}"),
     };
@@ -740,8 +858,12 @@ fn xy<DB: DrawingBackend>(
         mesh.x_labels(span as usize + 1);
     }
     mesh.draw().map_err(|e| e.to_string())?;
+    let dodge = bound_dodge(p, &chart);
     for s in &p.series {
         let color = PALETTE[s.color % PALETTE.len()];
+        let shift = dodge.get(&s.color).copied().unwrap_or(0.0);
+        let at = |y: f64| if y <= 0.0 || y >= 1.0 { y + shift } else { y };
+        let points: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (x, at(y))).collect();
         if !s.band.is_empty() {
             let upper = s.band.iter().map(|&(x, _, hi)| (x, hi));
             let lower = s.band.iter().rev().map(|&(x, lo, _)| (x, lo));
@@ -754,17 +876,17 @@ fn xy<DB: DrawingBackend>(
         }
         let anno = match s.style {
             Style::Line => chart.draw_series(LineSeries::new(
-                s.points.iter().copied(),
+                points.iter().copied(),
                 color.stroke_width(2),
             )),
             Style::Dashed => chart.draw_series(DashedLineSeries::new(
-                s.points.iter().copied(),
+                points.iter().copied(),
                 8,
                 5,
                 color.stroke_width(2),
             )),
             Style::Points => {
-                chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
             }
             Style::Bars { offset, width } => chart.draw_series(s.points.iter().map(|&(x, y)| {
                 let c = x + offset;
@@ -794,6 +916,9 @@ fn xy<DB: DrawingBackend>(
         if !s.whiskers.is_empty() {
             chart
                 .draw_series(s.whiskers.iter().map(|&(x, lo, hi)| {
+                    // A whisker touching a bound moves with its point.
+                    let d = if lo <= 0.0 || hi >= 1.0 { shift } else { 0.0 };
+                    let (lo, hi) = (lo + d, hi + d);
                     ErrorBar::new_vertical(x, lo, (lo + hi) / 2.0, hi, color.stroke_width(1), 6)
                 }))
                 .map_err(|e| e.to_string())?;
@@ -802,7 +927,45 @@ fn xy<DB: DrawingBackend>(
     if !labels.is_empty() {
         point_labels(p, labels, &chart)?;
     }
-    legend(&mut chart, p.legend)
+    match legend_area {
+        Some(column) => legend_column(&column, &entries),
+        None => legend(&mut chart, p.legend),
+    }
+}
+
+/// Pixels between neighbouring lines that share a value of exactly 0 % or 100 %.
+const DODGE_PX: f64 = 2.5;
+
+/// For a probability plot where two or more line series (told apart by colour) reach exactly
+/// 0 % or 100 %, a small vertical offset per colour (in data units, a few pixels) for the
+/// points at those bounds, so the lines do not hide each other there; empty otherwise. Only
+/// the drawing moves: the chart's data are unchanged.
+fn bound_dodge<DB: DrawingBackend>(
+    p: &XyPlot,
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> HashMap<usize, f64> {
+    let mut colours: Vec<usize> = p
+        .series
+        .iter()
+        .filter(|s| matches!(s.style, Style::Line | Style::Dashed))
+        .filter(|s| s.points.iter().any(|&(_, y)| y <= 0.0 || y >= 1.0))
+        .map(|s| s.color)
+        .collect();
+    colours.sort_unstable();
+    colours.dedup();
+    if !p.y_percent || colours.len() < 2 {
+        return HashMap::new();
+    }
+    let (_, h) = chart.plotting_area().dim_in_pixel();
+    let range = chart.y_range();
+    let per_px = (range.end - range.start) / f64::from(h.max(1));
+    let mid = (colours.len() - 1) as f64 / 2.0;
+    colours
+        .iter()
+        .enumerate()
+        // The first colour on top: legend order read top to bottom at 100 %.
+        .map(|(k, &c)| (c, (mid - k as f64) * DODGE_PX * per_px))
+        .collect()
 }
 
 /// A pixel rectangle `(x0, y0, x1, y1)`.
@@ -1423,6 +1586,100 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(svg(&chart).unwrap(), first);
         }
+    }
+
+    fn bars(values: Vec<(f64, f64, f64)>) -> IntervalPlot {
+        IntervalPlot {
+            value_desc: "P".into(),
+            categories: (0..values.len()).map(|i| format!("m{i}")).collect(),
+            exact: vec![None; values.len()],
+            values,
+            range: (0.0, 1.0),
+            reference: Some(0.5),
+            percent: true,
+        }
+    }
+
+    #[test]
+    fn bar_labels_never_cross_the_reference_line() {
+        let text = "46.3 % ± 0.7 %";
+        let width = 7.0 * text.chars().count() as f64 / 800.0;
+        let crosses = |(x, right_aligned): (f64, bool)| {
+            let (a, b) = if right_aligned {
+                (x - width, x)
+            } else {
+                (x, x + width)
+            };
+            a < 0.5 && 0.5 < b
+        };
+        // Short of 50 %: the label would run over the line on the right, so it goes left.
+        for v in [
+            (0.463, 0.456, 0.470),
+            (0.426, 0.419, 0.433),
+            (0.499, 0.49, 0.507),
+        ] {
+            let p = bars(vec![v]);
+            let at = label_place(&p, (v.1, v.2), None, text, 800.0);
+            assert!(!crosses(at), "{v:?} → {at:?}");
+        }
+        // Far from the line: right of the whisker, as before.
+        let p = bars(vec![(0.2, 0.19, 0.21)]);
+        let at = label_place(&p, (0.19, 0.21), None, text, 800.0);
+        assert!((at.0 - 0.23).abs() < 1e-12 && !at.1, "{at:?}");
+        // Just past 50 % with a short bar: right of the interval.
+        let at = label_place(&p, (0.51, 0.53), Some(0.52), text, 800.0);
+        assert!(!crosses(at) && !at.1 && at.0 > 0.53, "{at:?}");
+    }
+
+    #[test]
+    fn outside_legend_and_probability_axis_without_headroom_ticks() {
+        let points: Vec<(f64, f64)> = (0..=4).map(|x| (f64::from(x), 1.0)).collect();
+        let chart = Chart {
+            title: "checks".into(),
+            width: 800,
+            height: 400,
+            plot: Plot::Xy(XyPlot {
+                x_desc: "skill".into(),
+                y_desc: "P".into(),
+                x_range: (0.0, 4.0),
+                y_range: (0.0, 1.0),
+                y_percent: true,
+                x_integer: true,
+                series: vec![
+                    Series::new("easy", 0, Style::Line, points.clone()),
+                    Series::new("hard", 1, Style::Line, points),
+                ],
+                legend: Corner::Right,
+            }),
+        };
+        let s = svg(&chart).unwrap();
+        // Both lines at 100 % are drawn a few pixels apart, so neither hides the other.
+        let lines: Vec<&str> = s.lines().filter(|l| l.starts_with("<polyline")).collect();
+        let ys: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.contains("stroke=\"#0072B2\"") || l.contains("stroke=\"#E69F00\""))
+            .take(2)
+            .map(|l| {
+                l.split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split(',')
+                    .nth(1)
+                    .unwrap()
+            })
+            .map(|y| y.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(ys.len(), 2, "{lines:?}");
+        assert_ne!(ys[0], ys[1]);
+        // The legend's texts lie right of the plot; no tick label beyond 100 %.
+        let lines: Vec<&str> = s.lines().collect();
+        let text_x = |t: &str| -> i32 {
+            let w = lines.windows(2).find(|w| w[1].trim() == t).unwrap();
+            let v = w[0].split(" x=\"").nth(1).unwrap();
+            v[..v.find('"').unwrap()].parse().unwrap()
+        };
+        assert!(text_x("easy") > text_x("100 %") + 600, "{s}");
+        assert!(!lines.iter().any(|l| ["110 %", "-10 %"].contains(&l.trim())));
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub use compare::{
 };
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{
-    CostDoc, CostFit, CostPoint, Interval, RankDoc, TournamentDoc, fit_line, run_tournament,
+    CostDoc, CostFit, CostPoint, Interval, PairingDoc, RankDoc, TournamentDoc, fit_line,
+    run_tournament,
 };
 
 /// Why a study could not be run.

@@ -1,10 +1,11 @@
 //! `[tournament]`: every loadout against every other, both ways; dominance, the Nash mix of
 //! the meta-game, a ranking and cost efficiency.
 
-use oddsmith_rules::Ruleset;
-use oddsmith_sim::run_duels;
+use oddsmith_rules::{Ending, Ruleset};
+use oddsmith_sim::{DuelStats, run_duels};
 use oddsmith_stats::{solve_zero_sum, strictly_dominated};
-use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
 
 use crate::{Ctx, Est, StudyError};
 
@@ -99,8 +100,56 @@ pub struct CostDoc {
     pub missing: Vec<String>,
 }
 
-/// The result of `[tournament]`.
+/// How one pairing's fights went, both seatings pooled: fight length and lethality.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairingDoc {
+    /// The fighter listed first in the tournament.
+    pub a: String,
+    /// The other fighter.
+    pub b: String,
+    /// Duels, both seatings.
+    pub trials: u64,
+    /// Mean fight length in rounds.
+    pub rounds_mean: f64,
+    /// Standard deviation of the fight length.
+    pub rounds_sd: f64,
+    /// Median fight length (rounds).
+    pub rounds_p50: u64,
+    /// 90th percentile of the fight length (rounds).
+    pub rounds_p90: u64,
+    /// Share of fights ending in a death.
+    pub death: Est,
+    /// Share of fights ending with the loser incapacitated (taken out alive).
+    pub incapacitated: Est,
+    /// Share of fights ending any other way (yield, lesser wound, exhaustion, round cap).
+    pub other: Est,
+}
+
+impl PairingDoc {
+    fn new(a: &str, b: &str, st: &DuelStats) -> PairingDoc {
+        let n = st.trials();
+        let (death, incapacitated) = (st.ending(Ending::Death), st.ending(Ending::Incapacitated));
+        let r = st.rounds.summary();
+        PairingDoc {
+            a: a.into(),
+            b: b.into(),
+            trials: n,
+            rounds_mean: r.mean,
+            rounds_sd: r.sd,
+            rounds_p50: r.p50,
+            rounds_p90: r.p90,
+            death: Est::new(death, n),
+            incapacitated: Est::new(incapacitated, n),
+            other: Est::new(n - death - incapacitated, n),
+        }
+    }
+}
+
+/// The result of `[tournament]`. In JSON the matrices (`win`, `exact_win`, `payoff`) and
+/// the Nash mix are labelled: objects keyed by the row fighter, then the column fighter
+/// (`win.greatsword["sword-shield"]`), in the order of `fighters`; the diagonal is `null`
+/// (`0` in `payoff`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TournamentDoc {
     /// Display name.
     pub name: String,
@@ -120,8 +169,90 @@ pub struct TournamentDoc {
     pub nash: Vec<f64>,
     /// Standings, best win rate first.
     pub ranking: Vec<RankDoc>,
+    /// Fight length and lethality of every pairing (each unordered pair once, in the order
+    /// of `fighters`).
+    pub pairings: Vec<PairingDoc>,
     /// Cost efficiency (kits without a cost named in it).
     pub costs: Option<CostDoc>,
+}
+
+/// A square matrix serialized with its fighters' names: an object
+/// keyed by row name whose values are objects keyed by column name.
+struct Labelled<'a, T> {
+    names: &'a [String],
+    rows: &'a [Vec<T>],
+}
+
+/// One row of a [`Labelled`] matrix: an object keyed by column name.
+struct LabelledRow<'a, T> {
+    names: &'a [String],
+    cells: &'a [T],
+}
+
+impl<T: Serialize> Serialize for LabelledRow<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.cells.len()))?;
+        for (name, v) in self.names.iter().zip(self.cells) {
+            m.serialize_entry(name, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<T: Serialize> Serialize for Labelled<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.rows.len()))?;
+        for (name, row) in self.names.iter().zip(self.rows) {
+            let row = LabelledRow {
+                names: self.names,
+                cells: row,
+            };
+            m.serialize_entry(name, &row)?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for TournamentDoc {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let names = &self.fighters[..];
+        let mut st = s.serialize_struct("TournamentDoc", 10)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("fighters", &self.fighters)?;
+        st.serialize_field("trials_per_seating", &self.trials_per_seating)?;
+        st.serialize_field(
+            "win",
+            &Labelled {
+                names,
+                rows: &self.win,
+            },
+        )?;
+        st.serialize_field(
+            "exact_win",
+            &Labelled {
+                names,
+                rows: &self.exact_win,
+            },
+        )?;
+        st.serialize_field(
+            "payoff",
+            &Labelled {
+                names,
+                rows: &self.payoff,
+            },
+        )?;
+        st.serialize_field(
+            "nash",
+            &LabelledRow {
+                names,
+                cells: &self.nash,
+            },
+        )?;
+        st.serialize_field("ranking", &self.ranking)?;
+        st.serialize_field("pairings", &self.pairings)?;
+        st.serialize_field("costs", &self.costs)?;
+        st.end()
+    }
 }
 
 /// Results pooled over both seatings of every pair: `wins[i][j]` counts fighter *i*'s wins
@@ -132,6 +263,8 @@ struct Pooled {
     trials: Vec<Vec<u64>>,
     /// Mean exact P(*i* beats *j*) over the two seatings, where both have an exact value.
     exact: Vec<Vec<Option<f64>>>,
+    /// Both seatings of each pair *i* < *j* merged (fight length, endings).
+    pairs: Vec<(usize, usize, DuelStats)>,
 }
 
 /// Fights every fighter against every other in both seatings, `cfg.trials` duels each.
@@ -152,6 +285,7 @@ fn round_robin<R: Ruleset>(
         losses: vec![vec![0u64; n]; n],
         trials: vec![vec![0u64; n]; n],
         exact: vec![vec![Some(0.0f64); n]; n],
+        pairs: Vec::new(),
     };
     for i in 0..n {
         for j in 0..n {
@@ -161,6 +295,11 @@ fn round_robin<R: Ruleset>(
             let m = rules.matchup(&compiled[i], &compiled[j])?;
             let st = run_duels(rules, &m, ctx.cfg, progress)?;
             let o = st.outcomes;
+            let (lo, hi) = (i.min(j), i.max(j));
+            match p.pairs.iter_mut().find(|(a, b, _)| (*a, *b) == (lo, hi)) {
+                Some((_, _, merged)) => merged.merge(&st),
+                None => p.pairs.push((lo, hi, st.clone())),
+            }
             p.wins[i][j] += o.a_wins;
             p.losses[i][j] += o.b_wins;
             p.trials[i][j] += o.total();
@@ -269,6 +408,12 @@ pub fn run_tournament<R: Ruleset>(
         })
         .collect();
     let costs = cost_doc(ctx, &t.fighters, &t.costs, t.fair_tolerance, &ranking);
+    let mut pairs = p.pairs;
+    pairs.sort_by_key(|&(a, b, _)| (a, b));
+    let pairings = pairs
+        .iter()
+        .map(|(a, b, st)| PairingDoc::new(&t.fighters[*a], &t.fighters[*b], st))
+        .collect();
     ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
     Ok(Some(TournamentDoc {
         name: t.name.clone(),
@@ -279,6 +424,7 @@ pub fn run_tournament<R: Ruleset>(
         payoff: game,
         nash,
         ranking,
+        pairings,
         costs,
     }))
 }

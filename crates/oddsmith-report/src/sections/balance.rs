@@ -229,7 +229,7 @@ pub fn balance_chart(b: &BalanceDoc) -> Option<Chart> {
             y_percent: true,
             x_integer: b.integer,
             series: out,
-            legend: Corner::UpperLeft,
+            legend: Corner::Right,
         }),
     })
 }

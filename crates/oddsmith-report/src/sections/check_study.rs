@@ -204,12 +204,11 @@ pub fn check_chart(c: &CheckStudyDoc) -> Option<Chart> {
                 x_desc: row_name,
                 y_desc: "P(success)".into(),
                 x_range,
-                // Headroom above 100 % keeps the legend off the curves.
-                y_range: (0.0, 1.3),
+                y_range: (0.0, 1.0),
                 y_percent: true,
                 x_integer: all_whole(&xs),
                 series: out,
-                legend: Corner::UpperLeft,
+                legend: Corner::Right,
             }),
         });
     }

@@ -175,12 +175,11 @@ pub fn checks_chart(g: &CheckGridData) -> Chart {
             x_desc: format!("{} (effective value after modifiers)", g.row_name),
             y_desc: "P(success)".into(),
             x_range: (lo as f64 - 0.3, hi as f64 + 0.3),
-            // Headroom above 100 % keeps the legend off the curves.
-            y_range: (0.0, 1.5),
+            y_range: (0.0, 1.0),
             y_percent: true,
             x_integer: true,
             series,
-            legend: Corner::UpperLeft,
+            legend: Corner::Right,
         }),
     }
 }

@@ -14,7 +14,7 @@ use crate::format::{col_by, p_value, pct, percent, points_ci, signed_points};
 use crate::model::ReportData;
 use crate::page::{Block, Section, head};
 
-use super::subject::{NamedChart, NamedTable, Subject};
+use super::subject::{NamedChart, NamedTable, Subject, aligned};
 
 /// A comparison file's ruleset comparison.
 pub struct Comparison<'a> {
@@ -114,50 +114,54 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
     s
 }
 
-/// The archetypes: P(A wins), fight length and lethality under each ruleset.
+/// The archetypes: P(A wins), fight length and lethality under each ruleset, one aligned row
+/// per measure.
 fn archetypes_text(s: &mut String, c: &ComparisonDoc) {
     let _ = writeln!(
         s,
         "\nArchetypes (P in %, differences in points, first − second ruleset)"
     );
-    let _ = writeln!(
-        s,
-        "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
-        "archetype", "rulesets", "P(A wins)", "difference", "rounds", "KS D (p)"
-    );
+    let both = |v: [f64; 2], f: fn(f64) -> String| format!("{} / {}", f(v[0]), f(v[1]));
+    let mut rows = Vec::new();
     for a in &c.archetypes {
-        let _ = writeln!(
-            s,
-            "  {:<26} {:<20} {:>15} {:>30} {:>13} {:>11}",
-            a.archetype,
+        rows.push(vec![
+            a.archetype.clone(),
             a.rulesets.join(" vs "),
-            format!(
-                "{} / {}",
-                pct(a.p_a_win.values[0]),
-                pct(a.p_a_win.values[1])
-            ),
+            "P(A wins) %".into(),
+            both(a.p_a_win.values, pct),
             format!("{}{}", diff_text(&a.p_a_win), mark(a.p_a_win.decisive)),
-            format!("{:.2} / {:.2}", a.rounds_mean[0], a.rounds_mean[1]),
+        ]);
+        rows.push(vec![
+            String::new(),
+            String::new(),
+            "rounds (mean)".into(),
+            both(a.rounds_mean, |v| format!("{v:.2}")),
             format!(
-                "{:.3} ({}){}",
+                "KS D {:.3} (p {}){}",
                 a.rounds_ks.d,
                 p_value(a.rounds_ks.p_value),
                 mark(a.rounds_decisive)
             ),
-        );
-        let _ = writeln!(
-            s,
-            "  {:<26} {:<20} {:>15} {:>30}",
-            "",
-            "  lethality",
-            format!(
-                "{} / {}",
-                pct(a.lethality.values[0]),
-                pct(a.lethality.values[1])
-            ),
+        ]);
+        rows.push(vec![
+            String::new(),
+            String::new(),
+            "lethality %".into(),
+            both(a.lethality.values, pct),
             format!("{}{}", diff_text(&a.lethality), mark(a.lethality.decisive)),
-        );
+        ]);
     }
+    aligned(
+        s,
+        &[
+            ("archetype", false),
+            ("rulesets", false),
+            ("measure", false),
+            ("first / second", true),
+            ("difference", false),
+        ],
+        &rows,
+    );
 }
 
 /// The skill steps and their comparisons.
@@ -166,21 +170,36 @@ fn steps_text(s: &mut String, c: &ComparisonDoc) {
         s,
         "\nOne skill step (paired: the same random numbers before and after)"
     );
-    for st in &c.steps {
-        let _ = writeln!(
-            s,
-            "  {:<10} {:<44} {} → {} %  {:+.2} [{:+.2} {:+.2}]{}",
-            st.ruleset,
-            st.label,
-            pct(st.before.p),
-            pct(st.after.p),
-            100.0 * st.diff.diff,
-            100.0 * st.diff.lo,
-            100.0 * st.diff.hi,
-            st.exact_diff
-                .map_or(String::new(), |e| format!(" exact {:+.2}", 100.0 * e))
-        );
-    }
+    let rows: Vec<Vec<String>> = c
+        .steps
+        .iter()
+        .map(|st| {
+            vec![
+                st.ruleset.clone(),
+                st.label.clone(),
+                format!("{} → {}", pct(st.before.p), pct(st.after.p)),
+                format!(
+                    "{:+.2} [{:+.2} {:+.2}]",
+                    100.0 * st.diff.diff,
+                    100.0 * st.diff.lo,
+                    100.0 * st.diff.hi
+                ),
+                st.exact_diff
+                    .map_or(String::new(), |e| format!("{:+.2}", 100.0 * e)),
+            ]
+        })
+        .collect();
+    aligned(
+        s,
+        &[
+            ("ruleset", false),
+            ("step", false),
+            ("P(A wins) %", true),
+            ("change, points [95% CI]", false),
+            ("exact", true),
+        ],
+        &rows,
+    );
     for sc in &c.step_comparisons {
         let _ = writeln!(
             s,
@@ -200,22 +219,37 @@ fn check_text(s: &mut String, ch: &CheckCompareDoc) {
         "\nCheck {:?}: exact P(success) % under {} / {}, difference, and the step from the previous row",
         ch.check, ch.rulesets[0], ch.rulesets[1]
     );
-    for cell in &ch.cells {
-        let _ = writeln!(
-            s,
-            "  {:<30} {:<22} {:>15} {:>16}{}",
-            cell.row.clone().unwrap_or_default(),
-            cell.col.clone().unwrap_or_default(),
-            format!("{} / {}", pct(cell.p.values[0]), pct(cell.p.values[1])),
-            diff_text(&cell.p),
-            cell.step.as_ref().map_or(String::new(), |st| format!(
-                "   step {:+.2} / {:+.2}{}",
-                100.0 * st.values[0],
-                100.0 * st.values[1],
-                mark(st.decisive)
-            )),
-        );
-    }
+    let rows: Vec<Vec<String>> = ch
+        .cells
+        .iter()
+        .map(|cell| {
+            vec![
+                cell.row.clone().unwrap_or_default(),
+                cell.col.clone().unwrap_or_default(),
+                format!("{} / {}", pct(cell.p.values[0]), pct(cell.p.values[1])),
+                format!("{}{}", diff_text(&cell.p), mark(cell.p.decisive)),
+                cell.step.as_ref().map_or(String::new(), |st| {
+                    format!(
+                        "{:+.2} / {:+.2}{}",
+                        100.0 * st.values[0],
+                        100.0 * st.values[1],
+                        mark(st.decisive)
+                    )
+                }),
+            ]
+        })
+        .collect();
+    aligned(
+        s,
+        &[
+            ("row", false),
+            ("column", false),
+            ("first / second", true),
+            ("difference", false),
+            ("step from previous row", false),
+        ],
+        &rows,
+    );
 }
 
 /// The comparison's tables: `comparison_archetypes`, `comparison_steps`, `comparison_checks`.
@@ -447,7 +481,7 @@ fn check_chart(ch: &CheckCompareDoc) -> Option<Chart> {
             y_percent: true,
             x_integer: true,
             series,
-            legend: Corner::LowerRight,
+            legend: Corner::Right,
         }),
     })
 }

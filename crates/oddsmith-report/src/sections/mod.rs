@@ -9,6 +9,7 @@
 use oddsmith_study::{StudyDoc, StudySection};
 use polars::prelude::PolarsResult;
 
+use crate::format::col;
 use crate::model::ReportData;
 use crate::page::{Block, Figure, Page, Section};
 
@@ -99,11 +100,34 @@ pub fn study_table(s: &StudyDoc) -> String {
     text
 }
 
-/// Every table of a report, by file stem, in report order.
+/// The columns every table starts with, so that tables of several runs can be stacked and
+/// told apart: `scenario`, `ruleset` and `seed`.
+pub const RUN_COLUMNS: [&str; 3] = ["scenario", "ruleset", "seed"];
+
+/// Every table of a report, by file stem, in report order; each starts with the
+/// [`RUN_COLUMNS`] (but for one the table already has).
 pub fn tables(d: &ReportData) -> PolarsResult<Vec<NamedTable>> {
     let mut v = Vec::new();
     for s in subjects(d) {
         v.extend(s.tables()?);
+    }
+    let run = &d.run;
+    for (_, df) in &mut v {
+        let n = df.height();
+        let columns = [
+            col(RUN_COLUMNS[0], vec![run.scenario.as_str(); n]),
+            col(RUN_COLUMNS[1], vec![run.ruleset.as_str(); n]),
+            col(RUN_COLUMNS[2], vec![run.seed; n]),
+        ];
+        // A table with its own column of that name (a comparison's per-row `ruleset`) keeps
+        // it: it is the more specific.
+        let mut at = 0;
+        for c in columns {
+            if df.column(c.name()).is_err() {
+                df.insert_column(at, c)?;
+                at += 1;
+            }
+        }
     }
     Ok(v)
 }

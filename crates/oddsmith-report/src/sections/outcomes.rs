@@ -181,9 +181,19 @@ pub fn sides(m: &MatchupDoc) -> (String, String) {
     }
 }
 
+/// The prefix a comparison part puts before its matchup and both fighters (`draft: `), if
+/// any: the lines under the matchup's name leave it out instead of repeating it.
+fn part_prefix(m: &MatchupDoc) -> Option<&str> {
+    let i = m.name.find(": ")?;
+    let p = &m.name[..i + 2];
+    (m.a.starts_with(p) && m.b.starts_with(p)).then_some(p)
+}
+
 /// A matchup's verdict, exact solution, damage and endings.
 fn matchup_lines(s: &mut String, m: &MatchupDoc) {
-    let _ = writeln!(s, "{}: {}", m.name, m.verdict);
+    let prefix = part_prefix(m).unwrap_or("");
+    let bare = |t: &str| t.strip_prefix(prefix).unwrap_or(t).to_string();
+    let _ = writeln!(s, "{}: {}", m.name, bare(&m.verdict));
     if let Some(e) = &m.exact {
         let _ = writeln!(
             s,
@@ -192,6 +202,7 @@ fn matchup_lines(s: &mut String, m: &MatchupDoc) {
         );
     }
     let (a, b) = sides(m);
+    let (a, b) = (bare(&a), bare(&b));
     let _ = writeln!(
         s,
         "  damage dealt per duel: {a} {:.2}±{:.2}, {b} {:.2}±{:.2}; hit rate {:.1} % / {:.1} %",

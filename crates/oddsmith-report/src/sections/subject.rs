@@ -51,6 +51,39 @@ pub(crate) fn grid(s: &mut String, corner: &str, cols: &[String], rows: &[(Strin
     }
 }
 
+/// A terminal table whose every column is as wide as its widest cell: `heads` names the
+/// columns and says which are right-aligned (numbers); two spaces between columns; no
+/// trailing spaces.
+pub(crate) fn aligned(s: &mut String, heads: &[(&str, bool)], rows: &[Vec<String>]) {
+    let widths: Vec<usize> = heads
+        .iter()
+        .enumerate()
+        .map(|(k, (h, _))| {
+            rows.iter()
+                .filter_map(|r| r.get(k))
+                .map(|c| c.chars().count())
+                .chain([h.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut l = String::from(" ");
+        for ((c, (_, right)), w) in cells.zip(heads).zip(&widths) {
+            if *right {
+                let _ = write!(l, " {c:>w$} ");
+            } else {
+                let _ = write!(l, " {c:<w$} ");
+            }
+        }
+        l.trim_end().to_string()
+    };
+    let _ = writeln!(s, "{}", line(&mut heads.iter().map(|h| h.0)));
+    for r in rows {
+        let _ = writeln!(s, "{}", line(&mut r.iter().map(String::as_str)));
+    }
+}
+
 /// `f` of each item with its index, where it gives something (a chart, a section).
 pub(crate) fn indexed<T, O>(items: &[T], f: impl Fn(usize, &T) -> Option<O>) -> Vec<O> {
     items

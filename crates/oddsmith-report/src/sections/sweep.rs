@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use oddsmith_study::{AxisDoc, SweepDoc};
+use oddsmith_study::{AxisDoc, StepDoc, SweepDoc, SweepPoint};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
@@ -16,7 +16,7 @@ use crate::format::{
 };
 use crate::page::{Block, Section, head};
 
-use super::subject::{NamedChart, NamedTable, Subject, indexed, paragraph};
+use super::subject::{NamedChart, NamedTable, Subject, grid, indexed, paragraph};
 
 /// Every sweep of a study.
 pub struct Sweeps<'a>(pub Vec<&'a SweepDoc>);
@@ -76,6 +76,10 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
         sw.matchup,
         thousands(sw.trials)
     );
+    if let Some(g) = Grid::of(sw) {
+        grid_text(s, sw, &g);
+        return;
+    }
     let two = sw.y.is_some();
     let (xw, yw) = (
         sw.points
@@ -149,6 +153,100 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
             100.0 * st.unpaired_half_width
         );
     }
+}
+
+/// A 2-D sweep laid out as a grid: one row per y value (the highest on top, as in the
+/// chart), one column per x value.
+struct Grid<'a> {
+    /// The y axis.
+    y: &'a AxisDoc,
+    /// `points[r][c]`: the point at y value `r` (bottom first) and x value `c`.
+    points: Vec<Vec<&'a SweepPoint>>,
+}
+
+impl<'a> Grid<'a> {
+    /// The grid of a 2-D sweep whose points cover every (x, y) pair in order; `None` for a
+    /// 1-D sweep.
+    fn of(sw: &'a SweepDoc) -> Option<Grid<'a>> {
+        let y = sw.y.as_ref()?;
+        let nx = sw.x.values.len();
+        if nx == 0 || sw.points.len() != nx * y.values.len() {
+            return None;
+        }
+        Some(Grid {
+            y,
+            points: sw.points.chunks(nx).map(|r| r.iter().collect()).collect(),
+        })
+    }
+
+    /// Rows top to bottom (highest y first), each labelled with its y value and holding
+    /// `cell` of each point.
+    fn rows(&self, cell: impl Fn(&SweepPoint) -> String) -> Vec<(String, Vec<String>)> {
+        self.points
+            .iter()
+            .zip(&self.y.values)
+            .rev()
+            .map(|(r, &y)| (axis_text(self.y, y), r.iter().map(|p| cell(p)).collect()))
+            .collect()
+    }
+
+    /// The steps along x of the row at y value `y`, in order.
+    fn steps_at(sw: &'a SweepDoc, y: f64) -> Vec<&'a StepDoc> {
+        sw.steps.iter().filter(|st| st.y == Some(y)).collect()
+    }
+}
+
+/// A 2-D sweep in the terminal: P(A wins) as a grid (y down, x across), then the paired
+/// steps along x as a grid.
+fn grid_text(s: &mut String, sw: &SweepDoc, g: &Grid<'_>) {
+    let exact = sw.points.iter().any(|p| p.exact_p_a_win.is_some());
+    let _ = writeln!(
+        s,
+        "  P(A wins) %{} — rows: {}, columns: {}",
+        if exact {
+            ", Monte Carlo (exact)"
+        } else {
+            ", Monte Carlo"
+        },
+        g.y.target,
+        sw.x.target
+    );
+    let cols: Vec<String> = sw.x.values.iter().map(|v| axis_text(&sw.x, *v)).collect();
+    let rows = g.rows(|p| match p.exact_p_a_win {
+        Some(e) => format!("{} ({})", pct(p.p_a_win.p), pct(e)),
+        None => pct(p.p_a_win.p),
+    });
+    grid(s, &format!("{} ↓", g.y.target), &cols, &rows);
+    if sw.steps.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "  paired steps along {} (change of P(A wins), points; * = a real change):",
+        sw.x.target
+    );
+    let step_cols: Vec<String> =
+        sw.x.values
+            .windows(2)
+            .map(|w| format!("{}→{}", axis_text(&sw.x, w[0]), axis_text(&sw.x, w[1])))
+            .collect();
+    let step_rows: Vec<(String, Vec<String>)> =
+        g.y.values
+            .iter()
+            .rev()
+            .map(|&y| {
+                let cells = Grid::steps_at(sw, y)
+                    .iter()
+                    .map(|st| {
+                        let d = &st.diff;
+                        let real = d.lo > 0.0 || d.hi < 0.0;
+                        format!("{:+.2}{}", 100.0 * d.diff, if real { "*" } else { " " })
+                    })
+                    .collect();
+                (axis_text(g.y, y), cells)
+            })
+            .collect();
+    grid(s, &format!("{} ↓", g.y.target), &step_cols, &step_rows);
 }
 
 /// Rows of one kind (points or steps) of every sweep, with the sweep's 1-based index.
@@ -343,7 +441,7 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
             y_percent: true,
             x_integer: all_whole(&s.x.values),
             series: out,
-            legend: Corner::UpperLeft,
+            legend: Corner::Right,
         }),
     })
 }
@@ -387,25 +485,42 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
             r
         })
         .collect();
-    let mut blocks = vec![
-        Block::Note(format!(
-            "P(A wins) for {} (A = first fighter) as {} changes{}; {} duels per point, every point on the same random numbers.{}",
-            sw.matchup,
-            sw.x.target,
-            sw.y.as_ref()
-                .map_or(String::new(), |y| format!(" along with {}", y.target)),
-            thousands(sw.trials),
-            if two {
-                " In the chart, the line marks where the fight is even (50 %)."
-            } else if !sw.x.is_numeric() {
-                " The chart shows each value's 95 % interval; the dashed line marks an even fight (50 %)."
-            } else {
-                " The shaded band is the 95 % interval; the dashed line marks an even fight (50 %)."
-            }
-        )),
-        Block::table(columns, rows),
-        Block::Chart(sweep_stem(i, sw)),
-    ];
+    // A 2-D sweep: the grid first (y down, x across), the full list folded away.
+    let (before_chart, after_chart) = match Grid::of(sw) {
+        Some(g) => {
+            let mut head = vec![format!("{} ↓ / {} →", g.y.target, sw.x.target)];
+            head.extend(sw.x.values.iter().map(|v| axis_text(&sw.x, *v)));
+            let grid_rows = g
+                .rows(|p| est_page(&p.p_a_win))
+                .into_iter()
+                .map(|(label, cells)| std::iter::once(label).chain(cells).collect())
+                .collect();
+            let list = Block::Details {
+                summary: "Every point with its exact value, P(B wins), P(draw) and rounds".into(),
+                blocks: vec![Block::table(columns, rows)],
+            };
+            (vec![Block::table(head, grid_rows)], vec![list])
+        }
+        None => (vec![Block::table(columns, rows)], vec![]),
+    };
+    let mut blocks = vec![Block::Note(format!(
+        "P(A wins) for {} (A = first fighter) as {} changes{}; {} duels per point, every point on the same random numbers.{}",
+        sw.matchup,
+        sw.x.target,
+        sw.y.as_ref()
+            .map_or(String::new(), |y| format!(" along with {}", y.target)),
+        thousands(sw.trials),
+        if two {
+            " In the chart, the line marks where the fight is even (50 %)."
+        } else if !sw.x.is_numeric() {
+            " The chart shows each value's 95 % interval; the dashed line marks an even fight (50 %)."
+        } else {
+            " The shaded band is the 95 % interval; the dashed line marks an even fight (50 %)."
+        }
+    ))];
+    blocks.extend(before_chart);
+    blocks.push(Block::Chart(sweep_stem(i, sw)));
+    blocks.extend(after_chart);
     if !sw.steps.is_empty() {
         let columns = with_y(
             sw,

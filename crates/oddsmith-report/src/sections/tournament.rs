@@ -1,10 +1,11 @@
 //! The tournament: every loadout against every other — terminal text (win matrix, ranking,
-//! Nash mix, cost efficiency), the `tournament_matrix` and `tournament_ranking` tables, the
-//! win-matrix heatmap and the cost chart, and the page section.
+//! Nash mix, fight length and lethality per pairing, cost efficiency), the
+//! `tournament_matrix`, `tournament_ranking` and `tournament_pairings` tables, the win-matrix
+//! heatmap and the cost chart, and the page section.
 
 use std::fmt::Write;
 
-use oddsmith_study::{CostDoc, CostFit, Est, RankDoc, TournamentDoc};
+use oddsmith_study::{CostDoc, CostFit, Est, PairingDoc, RankDoc, TournamentDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
@@ -33,6 +34,7 @@ impl Subject for Tournament<'_> {
         Ok(vec![
             ("tournament_matrix", tournament_matrix(self.0)?),
             ("tournament_ranking", tournament_ranking(self.0)?),
+            ("tournament_pairings", tournament_pairings(self.0)?),
         ])
     }
 
@@ -102,6 +104,7 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
             dominated_text(r, "")
         );
     }
+    pairings_text(s, t);
     let Some(c) = &t.costs else { return };
     if c.points.is_empty() {
         if let Some(m) = missing_note(c) {
@@ -137,6 +140,108 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
             fair_cost_text(p)
         );
     }
+}
+
+/// The pairing's name: "a vs b".
+fn pairing_name(p: &PairingDoc) -> String {
+    format!("{} vs {}", p.a, p.b)
+}
+
+/// Fight length and lethality per pairing, one aligned line each.
+fn pairings_text(s: &mut String, t: &TournamentDoc) {
+    if t.pairings.is_empty() {
+        return;
+    }
+    let pw = t
+        .pairings
+        .iter()
+        .map(|p| pairing_name(p).chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 40);
+    let _ = writeln!(
+        s,
+        "  fight length and lethality per pairing (both seatings pooled):"
+    );
+    let _ = writeln!(
+        s,
+        "  {:pw$}  {:>14}  {:>7}  {:<23}  incapacitated % [95% CI]",
+        "pairing", "rounds mean±sd", "p50/p90", "death % [95% CI]"
+    );
+    for p in &t.pairings {
+        let _ = writeln!(
+            s,
+            "  {:pw$}  {:>14}  {:>7}  {:<23}  {}",
+            fit(&pairing_name(p), pw),
+            format!("{:.2}±{:.2}", p.rounds_mean, p.rounds_sd),
+            format!("{}/{}", p.rounds_p50, p.rounds_p90),
+            est(&p.death),
+            est(&p.incapacitated)
+        );
+    }
+}
+
+/// Fight length and lethality per pairing (both seatings pooled): mean, sd, median and 90th
+/// percentile of the rounds; the shares ending in a death, with the loser incapacitated, and
+/// otherwise, each with its interval.
+pub fn tournament_pairings(t: &TournamentDoc) -> PolarsResult<DataFrame> {
+    let p = &t.pairings;
+    DataFrame::new_infer_height(vec![
+        col_by("fighter", p, |x| x.a.as_str()),
+        col_by("opponent", p, |x| x.b.as_str()),
+        col_by("trials", p, |x| x.trials),
+        col_by("rounds_mean", p, |x| x.rounds_mean),
+        col_by("rounds_sd", p, |x| x.rounds_sd),
+        col_by("rounds_p50", p, |x| x.rounds_p50),
+        col_by("rounds_p90", p, |x| x.rounds_p90),
+        col_by("p_death", p, |x| x.death.p),
+        col_by("p_death_lo", p, |x| x.death.lo),
+        col_by("p_death_hi", p, |x| x.death.hi),
+        col_by("p_incapacitated", p, |x| x.incapacitated.p),
+        col_by("p_incapacitated_lo", p, |x| x.incapacitated.lo),
+        col_by("p_incapacitated_hi", p, |x| x.incapacitated.hi),
+        col_by("p_other_ending", p, |x| x.other.p),
+    ])
+}
+
+/// The page table of fight length and lethality per pairing.
+fn pairings_blocks(t: &TournamentDoc) -> Vec<Block> {
+    if t.pairings.is_empty() {
+        return vec![];
+    }
+    let rows = t
+        .pairings
+        .iter()
+        .map(|p| {
+            vec![
+                pairing_name(p),
+                format!("{:.2} ± {:.2}", p.rounds_mean, p.rounds_sd),
+                format!("{} / {}", p.rounds_p50, p.rounds_p90),
+                est_page(&p.death),
+                est_page(&p.incapacitated),
+                percent(p.other.p),
+            ]
+        })
+        .collect();
+    vec![
+        Block::Heading("Fight length and lethality".into()),
+        Block::Note(
+            "Per pairing, both seatings pooled: rounds per fight, and how fights end — the loser dead, taken out alive \
+             (incapacitated), or another way (yield, a lesser wound, exhaustion, the round cap)."
+                .into(),
+        ),
+        Block::table(
+            head([
+                "pairing",
+                "rounds mean ± sd",
+                "rounds p50 / p90",
+                "death [95 % CI]",
+                "incapacitated [95 % CI]",
+                "other ending",
+            ]),
+            rows,
+        ),
+    ]
 }
 
 /// The win matrix in long form: one row per ordered pair (fighter, opponent), P(fighter beats
@@ -241,9 +346,7 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
     if c.slope.is_finite() {
         let name = match c.fit {
             CostFit::Predictive => "fair line (least squares)",
-            CostFit::NotPredictive | CostFit::TooFewKits => {
-                "least-squares line (costs do not predict win rate: no fair line)"
-            }
+            CostFit::NotPredictive | CostFit::TooFewKits => "least-squares line (not a fair line)",
         };
         series.push(Series::new(
             name,
@@ -268,7 +371,7 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
                     series.push(dots);
                     series
                 },
-                legend: Corner::UpperLeft,
+                legend: Corner::Right,
             },
             labels: c
                 .points
@@ -334,6 +437,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
         ),
         Block::table(rhead, ranking),
     ];
+    blocks.extend(pairings_blocks(t));
     if let Some(c) = &t.costs {
         let chead = head([
             "fighter",

@@ -10,8 +10,8 @@ use oddsmith_study::balance::Evaluation;
 use oddsmith_study::tournament::least_squares;
 use oddsmith_study::{
     AssertDoc, AxisDoc, BalanceDoc, BalancePoint, BalanceStatus, CheckCellDoc, CheckStudyDoc,
-    CostDoc, CostFit, CostPoint, Est, Interval, RankDoc, StepDoc, StudyDoc, SweepDoc, SweepPoint,
-    TournamentDoc,
+    CostDoc, CostFit, CostPoint, Est, Interval, PairingDoc, RankDoc, StepDoc, StudyDoc, SweepDoc,
+    SweepPoint, TournamentDoc,
 };
 use polars::prelude::DataFrame;
 
@@ -205,6 +205,19 @@ fn tournament() -> TournamentDoc {
         payoff,
         nash,
         ranking,
+        // knight vs brute: 1000 fights, 120 deaths, 830 taken out alive, 50 other endings.
+        pairings: vec![PairingDoc {
+            a: "knight".into(),
+            b: "brute".into(),
+            trials: 1000,
+            rounds_mean: 3.25,
+            rounds_sd: 1.5,
+            rounds_p50: 3,
+            rounds_p90: 5,
+            death: Est::new(120, 1000),
+            incapacitated: Est::new(830, 1000),
+            other: Est::new(50, 1000),
+        }],
         costs: Some(CostDoc {
             unit: "points".into(),
             slope,
@@ -361,12 +374,13 @@ fn study_tables_have_every_result() {
             "balance_result",
             "tournament_matrix",
             "tournament_ranking",
+            "tournament_pairings",
             "check_study",
             "asserts",
         ]
     );
     let heights: Vec<usize> = t[5..].iter().map(|x| x.1.height()).collect();
-    assert_eq!(heights, [7, 4, 5, 2, 6, 3, 4, 2]);
+    assert_eq!(heights, [7, 4, 5, 2, 6, 3, 1, 4, 2]);
 
     let sp = table(&t, "sweep_points");
     assert_eq!(str_at(sp, "sweep", 0), Some("Knight skill"));
@@ -425,6 +439,14 @@ fn study_tables_have_every_result() {
     let fair_cost = f64_at(tr, "fair_cost", 1).unwrap();
     assert!((fair_cost - 104.0).abs() < 1e-9, "{fair_cost}");
 
+    let tp = table(&t, "tournament_pairings");
+    assert_eq!(str_at(tp, "fighter", 0), Some("knight"));
+    assert_eq!(str_at(tp, "opponent", 0), Some("brute"));
+    assert_eq!(f64_at(tp, "rounds_mean", 0), Some(3.25));
+    assert_eq!(f64_at(tp, "p_death", 0), Some(0.12));
+    assert_eq!(f64_at(tp, "p_incapacitated", 0), Some(0.83));
+    assert_eq!(f64_at(tp, "p_death_lo", 0), Some(Est::new(120, 1000).lo));
+
     let cs = table(&t, "check_study");
     assert_eq!(str_at(cs, "row", 2), Some("10"));
     assert_eq!(str_at(cs, "col", 2), Some("5"));
@@ -449,6 +471,17 @@ fn study_tables_have_every_result() {
     assert_eq!(t.len(), 6);
 }
 
+/// An estimate as the terminal prints it, padded to its column.
+fn est_text(e: &Est) -> String {
+    let t = format!(
+        "{:.2} [{:.2} {:.2}]",
+        100.0 * e.p,
+        100.0 * e.lo,
+        100.0 * e.hi
+    );
+    format!("{t:<23}")
+}
+
 #[test]
 fn study_text_shows_the_key_numbers() {
     let text = study_table(&study());
@@ -469,6 +502,15 @@ fn study_text_shows_the_key_numbers() {
         "<0.0001".to_string(),
         "4.30".to_string(),
         "Sweep 2 \"Skill grid\": knight vs brute · x = knight.skill, y = brute.skill".to_string(),
+        // The 2-D sweep as a grid: y down (highest on top), x across; then its steps.
+        format!(
+            "  {:13}  {:>5}  {:>5}\n  {:13}  {:>5}  {:>5}\n  {:13}  {:>5}  {:>5}\n",
+            "brute.skill ↓", "3", "4", "4", "38.00", "50.50", "3", "50.00", "62.00"
+        ),
+        format!(
+            "  {:13}  {:>7}\n  {:13}  {:>7}\n  {:13}  {:>7}\n",
+            "brute.skill ↓", "3→4", "4", "+12.50*", "3", "+12.00*"
+        ),
         "found: knight.skill = 4".to_string(),
         "knight.skill = 4: P 49.70 [46.61 52.79] · indistinguishable from the target  ← chosen"
             .to_string(),
@@ -491,6 +533,14 @@ fn study_text_shows_the_key_numbers() {
             .to_string(),
         "Costs predict win rate. Fair line: P(win) = -23.00 % + 0.750 % × cost in points."
             .to_string(),
+        "fight length and lethality per pairing".to_string(),
+        format!(
+            "  knight vs brute  {:>14}  {:>7}  {}  {}\n",
+            "3.25±1.50",
+            "3/5",
+            est_text(&Est::new(120, 1000)),
+            est_text(&Est::new(830, 1000)).trim_end()
+        ),
     ];
     for w in &want {
         assert!(text.contains(w.as_str()), "{w:?} missing in:\n{text}");
@@ -561,7 +611,10 @@ fn report_has_study_section_charts_and_failed_assertion() {
         );
     }
     let csv = std::fs::read_to_string(dir.join("tables/tournament_matrix.csv")).unwrap();
-    assert!(csv.starts_with("fighter,opponent,p_win,"), "{csv}");
+    assert!(
+        csv.starts_with("scenario,ruleset,seed,fighter,opponent,p_win,"),
+        "{csv}"
+    );
     assert_eq!(csv.lines().count(), 7);
 
     let html = std::fs::read_to_string(&html_path).unwrap();
@@ -576,6 +629,10 @@ fn report_has_study_section_charts_and_failed_assertion() {
         "share their random numbers",
         "Nash mix: the share of each loadout",
         "under-priced",
+        "<h4>Fight length and lethality</h4>",
+        "<th>brute.skill ↓ / knight.skill →</th><th>3</th><th>4</th>",
+        "<details><summary>Every point with its exact value",
+        "<td>knight vs brute</td><td>3.25 ± 1.50</td><td>3 / 5</td><td>12.00 % [10.13, 14.16]</td>",
     ] {
         assert!(html.contains(w), "{w:?} in report.html");
     }
@@ -827,4 +884,78 @@ fn sweep_over_text_values_shows_the_values() {
     assert_eq!(p.exact, [None, Some(0.52)]);
     let texts = super::svg_texts(&oddsmith_report::charts::svg(&chart).unwrap());
     assert!(texts.iter().any(|t| t == "reset"), "{texts:?}");
+}
+
+#[test]
+fn comparison_part_matchups_do_not_repeat_their_prefix() {
+    let mut d = report(None);
+    let stats = {
+        let mut s = DuelStats::default();
+        for k in 0..200u32 {
+            let mut o = DuelOutcome::empty();
+            (o.winner, o.ending) = if k < 180 {
+                (Winner::A, Ending::Death)
+            } else {
+                (Winner::B, Ending::Incapacitated)
+            };
+            o.rounds = 1;
+            s.record(&o);
+        }
+        s
+    };
+    d.run.matchups = vec![matchup_doc(
+        "draft: veteran vs novice",
+        "draft: veteran",
+        "draft: novice",
+        &stats,
+        None,
+        &[],
+    )];
+    let text = oddsmith_report::run_table(&d.run);
+    assert!(
+        text.contains("\ndraft: veteran vs novice: veteran favoured: wins "),
+        "{text}"
+    );
+    assert!(
+        text.contains("  damage dealt per duel: veteran 0.00±0.00, novice 0.00±0.00;"),
+        "{text}"
+    );
+    // The JSON keeps the full names.
+    assert!(
+        d.run.matchups[0]
+            .verdict
+            .starts_with("draft: veteran favoured")
+    );
+}
+
+#[test]
+fn every_table_starts_with_the_run_and_types_empty_columns() {
+    use polars::prelude::{DataType, ParquetReader, SerReader};
+    // No exact values anywhere: the exact columns are empty.
+    let mut d = report(Some(study()));
+    d.run.matchups[0].exact = None;
+    let mut all_empty = 0;
+    for (name, mut df) in tables(&d).unwrap() {
+        let names: Vec<&str> = df.get_column_names().iter().map(|c| c.as_str()).collect();
+        assert_eq!(names[..3], ["scenario", "ruleset", "seed"], "{name}");
+        if df.height() > 0 {
+            assert_eq!(str_at(&df, "scenario", 0), Some("Study test"), "{name}");
+            assert_eq!(str_at(&df, "ruleset", 0), Some("draft"), "{name}");
+            let seed = df.column("seed").unwrap().u64().unwrap().get(0);
+            assert_eq!(seed, Some(7), "{name}");
+        }
+        // The Parquet twin keeps every all-empty numeric column numeric (Float64).
+        let bytes = oddsmith_report::write::to_parquet(&mut df).unwrap();
+        let back = ParquetReader::new(std::io::Cursor::new(bytes))
+            .finish()
+            .unwrap();
+        for c in df.columns() {
+            if !c.is_empty() && c.null_count() == c.len() && c.name().contains("exact") {
+                all_empty += 1;
+                let t = back.column(c.name()).unwrap().dtype().clone();
+                assert_eq!(t, DataType::Float64, "{name}.{}", c.name());
+            }
+        }
+    }
+    assert!(all_empty >= 4, "{all_empty} empty exact columns checked");
 }

@@ -296,6 +296,42 @@ fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
         assert!(v < 1e-9, "kit {i} earns {v} against the mix");
     }
     assert!(t.exact_win[idx("sword")][u].unwrap() > 0.9);
+    // Fight length and lethality: each unordered pair once, both seatings pooled; the mean
+    // length within 4 standard errors of the exact mean over the two seatings.
+    let names: Vec<(&str, &str)> = t
+        .pairings
+        .iter()
+        .map(|p| (p.a.as_str(), p.b.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("sword", "greatsword"),
+            ("sword", "unarmed"),
+            ("greatsword", "unarmed")
+        ]
+    );
+    let s: Scenario<Draft> = load(FILE, KITS).unwrap();
+    let compiled = |n: &str| s.ruleset.compile(n, &s.fighters[n]).unwrap();
+    for p in &t.pairings {
+        assert_eq!(p.trials, 20_000);
+        let ends = p.death.successes + p.incapacitated.successes + p.other.successes;
+        assert_eq!(ends, p.trials);
+        let (a, b) = (compiled(&p.a), compiled(&p.b));
+        let exact_mean = |x, y| {
+            let m = s.ruleset.matchup(x, y).unwrap();
+            s.ruleset.exact(&m).unwrap().mean_rounds
+        };
+        let want = (exact_mean(&a, &b) + exact_mean(&b, &a)) / 2.0;
+        let se = p.rounds_sd / (p.trials as f64).sqrt();
+        assert!(
+            (p.rounds_mean - want).abs() < 4.0 * se,
+            "{} vs {}: {} against exact {want}",
+            p.a,
+            p.b,
+            p.rounds_mean
+        );
+    }
     let c = t.costs.unwrap();
     assert_eq!(c.unit, "points");
     assert!(c.points.iter().all(|p| p.source == "file"));
@@ -922,4 +958,30 @@ fn missing_costs_are_named_and_the_tolerance_is_configurable() {
     let bad = priced_skills("", "fair_tolerance = 3\n");
     let e = load::<Draft>(FILE, &bad).unwrap_err();
     assert!(e.field.ends_with("fair_tolerance"), "{e}");
+}
+
+#[test]
+fn tournament_json_matrices_carry_the_fighters_names() {
+    let t = study::<Draft>(KITS, 2_000, true)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let j = serde_json::to_value(&t).unwrap();
+    let (s, g) = (t.fighters.iter().position(|f| f == "sword").unwrap(), 1);
+    assert_eq!(t.fighters[g], "greatsword");
+    // win.sword.greatsword is P(sword beats greatsword): the named cell, not a position.
+    let cell = &j["win"]["sword"]["greatsword"];
+    assert_eq!(cell["p"].as_f64(), t.win[s][g].map(|e| e.p));
+    assert!(j["win"]["sword"]["sword"].is_null());
+    assert_eq!(
+        j["exact_win"]["greatsword"]["unarmed"].as_f64(),
+        t.exact_win[g][2]
+    );
+    assert_eq!(
+        j["payoff"]["unarmed"]["sword"].as_f64(),
+        Some(t.payoff[2][s])
+    );
+    assert_eq!(j["nash"]["unarmed"].as_f64(), Some(0.0));
+    let rows: Vec<&String> = j["win"].as_object().unwrap().keys().collect();
+    assert_eq!(rows.len(), 3);
 }

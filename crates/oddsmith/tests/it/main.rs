@@ -1348,3 +1348,34 @@ fn work_is_estimated_and_refused_above_the_limit_before_any_work() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("note: no [[matchup]]"), "{err}");
 }
+
+// The ruleset's check grid appears only where the file asks about checks: a tournament study
+// without matchups gets none, a file with [[check]] sections does.
+#[test]
+fn check_grid_only_where_checks_are_asked_for() {
+    let root = root();
+    let out = temp_dir("grid-asked").join("r");
+    let (code, _, err) = run_to(
+        &root.join("scenarios/studies/draft-loadouts.toml"),
+        "200",
+        &out,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.join("tables/tournament_matrix.csv").exists());
+    assert!(
+        !out.join("tables/checks.csv").exists(),
+        "a tournament is not a check study"
+    );
+    assert!(!out.join("charts/checks.svg").exists());
+    let out = temp_dir("grid-asked-checks").join("r");
+    let (code, _, err) = run_to(
+        &root.join("scenarios/studies/gamecraft-check-tn.toml"),
+        "200",
+        &out,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.join("tables/checks.csv").exists(),
+        "[[check]] sections ask for checks"
+    );
+}

@@ -54,9 +54,11 @@ impl RulesetVisitor for RunScenario<'_> {
             };
             Some(study(&ctx, &base)?)
         };
-        // The ruleset's check grid only where the file asks about checks: a check study (no
-        // matchup) or one with [[check]] sections.
-        let asks_checks = s.matchups.is_empty() || !s.study.checks.is_empty();
+        // The ruleset's check grid only where the file asks about checks: one with [[check]]
+        // sections, or a file with nothing else to show (no matchup, no study). A tournament
+        // or balance study without matchups is not a check study.
+        let asks_checks =
+            !s.study.checks.is_empty() || (s.matchups.is_empty() && s.study.is_empty());
         // It is for the report; shards run it whatever theirs, as their merge may write one.
         let checks = if asks_checks && (r.report != ReportTo::Nowhere || !r.units.is_all()) {
             check_grid(&s.ruleset, &cfg)?

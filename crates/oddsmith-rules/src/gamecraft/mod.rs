@@ -61,11 +61,8 @@ impl Ruleset for Gamecraft {
     type State = State;
     type Check = GamecraftCheck;
 
-    /// `None` under `explode_mode = "unlimited"`: a die has unboundedly many faces.
-    fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        self.exact_given_start(m, self.start(m))
-    }
-
+    /// No exact duel under `explode_mode = "unlimited"` (the provided `exact` then answers
+    /// `None`).
     fn no_exact_reason(&self) -> Option<&'static str> {
         (self.options().explode_mode == ExplodeMode::Unlimited)
             .then_some("under explode_mode = \"unlimited\" a die has unboundedly many faces")

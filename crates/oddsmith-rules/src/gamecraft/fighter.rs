@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::options::{ExplodeMode, GamecraftOptions, PoolStart, SprayAmmo, StrafeDamage};
+use super::options::{ExplodeMode, GamecraftOptions, PoolStart, SprayAmmo, SpreadAttack, StrafeDamage};
 use super::Gamecraft;
 use super::reference::{self, Derived};
 use super::spec::{
@@ -264,8 +264,11 @@ impl crate::Compile<Gamecraft> for Fighter {
             0
         };
         let offhand = if s.offhand { o.offhand_penalty } else { 0 };
-        let atk_base =
-            attr(&a, w.attack_attribute) + atk_skill + s.attack_modifier - offhand - nonlethal_pen;
+        let atk_attr = w.attack_attribute.unwrap_or(match w.kind {
+            WeaponKind::Melee => Attribute::Prowess,
+            _ => o.ranged_attack_attribute,
+        });
+        let atk_base = attr(&a, atk_attr) + atk_skill + s.attack_modifier - offhand - nonlethal_pen;
         // «Damage»: explosives "deal their own damage", based on no attribute.
         let dmg_attr = match w.kind {
             WeaponKind::Melee | WeaponKind::Thrown => a[0],
@@ -504,7 +507,11 @@ pub fn attack_line(o: &GamecraftOptions, x: &Fighter, y: &Fighter) -> AttackLine
             d
         };
         let (sa, sd) = if x.spread {
-            row.spread_modifiers()
+            let (sa, sd) = row.spread_modifiers();
+            match o.spread_attack {
+                SpreadAttack::Bonus => (sa, sd),
+                SpreadAttack::Penalty => (-sa, sd),
+            }
         } else {
             (0, 0)
         };

@@ -360,6 +360,18 @@ crate::options! {
             "false",
             "«Automatic Weapons»: a strafe is a spread weapon like the controlled spray it is \"like\" (spread table read from Short) | false (RAW: \"the normal damage of the weapon\", no spread modifier)",
         ),
+        /// «Attack» / «Primary Attributes»: the attribute a ranged attack adds.
+        #[serde(skip_serializing_if = "is_prowess")]
+        ranged_attack_attribute: Attribute = Attribute::Prowess => (
+            "\"prowess\"",
+            "«Attack»: attribute added to an attack with a thrown weapon, bow, firearm or explosive that names none (the seed says only \"your relevant skill and attribute\"; «Primary Attributes» ties Prowess to melee attacks and Perception to the senses, and «Damage» bases ranged damage on Perception): \"prowess\" (digest G6) | \"perception\" | any attribute; melee attacks always add Prowess",
+        ),
+        /// «Spread Weapons»: whether the table's attack modifier helps or hinders.
+        #[serde(skip_serializing_if = "is_default")]
+        spread_attack: SpreadAttack = SpreadAttack::Bonus => (
+            "\"bonus\"",
+            "«Spread Weapons»: the table's attack modifier (+1 Short, +2 Medium, +1 Long) is added to the attack, as the table reads (\"bonus\") | subtracted, as the prose's \"+1 penalty to his attack roll\" reads (\"penalty\")",
+        ),
         /// «Bleeding»: the attribute of the Medicine (First Aid) check.
         #[serde(skip_serializing_if = "is_intelligence")]
         first_aid_attribute: Attribute = Attribute::Intelligence => (
@@ -467,6 +479,9 @@ fn is_2u8(v: &u8) -> bool {
 }
 fn is_10(v: &i32) -> bool {
     *v == 10
+}
+fn is_prowess(v: &Attribute) -> bool {
+    *v == Attribute::Prowess
 }
 fn is_intelligence(v: &Attribute) -> bool {
     *v == Attribute::Intelligence
@@ -648,6 +663,17 @@ pub enum StrafeDamage {
     Normal,
     /// The spray's tripled bonus.
     Tripled,
+}
+
+/// «Spread Weapons»: the sign of the table's attack modifier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpreadAttack {
+    /// Added to the attack roll (the table's "Attack Modifier +1").
+    #[default]
+    Bonus,
+    /// Subtracted from it (the prose's "+1 penalty to his attack roll").
+    Penalty,
 }
 
 /// «Automatic Weapons»: when a strafe critical multiplies the damage.

@@ -230,9 +230,10 @@ pub struct WeaponStats {
     /// general skill before the parenthesis.
     #[serde(default = "melee_skill")]
     pub skill: String,
-    /// Attribute added to the attack roll (G6: Prowess unless told otherwise).
-    #[serde(default)]
-    pub attack_attribute: Attribute,
+    /// Attribute added to the attack roll; none = Prowess for a melee weapon, option
+    /// `ranged_attack_attribute` (Prowess by default, G6) for any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_attribute: Option<Attribute>,
     /// A gun: +`bullet_bonus` to attack («Bullet Weapons»).
     #[serde(default)]
     pub bullet: bool,
@@ -397,7 +398,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 kind,
                 range,
                 skill: skill.into(),
-                attack_attribute: Attribute::Prowess,
+                attack_attribute: None,
                 bullet,
                 spread,
                 automatic: name == "sub machinegun",

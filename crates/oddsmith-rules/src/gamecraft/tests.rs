@@ -1080,6 +1080,8 @@ fn option_docs_cover_every_option() {
         o.reload_actions = 2;
         o.strafe_crit_timing = StrafeCritTiming::AfterResistance;
         o.strafe_spread = true;
+        o.ranged_attack_attribute = tables::Attribute::Perception;
+        o.spread_attack = SpreadAttack::Penalty;
         o.first_aid_attribute = tables::Attribute::Perception;
         o.coop_tn = 11;
         o.coop_bonus = 2;
@@ -1089,7 +1091,7 @@ fn option_docs_cover_every_option() {
     let v = toml::Value::try_from(every).unwrap();
     assert_eq!(
         v.as_table().unwrap().len() - plain.as_table().unwrap().len(),
-        33
+        35
     );
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
@@ -2886,6 +2888,103 @@ fn strafe_and_first_aid_options() {
         assert!(e.p_a_win != e0.p_a_win, "case {k}: the option changes nothing");
         let n = 40_000;
         let (p, _) = monte_carlo(o, &a, &borg(), n, 500 + k as u64);
+        within_4_sigma(p, e.p_a_win, n);
+    }
+}
+
+// «Attack» and «Spread Weapons»: `ranged_attack_attribute` swaps Prowess for another attribute
+// on every ranged attack (not on melee attacks, not on a custom weapon that names its own), and
+// `spread_attack = "penalty"` turns the spread table's attack bonus into a penalty. Each moves
+// the attack line by exactly the stated amount, and the exact solver agrees with Monte Carlo.
+#[test]
+fn ranged_attack_attribute_and_spread_sign() {
+    // Prowess 5, Perception 8: a sharp-eyed gunner.
+    let eyes = |weapon: &str, skill: (&str, i32)| {
+        let mut s = with_weapon(borg(), weapon, skill);
+        s.perception = 8;
+        s
+    };
+    let per = |o: &mut GamecraftOptions| o.ranged_attack_attribute = tables::Attribute::Perception;
+    for (weapon, skill) in [
+        ("light pistol", ("Firearms", 4)),
+        ("longbow", ("Archery", 4)),
+        ("thrown dagger", ("Melee Combat (Knives)", 4)),
+        ("fragmentation grenade", ("Athletics", 4)),
+    ] {
+        let a = eyes(weapon, skill);
+        let (_, plain) = setup(GamecraftOptions::default(), &a, &borg());
+        let (_, sharp) = setup(opts(per), &a, &borg());
+        for d in 0..5 {
+            assert_eq!(
+                sharp.line[0].atk_at[d],
+                plain.line[0].atk_at[d] + 3,
+                "{weapon} at distance {d}"
+            );
+        }
+        // The melee fighter on the other side is untouched.
+        assert_eq!(sharp.line[1].atk_at, plain.line[1].atk_at);
+    }
+    // A melee weapon keeps Prowess; a custom gun that names Prowess keeps it.
+    let knife = eyes("dagger", ("Melee Combat (Knives)", 4));
+    assert_eq!(
+        setup(opts(per), &knife, &borg()).1.line[0].atk_at,
+        setup(GamecraftOptions::default(), &knife, &borg()).1.line[0].atk_at
+    );
+    let mut custom = eyes("light pistol", ("Firearms", 4));
+    custom.weapon.stats.attack_attribute = Some(tables::Attribute::Prowess);
+    custom.weapon.builtin = false;
+    assert_eq!(
+        setup(opts(per), &custom, &borg()).1.line[0].atk_at,
+        setup(GamecraftOptions::default(), &custom, &borg()).1.line[0].atk_at
+    );
+
+    // The spread sign: +1/+2/+1/+0 at Short/Medium/Long/Extreme become −1/−2/−1/−0.
+    let shotgun = eyes("shotgun", ("Firearms", 4));
+    let (_, bonus) = setup(GamecraftOptions::default(), &shotgun, &borg());
+    let (_, penalty) = setup(
+        opts(|o| o.spread_attack = SpreadAttack::Penalty),
+        &shotgun,
+        &borg(),
+    );
+    let shift: Vec<i32> = (0..5)
+        .map(|d| bonus.line[0].atk_at[d] - penalty.line[0].atk_at[d])
+        .collect();
+    assert_eq!(shift, [0, 2, 4, 2, 0]);
+    assert_eq!(bonus.line[0].dmg_at, penalty.line[0].dmg_at);
+
+    // Both change a gunfight at Short range, and Monte Carlo agrees with the exact
+    // value under each.
+    let short = |o: &mut GamecraftOptions| o.distance = Distance::Short;
+    let cases = [
+        (
+            opts(|o| {
+                short(o);
+                per(o);
+            }),
+            opts(short),
+            eyes("light pistol", ("Firearms", 4)),
+        ),
+        (
+            opts(|o| {
+                short(o);
+                o.spread_attack = SpreadAttack::Penalty;
+            }),
+            opts(short),
+            shotgun.clone(),
+        ),
+    ];
+    let b = with_weapon(borg(), "light pistol", ("Firearms", 4));
+    for (k, (o, base, a)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o.clone(), &a, &b);
+        let e = g.exact(&m).unwrap();
+        let (g0, m0) = setup(base, &a, &b);
+        let e0 = g0.exact(&m0).unwrap();
+        assert!(
+            (e.p_a_win - e0.p_a_win).abs() > 0.01,
+            "case {k}: the option moves P(A) by less than a point"
+        );
+        let n = 40_000;
+        let (p, _) = monte_carlo(o, &a, &b, n, 700 + k as u64);
         within_4_sigma(p, e.p_a_win, n);
     }
 }

@@ -23,6 +23,7 @@ fn bench<R: Ruleset>(c: &mut Criterion, group: &str, trials: u64, (rules, m): &(
             precision: None,
             threads: Some(threads),
             units: Default::default(),
+            cancel: Default::default(),
         };
         g.bench_function(format!("threads_{threads}"), |b| {
             b.iter(|| black_box(run_duels(rules, m, &cfg, &|_| {}).expect("valid config")))

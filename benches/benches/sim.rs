@@ -14,6 +14,7 @@ fn cfg(trials: u64, threads: usize) -> RunConfig {
         precision: None,
         threads: Some(threads),
         units: Default::default(),
+        cancel: Default::default(),
     }
 }
 

@@ -17,6 +17,9 @@ pub use units::{Accumulator, Shard, UnitRecord, Units, merge_shards};
 
 use units::Unit;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use oddsmith_dice::{Stream, Streams, stream};
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_stats::{Z95, wilson_half_width};
@@ -48,6 +51,38 @@ pub struct RunConfig {
     /// Where the accumulators come from: every chunk computed here ([`Units::all`]), one
     /// shard's chunks, or the sum of a sharded run's shards.
     pub units: Units,
+    /// Raised by another thread to stop the run early ([`SimError::Cancelled`]).
+    pub cancel: Cancel,
+}
+
+/// A flag another thread raises to stop runs early (Ctrl-C, a newer edit in an explorer).
+/// Runs check it before each chunk, so they stop within a chunk's time. Clones share the flag;
+/// the default flag is never raised. Not part of a configuration's identity: any two compare
+/// equal.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Option<Arc<AtomicBool>>);
+
+impl Cancel {
+    /// A new flag, not raised.
+    pub fn new() -> Cancel {
+        Cancel(Some(Arc::new(AtomicBool::new(false))))
+    }
+    /// Raises the flag: every run holding a clone stops at its next chunk.
+    pub fn cancel(&self) {
+        if let Some(f) = &self.0 {
+            f.store(true, Ordering::Relaxed);
+        }
+    }
+    /// Whether the flag has been raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+impl PartialEq for Cancel {
+    fn eq(&self, _: &Cancel) -> bool {
+        true
+    }
 }
 
 /// Errors of the engine.
@@ -66,6 +101,9 @@ pub enum SimError {
     /// The configuration is unusable.
     #[error("{0}")]
     Config(String),
+    /// The run's [`Cancel`] flag was raised before it finished.
+    #[error("the run was stopped before it finished")]
+    Cancelled,
 }
 
 /// Runs `f` on a pool of `threads` workers (or the global pool).
@@ -140,6 +178,9 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
     let mut streams = Streams::new(cfg.seed);
     let mut total = empty;
     let run = |(s, size): (Stream, u64)| {
+        if cfg.cancel.is_cancelled() {
+            return A::default();
+        }
         let a = chunk(s, size);
         progress(size);
         a
@@ -147,6 +188,9 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
     with_pool(cfg.threads, || {
         let mut next = 0;
         while next < n_chunks {
+            if cfg.cancel.is_cancelled() {
+                return;
+            }
             let end = (next + wave).min(n_chunks);
             let jobs: Vec<(Stream, u64)> = (next..end)
                 .map(|i| {
@@ -178,6 +222,10 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
             next = end;
         }
     })?;
+    // A chunk skipped after the flag went up leaves the sum short: it is never returned.
+    if cfg.cancel.is_cancelled() {
+        return Err(SimError::Cancelled);
+    }
     if share.is_some() {
         cfg.units.record(cfg.seed, cfg.trials, total.clone());
         if owned == 0 {

@@ -60,6 +60,7 @@ pub fn run_check_study<R: Ruleset>(
             precision: None,
             threads: None,
             units: ctx.cfg.units.clone(),
+            cancel: ctx.cfg.cancel.clone(),
         };
         let mc = run_check(rules, &check, exact.distribution.min(), &cfg, &|_| {})?;
         cells.push(CheckCellDoc {

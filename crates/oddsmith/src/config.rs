@@ -123,6 +123,7 @@ impl Sampling {
             precision,
             threads: None,
             units: Units::all(),
+            cancel: crate::interrupt::token(),
         }
     }
 
@@ -139,6 +140,7 @@ impl Sampling {
             precision: None,
             threads: None,
             units: Units::all(),
+            cancel: crate::interrupt::token(),
         })
     }
 }

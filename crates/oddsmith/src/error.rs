@@ -1,6 +1,7 @@
 //! The CLI's error kinds and the exit codes they map to: 2 for the user's input (arguments,
 //! scenario files, a report folder that cannot be used), 3 for a failed `[[assert]]`, 4 when
-//! the results were printed but the report could not be written, 1 for anything else.
+//! the results were printed but the report could not be written, 128 + the signal number when
+//! SIGINT or SIGTERM stopped the run, 1 for anything else.
 
 use std::process::ExitCode;
 
@@ -35,6 +36,24 @@ impl std::fmt::Display for ReportNotWritten {
 
 impl std::error::Error for ReportNotWritten {}
 
+/// SIGINT or SIGTERM stopped the run (exit code 128 + the signal number); the message says
+/// what, if anything, was printed.
+#[derive(Debug)]
+pub(crate) struct Interrupted {
+    /// The exit code, 128 + the signal number.
+    pub code: u8,
+    /// What happened, in plain words.
+    pub message: String,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
 /// An error caused by the user's input (exit code 2), as opposed to a runtime failure.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct InputError(pub String);
@@ -68,6 +87,8 @@ pub(crate) fn exit_code(e: &anyhow::Error) -> ExitCode {
         ExitCode::from(3)
     } else if e.downcast_ref::<ReportNotWritten>().is_some() {
         ExitCode::from(4)
+    } else if let Some(i) = e.downcast_ref::<Interrupted>() {
+        ExitCode::from(i.code)
     } else {
         ExitCode::from(1)
     }

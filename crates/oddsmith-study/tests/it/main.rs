@@ -17,6 +17,7 @@ fn cfg(trials: u64, seed: u64) -> RunConfig {
         precision: None,
         threads: None,
         units: Default::default(),
+        cancel: Default::default(),
     }
 }
 

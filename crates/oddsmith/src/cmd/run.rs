@@ -14,12 +14,13 @@ use oddsmith_report::{
     Meta, ReportData, check_destination, comparison_table, run_table, slug, study_table,
     write_report,
 };
+use oddsmith_rules::solver::MAX_WORK;
 use oddsmith_scenario::{is_comparison, name_of, ruleset_of};
 
 use crate::cmd::validate::{Checked, check};
 use crate::cmd::{merge, read};
 use crate::config::{ReportTo, RunSettings};
-use crate::error::{AssertionsFailed, InputError, ReportNotWritten, ScenarioInput};
+use crate::error::{AssertionsFailed, InputError, Interrupted, ReportNotWritten, ScenarioInput};
 use crate::{clock, interrupt};
 
 /// Runs the file, writes the report, prints the results; fails with exit code 3 when an
@@ -60,7 +61,14 @@ pub(crate) fn run_text(
     if let (Some(dir), Some(name)) = (&dir, &name) {
         check_destination(dir, name).map_err(|e| InputError(e.to_string()))?;
     }
-    let mut data = compute(r, text)?;
+    let computed = {
+        let _computing = interrupt::computing();
+        compute(r, text)
+    };
+    if let Some((signal, code)) = interrupt::stopped_by() {
+        return Err(partial(computed.ok(), signal, code, r.json, out)?.into());
+    }
+    let mut data = computed?;
     // A merged run must have used every unit of its shards.
     r.units.finish()?;
     data.meta.command = command.to_string();
@@ -96,6 +104,60 @@ pub(crate) fn run_text(
     check_asserts(&data)
 }
 
+/// After SIGINT or SIGTERM stopped the computation: prints the matchups that finished (every
+/// trial of each ran, so their numbers are the seed's), marked partial, and says what was not
+/// run. No report is written and no assertion checked.
+fn partial(
+    data: Option<ReportData>,
+    signal: &str,
+    code: u8,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<Interrupted> {
+    let mut run = match data {
+        Some(d) if !d.run.matchups.is_empty() => d.run,
+        d => {
+            let when = if d.is_some() {
+                "before any matchup finished"
+            } else {
+                "before the run finished"
+            };
+            return Ok(Interrupted {
+                code,
+                message: format!("interrupted by {signal}: stopped {when}, no results"),
+            });
+        }
+    };
+    let done = run.matchups.len();
+    let what = format!(
+        "interrupted by {signal}: partial results: the {done} matchup(s) shown finished; the rest of the run (later matchups, the study, the check grid) did not; no report was written"
+    );
+    if json {
+        let mut v = serde_json::to_value(&run)?;
+        if let Some(o) = v.as_object_mut() {
+            o.insert(
+                "partial".into(),
+                serde_json::json!({ "signal": signal, "matchups_finished": done }),
+            );
+        }
+        writeln!(out, "{}", oddsmith_report::format::json_pretty(&v)?)?;
+    } else {
+        run.study = None;
+        writeln!(
+            out,
+            "PARTIAL RESULTS ({signal}): the run was stopped; only these matchups finished\n"
+        )?;
+        write!(out, "{}", run_table(&run))?;
+    }
+    Ok(Interrupted {
+        code,
+        message: what,
+    })
+}
+
+/// Exact solves from which their number and bound are printed before the run.
+const MANY_EXACT_SOLVES: u64 = 100;
+
 /// Runs estimated at or above this many duels get the estimate printed before they start.
 const LONG_RUN_DUELS: u64 = 100_000_000;
 
@@ -126,6 +188,15 @@ fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) 
             sci(r.max_work),
             duration(total)
         )));
+    }
+    // The exact solver cannot tell its state count before it solves; its budget bounds it.
+    if r.exact && c.solves_exactly && c.duel_runs >= MANY_EXACT_SOLVES {
+        writeln!(
+            err,
+            "note: up to {} exact solves (one per matchup, sweep point and seating), each stopped at {} steps (about half a minute at worst); --no-exact skips them",
+            c.duel_runs,
+            sci(MAX_WORK)
+        )?;
     }
     if total >= LONG_RUN_DUELS {
         writeln!(

@@ -55,6 +55,12 @@ pub(crate) struct Checked {
     /// Runs of `trials` duels (or check rolls) the file asks for: matchups, sweep points,
     /// tournament seatings, balance evaluations (estimated), check cells, skill steps.
     pub runs: u64,
+    /// Of those, the runs of duels (not check rolls): each also gets an exact solve when the
+    /// ruleset has a solver and `--no-exact` is not given.
+    pub duel_runs: u64,
+    /// Whether the ruleset, with the file's options, solves duels exactly (of a comparison:
+    /// any part's).
+    pub solves_exactly: bool,
     /// Matchups of the file (of a comparison part: its own).
     pub matchups: u64,
     /// What the file says about trials, precision and seed.
@@ -88,11 +94,15 @@ pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
                 }
             }
         }
+        let duel_runs = parts.iter().map(|p| p.duel_runs).sum();
+        let solves_exactly = parts.iter().any(|p| p.solves_exactly);
         let notes = parts.into_iter().flat_map(|p| p.notes).collect();
         return Ok(Checked {
             summary,
             notes,
             runs,
+            duel_runs,
+            solves_exactly,
             matchups: 0,
             sampling: FileSampling {
                 trials: c.trials,
@@ -184,9 +194,10 @@ fn summary<R: Ruleset>(s: &Scenario<R>) -> String {
     summary
 }
 
-/// Runs of `trials` duels or rolls a scenario asks for (see [`Checked::runs`]); a balance
-/// search is counted as its bisection steps plus the two ends and a re-measurement.
-fn runs<R: Ruleset>(s: &Scenario<R>) -> u64 {
+/// Runs of `trials` duels or rolls a scenario asks for (see [`Checked::runs`]), and of those
+/// the runs of duels; a balance search is counted as its bisection steps plus the two ends
+/// and a re-measurement.
+fn runs<R: Ruleset>(s: &Scenario<R>) -> (u64, u64) {
     let st = &s.study;
     let n = |x: usize| x as u64;
     let mut runs = n(s.matchups.len());
@@ -205,10 +216,11 @@ fn runs<R: Ruleset>(s: &Scenario<R>) -> u64 {
     if let Some(t) = &st.tournament {
         runs += n(t.fighters.len()) * n(t.fighters.len().saturating_sub(1));
     }
+    let duels = runs;
     for c in &st.checks {
         runs += n(c.cells().len());
     }
-    runs
+    (runs, duels)
 }
 
 /// What a file is checked as.
@@ -234,10 +246,13 @@ impl RulesetVisitor for Validate<'_> {
             Role::Scenario => load_scenario::<R>(self.file, self.text)?,
             Role::ComparisonPart(p) => load_part::<R>(self.file, self.text, p)?,
         };
+        let (runs, duel_runs) = runs(&s);
         Ok(Checked {
             summary: summary(&s),
             notes: s.notes.clone(),
-            runs: runs(&s),
+            runs,
+            duel_runs,
+            solves_exactly: s.ruleset.no_exact_reason().is_none(),
             matchups: s.matchups.len() as u64,
             sampling: FileSampling {
                 trials: s.trials,

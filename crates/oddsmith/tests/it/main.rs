@@ -676,6 +676,75 @@ fn interruption_stops_promptly_and_cleans_up() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// SIGINT after the first matchup finished: the finished matchups are printed, marked partial,
+/// with the very numbers a full run at the same seed gives; exit code 130; no report. The
+/// moment is calibrated on a full run of the same size (a third of its time lands after the
+/// first of three matchups and before the last, the longest), with a few tries for a busy
+/// machine.
+#[test]
+fn interruption_prints_the_matchups_that_finished() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let p = root().join("scenarios/draft/reference-duels.toml");
+    let bin = env!("CARGO_BIN_EXE_oddsmith");
+    let args = |trials: u64| {
+        vec![
+            "run".to_string(),
+            p.to_str().unwrap().to_string(),
+            "--trials".into(),
+            trials.to_string(),
+            "--no-exact".into(),
+            "--no-report".into(),
+            "--json".into(),
+        ]
+    };
+    let mut trials = 200_000u64;
+    let mut caught = false;
+    for _ in 0..6 {
+        let start = Instant::now();
+        let full = Command::new(bin).args(args(trials)).output().unwrap();
+        let took = start.elapsed();
+        assert!(full.status.success());
+        if took < Duration::from_secs(2) {
+            trials *= 4;
+            continue;
+        }
+        let full: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+        let child = Command::new(bin)
+            .args(args(trials))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(took / 3);
+        send_signal(child.id(), "INT");
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("interrupted by SIGINT"), "{err}");
+        if out.stdout.is_empty() {
+            continue; // Too early: no matchup had finished.
+        }
+        let part: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(part["partial"]["signal"], "SIGINT");
+        let done = part["matchups"].as_array().unwrap();
+        assert_eq!(part["partial"]["matchups_finished"], done.len());
+        assert!(err.contains("partial results"), "{err}");
+        if done.len() == 3 {
+            continue; // Too late: every matchup had finished.
+        }
+        for (k, m) in done.iter().enumerate() {
+            assert_eq!(
+                m, &full["matchups"][k],
+                "matchup {k} differs from the full run"
+            );
+        }
+        caught = true;
+        break;
+    }
+    assert!(caught, "never caught the run between its matchups");
+}
+
 #[test]
 fn report_folder_end_to_end() {
     let dir = temp_dir("report");
@@ -1333,6 +1402,31 @@ fn work_is_estimated_and_refused_above_the_limit_before_any_work() {
     assert_eq!(code, 0, "{err}");
     let (code, _, _) = cli(&["run", sw, "--yes", "--max-work", "5"]);
     assert_eq!(code, 2);
+    // Many exact solves are announced with their bound, unless --no-exact skips them: four
+    // sweeps of 30 points and the matchup are 121.
+    let sweeps = (0..4)
+        .map(|_| {
+            let v: Vec<String> = (1..=30).map(|k| k.to_string()).collect();
+            format!(
+                "[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [{}]\n",
+                v.join(", ")
+            )
+        })
+        .collect::<String>();
+    let many = write_temp(
+        "work-many.toml",
+        &format!("{two}[[matchup]]\na = \"a\"\nb = \"b\"\n{sweeps}"),
+    );
+    let many = many.to_str().unwrap();
+    let (code, _, err) = cli(&["run", many, "--trials", "10", "--no-report"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: up to 121 exact solves") && err.contains("--no-exact skips them"),
+        "{err}"
+    );
+    let (code, _, err) = cli(&["run", many, "--trials", "10", "--no-report", "--no-exact"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("exact solves"), "{err}");
     // A file of two fighters without [[matchup]] runs them, and says so.
     let none = write_temp(
         "work-none.toml",

@@ -10,7 +10,7 @@ use oddsmith_report::{
 use oddsmith_rules::solver::{MAX_LIVE_STATES, MAX_WORK};
 use oddsmith_rules::{ExactDuel, Ruleset};
 use oddsmith_scenario::Scenario;
-use oddsmith_sim::{DuelStats, RunConfig, run_duels};
+use oddsmith_sim::{DuelStats, RunConfig, SimError, run_duels};
 
 use crate::progress;
 
@@ -29,6 +29,8 @@ pub(super) struct BaseRun {
     pub fighters: Vec<FighterData>,
     /// Notes on the figures (no exact value where one was asked for, and why).
     pub notes: Vec<String>,
+    /// The run's cancel flag stopped it: the matchups above are the ones that finished.
+    pub stopped: bool,
 }
 
 /// Runs every matchup of `s` on `cfg` (and its exact solution when `exact`), naming
@@ -52,7 +54,13 @@ pub(super) fn run_base<R: Ruleset>(
     };
     for m in &s.matchups {
         let bar = progress::Bar::new(&label(&m.name), cfg.trials, cfg.precision.is_some());
-        let stats = run_duels(&s.ruleset, &m.matchup, cfg, &|n| bar.inc(n))?;
+        let stats = match run_duels(&s.ruleset, &m.matchup, cfg, &|n| bar.inc(n)) {
+            Err(SimError::Cancelled) => {
+                run.stopped = true;
+                break;
+            }
+            r => r?,
+        };
         bar.finish();
         let solution = if exact {
             s.ruleset.exact(&m.matchup)

@@ -13,7 +13,7 @@ use super::matchups::{BaseRun, run_base};
 use crate::cmd::validate::load_scenario;
 use crate::config::{FileSampling, ReportTo, RunSettings};
 use crate::error::{InputError, study_input};
-use crate::{CHECK_GRID_TRIALS, progress};
+use crate::{CHECK_GRID_TRIALS, interrupt, progress};
 
 /// Runs the scenario `text` of ruleset `id` (checked by `ruleset_of`).
 pub(super) fn run_scenario(id: &str, r: &RunSettings, text: &str) -> Result<ReportData> {
@@ -42,7 +42,7 @@ impl RulesetVisitor for RunScenario<'_> {
             refuse_shard(&s, &cfg, shard)?;
         }
         let base: BaseRun = run_base(&s, &cfg, r.exact, "")?;
-        let study = if s.study.is_empty() {
+        let study = if s.study.is_empty() || base.stopped {
             None
         } else {
             let ctx = Ctx {
@@ -52,7 +52,11 @@ impl RulesetVisitor for RunScenario<'_> {
                 cfg: &cfg,
                 exact: r.exact,
             };
-            Some(study(&ctx, &base)?)
+            // A study the cancel flag stopped is left out, as the matchups not run are.
+            match study(&ctx, &base) {
+                Err(_) if interrupt::stopped_by().is_some() => None,
+                r => Some(r?),
+            }
         };
         // The ruleset's check grid only where the file asks about checks: one with [[check]]
         // sections, or a file with nothing else to show (no matchup, no study). A tournament
@@ -60,7 +64,9 @@ impl RulesetVisitor for RunScenario<'_> {
         let asks_checks =
             !s.study.checks.is_empty() || (s.matchups.is_empty() && s.study.is_empty());
         // It is for the report; shards run it whatever theirs, as their merge may write one.
-        let checks = if asks_checks && (r.report != ReportTo::Nowhere || !r.units.is_all()) {
+        let checks = if interrupt::stopped_by().is_some() {
+            None
+        } else if asks_checks && (r.report != ReportTo::Nowhere || !r.units.is_all()) {
             check_grid(&s.ruleset, &cfg)?
         } else {
             None
@@ -129,6 +135,7 @@ fn check_grid<R: Ruleset>(rules: &R, run: &RunConfig) -> Result<Option<CheckGrid
             precision: None,
             threads: None,
             units: run.units.clone(),
+            cancel: run.cancel.clone(),
         };
         let mc = run_check(rules, check, exact.distribution.min(), &cfg, &|_| {})?;
         cells.push(CheckCell {

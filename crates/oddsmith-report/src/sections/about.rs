@@ -1,7 +1,7 @@
 //! What was run: the scenario's description and facts (ruleset, seed, trials, version, time,
 //! command) under the page title, and at the end its fighters and every option.
 
-use crate::format::toml_text;
+use crate::format::{thousands, toml_text};
 use crate::model::ReportData;
 use crate::page::{Block, Cell, Section, Table, head};
 
@@ -30,7 +30,7 @@ impl Subject for About<'_> {
         let d = self.0;
         let mut trials: Vec<u64> = d.run.matchups.iter().map(|m| m.trials).collect();
         trials.dedup();
-        let trials: Vec<String> = trials.iter().map(u64::to_string).collect();
+        let trials: Vec<String> = trials.iter().map(|&t| thousands(t)).collect();
         let facts = [
             ("ruleset", d.run.ruleset.clone()),
             ("scenario file", d.meta.scenario_file.clone()),
@@ -47,8 +47,13 @@ impl Subject for About<'_> {
             .cloned()
             .map(Block::Paragraph)
             .collect();
+        // A study without matchups states its own trials; no empty row here.
         v.push(Block::Facts(
-            facts.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            facts
+                .into_iter()
+                .filter(|(_, v)| !v.is_empty())
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
         ));
         v
     }

@@ -82,7 +82,7 @@ fn result_row(m: &MatchupDoc) -> Vec<String> {
     let ci = |p: f64, c: [f64; 2]| percent_ci(p, c[0], c[1]);
     vec![
         m.name.clone(),
-        m.trials.to_string(),
+        thousands(m.trials),
         ci(m.p_a_win, m.p_a_win_ci95),
         ci(m.p_b_win, m.p_b_win_ci95),
         ci(m.p_draw, m.p_draw_ci95),

@@ -632,7 +632,7 @@ fn report_has_study_section_charts_and_failed_assertion() {
         "<h4>Fight length and lethality</h4>",
         "<th>brute.skill ↓ / knight.skill →</th><th>3</th><th>4</th>",
         "<details><summary>Every point with its exact value",
-        "<td>knight vs brute</td><td>3.25 ± 1.50</td><td>3 / 5</td><td>12.00 % [10.13, 14.16]</td>",
+        "<td>knight vs brute</td><td class=\"num\">3.25 ± 1.50</td><td class=\"num\">3 / 5</td><td class=\"num\">12.00 % [10.13, 14.16]</td>",
     ] {
         assert!(html.contains(w), "{w:?} in report.html");
     }

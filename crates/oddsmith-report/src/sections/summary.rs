@@ -29,6 +29,9 @@ impl Subject for Summary<'_> {
 
 /// One sentence per answer, in report order.
 pub fn summary_lines(d: &ReportData) -> Vec<String> {
+    if let Some(c) = &d.run.comparison {
+        return comparison_lines(c);
+    }
     let mut v = Vec::new();
     let ms = &d.run.matchups;
     for m in ms.iter().take(MAX_MATCHUPS) {
@@ -149,6 +152,34 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                 _ => {}
             }
         }
+    }
+    v
+}
+
+/// A comparison's answer: its verdicts, who wins first (then fight length, lethality), or
+/// that no difference reached the threshold.
+fn comparison_lines(c: &oddsmith_study::ComparisonDoc) -> Vec<String> {
+    if c.verdicts.is_empty() {
+        return vec![format!(
+            "No difference between {} is both significant (α = {}) and at least {} points.",
+            c.rulesets.join(", "),
+            c.alpha,
+            num(c.practical_threshold * 100.0)
+        )];
+    }
+    let (wins, rest): (Vec<&String>, Vec<&String>) =
+        c.verdicts.iter().partition(|v| v.contains(" wins "));
+    let all: Vec<&String> = wins.into_iter().chain(rest).collect();
+    let mut v: Vec<String> = all
+        .iter()
+        .take(MAX_MATCHUPS)
+        .map(|l| format!("{}.", l.trim_end_matches('.')))
+        .collect();
+    if all.len() > MAX_MATCHUPS {
+        v.push(format!(
+            "… and {} more verdicts (see Study).",
+            all.len() - MAX_MATCHUPS
+        ));
     }
     v
 }

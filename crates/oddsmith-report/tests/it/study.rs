@@ -959,3 +959,44 @@ fn every_table_starts_with_the_run_and_types_empty_columns() {
     }
     assert!(all_empty >= 4, "{all_empty} empty exact columns checked");
 }
+
+/// A comparison's "In short" gives its verdicts, who wins first, and counts the rest; with no
+/// verdict it says that no difference reached the threshold, instead of repeating every
+/// part's matchups.
+#[test]
+fn a_comparison_summary_leads_with_its_verdicts() {
+    use oddsmith_report::sections::summary::summary_lines;
+    let mut d = report(None);
+    let mut c = oddsmith_study::ComparisonDoc {
+        rulesets: vec!["book".into(), "house".into()],
+        alpha: 0.05,
+        practical_threshold: 0.02,
+        steps: vec![],
+        archetypes: vec![],
+        step_comparisons: vec![],
+        checks: vec![],
+        unmatched: vec![],
+        verdicts: (0..3)
+            .map(|k| format!("m{k}: fights last longer under book"))
+            .chain((0..3).map(|k| format!("m{k}: side A wins 5 points more often under book")))
+            .collect(),
+    };
+    d.run.comparison = Some(c.clone());
+    let lines = summary_lines(&d);
+    assert_eq!(
+        lines,
+        [
+            "m0: side A wins 5 points more often under book.",
+            "m1: side A wins 5 points more often under book.",
+            "m2: side A wins 5 points more often under book.",
+            "m0: fights last longer under book.",
+            "… and 2 more verdicts (see Study).",
+        ]
+    );
+    c.verdicts.clear();
+    d.run.comparison = Some(c);
+    assert_eq!(
+        summary_lines(&d),
+        ["No difference between book, house is both significant (α = 0.05) and at least 2 points."]
+    );
+}

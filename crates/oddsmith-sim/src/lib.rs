@@ -13,7 +13,7 @@ mod units;
 
 pub use paired::{Concordance, PairedStats, run_paired};
 pub use stats::{CheckStats, DuelStats};
-pub use units::{Accumulator, Shard, UnitRecord, Units, merge_shards};
+pub use units::{Accumulator, Shard, UnitRecord, Units, add_shard, merge_shards};
 
 use units::Unit;
 

@@ -303,32 +303,40 @@ pub fn merge_shards(shards: Vec<Vec<UnitRecord>>) -> Result<Vec<UnitRecord>, Sim
         return Ok(Vec::new());
     };
     for (s, units) in shards.enumerate() {
-        let misfit = |what: &str| {
+        add_shard(&mut total, units).map_err(|what| {
             SimError::Config(format!(
                 "shard {} does not line up with the first: {what}",
                 s + 2
             ))
-        };
-        if units.len() != total.len() {
-            return Err(misfit("a different number of runs"));
-        }
-        for (i, (t, u)) in total.iter_mut().zip(units).enumerate() {
-            if t.seed != u.seed || t.trials != u.trials {
-                return Err(misfit(&format!("run {} differs", i + 1)));
-            }
-            match (&mut t.acc, &u.acc) {
-                (Accumulator::Duels(a), Accumulator::Duels(b)) => a.merge(b),
-                (Accumulator::Check(a), Accumulator::Check(b)) => a.merge(b),
-                (Accumulator::Paired(a), Accumulator::Paired(b))
-                    if a.variants.len() == b.variants.len() =>
-                {
-                    a.merge(b);
-                }
-                _ => return Err(misfit(&format!("run {} differs", i + 1))),
-            }
-        }
+        })?;
     }
     Ok(total)
+}
+
+/// Adds one shard's units into `total` (the sums so far, in run order), so a merge can read
+/// shards one at a time. Refuses units that do not line up with `total` (a different run)
+/// and then says which (`total` may be partly summed).
+pub fn add_shard(total: &mut [UnitRecord], units: Vec<UnitRecord>) -> Result<(), SimError> {
+    if units.len() != total.len() {
+        return Err(SimError::Config("a different number of runs".into()));
+    }
+    for (i, (t, u)) in total.iter_mut().zip(units).enumerate() {
+        let differs = || SimError::Config(format!("run {} differs", i + 1));
+        if t.seed != u.seed || t.trials != u.trials {
+            return Err(differs());
+        }
+        match (&mut t.acc, &u.acc) {
+            (Accumulator::Duels(a), Accumulator::Duels(b)) => a.merge(b),
+            (Accumulator::Check(a), Accumulator::Check(b)) => a.merge(b),
+            (Accumulator::Paired(a), Accumulator::Paired(b))
+                if a.variants.len() == b.variants.len() =>
+            {
+                a.merge(b);
+            }
+            _ => return Err(differs()),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Sharded runs: `oddsmith run FILE --shard K/N` writes a shard file ([`write_shard`]), and
-//! `oddsmith merge SHARD…` ([`merge`]) checks a complete set of them, sums their accumulators
-//! and runs the rest of the run pipeline on the sum, so it prints and writes what the single
-//! run gives, bit for bit. Exact solutions are recomputed at merge.
+//! `oddsmith merge SHARD…` ([`merge`]) reads them one at a time (`ShardSet`: the running sums
+//! only, so memory does not grow with the number of shards), checks that they are a complete
+//! set, and runs the rest of the run pipeline on the sums, so it prints and writes what the
+//! single run gives, bit for bit. Exact solutions are recomputed at merge.
 //!
 //! A shard file is JSON: its format and version, the shard `K/N`, a `run` hash of everything
 //! that decides the numbers (format, oddsmith version, scenario text, `--trials`, `--seed`,
@@ -9,12 +10,13 @@
 //! unit (each `run_duels`/`run_paired`/`run_check` of the run, in run order) over the shard's
 //! chunks.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use oddsmith_report::format::thousands;
-use oddsmith_sim::{CHUNK_TRIALS, Shard, UnitRecord, Units, merge_shards};
+use oddsmith_sim::{CHUNK_TRIALS, Shard, UnitRecord, Units, add_shard};
 use serde::{Deserialize, Serialize};
 
 use crate::args::MergeArgs;
@@ -123,65 +125,119 @@ fn default_path(file: &str, s: Shard) -> PathBuf {
     PathBuf::from(format!("{stem}.shard-{}-of-{}.json", s.k, s.n))
 }
 
+/// The `format` and `version` of a shard file, read before the rest so that another file or
+/// another version is refused in plain words.
+#[derive(Deserialize)]
+struct Header {
+    /// [`FORMAT`] in a shard file.
+    #[serde(default)]
+    format: serde_json::Value,
+    /// [`VERSION`] in a shard file of this version.
+    #[serde(default)]
+    version: serde_json::Value,
+}
+
 /// Reads one shard file; anything else is refused naming the file.
 fn read_shard(path: &str) -> Result<ShardFile> {
     let not = |why: String| InputError(format!("{path} is not an oddsmith shard file: {why}"));
     let text = std::fs::read_to_string(path)
         .map_err(|e| InputError(format!("cannot read shard file {path}: {e}")))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
-    if v.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+    let h: Header = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
+    if h.format.as_str() != Some(FORMAT) {
         bail!(not(format!("no \"format\": \"{FORMAT}\"")));
     }
-    let version = v.get("version").and_then(serde_json::Value::as_u64);
+    let version = h.version.as_u64();
     if version != Some(u64::from(VERSION)) {
         bail!(InputError(format!(
             "{path} is a shard file of format version {}, this oddsmith reads version {VERSION}",
             version.map_or("?".into(), |v| v.to_string())
         )));
     }
-    Ok(serde_json::from_value(v).map_err(|e| not(e.to_string()))?)
+    let f: ShardFile = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
+    Shard::new(f.shard.k, f.shard.n).map_err(|e| not(e.to_string()))?;
+    Ok(f)
 }
 
-/// Checks that `shards` (with their paths) are every shard of one run, once each; returns
-/// them in shard order.
-fn complete_set(mut shards: Vec<(String, ShardFile)>) -> Result<Vec<(String, ShardFile)>> {
-    let (first, f) = &shards[0];
-    let (run, n) = (f.run.clone(), f.shard.n);
-    for (p, s) in &shards[1..] {
-        if s.run != run {
+/// A set of shard files summed one at a time: memory holds the first file's scenario and
+/// the running sums, never every file at once, so a thousand shards cost no more memory than
+/// ten.
+struct ShardSet<'a> {
+    /// The first file's path (messages name it).
+    first: &'a str,
+    /// The first file, its units moved into `total`.
+    file: ShardFile,
+    /// The sums of the units so far.
+    total: Vec<UnitRecord>,
+    /// The file given for each shard number so far.
+    seen: BTreeMap<u64, &'a str>,
+}
+
+impl<'a> ShardSet<'a> {
+    /// Starts with the shard file at `path`.
+    fn new(path: &'a str) -> Result<ShardSet<'a>> {
+        let mut file = read_shard(path)?;
+        let total = std::mem::take(&mut file.units);
+        let seen = BTreeMap::from([(file.shard.k, path)]);
+        Ok(ShardSet {
+            first: path,
+            file,
+            total,
+            seen,
+        })
+    }
+
+    /// Adds the shard file at `path`: refused if it belongs to another run, has another N,
+    /// repeats a shard or does not line up with the first.
+    fn add(&mut self, path: &'a str) -> Result<()> {
+        let s = read_shard(path)?;
+        let first = self.first;
+        if s.run != self.file.run {
             bail!(InputError(format!(
-                "{p} is a shard of another run than {first} (the scenario text, --trials, \
+                "{path} is a shard of another run than {first} (the scenario text, --trials, \
                  --seed, --no-exact or the oddsmith version differ): refused"
             )));
         }
-        if s.shard.n != n {
+        if s.shard.n != self.file.shard.n {
             bail!(InputError(format!(
-                "{p} is shard {} but {first} is shard {}: the shards of one run share N",
-                s.shard, f.shard
+                "{path} is shard {} but {first} is shard {}: the shards of one run share N",
+                s.shard, self.file.shard
             )));
         }
-    }
-    shards.sort_by_key(|(_, s)| s.shard.k);
-    for w in shards.windows(2) {
-        if w[0].1.shard.k == w[1].1.shard.k {
+        if let Some(before) = self.seen.insert(s.shard.k, path) {
             bail!(InputError(format!(
-                "{} and {} are both shard {}: give each shard once",
-                w[0].0, w[1].0, w[0].1.shard
+                "{before} and {path} are both shard {}: give each shard once",
+                s.shard
             )));
         }
+        add_shard(&mut self.total, s.units)
+            .map_err(|e| InputError(format!("{path} does not line up with {first}: {e}")))?;
+        Ok(())
     }
-    let missing: Vec<String> = (1..=n)
-        .filter(|k| !shards.iter().any(|(_, s)| s.shard.k == *k))
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        bail!(InputError(format!(
-            "shard {} of this run is missing (got {} of {n} shard files)",
-            missing.join(", "),
-            shards.len()
-        )));
+
+    /// The first file and the sums, once every shard from 1 to N is there.
+    fn complete(self) -> Result<(ShardFile, Vec<UnitRecord>)> {
+        let n = self.file.shard.n;
+        // At most `seen.len()` numbers are present, so the first few missing are found soon.
+        let missing: Vec<String> = (1..=n)
+            .filter(|k| !self.seen.contains_key(k))
+            .take(10)
+            .map(|k| format!("{k}/{n}"))
+            .collect();
+        if !missing.is_empty() {
+            let more = n - self.seen.len() as u64 - missing.len() as u64;
+            let more = if more > 0 {
+                format!(" and {} more", thousands(more))
+            } else {
+                String::new()
+            };
+            bail!(InputError(format!(
+                "shard {}{more} of this run is missing (got {} of {n} shard files)",
+                missing.join(", "),
+                self.seen.len()
+            )));
+        }
+        Ok((self.file, self.total))
     }
-    Ok(shards)
 }
 
 /// `oddsmith merge SHARD…`: checks the shards, sums them and finishes the run as a single run
@@ -192,20 +248,14 @@ pub(crate) fn merge(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<()> {
-    let shards = a
-        .shards
-        .iter()
-        .map(|p| Ok((p.clone(), read_shard(p)?)))
-        .collect::<Result<Vec<_>>>()?;
-    let mut shards = complete_set(shards)?;
-    let units = merge_shards(
-        shards
-            .iter_mut()
-            .map(|(_, s)| std::mem::take(&mut s.units))
-            .collect(),
-    )
-    .map_err(|e| InputError(e.to_string()))?;
-    let (_, f) = shards.swap_remove(0);
+    let Some((first, rest)) = a.shards.split_first() else {
+        bail!(InputError("merge needs the shard files".into()));
+    };
+    let mut set = ShardSet::new(first)?;
+    for p in rest {
+        set.add(p)?;
+    }
+    let (f, units) = set.complete()?;
     let r = RunSettings::for_merge(
         a,
         f.scenario_file,

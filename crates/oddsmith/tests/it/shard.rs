@@ -189,6 +189,35 @@ fn merge_refuses_missing_repeated_and_foreign_shards() {
 }
 
 #[test]
+fn merge_names_the_first_missing_shards_of_many() {
+    let dir = temp_dir("shard-many-missing");
+    let file = root().join("scenarios/draft/reference-duels.toml");
+    let path = dir.join("s1.json");
+    let (code, _, err) = cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--trials",
+        "1000",
+        "--no-exact",
+        "--shard",
+        "1/13",
+        "--shard-out",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = cli(&["merge", "--no-report", path.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains(
+            "shard 2/13, 3/13, 4/13, 5/13, 6/13, 7/13, 8/13, 9/13, 10/13, 11/13 and 2 more of \
+             this run is missing (got 1 of 13 shard files)"
+        ),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn sequential_runs_refuse_shard() {
     let balance = root().join("scenarios/studies/draft-fair-armour.toml");
     let (code, out, err) = cli(&["run", balance.to_str().unwrap(), "--shard", "1/2"]);

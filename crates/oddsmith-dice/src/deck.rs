@@ -216,7 +216,10 @@ impl Deck {
         let (start, out) = (self.stock(), self.out());
         let mut kept = 0;
         for &k in keep {
-            if let Some(j) = self.cards[start + kept..start + out].iter().position(|&c| c == k) {
+            if let Some(j) = self.cards[start + kept..start + out]
+                .iter()
+                .position(|&c| c == k)
+            {
                 self.cards.swap(start + kept, start + kept + j);
                 kept += 1;
             }

@@ -127,10 +127,10 @@ pub fn round<R: Roller, T: Tally>(
     let mut hero = SideRound::default();
     draw_hand(o, m, s, h, &mut hero, r);
     let mut band = [SideRound::default(); MAX_BAND];
-    for i in 0..count {
+    for (i, rs) in band.iter_mut().enumerate().take(count) {
         if s.out & (1 << i) == 0 {
             swap(o, s, b, i);
-            draw_hand(o, m, s, b, &mut band[i], r);
+            draw_hand(o, m, s, b, rs, r);
             swap(o, s, b, i);
         }
     }

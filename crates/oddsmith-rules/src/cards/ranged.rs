@@ -28,7 +28,7 @@ pub enum Act {
     Fire,
     /// Deals a card into his aiming row (§Aiming).
     Aim,
-    /// Runs (or walks into his weapon's range) toward the other.
+    /// Runs toward the other (a shooter out of range walks into range of another shooter).
     Close,
     /// Waits (a weapon reloading, a row he keeps).
     Stand,
@@ -67,7 +67,12 @@ pub fn intent(m: &Matchup, s: &State, side: usize) -> Act {
         return Act::Close;
     };
     if s.range > w.range {
-        return Act::Close;
+        // Out of range: walk into range against another shooter; let a runner come.
+        return if ranged_arm(m, s, 1 - side).is_some() {
+            Act::Close
+        } else {
+            Act::Stand
+        };
     }
     let t = &m.f[side].tactics;
     let row = &s.aim[side];
@@ -206,8 +211,8 @@ pub fn round<R: Roller, T: Tally>(
             _ => {}
         }
     }
-    for side in 0..2 {
-        if acts[side] == Act::Aim {
+    for (side, &a) in acts.iter().enumerate() {
+        if a == Act::Aim {
             let aim = ranged_arm(m, s, side).map_or(1, |w| w.aim);
             if o.reshuffle == Reshuffle::EveryCheck {
                 reset_decks(o, s);
@@ -232,8 +237,8 @@ pub fn round<R: Roller, T: Tally>(
         }
     }
     discard_round(o, s);
-    for side in 0..2 {
-        s.hp[side] -= dmg[side] as i16;
+    for (hp, d) in s.hp.iter_mut().zip(dmg) {
+        *hp -= d as i16;
     }
     match (s.hp[0] <= 0, s.hp[1] <= 0) {
         (true, true) => return Apart::Over(Step::Over(Winner::Draw, Ending::Incapacitated)),
@@ -241,8 +246,8 @@ pub fn round<R: Roller, T: Tally>(
         (false, true) => return Apart::Over(Step::Over(Winner::A, Ending::Incapacitated)),
         _ => {}
     }
-    // Running: a fighter without a ranged weapon in range runs close_yards; one with a ranged
-    // weapon walks no nearer than its range.
+    // Running: a fighter without a ranged weapon runs close_yards; a shooter walks no nearer
+    // than his weapon's range.
     let mut moved = [0i32; 2];
     for side in 0..2 {
         if acts[side] == Act::Close {
@@ -263,6 +268,8 @@ pub fn round<R: Roller, T: Tally>(
     s.range = m.start_range;
     s.aim = [AimRow::default(); 2];
     s.reload = [0; 2];
+    // The rows are no longer showing.
+    discard_round(o, s);
     let runners = [moved[0] > 0, moved[1] > 0];
     match runners {
         [true, false] | [false, true] if o.arrival_charge => {

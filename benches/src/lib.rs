@@ -89,6 +89,8 @@ fn cards_fighter(skill: i32, combat_training: i32, armor_mod: i32) -> FighterSpe
         backup_skill: 2,
         fast_draw: 0,
         combat_training,
+        dodge: 0,
+        count: 1,
         brawling: 0,
         stealth: 0,
         finesse: 0,

@@ -209,6 +209,24 @@ impl Deck {
         self.out = 0;
     }
 
+    /// Sends every card out to the discard pile except one out copy of each card of `keep`
+    /// (cards left showing across rounds, such as an aiming row). A card of `keep` that is not
+    /// out is ignored.
+    pub fn discard_out_except(&mut self, keep: &[Card]) {
+        let (start, out) = (self.stock(), self.out());
+        let mut kept = 0;
+        for &k in keep {
+            if let Some(j) = self.cards[start + kept..start + out]
+                .iter()
+                .position(|&c| c == k)
+            {
+                self.cards.swap(start + kept, start + kept + j);
+                kept += 1;
+            }
+        }
+        self.out = kept as u8;
+    }
+
     /// Sends the card drawn last (still out) to the discard pile, keeping the other cards out.
     pub fn discard_last(&mut self) {
         if self.out == 0 {

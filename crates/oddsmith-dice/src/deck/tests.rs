@@ -83,6 +83,27 @@ fn cards_out_are_not_reshuffled() {
 }
 
 #[test]
+fn discard_out_except_keeps_the_showing_cards_out() {
+    let mut rng = stream(10, 0);
+    for _ in 0..200 {
+        let mut deck = Deck::new(&distinct()).unwrap();
+        let row: Vec<Card> = (0..3).map(|_| deck.draw(&mut rng).unwrap()).collect();
+        for _ in 0..5 {
+            deck.draw(&mut rng).unwrap();
+        }
+        // Keep the row (and ignore a card that is not out).
+        deck.discard_out_except(&[row[2], Card::plain(99), row[0], row[1]]);
+        assert_eq!((deck.out(), deck.discarded()), (3, 5));
+        // The row never comes back, through any number of reshuffles.
+        for _ in 0..200 {
+            let c = deck.draw(&mut rng).unwrap();
+            assert!(!row.contains(&c), "a showing card came back");
+            deck.discard_out_except(&row);
+        }
+    }
+}
+
+#[test]
 fn reset_gathers_everything_and_draw_card_stacks() {
     let mut deck = Deck::new(&d()).unwrap();
     let mut rng = stream(9, 0);

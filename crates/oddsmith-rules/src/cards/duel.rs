@@ -75,9 +75,79 @@ pub struct State {
     pub fresh: [bool; 2],
     /// The decks (only `decks[0]` under a shared deck).
     pub decks: [Deck; 2],
+    /// Apart (§Ranged Combat): `range` is the distance in yards, and a round is shots, aiming
+    /// and running (see [`super::ranged`]).
+    pub apart: bool,
+    /// Each side's aiming row (§Aiming).
+    pub aim: [AimRow; 2],
+    /// Rounds until each side's ranged weapon is ready again (a "1/N" maximum maneuver).
+    pub reload: [u8; 2],
+    /// Band members after the first (§Multiple Opponents), each swapped into the band's seat
+    /// in turn (see [`super::band`]).
+    pub more: [Member; MAX_BAND - 1],
+    /// Band members out of the fight (bit `i` = member `i`).
+    pub out: u8,
 }
 
 crate::duel_state!(State);
+
+/// Most fighters in a band (`count`).
+pub const MAX_BAND: usize = 4;
+
+/// Most cards in an aiming row.
+pub const MAX_AIM: usize = 10;
+
+/// §Aiming: the face-up row of cards dealt while aiming, oldest first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AimRow {
+    /// The cards showing, oldest first.
+    pub cards: [Card; MAX_AIM],
+    /// Cards showing.
+    pub len: u8,
+    /// Rounds aimed since the last shot.
+    pub rounds: u8,
+}
+
+impl AimRow {
+    /// The cards showing.
+    pub fn showing(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+    /// The best showing card.
+    pub fn best(&self) -> Option<Card> {
+        self.showing().iter().copied().max()
+    }
+    /// Deals `c` into the row; once the row holds more than `aim` cards the oldest goes
+    /// ("the oldest played card is discarded as a new one is dealt").
+    pub fn deal(&mut self, c: Card, aim: u8) {
+        let aim = usize::from(aim).clamp(1, MAX_AIM);
+        let n = usize::from(self.len);
+        if n >= aim {
+            self.cards.copy_within(n + 1 - aim..n, 0);
+            self.len = (aim - 1) as u8;
+        }
+        self.cards[usize::from(self.len)] = c;
+        self.len += 1;
+        self.rounds = self.rounds.saturating_add(1);
+    }
+}
+
+/// One band member's own part of the state (the first member's lives in the band's seat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Member {
+    /// Hit points left.
+    pub hp: i16,
+    /// Range to the lone fighter.
+    pub range: i8,
+    /// Who holds the initiative in this pairing (2 = to be drawn).
+    pub init: u8,
+    /// What he fights with.
+    pub kit: u8,
+    /// His weapon was drawn last round.
+    pub fresh: bool,
+    /// His deck.
+    pub deck: Deck,
+}
 
 /// A maneuver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,12 +297,12 @@ pub struct Register {
 }
 
 #[inline]
-fn draw<R: Roller>(deck: &mut Deck, r: &mut R) -> Option<Card> {
+pub(super) fn draw<R: Roller>(deck: &mut Deck, r: &mut R) -> Option<Card> {
     deck.draw_with(|n| r.roll(n) - 1)
 }
 
 #[inline]
-fn deck_of(o: &CardsOptions, side: usize) -> usize {
+pub(super) fn deck_of(o: &CardsOptions, side: usize) -> usize {
     if o.deck_owner == DeckOwner::Shared {
         0
     } else {
@@ -240,10 +310,43 @@ fn deck_of(o: &CardsOptions, side: usize) -> usize {
     }
 }
 
-fn reset_decks(s: &mut State) {
+pub(super) fn reset_decks(o: &CardsOptions, s: &mut State) {
     for d in &mut s.decks {
         d.reset();
     }
+    // §Aiming (digest §2.4): the cards of an aiming row stay out while they show.
+    for side in 0..2 {
+        let row = s.aim[side];
+        for &c in row.showing() {
+            s.decks[deck_of(o, side)].draw_card(c);
+        }
+    }
+}
+
+/// Ends a round's or a check's draws: every card out goes to its discard pile, except the
+/// aiming rows (digest §2.4: "Aiming cards stay out while they are showing").
+pub(super) fn discard_round(o: &CardsOptions, s: &mut State) {
+    let mut keep = [Card::default(); 2 * MAX_AIM];
+    for d in 0..2 {
+        let mut n = 0;
+        for side in (0..2).filter(|&side| deck_of(o, side) == d) {
+            for &c in s.aim[side].showing() {
+                keep[n] = c;
+                n += 1;
+            }
+        }
+        s.decks[d].discard_out_except(&keep[..n]);
+    }
+}
+
+/// The range a weapon fights at in melee: a ranged weapon has no reach.
+pub(super) fn melee_range(a: Arm) -> i8 {
+    if a.ranged { 0 } else { a.range }
+}
+
+/// Whether the side holds a ranged weapon in melee (he must change or drop it).
+pub(super) fn ranged_in_melee(m: &Matchup, s: &State, side: usize) -> bool {
+    !s.apart && s.kit[side] == KIT_MAIN && s.range >= 0 && m.f[side].main.ranged
 }
 
 /// The arms a side fights with now: [primary, off-hand].
@@ -262,22 +365,22 @@ pub fn arms(m: &Matchup, s: &State, side: usize) -> [Option<Arm>; 2] {
 }
 
 /// The longest weapon in the combat now (the Retreat limit).
-fn longest(m: &Matchup, s: &State) -> i8 {
+pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
     (0..2)
         .flat_map(|side| arms(m, s, side))
         .flatten()
-        .filter(|a| !a.shield)
+        .filter(|a| !a.shield && !a.ranged)
         .map(|a| a.range)
         .max()
         .unwrap_or(0)
 }
 
 /// The side's reach: its longest weapon's range.
-fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
+pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
     arms(m, s, side)
         .into_iter()
         .flatten()
-        .filter(|a| !a.shield)
+        .filter(|a| !a.shield && !a.ranged)
         .map(|a| a.range)
         .max()
         .unwrap_or(0)
@@ -323,12 +426,15 @@ pub fn cap(a: [Option<Arm>; 2]) -> u8 {
 
 /// Whether arm `a` can attack at `range` (§Range: only at its own range).
 pub fn can_attack(o: &CardsOptions, a: Arm, range: i8) -> bool {
-    !a.shield && (!o.range_model || a.range == range || (a.bare && range < 0))
+    !a.shield && !a.ranged && (!o.range_model || a.range == range || (a.bare && range < 0))
 }
 
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
 /// longer weapon; G15; shields block at any range).
 pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> bool {
+    if own.ranged {
+        return false;
+    }
     if own.shield || !o.range_model || (own.bare && range < 0) {
         return true;
     }
@@ -360,7 +466,7 @@ fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i3
 }
 
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
-fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
+pub(super) fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
     let f = &m.f[side];
     let force = match (man, arm) {
         (Man::Dodge | Man::Change, _) | (_, None) => 0,
@@ -396,7 +502,8 @@ pub fn declare<R: Roller>(
         return None;
     }
     let t = &m.f[att].tactics;
-    if s.kit[att] == KIT_DISARMED {
+    if s.kit[att] == KIT_DISARMED || ranged_in_melee(m, s, att) {
+        // Disarmed, or a ranged weapon in melee: change to the backup (or drop it).
         let i = c.hand.worst()?;
         return Some(take(rs, att, Man::Change, 2, i));
     }
@@ -652,11 +759,16 @@ pub fn answer<R: Roller>(
         let idx = pick(&c.hand, true, random, r);
         return Some(take(rs, def, Man::Dodge, 2, idx));
     }
+    if ranged_in_melee(m, s, def) {
+        // A bow cannot parry: change to the backup (or drop it) instead.
+        let i = c.hand.worst()?;
+        return Some(take(rs, def, Man::Change, 2, i));
+    }
     None
 }
 
 /// Whether `side` draws again on its played hit card, given whether it is losing.
-fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
+pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
     o.hit_rule == HitRule::DrawAdd
         && last.hit
         && (first || o.hit_chain)
@@ -669,7 +781,7 @@ fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
 #[allow(clippy::too_many_arguments)]
-fn hit_loop<R: Roller, T: Tally>(
+pub(super) fn hit_loop<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
     s: &mut State,
@@ -868,7 +980,7 @@ pub fn resolve<R: Roller, T: Tally>(
         }
         Man::Close if success => s.range = (s.range - 1).max(0),
         Man::Retreat | Man::Push if success => s.range += 1,
-        Man::Change => change(s, rs, att),
+        Man::Change => change(m, s, rs, att),
         _ => {}
     }
     let step = o.no_step_back_delta as i8;
@@ -881,7 +993,7 @@ pub fn resolve<R: Roller, T: Tally>(
     }
     if let Some(d) = d {
         match d.man {
-            Man::Change => change(s, rs, def),
+            Man::Change => change(m, s, rs, def),
             Man::ParryNoStep if a.man == Man::Attack => shift(s, step),
             Man::Seize | Man::Reversal | Man::BlockGrab if opposed.is_some() && !success => {
                 s.init = def as u8;
@@ -904,16 +1016,21 @@ fn shift(s: &mut State, d: i8) {
     }
 }
 
-fn side(i: usize) -> crate::Side {
+pub(super) fn side(i: usize) -> crate::Side {
     if i == 0 { crate::Side::A } else { crate::Side::B }
 }
 
 /// §Changing Weapons: the side drops his weapon (or has lost it) and draws his backup; no
 /// other action this round, and next round's hand is min(skill, fast-draw).
-pub(super) fn change(s: &mut State, rs: &mut [SideRound; 2], side: usize) {
+pub(super) fn change(m: &Matchup, s: &mut State, rs: &mut [SideRound; 2], side: usize) {
     if matches!(s.kit[side], KIT_MAIN | KIT_DISARMED) {
-        s.kit[side] = KIT_BACKUP;
-        s.fresh[side] = true;
+        if m.f[side].backup.is_some() {
+            s.kit[side] = KIT_BACKUP;
+            s.fresh[side] = true;
+        } else {
+            // A ranged weapon dropped without a backup: bare hands need no drawing.
+            s.kit[side] = KIT_BARE;
+        }
     }
     rs[side].done = true;
 }
@@ -939,7 +1056,7 @@ fn steps_back(d: Man) -> bool {
 
 /// Whether the register's announced maneuvers moved the range, so the tactics see the new
 /// range from the next register on.
-fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
+pub(super) fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     immediate(a, d)
         || attack_moves_range(o, a, d)
         || (a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)))
@@ -977,7 +1094,7 @@ pub fn initiative<R: Roller, T: Tally>(
 ) -> u8 {
     for _ in 0..100 {
         if o.reshuffle == Reshuffle::EveryCheck {
-            reset_decks(s);
+            reset_decks(o, s);
         }
         let mut tot = [0i32; 2];
         let mut last = [Card::default(); 2];
@@ -1079,17 +1196,34 @@ impl crate::Duel<Cards> for State {
     /// The state before round 1.
     fn start(rules: &Cards, m: &Matchup) -> State {
         let o = rules.options();
+        let decks = match o.deck_owner {
+            DeckOwner::PerFighter => m.deck,
+            DeckOwner::Shared => [m.deck[0], m.deck[0]],
+        };
+        let member = |side: usize| Member {
+            hp: m.f[side].hp as i16,
+            range: m.start_range,
+            init: 2,
+            kit: KIT_MAIN,
+            fresh: false,
+            deck: decks[side],
+        };
+        let band = m.band.unwrap_or(1);
+        let count = usize::from(m.f[band].count).min(MAX_BAND);
         State {
             round: 0,
             hp: [m.f[0].hp as i16, m.f[1].hp as i16],
-            range: m.start_range,
+            range: if m.distance > 0 { m.distance } else { m.start_range },
             init: 2,
             kit: [KIT_MAIN; 2],
             fresh: [false; 2],
-            decks: match o.deck_owner {
-                DeckOwner::PerFighter => m.deck,
-                DeckOwner::Shared => [m.deck[0], m.deck[0]],
-            },
+            decks,
+            apart: m.distance > 0,
+            aim: [AimRow::default(); 2],
+            reload: [0; 2],
+            more: [member(band); MAX_BAND - 1],
+            // Members beyond the band's count never fight.
+            out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
         }
     }
 
@@ -1107,15 +1241,15 @@ impl crate::Duel<Cards> for State {
             return Step::Over(Winner::Draw, Ending::RoundCap);
         }
         if o.reshuffle == Reshuffle::EveryRound {
-            reset_decks(s);
+            reset_decks(o, s);
         }
-        let mut charge = false;
+        let mut charger = None;
         if s.round == 1 {
             match o.start {
                 Start::Engaged | Start::ShowDown => {}
                 Start::ACharges => {
-                    charge = true;
-                    s.init = u8::from(m.f[1].main.range > m.f[0].main.range);
+                    charger = Some(0);
+                    s.init = u8::from(melee_range(m.f[1].main) > melee_range(m.f[0].main));
                 }
                 Start::ASurprises => {
                     if let Some(end) = surprise(o, m, s, r, tally) {
@@ -1124,12 +1258,23 @@ impl crate::Duel<Cards> for State {
                 }
             }
         }
+        if s.apart {
+            match super::ranged::round(o, m, s, r, tally) {
+                Apart::Over(end) => return end,
+                Apart::Stay => return Step::Continue,
+                Apart::Charge(side) => charger = Some(side),
+            }
+        }
+        if m.band.is_some() {
+            return super::band::round(o, m, s, r, tally);
+        }
+        let charge = charger.is_some();
         if s.init > 1 {
             s.init = initiative(o, m, s, r, tally);
         }
         tally.count_side(usize::from(s.init), C_INITIATIVE, 1);
         if o.reshuffle == Reshuffle::EveryCheck {
-            reset_decks(s);
+            reset_decks(o, s);
         }
         let mut rs = [SideRound::default(); 2];
         let first = usize::from(s.init);
@@ -1143,12 +1288,22 @@ impl crate::Duel<Cards> for State {
             rs[side].cap = if charge { 1 } else { cap(arms(m, s, side)) };
         }
         s.fresh = [false; 2];
-        let end = registers(o, m, s, &mut rs, charge, r, tally);
+        let end = registers(o, m, s, &mut rs, charger, r, tally);
         for d in &mut s.decks {
             d.discard_out();
         }
         end
     }
+}
+
+/// How a round apart ended (see [`super::ranged::round`]).
+pub enum Apart {
+    /// The duel is over.
+    Over(Step),
+    /// The round is over (still apart, or the fighters met and the melee starts next round).
+    Stay,
+    /// This side ran into melee range: the round ends with the charge's one maneuver each.
+    Charge(usize),
 }
 
 /// Whether the attacker hesitates now under his tactics (§Hesitating).
@@ -1162,7 +1317,7 @@ fn hesitates(
 ) -> bool {
     let t = &m.f[att].tactics;
     let c = &rs[att];
-    if c.done || c.hand.is_empty() || s.kit[att] == KIT_DISARMED {
+    if c.done || c.hand.is_empty() || s.kit[att] == KIT_DISARMED || ranged_in_melee(m, s, att) {
         return false;
     }
     let a = arms(m, s, att);
@@ -1183,7 +1338,7 @@ fn registers<R: Roller, T: Tally>(
     m: &Matchup,
     s: &mut State,
     rs: &mut [SideRound; 2],
-    charge: bool,
+    charger: Option<usize>,
     r: &mut R,
     tally: &mut T,
 ) -> Step {
@@ -1219,7 +1374,7 @@ fn registers<R: Roller, T: Tally>(
         any = true;
         rs[att].declared += 1;
         let d = answer(o, m, s, rs, 1 - att, &a, decl_range, r);
-        let bonus = i32::from(charge && att == 0 && o.start == Start::ACharges);
+        let bonus = i32::from(charger == Some(att));
         let (_, end) = resolve(o, m, s, rs, att, a, d, bonus, r, tally);
         if let Some(end) = end {
             return end;

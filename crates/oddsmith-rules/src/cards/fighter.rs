@@ -4,7 +4,7 @@
 use oddsmith_dice::deck::{Card, Deck, d44};
 
 use super::Cards;
-use super::options::{CardsOptions, DeckChoice, DeckOwner, Jokers};
+use super::options::{CardsOptions, DeckChoice, DeckOwner, Jokers, Start};
 use super::spec::{FighterSpec, Tactics, WeaponStats, weapon};
 use crate::RulesError;
 
@@ -25,6 +25,12 @@ pub struct Arm {
     pub shield: bool,
     /// Bare hands: fights by the hand-to-hand maneuvers (§Hand to Hand Combat).
     pub bare: bool,
+    /// A ranged weapon (§Ranged Combat): fires while apart, useless in melee.
+    pub ranged: bool,
+    /// Most cards in the aiming row (§Aiming).
+    pub aim: u8,
+    /// Rounds per use (a fractional maximum maneuver "1/N"; 1 otherwise).
+    pub every: u8,
 }
 
 impl Arm {
@@ -32,15 +38,18 @@ impl Arm {
         Arm {
             range: w.range as i8,
             force: w.force as i8,
-            mm: if w.max_maneuvers == 0 {
+            mm: if w.max_maneuvers.per_round == 0 {
                 u8::MAX
             } else {
-                w.max_maneuvers as u8
+                w.max_maneuvers.per_round as u8
             },
             edge: w.edge as i8,
             md: w.max_damage as i8,
             shield: w.shield,
             bare: w.name == BARE_HANDS,
+            ranged: w.ranged,
+            aim: w.aim as u8,
+            every: w.max_maneuvers.every as u8,
         }
     }
 }
@@ -73,6 +82,10 @@ pub struct Fighter {
     pub fast_draw: u8,
     /// Combat training (initiative cards).
     pub combat_training: u8,
+    /// Dodge skill (dodging missiles).
+    pub dodge: u8,
+    /// Identical fighters on this side (a band, §Multiple Opponents).
+    pub count: u8,
     /// Stealth (surprise).
     pub stealth: u8,
     /// Finesse.
@@ -102,8 +115,43 @@ pub struct Matchup {
     pub f: [Fighter; 2],
     /// Each side's fresh deck (`deck[0]` alone under a shared deck).
     pub deck: [Deck; 2],
-    /// The range the combat begins at (the longest weapon's).
+    /// The range the melee begins at (the longest melee weapon's).
     pub start_range: i8,
+    /// The distance in yards the duel starts at, when it starts apart (option `distance`
+    /// beyond the melee range); 0 = engaged at `start_range`.
+    pub distance: i8,
+    /// The side that is a band (`count` > 1), if any.
+    pub band: Option<usize>,
+}
+
+/// The most yards a melee weapon reaches (§Range: "the weapon's approximate length").
+pub const MAX_REACH: i32 = 6;
+
+/// Cross-field checks of one weapon: a melee weapon reaches at most [`MAX_REACH`] yards; a
+/// ranged weapon shoots at least 1 yard and is no shield; aim and fractional maneuvers belong
+/// to ranged weapons.
+fn check_arm(key: &str, w: &WeaponStats) -> Result<(), RulesError> {
+    let bad = if w.ranged {
+        if w.shield {
+            Some("a shield cannot be a ranged weapon".to_string())
+        } else if w.range < 1 {
+            Some("a ranged weapon shoots at least 1 yard (range 1–120)".to_string())
+        } else {
+            None
+        }
+    } else if w.range > MAX_REACH {
+        Some(format!(
+            "range {} yards: a melee weapon reaches 0–{MAX_REACH} yards (ranged = true for a missile weapon)",
+            w.range
+        ))
+    } else if w.aim > 0 {
+        Some("aim is for ranged weapons (ranged = true)".to_string())
+    } else if w.max_maneuvers.every > 1 {
+        Some("a fraction of maneuvers (\"1/N\") is for ranged weapons (ranged = true)".to_string())
+    } else {
+        None
+    };
+    bad.map_or(Ok(()), |m| Err(RulesError::field(key, m)))
 }
 
 /// The deck a fighter draws from, ready to shuffle.
@@ -181,6 +229,16 @@ impl crate::Compile<Cards> for Fighter {
         {
             return Err(RulesError::field("backup", "a backup must be a weapon"));
         }
+        for (key, w) in [("weapon", Some(&s.weapon)), ("off_hand", s.off_hand.as_ref()), ("backup", s.backup.as_ref())] {
+            if let Some(w) = w {
+                check_arm(key, &w.stats)?;
+            }
+        }
+        if let Some(off) = &s.off_hand
+            && off.stats.ranged
+        {
+            return Err(RulesError::field("off_hand", "a ranged weapon cannot be off-hand"));
+        }
         Ok(Fighter {
             name: name.into(),
             main: Arm::of(main),
@@ -193,6 +251,8 @@ impl crate::Compile<Cards> for Fighter {
             brawling: s.brawling as u8,
             fast_draw: s.fast_draw as u8,
             combat_training: s.combat_training as u8,
+            dodge: s.dodge as u8,
+            count: s.count as u8,
             stealth: s.stealth as u8,
             finesse: s.finesse,
             might: s.might,
@@ -220,21 +280,51 @@ impl crate::Pair<Cards> for Matchup {
                 [d, d]
             }
         };
-        // §Range: "Combat begins at the range of the longest weapon" (off-hand weapons too).
+        // §Range: "Combat begins at the range of the longest weapon" (off-hand weapons too;
+        // a ranged weapon is no reach).
         let reach = |f: &Fighter| {
-            f.off
-                .filter(|x| !x.shield)
-                .map_or(f.main.range, |x| x.range.max(f.main.range))
+            let main = if f.main.ranged { 0 } else { f.main.range };
+            f.off.filter(|x| !x.shield).map_or(main, |x| x.range.max(main))
         };
         let start_range = if o.range_model {
             reach(a).max(reach(b))
         } else {
             0
         };
+        let distance = if o.range_model && o.distance > i32::from(start_range) {
+            o.distance as i8
+        } else {
+            0
+        };
+        let band = match (a.count, b.count) {
+            (1, 1) => None,
+            (_, 1) => Some(0),
+            (1, _) => Some(1),
+            _ => {
+                return Err(RulesError::field(
+                    "count",
+                    "only one side may be a band (§Multiple Opponents: one fighter against several)",
+                ));
+            }
+        };
+        if band.is_some() && matches!(o.start, Start::ACharges | Start::ASurprises) {
+            return Err(RulesError::field(
+                "count",
+                "a band fights from an engaged start or a show down (start = \"engaged\" or \"show_down\")",
+            ));
+        }
+        if band.is_some() && distance > 0 {
+            return Err(RulesError::field(
+                "count",
+                "a band fights in melee: set the option distance to 0 (ranged rounds are one against one)",
+            ));
+        }
         Ok(Matchup {
             f,
             deck: decks,
             start_range,
+            distance,
+            band,
         })
     }
 }

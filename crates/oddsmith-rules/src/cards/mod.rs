@@ -15,16 +15,21 @@
 //! Push, Offensive Disengage, Shield Bash, called shots and weapon changes, hesitating at will,
 //! hand-to-hand combat (the barehanded Block, Tackle, Block Grab, the hand-to-hand Lunge, and at
 //! wrestling range Pin, Suffocate, Counter, Reversal, Escape), range and reach, charging,
-//! surprise and show downs, hit points (G4) and the round cap.
+//! surprise and show downs, hit points (G4) and the round cap; ranged combat from a starting
+//! distance ([`ranged`]: ranged weapons with aim and fractional maneuvers, range bands, aiming
+//! rows, dodging and blocking missiles, running into melee with a charge); several opponents
+//! ([`band`]: a lone fighter against a band of identical fighters, one pairing each).
 //!
 //! The decks travel in the duel state, so the duel is Monte Carlo only: [`Cards`] overrides
 //! `exact` to return `None`. The exact values are the checks (best card of N, opposed checks,
 //! one register, unopposed damage, firing into melee), computed hypergeometrically.
 
+pub mod band;
 pub mod check;
 pub mod duel;
 pub mod fighter;
 pub mod options;
+pub mod ranged;
 pub mod spec;
 
 #[cfg(test)]
@@ -65,8 +70,12 @@ impl Ruleset for Cards {
         Disengage, Shield Bash, called shots, hesitating, weapon changes with fast \
         draw, range and reach, off-hand items, hand to hand and wrestling (Tackle, \
         Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
-        and show downs. Monte Carlo only (the decks are in the state); checks are \
-        exact (hypergeometric).";
+        and show downs; ranged weapons from a starting distance in yards (range \
+        bands, aiming rows, once-per-N-rounds weapons, dodging and blocking \
+        missiles, running into melee with a charge); a lone fighter against a band \
+        of identical fighters (one hand against all, the initiative over at most \
+        one). Monte Carlo only (the decks are in the state); checks are exact \
+        (hypergeometric).";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;
@@ -75,6 +84,12 @@ impl Ruleset for Cards {
 
     /// A non-player fighter's deck can be built too.
     fn validate(o: &CardsOptions) -> Result<(), RulesError> {
+        if o.distance > 0 && matches!(o.start, options::Start::ACharges | options::Start::ASurprises) {
+            return Err(RulesError::field(
+                "distance",
+                "a charge or a surprise starts engaged: distance must be 0 with start = \"a_charges\" or \"a_surprises\"",
+            ));
+        }
         fighter::deck(o, true).map(|_| ())
     }
 
@@ -123,6 +138,20 @@ impl Ruleset for Cards {
                 ),
             ),
         ];
+        if f.main.ranged {
+            let every = if f.main.every > 1 {
+                format!("once every {} rounds", f.main.every)
+            } else {
+                format!("{} a round", mm(f.main))
+            };
+            v[2].1 = format!(
+                "{}: ranged, {} yards, force {:+}, aim {}, {every}, edge {:+}, max damage {}",
+                spec.weapon.stats.name, f.main.range, f.main.force, f.main.aim, f.main.edge, f.main.md
+            );
+        }
+        if f.count > 1 {
+            v.push(("band".into(), format!("{} identical fighters", f.count)));
+        }
         if let Ok(b) = best_of(self.built().cards(), u32::from(hand)) {
             let mods = f.finesse + f.armor_mod + i32::from(f.main.force);
             v.push((

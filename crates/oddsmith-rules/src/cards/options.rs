@@ -154,6 +154,31 @@ crate::options! {
             "\"engaged\"",
             "start: \"engaged\" | \"a_charges\" (§Charging: one maneuver each in round 1, A has the initiative unless B's weapon is longer, A's maximum damage +1) | \"a_surprises\" (§Surprise: one undefendable attack by A; B with combat training makes an opposed check to avoid it) | \"show_down\" (§Show Downs: both draw their weapons; round 1's initiative draws the fast-draw skill instead of combat training)",
         ),
+        /// §Ranged Combat: the distance in yards the duel starts at.
+        distance: i32 = 0, in 0..=120 => (
+            "0",
+            "§Ranged Combat: yards between the fighters at the start; beyond the melee range they start apart: ranged weapons shoot (range bands of §Other Modifiers), fighters aim, dodge or block, and a fighter without a ranged weapon in range runs close_yards a round toward the other; 0 = engaged at the longest weapon's range (§Range)",
+        ),
+        /// INTERPRETATION (no movement rate in the post): yards run per round to close.
+        close_yards: i32 = 20, in 1..=120 => (
+            "20",
+            "INTERPRETATION (the post gives no movement rate; a round read as about 5 seconds, digest G20): yards a fighter runs per round toward his opponent while apart",
+        ),
+        /// §Charging: the closing fighter's arrival is a charge.
+        arrival_charge: bool = true => (
+            "true",
+            "§Charging: a fighter who runs into melee range charges: that round ends with one melee maneuver each, the charger has the initiative (unless the other's weapon is longer) and maximum damage +1; false = the melee starts next round with an initiative draw",
+        ),
+        /// §Other Modifiers: a running or standing target.
+        target_motion: bool = true => (
+            "true",
+            "§Other Modifiers: a shot at a fighter running to close is at -1 (Running), at one standing to shoot, aim or wait at +1 (Stationary); false = neither",
+        ),
+        /// §Other Modifiers: what else modifies every shot.
+        shot_modifier: i32 = 0, in -20..=20 => (
+            "0",
+            "§Other Modifiers: added to every shot, for the target's situation the duel does not track (prone -3, partially obscured -3, in low light -2, riding -2; cumulative)",
+        ),
         /// The round cap: a duel still going is a draw.
         max_rounds: u32 = 50, in 1..=10000 => (
             "50",

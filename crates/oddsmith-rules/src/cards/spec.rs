@@ -19,7 +19,7 @@ crate::spec! {
         /// The main weapon: a built-in name or an inline table.
         weapon: WeaponEntry => (
             "required",
-            "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands (digest §4.16 placeholders; sword range/force/maneuvers and spear range are TEXT), or { range, force, max_maneuvers (0 = unlimited), edge, max_damage, hands }",
+            "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands, short bow (digest §4.16 placeholders; sword range/force/maneuvers, spear range and the short bow's ½ maneuver are TEXT), or { range, force, max_maneuvers (0 = unlimited; \"1/N\" = once every N rounds), edge, max_damage, hands, ranged, aim }",
         ),
         /// A shield, parrying dagger or second weapon in the off hand.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,6 +63,18 @@ crate::spec! {
         brawling: i32 => (
             "0",
             "bare-hand skill (G23) under on_disarm = \"unarmed\"",
+        ),
+        /// Dodge skill: cards drawn to dodge missiles (§Ranged Combat, Dodging), 0–16.
+        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
+        dodge: i32 => (
+            "0",
+            "dodge skill 0–16: cards drawn to dodge missiles (§Ranged Combat, Dodging; 1 card without it), + awareness",
+        ),
+        /// Identical fighters on this side (§Multiple Opponents), 1–4.
+        #[serde(default = "one", deserialize_with = "de_range::<_, 1, 4>")]
+        count: i32 => (
+            "1",
+            "identical fighters on this side, 1–4 (§Multiple Opponents): a band, each with his own deck, hand and pairing (range, initiative) with the lone fighter on the other side",
         ),
         /// Stealth skill (the surprise check), 0–16.
         #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
@@ -122,8 +134,8 @@ crate::spec! {
         /// How the fighter plays (digest §6.2).
         #[serde(default)]
         tactics: Tactics => (
-            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, keep_reach = false, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", called_shot = \"torso\" }",
-            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in; keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in; hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); called_shot torso | head | head_vitals | torso_vitals | legs | arms",
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, keep_reach = false, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\" }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in; keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in; hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in)",
         ),
     }
 }
@@ -138,15 +150,16 @@ pub struct WeaponStats {
     /// Name shown in reports.
     #[serde(default)]
     pub name: String,
-    /// Range in yards (0 = close range), 0–6: the weapon attacks only at this range.
-    #[serde(deserialize_with = "de_range::<_, 0, 6>")]
+    /// Range in yards: a melee weapon's reach (0 = close range, at most 6), where alone it
+    /// attacks; a ranged weapon's longest shot (1–120).
+    #[serde(deserialize_with = "de_range::<_, 0, 120>")]
     pub range: i32,
     /// Force, −5…+5: added to attack (and parry) totals.
     #[serde(default, deserialize_with = "de_range::<_, -5, 5>")]
     pub force: i32,
-    /// Maximum maneuvers per round, 0–10 (0 = only the hand limits, as barehanded).
-    #[serde(deserialize_with = "de_range::<_, 0, 10>")]
-    pub max_maneuvers: i32,
+    /// Maximum maneuvers per round, 0–10 (0 = only the hand limits, as barehanded), or "1/N"
+    /// for a ranged weapon used once every N rounds.
+    pub max_maneuvers: Maneuvers,
     /// Edge, −5…+5: added to the damage total.
     #[serde(default, deserialize_with = "de_range::<_, -5, 5>")]
     pub edge: i32,
@@ -159,6 +172,77 @@ pub struct WeaponStats {
     /// A shield: blocks instead of parrying; attacks only by a Shield Bash at range 0.
     #[serde(default)]
     pub shield: bool,
+    /// A ranged weapon (§Ranged Combat): fired at any distance up to its range, never used in
+    /// melee.
+    #[serde(default)]
+    pub ranged: bool,
+    /// Aim, 0–10: most cards in the aiming row (§Ranged Weapon Attributes; 0 = cannot aim).
+    #[serde(default, deserialize_with = "de_range::<_, 0, 10>")]
+    pub aim: i32,
+}
+
+/// Maximum maneuvers (§Melee and §Ranged Weapon Attributes): a whole number per round, or a
+/// fraction "1/N", "used once per a certain number of turns" (the short bow's ½).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Maneuvers {
+    /// Uses per round (0 = unlimited; 1 for a fraction).
+    pub per_round: i32,
+    /// Rounds per use: 1, or N for "1/N".
+    pub every: i32,
+}
+
+impl Maneuvers {
+    /// `n` per round.
+    pub const fn per_round(n: i32) -> Maneuvers {
+        Maneuvers { per_round: n, every: 1 }
+    }
+    /// Once every `n` rounds.
+    pub const fn every(n: i32) -> Maneuvers {
+        Maneuvers { per_round: 1, every: n }
+    }
+}
+
+impl Serialize for Maneuvers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.every == 1 {
+            s.serialize_i32(self.per_round)
+        } else {
+            s.serialize_str(&format!("1/{}", self.every))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Maneuvers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Maneuvers;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a whole number 0–10 or a fraction \"1/N\" (N 2–10)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Maneuvers, E> {
+                if (0..=10).contains(&v) {
+                    Ok(Maneuvers::per_round(v as i32))
+                } else {
+                    Err(E::custom(format!("{v} is out of range: expected 0 to 10, or \"1/N\"")))
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Maneuvers, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Maneuvers, E> {
+                let n = v
+                    .trim()
+                    .strip_prefix("1/")
+                    .and_then(|n| n.trim().parse::<i32>().ok())
+                    .filter(|n| (2..=10).contains(n));
+                n.map(Maneuvers::every).ok_or_else(|| {
+                    E::custom(format!("\"{v}\": expected a fraction \"1/N\" with N 2–10, or a whole number"))
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 fn one() -> i32 {
@@ -168,6 +252,14 @@ fn one() -> i32 {
 /// A built-in weapon row: name, range, force, maximum maneuvers, edge, maximum damage, hands,
 /// shield.
 pub type WeaponRow = (&'static str, i32, i32, i32, i32, i32, i32, bool);
+
+/// A built-in ranged weapon row: name, range (yards), force, once every N rounds, edge,
+/// maximum damage, hands, aim.
+pub type RangedRow = (&'static str, i32, i32, i32, i32, i32, i32, i32);
+
+/// Built-in ranged weapons: the digest's §4.16 placeholder short bow (its ½ maximum maneuver
+/// is TEXT, §Ranged Weapon Attributes; range 60 yards, aim 3, the rest placeholders).
+pub const RANGED: &[RangedRow] = &[("short bow", 60, 0, 2, 0, 3, 2, 3)];
 
 /// Built-in weapons: the digest's §4.16 placeholder fixtures (range, force and maximum
 /// maneuvers are TEXT where the seed gives them: sword 1/+1/3, spear range 2, medium axe 2
@@ -191,19 +283,36 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
         .to_ascii_lowercase()
         .replace(['_', '-'], " ");
     let n = if n == "parrying dagger" { "poinard".into() } else { n };
-    WEAPONS
-        .iter()
-        .find(|w| w.0 == n)
-        .map(|&(name, range, force, mm, edge, md, hands, shield)| WeaponStats {
+    let melee = WEAPONS.iter().find(|w| w.0 == n).map(
+        |&(name, range, force, mm, edge, md, hands, shield)| WeaponStats {
             name: name.into(),
             range,
             force,
-            max_maneuvers: mm,
+            max_maneuvers: Maneuvers::per_round(mm),
             edge,
             max_damage: md,
             hands,
             shield,
-        })
+            ranged: false,
+            aim: 0,
+        },
+    );
+    melee.or_else(|| {
+        RANGED.iter().find(|w| w.0 == n).map(
+            |&(name, range, force, every, edge, md, hands, aim)| WeaponStats {
+                name: name.into(),
+                range,
+                force,
+                max_maneuvers: Maneuvers::every(every),
+                edge,
+                max_damage: md,
+                hands,
+                shield: false,
+                ranged: true,
+                aim,
+            },
+        )
+    })
 }
 
 impl Named for WeaponStats {
@@ -218,7 +327,7 @@ impl Builtin for WeaponStats {
         "a weapon name (e.g. \"sword\") or a table { range, force, max_maneuvers, edge, max_damage }";
     fn by_name(v: &str) -> Result<Self, String> {
         weapon(v).ok_or_else(|| {
-            let names: Vec<_> = WEAPONS.iter().map(|w| w.0).collect();
+            let names: Vec<_> = WEAPONS.iter().map(|w| w.0).chain(RANGED.iter().map(|w| w.0)).collect();
             let hint = " (or a table { range = 1, force = 1, max_maneuvers = 3, edge = 0, max_damage = 3 })";
             unknown("weapon", v, "built-in weapons", &names.join(", "), hint)
         })
@@ -285,6 +394,21 @@ pub struct Tactics {
     pub hold: Hold,
     /// Where his attacks aim (§Hit Location): the torso (no modifier) or a called shot.
     pub called_shot: Location,
+    /// When to aim and when to fire a ranged weapon (§Aiming; digest §6.2 ranged policy).
+    pub aim: AimPolicy,
+    /// `aim = "until"`: fire once the best showing card reaches this, −10…10.
+    #[serde(deserialize_with = "de_range::<_, -10, 10>")]
+    pub aim_until: i32,
+    /// `aim = "rounds"`: rounds of aiming before firing, 1–10.
+    #[serde(deserialize_with = "de_range::<_, 1, 10>")]
+    pub aim_rounds: i32,
+    /// What he does in a round the opponent shoots at him (§Ranged Combat: Dodging, Blocking).
+    pub missile_defense: MissileDefense,
+    /// A lone fighter against a band (§Multiple Opponents): the one opponent he attacks.
+    pub target: Target,
+    /// A lone fighter against a band: when he attacks his target, since a card played to
+    /// attack leaves no card for parries that register.
+    pub band_attack: BandAttack,
 }
 
 impl Default for Tactics {
@@ -308,6 +432,12 @@ impl Default for Tactics {
             wrestle: false,
             hold: Hold::Pin,
             called_shot: Location::Torso,
+            aim: AimPolicy::FireNow,
+            aim_until: 5,
+            aim_rounds: 2,
+            missile_defense: MissileDefense::None,
+            target: Target::Weakest,
+            band_attack: BandAttack::Always,
         }
     }
 }
@@ -405,4 +535,55 @@ pub enum HitPolicy {
     Never,
     /// Always hit a hit card.
     Always,
+}
+
+/// §Aiming: when a fighter with a ranged weapon aims and when he fires (digest §6.2:
+/// `fire_now`, `aim_until(t)`, `aim_k(k)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AimPolicy {
+    /// Fire whenever the weapon is ready, with a hand of skill cards; never aim.
+    FireNow,
+    /// Aim until the best showing card reaches `aim_until` or the row holds the weapon's aim,
+    /// then fire with it.
+    Until,
+    /// Aim `aim_rounds` rounds, then fire with the best showing card.
+    Rounds,
+}
+
+/// §Ranged Combat: what a fighter does in a round the opponent means to shoot at him.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissileDefense {
+    /// Nothing: he goes on closing, aiming or shooting.
+    None,
+    /// Dodge (dodge skill + awareness; the positive total is subtracted from the shot), and
+    /// nothing else that round.
+    Dodge,
+    /// Block with his shield (an opposed check of shield skill against the shot), and nothing
+    /// else that round; without a shield he does nothing special.
+    Block,
+}
+
+/// §Multiple Opponents: whom a lone fighter attacks (and so holds the initiative over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// The opponent with the fewest hit points left (the first of them on a tie).
+    Weakest,
+    /// The first opponent still standing, until he falls.
+    First,
+}
+
+/// §Multiple Opponents: "This is the only way a player can use more than one card in a
+/// register" — a lone fighter who attacks his target in a register cannot parry in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BandAttack {
+    /// Attack every register he can; the other opponents' attacks of that register are
+    /// unparried.
+    Always,
+    /// Attack only in a register no other opponent attacks him in, so every attack on him can
+    /// be parried.
+    Free,
 }

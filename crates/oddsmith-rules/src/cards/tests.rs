@@ -258,7 +258,7 @@ fn off_hand_kept_and_counted_for_the_start_range() {
     let (r, m) = pair::<Cards>(o.clone(), &spec(a), &spec("skill = 2\nweapon = \"dagger\""));
     let mut s = r.start(&m);
     let mut rs = rounds([&[], &[]]);
-    duel::change(&mut s, &mut rs, 0);
+    duel::change(&m, &mut s, &mut rs, 0);
     assert_eq!(s.kit[0], KIT_BACKUP);
     assert!(duel::arms(&m, &s, 0)[1].is_some_and(|x| x.shield), "the shield stays");
     s.fresh[0] = false;
@@ -1085,4 +1085,444 @@ fn called_shots() {
     let a = decl(Man::Attack, Card::plain(10), 0);
     let (reg, _) = resolve0(&r, &m, &mut s, &mut rs, a, None, &mut dice);
     assert_eq!((reg.attack_total, reg.damage), (11, 3));
+}
+
+// ---- ranged combat (§Ranged Combat) ----
+
+use oddsmith_dice::deck::{best_of, pairwise};
+
+use super::duel::AimRow;
+use super::ranged::{self, Act, band_modifier};
+
+const ARCHER: &str = "skill = 3\nweapon = \"short bow\"\nbackup = \"dagger\"\nbackup_skill = 2";
+
+/// A state apart at `yards`.
+fn apart(r: &Cards, m: &Matchup, yards: i8) -> State {
+    let mut s = r.start(m);
+    s.apart = true;
+    s.range = yards;
+    s
+}
+
+/// §Other Modifiers, digest §4.15: point blank (three feet) −0, short (¼ of the range) −2,
+/// medium (½) −4, long −6, nothing beyond the range.
+#[test]
+fn range_bands_follow_other_modifiers() {
+    let got: Vec<_> = [0, 1, 2, 15, 16, 30, 31, 60, 61]
+        .into_iter()
+        .map(|d| band_modifier(d, 60))
+        .collect();
+    let want = [Some(0), Some(0), Some(-2), Some(-2), Some(-4), Some(-4), Some(-6), Some(-6), None];
+    assert_eq!(got, want);
+}
+
+/// §Aiming, Enris's spear (aim 3): +2, then −4, then −7; the fourth card (+5) pushes the +2
+/// out; on the fifth turn he throws with the +5 for both the attack and the damage totals.
+#[test]
+fn aiming_example_enris() {
+    let mut row = AimRow::default();
+    for (c, want) in [(2, &[2][..]), (-4, &[2, -4]), (-7, &[2, -4, -7]), (5, &[-4, -7, 5])] {
+        row.deal(Card::plain(c), 3);
+        let v: Vec<i8> = row.showing().iter().map(|c| c.value).collect();
+        assert_eq!(v, want);
+    }
+    assert_eq!(row.best(), Some(Card::plain(5)));
+    // The tactic aim = "rounds" with 4 rounds aims four times, then fires.
+    let spear = "skill = 3\nweapon = { name = \"thrown spear\", ranged = true, range = 20, max_maneuvers = 1, edge = 1, max_damage = 3, hands = 2, aim = 3 }\ntactics = { aim = \"rounds\", aim_rounds = 4 }";
+    let o = opts(|o| o.hit_rule = HitRule::None);
+    let (r, m) = pair::<Cards>(o, &spec(spear), &spec("skill = 1\nweapon = \"dagger\""));
+    let mut s = apart(&r, &m, 5);
+    let mut script = AimRow::default();
+    for c in [2, -4, -7, 5] {
+        assert_eq!(ranged::intent(&m, &s, 0), Act::Aim);
+        s.aim[0].deal(Card::plain(c), 3);
+        script.deal(Card::plain(c), 3);
+    }
+    assert_eq!(s.aim[0], script);
+    assert_eq!(ranged::intent(&m, &s, 0), Act::Fire);
+    // Short range (5 of 20 yards) −2, a standing target +1: 5 − 2 + 1 = 4 hits; damage
+    // 5 + edge 1 = 6, capped at 3.
+    let mut t = OutcomeTally::default();
+    let mut rng = stream(40, 0);
+    let dmg = ranged::shoot(r.options(), &m, &mut s, 0, Act::Stand, 0, None, &mut RngRoller::new(&mut rng), &mut t);
+    assert_eq!((dmg, t.0.hits[0], t.0.damage[0]), (3, 1, 3));
+    assert_eq!(s.aim[0].len, 0, "the row is spent");
+}
+
+/// §Ranged Weapon Attributes: the short bow's ½ maneuver, "used once every two turns": two
+/// archers firing at once shoot in rounds 1, 3, 5.
+#[test]
+fn short_bow_fires_every_other_round() {
+    let o = opts(|o| {
+        o.distance = 30;
+        o.hp_base = 100;
+    });
+    let (r, m) = pair::<Cards>(o, &spec(ARCHER), &spec(ARCHER));
+    let mut s = r.start(&m);
+    assert!(s.apart && s.range == 30);
+    let mut rng = stream(41, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut shots = Vec::new();
+    for _ in 0..6 {
+        let mut t = OutcomeTally::default();
+        assert_eq!(r.step(&m, &mut s, &mut dice, &mut t), crate::Step::Continue);
+        shots.push((t.0.attacks[0], t.0.attacks[1]));
+    }
+    assert_eq!(shots, [(1, 1), (0, 0), (1, 1), (0, 0), (1, 1), (0, 0)]);
+    assert_eq!(s.range, 30, "archers in range stand");
+}
+
+/// A shot is a basic check (§Resolving Ranged Attacks): P(hit) = P(best of 3 + m ≥ 1), m =
+/// force 0 + medium range −4 + a standing target +1, exactly; the duel's shot within 4σ.
+#[test]
+fn one_shot_is_a_check() {
+    let o = opts(|o| o.hit_rule = HitRule::None);
+    let (r, m) = pair::<Cards>(o, &spec(ARCHER), &spec("skill = 1\nweapon = \"dagger\""));
+    let exact = best_of(r.built().cards(), 3).unwrap().p_at_least(1 - (-4 + 1));
+    let n = 100_000u32;
+    let mut rng = stream(42, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let mut t = OutcomeTally::default();
+    for _ in 0..n {
+        let mut s = apart(&r, &m, 20);
+        ranged::shoot(r.options(), &m, &mut s, 0, Act::Stand, 0, None, &mut dice, &mut t);
+    }
+    within_4_sigma(f64::from(t.0.hits[0]) / f64::from(n), exact, n);
+}
+
+/// §Dodging ("subtract the total from all attackers' attack totals") and §Blocking (an opposed
+/// check against the attacker's): the duel's round apart against the exact value over both
+/// best-of-N distributions, within 4σ. The dodger or blocker does nothing else: he does not
+/// close.
+#[test]
+fn dodge_and_block_against_a_shot() {
+    let o = opts(|o| {
+        o.hit_rule = HitRule::None;
+        o.distance = 20;
+        o.hp_base = 100;
+    });
+    let d44 = Deck::new(&oddsmith_dice::deck::d44(true)).unwrap();
+    let best = |n| best_of(d44.cards(), n).unwrap();
+    // Medium range −4; a dodging or blocking target is neither running nor standing (0).
+    let m0 = -4;
+    let dodger = "skill = 1\nweapon = \"sword\"\ndodge = 2\nawareness = 1\ntactics = { missile_defense = \"dodge\" }";
+    let blocker = "skill = 1\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 2\nfinesse = 1\ntactics = { missile_defense = \"block\" }";
+    let dodge_exact = pairwise(&best(3), &best(2), |a, d| i64::from(a + m0 - (d + 1).max(0) >= 1))
+        .unwrap()
+        .p_at_least(1);
+    let block_exact = pairwise(&best(3), &best(2), |a, d| i64::from(a + m0 >= 1 && a + m0 > d + 1))
+        .unwrap()
+        .p_at_least(1);
+    for (k, (target, exact)) in [(dodger, dodge_exact), (blocker, block_exact)].into_iter().enumerate() {
+        let (r, m) = pair::<Cards>(o.clone(), &spec(ARCHER), &spec(target));
+        let n = 100_000u32;
+        let mut rng = stream(43, k as u64);
+        let mut dice = RngRoller::new(&mut rng);
+        let mut hits = 0u32;
+        for _ in 0..n {
+            let mut s = r.start(&m);
+            let mut t = OutcomeTally::default();
+            r.step(&m, &mut s, &mut dice, &mut t);
+            hits += t.0.hits[0];
+            assert_eq!(s.range, 20, "a dodger or blocker does not run");
+        }
+        within_4_sigma(f64::from(hits) / f64::from(n), exact, n);
+    }
+}
+
+/// A swordsman runs `close_yards` a round; arriving, he charges (§Charging): he has the
+/// initiative, the round ends with one maneuver each, and the archer, whose bow can neither
+/// attack nor parry, changes to his dagger.
+#[test]
+fn a_runner_arrives_with_a_charge_and_the_archer_changes_weapons() {
+    let o = opts(|o| {
+        o.distance = 30;
+        o.hp_base = 100;
+    });
+    let sword = "skill = 3\nweapon = \"sword\"";
+    let (r, m) = pair::<Cards>(o.clone(), &spec(ARCHER), &spec(sword));
+    let mut rng = stream(44, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    for _ in 0..200 {
+        let mut s = r.start(&m);
+        let mut t = OutcomeTally::default();
+        r.step(&m, &mut s, &mut dice, &mut t);
+        assert_eq!((s.apart, s.range, t.0.attacks[0], t.0.attacks[1]), (true, 10, 1, 0));
+        let mut t = OutcomeTally::default();
+        r.step(&m, &mut s, &mut dice, &mut t);
+        assert!(!s.apart);
+        assert_eq!(s.init, 1, "the charger holds the initiative");
+        assert!(t.0.attacks[1] <= 1, "one maneuver in the charge round");
+        for _ in 0..3 {
+            r.step(&m, &mut s, &mut dice, &mut NoTally);
+        }
+        // He has drawn his dagger (and may have lost it since to a disarm).
+        assert!(matches!(s.kit[0], KIT_BACKUP | KIT_BARE), "the archer still holds his bow");
+    }
+    // Without a backup he drops the bow and fights barehanded; without arrival_charge the
+    // melee starts with an initiative draw next round.
+    let o2 = opts(|o| {
+        o.distance = 30;
+        o.hp_base = 100;
+        o.arrival_charge = false;
+    });
+    let (r, m) = pair::<Cards>(o2, &spec("skill = 3\nweapon = \"short bow\""), &spec(sword));
+    let mut s = r.start(&m);
+    r.step(&m, &mut s, &mut dice, &mut NoTally);
+    let mut t = OutcomeTally::default();
+    r.step(&m, &mut s, &mut dice, &mut t);
+    assert_eq!((s.apart, s.init, t.0.attacks[1]), (false, 2, 0));
+    for _ in 0..3 {
+        r.step(&m, &mut s, &mut dice, &mut NoTally);
+    }
+    assert_eq!(s.kit[0], KIT_BARE);
+}
+
+/// A ranged weapon, a melee reach, aim and fractions of maneuvers are checked at the fighter;
+/// a charge or surprise cannot start apart.
+#[test]
+fn ranged_weapon_errors() {
+    let r = Cards::new(CardsOptions::default()).unwrap();
+    for (f, key) in [
+        ("skill = 1\nweapon = { range = 7, max_maneuvers = 2, max_damage = 3 }", "weapon"),
+        ("skill = 1\nweapon = { range = 1, max_maneuvers = 2, max_damage = 3, aim = 2 }", "weapon"),
+        ("skill = 1\nweapon = { range = 1, max_maneuvers = \"1/2\", max_damage = 3 }", "weapon"),
+        ("skill = 1\nweapon = \"dagger\"\noff_hand = \"short bow\"", "off_hand"),
+    ] {
+        let e = r.compile("x", &spec(f)).unwrap_err();
+        assert!(e.to_string().contains(key), "{e}");
+    }
+    for bad in ["\"1/1\"", "\"2/3\"", "11"] {
+        let text = format!("skill = 1\nweapon = {{ ranged = true, range = 9, max_maneuvers = {bad}, max_damage = 3 }}");
+        assert!(toml::from_str::<FighterSpec>(&text).is_err(), "{bad}");
+    }
+    let o = opts(|o| {
+        o.distance = 30;
+        o.start = Start::ACharges;
+    });
+    assert!(Cards::new(o).is_err());
+}
+
+// ---- several opponents (§Multiple Opponents) ----
+
+use super::band;
+
+/// Who holds the initiative in member `i`'s pairing.
+fn pairing_init(s: &State, i: usize) -> u8 {
+    if i == 0 { s.init } else { s.more[i - 1].init }
+}
+
+/// One register against two attackers, exactly: two members (skill 2, +1, one maneuver each)
+/// attack with their best cards; the lone fighter (skill 3, +1, `front`) parries the first
+/// with his best card and the second with his next best — "each parry uses a maneuver and a
+/// separate card". E[hits] by enumerating his 3-card hands against the members' best-of-2,
+/// against the duel's round within 4σ.
+#[test]
+fn one_register_against_two_attackers() {
+    let o = opts(|o| {
+        o.hit_rule = HitRule::None;
+        o.reshuffle = Reshuffle::EveryRound;
+        o.melee_dodge = false;
+        o.disarming_attack = false;
+        o.hp_base = 100;
+        o.max_rounds = 1;
+    });
+    let hero = "skill = 3\nweapon = \"sword\"\ntactics = { seize_threshold = 99 }";
+    let band_of_two = "skill = 2\nweapon = { name = \"short sword\", range = 1, force = 1, max_maneuvers = 1, max_damage = 3 }\ncount = 2";
+    let (r, m) = pair::<Cards>(o, &spec(hero), &spec(band_of_two));
+    // Exact: hero hands by enumeration, member cards by best-of-2.
+    let cards: Vec<i64> = r.built().cards().iter().map(|c| i64::from(c.value)).collect();
+    let member = best_of(r.built().cards(), 2).unwrap();
+    let p_member = |v: i64| member.p_at_least(v) - member.p_at_least(v + 1);
+    let p_hit = |parry: i64| -> f64 {
+        (-10..=10).filter(|&a| a + 1 - (parry + 1).max(0) >= 1).map(p_member).sum()
+    };
+    let (mut sum, mut hands) = (0.0, 0u32);
+    for i in 0..cards.len() {
+        for j in i + 1..cards.len() {
+            for k in j + 1..cards.len() {
+                let mut h = [cards[i], cards[j], cards[k]];
+                h.sort_unstable();
+                sum += p_hit(h[2]) + p_hit(h[1]);
+                hands += 1;
+            }
+        }
+    }
+    let exact = sum / f64::from(hands);
+    let n = 100_000u32;
+    let mut rng = stream(45, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    let (mut total, mut total2) = (0.0f64, 0.0f64);
+    for _ in 0..n {
+        let mut s = r.start(&m);
+        s.init = 1;
+        s.more[0].init = 1;
+        let mut t = OutcomeTally::default();
+        r.step(&m, &mut s, &mut dice, &mut t);
+        assert_eq!(t.0.attacks, [0, 2], "one attack each, the hero holds no initiative");
+        let x = f64::from(t.0.hits[1]);
+        total += x;
+        total2 += x * x;
+    }
+    let mean = total / f64::from(n);
+    let sd = (total2 / f64::from(n) - mean * mean).sqrt();
+    assert!((mean - exact).abs() <= 4.0 * sd / f64::from(n).sqrt(), "{mean} vs {exact}");
+}
+
+/// "May never have initiative on more than one opponent at a time": a well-trained fighter
+/// against three holds it over exactly one when each round begins (counted by the
+/// `initiative_rounds` counter, one per pairing) in nearly every round 1, and never over more
+/// than one, at the start of a round or after any round.
+#[test]
+fn the_lone_fighter_holds_the_initiative_over_at_most_one() {
+    for target in ["weakest", "first"] {
+        let hero = format!("skill = 5\nweapon = \"sword\"\ncombat_training = 6\ntactics = {{ target = \"{target}\" }}");
+        let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&hero), &spec("skill = 2\nweapon = \"sword\"\ncount = 3"));
+        let mut rng = stream(46, 0);
+        let mut dice = RngRoller::new(&mut rng);
+        let mut first_round_one = 0;
+        for _ in 0..500 {
+            let mut s = r.start(&m);
+            loop {
+                let mut t = OutcomeTally::default();
+                let go = r.step(&m, &mut s, &mut dice, &mut t);
+                let at_start = t.0.counters[duel::C_INITIATIVE];
+                assert!(at_start <= 1, "{at_start} initiatives at the start of round {}", s.round);
+                first_round_one += usize::from(s.round == 1 && at_start == 1);
+                if go != crate::Step::Continue {
+                    break;
+                }
+                let held = (0..3).filter(|&i| s.out & (1 << i) == 0 && pairing_init(&s, i) == 0).count();
+                assert!(held <= 1, "{held} initiatives after round {}", s.round);
+            }
+        }
+        assert!(first_round_one > 490, "{first_round_one}: combat training 6 wins it over one");
+    }
+}
+
+/// "If a character has the initiative over one foe and seizes the initiative from another, he
+/// automatically yields the initiative to the first foe": the hero (initiative over member 0)
+/// parries member 1's attack with a Parry/Seize, and the initiatives swap. And "this is the
+/// only way a player can use more than one card in a register": under `band_attack =
+/// "always"` he attacks member 0 and cannot parry member 1 in the same register.
+#[test]
+fn seizing_from_a_second_opponent_yields_the_first() {
+    let o = opts(|o| {
+        o.hit_rule = HitRule::None;
+        o.hp_base = 100;
+    });
+    let run = |band_attack: &str| {
+        let hero = format!("skill = 2\nweapon = \"sword\"\ntactics = {{ seize_threshold = 0, reserve = 1, band_attack = \"{band_attack}\" }}");
+        let (r, m) = pair::<Cards>(o.clone(), &spec(&hero), &spec("skill = 1\nweapon = \"sword\"\ncount = 2"));
+        let mut s = r.start(&m);
+        s.init = 0;
+        s.more[0].init = 1;
+        let mut hero_rs = SideRound {
+            hand: Hand::of(&[Card::plain(10), Card::plain(-5)]),
+            cap: 3,
+            ..SideRound::default()
+        };
+        let member = |c: i8| SideRound {
+            hand: Hand::of(&[Card::plain(c)]),
+            cap: 3,
+            ..SideRound::default()
+        };
+        let mut members = [member(3), member(1), SideRound::default(), SideRound::default()];
+        let mut rng = stream(47, 0);
+        let mut dice = RngRoller::new(&mut rng);
+        let mut t = OutcomeTally::default();
+        let end = band::registers(r.options(), &m, &mut s, 1, 2, &mut hero_rs, &mut members, &mut dice, &mut t);
+        assert_eq!(end, crate::Step::Continue);
+        (t.0, pairing_init(&s, 0), pairing_init(&s, 1))
+    };
+    // "free": member 1 attacks (+1 + 1 = 2), so the hero holds back his attack and meets it
+    // with a Parry/Seize of +10 + 1 − 3 = +8; in register 2 member 0, now holding the
+    // initiative, attacks (+3 + 1) and the hero's −5 parry (−4) does not subtract: a hit.
+    let (t, i0, i1) = run("free");
+    assert_eq!((t.attacks, t.hits, i0, i1), ([0, 2], [0, 1], 1, 0));
+    assert_eq!(t.counters[duel::C_SEIZES], 1);
+    // "always": he attacks member 0 with his −5 (keeping the +10 back), member 0 parries, and
+    // member 1's attack goes unparried.
+    let (t, i0, i1) = run("always");
+    assert_eq!((t.attacks, t.hits, i0, i1), ([1, 1], [0, 1], 0, 1));
+    assert_eq!(t.counters[duel::C_SEIZES], 0);
+}
+
+/// A band on either seat plays the same: the lone fighter's chance does not depend on being
+/// A or B (4σ on the difference), and one side only may be a band.
+#[test]
+fn band_seats_are_fair_and_one_side_only() {
+    let hero = "skill = 4\nweapon = \"sword\"\ncombat_training = 2";
+    let two = "skill = 2\nweapon = \"sword\"\ncount = 2";
+    let n = 20_000u32;
+    let share = |a: &str, b: &str, hero_side: Winner, seed: u64| {
+        let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(a), &spec(b));
+        let mut rng = stream(seed, 0);
+        let mut dice = RngRoller::new(&mut rng);
+        let wins = (0..n).filter(|_| r.duel(&m, &mut dice).winner == hero_side).count();
+        wins as f64 / f64::from(n)
+    };
+    let (pa, pb) = (share(hero, two, Winner::A, 48), share(two, hero, Winner::B, 49));
+    let p = (pa + pb) / 2.0;
+    let sigma = (2.0 * p * (1.0 - p) / f64::from(n)).sqrt();
+    assert!((pa - pb).abs() <= 4.0 * sigma, "{pa} vs {pb}");
+    let r = Cards::new(CardsOptions::default()).unwrap();
+    let x = r.compile("x", &spec(two)).unwrap();
+    assert!(r.matchup(&x, &x).is_err());
+    let far = Cards::new(opts(|o| o.distance = 30)).unwrap();
+    let h = far.compile("h", &spec(hero)).unwrap();
+    assert!(far.matchup(&h, &x).is_err(), "a band fights in melee");
+}
+
+/// Every band duel and every duel apart ends within the round cap under every attacker ×
+/// defender policy pair, varying the new tactics across the pairs (the band counterpart of
+/// `every_duel_ends_within_the_cap_under_every_policy_pair`).
+#[test]
+fn band_and_ranged_duels_end_within_the_cap_under_every_policy_pair() {
+    let attackers = ["greedy", "bait", "random"];
+    let defenders = ["front", "back", "cover_last", "random"];
+    let aims = ["fire_now", "until", "rounds"];
+    let defences = ["none", "dodge", "block"];
+    for (i, ap) in attackers.iter().enumerate() {
+        for (j, dp) in defenders.iter().enumerate() {
+            let t = format!(
+                "tactics = {{ attacker = \"{ap}\", defender = \"{dp}\", hit = \"{}\", target = \"{}\", band_attack = \"{}\", aim = \"{}\", missile_defense = \"{}\", lunge = {}, hesitate = \"{}\" }}",
+                ["when_losing", "never", "always"][(i + j) % 3],
+                ["weakest", "first"][j % 2],
+                ["free", "always"][(i + j) % 2],
+                aims[(i + j) % 3],
+                defences[(i + 2 * j) % 3],
+                (i + j) % 2 == 0,
+                ["never", "out_of_reach", "weak_hand"][(i * 4 + j) % 3],
+            );
+            let hero = format!("skill = 4\nweapon = \"sword\"\noff_hand = \"small shield\"\noff_hand_skill = 3\ndodge = 2\nbackup = \"dagger\"\nbackup_skill = 2\n{t}");
+            let archer = format!("{ARCHER}\n{t}");
+            let cases = [
+                (0, hero.clone(), format!("skill = 2\nweapon = \"spear\"\ncount = {}\n{t}", 2 + j % 3)),
+                (0, format!("skill = 2\nweapon = \"dagger\"\ncount = 3\n{t}"), hero.clone()),
+                (45, archer.clone(), hero.clone()),
+                (30, archer.clone(), archer.clone()),
+                (100, hero.clone(), archer.clone()),
+            ];
+            for (k, (distance, a, b)) in cases.into_iter().enumerate() {
+                let o = opts(|o| {
+                    o.max_rounds = 30;
+                    o.distance = distance;
+                });
+                let (r, m) = pair::<Cards>(o, &spec(&a), &spec(&b));
+                let mut rng = stream(50, (i * 100 + j * 10 + k) as u64);
+                let mut dice = RngRoller::new(&mut rng);
+                for _ in 0..100 {
+                    let out = r.duel(&m, &mut dice);
+                    assert!((1..=30).contains(&out.rounds), "{ap}/{dp} case {k}: {out:?}");
+                }
+                let mut r1 = stream(51, 0);
+                let mut r2 = stream(51, 0);
+                assert_eq!(
+                    r.duel(&m, &mut RngRoller::new(&mut r1)),
+                    r.duel(&m, &mut RngRoller::new(&mut r2))
+                );
+            }
+        }
+    }
 }

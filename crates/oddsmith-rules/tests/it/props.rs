@@ -324,14 +324,15 @@ proptest! {
 fn cards_fighter() -> impl Strategy<Value = String> {
     (
         0i32..=5,
-        pick(&["dagger", "sword", "long sword", "medium axe", "spear"]),
+        pick(&["dagger", "sword", "long sword", "medium axe", "spear", "short bow"]),
         -1i32..=3,
         0i32..=3,
         0i32..=2,
+        pick(&["1", "1", "2", "3"]),
     )
-        .prop_map(|(skill, weapon, finesse, vitality, protection)| {
+        .prop_map(|(skill, weapon, finesse, vitality, protection, count)| {
             format!(
-                "skill = {skill}\nweapon = \"{weapon}\"\nfinesse = {finesse}\nvitality = {vitality}\nprotection = {protection}\n"
+                "skill = {skill}\nweapon = \"{weapon}\"\nfinesse = {finesse}\nvitality = {vitality}\nprotection = {protection}\ncount = {count}\nbackup = \"dagger\"\nbackup_skill = 2\n"
             )
         })
 }
@@ -341,11 +342,14 @@ proptest! {
     #[test]
     fn cards_duels_end_and_seats_are_fair(
         reshuffle in pick(&["when_empty", "every_round"]),
+        distance in pick(&["0", "0", "30"]),
         a in cards_fighter(),
         b in cards_fighter(),
         seed in any::<u64>(),
     ) {
-        let o = format!("reshuffle = \"{reshuffle}\"\nmax_rounds = 30\n");
+        // A band on one side or a start 30 yards apart; a matchup the rules refuse (two
+        // bands, a band apart) is skipped.
+        let o = format!("reshuffle = \"{reshuffle}\"\nmax_rounds = 30\ndistance = {distance}\n");
         let Some((r, ab, ba)) = build::<Cards>(&o, &a, &b) else { return Ok(()); };
         assert!(r.exact(&ab).is_none());
         let (pa, pb) = monte_carlo(&r, &ab, seed);

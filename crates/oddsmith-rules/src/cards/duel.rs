@@ -987,7 +987,7 @@ pub fn resolve<R: Roller, T: Tally>(
     if legal && attack_moves_range(o, &a, d.as_ref()) {
         shift(s, step);
     }
-    if legal && a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)) {
+    if legal && a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(o, d.man)) {
         // The defender steps back, the attacker does not step forward (digest G6).
         shift(s, -step);
     }
@@ -1042,16 +1042,16 @@ pub(super) fn change(m: &Matchup, s: &mut State, rs: &mut [SideRound; 2], side: 
 fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     o.unopposed_attack_closes_range
         && matches!(a.man, Man::Attack | Man::ShieldBash)
-        && !d.is_some_and(|d| steps_back(d.man) || d.man == Man::ParryNoStep)
+        && !d.is_some_and(|d| steps_back(o, d.man) || d.man == Man::ParryNoStep)
 }
 
 /// Whether a defence includes a step back (§Range: "normal parries and blocks are considered
 /// to take a step back, even if the maneuver fails").
-fn steps_back(d: Man) -> bool {
+fn steps_back(o: &CardsOptions, d: Man) -> bool {
     matches!(
         d,
         Man::Parry | Man::Block | Man::Seize | Man::HandBlock | Man::BlockGrab
-    )
+    ) || (d == Man::Dodge && o.dodge_steps_back)
 }
 
 /// Whether the register's announced maneuvers moved the range, so the tactics see the new
@@ -1059,7 +1059,7 @@ fn steps_back(d: Man) -> bool {
 pub(super) fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     immediate(a, d)
         || attack_moves_range(o, a, d)
-        || (a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(d.man)))
+        || (a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(o, d.man)))
 }
 
 /// Whether a maneuver resolves immediately (and so re-syncs what the tactics know). A

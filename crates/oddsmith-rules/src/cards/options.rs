@@ -89,6 +89,11 @@ crate::options! {
             "true",
             "§Basic Maneuvers Melee Dodge (-2, no force, outside the weapon's maximum maneuvers, once per round)",
         ),
+        /// §Basic Maneuvers Melee Dodge: the dodge is "jumping backwards", a step back.
+        dodge_steps_back: bool = true => (
+            "true",
+            "§Basic Maneuvers Melee Dodge, \"jumping backwards out of the way of an attack\": a dodge steps back, so an attack it meets does not move the range (§Range) | false = a dodge is no step back (the range moves as for an unopposed attack)",
+        ),
         /// §Complex Maneuvers: Parry/Seize the Initiative.
         seize_the_initiative: bool = true => (
             "true",

@@ -310,14 +310,18 @@ fn off_hand_example() {
 #[test]
 fn unopposed_attack_closes_range_option() {
     assert!(CardsOptions::default().unopposed_attack_closes_range, "the seed's reading");
-    // Answered by a dodge (no step back): the range moves too.
-    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(DEVON), &spec(SOLDIER));
-    let mut s = r.start(&m);
-    let mut rs = rounds([&[], &[]]);
-    let mut rng = stream(6, 1);
-    let mut dice = RngRoller::new(&mut rng);
-    resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(-4), 0), Some(decl(Man::Dodge, Card::plain(5), 0)), &mut dice);
-    assert_eq!(s.range, 0, "a dodge includes no step back");
+    // Answered by a dodge: "jumping backwards" steps back, so the range holds; under
+    // `dodge_steps_back = false` it moves as for an unopposed attack.
+    for (flag, want) in [(true, 1), (false, 0)] {
+        let o = opts(|o| o.dodge_steps_back = flag);
+        let (r, m) = pair::<Cards>(o, &spec(DEVON), &spec(SOLDIER));
+        let mut s = r.start(&m);
+        let mut rs = rounds([&[], &[]]);
+        let mut rng = stream(6, 1);
+        let mut dice = RngRoller::new(&mut rng);
+        resolve0(&r, &m, &mut s, &mut rs, decl(Man::Attack, Card::plain(-4), 0), Some(decl(Man::Dodge, Card::plain(5), 0)), &mut dice);
+        assert_eq!(s.range, want, "dodge_steps_back = {flag}");
+    }
     for (flag, want) in [(false, 1), (true, 0)] {
         let o = opts(|o| o.unopposed_attack_closes_range = flag);
         let (r, m) = pair::<Cards>(o, &spec(DEVON), &spec(SOLDIER));
@@ -725,7 +729,7 @@ fn no_exact_duel_and_deck_errors() {
 }
 
 /// Seed §Range: "an attacker choosing not to step forward has a –2 modifier to his attack".
-/// Against a defence that steps back the range grows by one; against a parry without stepping
+/// Against a defence that steps back (a dodge jumps back) the range grows by one; against a parry without stepping
 /// back, or no defence, it stays (digest G6: "both decline: 0").
 #[test]
 fn attack_without_stepping_forward() {
@@ -738,7 +742,7 @@ fn attack_without_stepping_forward() {
     for (answer, want) in [
         (Some(Man::Parry), 3),
         (Some(Man::ParryNoStep), 2),
-        (Some(Man::Dodge), 2),
+        (Some(Man::Dodge), 3),
         (None, 2),
     ] {
         let mut s = r.start(&m);

@@ -46,10 +46,8 @@ impl<R: RngCore> Roller for RngRoller<'_, R> {
     }
 }
 
-/// A roller that replays a fixed tape of faces and notes when it runs past the end.
-///
-/// Exact solvers enumerate every tape: run the step with a prefix; if it asked for more dice
-/// than the prefix holds, extend the prefix with every face and run again.
+/// A roller that replays a fixed tape of faces and notes when it runs past the end (face 1
+/// from there on), e.g. to check that a step reads no dice.
 #[derive(Debug, Default)]
 pub struct TapeRoller<'a> {
     tape: &'a [u32],
@@ -83,32 +81,85 @@ impl Roller for TapeRoller<'_> {
     }
 }
 
+/// The roller [`enumerate`] runs a step with: it replays the faces chosen so far and, past
+/// them, chooses face 1 of every further die and notes the die (its sides and the probability
+/// of the faces so far), so that one run of the step reaches one leaf.
+#[derive(Debug, Default)]
+pub struct Odometer {
+    /// The faces of this run's dice, in the order the step read them.
+    faces: Vec<u32>,
+    /// The sides of each of those dice.
+    sides: Vec<u32>,
+    /// The probability of the faces up to and including each die (`1/s₁/s₂/…`, divided in
+    /// that order).
+    probs: Vec<f64>,
+    /// Dice read in this run.
+    pos: usize,
+}
+
+impl Roller for Odometer {
+    #[inline]
+    fn roll(&mut self, sides: u32) -> u32 {
+        let pos = self.pos;
+        self.pos += 1;
+        if let Some(&v) = self.faces.get(pos) {
+            return v;
+        }
+        let p = self.probs.last().copied().unwrap_or(1.0) / f64::from(sides);
+        self.faces.push(1);
+        self.sides.push(sides);
+        self.probs.push(p);
+        1
+    }
+}
+
+impl Odometer {
+    /// Moves to the next sequence of faces in lexicographic order (the last die with a face
+    /// left turns to its next face, the dice after it are read afresh); `false` after the last.
+    #[inline]
+    fn advance(&mut self) -> bool {
+        self.pos = 0;
+        while let (Some(face), Some(&sides)) = (self.faces.last_mut(), self.sides.last()) {
+            if *face < sides {
+                *face += 1;
+                return true;
+            }
+            self.faces.pop();
+            self.sides.pop();
+            self.probs.pop();
+        }
+        false
+    }
+}
+
 /// Calls `f` once for every sequence of faces the step asks for, with its probability.
 ///
-/// `step` is run with a [`TapeRoller`]; whenever it reads past the tape, the enumeration
-/// branches on every face of the die it asked for. Outcomes are reported in a fixed order.
-pub fn enumerate<T>(mut step: impl FnMut(&mut TapeRoller<'_>) -> T, mut f: impl FnMut(T, f64)) {
-    fn go<T>(
-        tape: &mut Vec<u32>,
-        p: f64,
-        step: &mut impl FnMut(&mut TapeRoller<'_>) -> T,
-        f: &mut impl FnMut(T, f64),
-    ) {
-        let mut r = TapeRoller::new(tape);
-        let out = step(&mut r);
-        match r.wanted {
-            None => f(out, p),
-            Some(sides) => {
-                let q = p / f64::from(sides);
-                for face in 1..=sides {
-                    tape.push(face);
-                    go(tape, q, step, f);
-                    tape.pop();
-                }
-            }
+/// `step` is run with an [`Odometer`] roller: it reads the faces chosen so far and face 1 for
+/// every die past them, so each run ends at one leaf; the next run turns the last die that has
+/// a face left to that face. Outcomes are reported in lexicographic order of their faces (the
+/// order of a depth-first walk that branches on every face of each die in turn), each leaf's
+/// probability is `1/s₁/s₂/…` divided in die order, and the step runs once per leaf (a
+/// re-run per branching die would cost a run per inner node of the tree as well).
+pub fn enumerate<T>(mut step: impl FnMut(&mut Odometer) -> T, mut f: impl FnMut(T, f64)) {
+    let mut odo = Odometer {
+        faces: Vec::with_capacity(16),
+        sides: Vec::with_capacity(16),
+        probs: Vec::with_capacity(16),
+        pos: 0,
+    };
+    loop {
+        let out = step(&mut odo);
+        f(out, odo.probs.last().copied().unwrap_or(1.0));
+        // A step reads every face it was given (the faces chosen are the ones it read).
+        debug_assert_eq!(
+            odo.pos,
+            odo.faces.len(),
+            "a step read fewer dice than before"
+        );
+        if !odo.advance() {
+            return;
         }
     }
-    go(&mut Vec::new(), 1.0, &mut step, &mut f);
 }
 
 #[cfg(test)]

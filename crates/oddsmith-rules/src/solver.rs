@@ -407,11 +407,12 @@ impl<S: Copy + Ord + Hash, T> Accumulator<S, T> {
     fn len(&self) -> usize {
         self.items.len()
     }
+    /// The states in order, in a vector of their own (the working storage is kept, so it
+    /// does not grow again from nothing on the next use).
     fn take_sorted(&mut self) -> Vec<(S, T, f64)> {
         self.index.clear();
-        let mut v = std::mem::take(&mut self.items);
-        v.sort_unstable_by_key(|a| a.0);
-        v
+        self.items.sort_unstable_by_key(|a| a.0);
+        self.items.drain(..).collect()
     }
 }
 

@@ -93,7 +93,7 @@ fn out_of_supply(f: &Fighter, ms: &MState) -> bool {
 }
 
 /// One creature's state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialOrd, Ord)]
 pub struct MState {
     /// Current HP (kept at or above the Death Point).
     pub hp: i16,
@@ -112,7 +112,7 @@ pub struct MState {
 }
 
 /// The whole duel state between steps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialOrd, Ord)]
 pub struct State {
     /// Round number; 0 while rolling HP.
     pub round: u32,
@@ -139,6 +139,106 @@ pub struct State {
     pub moved: u8,
     /// Sides whose retreater was caught and fights on (bit per side, G-24).
     pub caught: u8,
+}
+
+impl MState {
+    /// The four 16-bit fields in one word and the three 8-bit ones in another: equal states
+    /// have equal words and the other way round, so comparing and hashing them is two integer
+    /// operations each (the exact solver compares and hashes states for every transition).
+    #[inline]
+    fn words(&self) -> (u64, u32) {
+        // Destructured so that a new field does not compile until it is packed here too.
+        let MState {
+            hp,
+            max,
+            tally,
+            mp2,
+            buff,
+            act,
+            thrown,
+        } = *self;
+        (
+            u64::from(hp as u16)
+                | u64::from(max as u16) << 16
+                | u64::from(tally as u16) << 32
+                | u64::from(mp2 as u16) << 48,
+            u32::from(buff as u8) | u32::from(act) << 8 | u32::from(thrown) << 16,
+        )
+    }
+}
+
+impl PartialEq for MState {
+    #[inline]
+    fn eq(&self, o: &Self) -> bool {
+        self.words() == o.words()
+    }
+}
+
+impl std::hash::Hash for MState {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let (a, b) = self.words();
+        h.write_u64(a ^ u64::from(b).rotate_left(40));
+    }
+}
+
+impl State {
+    /// The fields beside the creatures in two words (equal iff those fields are).
+    #[inline]
+    fn head(&self) -> [u64; 2] {
+        // Destructured so that a new field does not compile until it is packed here too.
+        let State {
+            round,
+            stage,
+            init_i,
+            seg,
+            sub,
+            slot,
+            atk,
+            snap,
+            m: _,
+            dist,
+            moved,
+            caught,
+        } = *self;
+        [
+            u64::from(round)
+                | u64::from(stage) << 32
+                | u64::from(init_i) << 40
+                | u64::from(seg) << 48
+                | u64::from(sub) << 56,
+            u64::from(slot)
+                | u64::from(atk) << 8
+                | u64::from(snap) << 16
+                | u64::from(dist) << 24
+                | u64::from(moved) << 40
+                | u64::from(caught) << 48,
+        ]
+    }
+}
+
+impl PartialEq for State {
+    /// Field by field, through [`State::head`] and [`MState::words`].
+    #[inline]
+    fn eq(&self, o: &Self) -> bool {
+        self.head() == o.head()
+            && (0..2).all(|i| (0..MAX_BAND).all(|j| self.m[i][j].words() == o.m[i][j].words()))
+    }
+}
+
+impl std::hash::Hash for State {
+    /// Every field, packed into a few words (consistent with `Eq`: equal states hash alike).
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let [a, b] = self.head();
+        h.write_u64(a);
+        h.write_u64(b);
+        for side in &self.m {
+            for c in side {
+                c.hash(h);
+            }
+        }
+    }
 }
 
 pub use crate::outcome::{NoTally, Tally};

@@ -1,0 +1,53 @@
+//! One reference duel, many times, on one stream and one thread: the workload to profile with
+//! callgrind (instruction counts do not move with the machine's load).
+//!
+//! `cargo run --release -p oddsmith-benches --example profile -- RULESET [DUELS]` (RULESET one
+//! of draft, gamecraft, d20, openrpg, cards; DUELS 200,000 unless given), e.g.
+//! `valgrind --tool=callgrind target/release/examples/profile draft 200000`. It prints a
+//! checksum of the outcomes (wins, draws, rounds, damage, hits), so a faster `step` can be
+//! seen to give the very same duels for the same stream.
+
+use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
+use oddsmith_dice::stream;
+use oddsmith_rules::{RngRoller, Ruleset};
+
+/// Runs `duels` duels of `m` on stream 0 of seed 1 and prints their checksum.
+fn run<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
+    let mut rng = stream(1, 0);
+    let mut roller = RngRoller::new(&mut rng);
+    let mut wins = [0u64; 3];
+    let mut sum = 0u64;
+    for _ in 0..duels {
+        let o = rules.duel(m, &mut roller);
+        wins[o.winner as usize] += 1;
+        let fields = [o.ending as u32, o.rounds]
+            .into_iter()
+            .chain(o.damage)
+            .chain(o.hits)
+            .chain(o.attacks)
+            .chain(o.counters);
+        for x in fields {
+            sum = (sum.rotate_left(7) ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    println!(
+        "{name}: {duels} duels, A {} B {} draw {}, checksum {sum:016x}",
+        wins[0], wins[1], wins[2]
+    );
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let ruleset = args.next().unwrap_or_else(|| "draft".into());
+    let duels = args.next().map_or(200_000, |n| {
+        n.replace('_', "").parse().expect("DUELS is a count")
+    });
+    match ruleset.as_str() {
+        "draft" => run("draft_d1", &draft_d1(), duels),
+        "gamecraft" => run("gamecraft_d1", &gamecraft_d1(), duels),
+        "d20" => run("d20_reference", &d20_reference(), duels),
+        "openrpg" => run("openrpg_r1", &openrpg_r1(), duels),
+        "cards" => run("cards_reference", &cards_reference(), duels),
+        other => panic!("unknown ruleset {other:?} (draft, gamecraft, d20, openrpg, cards)"),
+    }
+}

@@ -15,7 +15,11 @@ fn main() {
                 let p = f.path();
                 if p.extension().is_some_and(|e| e == "toml") {
                     let folder = d.file_name().to_string_lossy().into_owned();
-                    let stem = p.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+                    let stem = p
+                        .file_stem()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned();
                     found.push((format!("{folder}/{stem}"), p.canonicalize().unwrap_or(p)));
                 }
             }
@@ -24,7 +28,11 @@ fn main() {
     found.sort();
     let mut s = String::from("&[\n");
     for (name, path) in found {
-        let _ = writeln!(s, "    ({name:?}, include_str!({:?})),", path.display().to_string());
+        let _ = writeln!(
+            s,
+            "    ({name:?}, include_str!({:?})),",
+            path.display().to_string()
+        );
     }
     s.push(']');
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("bundled.rs");

@@ -174,14 +174,18 @@ fn descend_array(
                     a.remove(*i);
                     return Ok(());
                 }
-                return Err(EditError(format!("{here}.{i}: expected a key after the index")));
+                return Err(EditError(format!(
+                    "{here}.{i}: expected a key after the index"
+                )));
             }
-            let t = a
-                .get_mut(*i)
-                .ok_or_else(|| EditError(format!("{here}: there are {n} entries, not {}", i + 1)))?;
+            let t = a.get_mut(*i).ok_or_else(|| {
+                EditError(format!("{here}: there are {n} entries, not {}", i + 1))
+            })?;
             put(t, rest, item)
         }
-        _ => Err(EditError(format!("{here}: a list of tables needs an index"))),
+        _ => Err(EditError(format!(
+            "{here}: a list of tables needs an index"
+        ))),
     }
 }
 
@@ -214,7 +218,10 @@ fn get_mut<'a>(root: &'a mut Table, path: &[Step]) -> Result<Option<&'a mut Item
 fn key<'a>(s: Option<&'a Step>, path: &[Step]) -> Result<&'a str, EditError> {
     match s {
         Some(Step::Key(k)) => Ok(k),
-        _ => Err(EditError(format!("{}: a path starts with a key", dotted(path)))),
+        _ => Err(EditError(format!(
+            "{}: a path starts with a key",
+            dotted(path)
+        ))),
     }
 }
 
@@ -249,7 +256,14 @@ fn to_toml(v: &Json) -> Result<Value, EditError> {
 const ENVELOPE: [&str; 4] = ["name", "description", "trials", "seed"];
 /// The study sections a comparison part may not hold (and `precision`, which a comparison
 /// file does not take).
-const NOT_IN_PART: [&str; 6] = ["sweep", "balance", "tournament", "assert", "check", "precision"];
+const NOT_IN_PART: [&str; 6] = [
+    "sweep",
+    "balance",
+    "tournament",
+    "assert",
+    "check",
+    "precision",
+];
 
 /// The house-rule comparison file of scenario `text` (variant `A`) against variant `B` (the
 /// same with `b` set: the B column's paths and values), run on common random numbers by the
@@ -309,8 +323,18 @@ mod tests {
 
     #[test]
     fn set_keeps_comments_and_layout() {
-        let t = apply(TEXT, &[Op::Set { path: k("fighters.knight.skill"), value: json!(8) }]).unwrap();
-        assert_eq!(t, TEXT.replace("skill = 6 # veteran", "skill = 8 # veteran"));
+        let t = apply(
+            TEXT,
+            &[Op::Set {
+                path: k("fighters.knight.skill"),
+                value: json!(8),
+            }],
+        )
+        .unwrap();
+        assert_eq!(
+            t,
+            TEXT.replace("skill = 6 # veteran", "skill = 8 # veteran")
+        );
     }
 
     #[test]
@@ -318,9 +342,18 @@ mod tests {
         let t = apply(
             TEXT,
             &[
-                Op::Set { path: k("options.wound_penalties"), value: json!(false) },
-                Op::Set { path: k("fighters.knight.weapon"), value: json!(null) },
-                Op::Set { path: k("matchup.0.name"), value: json!("n") },
+                Op::Set {
+                    path: k("options.wound_penalties"),
+                    value: json!(false),
+                },
+                Op::Set {
+                    path: k("fighters.knight.weapon"),
+                    value: json!(null),
+                },
+                Op::Set {
+                    path: k("matchup.0.name"),
+                    value: json!("n"),
+                },
             ],
         )
         .unwrap();
@@ -336,8 +369,14 @@ mod tests {
         let t = apply(
             TEXT,
             &[
-                Op::Copy { from: k("fighters.knight"), to: k("fighters.squire") },
-                Op::Push { path: k("matchup"), value: json!({"name": "k vs s", "a": "knight", "b": "squire"}) },
+                Op::Copy {
+                    from: k("fighters.knight"),
+                    to: k("fighters.squire"),
+                },
+                Op::Push {
+                    path: k("matchup"),
+                    value: json!({"name": "k vs s", "a": "knight", "b": "squire"}),
+                },
             ],
         )
         .unwrap();
@@ -345,28 +384,61 @@ mod tests {
         assert_eq!(v["fighters"]["squire"]["skill"].as_integer(), Some(6));
         assert_eq!(v["matchup"].as_array().unwrap().len(), 2);
         // Removing a matchup by index.
-        let t = apply(&t, &[Op::Set { path: k("matchup.0"), value: json!(null) }]).unwrap();
+        let t = apply(
+            &t,
+            &[Op::Set {
+                path: k("matchup.0"),
+                value: json!(null),
+            }],
+        )
+        .unwrap();
         let v: toml::Value = toml::from_str(&t).unwrap();
         assert_eq!(v["matchup"][0]["name"].as_str(), Some("k vs s"));
     }
 
     #[test]
     fn bad_paths_are_errors() {
-        assert!(apply(TEXT, &[Op::Set { path: k("name.x"), value: json!(1) }]).is_err());
-        assert!(apply(TEXT, &[Op::Copy { from: k("fighters.nobody"), to: k("fighters.x") }]).is_err());
+        assert!(
+            apply(
+                TEXT,
+                &[Op::Set {
+                    path: k("name.x"),
+                    value: json!(1)
+                }]
+            )
+            .is_err()
+        );
+        assert!(
+            apply(
+                TEXT,
+                &[Op::Copy {
+                    from: k("fighters.nobody"),
+                    to: k("fighters.x")
+                }]
+            )
+            .is_err()
+        );
         assert!(apply("a = [", &[]).is_err());
     }
 
     #[test]
     fn ab_comparison_has_both_variants() {
-        let c = ab_comparison(TEXT, &[(k("options.exhaustion"), json!(true))]).unwrap().unwrap();
+        let c = ab_comparison(TEXT, &[(k("options.exhaustion"), json!(true))])
+            .unwrap()
+            .unwrap();
         let v: toml::Value = toml::from_str(&c).unwrap();
         assert_eq!(v["name"].as_str(), Some("x"));
         assert!(v.get("compare").is_some());
-        assert_eq!(v["variants"]["A"]["fighters"]["knight"]["skill"].as_integer(), Some(6));
+        assert_eq!(
+            v["variants"]["A"]["fighters"]["knight"]["skill"].as_integer(),
+            Some(6)
+        );
         assert_eq!(v["variants"]["B"]["from"].as_str(), Some("A"));
         assert_eq!(v["variants"]["B"]["ruleset"].as_str(), Some("draft"));
-        assert_eq!(v["variants"]["B"]["options"]["exhaustion"].as_bool(), Some(true));
+        assert_eq!(
+            v["variants"]["B"]["options"]["exhaustion"].as_bool(),
+            Some(true)
+        );
         assert_eq!(ab_comparison(TEXT, &[]).unwrap(), None);
     }
 }

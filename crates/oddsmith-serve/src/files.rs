@@ -118,7 +118,10 @@ mod tests {
     use super::*;
 
     fn temp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("oddsmith-serve-files-{name}-{}", std::process::id()));
+        let d = std::env::temp_dir().join(format!(
+            "oddsmith-serve-files-{name}-{}",
+            std::process::id()
+        ));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(d.join("sub")).unwrap();
         d
@@ -128,10 +131,23 @@ mod tests {
     fn traversal_is_refused() {
         let d = temp("trav");
         let f = Folder::new(&d).unwrap();
-        for bad in ["../x.toml", "/etc/passwd", "sub/../../x", "", "a\\..\\b", "./x"] {
-            assert!(matches!(f.resolve(bad), Err(FileError::Outside(_))), "{bad}");
+        for bad in [
+            "../x.toml",
+            "/etc/passwd",
+            "sub/../../x",
+            "",
+            "a\\..\\b",
+            "./x",
+        ] {
+            assert!(
+                matches!(f.resolve(bad), Err(FileError::Outside(_))),
+                "{bad}"
+            );
         }
-        assert_eq!(f.resolve("sub/a.toml").unwrap(), f.root().join("sub/a.toml"));
+        assert_eq!(
+            f.resolve("sub/a.toml").unwrap(),
+            f.root().join("sub/a.toml")
+        );
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink("/tmp", d.join("out")).unwrap();
@@ -151,10 +167,19 @@ mod tests {
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(d.join("s.toml"), "a = 3\n").unwrap();
-        assert!(matches!(f.save("s.toml", "a = 4\n", t2, false), Err(FileError::Changed(_))));
-        assert_eq!(std::fs::read_to_string(d.join("s.toml")).unwrap(), "a = 3\n");
+        assert!(matches!(
+            f.save("s.toml", "a = 4\n", t2, false),
+            Err(FileError::Changed(_))
+        ));
+        assert_eq!(
+            std::fs::read_to_string(d.join("s.toml")).unwrap(),
+            "a = 3\n"
+        );
         f.save("s.toml", "a = 4\n", t2, true).unwrap();
-        assert_eq!(std::fs::read_to_string(d.join("s.toml")).unwrap(), "a = 4\n");
+        assert_eq!(
+            std::fs::read_to_string(d.join("s.toml")).unwrap(),
+            "a = 4\n"
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 }

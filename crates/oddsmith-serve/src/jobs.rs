@@ -60,7 +60,9 @@ impl Job {
 
     /// Waits for a worker; `None` when the job was cancelled while waiting.
     pub fn permit(&self) -> Option<Permit<'_>> {
-        self.gate.acquire(&self.cancel).map(|()| Permit { gate: &self.gate })
+        self.gate
+            .acquire(&self.cancel)
+            .map(|()| Permit { gate: &self.gate })
     }
 
     /// Publishes a finished stage.

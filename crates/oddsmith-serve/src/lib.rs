@@ -126,7 +126,11 @@ pub enum ServeError {
 
 /// Where to listen: `host` is only taken when `explicit_host` is set (the user typed
 /// `--host`); otherwise only loopback addresses are accepted.
-pub fn bind_address(host: IpAddr, port: u16, explicit_host: bool) -> Result<SocketAddr, ServeError> {
+pub fn bind_address(
+    host: IpAddr,
+    port: u16,
+    explicit_host: bool,
+) -> Result<SocketAddr, ServeError> {
     if !host.is_loopback() && !explicit_host {
         return Err(ServeError::NotLoopback(host));
     }

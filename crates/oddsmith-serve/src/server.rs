@@ -67,7 +67,9 @@ impl<E: Engine> Server<E> {
     ) -> std::io::Result<()> {
         let me = self.clone();
         let app = router(self);
-        let r = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+        let r = axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await;
         me.jobs.cancel_all();
         r
     }
@@ -91,8 +93,19 @@ pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
     let max = s.limits.max_body;
     Router::new()
         .route("/", get(index::<E>))
-        .route("/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
-        .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }))
+        .route(
+            "/app.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    APP_JS,
+                )
+            }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
+        )
         .route("/api/catalog", get(catalog::<E>))
         .route("/api/ruleset/{id}", get(ruleset::<E>))
         .route("/api/open", get(open::<E>))
@@ -138,32 +151,51 @@ fn ok(v: Value) -> Answer {
 /// is not this server's (a DNS-rebinding page).
 async fn guard<E: Engine>(State(s): State<Arc<Server<E>>>, req: Request, next: Next) -> Response {
     let h = req.headers();
-    let host = h.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let host = h
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     let name = host.rsplit_once(':').map_or(host, |(n, _)| n);
     if !host_allowed(name) {
-        return Fail(StatusCode::FORBIDDEN, format!("host {host} is not this explorer")).into_response();
+        return Fail(
+            StatusCode::FORBIDDEN,
+            format!("host {host} is not this explorer"),
+        )
+        .into_response();
     }
     if req.method() == Method::POST {
         let token = h.get("x-oddsmith-token").and_then(|v| v.to_str().ok());
         if token != Some(s.token.as_str()) {
-            return Fail(StatusCode::FORBIDDEN, "missing or wrong session token".into()).into_response();
+            return Fail(
+                StatusCode::FORBIDDEN,
+                "missing or wrong session token".into(),
+            )
+            .into_response();
         }
         let origin = h.get(header::ORIGIN).and_then(|v| v.to_str().ok());
         if origin != Some(format!("http://{host}").as_str()) {
-            return Fail(StatusCode::FORBIDDEN, "cross-origin request refused".into()).into_response();
+            return Fail(StatusCode::FORBIDDEN, "cross-origin request refused".into())
+                .into_response();
         }
     }
     let mut r = next.run(req).await;
     let hs = r.headers_mut();
     hs.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    hs.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    hs.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
     r
 }
 
 /// Names a request may reach the explorer by: loopback names and addresses, or an address
 /// (the explicit `--host`).
 fn host_allowed(name: &str) -> bool {
-    name == "localhost" || name.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok()
+    name == "localhost"
+        || name
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok()
 }
 
 async fn index<E: Engine>(State(s): State<Arc<Server<E>>>) -> Response {
@@ -174,7 +206,9 @@ async fn index<E: Engine>(State(s): State<Arc<Server<E>>>) -> Response {
 
 /// JSON safe inside a `<script>` element.
 fn escape_script(s: &str) -> String {
-    s.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+    s.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
 }
 
 async fn catalog<E: Engine>(State(s): State<Arc<Server<E>>>) -> Answer {
@@ -182,10 +216,16 @@ async fn catalog<E: Engine>(State(s): State<Arc<Server<E>>>) -> Answer {
     ok(json!({ "bundled": names, "rulesets": s.engine.rulesets(), "file": s.file }))
 }
 
-async fn ruleset<E: Engine>(State(s): State<Arc<Server<E>>>, UrlPath(id): UrlPath<String>) -> Answer {
+async fn ruleset<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    UrlPath(id): UrlPath<String>,
+) -> Answer {
     let e = s.engine.clone();
     let v = blocking(move || e.ruleset(&id)).await?;
-    v.map_or_else(|| Err(Fail(StatusCode::NOT_FOUND, "no such ruleset".into())), ok)
+    v.map_or_else(
+        || Err(Fail(StatusCode::NOT_FOUND, "no such ruleset".into())),
+        ok,
+    )
 }
 
 #[derive(Deserialize)]
@@ -197,24 +237,36 @@ struct OpenQuery {
 
 async fn open<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<OpenQuery>) -> Answer {
     if let Some(b) = q.bundled {
-        let text = bundled::bundled(&b).ok_or(Fail(StatusCode::NOT_FOUND, format!("no bundled scenario {b}")))?;
+        let text = bundled::bundled(&b).ok_or(Fail(
+            StatusCode::NOT_FOUND,
+            format!("no bundled scenario {b}"),
+        ))?;
         let file = format!("{}.toml", b.rsplit('/').next().unwrap_or(&b));
-        return ok(json!({ "text": text, "file": file, "mtime": null, "source": format!("bundled {b}") }));
+        return ok(
+            json!({ "text": text, "file": file, "mtime": null, "source": format!("bundled {b}") }),
+        );
     }
     if let Some(id) = q.template {
         let text = s
             .engine
             .template(&id)
             .ok_or(Fail(StatusCode::NOT_FOUND, format!("no ruleset {id}")))?;
-        return ok(json!({ "text": text, "file": format!("{id}-starter.toml"), "mtime": null, "source": format!("template {id}") }));
+        return ok(
+            json!({ "text": text, "file": format!("{id}-starter.toml"), "mtime": null, "source": format!("template {id}") }),
+        );
     }
-    let rel = q.file.ok_or(Fail(StatusCode::BAD_REQUEST, "open what?".into()))?;
+    let rel = q
+        .file
+        .ok_or(Fail(StatusCode::BAD_REQUEST, "open what?".into()))?;
     let (text, mtime) = s.folder.read(&rel, s.limits.max_body)?;
     ok(json!({ "text": text, "file": rel, "mtime": millis(mtime), "source": rel }))
 }
 
 /// Serves a file of the scenario's folder, read-only (the report folder and its charts).
-async fn file<E: Engine>(State(s): State<Arc<Server<E>>>, UrlPath(path): UrlPath<String>) -> Answer {
+async fn file<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    UrlPath(path): UrlPath<String>,
+) -> Answer {
     let p = s.folder.resolve(&path)?;
     let q = p.clone();
     let bytes = blocking(move || std::fs::read(q))
@@ -250,7 +302,10 @@ fn file_name(f: &Option<String>) -> String {
     f.clone().unwrap_or_else(|| "scenario.toml".into())
 }
 
-async fn check<E: Engine>(State(s): State<Arc<Server<E>>>, axum::Json(b): axum::Json<TextBody>) -> Answer {
+async fn check<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<TextBody>,
+) -> Answer {
     let e = s.engine.clone();
     let file = file_name(&b.file);
     let t0 = std::time::Instant::now();
@@ -299,13 +354,20 @@ pub fn stages(trials: u64) -> Vec<u64> {
 }
 
 /// Starts the page's preview job (cancelling its previous one); the page polls `/api/job`.
-async fn run<E: Engine>(State(s): State<Arc<Server<E>>>, axum::Json(b): axum::Json<RunBody>) -> Answer {
+async fn run<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<RunBody>,
+) -> Answer {
     if b.page.is_empty() || b.page.len() > 64 {
-        return Err(Fail(StatusCode::BAD_REQUEST, "a page id of 1 to 64 characters".into()));
+        return Err(Fail(
+            StatusCode::BAD_REQUEST,
+            "a page id of 1 to 64 characters".into(),
+        ));
     }
     let file = file_name(&b.file);
     let pairs: Vec<(Vec<Step>, Value)> = b.b.into_iter().map(|x| (x.path, x.value)).collect();
-    let ab = edit::ab_comparison(&b.text, &pairs).map_err(|e| Fail(StatusCode::BAD_REQUEST, e.0))?;
+    let ab =
+        edit::ab_comparison(&b.text, &pairs).map_err(|e| Fail(StatusCode::BAD_REQUEST, e.0))?;
     // A fresh job first, so the page's running one stops now, before the check.
     s.jobs.cancel(&b.page);
     let e = s.engine.clone();
@@ -358,10 +420,16 @@ struct JobQuery {
     job: u64,
 }
 
-async fn job_state<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<JobQuery>) -> Answer {
+async fn job_state<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    Query(q): Query<JobQuery>,
+) -> Answer {
     match s.jobs.state(&q.page, q.job) {
         Some(st) => ok(serde_json::to_value(st).unwrap_or(Value::Null)),
-        None => Err(Fail(StatusCode::GONE, "this job was replaced by a newer one".into())),
+        None => Err(Fail(
+            StatusCode::GONE,
+            "this job was replaced by a newer one".into(),
+        )),
     }
 }
 
@@ -374,24 +442,43 @@ struct SaveBody {
     force: bool,
 }
 
-async fn save<E: Engine>(State(s): State<Arc<Server<E>>>, axum::Json(b): axum::Json<SaveBody>) -> Answer {
+async fn save<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<SaveBody>,
+) -> Answer {
     if !b.file.ends_with(".toml") {
-        return Err(Fail(StatusCode::BAD_REQUEST, "scenario files end in .toml".into()));
+        return Err(Fail(
+            StatusCode::BAD_REQUEST,
+            "scenario files end in .toml".into(),
+        ));
     }
-    let t = s.folder.save(&b.file, &b.text, from_millis(b.mtime), b.force)?;
+    let t = s
+        .folder
+        .save(&b.file, &b.text, from_millis(b.mtime), b.force)?;
     ok(json!({ "file": b.file, "mtime": millis(t) }))
 }
 
-async fn report<E: Engine>(State(s): State<Arc<Server<E>>>, axum::Json(b): axum::Json<TextBody>) -> Answer {
+async fn report<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<TextBody>,
+) -> Answer {
     let file = file_name(&b.file);
-    let stem = file.trim_end_matches(".toml").rsplit('/').next().unwrap_or("scenario").to_string();
+    let stem = file
+        .trim_end_matches(".toml")
+        .rsplit('/')
+        .next()
+        .unwrap_or("scenario")
+        .to_string();
     let rel = format!("reports/{stem}");
     let dir = s.folder.resolve(&rel)?;
     let e = s.engine.clone();
     let page = blocking(move || e.report(&file, &b.text, &dir))
         .await?
         .map_err(|e| Fail(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let name = page.file_name().and_then(|n| n.to_str()).unwrap_or("report.html");
+    let name = page
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("report.html");
     ok(json!({ "url": format!("/files/{rel}/{name}"), "folder": rel }))
 }
 

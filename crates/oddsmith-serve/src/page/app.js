@@ -73,6 +73,7 @@ async function openFrom(what) {
     const q = new URLSearchParams({ [kind]: name });
     const o = await api("GET", "/api/open?" + q);
     st.b.clear();
+    st.source = what;
     setText(o.text, o.file, o.mtime, true);
     status("opened " + o.source);
   } catch (e) { status(e.message, true); }
@@ -93,6 +94,7 @@ function changed(now) {
   clearTimeout(debounce);
   st.editSeq++;
   st.editedAt = performance.now();
+  st.firstNumberMs = null;
   debounce = setTimeout(refresh, now ? 0 : 250);
 }
 
@@ -264,6 +266,15 @@ function renderAb(ab) {
 // ---- the form ------------------------------------------------------------------------------
 
 const key = (path) => JSON.stringify(path);
+st.open = new Set();
+
+/// A folded section that stays open or closed across re-renders.
+function fold(id, title) {
+  const d = el("details", { "data-fold": id }, el("summary", {}, title));
+  d.open = st.open.has(id);
+  d.addEventListener("toggle", () => (d.open ? st.open.add(id) : st.open.delete(id)));
+  return d;
+}
 
 async function edit(ops) {
   try {
@@ -359,7 +370,7 @@ function renderForm() {
       const v = spec[d.name];
       const r = row(["fighters", name, d.name], d, v);
       if (v === undefined && d.default !== "required") {
-        const det = box.querySelector("details") || box.appendChild(el("details", {}, el("summary", {}, "more fields")));
+        const det = box.querySelector("details") || box.appendChild(fold("more:" + name, "more fields"));
         det.append(r);
       } else box.append(r);
     }
@@ -381,7 +392,7 @@ function renderForm() {
   // Options, with the file's own values first.
   f.append(el("h3", {}, "Options"));
   const opts = doc.options || {};
-  const more = el("details", {}, el("summary", {}, "every option (defaults)"));
+  const more = fold("options", "every option (defaults)");
   for (const d of info.options) {
     const r = row(["options", d.name], d, opts[d.name]);
     if (opts[d.name] === undefined && !st.b.has(key(["options", d.name]))) more.append(r); else f.append(r);

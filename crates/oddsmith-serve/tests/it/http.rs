@@ -38,7 +38,12 @@ impl Reply {
 
 impl Client {
     pub fn new(addr: SocketAddr, token: Option<String>) -> Client {
-        Client { addr, token, origin: None, host: None }
+        Client {
+            addr,
+            token,
+            origin: None,
+            host: None,
+        }
     }
 
     pub fn get(&self, path: &str) -> Reply {
@@ -53,7 +58,10 @@ impl Client {
         let host = self.host.clone().unwrap_or_else(|| self.addr.to_string());
         let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
         if let Some(b) = &body {
-            let origin = self.origin.clone().unwrap_or_else(|| format!("http://{}", self.addr));
+            let origin = self
+                .origin
+                .clone()
+                .unwrap_or_else(|| format!("http://{}", self.addr));
             req.push_str(&format!(
                 "Content-Type: application/json\r\nContent-Length: {}\r\nOrigin: {origin}\r\n",
                 b.len()
@@ -92,8 +100,16 @@ fn parse(raw: &[u8]) -> Reply {
     let chunked = headers
         .iter()
         .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
-    let body = if chunked { dechunk(body) } else { body.to_string() };
-    Reply { status, headers, body }
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    Reply {
+        status,
+        headers,
+        body,
+    }
 }
 
 fn dechunk(mut s: &str) -> String {

@@ -65,7 +65,13 @@ impl Engine for Fake {
             ..Checked::default()
         }
     }
-    fn run(&self, _f: &str, _t: &str, trials: u64, cancel: &AtomicBool) -> Result<Value, EngineError> {
+    fn run(
+        &self,
+        _f: &str,
+        _t: &str,
+        trials: u64,
+        cancel: &AtomicBool,
+    ) -> Result<Value, EngineError> {
         let c = &self.0;
         let now = c.running.fetch_add(1, Ordering::SeqCst) + 1;
         c.max_running.fetch_max(now, Ordering::SeqCst);
@@ -84,7 +90,8 @@ impl Engine for Fake {
     }
     fn report(&self, _f: &str, _t: &str, dir: &std::path::Path) -> Result<PathBuf, EngineError> {
         std::fs::create_dir_all(dir).map_err(|e| EngineError::Failed(e.to_string()))?;
-        std::fs::write(dir.join("report.html"), "<p>report</p>").map_err(|e| EngineError::Failed(e.to_string()))?;
+        std::fs::write(dir.join("report.html"), "<p>report</p>")
+            .map_err(|e| EngineError::Failed(e.to_string()))?;
         Ok(dir.join("report.html"))
     }
 }
@@ -102,7 +109,8 @@ struct Running {
 
 impl Running {
     fn start(name: &str, limits: Limits) -> Running {
-        let dir = std::env::temp_dir().join(format!("oddsmith-serve-it-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("oddsmith-serve-it-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("s.toml"), "trials = 20000\n").unwrap();
@@ -182,7 +190,13 @@ fn run_body(page: &str, text: &str) -> Value {
 
 #[test]
 fn twenty_clients_editing_for_ten_seconds() {
-    let srv = Arc::new(Running::start("load", Limits { workers: 2, ..Limits::default() }));
+    let srv = Arc::new(Running::start(
+        "load",
+        Limits {
+            workers: 2,
+            ..Limits::default()
+        },
+    ));
     let deadline = Instant::now() + Duration::from_secs(10);
     let errors = Arc::new(AtomicUsize::new(0));
     let threads: Vec<_> = (0..20)
@@ -214,7 +228,11 @@ fn twenty_clients_editing_for_ten_seconds() {
                 // The last edit's run finishes every stage.
                 let v = srv.wait(&c, &page, last, Duration::from_secs(60));
                 assert_eq!(v["cancelled"], false, "{v}");
-                assert_eq!(v["finished"].as_u64(), Some(v["stages"].as_array().unwrap().len() as u64), "{v}");
+                assert_eq!(
+                    v["finished"].as_u64(),
+                    Some(v["stages"].as_array().unwrap().len() as u64),
+                    "{v}"
+                );
             })
         })
         .collect();
@@ -223,21 +241,35 @@ fn twenty_clients_editing_for_ten_seconds() {
     }
     assert_eq!(errors.load(Ordering::SeqCst), 0);
     assert!(srv.counters.max_running.load(Ordering::SeqCst) <= 2);
-    assert!(srv.counters.cancelled.load(Ordering::SeqCst) > 0, "edits cancel running jobs");
+    assert!(
+        srv.counters.cancelled.load(Ordering::SeqCst) > 0,
+        "edits cancel running jobs"
+    );
     // Nothing left computing.
     let t = Instant::now();
     while srv.server.jobs().busy() > 0 {
-        assert!(t.elapsed() < Duration::from_secs(10), "a worker stayed busy");
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "a worker stayed busy"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
 }
 
 #[test]
 fn a_new_edit_cancels_the_running_job_and_frees_the_worker() {
-    let srv = Running::start("cancel", Limits { workers: 1, ..Limits::default() });
+    let srv = Running::start(
+        "cancel",
+        Limits {
+            workers: 1,
+            ..Limits::default()
+        },
+    );
     let c = srv.client();
     // 30 s of work if nothing stops it.
-    let long = c.post("/api/run", &run_body("p", "trials = 30000000\n")).json();
+    let long = c
+        .post("/api/run", &run_body("p", "trials = 30000000\n"))
+        .json();
     let t = Instant::now();
     while srv.counters.running.load(Ordering::SeqCst) == 0 {
         assert!(t.elapsed() < Duration::from_secs(5));
@@ -246,17 +278,35 @@ fn a_new_edit_cancels_the_running_job_and_frees_the_worker() {
     // Another page waits for the one worker …
     let other = c.post("/api/run", &run_body("q", "trials = 5000\n")).json();
     std::thread::sleep(Duration::from_millis(100));
-    let waiting = c.get(&format!("/api/job?page=q&job={}", other["job"])).json();
+    let waiting = c
+        .get(&format!("/api/job?page=q&job={}", other["job"]))
+        .json();
     assert_eq!(waiting["finished"], 0, "{waiting}");
     // … until the first page's new edit cancels its long job.
     let t = Instant::now();
     let short = c.post("/api/run", &run_body("p", "trials = 5000\n")).json();
     let gone = c.get(&format!("/api/job?page=p&job={}", long["job"]));
     assert_eq!(gone.status, 410);
-    let q = srv.wait(&c, "q", other["job"].as_u64().unwrap(), Duration::from_secs(5));
-    let p = srv.wait(&c, "p", short["job"].as_u64().unwrap(), Duration::from_secs(5));
-    assert!(t.elapsed() < Duration::from_secs(3), "the worker was freed promptly");
-    assert_eq!((q["finished"].as_u64(), p["finished"].as_u64()), (Some(1), Some(1)));
+    let q = srv.wait(
+        &c,
+        "q",
+        other["job"].as_u64().unwrap(),
+        Duration::from_secs(5),
+    );
+    let p = srv.wait(
+        &c,
+        "p",
+        short["job"].as_u64().unwrap(),
+        Duration::from_secs(5),
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "the worker was freed promptly"
+    );
+    assert_eq!(
+        (q["finished"].as_u64(), p["finished"].as_u64()),
+        (Some(1), Some(1))
+    );
     assert_eq!(p["result"]["trials"], 5000);
     assert_eq!(srv.counters.cancelled.load(Ordering::SeqCst), 1);
     assert_eq!(srv.server.jobs().busy(), 0);
@@ -266,7 +316,11 @@ fn a_new_edit_cancels_the_running_job_and_frees_the_worker() {
 fn paths_outside_the_folder_are_refused() {
     let srv = Running::start("paths", Limits::default());
     let c = srv.client();
-    std::fs::write(srv.dir.parent().unwrap().join("oddsmith-serve-secret.toml"), "secret").unwrap();
+    std::fs::write(
+        srv.dir.parent().unwrap().join("oddsmith-serve-secret.toml"),
+        "secret",
+    )
+    .unwrap();
     let name = srv.dir.file_name().unwrap().to_str().unwrap();
     for url in [
         "/api/open?file=../oddsmith-serve-secret.toml".to_string(),
@@ -276,24 +330,52 @@ fn paths_outside_the_folder_are_refused() {
         "/files/%2Fetc%2Fpasswd".to_string(),
     ] {
         let r = c.get(&url);
-        assert!(r.status == 403 || r.status == 400 || r.status == 404, "{url}: {}", r.status);
-        assert!(!r.body.contains("secret") || r.body.contains("outside"), "{url}: {}", r.body);
+        assert!(
+            r.status == 403 || r.status == 400 || r.status == 404,
+            "{url}: {}",
+            r.status
+        );
+        assert!(
+            !r.body.contains("secret") || r.body.contains("outside"),
+            "{url}: {}",
+            r.body
+        );
     }
-    let r = c.post("/api/save", &json!({ "file": "../evil.toml", "text": "x", "mtime": null }));
+    let r = c.post(
+        "/api/save",
+        &json!({ "file": "../evil.toml", "text": "x", "mtime": null }),
+    );
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(!srv.dir.parent().unwrap().join("evil.toml").exists());
     // Inside the folder: opened, saved, and refused once changed on disk.
     let o = c.get("/api/open?file=s.toml").json();
     assert_eq!(o["text"], "trials = 20000\n");
-    let s = c.post("/api/save", &json!({ "file": "s.toml", "text": "trials = 30000\n", "mtime": o["mtime"] }));
+    let s = c.post(
+        "/api/save",
+        &json!({ "file": "s.toml", "text": "trials = 30000\n", "mtime": o["mtime"] }),
+    );
     assert_eq!(s.status, 200, "{}", s.body);
-    let stale = c.post("/api/save", &json!({ "file": "s.toml", "text": "x", "mtime": o["mtime"] }));
+    let stale = c.post(
+        "/api/save",
+        &json!({ "file": "s.toml", "text": "x", "mtime": o["mtime"] }),
+    );
     assert_eq!(stale.status, 409, "{}", stale.body);
-    let forced = c.post("/api/save", &json!({ "file": "s.toml", "text": "trials = 1000\n", "mtime": o["mtime"], "force": true }));
+    let forced = c.post(
+        "/api/save",
+        &json!({ "file": "s.toml", "text": "trials = 1000\n", "mtime": o["mtime"], "force": true }),
+    );
     assert_eq!(forced.status, 200);
-    assert_eq!(std::fs::read_to_string(srv.dir.join("s.toml")).unwrap(), "trials = 1000\n");
+    assert_eq!(
+        std::fs::read_to_string(srv.dir.join("s.toml")).unwrap(),
+        "trials = 1000\n"
+    );
     // The report is written inside the folder and served read-only.
-    let rep = c.post("/api/report", &json!({ "text": "trials = 1000\n", "file": "s.toml" })).json();
+    let rep = c
+        .post(
+            "/api/report",
+            &json!({ "text": "trials = 1000\n", "file": "s.toml" }),
+        )
+        .json();
     assert_eq!(rep["url"], "/files/reports/s/report.html");
     assert_eq!(c.get("/files/reports/s/report.html").body, "<p>report</p>");
     let _ = std::fs::remove_file(srv.dir.parent().unwrap().join("oddsmith-serve-secret.toml"));
@@ -301,7 +383,14 @@ fn paths_outside_the_folder_are_refused() {
 
 #[test]
 fn oversized_requests_and_work_are_refused() {
-    let srv = Running::start("size", Limits { max_body: 64 * 1024, max_work: 1_000_000, ..Limits::default() });
+    let srv = Running::start(
+        "size",
+        Limits {
+            max_body: 64 * 1024,
+            max_work: 1_000_000,
+            ..Limits::default()
+        },
+    );
     let c = srv.client();
     let big = "#".repeat(100 * 1024);
     let r = c.post("/api/check", &json!({ "text": big }));
@@ -326,21 +415,35 @@ fn writes_need_the_token_and_the_same_origin() {
     let mut rebound = srv.client();
     rebound.host = Some("evil.example".into());
     assert_eq!(rebound.get("/api/catalog").status, 403);
-    assert_eq!(std::fs::read_to_string(srv.dir.join("s.toml")).unwrap(), "trials = 20000\n");
+    assert_eq!(
+        std::fs::read_to_string(srv.dir.join("s.toml")).unwrap(),
+        "trials = 20000\n"
+    );
     assert_eq!(srv.client().post("/api/save", &body).status, 200);
     // The page carries the token.
     let page = srv.client().get("/");
     assert!(page.body.contains(&srv.token));
-    assert!(page.header("content-type").unwrap().starts_with("text/html"));
+    assert!(
+        page.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
 }
 
 #[test]
 fn validation_errors_come_back_at_their_field() {
     let srv = Running::start("check", Limits::default());
     let c = srv.client();
-    let r = c.post("/api/check", &json!({ "text": "weapon = \"bad\"\n" })).json();
+    let r = c
+        .post("/api/check", &json!({ "text": "weapon = \"bad\"\n" }))
+        .json();
     assert_eq!(r["check"]["errors"][0]["field"], "fighters.x.weapon");
-    assert!(r["check"]["errors"][0]["message"].as_str().unwrap().contains("did you mean"));
+    assert!(
+        r["check"]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean")
+    );
     assert_eq!(r["doc"]["weapon"], "bad");
     let run = c.post("/api/run", &run_body("p", "weapon = \"bad\"\n"));
     assert_eq!(run.status, 422);

@@ -28,9 +28,11 @@ use crate::error::{InputError, ScenarioInput};
 pub(crate) fn serve(a: ServeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     let explicit = a.host.is_some();
     let host: IpAddr = match &a.host {
-        Some(h) => h
-            .parse()
-            .map_err(|_| InputError(format!("--host {h}: expected an IP address (127.0.0.1, ::1, 0.0.0.0, …)")))?,
+        Some(h) => h.parse().map_err(|_| {
+            InputError(format!(
+                "--host {h}: expected an IP address (127.0.0.1, ::1, 0.0.0.0, …)"
+            ))
+        })?,
         None => IpAddr::from([127, 0, 0, 1]),
     };
     let addr = oddsmith_serve::bind_address(host, a.port, explicit)
@@ -40,11 +42,20 @@ pub(crate) fn serve(a: ServeArgs, out: &mut dyn Write, err: &mut dyn Write) -> R
             // Read and checked as `run` reads it (size, encoding), so a bad file stops here.
             read(s)?;
             let p = Path::new(s);
-            let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            (Folder::new(dir).map_err(|e| InputError(e.to_string()))?, name)
+            (
+                Folder::new(dir).map_err(|e| InputError(e.to_string()))?,
+                name,
+            )
         }
-        None => (Folder::new(Path::new(".")).map_err(|e| InputError(e.to_string()))?, None),
+        None => (
+            Folder::new(Path::new(".")).map_err(|e| InputError(e.to_string()))?,
+            None,
+        ),
     };
     if !host.is_loopback() {
         writeln!(

@@ -56,6 +56,9 @@ pub(crate) enum Command {
         #[arg(long, value_name = "DIR", conflicts_with = "ruleset")]
         write: Option<String>,
     },
+    /// The local explorer: edit a scenario as a form or TOML in the browser and watch exact
+    /// and Monte Carlo answers update live.
+    Serve(ServeArgs),
 }
 
 // No `///` doc on the argument structs: clap would take it as the subcommand's description.
@@ -138,4 +141,21 @@ pub(crate) struct CheckArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// The scenario to open (the explorer reads and writes only inside its folder; default:
+    /// pick a bundled scenario or a template, in the current folder).
+    pub scenario: Option<String>,
+    /// Port (0: any free port).
+    #[arg(long, default_value_t = 8737)]
+    pub port: u16,
+    /// Address to listen on (default 127.0.0.1); anything but a loopback address makes the
+    /// explorer reachable from other machines and needs this flag.
+    #[arg(long)]
+    pub host: Option<String>,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
 }

@@ -88,6 +88,7 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
         } => cmd::rulesets::rulesets(ruleset, json, equipment, out),
         Command::Init { ruleset, name } => cmd::init::init(&ruleset, name, out),
         Command::Schema { ruleset, write } => cmd::schema::schema(ruleset, write, out),
+        Command::Serve(a) => cmd::serve::serve(a, out, err),
     }
 }
 

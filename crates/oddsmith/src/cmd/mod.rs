@@ -8,6 +8,7 @@ pub(crate) mod merge;
 pub(crate) mod rulesets;
 pub(crate) mod run;
 pub(crate) mod schema;
+pub(crate) mod serve;
 pub(crate) mod validate;
 
 use anyhow::{Context, Result};

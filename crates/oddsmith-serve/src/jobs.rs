@@ -1,0 +1,271 @@
+//! Job control: one run per page. Starting a page's job cancels the page's previous one (its
+//! flag is set; the engine stops at its next check and a job that has not started computing
+//! never does). At most [`crate::Limits::workers`] jobs compute at once; the rest wait for a
+//! worker, and a waiting job that is cancelled leaves without computing.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Most pages with a job remembered; the oldest is cancelled and forgotten beyond it.
+pub const MAX_PAGES: usize = 256;
+
+/// What a job has published so far (the page polls it).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct JobState {
+    /// The job's number.
+    pub job: u64,
+    /// Trials of each stage (20k → 200k → the file's).
+    pub stages: Vec<u64>,
+    /// Stages finished.
+    pub finished: usize,
+    /// The latest finished stage's run document.
+    pub result: Option<Value>,
+    /// The latest finished stage's A/B comparison document, when there is a B column.
+    pub ab: Option<Value>,
+    /// Milliseconds from the job's start to the end of each finished stage.
+    pub ms: Vec<u64>,
+    /// No more stages will come (finished, cancelled or failed).
+    pub done: bool,
+    /// The job was cancelled by a newer one.
+    pub cancelled: bool,
+    /// Why the job failed.
+    pub error: Option<String>,
+}
+
+/// One job, as its worker sees it.
+pub struct Job {
+    /// The job's number.
+    pub id: u64,
+    cancel: Arc<AtomicBool>,
+    state: Arc<Mutex<JobState>>,
+    gate: Arc<Gate>,
+    started: Instant,
+}
+
+impl Job {
+    /// The cancel flag the engine checks.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.cancel
+    }
+
+    /// Whether a newer job replaced this one.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Waits for a worker; `None` when the job was cancelled while waiting.
+    pub fn permit(&self) -> Option<Permit<'_>> {
+        self.gate
+            .acquire(&self.cancel)
+            .map(|()| Permit { gate: &self.gate })
+    }
+
+    /// Publishes a finished stage.
+    pub fn stage(&self, result: Value, ab: Option<Value>) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        let mut s = lock(&self.state);
+        s.finished += 1;
+        s.result = Some(result);
+        s.ab = ab;
+        s.ms.push(ms);
+    }
+
+    /// Marks the job done (with an error, or cancelled when its flag is set).
+    pub fn finish(&self, error: Option<String>) {
+        let mut s = lock(&self.state);
+        s.cancelled = self.cancelled();
+        s.error = error;
+        s.done = true;
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        // A worker that panicked or returned early still leaves the job done.
+        let mut s = lock(&self.state);
+        if !s.done {
+            s.cancelled = self.cancelled();
+            s.done = true;
+        }
+    }
+}
+
+/// A worker slot, given back on drop.
+pub struct Permit<'a> {
+    gate: &'a Gate,
+}
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        *lock(&self.gate.busy) -= 1;
+        self.gate.freed.notify_all();
+    }
+}
+
+/// Counts busy workers.
+struct Gate {
+    busy: Mutex<usize>,
+    freed: Condvar,
+    max: usize,
+}
+
+impl Gate {
+    fn acquire(&self, cancel: &AtomicBool) -> Option<()> {
+        let mut busy = lock(&self.busy);
+        loop {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            if *busy < self.max {
+                *busy += 1;
+                return Some(());
+            }
+            // Woken when a worker is freed; the timeout re-checks the cancel flag.
+            busy = self
+                .freed
+                .wait_timeout(busy, Duration::from_millis(50))
+                .map_or_else(|e| e.into_inner().0, |(g, _)| g);
+        }
+    }
+}
+
+struct Slot {
+    cancel: Arc<AtomicBool>,
+    state: Arc<Mutex<JobState>>,
+    touched: Instant,
+}
+
+/// Every page's latest job.
+pub struct Jobs {
+    pages: Mutex<HashMap<String, Slot>>,
+    gate: Arc<Gate>,
+    next: AtomicU64,
+}
+
+impl Jobs {
+    /// No jobs; at most `workers` computing at once.
+    pub fn new(workers: usize) -> Jobs {
+        Jobs {
+            pages: Mutex::new(HashMap::new()),
+            gate: Arc::new(Gate {
+                busy: Mutex::new(0),
+                freed: Condvar::new(),
+                max: workers.max(1),
+            }),
+            next: AtomicU64::new(1),
+        }
+    }
+
+    /// Starts `page`'s new job with these stages, cancelling its previous one.
+    pub fn start(&self, page: &str, stages: Vec<u64>) -> Job {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let state = Arc::new(Mutex::new(JobState {
+            job: id,
+            stages,
+            ..JobState::default()
+        }));
+        let mut pages = lock(&self.pages);
+        if let Some(old) = pages.insert(
+            page.to_string(),
+            Slot {
+                cancel: cancel.clone(),
+                state: state.clone(),
+                touched: Instant::now(),
+            },
+        ) {
+            old.cancel.store(true, Ordering::Relaxed);
+        }
+        if pages.len() > MAX_PAGES {
+            if let Some(oldest) = pages
+                .iter()
+                .min_by_key(|(_, s)| s.touched)
+                .map(|(k, _)| k.clone())
+            {
+                if let Some(s) = pages.remove(&oldest) {
+                    s.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        Job {
+            id,
+            cancel,
+            state,
+            gate: self.gate.clone(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Cancels `page`'s job, if any.
+    pub fn cancel(&self, page: &str) {
+        if let Some(s) = lock(&self.pages).get(page) {
+            s.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// What `page`'s job `job` has published (`None` when it is not the page's latest).
+    pub fn state(&self, page: &str, job: u64) -> Option<JobState> {
+        let mut pages = lock(&self.pages);
+        let slot = pages.get_mut(page)?;
+        slot.touched = Instant::now();
+        let s = lock(&slot.state).clone();
+        (s.job == job).then_some(s)
+    }
+
+    /// Workers computing now.
+    pub fn busy(&self) -> usize {
+        *lock(&self.gate.busy)
+    }
+
+    /// Cancels every job (at shutdown).
+    pub fn cancel_all(&self) {
+        for s in lock(&self.pages).values() {
+            s.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Locks, taking the data of a poisoned lock (a panicking worker leaves plain data behind).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_job_cancels_the_page_s_previous_one() {
+        let jobs = Jobs::new(1);
+        let a = jobs.start("p", vec![10]);
+        let b = jobs.start("p", vec![10]);
+        let other = jobs.start("q", vec![10]);
+        assert!(a.cancelled());
+        assert!(!b.cancelled() && !other.cancelled());
+        assert!(jobs.state("p", a.id).is_none());
+        b.stage(serde_json::json!(1), None);
+        b.finish(None);
+        let s = jobs.state("p", b.id).unwrap();
+        assert_eq!((s.finished, s.done, s.cancelled), (1, true, false));
+    }
+
+    #[test]
+    fn a_cancelled_job_waiting_for_a_worker_leaves() {
+        let jobs = Jobs::new(1);
+        let a = jobs.start("p", vec![]);
+        let permit = a.permit().unwrap();
+        assert_eq!(jobs.busy(), 1);
+        let b = jobs.start("q", vec![]);
+        let waiter = std::thread::spawn(move || b.permit().is_none());
+        std::thread::sleep(Duration::from_millis(60));
+        jobs.cancel("q");
+        assert!(waiter.join().unwrap());
+        drop(permit);
+        assert_eq!(jobs.busy(), 0);
+    }
+}

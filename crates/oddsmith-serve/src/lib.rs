@@ -1,0 +1,159 @@
+//! `oddsmith serve`: the local explorer. A small HTTP server (axum on tokio, HTTP/1 only, no
+//! TLS) serves one embedded page (HTML, JS and CSS, no build step, nothing from the network)
+//! where a designer edits a scenario as a form or as TOML and sees live answers: validation
+//! messages at the field, exact values at once, and a Monte Carlo preview that refines in
+//! stages (20k → 200k → the file's trials), a house-rule B column, and sweep sliders.
+//!
+//! The server knows nothing of rulesets: everything it computes goes through an [`Engine`]
+//! (the CLI implements it with its own validation, run and report code), so this crate holds
+//! only what is about serving: sessions and the per-session token, job control with
+//! cancellation ([`jobs`]), limits, path safety ([`files`]), TOML edits that keep comments
+//! ([`edit`]) and the page.
+
+pub mod bundled;
+pub mod edit;
+pub mod files;
+pub mod jobs;
+mod server;
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use server::{Server, router};
+
+/// What the server asks of the oddsmith pipeline. Every method is blocking and is called off
+/// the async runtime; `run` is called from one worker per page and checks `cancel` between
+/// its pieces of work.
+pub trait Engine: Send + Sync + 'static {
+    /// The rulesets: a JSON array of `{id, title, summary}`.
+    fn rulesets(&self) -> Value;
+    /// One ruleset's declarations (the `oddsmith rulesets ID --json` document) under `info`
+    /// and its built-in equipment tables under `equipment`; `None` for an unknown id.
+    fn ruleset(&self, id: &str) -> Option<Value>;
+    /// The `oddsmith init` starter scenario of ruleset `id`.
+    fn template(&self, id: &str) -> Option<String>;
+    /// Validates the text (as `oddsmith validate` does) and solves what can be solved exactly.
+    fn check(&self, file: &str, text: &str) -> Checked;
+    /// Runs the text with `trials` trials per run (no report) and returns the run's JSON
+    /// document (`oddsmith run --json`); gives [`EngineError::Cancelled`] once `cancel` is set.
+    fn run(
+        &self,
+        file: &str,
+        text: &str,
+        trials: u64,
+        cancel: &AtomicBool,
+    ) -> Result<Value, EngineError>;
+    /// Runs the text at its own trials and writes the report folder `dir`; returns the path of
+    /// the report's page.
+    fn report(&self, file: &str, text: &str, dir: &Path) -> Result<PathBuf, EngineError>;
+}
+
+/// An engine failure, as text for the page.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The job was cancelled (a newer edit replaced it).
+    #[error("cancelled")]
+    Cancelled,
+    /// Anything else, with its message.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What validating a text found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Checked {
+    /// The errors (empty when the text is valid).
+    pub errors: Vec<Diagnostic>,
+    /// A one-line summary (`ruleset draft, 2 fighters, 1 matchups`).
+    pub summary: String,
+    /// The ruleset id, when the text names a known one.
+    pub ruleset: Option<String>,
+    /// Runs of `trials` duels the text asks for (the work estimate's count).
+    pub runs: u64,
+    /// Trials per run the file asks for (or the default).
+    pub trials: u64,
+    /// Notes on what the loader decided.
+    pub notes: Vec<String>,
+    /// Exact results of the matchups the ruleset solves.
+    pub exact: Vec<ExactRow>,
+}
+
+/// An error placed in the text.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Diagnostic {
+    /// 1-based line (0: not placed).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// Dotted path of the field (`fighters.knight.weapon`), empty for the document.
+    pub field: String,
+    /// The message, with its suggestion ("did you mean …").
+    pub message: String,
+}
+
+/// One matchup's exact outcome probabilities.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ExactRow {
+    /// The matchup's name.
+    pub matchup: String,
+    /// P(A wins).
+    pub p_a_win: f64,
+    /// P(B wins).
+    pub p_b_win: f64,
+    /// P(draw).
+    pub p_draw: f64,
+}
+
+/// Errors starting the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A non-loopback address without the explicit permission.
+    #[error(
+        "{0} is not a loopback address: the explorer would be reachable from other machines; pass --host {0} explicitly to allow it"
+    )]
+    NotLoopback(IpAddr),
+    /// The scenario file cannot be served.
+    #[error("{0}")]
+    Scenario(String),
+    /// Binding or serving failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Where to listen: `host` is only taken when `explicit_host` is set (the user typed
+/// `--host`); otherwise only loopback addresses are accepted.
+pub fn bind_address(
+    host: IpAddr,
+    port: u16,
+    explicit_host: bool,
+) -> Result<SocketAddr, ServeError> {
+    if !host.is_loopback() && !explicit_host {
+        return Err(ServeError::NotLoopback(host));
+    }
+    Ok(SocketAddr::new(host, port))
+}
+
+/// Limits of one server.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Largest request body (bytes); also the largest scenario text.
+    pub max_body: usize,
+    /// Most duels (runs × trials) one preview stage may simulate.
+    pub max_work: u64,
+    /// Jobs computing at once (the others wait; a cancelled one never starts).
+    pub workers: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body: 1 << 20,
+            max_work: 2_000_000_000,
+            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}

@@ -1,0 +1,513 @@
+//! The HTTP routes. Reads are open to the page; every POST needs the session's token (written
+//! into the page when it is served) and a same-origin request (its `Origin` is this server),
+//! so another site open in the same browser cannot drive the explorer.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::edit::{self, Op, Step};
+use crate::files::{FileError, Folder, from_millis, millis};
+use crate::jobs::{Job, Jobs};
+use crate::{Checked, Engine, EngineError, Limits, bundled};
+
+const INDEX: &str = include_str!("page/index.html");
+const APP_JS: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// Trials of the first two preview stages (the last is the file's own).
+pub const STAGES: [u64; 2] = [20_000, 200_000];
+
+/// One explorer: the engine, the scenario's folder, the session token and the jobs.
+pub struct Server<E> {
+    engine: Arc<E>,
+    folder: Folder,
+    file: Option<String>,
+    token: String,
+    jobs: Jobs,
+    limits: Limits,
+}
+
+impl<E: Engine> Server<E> {
+    /// A server for the scenario `file` (relative to `folder`; `None`: start from the list).
+    pub fn new(engine: E, folder: Folder, file: Option<String>, limits: Limits) -> Arc<Self> {
+        Arc::new(Server {
+            engine: Arc::new(engine),
+            folder,
+            file,
+            token: new_token(),
+            jobs: Jobs::new(limits.workers),
+            limits,
+        })
+    }
+
+    /// The session token a writing request must carry.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The jobs (for tests and shutdown).
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+
+    /// Serves on `listener` until `shutdown` resolves; running jobs are cancelled then.
+    pub async fn serve(
+        self: Arc<Self>,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let me = self.clone();
+        let app = router(self);
+        let r = axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await;
+        me.jobs.cancel_all();
+        r
+    }
+}
+
+/// A token from the operating system's randomness (through the standard library's hasher
+/// keys): 128 bits as hex.
+fn new_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut s = String::new();
+    for i in 0..2u8 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u8(i);
+        s.push_str(&format!("{:016x}", h.finish()));
+    }
+    s
+}
+
+/// The explorer's routes.
+pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
+    let max = s.limits.max_body;
+    Router::new()
+        .route("/", get(index::<E>))
+        .route(
+            "/app.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    APP_JS,
+                )
+            }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
+        )
+        .route("/api/catalog", get(catalog::<E>))
+        .route("/api/ruleset/{id}", get(ruleset::<E>))
+        .route("/api/open", get(open::<E>))
+        .route("/api/job", get(job_state::<E>))
+        .route("/files/{*path}", get(file::<E>))
+        .route("/api/check", post(check::<E>))
+        .route("/api/edit", post(edit_text::<E>))
+        .route("/api/run", post(run::<E>))
+        .route("/api/save", post(save::<E>))
+        .route("/api/report", post(report::<E>))
+        .layer(middleware::from_fn_with_state(s.clone(), guard::<E>))
+        .layer(DefaultBodyLimit::max(max))
+        .with_state(s)
+}
+
+/// An error answer: a status and a message for the page.
+struct Fail(StatusCode, String);
+
+impl IntoResponse for Fail {
+    fn into_response(self) -> Response {
+        (self.0, axum::Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<FileError> for Fail {
+    fn from(e: FileError) -> Fail {
+        let status = match e {
+            FileError::Outside(_) => StatusCode::FORBIDDEN,
+            FileError::Changed(_) => StatusCode::CONFLICT,
+            FileError::Io(_) => StatusCode::NOT_FOUND,
+        };
+        Fail(status, e.to_string())
+    }
+}
+
+type Answer = Result<Response, Fail>;
+
+fn ok(v: Value) -> Answer {
+    Ok(axum::Json(v).into_response())
+}
+
+/// Refuses a POST without the token or from another origin, and any request whose `Host`
+/// is not this server's (a DNS-rebinding page).
+async fn guard<E: Engine>(State(s): State<Arc<Server<E>>>, req: Request, next: Next) -> Response {
+    let h = req.headers();
+    let host = h
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let name = host.rsplit_once(':').map_or(host, |(n, _)| n);
+    if !host_allowed(name) {
+        return Fail(
+            StatusCode::FORBIDDEN,
+            format!("host {host} is not this explorer"),
+        )
+        .into_response();
+    }
+    if req.method() == Method::POST {
+        let token = h.get("x-oddsmith-token").and_then(|v| v.to_str().ok());
+        if token != Some(s.token.as_str()) {
+            return Fail(
+                StatusCode::FORBIDDEN,
+                "missing or wrong session token".into(),
+            )
+            .into_response();
+        }
+        let origin = h.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+        if origin != Some(format!("http://{host}").as_str()) {
+            return Fail(StatusCode::FORBIDDEN, "cross-origin request refused".into())
+                .into_response();
+        }
+    }
+    let mut r = next.run(req).await;
+    let hs = r.headers_mut();
+    hs.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    hs.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+/// Names a request may reach the explorer by: loopback names and addresses, or an address
+/// (the explicit `--host`).
+fn host_allowed(name: &str) -> bool {
+    name == "localhost"
+        || name
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok()
+}
+
+async fn index<E: Engine>(State(s): State<Arc<Server<E>>>) -> Response {
+    let boot = json!({ "token": s.token, "file": s.file });
+    let html = INDEX.replace("{{BOOT}}", &escape_script(&boot.to_string()));
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+}
+
+/// JSON safe inside a `<script>` element.
+fn escape_script(s: &str) -> String {
+    s.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+async fn catalog<E: Engine>(State(s): State<Arc<Server<E>>>) -> Answer {
+    let names: Vec<&str> = bundled::BUNDLED.iter().map(|(n, _)| *n).collect();
+    ok(json!({ "bundled": names, "rulesets": s.engine.rulesets(), "file": s.file }))
+}
+
+async fn ruleset<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    UrlPath(id): UrlPath<String>,
+) -> Answer {
+    let e = s.engine.clone();
+    let v = blocking(move || e.ruleset(&id)).await?;
+    v.map_or_else(
+        || Err(Fail(StatusCode::NOT_FOUND, "no such ruleset".into())),
+        ok,
+    )
+}
+
+#[derive(Deserialize)]
+struct OpenQuery {
+    bundled: Option<String>,
+    template: Option<String>,
+    file: Option<String>,
+}
+
+async fn open<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<OpenQuery>) -> Answer {
+    if let Some(b) = q.bundled {
+        let text = bundled::bundled(&b).ok_or(Fail(
+            StatusCode::NOT_FOUND,
+            format!("no bundled scenario {b}"),
+        ))?;
+        let file = format!("{}.toml", b.rsplit('/').next().unwrap_or(&b));
+        return ok(
+            json!({ "text": text, "file": file, "mtime": null, "source": format!("bundled {b}") }),
+        );
+    }
+    if let Some(id) = q.template {
+        let text = s
+            .engine
+            .template(&id)
+            .ok_or(Fail(StatusCode::NOT_FOUND, format!("no ruleset {id}")))?;
+        return ok(
+            json!({ "text": text, "file": format!("{id}-starter.toml"), "mtime": null, "source": format!("template {id}") }),
+        );
+    }
+    let rel = q
+        .file
+        .ok_or(Fail(StatusCode::BAD_REQUEST, "open what?".into()))?;
+    let (text, mtime) = s.folder.read(&rel, s.limits.max_body)?;
+    ok(json!({ "text": text, "file": rel, "mtime": millis(mtime), "source": rel }))
+}
+
+/// Serves a file of the scenario's folder, read-only (the report folder and its charts).
+async fn file<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    UrlPath(path): UrlPath<String>,
+) -> Answer {
+    let p = s.folder.resolve(&path)?;
+    let q = p.clone();
+    let bytes = blocking(move || std::fs::read(q))
+        .await?
+        .map_err(|e| Fail(StatusCode::NOT_FOUND, format!("{path}: {e}")))?;
+    let kind = match p.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "json" => "application/json",
+        "css" => "text/css",
+        "csv" | "md" | "toml" | "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
+}
+
+#[derive(Deserialize)]
+struct TextBody {
+    text: String,
+    #[serde(default)]
+    file: Option<String>,
+}
+
+/// Runs blocking engine work off the async runtime.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, Fail> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Fail(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+fn file_name(f: &Option<String>) -> String {
+    f.clone().unwrap_or_else(|| "scenario.toml".into())
+}
+
+async fn check<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<TextBody>,
+) -> Answer {
+    let e = s.engine.clone();
+    let file = file_name(&b.file);
+    let t0 = std::time::Instant::now();
+    let (checked, doc) = blocking(move || {
+        let doc = toml::from_str::<toml::Value>(&b.text).ok();
+        (e.check(&file, &b.text), doc)
+    })
+    .await?;
+    let ms = t0.elapsed().as_millis() as u64;
+    ok(json!({ "check": checked, "doc": doc, "ms": ms }))
+}
+
+#[derive(Deserialize)]
+struct EditBody {
+    text: String,
+    ops: Vec<Op>,
+}
+
+async fn edit_text<E: Engine>(axum::Json(b): axum::Json<EditBody>) -> Answer {
+    let text = edit::apply(&b.text, &b.ops).map_err(|e| Fail(StatusCode::BAD_REQUEST, e.0))?;
+    ok(json!({ "text": text }))
+}
+
+#[derive(Deserialize)]
+struct RunBody {
+    page: String,
+    text: String,
+    #[serde(default)]
+    file: Option<String>,
+    /// The B column: paths and values.
+    #[serde(default)]
+    b: Vec<BValue>,
+}
+
+#[derive(Deserialize)]
+struct BValue {
+    path: Vec<Step>,
+    value: Value,
+}
+
+/// The preview stages for a file asking for `trials`: 20k and 200k below it, then its own.
+pub fn stages(trials: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = STAGES.iter().copied().filter(|&t| t < trials).collect();
+    v.push(trials.max(1));
+    v
+}
+
+/// Starts the page's preview job (cancelling its previous one); the page polls `/api/job`.
+async fn run<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<RunBody>,
+) -> Answer {
+    if b.page.is_empty() || b.page.len() > 64 {
+        return Err(Fail(
+            StatusCode::BAD_REQUEST,
+            "a page id of 1 to 64 characters".into(),
+        ));
+    }
+    let file = file_name(&b.file);
+    let pairs: Vec<(Vec<Step>, Value)> = b.b.into_iter().map(|x| (x.path, x.value)).collect();
+    let ab =
+        edit::ab_comparison(&b.text, &pairs).map_err(|e| Fail(StatusCode::BAD_REQUEST, e.0))?;
+    // A fresh job first, so the page's running one stops now, before the check.
+    s.jobs.cancel(&b.page);
+    let e = s.engine.clone();
+    let (text, f2) = (b.text.clone(), file.clone());
+    let checked: Checked = blocking(move || e.check(&f2, &text)).await?;
+    if let Some(d) = checked.errors.first() {
+        return Err(Fail(StatusCode::UNPROCESSABLE_ENTITY, d.message.clone()));
+    }
+    let stages = stages(checked.trials);
+    let work = checked.runs.saturating_mul(checked.trials);
+    if work > s.limits.max_work {
+        return Err(Fail(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "this file asks for {work} duels ({} runs × {} trials), more than the explorer's limit of {}; lower `trials`",
+                checked.runs, checked.trials, s.limits.max_work
+            ),
+        ));
+    }
+    let job = s.jobs.start(&b.page, stages.clone());
+    let id = job.id;
+    let e = s.engine.clone();
+    let answer = json!({ "job": id, "stages": stages });
+    tokio::task::spawn_blocking(move || work_on(&*e, &job, &file, &b.text, ab.as_deref(), &stages));
+    ok(answer)
+}
+
+/// The worker: each stage once a worker is free, stopping when cancelled.
+fn work_on<E: Engine>(e: &E, job: &Job, file: &str, text: &str, ab: Option<&str>, stages: &[u64]) {
+    let Some(_permit) = job.permit() else {
+        return job.finish(None);
+    };
+    for &t in stages {
+        let r = e.run(file, text, t, job.flag()).and_then(|main| {
+            let abr = ab.map(|c| e.run(file, c, t, job.flag())).transpose()?;
+            Ok((main, abr))
+        });
+        match r {
+            Ok((main, abr)) if !job.cancelled() => job.stage(main, abr),
+            Ok(_) | Err(EngineError::Cancelled) => return job.finish(None),
+            Err(EngineError::Failed(m)) => return job.finish(Some(m)),
+        }
+    }
+    job.finish(None);
+}
+
+#[derive(Deserialize)]
+struct JobQuery {
+    page: String,
+    job: u64,
+}
+
+async fn job_state<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    Query(q): Query<JobQuery>,
+) -> Answer {
+    match s.jobs.state(&q.page, q.job) {
+        Some(st) => ok(serde_json::to_value(st).unwrap_or(Value::Null)),
+        None => Err(Fail(
+            StatusCode::GONE,
+            "this job was replaced by a newer one".into(),
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+struct SaveBody {
+    file: String,
+    text: String,
+    mtime: Option<u128>,
+    #[serde(default)]
+    force: bool,
+}
+
+async fn save<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<SaveBody>,
+) -> Answer {
+    if !b.file.ends_with(".toml") {
+        return Err(Fail(
+            StatusCode::BAD_REQUEST,
+            "scenario files end in .toml".into(),
+        ));
+    }
+    let t = s
+        .folder
+        .save(&b.file, &b.text, from_millis(b.mtime), b.force)?;
+    ok(json!({ "file": b.file, "mtime": millis(t) }))
+}
+
+async fn report<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<TextBody>,
+) -> Answer {
+    let file = file_name(&b.file);
+    let stem = file
+        .trim_end_matches(".toml")
+        .rsplit('/')
+        .next()
+        .unwrap_or("scenario")
+        .to_string();
+    let rel = format!("reports/{stem}");
+    let dir = s.folder.resolve(&rel)?;
+    let e = s.engine.clone();
+    let page = blocking(move || e.report(&file, &b.text, &dir))
+        .await?
+        .map_err(|e| Fail(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    let name = page
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("report.html");
+    ok(json!({ "url": format!("/files/{rel}/{name}"), "folder": rel }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_refine_to_the_file_s_trials() {
+        assert_eq!(stages(1_000_000), vec![20_000, 200_000, 1_000_000]);
+        assert_eq!(stages(40_000), vec![20_000, 40_000]);
+        assert_eq!(stages(5_000), vec![5_000]);
+    }
+
+    #[test]
+    fn tokens_differ_and_are_long() {
+        let (a, b) = (new_token(), new_token());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 32);
+    }
+
+    #[test]
+    fn script_json_cannot_close_the_element() {
+        assert!(!escape_script("</script>").contains('<'));
+    }
+
+    #[test]
+    fn only_addresses_and_localhost_are_hosts() {
+        assert!(host_allowed("127.0.0.1") && host_allowed("localhost") && host_allowed("[::1]"));
+        assert!(!host_allowed("evil.example"));
+    }
+}

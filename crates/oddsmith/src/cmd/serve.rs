@@ -1,0 +1,251 @@
+//! `oddsmith serve [SCENARIO.toml]`: the local explorer ([`oddsmith_serve`]) on the CLI's own
+//! pipeline. [`CliEngine`] validates with [`validate::check`] (the check `run` makes), runs
+//! previews with [`run::compute`] and writes reports with [`run::run_text`], so the page shows
+//! exactly what `oddsmith run` gives for the same text and trials.
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result};
+use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetVisitor, visit};
+use oddsmith_scenario::{is_comparison, ruleset_of};
+use oddsmith_serve::files::Folder;
+use oddsmith_serve::{Checked, Diagnostic, Engine, EngineError, ExactRow, Limits, Server};
+use serde_json::{Value, json};
+
+use crate::DEFAULT_TRIALS;
+use crate::args::{RunArgs, ServeArgs};
+use crate::cmd::rulesets::Info;
+use crate::cmd::validate::{check, load_scenario};
+use crate::cmd::{equipment, init, read, run};
+use crate::config::RunSettings;
+use crate::error::{InputError, ScenarioInput};
+
+/// Starts the explorer and serves until Ctrl-C (the process's interrupt handler ends it; no
+/// file is half-written: saves are atomic and an unfinished report is undone).
+pub(crate) fn serve(a: ServeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
+    let explicit = a.host.is_some();
+    let host: IpAddr = match &a.host {
+        Some(h) => h.parse().map_err(|_| {
+            InputError(format!(
+                "--host {h}: expected an IP address (127.0.0.1, ::1, 0.0.0.0, …)"
+            ))
+        })?,
+        None => IpAddr::from([127, 0, 0, 1]),
+    };
+    let addr = oddsmith_serve::bind_address(host, a.port, explicit)
+        .map_err(|e| InputError(e.to_string()))?;
+    let (folder, file) = match &a.scenario {
+        Some(s) => {
+            // Read and checked as `run` reads it (size, encoding), so a bad file stops here.
+            read(s)?;
+            let p = Path::new(s);
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            (
+                Folder::new(dir).map_err(|e| InputError(e.to_string()))?,
+                name,
+            )
+        }
+        None => (
+            Folder::new(Path::new(".")).map_err(|e| InputError(e.to_string()))?,
+            None,
+        ),
+    };
+    if !host.is_loopback() {
+        writeln!(
+            err,
+            "warning: serving on {host}: anyone who can reach this machine can use the explorer (reads and writes stay inside {})",
+            folder.root().display()
+        )?;
+    }
+    let server = Server::new(CliEngine, folder, file, Limits::default());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_io()
+        .enable_time()
+        .build()
+        .context("starting the server's runtime")?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let url = format!("http://{}/", listener.local_addr()?);
+        writeln!(out, "oddsmith explorer: {url}  (Ctrl-C stops it)")?;
+        out.flush()?;
+        if a.open {
+            open_browser(&url, err);
+        }
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        server.serve(listener, stop).await.context("serving")
+    })
+}
+
+/// Opens `url` in the desktop's browser; says so when it cannot.
+fn open_browser(url: &str, err: &mut dyn Write) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(opener).arg(url).spawn().is_err() {
+        let _ = writeln!(err, "note: could not start {opener}; open {url} yourself");
+    }
+}
+
+/// The oddsmith pipeline as the explorer's engine.
+pub struct CliEngine;
+
+/// Settings of a run of `file` at `trials` trials, with no report (or the report in `out`).
+fn settings(file: &str, trials: Option<u64>, out: Option<PathBuf>) -> Result<RunSettings> {
+    Ok(RunSettings::try_from(RunArgs {
+        scenario: file.into(),
+        trials,
+        seed: None,
+        threads: None,
+        precision: None,
+        json: true,
+        no_exact: out.is_none(),
+        no_report: out.is_none(),
+        out,
+        max_work: None,
+        yes: false,
+        shard: None,
+        shard_out: None,
+    })?)
+}
+
+/// The error as the page shows it: placed at its field when the loader located it.
+fn diagnostic(e: &anyhow::Error) -> Diagnostic {
+    match e.downcast_ref::<ScenarioInput>() {
+        Some(ScenarioInput(se)) => Diagnostic {
+            line: se.line,
+            column: se.column,
+            field: se.field.clone(),
+            message: se.message.clone(),
+        },
+        None => Diagnostic {
+            message: format!("{e:#}"),
+            ..Diagnostic::default()
+        },
+    }
+}
+
+/// The exact results of every matchup of a scenario.
+struct Exact<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl RulesetVisitor for Exact<'_> {
+    type Output = Result<Vec<ExactRow>>;
+    fn visit<R: Ruleset>(self) -> Result<Vec<ExactRow>> {
+        let s = load_scenario::<R>(self.file, self.text)?;
+        Ok(s.matchups
+            .iter()
+            .filter_map(|m| {
+                s.ruleset.exact(&m.matchup).map(|x| ExactRow {
+                    matchup: m.name.clone(),
+                    p_a_win: x.p_a_win,
+                    p_b_win: x.p_b_win,
+                    p_draw: x.p_draw,
+                })
+            })
+            .collect())
+    }
+}
+
+impl CliEngine {
+    /// [`Engine::check`] with errors as `anyhow` errors.
+    fn checked(file: &str, text: &str) -> Result<Checked> {
+        let c = check(file, text)?;
+        let exact = if is_comparison(text) {
+            Vec::new()
+        } else {
+            let id = ruleset_of(file, text).map_err(ScenarioInput)?;
+            visit(&id, Exact { file, text }).expect("checked id")?
+        };
+        Ok(Checked {
+            errors: Vec::new(),
+            summary: c.summary,
+            ruleset: None,
+            runs: c.runs,
+            trials: c.sampling.trials.unwrap_or(DEFAULT_TRIALS),
+            notes: c.notes,
+            exact,
+        })
+    }
+}
+
+impl Engine for CliEngine {
+    fn rulesets(&self) -> Value {
+        json!(
+            RULESET_IDS
+                .iter()
+                .map(|id| visit(id, Info).expect("listed id"))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn ruleset(&self, id: &str) -> Option<Value> {
+        let info = visit(id, Info)?;
+        Some(json!({ "info": info, "equipment": equipment::tables(id) }))
+    }
+
+    fn template(&self, id: &str) -> Option<String> {
+        let info = visit(id, Info)?;
+        init::starter(&info, &format!("{id}-starter")).ok()
+    }
+
+    fn check(&self, file: &str, text: &str) -> Checked {
+        let ruleset = if is_comparison(text) {
+            None
+        } else {
+            ruleset_of(file, text).ok()
+        };
+        let mut c = Self::checked(file, text).unwrap_or_else(|e| Checked {
+            errors: vec![diagnostic(&e)],
+            ..Checked::default()
+        });
+        c.ruleset = ruleset;
+        c
+    }
+
+    fn run(
+        &self,
+        file: &str,
+        text: &str,
+        trials: u64,
+        cancel: &AtomicBool,
+    ) -> Result<Value, EngineError> {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(EngineError::Cancelled);
+        }
+        let fail = |e: anyhow::Error| EngineError::Failed(format!("{e:#}"));
+        let r = settings(file, Some(trials), None).map_err(fail)?;
+        let data = run::compute(&r, text).map_err(fail)?;
+        serde_json::to_value(&data.run).map_err(|e| EngineError::Failed(e.to_string()))
+    }
+
+    fn report(&self, file: &str, text: &str, dir: &Path) -> Result<PathBuf, EngineError> {
+        let fail = |e: anyhow::Error| EngineError::Failed(format!("{e:#}"));
+        let r = settings(file, None, Some(dir.to_path_buf())).map_err(fail)?;
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        match run::run_text(&r, text, "oddsmith serve", &mut out, &mut err) {
+            // A failed assertion still wrote the report.
+            Ok(()) => {}
+            Err(e) if e.downcast_ref::<crate::error::AssertionsFailed>().is_some() => {}
+            Err(e) => return Err(fail(e)),
+        }
+        Ok(dir.join("report.html"))
+    }
+}

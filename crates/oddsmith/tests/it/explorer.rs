@@ -1,0 +1,297 @@
+//! `oddsmith serve` in a real browser: Debian's chromium driven through chromedriver
+//! (WebDriver, with fantoccini). Prints `SKIPPED: <reason>` only where chromium or
+//! chromedriver cannot run. Screenshots are kept under the target dir
+//! (`$CARGO_TARGET_TMPDIR/explorer/`).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::InputSource;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+use super::{cli, root};
+
+/// A child process killed when dropped (the server and chromedriver this test started).
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(9515)
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| f.is_file())
+    })
+}
+
+/// Starts `oddsmith serve FILE --port 0` and reads the URL it prints.
+fn start_server(file: &Path) -> (Kill, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oddsmith"))
+        .args(["serve", file.to_str().unwrap(), "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start oddsmith serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    (Kill(child), url)
+}
+
+/// Starts chromedriver and waits until it answers; `Err` with the reason when it cannot run.
+fn start_driver() -> Result<(Kill, u16), String> {
+    let driver =
+        which("chromedriver").ok_or("chromedriver is not installed (Debian: chromium-driver)")?;
+    if which("chromium").is_none() {
+        return Err("chromium is not installed".into());
+    }
+    let port = free_port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("chromedriver does not start: {e}"))?;
+    let kill = Kill(child);
+    let t = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if t.elapsed() > Duration::from_secs(20) {
+            return Err("chromedriver did not listen within 20 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok((kill, port))
+}
+
+/// The browser's console log (chromedriver's log endpoint), as raw JSON entries.
+fn browser_log(port: u16, session: &str) -> Vec<Value> {
+    let body = json!({ "type": "browser" }).to_string();
+    let req = format!(
+        "POST /session/{session}/se/log HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = String::new();
+    let _ = s.read_to_string(&mut raw);
+    let json = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    serde_json::from_str::<Value>(json)
+        .ok()
+        .and_then(|v| v["value"].as_array().cloned())
+        .unwrap_or_default()
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
+/// Waits until `script` returns something truthy (not null/false/""), at most `limit`.
+async fn until(c: &Client, script: &str, limit: Duration) -> Value {
+    let t = Instant::now();
+    loop {
+        let v = js(c, script).await;
+        if !(v.is_null() || v == false || v == "") {
+            return v;
+        }
+        assert!(t.elapsed() < limit, "timed out waiting for: {script}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn shot(c: &Client, dir: &Path, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// Clicks the element `css`, again if the form was re-rendered under it (stale element).
+async fn click(c: &Client, css: &str) {
+    let t = Instant::now();
+    loop {
+        match c.find(Locator::Css(css)).await {
+            Ok(e) => match e.click().await {
+                Ok(()) => return,
+                Err(err) => assert!(t.elapsed() < Duration::from_secs(20), "{css}: {err}"),
+            },
+            Err(err) => assert!(t.elapsed() < Duration::from_secs(20), "{css}: {err}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Opens `what` (`bundled:draft/skill-gap`) from the page's list.
+async fn open(c: &Client, what: &str) {
+    js(c, &format!(
+        "const s = document.getElementById('open'); s.value = {what:?}; s.dispatchEvent(new Event('change')); return true;"
+    ))
+    .await;
+}
+
+/// The exact P(A wins) of the first matchup, from the CLI run in-process on `text`.
+fn cli_exact(text: &str) -> f64 {
+    let p = std::env::temp_dir().join(format!("oddsmith-explorer-{}.toml", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--json", "--trials", "1000"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    v["matchups"][0]["exact"]["p_a_win"].as_f64().unwrap()
+}
+
+#[test]
+fn explorer_in_a_real_browser() {
+    let (_driver, port) = match start_driver() {
+        Ok(d) => d,
+        Err(why) => {
+            println!("SKIPPED: {why}");
+            return;
+        }
+    };
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explorer");
+    std::fs::create_dir_all(&shots).unwrap();
+    let folder = std::env::temp_dir().join(format!("oddsmith-explorer-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("skill-gap.toml");
+    std::fs::copy(root().join("scenarios/draft/skill-gap.toml"), &file).unwrap();
+    let (_server, url) = start_server(&file);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1500,950"] }),
+        );
+        caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let mut builder = ClientBuilder::new(connector);
+        builder.capabilities(caps);
+        let c = match builder.connect(&format!("http://127.0.0.1:{port}")).await {
+            Ok(c) => c,
+            Err(e) => {
+                println!("SKIPPED: chromium does not start under chromedriver: {e}");
+                return;
+            }
+        };
+        let session = c.session_id().await.unwrap().unwrap_or_default();
+        c.goto(&url).await.unwrap();
+
+        // 1. A bundled scenario: its exact values appear.
+        open(&c, "bundled:draft/skill-gap").await;
+        let before = until(&c, "const e = document.querySelector('#answers tbody tr .exact'); return e && e.textContent.includes('%') && e.textContent;", Duration::from_secs(60)).await;
+        until(&c, "const e = document.querySelector('#answers tbody tr .mc'); return e && e.textContent.includes('%');", Duration::from_secs(120)).await;
+        shot(&c, &shots, "1-opened").await;
+
+        // 2. A fighter's skill changed in the form: P(A wins) becomes the CLI's exact value.
+        let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
+        skill.clear().await.unwrap();
+        skill.send_keys("9\u{E004}").await.unwrap(); // 9, then Tab (fires change)
+        until(&c, "return window.oddsmith.text.includes('skill = 9');", Duration::from_secs(20)).await;
+        let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        let want = format!("{:.2} %", 100.0 * cli_exact(&text));
+        until(
+            &c,
+            &format!("const e = document.querySelector('#answers tbody tr .exact'); return e && e.textContent === {want:?};"),
+            Duration::from_secs(60),
+        )
+        .await;
+        assert_ne!(before.as_str(), Some(want.as_str()), "the edit changed P(A wins)");
+        let ms = js(&c, "return window.oddsmith.firstNumberMs;").await;
+        println!("edit to first number after a skill change: {ms} ms");
+        shot(&c, &shots, "2-skill-changed").await;
+
+        // 3. A misspelt weapon typed in the TOML: the message and its suggestion at the field.
+        let area = c.find(Locator::Id("toml")).await.unwrap();
+        js(&c, "const t = document.getElementById('toml'); t.value = t.value.replace('weapon = \"long sword\"', 'weapon = \"long swrd'); t.focus(); t.setSelectionRange(t.value.indexOf('long swrd') + 9, t.value.indexOf('long swrd') + 9); return true;").await;
+        area.send_keys("\"").await.unwrap();
+        let msg = until(
+            &c,
+            "const m = document.querySelector(\"[data-field='fighters.veteran.weapon'] .msg\"); return m && m.textContent;",
+            Duration::from_secs(20),
+        )
+        .await;
+        assert!(msg.as_str().unwrap().contains("did you mean \"long sword\""), "{msg}");
+        shot(&c, &shots, "3-misspelt-weapon").await;
+
+        // 4. An option moved into the B column: the paired difference appears.
+        open(&c, "bundled:draft/skill-gap").await;
+        until(&c, "return !window.oddsmith.text.includes('long swrd') && document.querySelector(\"[data-b='options.exhaustion']\");", Duration::from_secs(30)).await;
+        click(&c, "#form > details > summary").await;
+        until(&c, "return document.querySelector(\"#form > details\").open;", Duration::from_secs(10)).await;
+        click(&c, "[data-b='options.exhaustion']").await;
+        until(&c, "return document.querySelector(\"[data-path='B.options.exhaustion']\") !== null;", Duration::from_secs(10)).await;
+        click(&c, "[data-path='B.options.exhaustion']").await;
+        let diff = until(&c, "const d = document.querySelector('#ab-table tbody tr .diff'); return d && d.textContent;", Duration::from_secs(180)).await;
+        assert!(diff.as_str().unwrap().ends_with("pts"), "{diff}");
+        shot(&c, &shots, "4-house-rule-b").await;
+
+        // 5. A sweep: dragging the slider moves the point on the curve.
+        open(&c, "bundled:studies/draft-skill-sweep").await;
+        let slider = until(&c, "return document.querySelector(\"input[type=range][data-sweep='0']\") !== null;", Duration::from_secs(180)).await;
+        assert_eq!(slider, true);
+        let before = js(&c, "return [document.querySelector('.sweep .dot').getAttribute('cx'), document.querySelector('.sweep-value').textContent];").await;
+        let s = c.find(Locator::Css("input[type=range][data-sweep='0']")).await.unwrap();
+        let actions = fantoccini::actions::MouseActions::new("mouse".into())
+            .then(fantoccini::actions::PointerAction::MoveToElement { element: s.clone(), duration: None, x: 0.0, y: 0.0 })
+            .then(fantoccini::actions::PointerAction::Down { button: fantoccini::actions::MOUSE_BUTTON_LEFT })
+            .then(fantoccini::actions::PointerAction::MoveBy { duration: Some(Duration::from_millis(200)), x: 120.0, y: 0.0 })
+            .then(fantoccini::actions::PointerAction::Up { button: fantoccini::actions::MOUSE_BUTTON_LEFT });
+        c.perform_actions(actions).await.unwrap();
+        let after = js(&c, "return [document.querySelector('.sweep .dot').getAttribute('cx'), document.querySelector('.sweep-value').textContent];").await;
+        assert_ne!(before, after, "the point moved");
+        shot(&c, &shots, "5-sweep-slider").await;
+
+        // 6. Edit to first number, for every bundled scenario (measured, not asserted).
+        let names = js(&c, "return [...document.querySelectorAll('#open option')].map(o => o.value).filter(v => v.startsWith('bundled:'));").await;
+        for n in names.as_array().unwrap() {
+            let n = n.as_str().unwrap();
+            open(&c, n).await;
+            let t = Instant::now();
+            let mut ms = Value::Null;
+            while t.elapsed() < Duration::from_secs(15) {
+                ms = js(&c, &format!("return window.oddsmith.source === {n:?} ? window.oddsmith.firstNumberMs : null;")).await;
+                if !ms.is_null() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            println!("first number: {n}: {}", if ms.is_null() { "over 15 s".into() } else { format!("{:.0} ms", ms.as_f64().unwrap_or(0.0)) });
+        }
+
+        // 7. No console errors.
+        let errors: Vec<Value> = browser_log(port, &session)
+            .into_iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .collect();
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+        let _ = tokio::time::timeout(Duration::from_secs(10), c.close()).await;
+    });
+    let _ = std::fs::remove_dir_all(&folder);
+    println!("screenshots: {}", shots.display());
+}

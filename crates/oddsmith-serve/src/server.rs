@@ -426,10 +426,11 @@ async fn job_state<E: Engine>(
 ) -> Answer {
     match s.jobs.state(&q.page, q.job) {
         Some(st) => ok(serde_json::to_value(st).unwrap_or(Value::Null)),
-        None => Err(Fail(
-            StatusCode::GONE,
-            "this job was replaced by a newer one".into(),
-        )),
+        // Not an error (a browser logs every failed request): the page stops polling.
+        None => ok(serde_json::json!({
+            "replaced": true,
+            "message": "this job was replaced by a newer one",
+        })),
     }
 }
 

@@ -141,7 +141,8 @@ async function poll(job) {
   while (st.job === job) {
     let s;
     try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}`); }
-    catch (e) { if (e.status === 410) return; return status(e.message, true); }
+    catch (e) { return status(e.message, true); }
+    if (s.replaced) return;
     if (s.finished > seen) {
       seen = s.finished;
       if (st.firstNumberMs == null) st.firstNumberMs = performance.now() - st.editedAt;

@@ -92,7 +92,7 @@ impl Folder {
     ) -> Result<Option<SystemTime>, FileError> {
         let p = self.resolve(rel)?;
         let now = std::fs::metadata(&p).ok().and_then(|m| m.modified().ok());
-        if !force && now.is_some() && millis(now) != millis(loaded) {
+        if !force && now.is_some() && micros(now) != micros(loaded) {
             return Err(FileError::Changed(rel.to_string()));
         }
         let tmp = p.with_extension("toml.oddsmith-save");
@@ -102,15 +102,16 @@ impl Folder {
     }
 }
 
-/// A modification time as milliseconds since 1970 (what the page keeps and sends back).
-pub fn millis(t: Option<SystemTime>) -> Option<u128> {
+/// A modification time as microseconds since 1970 (what the page keeps and sends back: exact
+/// in a JavaScript number, and fine enough that a save right after a load is told apart).
+pub fn micros(t: Option<SystemTime>) -> Option<u128> {
     t.and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-        .map(|d| d.as_millis())
+        .map(|d| d.as_micros())
 }
 
-/// The time of [`millis`] back.
-pub fn from_millis(ms: Option<u128>) -> Option<SystemTime> {
-    ms.map(|m| SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(m as u64))
+/// The time of [`micros`] back.
+pub fn from_micros(us: Option<u128>) -> Option<SystemTime> {
+    us.map(|m| SystemTime::UNIX_EPOCH + std::time::Duration::from_micros(m as u64))
 }
 
 #[cfg(test)]
@@ -163,7 +164,7 @@ mod tests {
         std::fs::write(d.join("s.toml"), "a = 1\n").unwrap();
         let (_, t) = f.read("s.toml", 1000).unwrap();
         let t2 = f
-            .save("s.toml", "a = 2\n", from_millis(millis(t)), false)
+            .save("s.toml", "a = 2\n", from_micros(micros(t)), false)
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(d.join("s.toml"), "a = 3\n").unwrap();

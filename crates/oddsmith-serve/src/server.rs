@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::edit::{self, Op, Step};
-use crate::files::{FileError, Folder, from_millis, millis};
+use crate::files::{FileError, Folder, from_micros, micros};
 use crate::jobs::{Job, Jobs};
 use crate::{Checked, Engine, EngineError, Limits, bundled};
 
@@ -259,7 +259,7 @@ async fn open<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<OpenQu
         .file
         .ok_or(Fail(StatusCode::BAD_REQUEST, "open what?".into()))?;
     let (text, mtime) = s.folder.read(&rel, s.limits.max_body)?;
-    ok(json!({ "text": text, "file": rel, "mtime": millis(mtime), "source": rel }))
+    ok(json!({ "text": text, "file": rel, "mtime": micros(mtime), "source": rel }))
 }
 
 /// Serves a file of the scenario's folder, read-only (the report folder and its charts).
@@ -455,8 +455,8 @@ async fn save<E: Engine>(
     }
     let t = s
         .folder
-        .save(&b.file, &b.text, from_millis(b.mtime), b.force)?;
-    ok(json!({ "file": b.file, "mtime": millis(t) }))
+        .save(&b.file, &b.text, from_micros(b.mtime), b.force)?;
+    ok(json!({ "file": b.file, "mtime": micros(t) }))
 }
 
 async fn report<E: Engine>(

@@ -222,11 +222,7 @@ fn bad_swept_value_is_located_before_anything_runs() {
     assert!(e.contains("test.toml:"), "{e}");
     assert!(e.contains("a.skill = 99"), "{e}");
     // At the bad value itself: the second entry of `values`.
-    let line = text
-        .lines()
-        .position(|l| l.starts_with("values ="))
-        .unwrap()
-        + 1;
+    let line = line_of(&text, "values =");
     assert!(
         e.contains(&format!("test.toml:{line}:14: sweep[0].values[1]:")),
         "{e}"
@@ -613,7 +609,7 @@ fn bad_value_on_the_y_axis_is_located_at_the_y_axis() {
     );
     let s: Scenario<Draft> = load(FILE, &text).unwrap();
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
-    let line = text.lines().position(|l| l.starts_with("y = ")).unwrap() + 1;
+    let line = line_of(&text, "y = ");
     assert!(e.contains(&format!("test.toml:{line}:")), "{e}");
     assert!(e.contains("a.con = 999"), "{e}");
 }
@@ -726,11 +722,7 @@ fn bad_text_value_is_located_and_named() {
     );
     let s: Scenario<Draft> = load(FILE, &text).unwrap();
     let e = validate(FILE, &text, &s).unwrap_err().to_string();
-    let line = text
-        .lines()
-        .position(|l| l.starts_with("values ="))
-        .unwrap()
-        + 1;
+    let line = line_of(&text, "values =");
     assert!(
         e.contains(&format!("test.toml:{line}:19: sweep[0].values[1]:")),
         "{e}"
@@ -985,4 +977,9 @@ fn tournament_json_matrices_carry_the_fighters_names() {
     assert_eq!(j["nash"]["unarmed"].as_f64(), Some(0.0));
     let rows: Vec<&String> = j["win"].as_object().unwrap().keys().collect();
     assert_eq!(rows.len(), 3);
+}
+
+/// The 1-based number of the first line of `text` that starts with `prefix`.
+fn line_of(text: &str, prefix: &str) -> usize {
+    text.lines().position(|l| l.starts_with(prefix)).unwrap() + 1
 }

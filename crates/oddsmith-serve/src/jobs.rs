@@ -181,16 +181,14 @@ impl Jobs {
         ) {
             old.cancel.store(true, Ordering::Relaxed);
         }
-        if pages.len() > MAX_PAGES {
-            if let Some(oldest) = pages
+        if pages.len() > MAX_PAGES
+            && let Some(oldest) = pages
                 .iter()
                 .min_by_key(|(_, s)| s.touched)
                 .map(|(k, _)| k.clone())
-            {
-                if let Some(s) = pages.remove(&oldest) {
-                    s.cancel.store(true, Ordering::Relaxed);
-                }
-            }
+            && let Some(s) = pages.remove(&oldest)
+        {
+            s.cancel.store(true, Ordering::Relaxed);
         }
         Job {
             id,

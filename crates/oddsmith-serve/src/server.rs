@@ -112,7 +112,7 @@ pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
         .route("/api/job", get(job_state::<E>))
         .route("/files/{*path}", get(file::<E>))
         .route("/api/check", post(check::<E>))
-        .route("/api/edit", post(edit_text::<E>))
+        .route("/api/edit", post(edit_text))
         .route("/api/run", post(run::<E>))
         .route("/api/save", post(save::<E>))
         .route("/api/report", post(report::<E>))
@@ -324,7 +324,7 @@ struct EditBody {
     ops: Vec<Op>,
 }
 
-async fn edit_text<E: Engine>(axum::Json(b): axum::Json<EditBody>) -> Answer {
+async fn edit_text(axum::Json(b): axum::Json<EditBody>) -> Answer {
     let text = edit::apply(&b.text, &b.ops).map_err(|e| Fail(StatusCode::BAD_REQUEST, e.0))?;
     ok(json!({ "text": text }))
 }

@@ -114,7 +114,7 @@ fn partial(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<Interrupted> {
-    let mut run = match data {
+    let run = match data {
         Some(d) if !d.run.matchups.is_empty() => d.run,
         d => {
             let when = if d.is_some() {
@@ -142,7 +142,6 @@ fn partial(
         }
         writeln!(out, "{}", oddsmith_report::format::json_pretty(&v)?)?;
     } else {
-        run.study = None;
         writeln!(
             out,
             "PARTIAL RESULTS ({signal}): the run was stopped; only these matchups finished\n"

@@ -26,9 +26,10 @@ const STYLE: &str = include_str!("page/style.css");
 /// Trials of the preview stages after the first (the last is the file's own).
 pub const STAGES: [u64; 2] = [20_000, 200_000];
 
-/// Duels the first preview stage computes in all (over every run of the file): tens of
-/// milliseconds, so a number answers an edit at once, with an interval a few points wide.
-pub const FIRST_STAGE_DUELS: u64 = 100_000;
+/// Duels the first preview stage computes in all (over every run of the file): a few tens
+/// of milliseconds even for the slowest ruleset, so a number answers an edit at once, with an
+/// interval a few points wide.
+pub const FIRST_STAGE_DUELS: u64 = 25_000;
 
 /// One explorer: the engine, the scenario's folder, the session token and the jobs.
 pub struct Server<E> {
@@ -295,6 +296,9 @@ struct TextBody {
     text: String,
     #[serde(default)]
     file: Option<String>,
+    /// The page whose text this is: its running job is for an older text and stops now.
+    #[serde(default)]
+    page: Option<String>,
 }
 
 /// Runs blocking engine work off the async runtime.
@@ -312,6 +316,10 @@ async fn check<E: Engine>(
     State(s): State<Arc<Server<E>>>,
     axum::Json(b): axum::Json<TextBody>,
 ) -> Answer {
+    if let Some(page) = &b.page {
+        // The page's preview is of the text before this edit: free its workers at once.
+        s.jobs.cancel(page);
+    }
     let e = s.engine.clone();
     let file = file_name(&b.file);
     let t0 = std::time::Instant::now();
@@ -570,12 +578,16 @@ mod tests {
         assert_eq!(stages(1_000_000, 1), vec![20_000, 200_000, 1_000_000]);
         assert_eq!(stages(40_000, 1), vec![20_000, 40_000]);
         assert_eq!(stages(5_000, 1), vec![5_000]);
-        // Six runs: 100,000 / 6 = 16,666, rounded down to 10,000.
+        // Six runs: 25,000 / 6 = 4,166, rounded down to 2,000; two runs: 12,500 to 10,000.
         assert_eq!(
             stages(1_000_000, 6),
+            vec![2_000, 20_000, 200_000, 1_000_000]
+        );
+        assert_eq!(
+            stages(1_000_000, 2),
             vec![10_000, 20_000, 200_000, 1_000_000]
         );
-        // A study of 400 runs: 250 rounds up to the floor of 500.
+        // A study of 400 runs: 62 rounds up to the floor of 500.
         assert_eq!(stages(100_000, 400), vec![500, 20_000, 100_000]);
         assert_eq!(stages(300, 400), vec![300]);
     }

@@ -110,7 +110,7 @@ async function refresh() {
   const seq = st.editSeq;
   const text = st.text;
   let r;
-  try { r = await api("POST", "/api/check", { text, file: st.file }); }
+  try { r = await api("POST", "/api/check", { text, file: st.file, page: PAGE }); }
   catch (e) { return status(e.message, true); }
   if (seq !== st.editSeq) return; // a newer edit is on its way
   st.check = r.check;
@@ -300,6 +300,20 @@ function label(axis, v) {
 
 // ---- the house-rule B column -------------------------------------------------------------
 
+/// The verdict on one paired difference (`d.diff` is A − B), in the comparison's terms: a
+/// favoured side when significant and at least the practical threshold `t`.
+function abVerdict(d, t) {
+  const pt = (x) => (100 * x).toFixed(2);
+  const tt = `${(100 * t).toFixed(1)}-point threshold`;
+  if (d.decisive) return d.diff < 0 ? "higher under B" : "lower under B";
+  if (d.lo > 0 || d.hi < 0) {
+    const [lo, hi] = d.hi < 0 ? [-d.hi, -d.lo] : [d.lo, d.hi];
+    return `${d.hi < 0 ? "higher" : "lower"} under B by ${pt(lo)}–${pt(hi)} pts, under the ${tt}`;
+  }
+  if (d.lo >= -t && d.hi <= t) return `no difference of ${(100 * t).toFixed(1)} pts or more`;
+  return "undecided: more trials would tell";
+}
+
 function renderAb(ab) {
   const box = $("ab");
   if (!ab || !ab.comparison) { box.replaceChildren(); return; }
@@ -311,7 +325,7 @@ function renderAb(ab) {
       el("td", {}, pct(d.values[0])), el("td", {}, pct(d.values[1])),
       el("td", { class: "diff" }, pts(-d.diff) + " pts"),
       el("td", {}, `${(100 * -d.hi).toFixed(2)} … ${(100 * -d.lo).toFixed(2)}`),
-      el("td", {}, d.decisive ? "different" : "no clear difference"));
+      el("td", { class: "verdict-cell" }, abVerdict(d, c.practical_threshold)));
   });
   box.replaceChildren(
     el("h3", {}, "House rule: A (the file) vs B (the values in the B column), common random numbers"),

@@ -541,3 +541,32 @@ fn exact_answers_stream_beside_the_stages_and_polls_wait_for_news() {
         .json();
     assert_eq!(sweep["chart"], Value::Null);
 }
+
+#[test]
+fn a_check_from_the_page_stops_its_running_job_at_once() {
+    let srv = Running::start("check-cancels", Limits::default());
+    let c = srv.client();
+    // 30 s of work if nothing stops it.
+    let long = c
+        .post("/api/run", &run_body("p", "trials = 30000000\n"))
+        .json();
+    let t = Instant::now();
+    while srv.counters.running.load(Ordering::SeqCst) == 0 {
+        assert!(t.elapsed() < Duration::from_secs(5));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // A check without the page leaves the job alone; with it, the job stops.
+    let other = c.post("/api/check", &json!({ "text": "trials = 1\n" }));
+    assert_eq!(other.status, 200);
+    let job = long["job"].as_u64().unwrap();
+    let state = c.get(&format!("/api/job?page=p&job={job}")).json();
+    assert_eq!(state["done"], false, "{state}");
+    let checked = c.post(
+        "/api/check",
+        &json!({ "text": "trials = 1\n", "page": "p" }),
+    );
+    assert_eq!(checked.status, 200);
+    let done = srv.wait(&c, "p", job, Duration::from_secs(5));
+    assert_eq!(done["cancelled"], true, "{done}");
+    assert!(srv.counters.cancelled.load(Ordering::SeqCst) >= 1);
+}

@@ -4,12 +4,17 @@
 //! `.toml` keeps only the matchups of that name). Each matchup is solved once and then timed
 //! over enough repetitions to fill about 0.2 s (none under `ONCE=1`, for a profiler); the line
 //! ends with a checksum of the solution's bits, so a faster solver can be seen to give the
-//! same numbers.
+//! same numbers. `COMPARE=1` instead prints, per matchup, how far the solution is from the
+//! face-by-face enumeration (`Branching::Faces`; rulesets on the shared solver): the largest
+//! difference of a probability and the relative one of the mean fight length
+//! (`solver::max_difference`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use oddsmith_rules::registry::{RulesetVisitor, visit};
+use oddsmith_rules::roller::Branching;
+use oddsmith_rules::solver::{Transitions, max_difference, solve_branching};
 use oddsmith_rules::{ExactDuel, Ruleset};
 
 /// Solves and times every matchup of one scenario file under its ruleset.
@@ -27,6 +32,7 @@ impl RulesetVisitor for TimeFile<'_> {
             Err(e) => return eprintln!("{}: skipped ({e})", self.file),
         };
         let once_only = std::env::var_os("ONCE").is_some();
+        let compare = std::env::var_os("COMPARE").is_some();
         for m in s
             .matchups
             .iter()
@@ -39,6 +45,22 @@ impl RulesetVisitor for TimeFile<'_> {
                 println!("| {} | {} | — | no exact value |", self.file, m.name);
                 continue;
             };
+            if compare {
+                let faces = solve_branching(
+                    &s.ruleset,
+                    &m.matchup,
+                    s.ruleset.start(&m.matchup),
+                    Transitions::of::<R>(),
+                    Branching::Faces,
+                );
+                let Some(faces) = faces else {
+                    println!("| {} | {} | no face-by-face solution |", self.file, m.name);
+                    continue;
+                };
+                let (p, mean) = max_difference(&first, &faces);
+                println!("| {} | {} | {p:.1e} | {mean:.1e} |", self.file, m.name);
+                continue;
+            }
             if once_only {
                 println!(
                     "| {} | {} | {:.1} ms (once) | {:.6} | {:016x} |",
@@ -121,8 +143,13 @@ fn main() {
     } else {
         args.into_iter().map(PathBuf::from).collect()
     };
-    println!("| scenario | matchup | exact solve | P(A) | checksum |");
-    println!("|---|---|---|---|---|");
+    if std::env::var_os("COMPARE").is_some() {
+        println!("| scenario | matchup | largest Δ probability | relative Δ mean rounds |");
+        println!("|---|---|---|---|");
+    } else {
+        println!("| scenario | matchup | exact solve | P(A) | checksum |");
+        println!("|---|---|---|---|---|");
+    }
     for f in files {
         let text = std::fs::read_to_string(&f).expect("readable scenario");
         let name = f

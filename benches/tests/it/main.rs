@@ -1,5 +1,8 @@
 //! Zero allocations per trial: `allocation-counter`'s counting global allocator watches a chunk
-//! of duels of every ruleset's reference duel, after one warm-up duel.
+//! of duels of every ruleset's reference duel, after one warm-up duel. `exact`: the exact
+//! solver's outcome branching against the face-by-face enumeration on the bundled scenarios.
+
+mod exact;
 
 use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
 use oddsmith_dice::stream;

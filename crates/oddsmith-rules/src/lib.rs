@@ -29,7 +29,7 @@ pub use outcome::{
     DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Side, Tally, Winner,
 };
 pub use registry::{RULESET_IDS, RulesetVisitor, visit};
-pub use roller::{RngRoller, Roller};
+pub use roller::{Outcomes, RngRoller, Roller};
 pub use solver::{DuelState, Step};
 
 use std::fmt::Debug;

@@ -16,6 +16,43 @@ pub trait Roller {
     fn d10(&mut self) -> u32 {
         self.roll(10)
     }
+    /// An outcome of several dice that the step uses only through one number (a total, a
+    /// class such as miss/hit/critical, the damage left after resistance).
+    ///
+    /// `draw` rolls it with this roller's own dice: every roller but the exact solver's runs
+    /// it, so Monte Carlo reads the very faces it would read without this call. `weights`
+    /// gives the same outcome's exact distribution (`Outcomes::add(value, weight)`, integer
+    /// weights over any total); the enumerating [`Odometer`] calls it instead of `draw` and
+    /// branches once per distinct value rather than once per sequence of faces.
+    #[inline]
+    fn outcome(
+        &mut self,
+        weights: impl FnOnce(&mut Outcomes<'_>),
+        draw: impl FnOnce(&mut Self) -> i32,
+    ) -> i32
+    where
+        Self: Sized,
+    {
+        let _ = weights;
+        draw(self)
+    }
+}
+
+/// Where [`Roller::outcome`]'s `weights` write an outcome's exact distribution.
+#[derive(Debug)]
+pub struct Outcomes<'a> {
+    raw: &'a mut Vec<(i32, u64)>,
+}
+
+impl Outcomes<'_> {
+    /// Adds `weight` to the outcome `value` (a value may be added many times; zero weights
+    /// are ignored).
+    #[inline]
+    pub fn add(&mut self, value: i32, weight: u64) {
+        if weight > 0 {
+            self.raw.push((value, weight));
+        }
+    }
 }
 
 /// A [`Roller`] over a random stream.
@@ -81,9 +118,22 @@ impl Roller for TapeRoller<'_> {
     }
 }
 
+/// How [`enumerate`] branches on a [`Roller::outcome`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Branching {
+    /// Once per distinct value of the outcome, with its exact probability (the default).
+    #[default]
+    Outcomes,
+    /// Once per sequence of faces its `draw` reads (every die face by face: the reference
+    /// the outcome branching is tested against).
+    Faces,
+}
+
 /// The roller [`enumerate`] runs a step with: it replays the faces chosen so far and, past
 /// them, chooses face 1 of every further die and notes the die (its sides and the probability
-/// of the faces so far), so that one run of the step reaches one leaf.
+/// of the faces so far), so that one run of the step reaches one leaf. An outcome
+/// ([`Roller::outcome`]) is a die whose faces are its distinct values, each with its own
+/// probability.
 #[derive(Debug, Default)]
 pub struct Odometer {
     /// The faces of this run's dice, in the order the step read them.
@@ -91,11 +141,23 @@ pub struct Odometer {
     /// The sides of each of those dice.
     sides: Vec<u32>,
     /// The probability of the faces up to and including each die (`1/s₁/s₂/…`, divided in
-    /// that order).
+    /// that order; an outcome multiplies by its value's probability).
     probs: Vec<f64>,
+    /// For each die, where its values start in `values` if it is an outcome (`NOT_OUTCOME`
+    /// for a plain die).
+    lists: Vec<u32>,
+    /// The distinct values of the outcomes in play and their probabilities, in value order.
+    values: Vec<(i32, f64)>,
+    /// Working storage for an outcome's weights.
+    raw: Vec<(i32, u64)>,
     /// Dice read in this run.
     pos: usize,
+    /// How outcomes are enumerated.
+    branching: Branching,
 }
+
+/// `Odometer::lists` entry of a plain die.
+const NOT_OUTCOME: u32 = u32::MAX;
 
 impl Roller for Odometer {
     #[inline]
@@ -109,7 +171,47 @@ impl Roller for Odometer {
         self.faces.push(1);
         self.sides.push(sides);
         self.probs.push(p);
+        self.lists.push(NOT_OUTCOME);
         1
+    }
+
+    fn outcome(
+        &mut self,
+        weights: impl FnOnce(&mut Outcomes<'_>),
+        draw: impl FnOnce(&mut Self) -> i32,
+    ) -> i32 {
+        if self.branching == Branching::Faces {
+            return draw(self);
+        }
+        let pos = self.pos;
+        self.pos += 1;
+        if let Some(&face) = self.faces.get(pos) {
+            return self.values[self.lists[pos] as usize + face as usize - 1].0;
+        }
+        // A new branching point: its distinct values in order, each weight summed in the
+        // order given, then divided by the total once.
+        self.raw.clear();
+        weights(&mut Outcomes { raw: &mut self.raw });
+        self.raw.sort_by_key(|v| v.0);
+        self.raw.dedup_by(|next, kept| {
+            let same = next.0 == kept.0;
+            if same {
+                kept.1 += next.1;
+            }
+            same
+        });
+        let total: u64 = self.raw.iter().map(|v| v.1).sum();
+        assert!(total > 0, "an outcome with no value");
+        let start = self.values.len();
+        let n = self.raw.len();
+        self.values
+            .extend(self.raw.iter().map(|&(v, w)| (v, w as f64 / total as f64)));
+        let prev = self.probs.last().copied().unwrap_or(1.0);
+        self.faces.push(1);
+        self.sides.push(n as u32);
+        self.probs.push(prev * self.values[start].1);
+        self.lists.push(start as u32);
+        self.values[start].0
     }
 }
 
@@ -120,13 +222,24 @@ impl Odometer {
     fn advance(&mut self) -> bool {
         self.pos = 0;
         while let (Some(face), Some(&sides)) = (self.faces.last_mut(), self.sides.last()) {
+            let list = *self.lists.last().expect("one list entry per die");
             if *face < sides {
                 *face += 1;
+                if list != NOT_OUTCOME {
+                    // An outcome's values differ in probability (a die's faces do not).
+                    let n = self.probs.len();
+                    let prev = if n > 1 { self.probs[n - 2] } else { 1.0 };
+                    self.probs[n - 1] = prev * self.values[list as usize + *face as usize - 1].1;
+                }
                 return true;
             }
             self.faces.pop();
             self.sides.pop();
             self.probs.pop();
+            self.lists.pop();
+            if list != NOT_OUTCOME {
+                self.values.truncate(list as usize);
+            }
         }
         false
     }
@@ -140,12 +253,25 @@ impl Odometer {
 /// order of a depth-first walk that branches on every face of each die in turn), each leaf's
 /// probability is `1/s₁/s₂/…` divided in die order, and the step runs once per leaf (a
 /// re-run per branching die would cost a run per inner node of the tree as well).
-pub fn enumerate<T>(mut step: impl FnMut(&mut Odometer) -> T, mut f: impl FnMut(T, f64)) {
+pub fn enumerate<T>(step: impl FnMut(&mut Odometer) -> T, f: impl FnMut(T, f64)) {
+    enumerate_by(Branching::Outcomes, step, f);
+}
+
+/// [`enumerate`], branching on outcomes as `branching` says.
+pub fn enumerate_by<T>(
+    branching: Branching,
+    mut step: impl FnMut(&mut Odometer) -> T,
+    mut f: impl FnMut(T, f64),
+) {
     let mut odo = Odometer {
         faces: Vec::with_capacity(16),
         sides: Vec::with_capacity(16),
         probs: Vec::with_capacity(16),
+        lists: Vec::with_capacity(16),
+        values: Vec::new(),
+        raw: Vec::new(),
         pos: 0,
+        branching,
     };
     loop {
         let out = step(&mut odo);
@@ -182,6 +308,53 @@ mod tests {
         assert_eq!(count, 100);
         assert!((total - 1.0).abs() < 1e-12);
         assert!((sum - 11.0).abs() < 1e-12);
+    }
+
+    /// Two d6 then, on a total of 7 or more, a d4: the step uses the 2d6 only through "7 or
+    /// more", written as an outcome.
+    fn two_d6_then_d4(r: &mut impl Roller) -> u32 {
+        let high = r.outcome(
+            |w| {
+                for a in 1..=6 {
+                    for b in 1..=6 {
+                        w.add(i32::from(a + b >= 7), 1);
+                    }
+                }
+            },
+            |r| {
+                let a = r.roll(6);
+                i32::from(a + r.roll(6) >= 7)
+            },
+        );
+        if high == 1 { 10 + r.roll(4) } else { 0 }
+    }
+
+    #[test]
+    fn outcomes_branch_once_per_value_with_the_faces_probabilities() {
+        let run = |branching| {
+            let mut leaves = Vec::new();
+            enumerate_by(branching, two_d6_then_d4, |v, p| leaves.push((v, p)));
+            leaves
+        };
+        let by_value = run(Branching::Outcomes);
+        let by_faces = run(Branching::Faces);
+        // "Under 7" (15/36) then "7 or more" (21/36) times each face of the d4.
+        assert_eq!(by_value.len(), 1 + 4);
+        assert_eq!(by_faces.len(), 15 + 21 * 4);
+        assert_eq!(by_value[0], (0, 15.0 / 36.0));
+        for (k, &(v, p)) in by_value[1..].iter().enumerate() {
+            assert_eq!(v, 11 + k as u32);
+            assert!((p - 21.0 / 36.0 / 4.0).abs() < 1e-16);
+        }
+        let total =
+            |l: &[(u32, f64)], v: u32| -> f64 { l.iter().filter(|x| x.0 == v).map(|x| x.1).sum() };
+        for v in [0, 11, 12, 13, 14] {
+            assert!((total(&by_value, v) - total(&by_faces, v)).abs() < 1e-15);
+        }
+        // Any other roller draws the faces: a tape of 3 + 4, then the d4's 2.
+        let mut tape = TapeRoller::new(&[3, 4, 2]);
+        assert_eq!(two_d6_then_d4(&mut tape), 12);
+        assert_eq!(tape.wanted, None);
     }
 
     #[test]

@@ -471,17 +471,49 @@ pub fn apply(o: &D20Options, f: &Fighter, ms: &mut MState, d: i32, kind: DamageK
 }
 
 /// Rolls a hit's damage: full damage on a natural 20 under `crit_rule = "max"`.
+///
+/// Only the dice's total counts, so the exact solver branches once per total (with its
+/// weight from the dice's convolution, `Roller::outcome`) rather than once per sequence of
+/// faces; Monte Carlo rolls the dice one by one as ever. Dice whose totals do not fit the
+/// table (over `MAX_TOTALS` values) are enumerated face by face.
 #[inline]
 fn roll_damage<R: Roller>(a: &Attack, crit_max: bool, r: &mut R) -> i32 {
     if crit_max {
         return a.max_damage();
     }
-    let mut v = a.dice.plus;
-    for _ in 0..a.dice.n {
-        v += r.roll(u32::from(a.dice.sides)) as i32;
+    let (n, sides) = (usize::from(a.dice.n), usize::from(a.dice.sides));
+    let draw = |r: &mut R| {
+        let mut v = a.dice.plus;
+        for _ in 0..n {
+            v += r.roll(sides as u32) as i32;
+        }
+        a.clamp(v)
+    };
+    if n == 0 || n * sides >= MAX_TOTALS {
+        return draw(r);
     }
-    a.clamp(v)
+    r.outcome(
+        |w| {
+            // ways[t]: the sequences of faces with total t (t counted from 0, faces from 0).
+            let mut ways = [0u64; MAX_TOTALS];
+            ways[0] = 1;
+            for k in 0..n {
+                for t in (0..=k * (sides - 1) + sides - 1).rev() {
+                    ways[t] = (t.saturating_sub(sides - 1)..=t.min(k * (sides - 1)))
+                        .map(|u| ways[u])
+                        .sum();
+                }
+            }
+            for (t, &count) in ways[..=n * (sides - 1)].iter().enumerate() {
+                w.add(a.clamp(a.dice.plus + (n + t) as i32), count);
+            }
+        },
+        draw,
+    )
 }
+
+/// Most totals of a damage roll the exact solver branches on at once.
+const MAX_TOTALS: usize = 128;
 
 /// Chooses every able creature's action for the round (digest §6 AI: a BtH spell not yet
 /// active, else the best affordable damage spell that beats the attack, else attack; a
@@ -839,8 +871,28 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     };
     let g = &m.f[foe];
     let helpless = o.helpless_auto_hit && o.fight_to == FightTo::Death && !able(&s.m[foe][j]);
-    let roll = r.roll(20) as i32;
-    if roll == 1 && !helpless {
+    let buff = i32::from(s.m[side][i].buff);
+    // The d20 counts only as a natural 1 (0), a miss (1), a hit (2) or a natural 20 (3).
+    let class = |roll: i32| {
+        if roll == 1 && !helpless {
+            0
+        } else if !(roll == 20 || roll + a.to_hit + buff >= g.def || helpless) {
+            1
+        } else if roll == 20 {
+            3
+        } else {
+            2
+        }
+    };
+    let class = r.outcome(
+        |w| {
+            for roll in 1..=20 {
+                w.add(class(roll), 1);
+            }
+        },
+        |r| class(r.roll(20) as i32),
+    );
+    if class == 0 {
         if o.nat1_fumble && engaged {
             // «Rolling Attacks §2»: the minimum damage of every engaged opponent (G-16: every
             // foe able when the group started).
@@ -866,13 +918,11 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         t.count_side(side, FUMBLES, 1);
         return;
     }
-    let buff = i32::from(s.m[side][i].buff);
-    let hit = roll == 20 || roll + a.to_hit + buff >= g.def || helpless;
-    if !hit {
+    if class == 1 {
         t.attack(side, false, 0);
         return;
     }
-    let crit = roll == 20 && o.nat20_full_damage;
+    let crit = class == 3 && o.nat20_full_damage;
     let full = roll_damage(&a, crit && crit_is_max(o), r);
     let mut dmg = full;
     let res = if a.magic { g.magic_resist } else { g.resist };

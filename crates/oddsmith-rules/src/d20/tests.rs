@@ -1044,8 +1044,7 @@ fn exact_matches_monte_carlo_across_features() {
     ];
     for (k, (name, o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = pair::<D20>(o, &a, &b);
-        let x = g
-            .exact(&m)
+        let x = crate::solver::tests::exact_checked(&g, &m)
             .unwrap_or_else(|| panic!("{name}: no exact value"));
         close(x.p_a_win + x.p_b_win + x.p_draw, 1.0, 1e-9);
         let n = 20_000;
@@ -1507,8 +1506,7 @@ fn distance_exact_matches_monte_carlo() {
     ];
     for (k, (name, o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = pair::<D20>(o, &a, &b);
-        let x = g
-            .exact(&m)
+        let x = crate::solver::tests::exact_checked(&g, &m)
             .unwrap_or_else(|| panic!("{name}: no exact value"));
         close(x.p_a_win + x.p_b_win + x.p_draw, 1.0, 1e-9);
         let n = 20_000;
@@ -1609,7 +1607,8 @@ fn missile_options_exact_match_monte_carlo() {
     let mut exact = Vec::new();
     for (k, (o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = pair::<D20>(o, &a, &b);
-        let e = g.exact(&m).unwrap_or_else(|| panic!("case {k}: exact"));
+        let e = crate::solver::tests::exact_checked(&g, &m)
+            .unwrap_or_else(|| panic!("case {k}: exact"));
         assert!(e.truncated < 1e-9, "case {k}");
         let n = 30_000;
         let (p, _) = monte_carlo(&g, &m, n, 600 + k as u64);

@@ -7,9 +7,9 @@
 //! every sequence of faces. Digest §4.15 is the specification.
 
 use super::Gamecraft;
-use super::fighter::{Fighter, Matchup};
+use super::fighter::{DieTable, Fighter, Matchup};
 use super::options::{
-    AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplosionDelivery, FumbleEffect,
+    AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplodeMode, ExplosionDelivery, FumbleEffect,
     GamecraftOptions, InitiativeTie, MovePenaltyMode, MovingTargetScope, MultiActionMode,
     PenaltyScope, StrafeCritTiming, StrafeHitRule,
 };
@@ -456,14 +456,55 @@ fn verdict(m: &Matchup, o: &GamecraftOptions, s: &State) -> Option<(Winner, Endi
     }
 }
 
+/// Up to two dice (`n` = 0, 1 or 2, rolled one after the other) that the step uses only
+/// through `outcome(first, second)` (an unrolled die counts 0): Monte Carlo rolls them with
+/// [`gc_die`], the same faces as ever; the exact solver branches once per distinct outcome,
+/// with its exact probability from the die's table (`Roller::outcome`), rather than once per
+/// sequence of faces (16 per die, 256 for two).
+#[inline]
+pub(super) fn dice<R: Roller>(
+    die: &DieTable,
+    mode: ExplodeMode,
+    n: u8,
+    r: &mut R,
+    outcome: impl Fn(i32, i32) -> i32,
+) -> i32 {
+    match n {
+        0 => outcome(0, 0),
+        1 => r.outcome(
+            |w| {
+                for (v, weight) in die.weights() {
+                    w.add(outcome(v, 0), weight);
+                }
+            },
+            |r| outcome(gc_die(r, mode), 0),
+        ),
+        _ => r.outcome(
+            |w| {
+                for (v1, w1) in die.weights() {
+                    for (v2, w2) in die.weights() {
+                        w.add(outcome(v1, v2), w1 * w2);
+                    }
+                }
+            },
+            |r| {
+                let first = gc_die(r, mode);
+                outcome(first, gc_die(r, mode))
+            },
+        ),
+    }
+}
+
 /// The Incapacitated Constitution roll: `CON + die − penalties ≥ incap_con_tn`.
 pub(super) fn incap_roll<R: Roller>(
     o: &GamecraftOptions,
+    die: &DieTable,
     f: &Fighter,
     st: &FState,
     r: &mut R,
 ) -> bool {
-    f.con + gc_die(r, o.explode_mode) - pen(o, f, st) >= o.incap_con_tn
+    let need = o.incap_con_tn - f.con + pen(o, f, st);
+    dice(die, o.explode_mode, 1, r, |d, _| i32::from(d >= need)) == 1
 }
 
 /// Rolls a dodge for fighter `i`: the declared dodge action (`check = Check::Dodge`), or the
@@ -618,14 +659,21 @@ fn start_round<R: Roller, T: Tally>(
                 s.round += 1;
                 s.pre = 1;
                 if !s.init || o.initiative_reroll_each_round {
-                    let mut tot = [0; 2];
-                    for (i, t) in tot.iter_mut().enumerate() {
+                    let base = [0, 1].map(|i| {
                         let p = if all { pen(o, &m.f[i], &s.f[i]) } else { 0 };
-                        *t = m.f[i].derived.initiative + gc_die(r, o.explode_mode) - p;
-                    }
+                        m.f[i].derived.initiative - p
+                    });
+                    // Who is first on the totals (0 or 1), or 2 on a tie.
+                    let order = dice(&m.die, o.explode_mode, 2, r, |da, db| {
+                        match (base[0] + da).cmp(&(base[1] + db)) {
+                            std::cmp::Ordering::Greater => 0,
+                            std::cmp::Ordering::Less => 1,
+                            std::cmp::Ordering::Equal => 2,
+                        }
+                    });
                     let (ka, kb) = (m.f[0].init_key, m.f[1].init_key);
-                    s.first = if tot[0] != tot[1] {
-                        u8::from(tot[1] > tot[0])
+                    s.first = if order < 2 {
+                        order as u8
                     } else if ka != kb {
                         u8::from(kb > ka)
                     } else {
@@ -657,8 +705,8 @@ fn start_round<R: Roller, T: Tally>(
                     if u32::from(s.f[i].bleed) >= interval {
                         s.f[i].bleed = 0;
                         // A Constitution check: penalised under either scope (G15).
-                        let p = pen(o, f, &st);
-                        if f.con + gc_die(r, o.explode_mode) - p < o.bleed_con_tn {
+                        let need = o.bleed_con_tn - f.con + pen(o, f, &st);
+                        if dice(&m.die, o.explode_mode, 1, r, |d, _| i32::from(d < need)) == 1 {
                             s.f[i].dmg = f.cum[status];
                         }
                         return end_part(m, o, s);
@@ -674,7 +722,7 @@ fn start_round<R: Roller, T: Tally>(
                     && !st.unconscious
                     && st.fat < f.fatigue
                 {
-                    if !incap_roll(o, f, &st, r) {
+                    if !incap_roll(o, &m.die, f, &st, r) {
                         s.f[i].unconscious = true;
                     }
                     return end_part(m, o, s);
@@ -786,7 +834,7 @@ impl crate::Duel<Gamecraft> for State {
             if s.f[i].incap_pending {
                 s.f[i].incap_pending = false;
                 let (f, st) = (&m.f[i], s.f[i]);
-                if !st.unconscious && !incap_roll(o, f, &st, r) {
+                if !st.unconscious && !incap_roll(o, &m.die, f, &st, r) {
                     s.f[i].unconscious = true;
                 }
                 return end_part(m, o, s);
@@ -904,10 +952,10 @@ fn first_aid<R: Roller>(m: &Matchup, o: &GamecraftOptions, s: &mut State, x: usi
     let (f, st) = (&m.f[x], s.f[x]);
     let Some(base) = f.aid_base else { return };
     let status = f.status(st.dmg);
-    let tot = base + gc_die(r, o.explode_mode)
-        - alloc_pen(o, f.split, Declared::of(&st), Check::Aid)
-        - pen(o, f, &st);
-    if tot >= reference::stop_bleeding_tn_from(status as i32, o.stop_bleed_tn_base) {
+    let need = reference::stop_bleeding_tn_from(status as i32, o.stop_bleed_tn_base) - base
+        + alloc_pen(o, f.split, Declared::of(&st), Check::Aid)
+        + pen(o, f, &st);
+    if dice(&m.die, o.explode_mode, 1, r, |d, _| i32::from(d >= need)) == 1 {
         s.f[x].aided = status as u8;
         s.f[x].bleed = 0;
     }
@@ -1024,15 +1072,21 @@ fn attack<R: Roller, T: Tally>(
         let g = grace_for_attack(m, o, fx, &sx, base, static_tn, tn);
         s.f[x].grace -= g;
         tally.count_side(x, GRACE, u32::from(g));
-        let tot = base + i32::from(g) + gc_die(r, o.explode_mode);
-        // A strafe hits a target whose TN is lower than the total (G14).
-        let hit = if line.strafe && o.strafe_hit_rule == StrafeHitRule::StrictLt {
-            tot > tn
-        } else {
-            tot >= tn
-        };
-        if !hit {
-            let fumble = tn - tot >= o.fumble_margin;
+        let strict = line.strafe && o.strafe_hit_rule == StrafeHitRule::StrictLt;
+        // The total matters only as a fumble (0), a miss (1), a hit (2) or a critical (3).
+        let class = dice(&m.die, o.explode_mode, 1, r, |d, _| {
+            let tot = base + i32::from(g) + d;
+            // A strafe hits a target whose TN is lower than the total (G14).
+            let hit = if strict { tot > tn } else { tot >= tn };
+            match (hit, tot - tn >= o.crit_margin, tn - tot >= o.fumble_margin) {
+                (false, _, true) => 0,
+                (false, _, false) => 1,
+                (true, false, _) => 2,
+                (true, true, _) => 3,
+            }
+        });
+        if class < 2 {
+            let fumble = class == 0;
             if fumble && o.fumble_effect == FumbleEffect::LoseNextAction {
                 s.f[x].skip = true;
             }
@@ -1040,7 +1094,7 @@ fn attack<R: Roller, T: Tally>(
             tally.count_side(x, FUMBLES, u32::from(fumble));
             return;
         }
-        (true, tot - tn >= o.crit_margin)
+        (true, class == 3)
     };
     debug_assert!(hit);
     if line.explosive {
@@ -1058,8 +1112,6 @@ fn attack<R: Roller, T: Tally>(
         tally.count_side(x, CRITICALS, u32::from(crit));
         return;
     }
-    let mut dealt =
-        (line.dmg_at[d] + gc_die(r, o.explode_mode) - if all { pen_x } else { 0 }).max(0);
     // A strafe's critical multiplies the damage (dealt, or sustained under
     // `strafe_crit_timing`) instead of the usual extra wound.
     let crit_extra = crit && !line.strafe;
@@ -1068,22 +1120,29 @@ fn attack<R: Roller, T: Tally>(
     } else {
         1
     };
-    if o.strafe_crit_timing == StrafeCritTiming::BeforeResistance {
-        dealt *= strafe_mult;
-    }
-    let resist = if aware {
-        let v = fy.res_base + gc_die(r, o.explode_mode) - if all { pen(o, fy, &sy) } else { 0 };
-        if o.resist_clamp_zero { v.max(0) } else { v }
-    } else {
-        fy.armor
-    };
-    let mut sus = (dealt - resist).max(0);
-    if o.strafe_crit_timing == StrafeCritTiming::AfterResistance {
-        sus *= strafe_mult;
-    }
-    if crit_extra && o.crit_effect == CritEffect::WoundPoint {
-        sus += o.crit_extra_amount;
-    }
+    let dmg_base = line.dmg_at[d] - if all { pen_x } else { 0 };
+    let pen_y = if all { pen(o, fy, &sy) } else { 0 };
+    // The damage die, then (an aware target) the resistance die: only what is sustained counts.
+    let mut sus = dice(&m.die, o.explode_mode, 1 + u8::from(aware), r, |dd, rd| {
+        let mut dealt = (dmg_base + dd).max(0);
+        if o.strafe_crit_timing == StrafeCritTiming::BeforeResistance {
+            dealt *= strafe_mult;
+        }
+        let resist = if aware {
+            let v = fy.res_base + rd - pen_y;
+            if o.resist_clamp_zero { v.max(0) } else { v }
+        } else {
+            fy.armor
+        };
+        let mut sus = (dealt - resist).max(0);
+        if o.strafe_crit_timing == StrafeCritTiming::AfterResistance {
+            sus *= strafe_mult;
+        }
+        if crit_extra && o.crit_effect == CritEffect::WoundPoint {
+            sus += o.crit_extra_amount;
+        }
+        sus
+    });
     if fx.nonlethal {
         if crit_extra && o.crit_effect == CritEffect::WoundLevel {
             sus += o.crit_extra_amount;
@@ -1192,11 +1251,16 @@ fn blast_step<R: Roller, T: Tally>(
         } else {
             0
         };
-        let tot = fy.prowess + skill + i32::from(g) + gc_die(r, o.explode_mode) - pen(o, fy, &sy);
+        let base = fy.prowess + skill + i32::from(g) - pen(o, fy, &sy);
         s.f[y].grace -= g;
         tally.count_side(y, GRACE, u32::from(g));
         let tn = reference::explosion_tn(usize::from(fx.area), usize::from(b.band));
-        let (out, crit_fail) = reference::avoid_outcome(tot, tn, o.crit_margin, o.fumble_margin);
+        let avoid = |d: i32| reference::avoid_outcome(base + d, tn, o.crit_margin, o.fumble_margin);
+        let class = dice(&m.die, o.explode_mode, 1, r, |d, _| {
+            let (out, crit_fail) = avoid(d);
+            i32::from(out) * 2 + i32::from(crit_fail)
+        });
+        let (out, crit_fail) = ((class / 2) as u8, class % 2 == 1);
         let band = b.band + out;
         s.blast = if band > 2 {
             0
@@ -1213,21 +1277,27 @@ fn blast_step<R: Roller, T: Tally>(
     }
     s.blast = 0;
     let all = o.wound_penalty_scope == PenaltyScope::AllRolls;
-    let raw = fx.dmg_base
-        + if o.explosion_damage_die {
-            gc_die(r, o.explode_mode)
+    let pen_y = if all { pen(o, fy, &sy) } else { 0 };
+    // The damage die (under `explosion_damage_die`), then the Constitution die (unless
+    // `no_con`): only what is sustained counts.
+    let sus_of = |raw_die: i32, res_die: i32| {
+        let raw = fx.dmg_base + raw_die;
+        let dealt =
+            reference::blast_damage(raw, o.blast_fraction[usize::from(b.band)], o.blast_rounding);
+        let resist = if b.no_con {
+            fy.armor
         } else {
-            0
+            let v = fy.res_base + res_die - pen_y;
+            if o.resist_clamp_zero { v.max(0) } else { v }
         };
-    let dealt =
-        reference::blast_damage(raw, o.blast_fraction[usize::from(b.band)], o.blast_rounding);
-    let resist = if b.no_con {
-        fy.armor
-    } else {
-        let v = fy.res_base + gc_die(r, o.explode_mode) - if all { pen(o, fy, &sy) } else { 0 };
-        if o.resist_clamp_zero { v.max(0) } else { v }
+        (dealt - resist).max(0)
     };
-    let sus = (dealt - resist).max(0);
+    let sus = match (o.explosion_damage_die, b.no_con) {
+        (true, false) => dice(&m.die, o.explode_mode, 2, r, sus_of),
+        (true, true) => dice(&m.die, o.explode_mode, 1, r, sus_of),
+        (false, false) => dice(&m.die, o.explode_mode, 1, r, |d, _| sus_of(0, d)),
+        (false, true) => sus_of(0, 0),
+    };
     take_wounds(m, o, s, y, sus, false);
     tally.damage(x, sus);
     end_part(m, o, s)

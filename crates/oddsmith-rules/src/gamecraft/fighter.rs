@@ -448,6 +448,8 @@ pub struct DieTable {
     ge: [u64; 160],
     /// The weights' total.
     pub scale: u64,
+    /// The lowest and highest values with a weight.
+    span: (i32, i32),
 }
 
 impl DieTable {
@@ -463,10 +465,24 @@ impl DieTable {
                 .map(|(_, w)| w as u64)
                 .sum();
         }
+        let values = || dist.iter().map(|(v, _)| v as i32);
         DieTable {
             ge,
             scale: dist.total() as u64,
+            span: (
+                values().min().unwrap_or(0).max(TABLE_LO),
+                values().max().unwrap_or(0),
+            ),
         }
+    }
+    /// The die's values with their weights (over `scale`), lowest first: the exact solver
+    /// branches on outcomes built from them (`Roller::outcome`).
+    #[inline]
+    pub fn weights(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
+        (self.span.0..=self.span.1).filter_map(|v| {
+            let weight = self.at_least(v) - self.at_least(v + 1);
+            (weight > 0).then_some((v, weight))
+        })
     }
     /// P(die ≥ n) × `scale`.
     #[inline]

@@ -839,7 +839,7 @@ fn exact_matches_monte_carlo_across_options() {
     ];
     for (k, (o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o.clone(), &a, &b);
-        let e = g.exact(&m).expect("finite state space");
+        let e = crate::solver::tests::exact_checked(&g, &m).expect("finite state space");
         assert!(e.truncated < 1e-9);
         close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
         let n = 40_000;
@@ -1182,9 +1182,10 @@ fn duel_incap_roll_o10() {
             ..duel::FState::default()
         };
         assert_eq!(f.status(st.dmg), 5);
+        let die = super::fighter::DieTable::new(g.options().explode_mode);
         let mut q = 0.0;
         crate::roller::enumerate(
-            |r| duel::incap_roll(g.options(), &f, &st, r),
+            |r| duel::incap_roll(g.options(), &die, &f, &st, r),
             |ok, w| {
                 if ok {
                     q += w;
@@ -2015,9 +2016,7 @@ fn exact_matches_monte_carlo_new_rules() {
     ];
     for (k, (o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o.clone(), &a, &b);
-        let e = g
-            .exact(&m)
-            .unwrap_or_else(|| panic!("case {k}: finite state space"));
+        let e = crate::solver::tests::exact_checked(&g, &m).unwrap_or_else(|| panic!("case {k}: finite state space"));
         assert!(e.truncated < 1e-9);
         close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
         let n = 40_000;
@@ -2508,9 +2507,7 @@ fn explosion_exact_matches_monte_carlo() {
     ];
     for (k, (o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o.clone(), &a, &b);
-        let e = g
-            .exact(&m)
-            .unwrap_or_else(|| panic!("case {k}: finite state space"));
+        let e = crate::solver::tests::exact_checked(&g, &m).unwrap_or_else(|| panic!("case {k}: finite state space"));
         assert!(e.truncated < 1e-9);
         close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
         let n = 40_000;
@@ -2698,7 +2695,7 @@ fn ammunition_exact_matches_monte_carlo() {
     charger.movement = MovePolicy::To(Distance::PointBlank);
     for (k, (o, a)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o.clone(), &a, &charger);
-        let e = g.exact(&m).unwrap();
+        let e = crate::solver::tests::exact_checked(&g, &m).unwrap();
         assert!(e.truncated < 1e-9);
         close(e.p_a_win + e.p_b_win + e.p_draw, 1.0, 1e-9);
         let n = 40_000;
@@ -2882,7 +2879,7 @@ fn strafe_and_first_aid_options() {
     ];
     for (k, (o, base, a)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o.clone(), &a, &borg());
-        let e = g.exact(&m).unwrap();
+        let e = crate::solver::tests::exact_checked(&g, &m).unwrap();
         let (g0, m0) = setup(base, &a, &borg());
         let e0 = g0.exact(&m0).unwrap();
         assert!(e.p_a_win != e0.p_a_win, "case {k}: the option changes nothing");
@@ -2976,7 +2973,7 @@ fn ranged_attack_attribute_and_spread_sign() {
     let b = with_weapon(borg(), "light pistol", ("Firearms", 4));
     for (k, (o, base, a)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o.clone(), &a, &b);
-        let e = g.exact(&m).unwrap();
+        let e = crate::solver::tests::exact_checked(&g, &m).unwrap();
         let (g0, m0) = setup(base, &a, &b);
         let e0 = g0.exact(&m0).unwrap();
         assert!(

@@ -277,9 +277,19 @@ const MAX_GRID: usize = 1 << 22;
 struct Grids {
     w: usize,
     cells: usize,
-    grids: Vec<(u32, Vec<f64>)>,
+    grids: Vec<Grid>,
     last: usize,
     round: u32,
+}
+
+/// One flag word's health grid and the range of cells written since it was last read (the
+/// solver reads only those: as health only falls, most of a grid stays empty).
+struct Grid {
+    flags: u32,
+    cells: Vec<f64>,
+    /// The lowest and one past the highest cell written (empty when `lo >= hi`).
+    lo: usize,
+    hi: usize,
 }
 
 impl Grids {
@@ -287,17 +297,25 @@ impl Grids {
     fn add(&mut self, s: &State, q: f64) {
         self.round = s.round;
         let f = flags(s);
-        if self.grids.get(self.last).is_none_or(|g| g.0 != f) {
-            self.last = match self.grids.iter().position(|g| g.0 == f) {
+        if self.grids.get(self.last).is_none_or(|g| g.flags != f) {
+            self.last = match self.grids.iter().position(|g| g.flags == f) {
                 Some(i) => i,
                 None => {
-                    self.grids.push((f, vec![0.0; self.cells]));
+                    self.grids.push(Grid {
+                        flags: f,
+                        cells: vec![0.0; self.cells],
+                        lo: usize::MAX,
+                        hi: 0,
+                    });
                     self.grids.len() - 1
                 }
             };
         }
         let i = (s.hp[0] - 1) as usize * self.w + (s.hp[1] - 1) as usize;
-        self.grids[self.last].1[i] += q;
+        let g = &mut self.grids[self.last];
+        g.cells[i] += q;
+        g.lo = g.lo.min(i);
+        g.hi = g.hi.max(i + 1);
     }
 }
 
@@ -374,9 +392,17 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
         }
         let round = next.round;
         live.clear();
-        next.grids.sort_unstable_by_key(|g| g.0);
-        for (f, g) in &mut next.grids {
-            for (i, q) in g.iter_mut().enumerate() {
+        next.grids.sort_unstable_by_key(|g| g.flags);
+        for g in &mut next.grids {
+            let f = &g.flags;
+            if g.lo >= g.hi {
+                continue;
+            }
+            let lo = g.lo;
+            let written = &mut g.cells[lo..g.hi];
+            (g.lo, g.hi) = (usize::MAX, 0);
+            for (i, q) in written.iter_mut().enumerate() {
+                let i = lo + i;
                 if *q == 0.0 {
                     continue;
                 }

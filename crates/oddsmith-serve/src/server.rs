@@ -296,9 +296,6 @@ struct TextBody {
     text: String,
     #[serde(default)]
     file: Option<String>,
-    /// The page whose text this is: its running job is for an older text and stops now.
-    #[serde(default)]
-    page: Option<String>,
 }
 
 /// Runs blocking engine work off the async runtime.
@@ -316,10 +313,6 @@ async fn check<E: Engine>(
     State(s): State<Arc<Server<E>>>,
     axum::Json(b): axum::Json<TextBody>,
 ) -> Answer {
-    if let Some(page) = &b.page {
-        // The page's preview is of the text before this edit: free its workers at once.
-        s.jobs.cancel(page);
-    }
     let e = s.engine.clone();
     let file = file_name(&b.file);
     let t0 = std::time::Instant::now();
@@ -391,25 +384,27 @@ async fn run<E: Engine>(
     }
     let file = file_name(&b.file);
     let pairs: Vec<(Vec<Step>, Value)> = b.b.into_iter().map(|x| (x.path, x.value)).collect();
-    let ab =
-        edit::ab_comparison(&b.text, &pairs).map_err(|e| Fail(StatusCode::BAD_REQUEST, e.0))?;
     // A fresh job first, so the page's running one stops now, before the check.
     s.jobs.cancel(&b.page);
+    // A text that cannot run is refused with a 200 answer naming why (the page sends the run
+    // beside its check, and a browser logs every failed request as an error).
+    let refused = |why: String| ok(json!({ "refused": why }));
+    let ab = match edit::ab_comparison(&b.text, &pairs) {
+        Ok(ab) => ab,
+        Err(e) => return refused(e.0),
+    };
     let e = s.engine.clone();
     let (text, f2) = (b.text.clone(), file.clone());
     let checked: Checked = blocking(move || e.check(&f2, &text)).await?;
     if let Some(d) = checked.errors.first() {
-        return Err(Fail(StatusCode::UNPROCESSABLE_ENTITY, d.message.clone()));
+        return refused(d.message.clone());
     }
     let stages = stages(checked.trials, checked.runs);
     let work = checked.runs.saturating_mul(checked.trials);
     if work > s.limits.max_work {
-        return Err(Fail(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "this file asks for {work} duels ({} runs × {} trials), more than the explorer's limit of {}; lower `trials`",
-                checked.runs, checked.trials, s.limits.max_work
-            ),
+        return refused(format!(
+            "this file asks for {work} duels ({} runs × {} trials), more than the explorer's limit of {}; lower `trials`",
+            checked.runs, checked.trials, s.limits.max_work
         ));
     }
     let job = s.jobs.start(&b.page, stages.clone());

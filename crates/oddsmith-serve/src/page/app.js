@@ -109,8 +109,11 @@ function numberShown() {
 async function refresh() {
   const seq = st.editSeq;
   const text = st.text;
+  // The preview starts beside the check (the server validates it again and refuses an
+  // invalid text), so its first number does not wait for the form to be drawn.
+  const run = startRun(seq);
   let r;
-  try { r = await api("POST", "/api/check", { text, file: st.file, page: PAGE }); }
+  try { r = await api("POST", "/api/check", { text, file: st.file }); }
   catch (e) { return status(e.message, true); }
   if (seq !== st.editSeq) return; // a newer edit is on its way
   st.check = r.check;
@@ -127,19 +130,25 @@ async function refresh() {
   renderRows();
   st.renderedSeq = seq; // the form and the rows show this edit
   if (st.errors.length) { status("invalid: fix the marked field", true); return; }
-  startRun(seq);
+  const job = await run;
+  if (seq !== st.editSeq || !job) return;
+  if (job.error) return status(job.error, true); // e.g. more work than the explorer's limit
+  status("running " + job.stages.map(k).join(" → ") + " trials");
+  poll(job.job);
 }
 
+/// Starts the preview of edit `seq` (cancelling the page's previous one): the job, or
+/// `{error}` when the server refuses the text, or `null` when a newer edit came.
 async function startRun(seq) {
-  let r;
   const b = [...st.b.entries()].map(([k, v]) => ({ path: JSON.parse(k), value: v }));
+  let r;
   try { r = await api("POST", "/api/run", { page: PAGE, text: st.text, file: st.file, b }); }
-  catch (e) { return status(e.message, true); }
-  if (seq !== st.editSeq) return;
+  catch (e) { if (seq === st.editSeq) status(e.message, true); return null; }
+  if (seq !== st.editSeq) return null;
+  if (r.refused) return { error: r.refused }; // shown unless the check finds errors
   st.job = r.job;
   st.jobDone = false;
-  status("running " + r.stages.map(k).join(" → ") + " trials");
-  poll(r.job);
+  return r;
 }
 
 const pts = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(100 * x).toFixed(2);

@@ -431,8 +431,12 @@ fn oversized_requests_and_work_are_refused() {
     let r = c.post("/api/check", &json!({ "text": big }));
     assert_eq!(r.status, 413);
     let r = c.post("/api/run", &run_body("p", "trials = 2000000\n"));
-    assert_eq!(r.status, 422, "{}", r.body);
-    assert!(r.body.contains("limit"), "{}", r.body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.json()["refused"].as_str().unwrap().contains("limit"),
+        "{}",
+        r.body
+    );
     assert_eq!(srv.counters.runs.load(Ordering::SeqCst), 0);
 }
 
@@ -481,7 +485,13 @@ fn validation_errors_come_back_at_their_field() {
     );
     assert_eq!(r["doc"]["weapon"], "bad");
     let run = c.post("/api/run", &run_body("p", "weapon = \"bad\"\n"));
-    assert_eq!(run.status, 422);
+    assert_eq!(run.status, 200);
+    assert!(
+        run.json()["refused"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean")
+    );
     let e = c.post("/api/edit", &json!({ "text": "# keep\n[a]\nb = 1 # one\n", "ops": [{ "op": "set", "path": ["a", "b"], "value": 2 }] }));
     assert_eq!(e.json()["text"], "# keep\n[a]\nb = 2 # one\n");
 }
@@ -540,33 +550,4 @@ fn exact_answers_stream_beside_the_stages_and_polls_wait_for_news() {
         .get(&format!("/api/sweep?page=p&job={job}&sweep=0&at=0"))
         .json();
     assert_eq!(sweep["chart"], Value::Null);
-}
-
-#[test]
-fn a_check_from_the_page_stops_its_running_job_at_once() {
-    let srv = Running::start("check-cancels", Limits::default());
-    let c = srv.client();
-    // 30 s of work if nothing stops it.
-    let long = c
-        .post("/api/run", &run_body("p", "trials = 30000000\n"))
-        .json();
-    let t = Instant::now();
-    while srv.counters.running.load(Ordering::SeqCst) == 0 {
-        assert!(t.elapsed() < Duration::from_secs(5));
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // A check without the page leaves the job alone; with it, the job stops.
-    let other = c.post("/api/check", &json!({ "text": "trials = 1\n" }));
-    assert_eq!(other.status, 200);
-    let job = long["job"].as_u64().unwrap();
-    let state = c.get(&format!("/api/job?page=p&job={job}")).json();
-    assert_eq!(state["done"], false, "{state}");
-    let checked = c.post(
-        "/api/check",
-        &json!({ "text": "trials = 1\n", "page": "p" }),
-    );
-    assert_eq!(checked.status, 200);
-    let done = srv.wait(&c, "p", job, Duration::from_secs(5));
-    assert_eq!(done["cancelled"], true, "{done}");
-    assert!(srv.counters.cancelled.load(Ordering::SeqCst) >= 1);
 }

@@ -366,7 +366,7 @@ pub struct Matchup {
 
 /// The parts of the duel loop's totals that do not change during a duel, per side, folded
 /// once per matchup so that a `step` adds them instead of re-reading fighters and options.
-/// Derived entirely from the rest of [`Matchup`] and the options ([`Hot::new`]).
+/// Derived entirely from the rest of [`Matchup`] and the options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hot {
     /// Weapon skill + static attack modifiers + armour Movement: an attack total before the
@@ -383,6 +383,10 @@ pub struct Hot {
     /// The plan of each side's policy when it can attack (its attacks and Defensive Position),
     /// `None` for `adaptive`, which looks at the wounds.
     pub plan: [Option<(u8, bool)>; 2],
+    /// Whether the Monte Carlo duel takes the engaged fast path (`duel::engaged_duel`): the
+    /// duel starts engaged, without exhaustion, hit locations or simultaneous blows, so no
+    /// fighter ever draws, moves, charges, drops a weapon or collapses.
+    pub engaged: bool,
 }
 
 /// Which hand a defence is made with: the index into [`Hot::defence`].
@@ -398,8 +402,8 @@ pub enum DefenceHand {
 }
 
 impl Hot {
-    /// Folds the constant parts of `m`'s totals.
-    fn new(m: &Matchup) -> Hot {
+    /// Folds the constant parts of `m`'s totals under `o`.
+    fn new(o: &DraftOptions, m: &Matchup) -> Hot {
         let side = |x: usize| {
             let (f, other) = (&m.f[x], &m.f[1 - x]);
             let defence = [m.defence[x], m.defence_bare[x], m.defence_dodge[x]].map(
@@ -428,6 +432,11 @@ impl Hot {
             damage: [a.1, b.1],
             defence: [a.2, b.2],
             plan: [a.3, b.3],
+            engaged: o.start_distance == 0
+                && !o.exhaustion
+                && !o.hit_locations
+                && (m.first_by_rules.is_some()
+                    || o.first_strike_tie != FirstStrikeTie::Simultaneous),
         }
     }
 }
@@ -588,9 +597,10 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
             damage: [0; 2],
             defence: [[None; 3]; 2],
             plan: [None; 2],
+            engaged: false,
         },
     };
-    m.hot = Hot::new(&m);
+    m.hot = Hot::new(o, &m);
     m
 }
 

@@ -12,12 +12,47 @@
 //! dodge or spend Grace), which gives the very same floating-point results. So do the three
 //! ways of finding a state's transitions ([`Transitions`]) where their contracts say so.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::outcome::{NoTally, OutcomeTally};
 use crate::roller::enumerate;
 use crate::{DuelOutcome, Ending, ExactDuel, Roller, Ruleset, Winner};
+
+thread_local! {
+    /// This thread's stop request for exact solves ([`with_stop`]).
+    static STOP: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `stop` as the stop request of the exact solves `f` makes on this thread: a
+/// solve that finds the flag raised gives up at its next state and answers `None`, as beyond
+/// its work budget. For callers that abandon solves (the explorer, when a newer edit
+/// arrives); the answer of a solve that was not stopped is unchanged.
+pub fn with_stop<T>(stop: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
+    /// Puts the enclosing request back, also when `f` panics.
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            STOP.with(|s| *s.borrow_mut() = old);
+        }
+    }
+    let _restore = Restore(STOP.with(|s| s.replace(Some(stop))));
+    f()
+}
+
+/// Whether the exact solves on this thread were asked to stop ([`with_stop`]).
+#[inline]
+pub fn stop_requested() -> bool {
+    STOP.with(|s| {
+        s.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
+}
 
 /// The result of one step of a duel state machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,7 +177,8 @@ pub fn solve_with<G: Ruleset>(
 /// The forward iteration of ruleset `r` from `start`: calls `over(state, winner, p)` for
 /// every way the duel ends, in a fixed order, and returns the live mass left (`truncated`);
 /// `None` if the state space is too large ([`MAX_LIVE_STATES`]) or the work exceeds
-/// [`MAX_WORK`] `step` runs. For figures beyond [`ExactDuel`].
+/// [`MAX_WORK`] `step` runs, or when asked to stop ([`with_stop`]). For figures beyond
+/// [`ExactDuel`].
 pub fn iterate<G: Ruleset>(
     r: &G,
     m: &G::Matchup,
@@ -262,7 +298,7 @@ fn iterate_with<S: Copy + Ord + Hash, F: FnMut(&S, Winner, f64)>(
     let mut live: Vec<(S, (), f64)> = vec![(start, (), 1.0)];
     while !live.is_empty() && live.iter().map(|x| x.2).sum::<f64>() >= NEGLIGIBLE_MASS {
         for &(s, (), p) in &live {
-            if !advance(&s, p, &mut fr) {
+            if !advance(&s, p, &mut fr) || stop_requested() {
                 return None;
             }
         }

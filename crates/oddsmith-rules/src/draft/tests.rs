@@ -1288,3 +1288,28 @@ fn exact_solver_gives_up_beyond_its_work_budget() {
     assert!(d.exact(&m).is_some());
     assert!(crate::solver::MAX_WORK >= 10 * runs_needed);
 }
+
+#[test]
+fn a_raised_stop_flag_ends_the_solve_without_an_answer() {
+    use crate::solver::{stop_requested, with_stop};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let m = d
+        .matchup(&d.compile("a", &d1()).unwrap(), &d.compile("b", &d1()).unwrap())
+        .unwrap();
+    let raised = Arc::new(AtomicBool::new(true));
+    assert!(with_stop(raised.clone(), || d.exact(&m)).is_none());
+    // Nested requests: the inner one applies inside, the outer one again after it.
+    let lowered = Arc::new(AtomicBool::new(false));
+    with_stop(raised, || {
+        let inner = with_stop(lowered, || d.exact(&m));
+        assert!(inner.is_some());
+        assert!(stop_requested());
+    });
+    assert!(!stop_requested());
+    assert_eq!(
+        d.exact(&m).unwrap().p_a_win.to_bits(),
+        exact_duel(DraftOptions::default(), d1(), d1()).p_a_win.to_bits()
+    );
+}

@@ -303,7 +303,7 @@ impl Grids {
 
 /// The exact duel: forward iteration over every state, each step's choices enumerated with
 /// their probabilities; `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
-/// or [`MAX_WORK`] emissions.
+/// or [`MAX_WORK`] emissions, or when asked to stop ([`crate::solver::with_stop`]).
 pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
     let max_rounds = rules.max_rounds();
     let mut p = [0.0f64; 3];
@@ -326,6 +326,9 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
     let mut work = 0u64;
     while !live.is_empty() && live.iter().map(|x| x.1).sum::<f64>() >= NEGLIGIBLE_MASS {
         for &(s, ps) in &live {
+            if crate::solver::stop_requested() {
+                return None;
+            }
             let mut idx = 0;
             loop {
                 let mut s2 = s;

@@ -971,3 +971,16 @@ fn armour_agility_penalty_lowers_initiative() {
     assert_eq!(top(&free) - top(&heavy), 60);
     assert!(g.matchup(&free, &heavy).unwrap().first[0] > 0.99);
 }
+
+#[test]
+fn a_raised_stop_flag_ends_the_solve_without_an_answer() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let (g, m) = pair(OpenRpgOptions::default(), &alda(), &bram());
+    let raised = Arc::new(AtomicBool::new(true));
+    assert!(crate::solver::with_stop(raised, || g.exact(&m)).is_none());
+    let lowered = Arc::new(AtomicBool::new(false));
+    let solved = crate::solver::with_stop(lowered, || g.exact(&m)).unwrap();
+    // Outside `with_stop` the request is gone and the answer is the same, bit for bit.
+    assert_eq!(g.exact(&m).unwrap().p_a_win.to_bits(), solved.p_a_win.to_bits());
+}

@@ -483,13 +483,14 @@ fn attack<R: Roller, T: Tally>(
     true
 }
 
-/// The Monte Carlo duel of a matchup that takes the engaged fast path ([`Hot::engaged`](super::fighter::Hot::engaged)):
-/// the very duel [`crate::solver::duel`] plays over [`step`], with the same dice in the same
-/// order and the same outcome, as one loop over rounds and segments. Under the fast path's
-/// conditions nothing draws, moves, charges, drops a weapon or collapses, so every attack
-/// segment is one of the first `planned`; each attack is [`step`]'s own ([`attack`]); and the
-/// end is checked only after a wound (with no wound changed, `verdict` cannot change either).
-/// A test plays it and `step` on the same dice for over a million duels.
+/// The Monte Carlo duel of a matchup on the engaged fast path
+/// ([`Hot::engaged`](super::fighter::Hot::engaged)): the very duel [`crate::solver::duel`]
+/// plays over [`step`], with the same dice in the same order and the same outcome, as one loop
+/// over rounds and segments. Under the fast path's conditions nothing draws, moves, charges,
+/// drops a weapon or collapses, so a fighter attacks in the first `planned` segments; each
+/// attack is `step`'s own (the private `attack`); and the end is checked only after a wound
+/// (with no wound changed, the verdict cannot change either). A test plays it and `step` on
+/// the same dice for a million duels.
 pub fn engaged_duel<R: Roller>(m: &Matchup, o: &DraftOptions, roller: &mut R) -> DuelOutcome {
     let mut s = State::start();
     let mut tally = OutcomeTally::default();

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::{Charts, ExactRow};
+
 /// Most pages with a job remembered; the oldest is cancelled and forgotten beyond it.
 pub const MAX_PAGES: usize = 256;
 
@@ -19,7 +21,9 @@ pub const MAX_PAGES: usize = 256;
 pub struct JobState {
     /// The job's number.
     pub job: u64,
-    /// Trials of each stage (20k → 200k → the file's).
+    /// Grows with every change of this state (the page waits for it to move).
+    pub version: u64,
+    /// Trials of each stage (a first quick one, 20k, 200k, the file's).
     pub stages: Vec<u64>,
     /// Stages finished.
     pub finished: usize,
@@ -29,6 +33,12 @@ pub struct JobState {
     pub ab: Option<Value>,
     /// Milliseconds from the job's start to the end of each finished stage.
     pub ms: Vec<u64>,
+    /// The exact answers found so far, in matchup order.
+    pub exact: Vec<ExactRow>,
+    /// Every matchup the ruleset solves has its exact answer (the others have none).
+    pub exact_done: bool,
+    /// Milliseconds from the job's start to the last exact answer.
+    pub exact_ms: Option<u64>,
     /// No more stages will come (finished, cancelled or failed).
     pub done: bool,
     /// The job was cancelled by a newer one.
@@ -43,13 +53,14 @@ pub struct Job {
     pub id: u64,
     cancel: Arc<AtomicBool>,
     state: Arc<Mutex<JobState>>,
+    charts: Arc<Mutex<Option<Arc<dyn Charts>>>>,
     gate: Arc<Gate>,
     started: Instant,
 }
 
 impl Job {
     /// The cancel flag the engine checks.
-    pub fn flag(&self) -> &AtomicBool {
+    pub fn flag(&self) -> &Arc<AtomicBool> {
         &self.cancel
     }
 
@@ -65,14 +76,37 @@ impl Job {
             .map(|()| Permit { gate: &self.gate })
     }
 
-    /// Publishes a finished stage.
-    pub fn stage(&self, result: Value, ab: Option<Value>) {
-        let ms = self.started.elapsed().as_millis() as u64;
+    /// Milliseconds since the job started.
+    fn ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Publishes a finished stage and what draws its charts.
+    pub fn stage(&self, result: Value, ab: Option<Value>, charts: Arc<dyn Charts>) {
+        let ms = self.ms();
+        *lock(&self.charts) = Some(charts);
         let mut s = lock(&self.state);
         s.finished += 1;
         s.result = Some(result);
         s.ab = ab;
         s.ms.push(ms);
+        s.version += 1;
+    }
+
+    /// Publishes one matchup's exact answer.
+    pub fn exact(&self, row: ExactRow) {
+        let ms = self.ms();
+        let mut s = lock(&self.state);
+        s.exact.push(row);
+        s.exact_ms = Some(ms);
+        s.version += 1;
+    }
+
+    /// Marks the exact answers complete.
+    pub fn exact_done(&self) {
+        let mut s = lock(&self.state);
+        s.exact_done = true;
+        s.version += 1;
     }
 
     /// Marks the job done (with an error, or cancelled when its flag is set).
@@ -81,6 +115,7 @@ impl Job {
         s.cancelled = self.cancelled();
         s.error = error;
         s.done = true;
+        s.version += 1;
     }
 }
 
@@ -91,6 +126,7 @@ impl Drop for Job {
         if !s.done {
             s.cancelled = self.cancelled();
             s.done = true;
+            s.version += 1;
         }
     }
 }
@@ -137,6 +173,7 @@ impl Gate {
 struct Slot {
     cancel: Arc<AtomicBool>,
     state: Arc<Mutex<JobState>>,
+    charts: Arc<Mutex<Option<Arc<dyn Charts>>>>,
     touched: Instant,
 }
 
@@ -170,12 +207,14 @@ impl Jobs {
             stages,
             ..JobState::default()
         }));
+        let charts = Arc::new(Mutex::new(None));
         let mut pages = lock(&self.pages);
         if let Some(old) = pages.insert(
             page.to_string(),
             Slot {
                 cancel: cancel.clone(),
                 state: state.clone(),
+                charts: charts.clone(),
                 touched: Instant::now(),
             },
         ) {
@@ -194,6 +233,7 @@ impl Jobs {
             id,
             cancel,
             state,
+            charts,
             gate: self.gate.clone(),
             started: Instant::now(),
         }
@@ -213,6 +253,17 @@ impl Jobs {
         slot.touched = Instant::now();
         let s = lock(&slot.state).clone();
         (s.job == job).then_some(s)
+    }
+
+    /// What draws the charts of `page`'s job `job`'s latest stage (`None` before its first
+    /// stage or when it is not the page's latest job).
+    pub fn charts(&self, page: &str, job: u64) -> Option<Arc<dyn Charts>> {
+        let pages = lock(&self.pages);
+        let slot = pages.get(page)?;
+        if lock(&slot.state).job != job {
+            return None;
+        }
+        lock(&slot.charts).clone()
     }
 
     /// Workers computing now.
@@ -246,10 +297,15 @@ mod tests {
         assert!(a.cancelled());
         assert!(!b.cancelled() && !other.cancelled());
         assert!(jobs.state("p", a.id).is_none());
-        b.stage(serde_json::json!(1), None);
+        assert!(jobs.charts("p", b.id).is_none());
+        b.stage(serde_json::json!(1), None, Arc::new(crate::NoCharts));
+        b.exact(ExactRow::default());
+        b.exact_done();
         b.finish(None);
         let s = jobs.state("p", b.id).unwrap();
         assert_eq!((s.finished, s.done, s.cancelled), (1, true, false));
+        assert_eq!((s.exact.len(), s.exact_done, s.version), (1, true, 4));
+        assert!(jobs.charts("p", b.id).is_some() && jobs.charts("p", a.id).is_none());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `oddsmith serve`: the local explorer. A small HTTP server (axum on tokio, HTTP/1 only, no
 //! TLS) serves one embedded page (HTML, JS and CSS, no build step, nothing from the network)
 //! where a designer edits a scenario as a form or as TOML and sees live answers: validation
-//! messages at the field, exact values at once, and a Monte Carlo preview that refines in
-//! stages (20k → 200k → the file's trials), a house-rule B column, and sweep sliders.
+//! messages at the field, a Monte Carlo preview that refines in stages (a first one sized to
+//! answer at once, then 20k → 200k → the file's trials) with exact values streamed beside it,
+//! the report's charts, a house-rule B column, and sweep sliders.
 //!
 //! The server knows nothing of rulesets: everything it computes goes through an [`Engine`]
 //! (the CLI implements it with its own validation, run and report code), so this crate holds
@@ -18,6 +19,7 @@ mod server;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
@@ -26,30 +28,83 @@ use serde_json::Value;
 pub use server::{Server, router};
 
 /// What the server asks of the oddsmith pipeline. Every method is blocking and is called off
-/// the async runtime; `run` is called from one worker per page and checks `cancel` between
-/// its pieces of work.
+/// the async runtime; `exact` and `run` are called from a page's job and stop soon after
+/// `cancel` is raised.
 pub trait Engine: Send + Sync + 'static {
     /// The rulesets: a JSON array of `{id, title, summary}`.
     fn rulesets(&self) -> Value;
-    /// One ruleset's declarations (the `oddsmith rulesets ID --json` document) under `info`
-    /// and its built-in equipment tables under `equipment`; `None` for an unknown id.
+    /// One ruleset's declarations (the `oddsmith rulesets ID --json` document) under `info`,
+    /// its built-in equipment tables under `equipment` and its scenario files' JSON Schema
+    /// (`oddsmith schema ID`) under `schema`; `None` for an unknown id.
     fn ruleset(&self, id: &str) -> Option<Value>;
     /// The `oddsmith init` starter scenario of ruleset `id`.
     fn template(&self, id: &str) -> Option<String>;
-    /// Validates the text (as `oddsmith validate` does) and solves what can be solved exactly.
+    /// Validates the text as `oddsmith validate` does (no solving: it answers at once).
     fn check(&self, file: &str, text: &str) -> Checked;
-    /// Runs the text with `trials` trials per run (no report) and returns the run's JSON
-    /// document (`oddsmith run --json`); gives [`EngineError::Cancelled`] once `cancel` is set.
+    /// Solves the text's matchups exactly where the ruleset can, one at a time, handing each
+    /// answer to `each` as it comes; stops without an error once `cancel` is raised (a solve
+    /// under way gives up at its next state).
+    fn exact(
+        &self,
+        file: &str,
+        text: &str,
+        cancel: &Arc<AtomicBool>,
+        each: &mut dyn FnMut(ExactRow),
+    ) -> Result<(), EngineError>;
+    /// Runs the text with `trials` trials per run (no report, no exact solves): the run's JSON
+    /// document (`oddsmith run --json`) and its charts; gives [`EngineError::Cancelled`] once
+    /// `cancel` is raised (the run stops at its next chunk).
     fn run(
         &self,
         file: &str,
         text: &str,
         trials: u64,
-        cancel: &AtomicBool,
-    ) -> Result<Value, EngineError>;
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Preview, EngineError>;
     /// Runs the text at its own trials and writes the report folder `dir`; returns the path of
     /// the report's page.
     fn report(&self, file: &str, text: &str, dir: &Path) -> Result<PathBuf, EngineError>;
+}
+
+/// A finished preview stage: the run document and what draws its charts.
+pub struct Preview {
+    /// The run's JSON document.
+    pub run: Value,
+    /// The report's charts of this result, drawn on request.
+    pub charts: Arc<dyn Charts>,
+}
+
+/// The report's charts of one result, drawn when the page asks for them.
+pub trait Charts: Send + Sync {
+    /// Every chart of the report, in the report's order.
+    fn all(&self) -> Vec<ChartSvg>;
+    /// The chart of sweep `sweep` (0-based, the report's order) with point `at` marked.
+    fn sweep(&self, sweep: usize, at: usize) -> Option<ChartSvg>;
+}
+
+/// One chart as SVG.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChartSvg {
+    /// The report's file stem of the chart (`sweep_1_skill`, `win_probabilities`, …).
+    pub stem: String,
+    /// The chart's title.
+    pub title: String,
+    /// The sweep it draws (0-based, the report's order), if it is a sweep's chart.
+    pub sweep: Option<usize>,
+    /// The SVG document.
+    pub svg: String,
+}
+
+/// No charts (an engine without them).
+pub struct NoCharts;
+
+impl Charts for NoCharts {
+    fn all(&self) -> Vec<ChartSvg> {
+        Vec::new()
+    }
+    fn sweep(&self, _: usize, _: usize) -> Option<ChartSvg> {
+        None
+    }
 }
 
 /// An engine failure, as text for the page.
@@ -78,8 +133,6 @@ pub struct Checked {
     pub trials: u64,
     /// Notes on what the loader decided.
     pub notes: Vec<String>,
-    /// Exact results of the matchups the ruleset solves.
-    pub exact: Vec<ExactRow>,
 }
 
 /// An error placed in the text.

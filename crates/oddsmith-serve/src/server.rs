@@ -17,14 +17,18 @@ use serde_json::{Value, json};
 use crate::edit::{self, Op, Step};
 use crate::files::{FileError, Folder, from_micros, micros};
 use crate::jobs::{Job, Jobs};
-use crate::{Checked, Engine, EngineError, Limits, bundled};
+use crate::{ChartSvg, Checked, Engine, EngineError, Limits, bundled};
 
 const INDEX: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
-/// Trials of the first two preview stages (the last is the file's own).
+/// Trials of the preview stages after the first (the last is the file's own).
 pub const STAGES: [u64; 2] = [20_000, 200_000];
+
+/// Duels the first preview stage computes in all (over every run of the file): tens of
+/// milliseconds, so a number answers an edit at once, with an interval a few points wide.
+pub const FIRST_STAGE_DUELS: u64 = 100_000;
 
 /// One explorer: the engine, the scenario's folder, the session token and the jobs.
 pub struct Server<E> {
@@ -110,6 +114,8 @@ pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
         .route("/api/ruleset/{id}", get(ruleset::<E>))
         .route("/api/open", get(open::<E>))
         .route("/api/job", get(job_state::<E>))
+        .route("/api/charts", get(charts::<E>))
+        .route("/api/sweep", get(sweep_chart::<E>))
         .route("/files/{*path}", get(file::<E>))
         .route("/api/check", post(check::<E>))
         .route("/api/edit", post(edit_text))
@@ -346,9 +352,20 @@ struct BValue {
     value: Value,
 }
 
-/// The preview stages for a file asking for `trials`: 20k and 200k below it, then its own.
-pub fn stages(trials: u64) -> Vec<u64> {
-    let mut v: Vec<u64> = STAGES.iter().copied().filter(|&t| t < trials).collect();
+/// The preview stages for a file asking for `trials` in each of `runs` runs: a first stage
+/// of about [`FIRST_STAGE_DUELS`] duels in all (rounded down to 1, 2 or 5 × 10ⁿ trials, 500 to
+/// 20,000), then 20k and 200k while below the file's trials, then the file's own.
+pub fn stages(trials: u64, runs: u64) -> Vec<u64> {
+    let share = FIRST_STAGE_DUELS / runs.max(1);
+    let first = [20_000u64, 10_000, 5_000, 2_000, 1_000, 500]
+        .into_iter()
+        .find(|&t| t <= share)
+        .unwrap_or(500);
+    let mut v: Vec<u64> = std::iter::once(first)
+        .chain(STAGES)
+        .filter(|&t| t < trials)
+        .collect();
+    v.dedup();
     v.push(trials.max(1));
     v
 }
@@ -376,7 +393,7 @@ async fn run<E: Engine>(
     if let Some(d) = checked.errors.first() {
         return Err(Fail(StatusCode::UNPROCESSABLE_ENTITY, d.message.clone()));
     }
-    let stages = stages(checked.trials);
+    let stages = stages(checked.trials, checked.runs);
     let work = checked.runs.saturating_mul(checked.trials);
     if work > s.limits.max_work {
         return Err(Fail(
@@ -395,43 +412,103 @@ async fn run<E: Engine>(
     ok(answer)
 }
 
-/// The worker: each stage once a worker is free, stopping when cancelled.
+/// The worker, once a worker is free: the Monte Carlo stages, with the exact solves on a
+/// second thread beside them (so a slow solve never holds back the preview); both stop when
+/// the job is cancelled.
 fn work_on<E: Engine>(e: &E, job: &Job, file: &str, text: &str, ab: Option<&str>, stages: &[u64]) {
     let Some(_permit) = job.permit() else {
         return job.finish(None);
     };
-    for &t in stages {
-        let r = e.run(file, text, t, job.flag()).and_then(|main| {
-            let abr = ab.map(|c| e.run(file, c, t, job.flag())).transpose()?;
-            Ok((main, abr))
+    let error = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            // A failed solve leaves its matchups without an exact value, as `run` does.
+            let solved = e.exact(file, text, job.flag(), &mut |row| job.exact(row));
+            if solved.is_ok() && !job.cancelled() {
+                job.exact_done();
+            }
         });
-        match r {
-            Ok((main, abr)) if !job.cancelled() => job.stage(main, abr),
-            Ok(_) | Err(EngineError::Cancelled) => return job.finish(None),
-            Err(EngineError::Failed(m)) => return job.finish(Some(m)),
+        for &t in stages {
+            let r = e.run(file, text, t, job.flag()).and_then(|main| {
+                let abr = ab.map(|c| e.run(file, c, t, job.flag())).transpose()?;
+                Ok((main, abr))
+            });
+            match r {
+                Ok((main, abr)) if !job.cancelled() => {
+                    job.stage(main.run, abr.map(|p| p.run), main.charts);
+                }
+                Ok(_) | Err(EngineError::Cancelled) => return None,
+                Err(EngineError::Failed(m)) => return Some(m),
+            }
         }
-    }
-    job.finish(None);
+        None
+    });
+    job.finish(error);
 }
 
 #[derive(Deserialize)]
 struct JobQuery {
     page: String,
     job: u64,
+    /// The version the page has seen: the answer waits (up to [`LONG_POLL`]) for a newer one.
+    #[serde(default)]
+    since: Option<u64>,
 }
+
+/// Longest wait of a job poll for something new.
+const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 
 async fn job_state<E: Engine>(
     State(s): State<Arc<Server<E>>>,
     Query(q): Query<JobQuery>,
 ) -> Answer {
-    match s.jobs.state(&q.page, q.job) {
-        Some(st) => ok(serde_json::to_value(st).unwrap_or(Value::Null)),
-        // Not an error (a browser logs every failed request): the page stops polling.
-        None => ok(serde_json::json!({
-            "replaced": true,
-            "message": "this job was replaced by a newer one",
-        })),
+    let until = std::time::Instant::now() + LONG_POLL;
+    loop {
+        match s.jobs.state(&q.page, q.job) {
+            Some(st)
+                if st.done || q.since != Some(st.version) || std::time::Instant::now() >= until =>
+            {
+                return ok(serde_json::to_value(st).unwrap_or(Value::Null));
+            }
+            Some(_) => tokio::time::sleep(std::time::Duration::from_millis(5)).await,
+            // Not an error (a browser logs every failed request): the page stops polling.
+            None => {
+                return ok(serde_json::json!({
+                    "replaced": true,
+                    "message": "this job was replaced by a newer one",
+                }));
+            }
+        }
     }
+}
+
+/// Every chart of the page's job's latest stage (none yet: an empty list).
+async fn charts<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<JobQuery>) -> Answer {
+    let all: Vec<ChartSvg> = match s.jobs.charts(&q.page, q.job) {
+        Some(c) => blocking(move || c.all()).await?,
+        None => Vec::new(),
+    };
+    ok(json!({ "charts": all }))
+}
+
+#[derive(Deserialize)]
+struct SweepQuery {
+    page: String,
+    job: u64,
+    sweep: usize,
+    at: usize,
+}
+
+/// Sweep `sweep`'s chart of the page's job's latest stage with point `at` marked (`null`
+/// when there is none).
+async fn sweep_chart<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    Query(q): Query<SweepQuery>,
+) -> Answer {
+    let chart = match s.jobs.charts(&q.page, q.job) {
+        Some(c) => blocking(move || c.sweep(q.sweep, q.at)).await?,
+        None => None,
+    };
+    ok(json!({ "chart": chart }))
 }
 
 #[derive(Deserialize)]
@@ -489,9 +566,18 @@ mod tests {
 
     #[test]
     fn stages_refine_to_the_file_s_trials() {
-        assert_eq!(stages(1_000_000), vec![20_000, 200_000, 1_000_000]);
-        assert_eq!(stages(40_000), vec![20_000, 40_000]);
-        assert_eq!(stages(5_000), vec![5_000]);
+        // One run: the first stage is 20k, which is also the second.
+        assert_eq!(stages(1_000_000, 1), vec![20_000, 200_000, 1_000_000]);
+        assert_eq!(stages(40_000, 1), vec![20_000, 40_000]);
+        assert_eq!(stages(5_000, 1), vec![5_000]);
+        // Six runs: 100,000 / 6 = 16,666, rounded down to 10,000.
+        assert_eq!(
+            stages(1_000_000, 6),
+            vec![10_000, 20_000, 200_000, 1_000_000]
+        );
+        // A study of 400 runs: 250 rounds up to the floor of 500.
+        assert_eq!(stages(100_000, 400), vec![500, 20_000, 100_000]);
+        assert_eq!(stages(300, 400), vec![300]);
     }
 
     #[test]

@@ -79,6 +79,13 @@ impl Cancel {
     }
 }
 
+impl From<Arc<AtomicBool>> for Cancel {
+    /// A run stopped by a flag the caller owns.
+    fn from(flag: Arc<AtomicBool>) -> Cancel {
+        Cancel(Some(flag))
+    }
+}
+
 impl PartialEq for Cancel {
     fn eq(&self, _: &Cancel) -> bool {
         true

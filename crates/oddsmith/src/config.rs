@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use oddsmith_sim::{DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig, Units};
+use oddsmith_sim::{Cancel, DEFAULT_MAX_TRIALS_FOR_PRECISION, RunConfig, Units};
 
 use crate::args::{CheckArgs, MergeArgs, RunArgs};
 use crate::error::InputError;
@@ -181,6 +181,8 @@ pub(crate) struct RunSettings {
     pub units: Units,
     /// `--shard-out`.
     pub shard_out: Option<PathBuf>,
+    /// What stops the run early: the process's Ctrl-C flag, or the explorer's job flag.
+    pub cancel: Cancel,
 }
 
 impl ReportTo {
@@ -217,6 +219,7 @@ impl RunSettings {
             max_work: u64::MAX,
             units,
             shard_out: None,
+            cancel: crate::interrupt::token(),
         })
     }
 
@@ -255,6 +258,7 @@ impl TryFrom<RunArgs> for RunSettings {
             },
             units,
             shard_out: a.shard_out,
+            cancel: crate::interrupt::token(),
         })
     }
 }

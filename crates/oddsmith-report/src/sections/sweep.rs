@@ -446,6 +446,46 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
     })
 }
 
+/// [`sweep_chart`] with point `at` (an index into `s.points`) marked: a black point on a 1-D
+/// curve, the value and the category label framed by » « on a heatmap or a bar chart. For the
+/// explorer's slider; `None` where the chart is or `at` is out of range.
+pub fn sweep_chart_at(s: &SweepDoc, at: usize) -> Option<Chart> {
+    let p = s.points.get(at)?;
+    let mut c = sweep_chart(s)?;
+    let framed = |t: &str| format!("» {t} «");
+    match &mut c.plot {
+        Plot::Xy(xy) => {
+            let label = format!("{} = {}", s.x.target, axis_text(&s.x, p.x));
+            xy.series.push(Series::new(
+                &label,
+                7,
+                Style::Points,
+                vec![(p.x, p.p_a_win.p)],
+            ));
+        }
+        Plot::Heatmap(h) => {
+            let nx = s.x.values.len();
+            let (row, col) = (at / nx, at % nx);
+            if let Some(t) = h.cell_text.get_mut(row).and_then(|r| r.get_mut(col)) {
+                *t = framed(t);
+            }
+            if let Some(t) = h.x_labels.get_mut(col) {
+                *t = framed(t);
+            }
+            if let Some(t) = h.y_labels.get_mut(row) {
+                *t = framed(t);
+            }
+        }
+        Plot::Intervals(iv) => {
+            if let Some(t) = iv.categories.get_mut(at) {
+                *t = framed(t);
+            }
+        }
+        Plot::LabelledXy(_) | Plot::Row(_) => {}
+    }
+    Some(c)
+}
+
 /// Table columns: `first`, then the y axis of a 2-D sweep, then `rest`.
 fn with_y(sw: &SweepDoc, first: String, rest: Vec<String>) -> Vec<String> {
     let mut v = vec![first];

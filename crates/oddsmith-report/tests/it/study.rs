@@ -1000,3 +1000,35 @@ fn a_comparison_summary_leads_with_its_verdicts() {
         ["No difference between book, house is both significant (α = 0.05) and at least 2 points."]
     );
 }
+
+/// The explorer's slider: a sweep's chart with one point marked, on each kind of sweep chart.
+#[test]
+fn a_sweep_chart_marks_the_chosen_point() {
+    use oddsmith_report::charts::{Plot, svg};
+    use oddsmith_report::sections::sweep::{sweep_chart, sweep_chart_at};
+    let [one, two] = <[SweepDoc; 2]>::try_from(sweeps()).unwrap();
+    // A curve: one more series, a single point at the chosen x and its P(A wins).
+    let plain = sweep_chart(&one).unwrap();
+    let marked = sweep_chart_at(&one, 2).unwrap();
+    let (Plot::Xy(a), Plot::Xy(b)) = (&plain.plot, &marked.plot) else {
+        panic!("a numeric sweep draws a curve");
+    };
+    assert_eq!(b.series.len(), a.series.len() + 1);
+    let m = b.series.last().unwrap();
+    assert_eq!(m.name, "knight.skill = 5");
+    assert_eq!(m.points, vec![(5.0, 0.61)]);
+    assert!(svg(&marked).unwrap().contains("knight.skill = 5"));
+    // A heat map: the cell, its column and its row framed; the others as they were.
+    let Plot::Heatmap(h) = &sweep_chart_at(&two, 1).unwrap().plot else {
+        panic!("a two-dimensional sweep draws a heat map");
+    };
+    assert_eq!(h.cell_text[0][1], "» 62 % «");
+    assert_eq!(h.cell_text[1][1], "50 %");
+    assert_eq!(
+        (h.x_labels[1].as_str(), h.y_labels[0].as_str()),
+        ("» 4 «", "» 3 «")
+    );
+    assert_eq!(h.x_labels[0], "3");
+    // Past the last point there is nothing to mark.
+    assert!(sweep_chart_at(&one, 3).is_none());
+}

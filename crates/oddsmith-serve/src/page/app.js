@@ -1,6 +1,7 @@
 // The oddsmith explorer page: a form generated from the ruleset's declarations, the TOML
 // beside it (edits go both ways through the server's comment-keeping TOML editor), live
-// validation, exact values, and a Monte Carlo preview polled stage by stage.
+// validation, a Monte Carlo preview that refines stage by stage with exact values streamed
+// beside it, and the report's own charts (sweeps with sliders that mark the point).
 "use strict";
 
 const BOOT = JSON.parse(document.getElementById("boot").textContent);
@@ -90,12 +91,19 @@ function setText(text, file, mtime, fresh) {
 // ---- validation, exact values and the preview -----------------------------------------
 
 let debounce = null;
-function changed(now) {
+/// The text changed (`at`: when the user made the change, if not now).
+function changed(now, at) {
   clearTimeout(debounce);
   st.editSeq++;
-  st.editedAt = performance.now();
+  st.editedAt = at ?? performance.now();
+  st.job = 0; // the running job's answers are for the old text: its poll stops
   st.firstNumberMs = null;
   debounce = setTimeout(refresh, now ? 0 : 250);
+}
+
+/// Records the time from the edit to the first number on the page (exact or Monte Carlo).
+function numberShown() {
+  if (st.firstNumberMs == null) st.firstNumberMs = performance.now() - st.editedAt;
 }
 
 async function refresh() {
@@ -116,9 +124,9 @@ async function refresh() {
   renderErrors();
   $("summary").textContent = r.check.summary;
   $("notes").textContent = (r.check.notes || []).join(" · ");
-  renderExact(r.check.exact);
+  renderRows();
+  st.renderedSeq = seq; // the form and the rows show this edit
   if (st.errors.length) { status("invalid: fix the marked field", true); return; }
-  if (r.check.exact.length) st.firstNumberMs = performance.now() - st.editedAt;
   startRun(seq);
 }
 
@@ -129,6 +137,7 @@ async function startRun(seq) {
   catch (e) { return status(e.message, true); }
   if (seq !== st.editSeq) return;
   st.job = r.job;
+  st.jobDone = false;
   status("running " + r.stages.map(k).join(" → ") + " trials");
   poll(r.job);
 }
@@ -136,38 +145,59 @@ async function startRun(seq) {
 const pts = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(100 * x).toFixed(2);
 const k = (n) => (n >= 1000 ? n / 1000 + "k" : String(n));
 
+/// Follows the job: each answer waits on the server until something new is published.
 async function poll(job) {
-  let seen = 0;
+  let seen = 0, version = 0, exactSeen = 0;
   while (st.job === job) {
     let s;
-    try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}`); }
+    try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}&since=${version}`); }
     catch (e) { return status(e.message, true); }
-    if (s.replaced) return;
+    if (s.replaced || st.job !== job) return;
+    version = s.version;
+    if (s.exact.length > exactSeen || s.exact_done) {
+      exactSeen = s.exact.length;
+      if (exactSeen) numberShown();
+      renderExact(s.exact, s.exact_done);
+    }
     if (s.finished > seen) {
       seen = s.finished;
-      if (st.firstNumberMs == null) st.firstNumberMs = performance.now() - st.editedAt;
+      numberShown();
       renderRun(s);
+      loadCharts(job, s.result);
     }
     if (s.done) {
+      st.jobDone = true;
       if (s.error) status(s.error, true);
       else if (!s.cancelled) status(`done: ${k(s.stages[s.stages.length - 1])} trials in ${(s.ms[s.ms.length - 1] / 1000).toFixed(1)} s`);
       return;
     }
-    await new Promise((res) => setTimeout(res, 80));
   }
 }
 
-function renderExact(rows) {
+/// One row per matchup of the file, waiting for its numbers.
+function renderRows() {
   const body = $("answers").tBodies[0];
   const matchups = (st.doc && st.doc.matchup) || [];
-  body.replaceChildren(...matchups.map((m) => {
-    const x = rows.find((r) => r.matchup === m.name);
-    return el("tr", { "data-matchup": m.name },
-      el("td", {}, m.name, m.name === `${m.a} vs ${m.b}` ? null : el("div", { class: "muted" }, `${m.a} vs ${m.b}`)),
-      el("td", { class: "exact" }, x ? pct(x.p_a_win) : "—"),
-      el("td", { class: "mc" }, "…"), el("td", { class: "ci" }, ""),
-      el("td", { class: "draw" }, x ? pct(x.p_draw) : ""));
-  }));
+  body.replaceChildren(...matchups.map((m) => el("tr", { "data-matchup": m.name },
+    el("td", {}, m.name, m.name === `${m.a} vs ${m.b}` ? null : el("div", { class: "muted" }, `${m.a} vs ${m.b}`)),
+    el("td", { class: "exact", title: "solving…" }, "…"),
+    el("td", { class: "mc" }, "…"), el("td", { class: "ci" }, ""),
+    el("td", { class: "draw" }, ""))));
+}
+
+function renderExact(rows, done) {
+  for (const tr of $("answers").tBodies[0].rows) {
+    const x = rows.find((r) => r.matchup === tr.dataset.matchup);
+    const td = tr.querySelector(".exact");
+    if (x) {
+      td.textContent = pct(x.p_a_win);
+      td.title = "exact";
+      tr.querySelector(".draw").textContent = pct(x.p_draw);
+    } else if (done) {
+      td.textContent = "—";
+      td.title = "no exact solution for this matchup (see the notes); Monte Carlo only";
+    }
+  }
 }
 
 function bar(p, lo, hi) {
@@ -188,57 +218,84 @@ function renderRun(s) {
     tr.querySelector(".ci").replaceChildren(el("div", {}, `${pct(lo)} – ${pct(hi)}`), bar(m.p_a_win, lo, hi));
     if (tr.querySelector(".draw").textContent === "") tr.querySelector(".draw").textContent = pct(m.p_draw);
   }
-  renderSweeps(doc.study && doc.study.sweeps);
   renderAb(s.ab);
 }
 
-// ---- sweeps: a curve with its band and a slider that moves the point -------------------
+// ---- the report's charts, and sliders on the sweeps' ---------------------------------------
 
-function renderSweeps(sweeps) {
-  const box = $("sweeps");
-  box.replaceChildren();
-  for (const [i, sw] of (sweeps || []).entries()) {
-    if (sw.y) continue; // two-dimensional sweeps: see the report's heat map
-    const pts = sw.points;
-    const wrap = el("div", { class: "sweep" }, el("h3", {}, `Sweep: ${sw.name} — ${sw.x.target} (${sw.matchup})`));
-    const svg = curve(pts);
-    const out = el("div", { class: "sweep-value" });
-    const slider = el("input", { type: "range", min: 0, max: pts.length - 1, step: 1, value: st.sweepAt?.[i] ?? Math.floor(pts.length / 2), "data-sweep": i });
-    const show = () => {
-      const j = +slider.value;
-      (st.sweepAt ||= {})[i] = j;
-      const p = pts[j];
-      svg.querySelector(".dot").setAttribute("cx", xs(j, pts.length));
-      svg.querySelector(".dot").setAttribute("cy", ys(p.p_a_win.p));
-      out.textContent = `${sw.x.target} = ${p.x}: P(A wins) ${pct(p.p_a_win.p)} (95 % ${pct(p.p_a_win.lo)} – ${pct(p.p_a_win.hi)})`;
-    };
-    slider.addEventListener("input", show);
-    wrap.append(svg, slider, out);
-    box.append(wrap);
-    show();
-  }
+/// An SVG drawn by the server, shown as an image (its text cannot run as page content).
+function svgImage(svg, alt) {
+  return el("img", { class: "chart", alt, src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg) });
 }
 
-const W = 360, H = 170, PAD = 30;
-const xs = (j, n) => PAD + (n > 1 ? (j * (W - PAD - 8)) / (n - 1) : (W - PAD) / 2);
-const ys = (p) => 8 + (1 - p) * (H - 28);
+let chartsBusy = null;
+/// The charts of the job's latest stage (one request at a time; the latest stage wins).
+async function loadCharts(job, doc) {
+  if (chartsBusy) { chartsBusy.again = { job, doc }; return; }
+  chartsBusy = {};
+  try {
+    const r = await api("GET", `/api/charts?page=${PAGE}&job=${job}`);
+    if (st.job === job) renderCharts(job, doc, r.charts);
+  } catch (e) { status(e.message, true); }
+  const again = chartsBusy.again;
+  chartsBusy = null;
+  if (again && st.job === again.job) loadCharts(again.job, again.doc);
+}
 
-function curve(pts) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  const add = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const [a, v] of Object.entries(attrs)) e.setAttribute(a, v); svg.append(e); return e; };
-  for (const p of [0, 0.5, 1]) {
-    add("line", { x1: PAD, x2: W - 8, y1: ys(p), y2: ys(p), stroke: "#d9dee4" });
-    add("text", { x: 2, y: ys(p) + 4, "font-size": 10, fill: "#66707c" }).textContent = p * 100 + "%";
-  }
-  const n = pts.length;
-  const band = pts.map((p, j) => `${xs(j, n)},${ys(p.p_a_win.hi)}`).concat(pts.map((p, j) => `${xs(j, n)},${ys(p.p_a_win.lo)}`).reverse());
-  add("polygon", { points: band.join(" "), fill: "#2f6fb3", opacity: 0.18 });
-  add("polyline", { points: pts.map((p, j) => `${xs(j, n)},${ys(p.p_a_win.p)}`).join(" "), fill: "none", stroke: "#2f6fb3", "stroke-width": 2 });
-  pts.forEach((p, j) => { add("text", { x: xs(j, n), y: H - 4, "font-size": 10, "text-anchor": "middle", fill: "#66707c" }).textContent = p.x; });
-  add("circle", { class: "dot", r: 5, fill: "#1d232b", cx: 0, cy: 0 });
-  return svg;
+function renderCharts(job, doc, charts) {
+  const sweeps = (doc.study && doc.study.sweeps) || [];
+  const box = $("sweeps");
+  box.replaceChildren(...charts.filter((c) => c.sweep != null && sweeps[c.sweep])
+    .map((c) => sweepFigure(job, c, sweeps[c.sweep])));
+  const others = charts.filter((c) => c.sweep == null);
+  const more = $("charts");
+  const open = more.open || !more.dataset.seen;
+  more.dataset.seen = "1";
+  more.replaceChildren(el("summary", {}, `Charts of the report (${others.length})`),
+    ...others.map((c) => el("figure", { "data-stem": c.stem }, svgImage(c.svg, c.title))));
+  more.open = open;
+}
+
+/// A sweep's chart with one slider per axis: moving it marks the point on the report's chart.
+function sweepFigure(job, c, sw) {
+  const i = c.sweep;
+  const nx = sw.x.values.length, ny = sw.y ? sw.y.values.length : 1;
+  const at = (st.sweepAt ||= {})[i] ?? { x: Math.floor(nx / 2), y: Math.floor(ny / 2) };
+  const img = svgImage(c.svg, c.title);
+  const out = el("div", { class: "sweep-value" });
+  const slider = (axis, n) => {
+    const s = el("input", { type: "range", min: 0, max: n - 1, step: 1, value: at[axis], "data-sweep": i, "data-axis": axis, title: (axis === "x" ? sw.x : sw.y).target });
+    s.addEventListener("input", () => { at[axis] = +s.value; show(); });
+    return el("label", { class: "slider" }, el("span", {}, (axis === "x" ? sw.x : sw.y).target), s);
+  };
+  let busy = false, again = false;
+  const show = async () => {
+    st.sweepAt[i] = at;
+    const p = sw.points[at.y * nx + at.x];
+    if (!p) return;
+    const where = `${sw.x.target} = ${label(sw.x, p.x)}` + (sw.y ? `, ${sw.y.target} = ${label(sw.y, p.y)}` : "");
+    out.textContent = `${where}: P(A wins) ${pct(p.p_a_win.p)} (95 % ${pct(p.p_a_win.lo)} – ${pct(p.p_a_win.hi)})` +
+      (p.exact_p_a_win != null ? `, exact ${pct(p.exact_p_a_win)}` : "");
+    out.dataset.at = at.y * nx + at.x;
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const r = await api("GET", `/api/sweep?page=${PAGE}&job=${job}&sweep=${i}&at=${at.y * nx + at.x}`);
+      if (r.chart) { img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.chart.svg); img.dataset.at = at.y * nx + at.x; }
+    } catch (e) { status(e.message, true); }
+    busy = false;
+    if (again) { again = false; show(); }
+  };
+  const wrap = el("div", { class: "sweep", "data-sweep": i }, el("h3", {}, `Sweep: ${sw.name} (${sw.matchup})`), img,
+    slider("x", nx), sw.y ? slider("y", ny) : null, out);
+  show();
+  return wrap;
+}
+
+/// An axis value as the report writes it (the text of a text or true/false axis).
+function label(axis, v) {
+  const l = axis.labels && axis.labels[v];
+  return l != null ? l : String(v);
 }
 
 // ---- the house-rule B column -------------------------------------------------------------
@@ -278,11 +335,12 @@ function fold(id, title) {
 }
 
 async function edit(ops) {
+  const at = performance.now();
   try {
     const r = await api("POST", "/api/edit", { text: st.text, ops });
     st.text = r.text;
     $("toml").value = r.text;
-    changed();
+    changed(true, at); // a form change is one discrete edit: no need to wait for more keys
   } catch (e) { status(e.message, true); }
 }
 
@@ -298,7 +356,8 @@ function stats(t, name) {
 
 function input(path, decl, value, onchange) {
   const t = table(decl.name);
-  const kind = typeof value === "boolean" || /^(true|false)$/.test(decl.default) ? "bool"
+  const kind = decl.json && typeof value !== "boolean" && typeof value !== "number" && typeof value !== "string" ? "json"
+    : typeof value === "boolean" || /^(true|false)$/.test(decl.default) ? "bool"
     : typeof value === "number" || (value === undefined && /^-?\d+(\.\d+)?$/.test(decl.default)) ? "number"
     : value !== undefined && typeof value === "object" ? "table" : "text";
   let e;
@@ -309,8 +368,22 @@ function input(path, decl, value, onchange) {
   } else if (kind === "number") {
     e = el("input", { type: "number", step: "any", value: value ?? "", placeholder: decl.default });
     e.addEventListener("change", () => onchange(e.value === "" ? null : Number(e.value)));
+  } else if (kind === "json") {
+    // Lists, tables and free values, written as JSON (`[3, 9]`, `{ "knight": 10 }`, `"sword"`).
+    e = el("input", { type: "text", value: value === undefined ? "" : JSON.stringify(value), placeholder: "JSON, e.g. [1, 2, 3]", spellcheck: "false" });
+    e.addEventListener("change", () => {
+      if (e.value.trim() === "") return onchange(null);
+      let v;
+      try { v = JSON.parse(e.value); } catch { v = /^-?\d+(\.\d+)?$/.test(e.value.trim()) ? Number(e.value) : e.value; }
+      onchange(v);
+    });
   } else if (kind === "table") {
     e = el("input", { type: "text", value: JSON.stringify(value), readonly: "", title: "edit this table in the TOML" });
+  } else if (decl.choices) {
+    e = el("select", {}, el("option", { value: "" }, "(none)"), ...decl.choices.map((c) => el("option", { value: c }, c)));
+    if (value !== undefined && !decl.choices.includes(value)) e.append(el("option", { value }, value));
+    e.value = value ?? "";
+    e.addEventListener("change", () => onchange(e.value === "" ? null : e.value));
   } else if (t) {
     e = el("select", {}, el("option", { value: "" }, `(${decl.default})`));
     for (const r of t.rows) e.append(el("option", { value: r.name }, r.name));
@@ -399,10 +472,81 @@ function renderForm() {
     if (opts[d.name] === undefined && !st.b.has(key(["options", d.name]))) more.append(r); else f.append(r);
   }
   f.append(more);
-  for (const s of ["sweep", "balance", "tournament", "check", "assert"]) {
-    if (doc[s]) f.append(el("p", { class: "muted" }, `[${s}] sections: edit them in the TOML`));
-  }
+  renderStudy(f, doc);
   if (focus) f.querySelector(`[data-path="${CSS.escape(focus)}"]`)?.focus();
+}
+
+// ---- study sections, from the scenario schema (the declarations `oddsmith schema` writes) ----
+
+const STUDY = {
+  sweep: "one or two fields or options varied over a range, every point on the same random numbers",
+  balance: "the value of one field or option that makes a matchup fair (or hits a target)",
+  tournament: "every fighter against every other, with costs and fairness",
+  check: "a table of check success chances",
+  assert: "expected ranges the run must meet",
+};
+
+function renderStudy(f, doc) {
+  const props = st.decl.schema?.properties || {};
+  f.append(el("h3", {}, "Study"));
+  const m = (doc.matchup || [])[0];
+  for (const [s, about] of Object.entries(STUDY)) {
+    const sch = props[s];
+    if (!sch) continue;
+    const box = el("div", { class: "study", "data-section": s });
+    if (sch.type === "array") {
+      const items = doc[s] || [];
+      const starter = { name: `${s} ${items.length + 1}`, ...(m && s !== "check" ? { matchup: m.name } : {}) };
+      box.append(el("h3", { title: about }, `${s} (${items.length})`,
+        el("button", { class: "small", "data-add": s, onclick: () => edit([{ op: "push", path: [s], value: starter }]) }, "+ add")));
+      items.forEach((item, i) => box.append(objectBox([s, i], sch.items, item, item.name || `${s} ${i + 1}`)));
+    } else {
+      const v = doc[s];
+      const starter = m ? { matchup: m.name } : { name: s };
+      box.append(el("h3", { title: about }, s, v
+        ? el("button", { class: "small", onclick: () => edit([{ op: "set", path: [s], value: null }]) }, "remove")
+        : el("button", { class: "small", "data-add": s, onclick: () => edit(Object.entries(starter).map(([k, x]) => ({ op: "set", path: [s, k], value: x }))) }, "+ add")));
+      if (v) box.append(objectBox([s], sch, v, null));
+    }
+    box.append(el("div", { class: "muted" }, about));
+    f.append(box);
+  }
+}
+
+/// The names a study key picks from: fighters, matchups, fighter fields or options.
+function choices(name) {
+  const info = st.decl.info, doc = st.doc;
+  if (name === "fighter") return Object.keys(doc.fighters || {});
+  if (name === "matchup") return (doc.matchup || []).map((m) => m.name);
+  if (name === "field") return info.fighter_fields.map((d) => d.name);
+  if (name === "option") return info.options.map((d) => d.name);
+  return null;
+}
+
+/// The keys of a study table: the ones written first, the rest folded; nested tables (a
+/// sweep's y axis, a check's rows and columns) as their own boxes.
+function objectBox(path, sch, value, title) {
+  const box = el("div", { class: "entry", "data-path": path.join(".") });
+  if (title != null) {
+    box.append(el("div", { class: "entry-head" }, el("b", {}, title),
+      el("button", { class: "small", onclick: () => edit([{ op: "set", path, value: null }]) }, "remove")));
+  }
+  const more = fold("more:" + path.join("."), "more keys");
+  for (const [name, p] of Object.entries(sch.properties || {})) {
+    const v = value[name];
+    if (p.type === "object" && p.properties) {
+      const sub = objectBox([...path, name], p, v && typeof v === "object" ? v : {}, null);
+      const d = fold("sub:" + [...path, name].join("."), name);
+      d.append(sub);
+      (v === undefined ? more : box).append(d);
+      continue;
+    }
+    const decl = { name, default: "", doc: p.description || "", json: p.type === "array" || p.type === "object" || !p.type, choices: choices(name) };
+    const r = row([...path, name], decl, v, true);
+    (v === undefined ? more : box).append(r);
+  }
+  if (more.children.length > 1) box.append(more);
+  return box;
 }
 
 function freeName(base, taken) {

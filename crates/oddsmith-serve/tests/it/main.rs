@@ -10,7 +10,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use oddsmith_serve::files::Folder;
-use oddsmith_serve::{Checked, Diagnostic, Engine, EngineError, Limits, Server, bind_address};
+use oddsmith_serve::{
+    Checked, Diagnostic, Engine, EngineError, ExactRow, Limits, NoCharts, Preview, Server,
+    bind_address,
+};
 use serde_json::{Value, json};
 
 use http::Client;
@@ -65,17 +68,46 @@ impl Engine for Fake {
             ..Checked::default()
         }
     }
+    fn exact(
+        &self,
+        _f: &str,
+        text: &str,
+        cancel: &Arc<AtomicBool>,
+        each: &mut dyn FnMut(ExactRow),
+    ) -> Result<(), EngineError> {
+        // One answer per `matchup` line, 5 ms apiece.
+        for (i, _) in text
+            .lines()
+            .filter(|l| l.starts_with("matchup"))
+            .enumerate()
+        {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            each(ExactRow {
+                matchup: format!("m{i}"),
+                p_a_win: 0.5,
+                p_b_win: 0.5,
+                p_draw: 0.0,
+            });
+        }
+        Ok(())
+    }
     fn run(
         &self,
         _f: &str,
         _t: &str,
         trials: u64,
-        cancel: &AtomicBool,
-    ) -> Result<Value, EngineError> {
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Preview, EngineError> {
         let c = &self.0;
         let now = c.running.fetch_add(1, Ordering::SeqCst) + 1;
         c.max_running.fetch_max(now, Ordering::SeqCst);
-        let mut result = Ok(json!({ "trials": trials }));
+        let mut result = Ok(Preview {
+            run: json!({ "trials": trials }),
+            charts: Arc::new(NoCharts),
+        });
         for _ in 0..trials / 1000 {
             if cancel.load(Ordering::Relaxed) {
                 c.cancelled.fetch_add(1, Ordering::SeqCst);
@@ -464,4 +496,48 @@ fn only_loopback_without_an_explicit_host() {
     assert!(bind_address(lo, 0, false).is_ok());
     assert!(bind_address("::1".parse().unwrap(), 0, false).is_ok());
     assert!(bind_address(any, 0, true).is_ok());
+}
+
+#[test]
+fn exact_answers_stream_beside_the_stages_and_polls_wait_for_news() {
+    let srv = Running::start("exact", Limits::default());
+    let c = srv.client();
+    // Three matchups (5 ms of solving each) beside stages of 20 ms and 100 ms.
+    let text = "trials = 100000\nmatchup a\nmatchup b\nmatchup c\n";
+    let run = c.post("/api/run", &run_body("p", text)).json();
+    assert_eq!(run["stages"], json!([20_000, 100_000]), "{run}");
+    let job = run["job"].as_u64().unwrap();
+    // A poll that has seen version 0 waits until something is published.
+    let t = Instant::now();
+    let first = c.get(&format!("/api/job?page=p&job={job}&since=0")).json();
+    assert!(first["version"].as_u64().unwrap() > 0, "{first}");
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "answered when news came"
+    );
+    let done = srv.wait(&c, "p", job, Duration::from_secs(10));
+    assert_eq!(done["exact_done"], true, "{done}");
+    let names: Vec<&str> = done["exact"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["matchup"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["m0", "m1", "m2"]);
+    assert_eq!(done["finished"], 2);
+    // A finished job answers a poll at once, whatever version it names.
+    let v = done["version"].as_u64().unwrap();
+    let t = Instant::now();
+    let again = c
+        .get(&format!("/api/job?page=p&job={job}&since={v}"))
+        .json();
+    assert_eq!(again["version"], done["version"]);
+    assert!(t.elapsed() < Duration::from_secs(1));
+    // Charts of a finished stage: the fake engine has none, and says so with an empty list.
+    let charts = c.get(&format!("/api/charts?page=p&job={job}")).json();
+    assert_eq!(charts["charts"], json!([]));
+    let sweep = c
+        .get(&format!("/api/sweep?page=p&job={job}&sweep=0&at=0"))
+        .json();
+    assert_eq!(sweep["chart"], Value::Null);
 }

@@ -53,6 +53,12 @@ pub(crate) fn schema(
     Ok(())
 }
 
+/// Ruleset `id`'s scenario schema (the explorer builds its study-section forms from it);
+/// `None` for an unknown id.
+pub(crate) fn scenario(id: &str) -> Option<Value> {
+    visit(id, Scenario)
+}
+
 /// Every schema file: `oddsmith.schema.json`, then `<id>.schema.json` per ruleset.
 fn files() -> Vec<(String, String)> {
     let mut v = vec![("oddsmith.schema.json".to_string(), text(&combined()))];

@@ -1,25 +1,33 @@
 //! `oddsmith serve [SCENARIO.toml]`: the local explorer ([`oddsmith_serve`]) on the CLI's own
-//! pipeline. [`CliEngine`] validates with [`validate::check`] (the check `run` makes), runs
-//! previews with [`run::compute`] and writes reports with [`run::run_text`], so the page shows
-//! exactly what `oddsmith run` gives for the same text and trials.
+//! pipeline. [`CliEngine`] validates with [`validate::check`] (the check `run` makes), solves
+//! with each ruleset's `exact`, runs previews with [`run::compute`], draws the report's charts
+//! ([`oddsmith_report::sections::charts`]) and writes reports with [`run::run_text`], so the
+//! page shows exactly what `oddsmith run` gives for the same text and trials.
 
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
-use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetVisitor, visit};
+use oddsmith_report::charts::{Chart, svg};
+use oddsmith_report::model::ReportData;
+use oddsmith_report::sections::charts as report_charts;
+use oddsmith_report::sections::sweep::{sweep_chart_at, sweep_stem};
+use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetVisitor, solver, visit};
 use oddsmith_scenario::{is_comparison, ruleset_of};
 use oddsmith_serve::files::Folder;
-use oddsmith_serve::{Checked, Diagnostic, Engine, EngineError, ExactRow, Limits, Server};
+use oddsmith_serve::{
+    ChartSvg, Charts, Checked, Diagnostic, Engine, EngineError, ExactRow, Limits, Preview, Server,
+};
 use serde_json::{Value, json};
 
 use crate::DEFAULT_TRIALS;
 use crate::args::{RunArgs, ServeArgs};
 use crate::cmd::rulesets::Info;
 use crate::cmd::validate::{check, load_scenario};
-use crate::cmd::{equipment, init, read, run};
+use crate::cmd::{equipment, init, read, run, schema};
 use crate::config::RunSettings;
 use crate::error::{InputError, ScenarioInput};
 
@@ -140,27 +148,33 @@ fn diagnostic(e: &anyhow::Error) -> Diagnostic {
     }
 }
 
-/// The exact results of every matchup of a scenario.
+/// Solves every matchup of a scenario exactly, one at a time, handing each answer on.
 struct Exact<'a> {
     file: &'a str,
     text: &'a str,
+    cancel: &'a Arc<AtomicBool>,
+    each: &'a mut dyn FnMut(ExactRow),
 }
 
 impl RulesetVisitor for Exact<'_> {
-    type Output = Result<Vec<ExactRow>>;
-    fn visit<R: Ruleset>(self) -> Result<Vec<ExactRow>> {
+    type Output = Result<()>;
+    fn visit<R: Ruleset>(self) -> Result<()> {
         let s = load_scenario::<R>(self.file, self.text)?;
-        Ok(s.matchups
-            .iter()
-            .filter_map(|m| {
-                s.ruleset.exact(&m.matchup).map(|x| ExactRow {
+        for m in &s.matchups {
+            if self.cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let solved = solver::with_stop(self.cancel.clone(), || s.ruleset.exact(&m.matchup));
+            if let Some(x) = solved {
+                (self.each)(ExactRow {
                     matchup: m.name.clone(),
                     p_a_win: x.p_a_win,
                     p_b_win: x.p_b_win,
                     p_draw: x.p_draw,
-                })
-            })
-            .collect())
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -168,12 +182,6 @@ impl CliEngine {
     /// [`Engine::check`] with errors as `anyhow` errors.
     fn checked(file: &str, text: &str) -> Result<Checked> {
         let c = check(file, text)?;
-        let exact = if is_comparison(text) {
-            Vec::new()
-        } else {
-            let id = ruleset_of(file, text).map_err(ScenarioInput)?;
-            visit(&id, Exact { file, text }).expect("checked id")?
-        };
         Ok(Checked {
             errors: Vec::new(),
             summary: c.summary,
@@ -181,8 +189,47 @@ impl CliEngine {
             runs: c.runs,
             trials: c.sampling.trials.unwrap_or(DEFAULT_TRIALS),
             notes: c.notes,
-            exact,
         })
+    }
+}
+
+/// A preview's charts: the report's own, drawn from the run's data.
+struct CliCharts(ReportData);
+
+/// A chart as the page shows it; a chart that fails to draw is left out (the report would
+/// name it; the page has the numbers).
+fn chart_svg(stem: String, sweep: Option<usize>, c: &Chart) -> Option<ChartSvg> {
+    Some(ChartSvg {
+        stem,
+        title: c.title.clone(),
+        sweep,
+        svg: svg(c).ok()?,
+    })
+}
+
+impl CliCharts {
+    /// The sweeps' chart stems, in the report's order.
+    fn sweep_stems(&self) -> Vec<String> {
+        let sweeps = self.0.run.study.iter().flat_map(|s| &s.sweeps);
+        sweeps.enumerate().map(|(i, s)| sweep_stem(i, s)).collect()
+    }
+}
+
+impl Charts for CliCharts {
+    fn all(&self) -> Vec<ChartSvg> {
+        let stems = self.sweep_stems();
+        report_charts(&self.0)
+            .into_iter()
+            .filter_map(|(stem, c)| {
+                let sweep = stems.iter().position(|s| *s == stem);
+                chart_svg(stem, sweep, &c)
+            })
+            .collect()
+    }
+
+    fn sweep(&self, sweep: usize, at: usize) -> Option<ChartSvg> {
+        let sw = self.0.run.study.as_ref()?.sweeps.get(sweep)?;
+        chart_svg(sweep_stem(sweep, sw), Some(sweep), &sweep_chart_at(sw, at)?)
     }
 }
 
@@ -198,7 +245,8 @@ impl Engine for CliEngine {
 
     fn ruleset(&self, id: &str) -> Option<Value> {
         let info = visit(id, Info)?;
-        Some(json!({ "info": info, "equipment": equipment::tables(id) }))
+        let schema = schema::scenario(id)?;
+        Some(json!({ "info": info, "equipment": equipment::tables(id), "schema": schema }))
     }
 
     fn template(&self, id: &str) -> Option<String> {
@@ -220,20 +268,54 @@ impl Engine for CliEngine {
         c
     }
 
+    fn exact(
+        &self,
+        file: &str,
+        text: &str,
+        cancel: &Arc<AtomicBool>,
+        each: &mut dyn FnMut(ExactRow),
+    ) -> Result<(), EngineError> {
+        if is_comparison(text) {
+            return Ok(());
+        }
+        let fail = |e: anyhow::Error| EngineError::Failed(format!("{e:#}"));
+        let id = ruleset_of(file, text)
+            .map_err(ScenarioInput)
+            .map_err(|e| fail(e.into()))?;
+        let job = Exact {
+            file,
+            text,
+            cancel,
+            each,
+        };
+        visit(&id, job)
+            .ok_or_else(|| EngineError::Failed(format!("unknown ruleset {id:?}")))?
+            .map_err(fail)
+    }
+
     fn run(
         &self,
         file: &str,
         text: &str,
         trials: u64,
-        cancel: &AtomicBool,
-    ) -> Result<Value, EngineError> {
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Preview, EngineError> {
         if cancel.load(Ordering::Relaxed) {
             return Err(EngineError::Cancelled);
         }
         let fail = |e: anyhow::Error| EngineError::Failed(format!("{e:#}"));
-        let r = settings(file, Some(trials), None).map_err(fail)?;
+        let mut r = settings(file, Some(trials), None).map_err(fail)?;
+        r.cancel = cancel.clone().into();
         let data = run::compute(&r, text).map_err(fail)?;
-        serde_json::to_value(&data.run).map_err(|e| EngineError::Failed(e.to_string()))
+        if cancel.load(Ordering::Relaxed) {
+            return Err(EngineError::Cancelled);
+        }
+        let run =
+            serde_json::to_value(&data.run).map_err(|e| EngineError::Failed(e.to_string()))?;
+        Ok(Preview {
+            run,
+            charts: Arc::new(CliCharts(data)),
+        })
     }
 
     fn report(&self, file: &str, text: &str, dir: &Path) -> Result<PathBuf, EngineError> {

@@ -1,7 +1,8 @@
 //! `oddsmith serve` in a real browser: Debian's chromium driven through chromedriver
 //! (WebDriver, with fantoccini). Prints `SKIPPED: <reason>` only where chromium or
 //! chromedriver cannot run. Screenshots are kept under the target dir
-//! (`$CARGO_TARGET_TMPDIR/explorer/`).
+//! (`$CARGO_TARGET_TMPDIR/explorer/`). `ODDSMITH_EXPLORER_BIN=path/to/oddsmith` serves with
+//! another build (e.g. the release one, to measure the edit-to-first-number times a user sees).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -42,7 +43,11 @@ fn which(name: &str) -> Option<PathBuf> {
 
 /// Starts `oddsmith serve FILE --port 0` and reads the URL it prints.
 fn start_server(file: &Path) -> (Kill, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oddsmith"))
+    let bin = std::env::var_os("ODDSMITH_EXPLORER_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_oddsmith")),
+        PathBuf::from,
+    );
+    let mut child = Command::new(bin)
         .args(["serve", file.to_str().unwrap(), "--port", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -143,11 +148,18 @@ async fn click(c: &Client, css: &str) {
     }
 }
 
-/// Opens `what` (`bundled:draft/skill-gap`) from the page's list.
+/// Opens `what` (`bundled:draft/skill-gap`) from the page's list and waits until the page
+/// has checked it and drawn its form (so no element found afterwards is replaced under it).
 async fn open(c: &Client, what: &str) {
     js(c, &format!(
         "const s = document.getElementById('open'); s.value = {what:?}; s.dispatchEvent(new Event('change')); return true;"
     ))
+    .await;
+    until(
+        c,
+        &format!("const o = window.oddsmith; return o.source === {what:?} && o.renderedSeq === o.editSeq;"),
+        Duration::from_secs(60),
+    )
     .await;
 }
 
@@ -210,8 +222,8 @@ fn explorer_in_a_real_browser() {
 
         // 2. A fighter's skill changed in the form: P(A wins) becomes the CLI's exact value.
         let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
-        skill.clear().await.unwrap();
-        skill.send_keys("9\u{E004}").await.unwrap(); // 9, then Tab (fires change)
+        // Ctrl+A, 9, Tab (fires one change; `clear` would fire one of its own first).
+        skill.send_keys("\u{E009}a\u{E000}9\u{E004}").await.unwrap();
         until(&c, "return window.oddsmith.text.includes('skill = 9');", Duration::from_secs(20)).await;
         let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
         let want = format!("{:.2} %", 100.0 * cli_exact(&text));
@@ -239,35 +251,65 @@ fn explorer_in_a_real_browser() {
         assert!(msg.as_str().unwrap().contains("did you mean \"long sword\""), "{msg}");
         shot(&c, &shots, "3-misspelt-weapon").await;
 
-        // 4. An option moved into the B column: the paired difference appears.
+        // 4. An option moved into the B column: the paired difference appears, and it agrees
+        //    with the exact difference the CLI gives for the two files (within 4σ: twice the
+        //    95 % interval's half-width).
         open(&c, "bundled:draft/skill-gap").await;
-        until(&c, "return !window.oddsmith.text.includes('long swrd') && document.querySelector(\"[data-b='options.exhaustion']\");", Duration::from_secs(30)).await;
+        let option = "options.severe_manual_penalty_in_combat";
+        until(&c, &format!("return !window.oddsmith.text.includes('long swrd') && document.querySelector(\"[data-b='{option}']\");"), Duration::from_secs(30)).await;
         click(&c, "#form > details > summary").await;
         until(&c, "return document.querySelector(\"#form > details\").open;", Duration::from_secs(10)).await;
-        click(&c, "[data-b='options.exhaustion']").await;
-        until(&c, "return document.querySelector(\"[data-path='B.options.exhaustion']\") !== null;", Duration::from_secs(10)).await;
-        click(&c, "[data-path='B.options.exhaustion']").await;
-        let diff = until(&c, "const d = document.querySelector('#ab-table tbody tr .diff'); return d && d.textContent;", Duration::from_secs(180)).await;
-        assert!(diff.as_str().unwrap().ends_with("pts"), "{diff}");
+        click(&c, &format!("[data-b='{option}']")).await;
+        until(&c, &format!("return document.querySelector(\"[data-path='B.{option}']\") !== null;"), Duration::from_secs(10)).await;
+        click(&c, &format!("[data-path='B.{option}']")).await;
+        until(&c, "return window.oddsmith.jobDone === true && document.querySelector('#ab-table tbody tr .diff') !== null;", Duration::from_secs(300)).await;
+        let row = js(&c, "const r = document.querySelector('#ab-table tbody tr'); return [...r.cells].map(c => c.textContent);").await;
+        let cells: Vec<&str> = row.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        let with_b = text.replace("[options]", "[options]\nsevere_manual_penalty_in_combat = true");
+        let with_b = if with_b.contains("severe_manual_penalty_in_combat") {
+            with_b
+        } else {
+            format!("{text}\n[options]\nsevere_manual_penalty_in_combat = true\n")
+        };
+        let exact_diff = 100.0 * (cli_exact(&with_b) - cli_exact(&text));
+        let diff: f64 = cells[3].trim_end_matches(" pts").replace('−', "-").replace('+', "").parse().unwrap();
+        let (lo, hi) = cells[4].split_once(" … ").unwrap();
+        let (lo, hi): (f64, f64) = (lo.replace('−', "-").parse().unwrap(), hi.replace('−', "-").parse().unwrap());
+        assert!(exact_diff > 0.3, "the option moves P(A wins) visibly: {exact_diff} points");
+        assert!((diff - exact_diff).abs() <= (hi - lo), "B − A {diff} (95 % {lo} … {hi}) against the exact {exact_diff} points: {cells:?}");
         shot(&c, &shots, "4-house-rule-b").await;
 
-        // 5. A sweep: dragging the slider moves the point on the curve.
+        // 5. Sweeps: the report's own charts; dragging a slider marks another point on them.
         open(&c, "bundled:studies/draft-skill-sweep").await;
-        let slider = until(&c, "return document.querySelector(\"input[type=range][data-sweep='0']\") !== null;", Duration::from_secs(180)).await;
+        let slider = until(&c, "return document.querySelector(\"input[type=range][data-sweep='0'][data-axis='x']\") !== null && document.querySelector('.sweep img.chart').dataset.at !== undefined;", Duration::from_secs(180)).await;
         assert_eq!(slider, true);
-        let before = js(&c, "return [document.querySelector('.sweep .dot').getAttribute('cx'), document.querySelector('.sweep-value').textContent];").await;
-        let s = c.find(Locator::Css("input[type=range][data-sweep='0']")).await.unwrap();
+        let mark = "const v = document.querySelector('.sweep .sweep-value'); const i = document.querySelector('.sweep img.chart'); return [i.dataset.at, v.textContent];";
+        let before = js(&c, mark).await;
+        let s = c.find(Locator::Css("input[type=range][data-sweep='0'][data-axis='x']")).await.unwrap();
         let actions = fantoccini::actions::MouseActions::new("mouse".into())
             .then(fantoccini::actions::PointerAction::MoveToElement { element: s.clone(), duration: None, x: 0.0, y: 0.0 })
             .then(fantoccini::actions::PointerAction::Down { button: fantoccini::actions::MOUSE_BUTTON_LEFT })
             .then(fantoccini::actions::PointerAction::MoveBy { duration: Some(Duration::from_millis(200)), x: 120.0, y: 0.0 })
             .then(fantoccini::actions::PointerAction::Up { button: fantoccini::actions::MOUSE_BUTTON_LEFT });
         c.perform_actions(actions).await.unwrap();
-        let after = js(&c, "return [document.querySelector('.sweep .dot').getAttribute('cx'), document.querySelector('.sweep-value').textContent];").await;
+        // The server draws the marked chart: wait for the image to show the new point.
+        let after = until(&c, &format!("const v = document.querySelector('.sweep .sweep-value'); const i = document.querySelector('.sweep img.chart'); return i.dataset.at === v.dataset.at && i.dataset.at !== {:?} && [i.dataset.at, v.textContent];", before[0].as_str().unwrap_or("")), Duration::from_secs(20)).await;
         assert_ne!(before, after, "the point moved");
+        // The two-dimensional sweep has a slider per axis and its chart is the report's heat map.
+        let two = js(&c, "return [document.querySelectorAll(\"input[type=range][data-sweep='1']\").length, document.querySelectorAll('#charts figure').length];").await;
+        assert_eq!(two[0], 2, "{two}");
+        assert!(two[1].as_u64().unwrap() >= 1, "the report's other charts are shown: {two}");
         shot(&c, &shots, "5-sweep-slider").await;
 
-        // 6. Edit to first number, for every bundled scenario (measured, not asserted).
+        // 6. Study sections in the form: the first sweep's range edited there reaches the TOML.
+        let to = c.find(Locator::Css("[data-path='sweep.0.to']")).await.unwrap();
+        to.send_keys("\u{E009}a\u{E000}8\u{E004}").await.unwrap();
+        until(&c, "return /name = \"skill\"\\n(.*\\n)*?to = 8\\n/.test(window.oddsmith.text);", Duration::from_secs(20)).await;
+        let add = js(&c, "return document.querySelector(\"[data-add='balance']\") !== null && document.querySelector(\"[data-add='tournament']\") !== null;").await;
+        assert_eq!(add, true, "every study section can be added from the form");
+
+        // 7. Edit to first number, for every bundled scenario (measured, not asserted).
         let names = js(&c, "return [...document.querySelectorAll('#open option')].map(o => o.value).filter(v => v.startsWith('bundled:'));").await;
         for n in names.as_array().unwrap() {
             let n = n.as_str().unwrap();
@@ -284,7 +326,7 @@ fn explorer_in_a_real_browser() {
             println!("first number: {n}: {}", if ms.is_null() { "over 15 s".into() } else { format!("{:.0} ms", ms.as_f64().unwrap_or(0.0)) });
         }
 
-        // 7. No console errors.
+        // 8. No console errors.
         let errors: Vec<Value> = browser_log(port, &session)
             .into_iter()
             .filter(|e| e["level"] == "SEVERE")

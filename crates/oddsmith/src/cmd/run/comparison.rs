@@ -23,6 +23,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
     let c = load_comparison(file, text).map_err(ScenarioInput)?;
     let cfg = RunConfig {
         units: r.units.clone(),
+        cancel: r.cancel.clone(),
         ..r.sampling.for_comparison(FileSampling {
             trials: c.trials,
             precision: None,

@@ -32,6 +32,7 @@ impl RulesetVisitor for RunScenario<'_> {
         let s = load_scenario::<R>(file, text)?;
         let cfg = RunConfig {
             units: r.units.clone(),
+            cancel: r.cancel.clone(),
             ..r.sampling.for_scenario(FileSampling {
                 trials: s.trials,
                 precision: s.precision,

@@ -6,10 +6,16 @@
 //! `valgrind --tool=callgrind target/release/examples/profile draft 200000`. It prints a
 //! checksum of the outcomes (wins, draws, rounds, damage, hits), so a faster `step` can be
 //! seen to give the very same duels for the same stream.
+//!
+//! `-- RULESET DUELS engine` runs the same number of duels through the engine instead
+//! (`oddsmith_sim::run_duels` on one thread: chunks of 10,000 on their own streams, the
+//! accumulators, the thread pool) and prints the number of duels A won: the difference in
+//! instructions per duel from the plain loop is what a trial costs beyond `duel`.
 
 use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
+use oddsmith_sim::{RunConfig, run_duels};
 
 /// Runs `duels` duels of `m` on stream 0 of seed 1 and prints their checksum.
 fn run<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
@@ -36,18 +42,49 @@ fn run<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
     );
 }
 
+/// Runs `duels` duels of `m` through the engine on one thread and prints A's wins.
+fn engine<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
+    if duels == 0 {
+        println!("{name}: no duels");
+        return;
+    }
+    let cfg = RunConfig {
+        seed: 1,
+        trials: duels,
+        precision: None,
+        threads: Some(1),
+        units: Default::default(),
+        cancel: Default::default(),
+    };
+    let stats = run_duels(rules, m, &cfg, &|_| {}).expect("valid config");
+    println!(
+        "{name}: {duels} duels through the engine, A won {}",
+        stats.outcomes.a_wins
+    );
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let ruleset = args.next().unwrap_or_else(|| "draft".into());
     let duels = args.next().map_or(200_000, |n| {
         n.replace('_', "").parse().expect("DUELS is a count")
     });
+    let through_engine = args.next().is_some_and(|a| a == "engine");
+    macro_rules! go {
+        ($name:expr, $fixture:expr) => {
+            if through_engine {
+                engine($name, &$fixture, duels)
+            } else {
+                run($name, &$fixture, duels)
+            }
+        };
+    }
     match ruleset.as_str() {
-        "draft" => run("draft_d1", &draft_d1(), duels),
-        "gamecraft" => run("gamecraft_d1", &gamecraft_d1(), duels),
-        "d20" => run("d20_reference", &d20_reference(), duels),
-        "openrpg" => run("openrpg_r1", &openrpg_r1(), duels),
-        "cards" => run("cards_reference", &cards_reference(), duels),
+        "draft" => go!("draft_d1", draft_d1()),
+        "gamecraft" => go!("gamecraft_d1", gamecraft_d1()),
+        "d20" => go!("d20_reference", d20_reference()),
+        "openrpg" => go!("openrpg_r1", openrpg_r1()),
+        "cards" => go!("cards_reference", cards_reference()),
         other => panic!("unknown ruleset {other:?} (draft, gamecraft, d20, openrpg, cards)"),
     }
 }

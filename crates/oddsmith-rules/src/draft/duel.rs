@@ -6,13 +6,14 @@
 //! "Default duel loop", is the specification.
 
 use super::Draft;
-use super::fighter::{Defence, Fighter, Level, Matchup, WOUND_TABLE_LEN};
+use super::fighter::{DefenceHand, Fighter, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{
     ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow,
 };
 use super::spec::Policy;
 pub use crate::solver::Step;
-use crate::{Ending, Roller, Winner};
+use crate::outcome::OutcomeTally;
+use crate::{DuelOutcome, Ending, Roller, Winner};
 
 /// One fighter's state: wounds held and this round's bookkeeping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -175,8 +176,13 @@ fn exhaustion_penalty(o: &DraftOptions, round: u32, s: i32) -> i32 {
 /// exhaustion (§4.24.1) and knock-back (G11).
 #[inline]
 fn roll_mods(o: &DraftOptions, f: &Fighter, st: &FState, round: u32) -> i32 {
-    f.movement + wound_penalty(o, st) + exhaustion_penalty(o, round, f.stamina)
-        - i32::from(st.knocked)
+    f.movement + state_mods(o, f, st, round)
+}
+
+/// [`roll_mods`] but armour Movement, which [`Hot`] holds: what changes during the duel.
+#[inline]
+fn state_mods(o: &DraftOptions, f: &Fighter, st: &FState, round: u32) -> i32 {
+    wound_penalty(o, st) + exhaustion_penalty(o, round, f.stamina) - i32::from(st.knocked)
 }
 
 /// The modifier of an action beyond the free ones (§4.17.1).
@@ -265,26 +271,24 @@ fn shift_potent(m: &Matchup, s: &mut State) -> Option<usize> {
     None
 }
 
+/// A fighter's plan for the round: attacks and Defensive Position, by its policy (the fixed
+/// ones are in [`Hot::plan`]; `adaptive` looks at the wounds).
+#[inline]
 fn plan(m: &Matchup, o: &DraftOptions, s: &State, me: usize) -> (u8, bool) {
-    let f = &m.f[me];
     let st = &s.f[me];
     if !can_attack(o, st) {
         return (0, false);
     }
-    match f.policy {
-        Policy::Balanced => (1, false),
-        Policy::Aggressive => (2, false),
-        Policy::AllOut => (3, false),
-        Policy::Defensive => (0, true),
-        Policy::Adaptive => {
-            let lead = wound_penalty(o, &s.f[1 - me]) - wound_penalty(o, st);
-            let opponent_defensive = m.f[1 - me].policy == Policy::Defensive;
-            if lead >= f.adaptive_threshold && !opponent_defensive {
-                (0, true)
-            } else {
-                (1, false)
-            }
-        }
+    if let Some(p) = m.hot.plan[me] {
+        return p;
+    }
+    let f = &m.f[me];
+    let lead = wound_penalty(o, &s.f[1 - me]) - wound_penalty(o, st);
+    let opponent_defensive = m.f[1 - me].policy == Policy::Defensive;
+    if lead >= f.adaptive_threshold && !opponent_defensive {
+        (0, true)
+    } else {
+        (1, false)
     }
 }
 
@@ -344,6 +348,7 @@ fn lost(o: &DraftOptions, f: &FState) -> Option<Ending> {
     }
 }
 
+#[inline]
 fn verdict(o: &DraftOptions, s: &State) -> Option<(Winner, Ending)> {
     match (lost(o, &s.f[0]), lost(o, &s.f[1])) {
         (None, None) => None,
@@ -370,7 +375,7 @@ pub fn step<R: Roller, T: Tally>(
     } else {
         event(s, s.ev)
     };
-    let Some((x, _seg)) = next else {
+    let Some((x, seg)) = next else {
         return start_round(m, o, s, roller);
     };
     s.ev += 1;
@@ -378,77 +383,8 @@ pub fn step<R: Roller, T: Tally>(
     // Under simultaneous blows, the first blow of a segment pair waits for the second.
     let defer = s.simultaneous
         && s.pending.is_none()
-        && event(s, s.ev).is_some_and(|(w, seg2)| w == y && seg2 == _seg);
-    let (fx, fy) = (&m.f[x], &m.f[y]);
-    let sx = s.f[x];
-    let able = can_attack(o, &sx) && sx.actions < o.max_actions_per_round && !sx.disarmed;
-    if able {
-        s.f[x].actions += 1;
-        let rnd = s.round;
-        let mut attack =
-            fx.skill + fx.attack_mod + extra_action(o, &sx) + roll_mods(o, fx, &sx, rnd);
-        if sx.charging {
-            attack += o.charge_attack_bonus;
-        }
-        let sy = s.f[y];
-        if helpless(&sy) {
-            attack += o.lying_target_bonus;
-        }
-        attack += roller.d10() as i32;
-        // Drawing the melee weapon: shield or dodge only (§4.17.1); picking up what an arm
-        // hit dropped: dodge only (G12).
-        let empty_handed = sy.disarmed || (sy.pickup && _seg <= sy.offset);
-        let (kind, base) = if empty_handed {
-            m.defence_dodge[y]
-        } else if _seg > sy.offset {
-            m.defence[y]
-        } else {
-            m.defence_bare[y]
-        };
-        let defends = kind != Defence::None
-            && fy.policy != Policy::AllOut
-            && !helpless(&sy)
-            && sy.actions < o.max_actions_per_round;
-        let defence = if defends {
-            s.f[y].actions += 1;
-            let changed = changed_mind(o, &mut s.f[y]);
-            base + fy.defence_mod
-                + changed
-                + extra_action(o, &sy)
-                + if sy.dp { o.defensive_position_bonus } else { 0 }
-                + if sy.charging {
-                    o.charge_defence_modifier
-                } else {
-                    0
-                }
-                + roll_mods(o, fy, &sy, rnd)
-                + roller.d10() as i32
-        } else {
-            o.undefended_value
-        };
-        if attack > defence {
-            let charge = if sx.charging {
-                o.charge_damage_bonus
-            } else {
-                0
-            };
-            let damage =
-                attack - defence + fx.str_bonus + fx.weapon_damage + charge - fy.protection;
-            let level = hit(m, y, damage, tally, x);
-            if level == Level::Severe && o.hit_locations && !empty_handed {
-                arm_hit(m, &mut s.f[y], y, roller);
-            }
-            if level != Level::None {
-                if defer {
-                    s.pending = Some((y as u8, level as u8));
-                } else {
-                    apply(o, &mut s.f[y], level);
-                }
-            }
-        } else {
-            tally.attack(x, false, 0);
-        }
-    }
+        && event(s, s.ev).is_some_and(|(w, seg2)| w == y && seg2 == seg);
+    attack(m, o, s, x, seg, defer, roller, tally);
     if !defer {
         if let Some((victim, lv)) = s.pending.take() {
             apply(o, &mut s.f[victim as usize], level_of(lv));
@@ -458,6 +394,147 @@ pub fn step<R: Roller, T: Tally>(
         }
     }
     Step::Continue
+}
+
+/// One melee attack of `x` in segment `seg` with the other's defence (§4.17–§4.19), as one
+/// `step` makes it; a wound is applied at once, or held in `pending` when `defer`red.
+/// Returns whether a wound was applied or held (if not, no fighter's wounds changed).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn attack<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &DraftOptions,
+    s: &mut State,
+    x: usize,
+    seg: u8,
+    defer: bool,
+    roller: &mut R,
+    tally: &mut T,
+) -> bool {
+    let y = 1 - x;
+    let (fx, fy) = (&m.f[x], &m.f[y]);
+    let rnd = s.round;
+    // Everything read from the two states is read before either is written (no copies).
+    let (sx, sy) = (&s.f[x], &s.f[y]);
+    let able = can_attack(o, sx) && sx.actions < o.max_actions_per_round && !sx.disarmed;
+    if !able {
+        return false;
+    }
+    let y_helpless = helpless(sy);
+    // The constant part (skill, static modifiers, Movement) is folded in `Hot::attack`.
+    let mut attack = m.hot.attack[x] + extra_action(o, sx) + state_mods(o, fx, sx, rnd);
+    if sx.charging {
+        attack += o.charge_attack_bonus;
+    }
+    if y_helpless {
+        attack += o.lying_target_bonus;
+    }
+    // Drawing the melee weapon: shield or dodge only (§4.17.1); picking up what an arm hit
+    // dropped: dodge only (G12).
+    let empty_handed = sy.disarmed || (sy.pickup && seg <= sy.offset);
+    let hand = if empty_handed {
+        DefenceHand::Empty
+    } else if seg > sy.offset {
+        DefenceHand::Armed
+    } else {
+        DefenceHand::Drawing
+    };
+    // `None` folds "no active defence" and `all_out` (see `Hot::defence`).
+    let base = m.hot.defence[y][hand as usize]
+        .filter(|_| !y_helpless && sy.actions < o.max_actions_per_round)
+        .map(|base| {
+            base + extra_action(o, sy)
+                + if sy.dp { o.defensive_position_bonus } else { 0 }
+                + if sy.charging {
+                    o.charge_defence_modifier
+                } else {
+                    0
+                }
+                + state_mods(o, fy, sy, rnd)
+        });
+    let charging = sx.charging;
+    s.f[x].actions += 1;
+    attack += roller.d10() as i32;
+    let defence = if let Some(base) = base {
+        let fy = &mut s.f[y];
+        fy.actions += 1;
+        base + changed_mind(o, fy) + roller.d10() as i32
+    } else {
+        o.undefended_value
+    };
+    if attack <= defence {
+        tally.attack(x, false, 0);
+        return false;
+    }
+    let charge = if charging { o.charge_damage_bonus } else { 0 };
+    let damage = attack - defence + m.hot.damage[x] + charge;
+    let level = hit(m, y, damage, tally, x);
+    if level == Level::Severe && o.hit_locations && !empty_handed {
+        arm_hit(m, &mut s.f[y], y, roller);
+    }
+    if level == Level::None {
+        return false;
+    }
+    if defer {
+        s.pending = Some((y as u8, level as u8));
+    } else {
+        apply(o, &mut s.f[y], level);
+    }
+    true
+}
+
+/// The Monte Carlo duel of a matchup on the engaged fast path
+/// ([`Hot::engaged`](super::fighter::Hot::engaged)): the very duel [`crate::solver::duel`]
+/// plays over [`step`], with the same dice in the same order and the same outcome, as one loop
+/// over rounds and segments. Under the fast path's conditions nothing draws, moves, charges,
+/// drops a weapon or collapses, so a fighter attacks in the first `planned` segments; each
+/// attack is `step`'s own (the private `attack`); and the end is checked only after a wound
+/// (with no wound changed, the verdict cannot change either). A test plays it and `step` on
+/// the same dice for a million duels.
+pub fn engaged_duel<R: Roller>(m: &Matchup, o: &DraftOptions, roller: &mut R) -> DuelOutcome {
+    let mut s = State::start();
+    let mut tally = OutcomeTally::default();
+    let (winner, ending) = 'duel: loop {
+        // `start_round` without what cannot happen here (exhaustion, drawing, the potent
+        // fighter's shift, simultaneous blows).
+        s.round += 1;
+        if s.round > o.max_rounds {
+            s.round = o.max_rounds;
+            break (Winner::Draw, Ending::RoundCap);
+        }
+        let plans = [plan(m, o, &s, 0), plan(m, o, &s, 1)];
+        for (f, (planned, dp)) in s.f.iter_mut().zip(plans) {
+            f.knocked = false;
+            f.actions = 0;
+            f.planned = planned;
+            f.dp = dp;
+            f.guard = 0;
+            declare_defences(o, f);
+        }
+        let first = match m.first_by_rules {
+            Some(side) => side as usize,
+            None => (roller.roll(2) - 1) as usize,
+        };
+        for seg in 1..=3u8 {
+            // The first striker, then the other.
+            let mut x = first;
+            for _ in 0..2 {
+                if seg <= s.f[x].planned
+                    && attack(m, o, &mut s, x, seg, false, roller, &mut tally)
+                    && let Some(end) = verdict(o, &s)
+                {
+                    break 'duel end;
+                }
+                x = 1 - x;
+            }
+        }
+    };
+    DuelOutcome {
+        winner,
+        ending,
+        rounds: s.round.min(o.max_rounds),
+        ..tally.0
+    }
 }
 
 impl crate::Duel<Draft> for State {

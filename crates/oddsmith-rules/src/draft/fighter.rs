@@ -360,6 +360,85 @@ pub struct Matchup {
     /// The potent fighter under `potent_fighter_shift` (§4.17.2): weapon skill at least
     /// `potent_fighter_gap` above the other's; `None` when off or no one is.
     pub potent: Option<Side>,
+    /// What the duel loop reads every step, folded once from the fields above and the options.
+    pub hot: Hot,
+}
+
+/// The parts of the duel loop's totals that do not change during a duel, per side, folded
+/// once per matchup so that a `step` adds them instead of re-reading fighters and options.
+/// Derived entirely from the rest of [`Matchup`] and the options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hot {
+    /// Weapon skill + static attack modifiers + armour Movement: an attack total before the
+    /// per-step modifiers and the die.
+    pub attack: [i32; 2],
+    /// Strength bonus + damage term − the other side's protection: a hit's damage beyond the
+    /// margin (and a charge).
+    pub damage: [i32; 2],
+    /// The defence against the other side's blows with the melee weapon in hand, while drawing
+    /// it and with nothing in hand ([`DefenceHand`]): `None` when that side never defends so
+    /// (no active defence, or `all_out`), else the base + static defence modifiers + armour
+    /// Movement.
+    pub defence: [[Option<i32>; 3]; 2],
+    /// The plan of each side's policy when it can attack (its attacks and Defensive Position),
+    /// `None` for `adaptive`, which looks at the wounds.
+    pub plan: [Option<(u8, bool)>; 2],
+    /// Whether the Monte Carlo duel takes the engaged fast path (`duel::engaged_duel`): the
+    /// duel starts engaged, without exhaustion, hit locations or simultaneous blows, so no
+    /// fighter ever draws, moves, charges, drops a weapon or collapses.
+    pub engaged: bool,
+}
+
+/// Which hand a defence is made with: the index into [`Hot::defence`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum DefenceHand {
+    /// The melee weapon in hand ([`Matchup::defence`]).
+    Armed = 0,
+    /// Drawing the melee weapon ([`Matchup::defence_bare`]).
+    Drawing = 1,
+    /// Nothing in hand ([`Matchup::defence_dodge`]).
+    Empty = 2,
+}
+
+impl Hot {
+    /// Folds the constant parts of `m`'s totals under `o`.
+    fn new(o: &DraftOptions, m: &Matchup) -> Hot {
+        let side = |x: usize| {
+            let (f, other) = (&m.f[x], &m.f[1 - x]);
+            let defence = [m.defence[x], m.defence_bare[x], m.defence_dodge[x]].map(
+                |(kind, base)| {
+                    (kind != Defence::None && f.policy != Policy::AllOut)
+                        .then_some(base + f.defence_mod + f.movement)
+                },
+            );
+            let plan = match f.policy {
+                Policy::Balanced => Some((1, false)),
+                Policy::Aggressive => Some((2, false)),
+                Policy::AllOut => Some((3, false)),
+                Policy::Defensive => Some((0, true)),
+                Policy::Adaptive => None,
+            };
+            (
+                f.skill + f.attack_mod + f.movement,
+                f.str_bonus + f.weapon_damage - other.protection,
+                defence,
+                plan,
+            )
+        };
+        let (a, b) = (side(0), side(1));
+        Hot {
+            attack: [a.0, b.0],
+            damage: [a.1, b.1],
+            defence: [a.2, b.2],
+            plan: [a.3, b.3],
+            engaged: o.start_distance == 0
+                && !o.exhaustion
+                && !o.hit_locations
+                && (m.first_by_rules.is_some()
+                    || o.first_strike_tie != FirstStrikeTie::Simultaneous),
+        }
+    }
 }
 
 /// A defence against missiles (§4.21.3): arrows and bullets cannot be dodged and only a
@@ -500,7 +579,7 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
         }),
         _ => None,
     };
-    Matchup {
+    let mut m = Matchup {
         defence: [choose_defence(o, a, b), choose_defence(o, b, a)],
         defence_bare: [
             choose_defence(o, &bare(a), b),
@@ -513,7 +592,16 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
         first_shot,
         potent: potent(o, a, b),
         f: [a.clone(), b.clone()],
-    }
+        hot: Hot {
+            attack: [0; 2],
+            damage: [0; 2],
+            defence: [[None; 3]; 2],
+            plan: [None; 2],
+            engaged: false,
+        },
+    };
+    m.hot = Hot::new(o, &m);
+    m
 }
 
 impl crate::Pair<Draft> for Matchup {

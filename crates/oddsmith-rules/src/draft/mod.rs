@@ -58,6 +58,17 @@ impl Ruleset for Draft {
         Ok(())
     }
 
+    /// [`duel::engaged_duel`] where the matchup allows it ([`fighter::Hot::engaged`]), else
+    /// the shared duel over `step`.
+    #[inline]
+    fn duel<R: crate::Roller>(&self, m: &Matchup, roller: &mut R) -> crate::DuelOutcome {
+        if m.hot.engaged {
+            duel::engaged_duel(m, self.options(), roller)
+        } else {
+            crate::solver::duel(self, m, roller)
+        }
+    }
+
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
     }

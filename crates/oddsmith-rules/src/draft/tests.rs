@@ -1260,6 +1260,7 @@ fn striking_order_rules() {
 
 mod locations;
 mod plans;
+mod fast;
 mod ranged;
 
 // The exact solver's work budget: a solve that needs more `step` runs than the budget gives up

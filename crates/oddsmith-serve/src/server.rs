@@ -29,7 +29,7 @@ pub const STAGES: [u64; 2] = [20_000, 200_000];
 /// Duels the first preview stage computes in all (over every run of the file): a few tens
 /// of milliseconds even for the slowest ruleset, so a number answers an edit at once, with an
 /// interval a few points wide.
-pub const FIRST_STAGE_DUELS: u64 = 25_000;
+pub const FIRST_STAGE_DUELS: u64 = 10_000;
 
 /// One explorer: the engine, the scenario's folder, the session token and the jobs.
 pub struct Server<E> {
@@ -569,20 +569,23 @@ mod tests {
 
     #[test]
     fn stages_refine_to_the_file_s_trials() {
-        // One run: the first stage is 20k, which is also the second.
-        assert_eq!(stages(1_000_000, 1), vec![20_000, 200_000, 1_000_000]);
-        assert_eq!(stages(40_000, 1), vec![20_000, 40_000]);
-        assert_eq!(stages(5_000, 1), vec![5_000]);
-        // Six runs: 25,000 / 6 = 4,166, rounded down to 2,000; two runs: 12,500 to 10,000.
+        // One run: 10k, then 20k, 200k and the file's.
         assert_eq!(
-            stages(1_000_000, 6),
-            vec![2_000, 20_000, 200_000, 1_000_000]
-        );
-        assert_eq!(
-            stages(1_000_000, 2),
+            stages(1_000_000, 1),
             vec![10_000, 20_000, 200_000, 1_000_000]
         );
-        // A study of 400 runs: 62 rounds up to the floor of 500.
+        assert_eq!(stages(40_000, 1), vec![10_000, 20_000, 40_000]);
+        assert_eq!(stages(5_000, 1), vec![5_000]);
+        // Six runs: 10,000 / 6 = 1,666, rounded down to 1,000; three runs: 3,333 to 2,000.
+        assert_eq!(
+            stages(1_000_000, 6),
+            vec![1_000, 20_000, 200_000, 1_000_000]
+        );
+        assert_eq!(
+            stages(1_000_000, 3),
+            vec![2_000, 20_000, 200_000, 1_000_000]
+        );
+        // A study of 400 runs: 25 rounds up to the floor of 500.
         assert_eq!(stages(100_000, 400), vec![500, 20_000, 100_000]);
         assert_eq!(stages(300, 400), vec![300]);
     }

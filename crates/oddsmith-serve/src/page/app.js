@@ -97,6 +97,7 @@ function changed(now, at) {
   st.editSeq++;
   st.editedAt = at ?? performance.now();
   st.job = 0; // the running job's answers are for the old text: its poll stops
+  st.jobDone = false;
   st.firstNumberMs = null;
   debounce = setTimeout(refresh, now ? 0 : 250);
 }
@@ -156,7 +157,7 @@ const k = (n) => (n >= 1000 ? n / 1000 + "k" : String(n));
 
 /// Follows the job: each answer waits on the server until something new is published.
 async function poll(job) {
-  let seen = 0, version = 0, exactSeen = 0;
+  let seen = 0, version = 0, exactSeen = 0, charted = 0;
   while (st.job === job) {
     let s;
     try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}&since=${version}`); }
@@ -172,6 +173,11 @@ async function poll(job) {
       seen = s.finished;
       numberShown();
       renderRun(s);
+    }
+    // Charts cost the server up to a few hundred milliseconds to draw: after the first stage
+    // and the last, not in between (the numbers above refine at every stage).
+    if (seen > charted && (charted === 0 || s.done)) {
+      charted = seen;
       loadCharts(job, s.result);
     }
     if (s.done) {

@@ -99,17 +99,25 @@ function changed(now, at) {
   st.job = 0; // the running job's answers are for the old text: its poll stops
   st.jobDone = false;
   st.firstNumberMs = null;
+  st.numberIn = new Promise((res) => (st.numberResolve = res));
   debounce = setTimeout(refresh, now ? 0 : 250);
 }
 
 /// Records the time from the edit to the first number on the page (exact or Monte Carlo).
 function numberShown() {
   if (st.firstNumberMs == null) st.firstNumberMs = performance.now() - st.editedAt;
+  st.numberResolve?.();
 }
+
+/// Where the time between an edit and its first number went (ms since the edit), for the
+/// browser test's report.
+st.timing = {};
 
 async function refresh() {
   const seq = st.editSeq;
   const text = st.text;
+  const since = () => Math.round(performance.now() - st.editedAt);
+  st.timing = {};
   // The preview starts beside the check (the server validates it again and refuses an
   // invalid text), so its first number does not wait for the form to be drawn.
   const run = startRun(seq);
@@ -117,25 +125,38 @@ async function refresh() {
   try { r = await api("POST", "/api/check", { text, file: st.file }); }
   catch (e) { return status(e.message, true); }
   if (seq !== st.editSeq) return; // a newer edit is on its way
+  st.timing.checked = since();
   st.check = r.check;
   st.doc = r.doc;
   st.errors = r.check.errors;
+  $("summary").textContent = r.check.summary;
+  $("notes").textContent = (r.check.notes || []).join(" · ");
+  renderRows();
+  // The numbers first: the poll starts as soon as the run is under way, and the form (which
+  // already shows a value typed into it) is redrawn once the first number is in, or after
+  // 150 ms at most.
+  if (!st.errors.length) {
+    const job = await run;
+    if (seq !== st.editSeq) return;
+    if (job && job.error) status(job.error, true); // e.g. more work than the explorer's limit
+    else if (job) {
+      st.timing.running = since();
+      status("running " + job.stages.map(k).join(" → ") + " trials");
+      poll(job.job);
+      await Promise.race([st.numberIn, new Promise((res) => setTimeout(res, 150))]);
+      if (seq !== st.editSeq) return;
+    }
+  }
   if (r.check.ruleset && r.check.ruleset !== st.ruleset) {
     st.decl = await api("GET", "/api/ruleset/" + encodeURIComponent(r.check.ruleset)).catch(() => null);
     st.ruleset = r.check.ruleset;
   }
+  if (seq !== st.editSeq) return;
   renderForm();
   renderErrors();
-  $("summary").textContent = r.check.summary;
-  $("notes").textContent = (r.check.notes || []).join(" · ");
-  renderRows();
+  st.timing.form = since();
   st.renderedSeq = seq; // the form and the rows show this edit
-  if (st.errors.length) { status("invalid: fix the marked field", true); return; }
-  const job = await run;
-  if (seq !== st.editSeq || !job) return;
-  if (job.error) return status(job.error, true); // e.g. more work than the explorer's limit
-  status("running " + job.stages.map(k).join(" → ") + " trials");
-  poll(job.job);
+  if (st.errors.length) status("invalid: fix the marked field", true);
 }
 
 /// Starts the preview of edit `seq` (cancelling the page's previous one): the job, or
@@ -240,7 +261,9 @@ function renderRun(s) {
 
 /// An SVG drawn by the server, shown as an image (its text cannot run as page content).
 function svgImage(svg, alt) {
-  return el("img", { class: "chart", alt, src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg) });
+  const img = el("img", { class: "chart", alt, title: "click: full size", src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg) });
+  img.addEventListener("click", () => img.classList.toggle("full"));
+  return img;
 }
 
 let chartsBusy = null;

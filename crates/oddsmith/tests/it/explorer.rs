@@ -327,7 +327,8 @@ fn explorer_in_a_real_browser() {
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            println!("first number: {n}: {}", if ms.is_null() { "over 15 s".into() } else { format!("{:.0} ms", ms.as_f64().unwrap_or(0.0)) });
+            let timing = js(&c, "return window.oddsmith.timing;").await;
+            println!("first number: {n}: {} (ms since the edit: {timing})", if ms.is_null() { "over 15 s".into() } else { format!("{:.0} ms", ms.as_f64().unwrap_or(0.0)) });
         }
 
         // 8. No console errors.

@@ -68,11 +68,14 @@ async function init() {
   return openFrom("bundled:" + (cat.bundled.find((n) => n === "draft/skill-gap") || cat.bundled[0]));
 }
 
+let opening = 0;
 async function openFrom(what) {
+  const mine = ++opening;
   const [kind, name] = [what.slice(0, what.indexOf(":")), what.slice(what.indexOf(":") + 1)];
   try {
     const q = new URLSearchParams({ [kind]: name });
     const o = await api("GET", "/api/open?" + q);
+    if (mine !== opening) return; // a later open (the page's first file, then a pick) wins
     st.b.clear();
     st.source = what;
     setText(o.text, o.file, o.mtime, true);

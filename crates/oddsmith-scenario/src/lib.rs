@@ -7,6 +7,7 @@
 //! no IO.
 
 pub mod compare;
+pub mod keys;
 mod locate;
 pub mod messages;
 pub mod study;

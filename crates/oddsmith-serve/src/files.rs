@@ -2,8 +2,8 @@
 //! request is a relative path inside it, checked by name (no `..`, no root, no drive) and again
 //! after canonicalising (a symbolic link out of the folder is refused too).
 
+use std::hash::{DefaultHasher, Hasher};
 use std::path::{Component, Path, PathBuf};
-use std::time::SystemTime;
 
 /// A refused or failed file operation, as text for the page.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -69,49 +69,53 @@ impl Folder {
         })
     }
 
-    /// Reads `rel` (as text) and its modification time.
-    pub fn read(&self, rel: &str, max: usize) -> Result<(String, Option<SystemTime>), FileError> {
+    /// Reads `rel` (as text) and the [`version`] of its contents.
+    pub fn read(&self, rel: &str, max: usize) -> Result<(String, String), FileError> {
         let p = self.resolve(rel)?;
         let meta = std::fs::metadata(&p).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
         if meta.len() > max as u64 {
             return Err(FileError::Io(format!("{rel}: larger than {max} bytes")));
         }
         let text = std::fs::read_to_string(&p).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
-        Ok((text, meta.modified().ok()))
+        let v = version(text.as_bytes());
+        Ok((text, v))
     }
 
-    /// Writes `text` to `rel`, refusing when the file's modification time is no longer
-    /// `loaded` (it changed on disk since the page read it) unless `force`; returns the new
-    /// modification time.
+    /// Writes `text` to `rel`, refusing when the file exists and its contents are no longer the
+    /// `loaded` version (it changed on disk since the page read it, or the page never read it)
+    /// unless `force`; returns the new contents' version.
     pub fn save(
         &self,
         rel: &str,
         text: &str,
-        loaded: Option<SystemTime>,
+        loaded: Option<&str>,
         force: bool,
-    ) -> Result<Option<SystemTime>, FileError> {
+    ) -> Result<String, FileError> {
         let p = self.resolve(rel)?;
-        let now = std::fs::metadata(&p).ok().and_then(|m| m.modified().ok());
-        if !force && now.is_some() && micros(now) != micros(loaded) {
-            return Err(FileError::Changed(rel.to_string()));
+        if !force {
+            match std::fs::read(&p) {
+                Ok(now) if Some(version(&now).as_str()) != loaded => {
+                    return Err(FileError::Changed(rel.to_string()));
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(FileError::Io(format!("{rel}: {e}"))),
+            }
         }
         let tmp = p.with_extension("toml.oddsmith-save");
         std::fs::write(&tmp, text).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
         std::fs::rename(&tmp, &p).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
-        Ok(std::fs::metadata(&p).ok().and_then(|m| m.modified().ok()))
+        Ok(version(text.as_bytes()))
     }
 }
 
-/// A modification time as microseconds since 1970 (what the page keeps and sends back: exact
-/// in a JavaScript number, and fine enough that a save right after a load is told apart).
-pub fn micros(t: Option<SystemTime>) -> Option<u128> {
-    t.and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-        .map(|d| d.as_micros())
-}
-
-/// The time of [`micros`] back.
-pub fn from_micros(us: Option<u128>) -> Option<SystemTime> {
-    us.map(|m| SystemTime::UNIX_EPOCH + std::time::Duration::from_micros(m as u64))
+/// The version of a file's contents the page keeps and sends back with a save: a hash of the
+/// bytes, as hex. A modification time would not do: the kernel stamps files with a coarse
+/// clock, so a write within the same tick as a read leaves the time unchanged.
+pub fn version(bytes: &[u8]) -> String {
+    let mut h = DefaultHasher::new();
+    h.write(bytes);
+    format!("{:016x}-{}", h.finish(), bytes.len())
 }
 
 #[cfg(test)]
@@ -162,25 +166,54 @@ mod tests {
         let d = temp("save");
         let f = Folder::new(&d).unwrap();
         std::fs::write(d.join("s.toml"), "a = 1\n").unwrap();
-        let (_, t) = f.read("s.toml", 1000).unwrap();
-        let t2 = f
-            .save("s.toml", "a = 2\n", from_micros(micros(t)), false)
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        let (_, v) = f.read("s.toml", 1000).unwrap();
+        let v2 = f.save("s.toml", "a = 2\n", Some(&v), false).unwrap();
+        // Changed on disk straight away (no sleep: within the clock's tick, where a
+        // modification time would not have moved).
         std::fs::write(d.join("s.toml"), "a = 3\n").unwrap();
-        assert!(matches!(
-            f.save("s.toml", "a = 4\n", t2, false),
-            Err(FileError::Changed(_))
-        ));
+        for stale in [Some(v2.as_str()), Some(v.as_str()), None] {
+            assert!(
+                matches!(
+                    f.save("s.toml", "a = 4\n", stale, false),
+                    Err(FileError::Changed(_))
+                ),
+                "{stale:?}"
+            );
+        }
         assert_eq!(
             std::fs::read_to_string(d.join("s.toml")).unwrap(),
             "a = 3\n"
         );
-        f.save("s.toml", "a = 4\n", t2, true).unwrap();
+        let v4 = f.save("s.toml", "a = 4\n", Some(&v2), true).unwrap();
         assert_eq!(
             std::fs::read_to_string(d.join("s.toml")).unwrap(),
             "a = 4\n"
         );
+        // The version a save returns is the one a read gives, so the next save goes through.
+        assert_eq!(f.read("s.toml", 1000).unwrap().1, v4);
+        f.save("s.toml", "a = 5\n", Some(&v4), false).unwrap();
+        // A new file needs no version.
+        f.save("new.toml", "a = 1\n", None, false).unwrap();
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn saves_within_one_clock_tick_are_told_apart() {
+        let d = temp("tick");
+        let f = Folder::new(&d).unwrap();
+        std::fs::write(d.join("s.toml"), "a = 1\n").unwrap();
+        for i in 0..200 {
+            let (_, v) = f.read("s.toml", 1000).unwrap();
+            let v2 = f
+                .save("s.toml", &format!("a = {i}0\n"), Some(&v), false)
+                .unwrap();
+            // Another writer, at once: the page's version is stale.
+            std::fs::write(d.join("s.toml"), format!("a = {i}1\n")).unwrap();
+            assert!(matches!(
+                f.save("s.toml", "x", Some(&v2), false),
+                Err(FileError::Changed(_))
+            ));
+        }
         let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -91,8 +91,10 @@ pub struct ChartSvg {
     pub title: String,
     /// The sweep it draws (0-based, the report's order), if it is a sweep's chart.
     pub sweep: Option<usize>,
-    /// The SVG document.
+    /// The SVG document (empty when the chart could not be drawn).
     pub svg: String,
+    /// Why the chart could not be drawn, if it could not (the page shows this in its place).
+    pub error: Option<String>,
 }
 
 /// No charts (an engine without them).

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::edit::{self, Op, Step};
-use crate::files::{FileError, Folder, from_micros, micros};
+use crate::files::{FileError, Folder};
 use crate::jobs::{Job, Jobs};
 use crate::{ChartSvg, Checked, Engine, EngineError, Limits, bundled};
 
@@ -250,7 +250,7 @@ async fn open<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<OpenQu
         ))?;
         let file = format!("{}.toml", b.rsplit('/').next().unwrap_or(&b));
         return ok(
-            json!({ "text": text, "file": file, "mtime": null, "source": format!("bundled {b}") }),
+            json!({ "text": text, "file": file, "version": null, "source": format!("bundled {b}") }),
         );
     }
     if let Some(id) = q.template {
@@ -259,14 +259,14 @@ async fn open<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<OpenQu
             .template(&id)
             .ok_or(Fail(StatusCode::NOT_FOUND, format!("no ruleset {id}")))?;
         return ok(
-            json!({ "text": text, "file": format!("{id}-starter.toml"), "mtime": null, "source": format!("template {id}") }),
+            json!({ "text": text, "file": format!("{id}-starter.toml"), "version": null, "source": format!("template {id}") }),
         );
     }
     let rel = q
         .file
         .ok_or(Fail(StatusCode::BAD_REQUEST, "open what?".into()))?;
-    let (text, mtime) = s.folder.read(&rel, s.limits.max_body)?;
-    ok(json!({ "text": text, "file": rel, "mtime": micros(mtime), "source": rel }))
+    let (text, version) = s.folder.read(&rel, s.limits.max_body)?;
+    ok(json!({ "text": text, "file": rel, "version": version, "source": rel }))
 }
 
 /// Serves a file of the scenario's folder, read-only (the report folder and its charts).
@@ -518,7 +518,9 @@ async fn sweep_chart<E: Engine>(
 struct SaveBody {
     file: String,
     text: String,
-    mtime: Option<u128>,
+    /// The version of the file the page loaded ([`crate::files::version`]); none for a new
+    /// file or a bundled scenario.
+    version: Option<String>,
     #[serde(default)]
     force: bool,
 }
@@ -533,10 +535,16 @@ async fn save<E: Engine>(
             "scenario files end in .toml".into(),
         ));
     }
-    let t = s
+    // A file changed on disk is an answer the page acts on (it asks before overwriting), not a
+    // failed request: it comes as data, so the browser logs no error for it.
+    match s
         .folder
-        .save(&b.file, &b.text, from_micros(b.mtime), b.force)?;
-    ok(json!({ "file": b.file, "mtime": micros(t) }))
+        .save(&b.file, &b.text, b.version.as_deref(), b.force)
+    {
+        Ok(v) => ok(json!({ "file": b.file, "version": v })),
+        Err(e @ FileError::Changed(_)) => ok(json!({ "file": b.file, "changed": e.to_string() })),
+        Err(e) => Err(e.into()),
+    }
 }
 
 async fn report<E: Engine>(

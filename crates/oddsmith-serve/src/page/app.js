@@ -9,7 +9,7 @@ const PAGE = Math.random().toString(36).slice(2) + Date.now().toString(36);
 const $ = (id) => document.getElementById(id);
 
 const st = {
-  text: "", file: "scenario.toml", mtime: null, doc: null, ruleset: null, decl: null,
+  text: "", file: "scenario.toml", version: null, doc: null, ruleset: null, decl: null,
   check: null, job: 0, b: new Map(), errors: [], editSeq: 0,
 };
 window.oddsmith = st; // for tests and the curious
@@ -58,7 +58,7 @@ async function init() {
   if (cat.file) sel.prepend(el("option", { value: "file:" + cat.file }, cat.file));
   sel.addEventListener("change", () => sel.value && openFrom(sel.value));
   $("toml").addEventListener("input", () => { st.text = $("toml").value; changed(); });
-  $("file").addEventListener("change", () => { st.file = $("file").value; st.mtime = null; });
+  $("file").addEventListener("change", () => { st.file = $("file").value; st.version = null; });
   $("save").addEventListener("click", save);
   $("report").addEventListener("click", report);
   $("share").addEventListener("click", share);
@@ -78,15 +78,15 @@ async function openFrom(what) {
     if (mine !== opening) return; // a later open (the page's first file, then a pick) wins
     st.b.clear();
     st.source = what;
-    setText(o.text, o.file, o.mtime, true);
+    setText(o.text, o.file, o.version, true);
     status("opened " + o.source);
   } catch (e) { status(e.message, true); }
 }
 
-function setText(text, file, mtime, fresh) {
+function setText(text, file, version, fresh) {
   st.text = text;
   if (file) { st.file = file; $("file").value = file; }
-  if (fresh) st.mtime = mtime;
+  if (fresh) st.version = version;
   $("toml").value = text;
   changed(true);
 }
@@ -267,6 +267,11 @@ function svgImage(svg, alt) {
   return img;
 }
 
+/// A chart as the page shows it: the image, or why it could not be drawn.
+function chartBody(c) {
+  return c.error ? el("div", { class: "chart-error" }, `${c.title}: could not be drawn (${c.error})`) : svgImage(c.svg, c.title);
+}
+
 let chartsBusy = null;
 /// The charts of the job's latest stage (one request at a time; the latest stage wins).
 async function loadCharts(job, doc) {
@@ -291,7 +296,7 @@ function renderCharts(job, doc, charts) {
   const open = more.open || !more.dataset.seen;
   more.dataset.seen = "1";
   more.replaceChildren(el("summary", {}, `Charts of the report (${others.length})`),
-    ...others.map((c) => el("figure", { "data-stem": c.stem }, svgImage(c.svg, c.title))));
+    ...others.map((c) => el("figure", { "data-stem": c.stem }, chartBody(c))));
   more.open = open;
 }
 
@@ -300,7 +305,7 @@ function sweepFigure(job, c, sw) {
   const i = c.sweep;
   const nx = sw.x.values.length, ny = sw.y ? sw.y.values.length : 1;
   const at = (st.sweepAt ||= {})[i] ?? { x: Math.floor(nx / 2), y: Math.floor(ny / 2) };
-  const img = svgImage(c.svg, c.title);
+  const img = c.error ? el("img", { class: "chart", alt: c.title, hidden: "" }) : svgImage(c.svg, c.title);
   const out = el("div", { class: "sweep-value" });
   const slider = (axis, n) => {
     const s = el("input", { type: "range", min: 0, max: n - 1, step: 1, value: at[axis], "data-sweep": i, "data-axis": axis, title: (axis === "x" ? sw.x : sw.y).target });
@@ -320,12 +325,12 @@ function sweepFigure(job, c, sw) {
     busy = true;
     try {
       const r = await api("GET", `/api/sweep?page=${PAGE}&job=${job}&sweep=${i}&at=${at.y * nx + at.x}`);
-      if (r.chart) { img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.chart.svg); img.dataset.at = at.y * nx + at.x; }
+      if (r.chart && !r.chart.error) { img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.chart.svg); img.dataset.at = at.y * nx + at.x; }
     } catch (e) { status(e.message, true); }
     busy = false;
     if (again) { again = false; show(); }
   };
-  const wrap = el("div", { class: "sweep", "data-sweep": i }, el("h3", {}, `Sweep: ${sw.name} (${sw.matchup})`), img,
+  const wrap = el("div", { class: "sweep", "data-sweep": i }, el("h3", {}, `Sweep: ${sw.name} (${sw.matchup})`), img, c.error ? chartBody(c) : null,
     slider("x", nx), sw.y ? slider("y", ny) : null, out);
   show();
   return wrap;
@@ -640,11 +645,14 @@ function renderErrors() {
 
 async function save(force) {
   try {
-    const r = await api("POST", "/api/save", { file: $("file").value, text: st.text, mtime: st.mtime, force: force === true });
-    st.mtime = r.mtime;
+    const r = await api("POST", "/api/save", { file: $("file").value, text: st.text, version: st.version, force: force === true });
+    if (r.changed) {
+      if (confirm(r.changed + "\n\nOverwrite it?")) return save(true);
+      return status(r.changed + " (not saved)", true);
+    }
+    st.version = r.version;
     status("saved " + r.file);
   } catch (e) {
-    if (e.status === 409 && confirm(e.message + "\n\nOverwrite it?")) return save(true);
     status(e.message, true);
   }
 }

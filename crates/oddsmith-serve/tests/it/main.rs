@@ -378,7 +378,7 @@ fn paths_outside_the_folder_are_refused() {
     }
     let r = c.post(
         "/api/save",
-        &json!({ "file": "../evil.toml", "text": "x", "mtime": null }),
+        &json!({ "file": "../evil.toml", "text": "x", "version": null }),
     );
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(!srv.dir.parent().unwrap().join("evil.toml").exists());
@@ -387,17 +387,29 @@ fn paths_outside_the_folder_are_refused() {
     assert_eq!(o["text"], "trials = 20000\n");
     let s = c.post(
         "/api/save",
-        &json!({ "file": "s.toml", "text": "trials = 30000\n", "mtime": o["mtime"] }),
+        &json!({ "file": "s.toml", "text": "trials = 30000\n", "version": o["version"] }),
     );
     assert_eq!(s.status, 200, "{}", s.body);
     let stale = c.post(
         "/api/save",
-        &json!({ "file": "s.toml", "text": "x", "mtime": o["mtime"] }),
+        &json!({ "file": "s.toml", "text": "x", "version": o["version"] }),
     );
-    assert_eq!(stale.status, 409, "{}", stale.body);
+    // Refused as data (the page asks before overwriting; no error status for the console).
+    assert_eq!(stale.status, 200, "{}", stale.body);
+    assert!(
+        stale.json()["changed"]
+            .as_str()
+            .is_some_and(|m| m.contains("changed on disk")),
+        "{}",
+        stale.body
+    );
+    assert_eq!(
+        std::fs::read_to_string(srv.dir.join("s.toml")).unwrap(),
+        "trials = 30000\n"
+    );
     let forced = c.post(
         "/api/save",
-        &json!({ "file": "s.toml", "text": "trials = 1000\n", "mtime": o["mtime"], "force": true }),
+        &json!({ "file": "s.toml", "text": "trials = 1000\n", "version": o["version"], "force": true }),
     );
     assert_eq!(forced.status, 200);
     assert_eq!(
@@ -443,7 +455,7 @@ fn oversized_requests_and_work_are_refused() {
 #[test]
 fn writes_need_the_token_and_the_same_origin() {
     let srv = Running::start("token", Limits::default());
-    let body = json!({ "file": "s.toml", "text": "trials = 1\n", "mtime": null, "force": true });
+    let body = json!({ "file": "s.toml", "text": "trials = 1\n", "version": null, "force": true });
     let no_token = Client::new(srv.addr, None).post("/api/save", &body);
     assert_eq!(no_token.status, 403);
     let wrong = Client::new(srv.addr, Some("0".repeat(32))).post("/api/save", &body);

@@ -104,9 +104,11 @@ fn combined() -> Value {
     }
     defs.insert(
         "comparison".into(),
-        shape(&oddsmith_scenario::compare::file_shape(), &|_: &str| {
-            json!({})
-        }),
+        shape(
+            &oddsmith_scenario::compare::file_shape(),
+            At::NONE,
+            &|_: &str| json!({}),
+        ),
     );
     json!({
         "$schema": DRAFT,
@@ -131,18 +133,48 @@ impl RulesetVisitor for Scenario {
         let fighter = table(R::FighterSpec::props());
         let options = table(R::Options::props());
         let slots = |name: &str| match name {
-            "fighter" => shape(&fighter, &|_: &str| json!({})),
-            _ => shape(&options, &|_: &str| json!({})),
+            "fighter" => shape(&fighter, At::NONE, &|_: &str| json!({})),
+            _ => shape(&options, At::NONE, &|_: &str| json!({})),
         };
-        let mut v = shape(&oddsmith_scenario::file_shape(), &slots);
+        let mut v = shape(&oddsmith_scenario::file_shape(), At::SCENARIO, &slots);
         v["properties"]["ruleset"] = json!({ "const": R::ID, "description": R::TITLE });
         v["required"] = json!(REQUIRED);
         v
     }
 }
 
-/// The schema of a value of shape `s`; `slots` fills [`Shape::Slot`]s.
-fn shape(s: &Shape, slots: &dyn Fn(&str) -> Value) -> Value {
+/// Where a value sits: its dotted key path (`*` for any table key) and the docs of the keys
+/// there that have no declaration of their own ([`oddsmith_scenario::keys`]).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    path: &'a str,
+    docs: fn(&str) -> Option<&'static str>,
+}
+
+impl At<'_> {
+    /// Keys without docs (a slot's fighter fields and options carry their own).
+    const NONE: At<'static> = At {
+        path: "",
+        docs: |_| None,
+    };
+
+    /// The scenario file's envelope and study sections.
+    const SCENARIO: At<'static> = At {
+        path: "",
+        docs: oddsmith_scenario::keys::key_doc,
+    };
+
+    fn child(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+}
+
+/// The schema of a value of shape `s` at `at`; `slots` fills [`Shape::Slot`]s.
+fn shape(s: &Shape, at: At, slots: &dyn Fn(&str) -> Value) -> Value {
     match s {
         Shape::Any => json!({}),
         Shape::Bool => json!({ "type": "boolean" }),
@@ -161,14 +193,25 @@ fn shape(s: &Shape, slots: &dyn Fn(&str) -> Value) -> Value {
         Shape::Str => json!({ "type": "string" }),
         Shape::Enum(names) => json!({ "enum": names }),
         // A TOML key left out is the `None`.
-        Shape::Optional(s) => shape(s, slots),
-        Shape::Array(s) => json!({ "type": "array", "items": shape(s, slots) }),
-        Shape::Map(s) => json!({ "type": "object", "additionalProperties": shape(s, slots) }),
-        Shape::NameOrTable(s) => json!({ "anyOf": [{ "type": "string" }, shape(s, slots)] }),
+        Shape::Optional(s) => shape(s, at, slots),
+        Shape::Array(s) => json!({ "type": "array", "items": shape(s, at, slots) }),
+        Shape::Map(s) => {
+            let any = at.child("*");
+            let value = shape(s, At { path: &any, ..at }, slots);
+            let mut v = json!({ "type": "object", "additionalProperties": value });
+            if let Some(d) = (at.docs)(&any) {
+                v["additionalProperties"]["description"] = json!(d);
+            }
+            v
+        }
+        Shape::NameOrTable(s) => {
+            json!({ "anyOf": [{ "type": "string" }, shape(s, at, slots)] })
+        }
         Shape::Object { props, closed } => {
             let mut properties = Map::new();
             for p in props {
-                properties.insert(p.name.into(), prop(p, slots));
+                let path = at.child(p.name);
+                properties.insert(p.name.into(), prop(p, At { path: &path, ..at }, slots));
             }
             let mut v = json!({ "type": "object", "properties": properties });
             if *closed {
@@ -188,9 +231,10 @@ fn shape(s: &Shape, slots: &dyn Fn(&str) -> Value) -> Value {
     }
 }
 
-/// One key: its shape, with its declared doc, default and bounds.
-fn prop(p: &Prop, slots: &dyn Fn(&str) -> Value) -> Value {
-    let mut v = shape(&p.shape, slots);
+/// One key at `at`: its shape, with its declared doc, default and bounds (or the loader's doc
+/// of the key).
+fn prop(p: &Prop, at: At, slots: &dyn Fn(&str) -> Value) -> Value {
+    let mut v = shape(&p.shape, at, slots);
     if let Some((lo, hi)) = p.bounds {
         // Bounds of a list (`[f64; 3]`, pairs) hold for its numbers.
         let target = innermost(&mut v);
@@ -203,6 +247,10 @@ fn prop(p: &Prop, slots: &dyn Fn(&str) -> Value) -> Value {
         if let Some(default) = toml_value(d.default) {
             v["default"] = default;
         }
+    } else if let Some(d) = (at.docs)(at.path)
+        && v.get("description").is_none()
+    {
+        v["description"] = json!(d);
     }
     v
 }

@@ -196,15 +196,20 @@ impl CliEngine {
 /// A preview's charts: the report's own, drawn from the run's data.
 struct CliCharts(ReportData);
 
-/// A chart as the page shows it; a chart that fails to draw is left out (the report would
-/// name it; the page has the numbers).
-fn chart_svg(stem: String, sweep: Option<usize>, c: &Chart) -> Option<ChartSvg> {
-    Some(ChartSvg {
+/// A chart as the page shows it; one that fails to draw comes with the reason instead, which
+/// the page shows in its place.
+fn chart_svg(stem: String, sweep: Option<usize>, c: &Chart) -> ChartSvg {
+    let (svg, error) = match svg(c) {
+        Ok(s) => (s, None),
+        Err(e) => (String::new(), Some(e.to_string())),
+    };
+    ChartSvg {
         stem,
         title: c.title.clone(),
         sweep,
-        svg: svg(c).ok()?,
-    })
+        svg,
+        error,
+    }
 }
 
 impl CliCharts {
@@ -220,7 +225,7 @@ impl Charts for CliCharts {
         let stems = self.sweep_stems();
         report_charts(&self.0)
             .into_iter()
-            .filter_map(|(stem, c)| {
+            .map(|(stem, c)| {
                 let sweep = stems.iter().position(|s| *s == stem);
                 chart_svg(stem, sweep, &c)
             })
@@ -229,7 +234,11 @@ impl Charts for CliCharts {
 
     fn sweep(&self, sweep: usize, at: usize) -> Option<ChartSvg> {
         let sw = self.0.run.study.as_ref()?.sweeps.get(sweep)?;
-        chart_svg(sweep_stem(sweep, sw), Some(sweep), &sweep_chart_at(sw, at)?)
+        Some(chart_svg(
+            sweep_stem(sweep, sw),
+            Some(sweep),
+            &sweep_chart_at(sw, at)?,
+        ))
     }
 }
 

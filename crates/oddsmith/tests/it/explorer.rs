@@ -313,7 +313,45 @@ fn explorer_in_a_real_browser() {
         let add = js(&c, "return document.querySelector(\"[data-add='balance']\") !== null && document.querySelector(\"[data-add='tournament']\") !== null;").await;
         assert_eq!(add, true, "every study section can be added from the form");
 
-        // 7. Edit to first number, for every bundled scenario (measured, not asserted).
+        // 7. Save: the page writes its text to the folder's file; once another writer has
+        //    changed the file (at once, within the clock's tick: the page keeps a hash of the
+        //    contents, not a time), a save asks first, and a dismissed question writes nothing.
+        open(&c, &format!("file:{}", file.file_name().unwrap().to_str().unwrap())).await;
+        let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
+        skill.send_keys("\u{E009}a\u{E000}7\u{E004}").await.unwrap();
+        until(&c, "return window.oddsmith.text.includes('skill = 7');", Duration::from_secs(20)).await;
+        click(&c, "#save").await;
+        until(&c, "return document.getElementById('status').textContent.startsWith('saved');", Duration::from_secs(20)).await;
+        let page_text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), page_text, "saved as shown");
+        let other = format!("{page_text}# changed by another editor\n");
+        std::fs::write(&file, &other).unwrap();
+        click(&c, "#save").await;
+        let question = async {
+            let t = Instant::now();
+            loop {
+                if let Ok(q) = c.get_alert_text().await {
+                    return q;
+                }
+                assert!(t.elapsed() < Duration::from_secs(20), "no question before overwriting a changed file");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        let q = question.await;
+        assert!(q.contains("changed on disk") && q.contains("Overwrite"), "{q}");
+        c.dismiss_alert().await.unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), other, "a dismissed save writes nothing");
+        click(&c, "#save").await;
+        let t = Instant::now();
+        while c.accept_alert().await.is_err() {
+            assert!(t.elapsed() < Duration::from_secs(20), "no question the second time");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        until(&c, "return document.getElementById('status').textContent.startsWith('saved');", Duration::from_secs(20)).await;
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), page_text, "overwritten once confirmed");
+        shot(&c, &shots, "7-saved").await;
+
+        // 8. Edit to first number, for every bundled scenario (measured, not asserted).
         let names = js(&c, "return [...document.querySelectorAll('#open option')].map(o => o.value).filter(v => v.startsWith('bundled:'));").await;
         for n in names.as_array().unwrap() {
             let n = n.as_str().unwrap();
@@ -331,7 +369,7 @@ fn explorer_in_a_real_browser() {
             println!("first number: {n}: {} (ms since the edit: {timing})", if ms.is_null() { "over 15 s".into() } else { format!("{:.0} ms", ms.as_f64().unwrap_or(0.0)) });
         }
 
-        // 8. No console errors.
+        // 9. No console errors.
         let errors: Vec<Value> = browser_log(port, &session)
             .into_iter()
             .filter(|e| e["level"] == "SEVERE")

@@ -340,3 +340,34 @@ impl Engine for CliEngine {
         Ok(dir.join("report.html"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oddsmith_report::charts::{HeatmapPlot, Plot};
+
+    #[test]
+    fn a_chart_that_cannot_be_drawn_comes_with_its_reason() {
+        let chart = |values: Vec<Vec<f64>>| Chart {
+            title: "empty grid".into(),
+            width: 300,
+            height: 200,
+            plot: Plot::Heatmap(HeatmapPlot::probabilities(
+                ("x".into(), "y".into()),
+                (vec!["1".into()], vec!["1".into()]),
+                values,
+                "P(A wins)",
+            )),
+        };
+        let bad = chart_svg("grid".into(), None, &chart(Vec::new()));
+        assert!(bad.svg.is_empty(), "{}", bad.svg);
+        let why = bad.error.expect("a reason");
+        assert!(why.contains("empty grid") && why.contains("rows"), "{why}");
+        let good = chart_svg("grid".into(), Some(0), &chart(vec![vec![0.4]]));
+        assert!(
+            good.error.is_none() && good.svg.starts_with("<svg"),
+            "{:?}",
+            good.error
+        );
+    }
+}

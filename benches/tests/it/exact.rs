@@ -1,18 +1,26 @@
-//! The exact solver's outcome branching (`Roller::outcome`: one branch per distinct value of
-//! the dice a step uses only through one number) against the face-by-face enumeration it
-//! replaced, on every gamecraft and d20 matchup of the bundled scenarios: the same numbers up
-//! to the order of floating-point sums.
+//! Faster exact solvers against the slower ones they replaced, on every matchup of the bundled
+//! scenarios of their ruleset: the same numbers up to the order of floating-point sums
+//! (`solver::BRANCHING_TOLERANCE`). The outcome branching (`Roller::outcome`: one branch per
+//! distinct value of the dice a step uses only through one number) against the face-by-face
+//! enumeration, for gamecraft, d20 and Draft; openrpg's whole-grid solver against its
+//! state-by-state one.
 
 use std::path::Path;
 
-use oddsmith_rules::Ruleset;
 use oddsmith_rules::d20::D20;
+use oddsmith_rules::draft::Draft;
 use oddsmith_rules::gamecraft::Gamecraft;
+use oddsmith_rules::openrpg::OpenRpg;
 use oddsmith_rules::roller::Branching;
 use oddsmith_rules::solver::{BRANCHING_TOLERANCE, Transitions, max_difference, solve_branching};
+use oddsmith_rules::{ExactDuel, Ruleset};
 
-/// Checks every matchup of `scenarios/<folder>/*.toml` and returns how many were solved.
-fn outcome_branching_matches_faces<R: Ruleset>(folder: &str) -> usize {
+/// Checks every matchup of `scenarios/<folder>/*.toml` solved by the ruleset's `exact`
+/// against `reference(rules, matchup)` and returns how many were solved.
+fn every_bundled_matchup<R: Ruleset>(
+    folder: &str,
+    reference: impl Fn(&R, &R::Matchup) -> Option<ExactDuel>,
+) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../scenarios")
         .join(folder);
@@ -31,16 +39,8 @@ fn outcome_branching_matches_faces<R: Ruleset>(folder: &str) -> usize {
             let Some(fast) = s.ruleset.exact(&m.matchup) else {
                 continue;
             };
-            let start = s.ruleset.start(&m.matchup);
-            let faces = solve_branching(
-                &s.ruleset,
-                &m.matchup,
-                start,
-                Transitions::of::<R>(),
-                Branching::Faces,
-            )
-            .expect("the face-by-face enumeration solves it too");
-            let (p, mean) = max_difference(&fast, &faces);
+            let slow = reference(&s.ruleset, &m.matchup).expect("the reference solves it too");
+            let (p, mean) = max_difference(&fast, &slow);
             assert!(
                 p <= BRANCHING_TOLERANCE.0 && mean <= BRANCHING_TOLERANCE.1,
                 "{name} {}: a probability moved by {p:e}, the mean length by {mean:e}",
@@ -50,6 +50,13 @@ fn outcome_branching_matches_faces<R: Ruleset>(folder: &str) -> usize {
         }
     }
     solved
+}
+
+/// [`every_bundled_matchup`] against the face-by-face enumeration (`Branching::Faces`).
+fn outcome_branching_matches_faces<R: Ruleset>(folder: &str) -> usize {
+    every_bundled_matchup::<R>(folder, |r, m| {
+        solve_branching(r, m, r.start(m), Transitions::of::<R>(), Branching::Faces)
+    })
 }
 
 #[test]
@@ -62,4 +69,16 @@ fn gamecraft_outcome_branching_matches_faces_on_every_bundled_matchup() {
 fn d20_outcome_branching_matches_faces_on_every_bundled_matchup() {
     let solved = outcome_branching_matches_faces::<D20>("d20");
     assert!(solved >= 20, "only {solved} d20 matchups solved");
+}
+
+#[test]
+fn draft_outcome_branching_matches_faces_on_every_bundled_matchup() {
+    let solved = outcome_branching_matches_faces::<Draft>("draft");
+    assert!(solved >= 20, "only {solved} draft matchups solved");
+}
+
+#[test]
+fn openrpg_grid_solver_matches_the_state_by_state_one_on_every_bundled_matchup() {
+    let solved = every_bundled_matchup::<OpenRpg>("openrpg", oddsmith_rules::openrpg::duel::solve);
+    assert_eq!(solved, 11, "every openrpg matchup is solved");
 }

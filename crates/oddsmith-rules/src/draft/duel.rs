@@ -11,8 +11,8 @@ use super::options::{
     ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow,
 };
 use super::spec::Policy;
-pub use crate::solver::Step;
 use crate::outcome::OutcomeTally;
+pub use crate::solver::Step;
 use crate::{DuelOutcome, Ending, Roller, Winner};
 
 /// One fighter's state: wounds held and this round's bookkeeping.
@@ -454,20 +454,20 @@ fn attack<R: Roller, T: Tally>(
         });
     let charging = sx.charging;
     s.f[x].actions += 1;
-    attack += roller.d10() as i32;
-    let defence = if let Some(base) = base {
+    // The defence without its die (its action and Changing One's Mind are spent before the
+    // dice: nothing between them reads a die).
+    let defence = base.map(|base| {
         let fy = &mut s.f[y];
         fy.actions += 1;
-        base + changed_mind(o, fy) + roller.d10() as i32
-    } else {
-        o.undefended_value
-    };
-    if attack <= defence {
+        base + changed_mind(o, fy)
+    });
+    let margin = margin(attack, defence, o.undefended_value, roller);
+    if margin == 0 {
         tally.attack(x, false, 0);
         return false;
     }
     let charge = if charging { o.charge_damage_bonus } else { 0 };
-    let damage = attack - defence + m.hot.damage[x] + charge;
+    let damage = margin + m.hot.damage[x] + charge;
     let level = hit(m, y, damage, tally, x);
     if level == Level::Severe && o.hit_locations && !empty_handed {
         arm_hit(m, &mut s.f[y], y, roller);
@@ -481,6 +481,38 @@ fn attack<R: Roller, T: Tally>(
         apply(o, &mut s.f[y], level);
     }
     true
+}
+
+/// The margin by which `attack` + d10 beats `defence` + d10 (or, with no active defence, the
+/// fixed `undefended` value), 0 when it does not (ties to the defender, §4.18): the step uses
+/// the dice only through it, so it is one `Roller::outcome`. Monte Carlo rolls the attack's
+/// d10, then the defence's, as ever; the exact solver branches once per margin (at most 10)
+/// instead of once per pair of faces (100).
+#[inline]
+fn margin<R: Roller>(attack: i32, defence: Option<i32>, undefended: i32, roller: &mut R) -> i32 {
+    match defence {
+        Some(defence) => roller.outcome(
+            |w| {
+                for a in 1..=10 {
+                    for d in 1..=10 {
+                        w.add((attack + a - defence - d).max(0), 1);
+                    }
+                }
+            },
+            |r| {
+                let a = attack + r.d10() as i32;
+                (a - (defence + r.d10() as i32)).max(0)
+            },
+        ),
+        None => roller.outcome(
+            |w| {
+                for a in 1..=10 {
+                    w.add((attack + a - undefended).max(0), 1);
+                }
+            },
+            |r| (attack + r.d10() as i32 - undefended).max(0),
+        ),
+    }
 }
 
 /// The Monte Carlo duel of a matchup on the engaged fast path
@@ -570,7 +602,15 @@ fn hit<T: Tally>(m: &Matchup, y: usize, damage: i32, tally: &mut T, x: usize) ->
 /// until weapon and shield are picked up again at 2 segments each (§4.17.1, G12).
 #[inline]
 fn arm_hit<R: Roller>(m: &Matchup, f: &mut FState, y: usize, roller: &mut R) {
-    if !matches!(roller.d10(), 7 | 8) {
+    // Only "an arm (7 or 8) or not" matters: one outcome of the d10 (2 branches, not 10).
+    let arm = roller.outcome(
+        |w| {
+            w.add(1, 2);
+            w.add(0, 8);
+        },
+        |r| i32::from(matches!(r.d10(), 7 | 8)),
+    );
+    if arm == 0 {
         return;
     }
     let items = 1 + u8::from(m.f[y].shield.is_some());

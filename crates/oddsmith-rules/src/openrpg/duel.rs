@@ -4,7 +4,8 @@
 //! one attack sequence, drawn from the matchup's exact table of turn outcomes.
 //!
 //! The same [`advance`] serves the Monte Carlo duel (outcomes sampled through a [`Roller`]) and
-//! the exact solver ([`solve`]: every outcome of every step enumerated with its probability).
+//! the exact solvers ([`solve`], state by state, and [`super::grid::solve`], a whole health grid
+//! at a time: every outcome of every step enumerated with its probability).
 
 use super::OpenRpg;
 use super::attack::TurnOutcome;
@@ -57,7 +58,13 @@ impl crate::Duel<OpenRpg> for State {
         roller: &mut R,
         tally: &mut T,
     ) -> Step {
-        advance(m, rules.options().max_rounds, self, &mut Sample(roller), tally)
+        advance(
+            m,
+            rules.options().max_rounds,
+            self,
+            &mut Sample(roller),
+            tally,
+        )
     }
 }
 
@@ -83,10 +90,10 @@ impl<R: Roller> Pick for Sample<'_, R> {
 }
 
 /// Forces index `idx` and notes how many choices there were and the forced one's probability.
-struct Forced {
-    idx: usize,
-    n: usize,
-    p: f64,
+pub(super) struct Forced {
+    pub(super) idx: usize,
+    pub(super) n: usize,
+    pub(super) p: f64,
 }
 
 impl Pick for Forced {
@@ -241,11 +248,11 @@ pub fn advance<P: Pick, T: Tally>(
 
 /// States lighter than this are dropped by the exact solver (their mass is reported as
 /// `truncated`).
-const PRUNE_MASS: f64 = 1e-22;
+pub(super) const PRUNE_MASS: f64 = 1e-22;
 
 /// A state's flags packed in a word (everything but its health and round: every live state of
 /// one iteration shares the round, as each step advances the phase of every state alike).
-fn flags(s: &State) -> u32 {
+pub(super) fn flags(s: &State) -> u32 {
     let b = |x: bool| u32::from(x);
     u32::from(s.phase)
         | u32::from(s.first) << 2
@@ -258,7 +265,7 @@ fn flags(s: &State) -> u32 {
 }
 
 /// The state of `flags` with health `hp` in `round`.
-fn unflag(f: u32, hp: [i32; 2], round: u32) -> State {
+pub(super) fn unflag(f: u32, hp: [i32; 2], round: u32) -> State {
     State {
         round,
         phase: (f & 3) as u8,
@@ -271,7 +278,7 @@ fn unflag(f: u32, hp: [i32; 2], round: u32) -> State {
 }
 
 /// Largest health grid (A's health × B's health) the exact solver accumulates into.
-const MAX_GRID: usize = 1 << 22;
+pub(super) const MAX_GRID: usize = 1 << 22;
 
 /// Probability mass of the live states of one iteration: a dense health grid per flag word.
 struct Grids {
@@ -319,8 +326,9 @@ impl Grids {
     }
 }
 
-/// The exact duel: forward iteration over every state, each step's choices enumerated with
-/// their probabilities; `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
+/// The exact duel state by state: forward iteration over every live state, each step's choices
+/// enumerated with their probabilities (the reference [`super::grid::solve`] is tested against;
+/// `OpenRpg::exact` uses that one); `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
 /// or [`MAX_WORK`] emissions, or when asked to stop ([`crate::solver::with_stop`]).
 pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
     let max_rounds = rules.max_rounds();

@@ -14,6 +14,7 @@ pub mod attack;
 pub mod check;
 pub mod duel;
 pub mod fighter;
+pub mod grid;
 pub mod options;
 pub mod spec;
 
@@ -59,10 +60,11 @@ impl Ruleset for OpenRpg {
         Ok(())
     }
 
-    /// Every turn's outcome is enumerated from the matchup's tables ([`duel::solve`]); the
-    /// shared solver would enumerate the 48 random bits of each draw instead.
+    /// Every turn's outcome is enumerated from the matchup's tables, a whole health grid at a
+    /// time ([`grid::solve`]; [`duel::solve`] state by state is its reference); the shared
+    /// solver would enumerate the 48 random bits of each draw instead.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        duel::solve(self, m)
+        grid::solve(self, m)
     }
 
     /// The required roll and the blows a turn lands on average against this fighter's own

@@ -10,7 +10,7 @@ use super::options::*;
 use super::spec::*;
 use super::*;
 use crate::testing::{check_docs, monte_carlo, within_4_sigma};
-use crate::{CheckParams, Ending, RngRoller, Ruleset, Winner};
+use crate::{CheckParams, Ending, ExactDuel, RngRoller, Ruleset, Winner};
 
 fn close(a: f64, b: f64, tol: f64) {
     assert!((a - b).abs() <= tol, "{a} vs {b} (tolerance {tol})");
@@ -793,6 +793,54 @@ fn every_duel_ends_within_the_round_cap_under_every_policy_pair() {
 }
 
 #[test]
+fn grid_solver_matches_the_state_by_state_one_under_every_policy() {
+    // Unequal health (a grid that is not square), limb hits that cannot kill on either side
+    // (and, with `limb_nonlethal` off, that can), dodges that cost a turn, slow weapons,
+    // ambushes, waiting, shields, mounts; both texts.
+    let f = policy_fighters();
+    let n = f.len();
+    for (o, health) in [
+        (OpenRpgOptions::default(), [30, 41]),
+        (legacy(), [37, 26]),
+        (
+            OpenRpgOptions {
+                limb_nonlethal: false,
+                max_rounds: 40,
+                ..Default::default()
+            },
+            [25, 25],
+        ),
+    ] {
+        let g = OpenRpg::new(o).unwrap();
+        for i in 0..n {
+            for (a, b) in [(i, (i + 1) % n), (2, i), (i, 2)] {
+                let (mut fa, mut fb) = (f[a].clone(), f[b].clone());
+                (fa.health, fb.health) = (health[0], health[1]);
+                let m = g
+                    .matchup(&g.compile("a", &fa).unwrap(), &g.compile("b", &fb).unwrap())
+                    .unwrap();
+                let grid = g.exact(&m).unwrap();
+                let states = duel::solve(&g, &m).unwrap();
+                let (dp, dmean) = crate::solver::max_difference(&grid, &states);
+                // The state-by-state solver adds every state's deaths to one sum, one by one:
+                // over long fights that sum drifts by up to about 1e-12 (its total then misses
+                // 1 by as much), so its own drift is allowed on top of the tolerance.
+                let total = |e: &ExactDuel| e.p_a_win + e.p_b_win + e.p_draw + e.truncated;
+                let drift = 2.0 * (1.0 - total(&states)).abs();
+                assert!(
+                    dp <= crate::solver::BRANCHING_TOLERANCE.0 + drift
+                        && dmean <= crate::solver::BRANCHING_TOLERANCE.1,
+                    "fighters {a} vs {b}: a probability moved by {dp:e}, the mean by {dmean:e} \
+                     (grid total {}, state-by-state total {})",
+                    total(&grid),
+                    total(&states)
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn ambush_dodge_and_slow_weapons_monte_carlo_matches_exact() {
     // Health 30 keeps the dodgers' long duels quick to solve exactly.
     let f: Vec<_> = policy_fighters()
@@ -898,8 +946,14 @@ fn bad_values_are_errors_not_panics() {
     s.weapon.stats.damage = "1d6-10".into();
     assert!(g.compile("a", &s).is_err());
     for (text, message) in [
-        ("skill = 31", "31 is out of range: expected an integer from 0 to 30"),
-        ("health = 0", "0 is out of range: expected an integer from 1 to 10000"),
+        (
+            "skill = 31",
+            "31 is out of range: expected an integer from 0 to 30",
+        ),
+        (
+            "health = 0",
+            "0 is out of range: expected an integer from 1 to 10000",
+        ),
         (
             "weapon = { damage = \"str+22\", cadence = 0 }",
             "0 is out of range: expected an integer from 1 to 10",
@@ -982,5 +1036,8 @@ fn a_raised_stop_flag_ends_the_solve_without_an_answer() {
     let lowered = Arc::new(AtomicBool::new(false));
     let solved = crate::solver::with_stop(lowered, || g.exact(&m)).unwrap();
     // Outside `with_stop` the request is gone and the answer is the same, bit for bit.
-    assert_eq!(g.exact(&m).unwrap().p_a_win.to_bits(), solved.p_a_win.to_bits());
+    assert_eq!(
+        g.exact(&m).unwrap().p_a_win.to_bits(),
+        solved.p_a_win.to_bits()
+    );
 }

@@ -1,4 +1,4 @@
-//! The engaged fast path (`duel::engaged_duel`, issue 15 item 2) against the shared `step`:
+//! The engaged fast path (`fast::engaged_duel`, issue 15 item 2) against the shared `step`:
 //! both play the same stream of dice, duel after duel, and must give the same outcomes and
 //! read the same dice (the streams end in the same state after every duel).
 
@@ -8,11 +8,11 @@ use super::*;
 /// duel over `step`, each on its own copy of one stream, and compares them after every duel.
 fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, seed: u64) {
     let (d, m) = crate::testing::pair::<Draft>(o, a, b);
-    assert!(m.hot.engaged, "the fast path applies to this setting");
+    let e = m.hot.fast.expect("the fast path applies to this setting");
     let mut fast = stream(seed, 0);
     let mut shared = fast.clone();
     for i in 0..duels {
-        let got = duel::engaged_duel(&m, d.options(), &mut RngRoller::new(&mut fast));
+        let got = crate::draft::fast::engaged_duel(&m, &e, &mut RngRoller::new(&mut fast));
         let want = crate::solver::duel(&d, &m, &mut RngRoller::new(&mut shared));
         assert_eq!(got, want, "duel {i} of seed {seed}");
         assert_eq!(fast, shared, "duel {i} of seed {seed} read other dice");
@@ -111,7 +111,7 @@ fn the_fast_path_plays_the_same_duels_as_step() {
 #[test]
 fn the_fast_path_is_off_where_it_does_not_apply() {
     let d1 = fighter(6, "long sword", 6, 6, "leather");
-    let engaged = |o: DraftOptions| crate::testing::pair::<Draft>(o, &d1, &d1).1.hot.engaged;
+    let engaged = |o: DraftOptions| crate::testing::pair::<Draft>(o, &d1, &d1).1.hot.fast.is_some();
     assert!(engaged(DraftOptions::default()));
     assert!(!engaged(opts(|o| o.start_distance = 30)));
     assert!(!engaged(opts(|o| o.exhaustion = true)));

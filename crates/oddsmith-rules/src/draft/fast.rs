@@ -58,6 +58,8 @@ pub struct Engaged {
     next: [[u8; 5]; WOUND_STATES],
     /// What follows from each wound state.
     wounds: [Wounds; WOUND_STATES],
+    /// Both sides before the first round.
+    start: [Side; 2],
 }
 
 impl Engaged {
@@ -72,7 +74,7 @@ impl Engaged {
                 m.f[1 - x].policy == Policy::Defensive,
             )
         };
-        Some(Engaged {
+        let mut e = Engaged {
             attack: h.attack,
             defence: armed.map(|d| d.unwrap_or(0)),
             defends: armed.map(|d| d.is_some()),
@@ -99,7 +101,10 @@ impl Engaged {
             max_rounds: o.max_rounds,
             next,
             wounds,
-        })
+            start: [Side::default(); 2],
+        };
+        e.start = [Side::start(&e, 0), Side::start(&e, 1)];
+        Some(e)
     }
 }
 
@@ -182,7 +187,7 @@ fn wound_tables(
 }
 
 /// One fighter on the fast path: its wound state and the running parts of its totals.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Side {
     /// Attack total before the extra-action modifier and the die, this round.
     att: i32,
@@ -209,6 +214,9 @@ struct Side {
     /// Actions this side may use in a round to defend: `max_actions_per_round`, or 0 when it
     /// never defends or is helpless.
     defences_cap: u8,
+    /// The plan of each round while the wounds stay as they are: a fixed policy's plan
+    /// ([`Engaged::plan`]) or none when it may not attack; `None` for `adaptive`.
+    fixed: Option<(u8, bool)>,
     /// Knocked back this round.
     knocked: bool,
     /// Actions used this round.
@@ -239,6 +247,7 @@ impl Side {
         self.att0 = e.attack[x] + w.pen + self.lying;
         self.def0 = e.defence[x] + w.pen;
         self.attacks_cap = if w.able { e.max_actions } else { 0 };
+        self.fixed = if w.able { e.plan[x] } else { Some((0, false)) };
         self.defences_cap = if e.defends[x] && !w.helpless {
             e.max_actions
         } else {
@@ -260,10 +269,7 @@ impl Side {
 /// A side's plan for the round (`duel::plan` on the fast path's state).
 #[inline]
 fn plan(e: &Engaged, s: &[Side; 2], me: usize) -> (u8, bool) {
-    if s[me].attacks_cap == 0 {
-        return (0, false);
-    }
-    if let Some(p) = e.plan[me] {
+    if let Some(p) = s[me].fixed {
         return p;
     }
     let (threshold, opponent_defensive) = e.adaptive[me];
@@ -335,7 +341,7 @@ fn attack<R: Roller>(
 /// [`crate::solver::duel`] plays over [`step`](super::duel::step), with the same dice in the
 /// same order and the same outcome (see the module's documentation).
 pub fn engaged_duel<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
-    let mut s = [Side::start(e, 0), Side::start(e, 1)];
+    let mut s = e.start;
     let mut out = DuelOutcome::empty();
     let mut round = 0;
     let (winner, ending) = 'duel: loop {

@@ -332,9 +332,13 @@ fn acts_in_group(m: &Matchup, s: &State, slot: u8, sides: [bool; 2]) -> bool {
         return false;
     }
     let act = s.m[side][i].act;
-    if seg_of(m, s, &m.f[side], act) != s.seg {
-        return false;
-    }
+    seg_of(m, s, &m.f[side], act) == s.seg && joins_group(s, side, act, sides)
+}
+
+/// Whether an able member of `side` whose action `act` falls in the cursor's segment acts in
+/// the cursor's group.
+#[inline]
+fn joins_group(s: &State, side: usize, act: u8, sides: [bool; 2]) -> bool {
     match act {
         // Right after the charge, once it has arrived.
         ACT_RETURN => s.sub == 2 && s.dist == 0,
@@ -347,37 +351,46 @@ fn acts_in_group(m: &Matchup, s: &State, slot: u8, sides: [bool; 2]) -> bool {
 /// Moves to the first actor of the next non-empty group at or after (seg, sub), or to the next
 /// round's start.
 fn enter_group(m: &Matchup, s: &mut State) {
+    // Who is able (the group's snapshot) and the segment of each able member's action do not
+    // change while the cursor moves, so they are found once (`acts_in_group` by slot); a
+    // segment in which no able member acts has no group that acts, and is skipped whole.
+    let mut snap = 0u8;
+    let mut segs = 0u8;
+    let mut seg_at = [u8::MAX; 8];
+    for (slot, seg_at) in (0u8..).zip(seg_at.iter_mut()) {
+        let (side, i) = member(slot);
+        if i < m.f[side].count as usize && able(&s.m[side][i]) {
+            snap |= bit(side, i);
+            *seg_at = seg_of(m, s, &m.f[side], s.m[side][i].act);
+            segs |= 1 << *seg_at;
+        }
+    }
     while s.seg < 3 {
-        if s.sub > 2 {
+        if s.sub > 2 || segs & (1 << s.seg) == 0 {
             s.seg += 1;
             s.sub = 0;
             continue;
         }
         if let Some(sides) = group_sides(m, s.seg, s.sub) {
-            let mut snap = 0u8;
-            for side in 0..2 {
-                for i in 0..m.f[side].count as usize {
-                    if able(&s.m[side][i]) {
-                        snap |= bit(side, i);
-                    }
-                }
-            }
             s.snap = snap;
-            let retreat = |k: u8| {
-                let (side, i) = member(k);
-                s.m[side][i].act == ACT_RETREAT
-            };
-            // A retreater leaves before its own group strikes (§3.1: only faster ones do).
-            if let Some(slot) = (0..8).find(|&k| acts_in_group(m, s, k, sides) && retreat(k)) {
-                s.slot = slot;
-                s.atk = 0;
-                s.stage = RETREAT;
-                return;
+            // The first member acting in the group, and the first retreater among them:
+            // a retreater leaves before its own group strikes (§3.1: only faster ones do).
+            let mut first = None;
+            for (slot, &seg) in (0u8..).zip(&seg_at) {
+                let (side, i) = member(slot);
+                if seg != s.seg || !joins_group(s, side, s.m[side][i].act, sides) {
+                    continue;
+                }
+                if s.m[side][i].act == ACT_RETREAT {
+                    first = Some((slot, RETREAT));
+                    break;
+                }
+                first.get_or_insert((slot, ATTACK));
             }
-            if let Some(slot) = (0..8).find(|&k| acts_in_group(m, s, k, sides)) {
+            if let Some((slot, stage)) = first {
                 s.slot = slot;
                 s.atk = 0;
-                s.stage = ATTACK;
+                s.stage = stage;
                 return;
             }
         }

@@ -11,9 +11,8 @@ use super::options::{
     ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow,
 };
 use super::spec::Policy;
-use crate::outcome::OutcomeTally;
 pub use crate::solver::Step;
-use crate::{DuelOutcome, Ending, Roller, Winner};
+use crate::{Ending, Roller, Winner};
 
 /// One fighter's state: wounds held and this round's bookkeeping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,7 +132,7 @@ fn taken_counters_match_their_names() {
 }
 
 #[inline]
-fn wound_penalty(o: &DraftOptions, f: &FState) -> i32 {
+pub(super) fn wound_penalty(o: &DraftOptions, f: &FState) -> i32 {
     let mut p = i32::from(f.light) * o.wound_penalties.light
         + i32::from(f.severe) * o.wound_penalties.severe
         + i32::from(f.critical) * o.wound_penalties.critical;
@@ -198,13 +197,13 @@ fn extra_action(o: &DraftOptions, st: &FState) -> i32 {
 /// Whether a fighter is helpless: a Critical wound or an exhaustion collapse, still alive
 /// (only under `end_condition = "death"`; otherwise either ends the duel).
 #[inline]
-fn helpless(f: &FState) -> bool {
+pub(super) fn helpless(f: &FState) -> bool {
     f.critical > 0 || f.dead || f.collapsed
 }
 
 /// Whether a fighter may attack: not helpless, unless `critical_can_attack` (G9).
 #[inline]
-fn can_attack(o: &DraftOptions, f: &FState) -> bool {
+pub(super) fn can_attack(o: &DraftOptions, f: &FState) -> bool {
     o.critical_can_attack || !helpless(f)
 }
 
@@ -324,7 +323,7 @@ pub fn add_wound(o: &DraftOptions, f: &mut FState, level: Level) -> Level {
 
 /// Whether `f` has lost under the end condition, and how.
 #[inline]
-fn lost(o: &DraftOptions, f: &FState) -> Option<Ending> {
+pub(super) fn lost(o: &DraftOptions, f: &FState) -> Option<Ending> {
     if f.dead {
         return Some(Ending::Death);
     }
@@ -512,60 +511,6 @@ fn margin<R: Roller>(attack: i32, defence: Option<i32>, undefended: i32, roller:
             },
             |r| (attack + r.d10() as i32 - undefended).max(0),
         ),
-    }
-}
-
-/// The Monte Carlo duel of a matchup on the engaged fast path
-/// ([`Hot::engaged`](super::fighter::Hot::engaged)): the very duel [`crate::solver::duel`]
-/// plays over [`step`], with the same dice in the same order and the same outcome, as one loop
-/// over rounds and segments. Under the fast path's conditions nothing draws, moves, charges,
-/// drops a weapon or collapses, so a fighter attacks in the first `planned` segments; each
-/// attack is `step`'s own (the private `attack`); and the end is checked only after a wound
-/// (with no wound changed, the verdict cannot change either). A test plays it and `step` on
-/// the same dice for a million duels.
-pub fn engaged_duel<R: Roller>(m: &Matchup, o: &DraftOptions, roller: &mut R) -> DuelOutcome {
-    let mut s = State::start();
-    let mut tally = OutcomeTally::default();
-    let (winner, ending) = 'duel: loop {
-        // `start_round` without what cannot happen here (exhaustion, drawing, the potent
-        // fighter's shift, simultaneous blows).
-        s.round += 1;
-        if s.round > o.max_rounds {
-            s.round = o.max_rounds;
-            break (Winner::Draw, Ending::RoundCap);
-        }
-        let plans = [plan(m, o, &s, 0), plan(m, o, &s, 1)];
-        for (f, (planned, dp)) in s.f.iter_mut().zip(plans) {
-            f.knocked = false;
-            f.actions = 0;
-            f.planned = planned;
-            f.dp = dp;
-            f.guard = 0;
-            declare_defences(o, f);
-        }
-        let first = match m.first_by_rules {
-            Some(side) => side as usize,
-            None => (roller.roll(2) - 1) as usize,
-        };
-        for seg in 1..=3u8 {
-            // The first striker, then the other.
-            let mut x = first;
-            for _ in 0..2 {
-                if seg <= s.f[x].planned
-                    && attack(m, o, &mut s, x, seg, false, roller, &mut tally)
-                    && let Some(end) = verdict(o, &s)
-                {
-                    break 'duel end;
-                }
-                x = 1 - x;
-            }
-        }
-    };
-    DuelOutcome {
-        winner,
-        ending,
-        rounds: s.round.min(o.max_rounds),
-        ..tally.0
     }
 }
 
@@ -793,7 +738,7 @@ fn missile_hit<R: Roller, T: Tally>(
 }
 
 #[inline]
-fn apply(o: &DraftOptions, f: &mut FState, level: Level) {
+pub(super) fn apply(o: &DraftOptions, f: &mut FState, level: Level) {
     // "In any case, the hit fighter is driven backwards" (§4.19.2): a Light wound that
     // overflows into a Severe one counts too.
     let recorded = add_wound(o, f, level);

@@ -5,6 +5,7 @@ use super::options::{
     StrikingOrder,
 };
 use super::Draft;
+use super::fast::Engaged;
 use super::spec::{ArmourSpec, DefenceChoice, FighterSpec, Policy, ShieldKind};
 use super::tables::{Aspect, WeaponStats};
 use crate::{RulesError, Side};
@@ -383,10 +384,12 @@ pub struct Hot {
     /// The plan of each side's policy when it can attack (its attacks and Defensive Position),
     /// `None` for `adaptive`, which looks at the wounds.
     pub plan: [Option<(u8, bool)>; 2],
-    /// Whether the Monte Carlo duel takes the engaged fast path (`duel::engaged_duel`): the
-    /// duel starts engaged, without exhaustion, hit locations or simultaneous blows, so no
-    /// fighter ever draws, moves, charges, drops a weapon or collapses.
-    pub engaged: bool,
+    /// What the engaged fast path reads ([`super::fast::engaged_duel`]), where the Monte
+    /// Carlo duel takes it: the duel starts engaged, without exhaustion, hit locations or
+    /// simultaneous blows, so no fighter ever draws, moves, charges, drops a weapon or
+    /// collapses (and the wound capacities give at most
+    /// [`WOUND_STATES`](super::fast::WOUND_STATES) wound states). `None` elsewhere.
+    pub fast: Option<Engaged>,
 }
 
 /// Which hand a defence is made with: the index into [`Hot::defence`].
@@ -427,17 +430,21 @@ impl Hot {
             )
         };
         let (a, b) = (side(0), side(1));
-        Hot {
+        let mut hot = Hot {
             attack: [a.0, b.0],
             damage: [a.1, b.1],
             defence: [a.2, b.2],
             plan: [a.3, b.3],
-            engaged: o.start_distance == 0
-                && !o.exhaustion
-                && !o.hit_locations
-                && (m.first_by_rules.is_some()
-                    || o.first_strike_tie != FirstStrikeTie::Simultaneous),
+            fast: None,
+        };
+        let engaged = o.start_distance == 0
+            && !o.exhaustion
+            && !o.hit_locations
+            && (m.first_by_rules.is_some() || o.first_strike_tie != FirstStrikeTie::Simultaneous);
+        if engaged {
+            hot.fast = Engaged::new(o, m, &hot);
         }
+        hot
     }
 }
 
@@ -597,7 +604,7 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
             damage: [0; 2],
             defence: [[None; 3]; 2],
             plan: [None; 2],
-            engaged: false,
+            fast: None,
         },
     };
     m.hot = Hot::new(o, &m);

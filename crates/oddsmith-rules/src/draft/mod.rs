@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod duel;
+pub mod fast;
 pub mod fighter;
 pub mod options;
 pub mod reference;
@@ -58,12 +59,12 @@ impl Ruleset for Draft {
         Ok(())
     }
 
-    /// [`duel::engaged_duel`] where the matchup allows it ([`fighter::Hot::engaged`]), else
+    /// [`fast::engaged_duel`] where the matchup allows it ([`fighter::Hot::fast`]), else
     /// the shared duel over `step`.
     #[inline]
     fn duel<R: crate::Roller>(&self, m: &Matchup, roller: &mut R) -> crate::DuelOutcome {
-        if m.hot.engaged {
-            duel::engaged_duel(m, self.options(), roller)
+        if let Some(e) = &m.hot.fast {
+            fast::engaged_duel(m, e, roller)
         } else {
             crate::solver::duel(self, m, roller)
         }

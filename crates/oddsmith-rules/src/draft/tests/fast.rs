@@ -1,4 +1,4 @@
-//! The engaged fast path (`duel::engaged_duel`, issue 15 item 2) against the shared `step`:
+//! The engaged fast path (`fast::engaged_duel`, issue 15 item 2) against the shared `step`:
 //! both play the same stream of dice, duel after duel, and must give the same outcomes and
 //! read the same dice (the streams end in the same state after every duel).
 
@@ -8,11 +8,11 @@ use super::*;
 /// duel over `step`, each on its own copy of one stream, and compares them after every duel.
 fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, seed: u64) {
     let (d, m) = crate::testing::pair::<Draft>(o, a, b);
-    assert!(m.hot.engaged, "the fast path applies to this setting");
+    let e = m.hot.fast.expect("the fast path applies to this setting");
     let mut fast = stream(seed, 0);
     let mut shared = fast.clone();
     for i in 0..duels {
-        let got = duel::engaged_duel(&m, d.options(), &mut RngRoller::new(&mut fast));
+        let got = crate::draft::fast::engaged_duel(&m, &e, &mut RngRoller::new(&mut fast));
         let want = crate::solver::duel(&d, &m, &mut RngRoller::new(&mut shared));
         assert_eq!(got, want, "duel {i} of seed {seed}");
         assert_eq!(fast, shared, "duel {i} of seed {seed} read other dice");
@@ -25,9 +25,11 @@ fn with(f: FighterSpec, change: impl FnOnce(&mut FighterSpec)) -> FighterSpec {
     f
 }
 
-/// Over 1,000,000 duels in all, across policies, defences, shields and every option the fast
-/// path reads (wounds, end conditions, Changing One's Mind, knock-back, actions, the round
-/// cap, first strikes by rule and by die).
+/// Over 1,000,000 duels in all (13 settings of 100,000), across policies, defences, shields
+/// and every option the fast path reads (wounds and their capacities, overflow and penalties,
+/// end conditions, helpless fighters and the lying-target bonus, Defensive Position, Changing
+/// One's Mind, knock-back, actions, the undefended value, the round cap, first strikes by rule
+/// and by die).
 #[test]
 fn the_fast_path_plays_the_same_duels_as_step() {
     let d1 = fighter(6, "long sword", 6, 6, "leather");
@@ -100,6 +102,46 @@ fn the_fast_path_plays_the_same_duels_as_step() {
             d3.clone(),
             d3.clone(),
         ),
+        // Fighting on while helpless: the lying-target bonus, no defence, and a helpless
+        // fighter's own attacks; Defensive Position against an adaptive fighter.
+        (
+            opts(|o| {
+                o.end_condition = EndCondition::Death;
+                o.lying_target_bonus = 3;
+                o.defensive_position_bonus = 3;
+                o.wound_penalties.critical = -2;
+            }),
+            policy(&heavy, Policy::Defensive),
+            policy(&d2b, Policy::Adaptive),
+        ),
+        // Other wound capacities (the wound-state tables), overflow that empties a track,
+        // knock-back and the Severe manual penalty together.
+        (
+            opts(|o| {
+                o.wound_capacity.light = 2;
+                o.wound_capacity.severe = 1;
+                o.wound_capacity.critical = 2;
+                o.wound_overflow = Overflow::Reset;
+                o.severe_knockback = Knockback::Penalty;
+                o.severe_manual_penalty_in_combat = true;
+                o.end_condition = EndCondition::Death;
+                o.critical_can_attack = true;
+            }),
+            policy(&d2a, Policy::Aggressive),
+            policy(&shielded, Policy::Adaptive),
+        ),
+        // One action a round, none free, a different undefended value: all-out never defends.
+        (
+            opts(|o| {
+                o.max_actions_per_round = 1;
+                o.free_actions_per_round = 0;
+                o.extra_action_modifier = -2;
+                o.undefended_value = 3;
+                o.changing_mind_modifier = -3;
+            }),
+            policy(&d1, Policy::AllOut),
+            policy(&d2b, Policy::Balanced),
+        ),
     ];
     for (seed, (o, a, b)) in cases.into_iter().enumerate() {
         same_duels(o, &a, &b, 100_000, seed as u64 + 1);
@@ -107,11 +149,11 @@ fn the_fast_path_plays_the_same_duels_as_step() {
 }
 
 /// The fast path stays off where a fighter could draw, move, charge, drop a weapon or
-/// collapse, or blows could be simultaneous.
+/// collapse, or blows could be simultaneous, or the wound capacities give too many states.
 #[test]
 fn the_fast_path_is_off_where_it_does_not_apply() {
     let d1 = fighter(6, "long sword", 6, 6, "leather");
-    let engaged = |o: DraftOptions| crate::testing::pair::<Draft>(o, &d1, &d1).1.hot.engaged;
+    let engaged = |o: DraftOptions| crate::testing::pair::<Draft>(o, &d1, &d1).1.hot.fast.is_some();
     assert!(engaged(DraftOptions::default()));
     assert!(!engaged(opts(|o| o.start_distance = 30)));
     assert!(!engaged(opts(|o| o.exhaustion = true)));
@@ -119,5 +161,14 @@ fn the_fast_path_is_off_where_it_does_not_apply() {
     assert!(!engaged(opts(|o| {
         o.striking_order = StrikingOrder::SkillFirst;
         o.first_strike_tie = FirstStrikeTie::Simultaneous;
+    })));
+    // More wound states than the fast path tabulates (4 × 4 × 4 alive, and dead).
+    assert!(!engaged(opts(|o| {
+        o.wound_capacity.severe = 3;
+        o.wound_capacity.critical = 3;
+    })));
+    assert!(engaged(opts(|o| {
+        o.wound_capacity.severe = 3;
+        o.wound_capacity.critical = 2;
     })));
 }

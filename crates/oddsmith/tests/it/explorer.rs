@@ -151,6 +151,14 @@ async fn click(c: &Client, css: &str) {
 /// Opens `what` (`bundled:draft/skill-gap`) from the page's list and waits until the page
 /// has checked it and drawn its form (so no element found afterwards is replaced under it).
 async fn open(c: &Client, what: &str) {
+    // The page's own first open (its file) done and the choice listed: otherwise a pick made
+    // while the page is still starting is lost (no such option yet) or overtaken by that open.
+    until(
+        c,
+        &format!("const o = window.oddsmith; return o && o.source && [...document.querySelectorAll('#open option')].some(e => e.value === {what:?});"),
+        Duration::from_secs(60),
+    )
+    .await;
     js(c, &format!(
         "const s = document.getElementById('open'); s.value = {what:?}; s.dispatchEvent(new Event('change')); return true;"
     ))

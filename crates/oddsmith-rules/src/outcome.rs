@@ -150,6 +150,27 @@ pub struct ExactDuel {
     pub truncated: f64,
 }
 
+impl ExactDuel {
+    /// The solution from P(A wins), P(B wins) and P(draw) (`p`), the probability of each round
+    /// being the last (`rounds_pmf`, index r) and the mass dropped; the mean length follows
+    /// from the pmf.
+    pub fn from_pmf(p: [f64; 3], rounds_pmf: Vec<f64>, truncated: f64) -> ExactDuel {
+        let mean_rounds = rounds_pmf
+            .iter()
+            .enumerate()
+            .map(|(r, q)| r as f64 * q)
+            .sum();
+        ExactDuel {
+            p_a_win: p[0],
+            p_b_win: p[1],
+            p_draw: p[2],
+            mean_rounds,
+            rounds_pmf,
+            truncated,
+        }
+    }
+}
+
 /// What a duel's `step` reports besides its state: attacks, damage and the ruleset's counters.
 ///
 /// The Monte Carlo duel passes an [`OutcomeTally`], which fills a [`DuelOutcome`]; the exact

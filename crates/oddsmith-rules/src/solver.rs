@@ -397,20 +397,7 @@ impl Totals {
         self.rounds_pmf[(round as usize).min(last)] += p;
     }
     fn finish(self, truncated: f64) -> ExactDuel {
-        let mean_rounds = self
-            .rounds_pmf
-            .iter()
-            .enumerate()
-            .map(|(r, p)| r as f64 * p)
-            .sum();
-        ExactDuel {
-            p_a_win: self.p[0],
-            p_b_win: self.p[1],
-            p_draw: self.p[2],
-            mean_rounds,
-            rounds_pmf: self.rounds_pmf,
-            truncated,
-        }
+        ExactDuel::from_pmf(self.p, self.rounds_pmf, truncated)
     }
 }
 
@@ -557,19 +544,7 @@ pub(crate) mod tests {
             live = next;
         }
         let truncated = live.values().sum::<f64>();
-        let mean_rounds = rounds_pmf
-            .iter()
-            .enumerate()
-            .map(|(r, p)| r as f64 * p)
-            .sum();
-        Some(ExactDuel {
-            p_a_win: pa,
-            p_b_win: pb,
-            p_draw: pd,
-            mean_rounds,
-            rounds_pmf,
-            truncated,
-        })
+        Some(ExactDuel::from_pmf([pa, pb, pd], rounds_pmf, truncated))
     }
 
     /// The reference solution of ruleset `r`: [`btree_forward`] over `step` run afresh on

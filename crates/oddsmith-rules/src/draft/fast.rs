@@ -1,6 +1,6 @@
 //! The engaged fast path of Draft's Monte Carlo duel (issue 15 item 2).
 //!
-//! Where [`Hot::engaged`](super::fighter::Hot::engaged) holds (the duel starts engaged, without
+//! Where [`Hot::fast`](super::fighter::Hot::fast) is set (the duel starts engaged, without
 //! exhaustion, hit locations or simultaneous blows), nothing draws, moves, charges, drops a
 //! weapon or collapses, so a fighter attacks in the first `planned` segments of each round.
 //! [`engaged_duel`] plays that duel as one loop over rounds and segments on a compact
@@ -19,7 +19,7 @@ use crate::outcome::PER_SIDE;
 use crate::{DuelOutcome, Ending, Roller, Winner};
 
 /// Everything the engaged fast path reads, folded once per matchup from the matchup and the
-/// options (meaningful only where [`Hot::engaged`](super::fighter::Hot::engaged) holds).
+/// options (built only where the fast path applies: [`Hot::fast`](super::fighter::Hot::fast)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Engaged {
     /// [`Hot::attack`](super::fighter::Hot::attack).
@@ -45,8 +45,6 @@ pub struct Engaged {
     lying: i32,
     /// `changing_mind_modifier` under `"seed"`, 0 under `"free"` (no penalty ever).
     mind: i32,
-    /// `changing_mind = "seed"`: the plan declares its defences.
-    seed: bool,
     /// `undefended_value`.
     undefended: i32,
     /// Who strikes first when the rules decide it (else a d2 each round).
@@ -95,7 +93,6 @@ impl Engaged {
                 ChangingMind::Seed => o.changing_mind_modifier,
                 ChangingMind::Free => 0,
             },
-            seed: o.changing_mind == ChangingMind::Seed,
             undefended: o.undefended_value,
             first: m.first_by_rules.map(|s| s as u8),
             max_rounds: o.max_rounds,

@@ -431,13 +431,5 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
         }
     }
     let truncated = live.iter().map(|x| x.1).sum::<f64>() + pruned;
-    let mean_rounds = pmf.iter().enumerate().map(|(r, q)| r as f64 * q).sum();
-    Some(ExactDuel {
-        p_a_win: p[0],
-        p_b_win: p[1],
-        p_draw: p[2],
-        mean_rounds,
-        rounds_pmf: pmf,
-        truncated,
-    })
+    Some(ExactDuel::from_pmf(p, pmf, truncated))
 }

@@ -268,15 +268,7 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
         }
     }
     let truncated = mass + pruned;
-    let mean_rounds = pmf.iter().enumerate().map(|(r, q)| r as f64 * q).sum();
-    Some(ExactDuel {
-        p_a_win: p[0],
-        p_b_win: p[1],
-        p_draw: p[2],
-        mean_rounds,
-        rounds_pmf: pmf,
-        truncated,
-    })
+    Some(ExactDuel::from_pmf(p, pmf, truncated))
 }
 
 /// The flag word after `x`'s outcome `o` from `s` (its health is not read: [`apply`] on a

@@ -7,7 +7,9 @@ use oddsmith_dice::{Stream, stream};
 use oddsmith_rules::{RngRoller, Ruleset};
 use rand_core::RngCore;
 
-/// A stream that counts the 32- and 64-bit words it hands out.
+/// A stream that counts the 32- and 64-bit words it hands out (a copy counts on from where
+/// it was copied: a fast path's local copy of the stream is written back when it ends).
+#[derive(Clone)]
 struct Counted {
     inner: Stream,
     words: u64,

@@ -176,6 +176,22 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     fn duel<R: Roller>(&self, m: &Self::Matchup, roller: &mut R) -> DuelOutcome {
         solver::duel(self, m, roller)
     }
+    /// Runs `n` duels one after another on `roller` and hands each outcome to `record` in
+    /// turn: the very duels of `n` calls of [`Ruleset::duel`]. A ruleset may override it to
+    /// keep a duel's setup and the generator's state across duels (Draft's engaged fast path);
+    /// the Monte Carlo engine runs its chunks through it.
+    #[inline]
+    fn duels<R: Roller>(
+        &self,
+        m: &Self::Matchup,
+        roller: &mut R,
+        n: u64,
+        mut record: impl FnMut(&DuelOutcome),
+    ) {
+        for _ in 0..n {
+            record(&self.duel(m, roller));
+        }
+    }
     /// Solves the duel exactly ([`solver::solve`] from [`Ruleset::start`]); `None` where the
     /// ruleset has no exact solution under its options ([`no_exact_reason`](Ruleset::no_exact_reason))
     /// or the solver gives up ([`solver::MAX_LIVE_STATES`], [`solver::MAX_WORK`]).

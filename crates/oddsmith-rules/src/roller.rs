@@ -36,6 +36,38 @@ pub trait Roller {
         let _ = weights;
         draw(self)
     }
+
+    /// The roller a hot loop rolls with: for [`RngRoller`] a copy of its stream that lives in
+    /// the loop's own frame (so the generator's state can stay in registers across the loop
+    /// instead of being loaded and stored around every draw), written back when it is dropped;
+    /// every other roller lends itself. Rolling with it reads the very same dice.
+    type Local<'a>: Roller
+    where
+        Self: 'a;
+    /// This roller as [`Roller::Local`].
+    fn local(&mut self) -> Self::Local<'_>;
+}
+
+/// A borrowed roller rolls as the roller it borrows; an [`Roller::outcome`] it draws with its
+/// own dice (an [`Odometer`] lent this way enumerates outcomes face by face: the same
+/// probabilities, more branches).
+impl<T: Roller> Roller for &mut T {
+    #[inline]
+    fn roll(&mut self, sides: u32) -> u32 {
+        (**self).roll(sides)
+    }
+    #[inline]
+    fn d10(&mut self) -> u32 {
+        (**self).d10()
+    }
+    type Local<'a>
+        = &'a mut T
+    where
+        Self: 'a;
+    #[inline]
+    fn local(&mut self) -> Self::Local<'_> {
+        self
+    }
 }
 
 /// Where [`Roller::outcome`]'s `weights` write an outcome's exact distribution.
@@ -72,7 +104,7 @@ impl<'a, R: RngCore> RngRoller<'a, R> {
     }
 }
 
-impl<R: RngCore> Roller for RngRoller<'_, R> {
+impl<R: RngCore + Clone> Roller for RngRoller<'_, R> {
     #[inline]
     fn roll(&mut self, sides: u32) -> u32 {
         roll(self.rng, sides)
@@ -80,6 +112,53 @@ impl<R: RngCore> Roller for RngRoller<'_, R> {
     #[inline]
     fn d10(&mut self) -> u32 {
         self.d10.roll(self.rng)
+    }
+    type Local<'a>
+        = LocalRoller<'a, R>
+    where
+        Self: 'a;
+    #[inline]
+    fn local(&mut self) -> LocalRoller<'_, R> {
+        LocalRoller {
+            rng: self.rng.clone(),
+            home: self.rng,
+            d10: self.d10,
+        }
+    }
+}
+
+/// [`RngRoller::local`]: a copy of the stream, written back to the stream it came from when
+/// dropped.
+#[derive(Debug)]
+pub struct LocalRoller<'a, R: RngCore + Clone> {
+    rng: R,
+    home: &'a mut R,
+    d10: Die,
+}
+
+impl<R: RngCore + Clone> Drop for LocalRoller<'_, R> {
+    #[inline]
+    fn drop(&mut self) {
+        self.home.clone_from(&self.rng);
+    }
+}
+
+impl<R: RngCore + Clone> Roller for LocalRoller<'_, R> {
+    #[inline]
+    fn roll(&mut self, sides: u32) -> u32 {
+        roll(&mut self.rng, sides)
+    }
+    #[inline]
+    fn d10(&mut self) -> u32 {
+        self.d10.roll(&mut self.rng)
+    }
+    type Local<'b>
+        = &'b mut Self
+    where
+        Self: 'b;
+    #[inline]
+    fn local(&mut self) -> &mut Self {
+        self
     }
 }
 
@@ -115,6 +194,14 @@ impl Roller for TapeRoller<'_> {
         };
         self.pos += 1;
         v
+    }
+    type Local<'a>
+        = &'a mut Self
+    where
+        Self: 'a;
+    #[inline]
+    fn local(&mut self) -> &mut Self {
+        self
     }
 }
 
@@ -212,6 +299,14 @@ impl Roller for Odometer {
         self.probs.push(prev * self.values[start].1);
         self.lists.push(start as u32);
         self.values[start].0
+    }
+    type Local<'a>
+        = &'a mut Self
+    where
+        Self: 'a;
+    #[inline]
+    fn local(&mut self) -> &mut Self {
+        self
     }
 }
 

@@ -263,9 +263,7 @@ pub fn run_duels<R: Ruleset>(
         |mut s, n| {
             let mut acc = DuelStats::default();
             let mut roller = RngRoller::new(&mut s);
-            for _ in 0..n {
-                acc.record(&rules.duel(m, &mut roller));
-            }
+            rules.duels(m, &mut roller, n, |o| acc.record(o));
             acc
         },
         DuelStats::merge,

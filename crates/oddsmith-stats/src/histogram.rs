@@ -275,6 +275,7 @@ impl IntHistogram {
 }
 
 /// Converts a value to a bin index.
+#[inline]
 fn to_index(v: u64) -> usize {
     usize::try_from(v).expect("histogram value does not fit in usize")
 }

@@ -56,6 +56,8 @@ pub struct Engaged {
     next: [[u8; 5]; WOUND_STATES],
     /// What follows from each wound state.
     wounds: [Wounds; WOUND_STATES],
+    /// What each side's totals, caps and plan are in each wound state.
+    stance: [[Stance; WOUND_STATES]; 2],
     /// Both sides before the first round.
     start: [Side; 2],
 }
@@ -98,8 +100,14 @@ impl Engaged {
             max_rounds: o.max_rounds,
             next,
             wounds,
+            stance: [[Stance::default(); WOUND_STATES]; 2],
             start: [Side::default(); 2],
         };
+        for x in 0..2 {
+            for ws in 0..WOUND_STATES {
+                e.stance[x][ws] = Stance::new(&e, x, &e.wounds[ws]);
+            }
+        }
         e.start = [Side::start(&e, 0), Side::start(&e, 1)];
         Some(e)
     }
@@ -123,6 +131,68 @@ struct Wounds {
     able: bool,
     /// Whether the holder has lost under the end condition, and how (`duel::lost`).
     lost: Option<Ending>,
+}
+
+/// What a side's wound state gives it: the parts of its totals, its caps and its plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stance {
+    /// [`Engaged::attack`] + the wound penalty.
+    att: i32,
+    /// The armed defence base + the wound penalty.
+    def: i32,
+    /// The wound penalty ([`Wounds::pen`]).
+    pen: i32,
+    /// Actions the side may use in a round to attack: `max_actions_per_round`, or 0 when it
+    /// may not attack ([`Wounds::able`]).
+    attacks_cap: u8,
+    /// Actions the side may use in a round to defend: `max_actions_per_round`, or 0 when it
+    /// never defends or is helpless.
+    defences_cap: u8,
+    /// Each round's plan while the wounds stay as they are: a fixed policy's plan
+    /// ([`Engaged::plan`]), or no attack when it may not attack; `None` for `adaptive`.
+    plan: Option<Round>,
+}
+
+impl Stance {
+    /// Side `x`'s stance in a wound state with consequences `w`.
+    fn new(e: &Engaged, x: usize, w: &Wounds) -> Stance {
+        let plan = if w.able { e.plan[x] } else { Some((0, false)) };
+        Stance {
+            att: e.attack[x] + w.pen,
+            def: e.defence[x] + w.pen,
+            pen: w.pen,
+            attacks_cap: if w.able { e.max_actions } else { 0 },
+            defences_cap: if e.defends[x] && !w.helpless {
+                e.max_actions
+            } else {
+                0
+            },
+            plan: plan.map(|p| Round::new(e, p)),
+        }
+    }
+}
+
+/// A plan as a round's starting values (`duel::plan`'s attacks and Defensive Position).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Round {
+    /// Attacks planned.
+    planned: u8,
+    /// Defences the plan declares (`max_actions_per_round` − attacks).
+    guard: u8,
+    /// The Defensive Position bonus (0 out of it).
+    dp: i32,
+}
+
+impl Round {
+    /// The round's starting values of the plan `(attacks, defensive position)`.
+    #[inline]
+    fn new(e: &Engaged, (planned, dp): (u8, bool)) -> Round {
+        Round {
+            planned,
+            guard: e.max_actions.saturating_sub(planned),
+            dp: if dp { e.dp_bonus } else { 0 },
+        }
+    }
 }
 
 /// The wound-state tables of [`Engaged`]: state `l + (L + 1) × (s + (S + 1) × c)` holds `l`
@@ -191,29 +261,17 @@ struct Side {
     /// Defence total before the extra-action and Changing One's Mind modifiers and the die,
     /// this round.
     def: i32,
-    /// What `att` is at the start of a round: [`Engaged::attack`] + the wound penalty + the
-    /// lying-target bonus once the other is helpless.
+    /// What `att` is at the start of a round: [`Stance::att`] + the lying-target bonus once
+    /// the other is helpless.
     att0: i32,
-    /// What `def` is at the start of a round before Defensive Position: the defence base +
-    /// the wound penalty.
-    def0: i32,
     /// The Defensive Position bonus this round (0 out of it).
     dp: i32,
-    /// The wound penalty ([`Wounds::pen`]).
-    pen: i32,
     /// The lying-target bonus on this side's attacks (once the other is helpless, else 0).
     lying: i32,
+    /// What the wound state gives this side.
+    st: Stance,
     /// The wound state (an index into [`Engaged::wounds`]).
     ws: u8,
-    /// Actions this side may use in a round to attack: `max_actions_per_round`, or 0 when it
-    /// may not attack ([`Wounds::able`]).
-    attacks_cap: u8,
-    /// Actions this side may use in a round to defend: `max_actions_per_round`, or 0 when it
-    /// never defends or is helpless.
-    defences_cap: u8,
-    /// The plan of each round while the wounds stay as they are: a fixed policy's plan
-    /// ([`Engaged::plan`]) or none when it may not attack; `None` for `adaptive`.
-    fixed: Option<(u8, bool)>,
     /// Knocked back this round.
     knocked: bool,
     /// Actions used this round.
@@ -238,19 +296,22 @@ impl Side {
     /// lying-target bonus).
     #[inline]
     fn set_wounds(&mut self, e: &Engaged, x: usize, ws: u8) {
-        let w = &e.wounds[usize::from(ws) % WOUND_STATES];
         self.ws = ws;
-        self.pen = w.pen;
-        self.att0 = e.attack[x] + w.pen + self.lying;
-        self.def0 = e.defence[x] + w.pen;
-        self.attacks_cap = if w.able { e.max_actions } else { 0 };
-        self.fixed = if w.able { e.plan[x] } else { Some((0, false)) };
-        self.defences_cap = if e.defends[x] && !w.helpless {
-            e.max_actions
-        } else {
-            0
-        };
+        self.st = e.stance[x & 1][usize::from(ws) % WOUND_STATES];
+        self.att0 = self.st.att + self.lying;
         self.current();
+    }
+
+    /// Starts a round with the plan `r`.
+    #[inline]
+    fn start_round(&mut self, r: Round) {
+        self.knocked = false;
+        self.actions = 0;
+        self.planned = r.planned;
+        self.guard = r.guard;
+        self.dp = r.dp;
+        self.att = self.att0;
+        self.def = self.st.def + r.dp;
     }
 
     /// Sets this round's totals from the round's start values, Defensive Position and
@@ -259,27 +320,28 @@ impl Side {
     fn current(&mut self) {
         let knocked = i32::from(self.knocked);
         self.att = self.att0 - knocked;
-        self.def = self.def0 + self.dp - knocked;
+        self.def = self.st.def + self.dp - knocked;
     }
 }
 
 /// A side's plan for the round (`duel::plan` on the fast path's state).
 #[inline]
-fn plan(e: &Engaged, s: &[Side; 2], me: usize) -> (u8, bool) {
-    if let Some(p) = s[me].fixed {
+fn plan(e: &Engaged, s: &[Side; 2], me: usize) -> Round {
+    if let Some(p) = s[me].st.plan {
         return p;
     }
     let (threshold, opponent_defensive) = e.adaptive[me];
-    if s[1 - me].pen - s[me].pen >= threshold && !opponent_defensive {
+    let p = if s[1 - me].st.pen - s[me].st.pen >= threshold && !opponent_defensive {
         (0, true)
     } else {
         (1, false)
-    }
+    };
+    Round::new(e, p)
 }
 
 /// One melee attack of `x` with the other's defence (`duel::attack` on the fast path), tallied
 /// in `out`; returns the ending when it ends the duel (only a wound can, and only the victim's).
-#[inline]
+#[inline(always)]
 fn attack<R: Roller>(
     m: &Matchup,
     e: &Engaged,
@@ -290,14 +352,14 @@ fn attack<R: Roller>(
 ) -> Option<Ending> {
     let (x, y) = (x & 1, (x & 1) ^ 1);
     let ax = s[x].actions;
-    if ax >= s[x].attacks_cap {
+    if ax >= s[x].st.attacks_cap {
         return None;
     }
     s[x].actions = ax + 1;
     let attack = s[x].att + e.extra[usize::from(ax) & 3] + roller.d10() as i32;
     let fy = &mut s[y];
     let ay = fy.actions;
-    let defence = if ay < fy.defences_cap {
+    let defence = if ay < fy.st.defences_cap {
         fy.actions = ay + 1;
         // Changing One's Mind: free while the plan still declares a defence.
         let mind = if fy.guard > 0 { 0 } else { e.mind };
@@ -328,7 +390,7 @@ fn attack<R: Roller>(
         // The other is lying helpless: the lying-target bonus from now on.
         let fx = &mut s[x];
         fx.lying = e.lying;
-        fx.att0 = e.attack[x] + fx.pen + fx.lying;
+        fx.att0 = fx.st.att + fx.lying;
         fx.current();
     }
     w.lost
@@ -338,6 +400,28 @@ fn attack<R: Roller>(
 /// [`crate::solver::duel`] plays over [`step`](super::duel::step), with the same dice in the
 /// same order and the same outcome (see the module's documentation).
 pub fn engaged_duel<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
+    // The stream copied into this frame for the duel (written back when it ends).
+    play(m, e, &mut roller.local())
+}
+
+/// `n` duels of [`engaged_duel`] one after another, each outcome handed to `record` in turn,
+/// with the stream kept in this frame across them.
+pub fn engaged_duels<R: Roller>(
+    m: &Matchup,
+    e: &Engaged,
+    roller: &mut R,
+    n: u64,
+    mut record: impl FnMut(&DuelOutcome),
+) {
+    let mut local = roller.local();
+    for _ in 0..n {
+        record(&play(m, e, &mut local));
+    }
+}
+
+/// One duel of [`engaged_duel`].
+#[inline(always)]
+fn play<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
     let mut s = e.start;
     let mut out = DuelOutcome::empty();
     let mut round = 0;
@@ -348,14 +432,8 @@ pub fn engaged_duel<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> Duel
             break (Winner::Draw, Ending::RoundCap);
         }
         let plans = [plan(e, &s, 0), plan(e, &s, 1)];
-        for (f, (planned, dp)) in s.iter_mut().zip(plans) {
-            f.knocked = false;
-            f.actions = 0;
-            f.planned = planned;
-            f.guard = e.max_actions.saturating_sub(planned);
-            f.dp = if dp { e.dp_bonus } else { 0 };
-            f.current();
-        }
+        s[0].start_round(plans[0]);
+        s[1].start_round(plans[1]);
         let first = match e.first {
             Some(side) => side as usize,
             None => (roller.roll(2) - 1) as usize,

@@ -70,6 +70,24 @@ impl Ruleset for Draft {
         }
     }
 
+    /// [`fast::engaged_duels`] where the matchup allows it, else one shared duel after another.
+    #[inline]
+    fn duels<R: crate::Roller>(
+        &self,
+        m: &Matchup,
+        roller: &mut R,
+        n: u64,
+        mut record: impl FnMut(&crate::DuelOutcome),
+    ) {
+        if let Some(e) = &m.hot.fast {
+            fast::engaged_duels(m, e, roller, n, record);
+        } else {
+            for _ in 0..n {
+                record(&crate::solver::duel(self, m, roller));
+            }
+        }
+    }
+
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
     }

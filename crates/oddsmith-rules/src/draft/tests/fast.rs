@@ -17,6 +17,16 @@ fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, see
         assert_eq!(got, want, "duel {i} of seed {seed}");
         assert_eq!(fast, shared, "duel {i} of seed {seed} read other dice");
     }
+    // The engine's batches (`Ruleset::duels`, one stream kept in the fast path's frame across
+    // the duels) give the same duels in the same order and leave the stream where the shared
+    // duel leaves it.
+    let mut batch = Vec::with_capacity(10_000);
+    d.duels(&m, &mut RngRoller::new(&mut fast), 10_000, |o| batch.push(*o));
+    for (i, got) in batch.iter().enumerate() {
+        let want = crate::solver::duel(&d, &m, &mut RngRoller::new(&mut shared));
+        assert_eq!(*got, want, "batched duel {i} of seed {seed}");
+    }
+    assert_eq!(fast, shared, "a batch of seed {seed} read other dice");
 }
 
 fn with(f: FighterSpec, change: impl FnOnce(&mut FighterSpec)) -> FighterSpec {

@@ -26,6 +26,10 @@ impl crate::Roller for Fixed {
     fn roll(&mut self, sides: u32) -> u32 {
         self.0.min(sides)
     }
+    type Local<'a> = &'a mut Self;
+    fn local(&mut self) -> &mut Self {
+        self
+    }
 }
 
 /// Counts the shots each side makes.

@@ -100,7 +100,14 @@ fn d20_interned_solver_equals_the_shared_solver_bit_for_bit_on_every_bundled_mat
                 .map(f64::to_bits)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(bits(&fast), bits(&shared), "not the shared solver's bits");
+        assert!(
+            bits(&fast) == bits(&shared),
+            "not the shared solver's bits: P(A) {} against {}, E[rounds] {} against {}",
+            fast.p_a_win,
+            shared.p_a_win,
+            fast.mean_rounds,
+            shared.mean_rounds
+        );
         Some(shared)
     });
     assert!(solved >= 20, "only {solved} d20 matchups solved");

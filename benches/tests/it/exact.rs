@@ -3,7 +3,8 @@
 //! (`solver::BRANCHING_TOLERANCE`). The outcome branching (`Roller::outcome`: one branch per
 //! distinct value of the dice a step uses only through one number) against the face-by-face
 //! enumeration, for gamecraft, d20 and Draft; openrpg's whole-grid solver against its
-//! state-by-state one.
+//! state-by-state one; d20's solver on interned states against the shared solver's cached
+//! iteration it replaces (bit for bit).
 
 use std::path::Path;
 
@@ -12,7 +13,9 @@ use oddsmith_rules::draft::Draft;
 use oddsmith_rules::gamecraft::Gamecraft;
 use oddsmith_rules::openrpg::OpenRpg;
 use oddsmith_rules::roller::Branching;
-use oddsmith_rules::solver::{BRANCHING_TOLERANCE, Transitions, max_difference, solve_branching};
+use oddsmith_rules::solver::{
+    BRANCHING_TOLERANCE, Transitions, max_difference, solve_branching, solve_with,
+};
 use oddsmith_rules::{ExactDuel, Ruleset};
 
 /// Checks every matchup of `scenarios/<folder>/*.toml` solved by the ruleset's `exact`
@@ -81,4 +84,31 @@ fn draft_outcome_branching_matches_faces_on_every_bundled_matchup() {
 fn openrpg_grid_solver_matches_the_state_by_state_one_on_every_bundled_matchup() {
     let solved = every_bundled_matchup::<OpenRpg>("openrpg", oddsmith_rules::openrpg::duel::solve);
     assert_eq!(solved, 11, "every openrpg matchup is solved");
+}
+
+#[test]
+fn d20_interned_solver_equals_the_shared_solver_bit_for_bit_on_every_bundled_matchup() {
+    // The tolerance check, then the very same bits: the interned solver runs the same `step`s
+    // and adds the same numbers in the same order as the shared solver's cache.
+    let solved = every_bundled_matchup::<D20>("d20", |r, m| {
+        let shared = solve_with(r, m, r.start(m), Transitions::Cached)?;
+        let fast = r.exact(m).expect("solved above");
+        let bits = |e: &ExactDuel| {
+            [e.p_a_win, e.p_b_win, e.p_draw, e.mean_rounds, e.truncated]
+                .into_iter()
+                .chain(e.rounds_pmf.iter().copied())
+                .map(f64::to_bits)
+                .collect::<Vec<_>>()
+        };
+        assert!(
+            bits(&fast) == bits(&shared),
+            "not the shared solver's bits: P(A) {} against {}, E[rounds] {} against {}",
+            fast.p_a_win,
+            shared.p_a_win,
+            fast.mean_rounds,
+            shared.mean_rounds
+        );
+        Some(shared)
+    });
+    assert!(solved >= 20, "only {solved} d20 matchups solved");
 }

@@ -79,6 +79,12 @@ impl Ruleset for D20 {
         COUNTERS
     }
 
+    /// The shared solver's cached iteration on interned states ([`exact::solve`]: the same
+    /// numbers bit for bit, faster).
+    fn exact(&self, m: &Matchup) -> Option<crate::ExactDuel> {
+        exact::solve(self, m)
+    }
+
     /// Class cost units (HP, BtH and MP rates, 10 per level by the seed's invariant) for a
     /// classed fighter; creatures and unclassed fighters have no price.
     fn fighter_cost(&self, spec: &FighterSpec) -> Option<(f64, &'static str)> {

@@ -89,11 +89,8 @@ fn draft_outcome_branching_matches_faces_on_every_bundled_matchup() {
 
 #[test]
 fn openrpg_grid_solver_matches_the_state_by_state_one_on_every_bundled_matchup() {
-    let solved = every_bundled_matchup_by::<OpenRpg>(
-        "openrpg",
-        openrpg::grid::solve,
-        openrpg::duel::solve,
-    );
+    let solved =
+        every_bundled_matchup_by::<OpenRpg>("openrpg", openrpg::grid::solve, openrpg::duel::solve);
     assert_eq!(solved, 11, "every openrpg matchup is solved");
 }
 
@@ -111,6 +108,11 @@ fn openrpg_product_solver_matches_the_grid_one_on_every_bundled_matchup_that_fac
         openrpg::product::solve(r, m)
     };
     let solved = every_bundled_matchup_by::<OpenRpg>("openrpg", product, openrpg::grid::solve);
-    assert_eq!(solved, factoring.get(), "the product solver solves every one that factors");
-    assert!(solved >= 8, "only {solved} openrpg matchups factor");
+    assert_eq!(
+        solved,
+        factoring.get(),
+        "the product solver solves every one that factors"
+    );
+    // Light-vs-heavy's full dodgers do not factor.
+    assert_eq!(solved, 8, "eight bundled openrpg matchups factor");
 }

@@ -2,16 +2,17 @@
 //! scenarios of their ruleset: the same numbers up to the order of floating-point sums
 //! (`solver::BRANCHING_TOLERANCE`). The outcome branching (`Roller::outcome`: one branch per
 //! distinct value of the dice a step uses only through one number) against the face-by-face
-//! enumeration, for gamecraft, d20 and Draft; openrpg's whole-grid solver against its
-//! state-by-state one; d20's solver on interned states against the shared solver's cached
-//! iteration it replaces (bit for bit).
+//! enumeration, for gamecraft, d20 and Draft (whose exact solver branches on a blow's wound
+//! level); openrpg's whole-grid solver and its `exact` against its state-by-state one, and its
+//! product of health distributions against the whole grid where the duel factors; d20's solver
+//! on interned states against the shared solver's cached iteration it replaces (bit for bit).
 
 use std::path::Path;
 
 use oddsmith_rules::d20::D20;
 use oddsmith_rules::draft::Draft;
 use oddsmith_rules::gamecraft::Gamecraft;
-use oddsmith_rules::openrpg::OpenRpg;
+use oddsmith_rules::openrpg::{self, OpenRpg};
 use oddsmith_rules::roller::Branching;
 use oddsmith_rules::solver::{
     BRANCHING_TOLERANCE, Transitions, max_difference, solve_branching, solve_with,
@@ -22,6 +23,15 @@ use oddsmith_rules::{ExactDuel, Ruleset};
 /// against `reference(rules, matchup)` and returns how many were solved.
 fn every_bundled_matchup<R: Ruleset>(
     folder: &str,
+    reference: impl Fn(&R, &R::Matchup) -> Option<ExactDuel>,
+) -> usize {
+    every_bundled_matchup_by(folder, R::exact, reference)
+}
+
+/// [`every_bundled_matchup`] with `fast(rules, matchup)` in place of the ruleset's `exact`.
+fn every_bundled_matchup_by<R: Ruleset>(
+    folder: &str,
+    fast: impl Fn(&R, &R::Matchup) -> Option<ExactDuel>,
     reference: impl Fn(&R, &R::Matchup) -> Option<ExactDuel>,
 ) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -39,7 +49,7 @@ fn every_bundled_matchup<R: Ruleset>(
         let name = f.display().to_string();
         let s = oddsmith_scenario::load::<R>(&name, &text).expect("bundled scenario");
         for m in &s.matchups {
-            let Some(fast) = s.ruleset.exact(&m.matchup) else {
+            let Some(fast) = fast(&s.ruleset, &m.matchup) else {
                 continue;
             };
             let slow = reference(&s.ruleset, &m.matchup).expect("the reference solves it too");
@@ -82,7 +92,8 @@ fn draft_outcome_branching_matches_faces_on_every_bundled_matchup() {
 
 #[test]
 fn openrpg_grid_solver_matches_the_state_by_state_one_on_every_bundled_matchup() {
-    let solved = every_bundled_matchup::<OpenRpg>("openrpg", oddsmith_rules::openrpg::duel::solve);
+    let solved =
+        every_bundled_matchup_by::<OpenRpg>("openrpg", openrpg::grid::solve, openrpg::duel::solve);
     assert_eq!(solved, 11, "every openrpg matchup is solved");
 }
 
@@ -111,4 +122,27 @@ fn d20_interned_solver_equals_the_shared_solver_bit_for_bit_on_every_bundled_mat
         Some(shared)
     });
     assert!(solved >= 20, "only {solved} d20 matchups solved");
+}
+
+#[test]
+fn openrpg_exact_matches_the_state_by_state_solver_on_every_bundled_matchup() {
+    let solved = every_bundled_matchup::<OpenRpg>("openrpg", openrpg::duel::solve);
+    assert_eq!(solved, 11, "every openrpg matchup is solved");
+}
+
+#[test]
+fn openrpg_product_solver_matches_the_grid_one_on_every_bundled_matchup_that_factors() {
+    let factoring = std::cell::Cell::new(0);
+    let product = |r: &OpenRpg, m: &openrpg::Matchup| {
+        factoring.set(factoring.get() + usize::from(openrpg::product::factors(m)));
+        openrpg::product::solve(r, m)
+    };
+    let solved = every_bundled_matchup_by::<OpenRpg>("openrpg", product, openrpg::grid::solve);
+    assert_eq!(
+        solved,
+        factoring.get(),
+        "the product solver solves every one that factors"
+    );
+    // Light-vs-heavy's full dodgers do not factor.
+    assert_eq!(solved, 8, "eight bundled openrpg matchups factor");
 }

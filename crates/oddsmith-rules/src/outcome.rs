@@ -176,6 +176,10 @@ impl ExactDuel {
 /// The Monte Carlo duel passes an [`OutcomeTally`], which fills a [`DuelOutcome`]; the exact
 /// solver passes [`NoTally`]. Sides are indices, 0 = A and 1 = B.
 pub trait Tally {
+    /// Whether the tally keeps what it is told (`false` for [`NoTally`]): a step whose dice
+    /// matter only through what it reports and through the state may, with a tally that
+    /// keeps nothing, let the exact solver branch on what changes the state alone.
+    const RECORDS: bool = true;
     /// An attack roll by side `by`: whether it hit and the damage it dealt (a negative
     /// damage counts as 0).
     fn attack(&mut self, by: usize, hit: bool, damage: i32);
@@ -213,6 +217,7 @@ macro_rules! per_side_counters {
 pub struct NoTally;
 
 impl Tally for NoTally {
+    const RECORDS: bool = false;
     #[inline]
     fn attack(&mut self, _: usize, _: bool, _: i32) {}
 }

@@ -460,13 +460,28 @@ fn attack<R: Roller, T: Tally>(
         fy.actions += 1;
         base + changed_mind(o, fy)
     });
-    let margin = margin(attack, defence, o.undefended_value, roller);
+    let charge = if charging { o.charge_damage_bonus } else { 0 };
+    let bonus = m.hot.damage[x] + charge;
+    let margin = if T::RECORDS {
+        margin(attack, defence, o.undefended_value, |margin| margin, roller)
+    } else {
+        // Nothing reads the damage: the step uses the margin only through the level of the
+        // blow (a miss is a class of its own).
+        let wound_of = &m.f[y].wound_of;
+        let level = |margin: i32| {
+            if margin == 0 {
+                -1
+            } else {
+                wound_of[(margin + bonus).clamp(0, WOUND_TABLE_LEN as i32 - 1) as usize] as i32
+            }
+        };
+        margin(attack, defence, o.undefended_value, level, roller)
+    };
     if margin == 0 {
         tally.attack(x, false, 0);
         return false;
     }
-    let charge = if charging { o.charge_damage_bonus } else { 0 };
-    let damage = margin + m.hot.damage[x] + charge;
+    let damage = margin + bonus;
     let level = hit(m, y, damage, tally, x);
     if level == Level::Severe && o.hit_locations && !empty_handed {
         arm_hit(m, &mut s.f[y], y, roller);
@@ -485,18 +500,24 @@ fn attack<R: Roller, T: Tally>(
 /// The margin by which `attack` + d10 beats `defence` + d10 (or, with no active defence, the
 /// fixed `undefended` value), 0 when it does not (ties to the defender, §4.18): the step uses
 /// the dice only through it, so it is one `Roller::outcome`. Monte Carlo rolls the attack's
-/// d10, then the defence's, as ever; the exact solver branches once per margin (at most 10)
-/// instead of once per pair of faces (100).
+/// d10, then the defence's, as ever. The exact solver branches once per run of consecutive
+/// margins of the same `class` (the margins the step treats alike; the identity when the
+/// tally records the damage, at most 10 branches instead of 100 pairs of faces), the run's
+/// first margin standing for it.
 #[inline]
-fn margin<R: Roller>(attack: i32, defence: Option<i32>, undefended: i32, roller: &mut R) -> i32 {
+fn margin<R: Roller>(
+    attack: i32,
+    defence: Option<i32>,
+    undefended: i32,
+    class: impl Fn(i32) -> i32,
+    roller: &mut R,
+) -> i32 {
     match defence {
         Some(defence) => roller.outcome(
+            // a − d = k with weight 10 − |k| over the 100 pairs of faces.
             |w| {
-                for a in 1..=10 {
-                    for d in 1..=10 {
-                        w.add((attack + a - defence - d).max(0), 1);
-                    }
-                }
+                let margins = (-9..=9).map(|k: i32| ((attack - defence + k).max(0), 10 - k.abs()));
+                runs(w, margins, &class);
             },
             |r| {
                 let a = attack + r.d10() as i32;
@@ -504,13 +525,35 @@ fn margin<R: Roller>(attack: i32, defence: Option<i32>, undefended: i32, roller:
             },
         ),
         None => roller.outcome(
-            |w| {
-                for a in 1..=10 {
-                    w.add((attack + a - undefended).max(0), 1);
-                }
-            },
+            |w| runs(w, (1..=10).map(|a| ((attack + a - undefended).max(0), 1)), &class),
             |r| (attack + r.d10() as i32 - undefended).max(0),
         ),
+    }
+}
+
+/// Adds `margins` (in increasing order, with their weights) to `w`, a run of consecutive
+/// margins of one `class` at once under the run's first margin.
+#[inline]
+fn runs(
+    w: &mut crate::roller::Outcomes<'_>,
+    margins: impl Iterator<Item = (i32, i32)>,
+    class: &impl Fn(i32) -> i32,
+) {
+    let mut run: Option<(i32, i32, u64)> = None;
+    for (margin, weight) in margins {
+        let c = class(margin);
+        match &mut run {
+            Some((_, rc, rw)) if *rc == c => *rw += weight as u64,
+            _ => {
+                if let Some((first, _, rw)) = run {
+                    w.add(first, rw);
+                }
+                run = Some((margin, c, weight as u64));
+            }
+        }
+    }
+    if let Some((first, _, rw)) = run {
+        w.add(first, rw);
     }
 }
 

@@ -1313,3 +1313,87 @@ fn a_raised_stop_flag_ends_the_solve_without_an_answer() {
         exact_duel(DraftOptions::default(), d1(), d1()).p_a_win.to_bits()
     );
 }
+
+/// The successors of one step from `s` with their probabilities, and the leaves it took:
+/// enumerated with a tally that records the damage (`records`: the attack's outcome branches
+/// per margin) or with the exact solver's `NoTally` (per wound level).
+fn successors(d: &Draft, m: &Matchup, s: State, records: bool) -> (BTreeMap<(State, u8), f64>, usize) {
+    let (mut next, mut leaves) = (BTreeMap::new(), 0);
+    enumerate(
+        |r| {
+            let mut s2 = s;
+            let st = if records {
+                duel::step(m, d.options(), &mut s2, r, &mut Last::default())
+            } else {
+                duel::step(m, d.options(), &mut s2, r, &mut crate::NoTally)
+            };
+            let end = match st {
+                duel::Step::Continue => 0,
+                duel::Step::Over(w, e) => 1 + 8 * w as u8 + e as u8,
+            };
+            (s2, end)
+        },
+        |key, p| {
+            *next.entry(key).or_insert(0.0) += p;
+            leaves += 1;
+        },
+    );
+    (next, leaves)
+}
+
+// The exact solver's step (`NoTally`) branches once per wound level a blow causes, a recording
+// tally's once per margin: from every state reached in the first steps of several duels (melee
+// and missiles, charges, hit locations, simultaneous blows, knock-back, exhaustion), the same
+// successors with the same probabilities, from fewer leaves.
+#[test]
+fn wound_level_branching_gives_the_margins_successors() {
+    let mut charger = d1();
+    charger.charge = true;
+    let archer = ranged::with_missile(fighter(6, "short sword", 6, 7, "leather"), "long bow", 6);
+    let cases = [
+        (digest_loop(|_| {}), d3(), d3()),
+        (
+            opts(|o| {
+                o.hit_locations = true;
+                o.severe_knockback = Knockback::Penalty;
+                o.start_distance = 12;
+            }),
+            charger,
+            d2().1,
+        ),
+        (
+            opts(|o| {
+                o.first_strike_tie = FirstStrikeTie::Simultaneous;
+                o.exhaustion = true;
+                o.start_distance = 40;
+            }),
+            archer,
+            d2().0,
+        ),
+    ];
+    let (mut by_margin, mut by_level) = (0, 0);
+    for (o, a, b) in cases {
+        let (d, m) = crate::testing::pair::<Draft>(o, &a, &b);
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo = vec![d.start(&m)];
+        while let Some(s) = todo.pop() {
+            if seen.len() >= 3_000 || !seen.insert(s) {
+                continue;
+            }
+            let (margins, leaves_m) = successors(&d, &m, s, true);
+            let (levels, leaves_l) = successors(&d, &m, s, false);
+            assert_eq!(
+                margins.keys().collect::<Vec<_>>(),
+                levels.keys().collect::<Vec<_>>(),
+                "{s:?}"
+            );
+            for (key, p) in &margins {
+                close(levels[key], *p, 1e-15);
+            }
+            assert!(leaves_l <= leaves_m, "{s:?}: {leaves_l} leaves > {leaves_m}");
+            (by_margin, by_level) = (by_margin + leaves_m, by_level + leaves_l);
+            todo.extend(margins.keys().filter(|k| k.1 == 0).map(|k| k.0));
+        }
+    }
+    assert!(2 * by_level < by_margin, "{by_level} leaves against {by_margin}");
+}

@@ -328,7 +328,7 @@ impl Grids {
 
 /// The exact duel state by state: forward iteration over every live state, each step's choices
 /// enumerated with their probabilities (the reference [`super::grid::solve`] is tested against;
-/// `OpenRpg::exact` uses that one); `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
+/// `OpenRpg::exact` uses that one, or [`super::product::solve`] where the duel factors); `None` beyond [`MAX_LIVE_STATES`], a health grid of [`MAX_GRID`] cells
 /// or [`MAX_WORK`] emissions, or when asked to stop ([`crate::solver::with_stop`]).
 pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
     let max_rounds = rules.max_rounds();

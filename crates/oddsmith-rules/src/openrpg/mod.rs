@@ -16,6 +16,7 @@ pub mod duel;
 pub mod fighter;
 pub mod grid;
 pub mod options;
+pub mod product;
 pub mod spec;
 
 #[cfg(test)]
@@ -61,10 +62,16 @@ impl Ruleset for OpenRpg {
     }
 
     /// Every turn's outcome is enumerated from the matchup's tables, a whole health grid at a
-    /// time ([`grid::solve`]; [`duel::solve`] state by state is its reference); the shared
-    /// solver would enumerate the 48 random bits of each draw instead.
+    /// time ([`grid::solve`]; [`duel::solve`] state by state is its reference), or, where no
+    /// outcome changes anything but health, as a product of the two health distributions
+    /// ([`product::solve`], tested against the grid); the shared solver would enumerate the
+    /// 48 random bits of each draw instead.
     fn exact(&self, m: &Matchup) -> Option<ExactDuel> {
-        grid::solve(self, m)
+        if product::factors(m) {
+            product::solve(self, m)
+        } else {
+            grid::solve(self, m)
+        }
     }
 
     /// The required roll and the blows a turn lands on average against this fighter's own

@@ -1256,7 +1256,13 @@ fn take_wounds(
 
 /// [`take_wounds`] on the target's own state `sy`.
 #[inline]
-pub(super) fn wound(o: &GamecraftOptions, fy: &Fighter, sy: &mut FState, sus: i32, to_next_level: bool) {
+pub(super) fn wound(
+    o: &GamecraftOptions,
+    fy: &Fighter,
+    sy: &mut FState,
+    sus: i32,
+    to_next_level: bool,
+) {
     let before = fy.status(sy.dmg);
     let mut dm = (i32::from(sy.dmg) + sus).min(i32::from(fy.total()));
     if to_next_level {

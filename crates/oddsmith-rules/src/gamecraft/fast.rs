@@ -3,14 +3,14 @@
 //! Where [`Fast::new`] applies (see there: no movement, dodges, reserved or simultaneous
 //! actions, ammunition, explosives, strafes or bleeding, and the duel ends at Incapacitated),
 //! every round is the same: each fighter declares the same attacks, and nobody fights on
-//! helpless (whoever becomes helpless has lost, and the duel ends there). [`duel`] plays such
+//! helpless (whoever becomes helpless has lost, and the duel ends there). [`duel()`] plays such
 //! a duel as one loop over rounds, phases and attacks on the two fighters' [`FState`]s, with
 //! the parts of each attack that never change folded once per matchup (the attack base less
 //! each attack's multiple-action penalty, the static TN, the damage base), instead of going
 //! through [`step`](super::duel)'s round parts, declarations and event order on every step.
-//! Every rule it applies is `step`'s own function ([`duel::initiative`], [`duel::pen`],
-//! [`duel::grace_for_attack`], [`duel::attack_class`], [`duel::Hit::sustained`],
-//! [`duel::wound`], [`duel::lost`], [`duel::dice`]), so it reads the same dice in the same
+//! Every rule it applies is `step`'s own function (`duel::initiative`, [`duel::pen`],
+//! `duel::grace_for_attack`, `duel::attack_class`, `duel::Hit::sustained`,
+//! `duel::wound`, [`duel::lost`], `duel::dice`), so it reads the same dice in the same
 //! order and gives the same outcome as the shared duel over `step`; `tests/fast.rs` plays both
 //! on the same stream for over a million duels. The exact solver runs `step`.
 
@@ -65,7 +65,7 @@ impl Fast {
             start,
             pen: [0, 1].map(|x| duel::pen(o, &m.f[x], &start[x])),
         };
-        for x in 0..2 {
+        for (x, st) in start.iter().enumerate() {
             let (f, line) = (&m.f[x], &m.line[x]);
             let n = match f.plan {
                 ActionPlan::Attack => 1,
@@ -80,7 +80,7 @@ impl Fast {
                 || line.explosive
                 || line.strafe
                 || f.mag > 0
-                || duel::lost(o, f, &start[x]).is_some()
+                || duel::lost(o, f, st).is_some()
             {
                 return None;
             }
@@ -110,6 +110,7 @@ struct Play {
 /// The `i`-th attack of `x` this round (`duel::attack` where nobody moves, dodges or is
 /// helpless), tallied; the ending when it ends the duel (only the target can lose by it).
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn attack<R: Roller>(
     m: &Matchup,
     o: &GamecraftOptions,

@@ -70,8 +70,14 @@ fn the_fast_path_plays_the_same_duels_as_step() {
                 o.multi_action_mode = MultiActionMode::PerCheck;
                 o.multi_action_penalty = 2;
             }),
-            grace(&plan(&aldric(), ActionPlan::MultiAttack(2)), GracePolicy::Greedy),
-            grace(&plan(&borg(), ActionPlan::MultiAttack(3)), GracePolicy::Need),
+            grace(
+                &plan(&aldric(), ActionPlan::MultiAttack(2)),
+                GracePolicy::Greedy,
+            ),
+            grace(
+                &plan(&borg(), ActionPlan::MultiAttack(3)),
+                GracePolicy::Need,
+            ),
         ),
         // Pooled penalties split on the attacks and evenly (a split on a dodge that is never
         // declared); Grace by expected value, half pools; fumbles that lose the next action.
@@ -84,12 +90,24 @@ fn the_fast_path_plays_the_same_duels_as_step() {
                 o.fumble_margin = 3;
                 o.crit_margin = 4;
             }),
-            with(grace(&plan(&borg(), ActionPlan::MultiAttack(2)), GracePolicy::GreedyEv), |f| {
-                f.penalty_split = PenaltySplit::AllOnAttack;
-            }),
-            with(grace(&plan(&aldric(), ActionPlan::MultiAttack(3)), GracePolicy::SaveForDefense), |f| {
-                f.penalty_split = PenaltySplit::AllOnDodge;
-            }),
+            with(
+                grace(
+                    &plan(&borg(), ActionPlan::MultiAttack(2)),
+                    GracePolicy::GreedyEv,
+                ),
+                |f| {
+                    f.penalty_split = PenaltySplit::AllOnAttack;
+                },
+            ),
+            with(
+                grace(
+                    &plan(&aldric(), ActionPlan::MultiAttack(3)),
+                    GracePolicy::SaveForDefense,
+                ),
+                |f| {
+                    f.penalty_split = PenaltySplit::AllOnDodge;
+                },
+            ),
         ),
         // Criticals to the next wound level, penalties on the static defence and checks only.
         (
@@ -157,7 +175,10 @@ fn the_fast_path_plays_the_same_duels_as_step() {
                 o.bullet_bonus = 3;
             }),
             with(pistol(), |f| f.simultaneous = true),
-            grace(&plan(&shotgun(), ActionPlan::MultiAttack(2)), GracePolicy::Greedy),
+            grace(
+                &plan(&shotgun(), ActionPlan::MultiAttack(2)),
+                GracePolicy::Greedy,
+            ),
         ),
         // No multiple-action penalty, pools off, front-loaded wound levels.
         (
@@ -166,7 +187,10 @@ fn the_fast_path_plays_the_same_duels_as_step() {
                 o.pools_enabled = false;
                 o.bonus_allocation = BonusAllocation::FrontLoaded;
             }),
-            grace(&plan(&aldric(), ActionPlan::MultiAttack(4)), GracePolicy::Greedy),
+            grace(
+                &plan(&aldric(), ActionPlan::MultiAttack(4)),
+                GracePolicy::Greedy,
+            ),
             plan(&borg(), ActionPlan::MultiAttack(1)),
         ),
         // Long fights: a round cap of 40 between two heavily armoured fighters, and a fighter
@@ -193,12 +217,21 @@ fn the_fast_path_plays_the_same_duels_as_step() {
 /// past Incapacitated, and under bleeding.
 #[test]
 fn the_fast_path_is_off_where_it_does_not_apply() {
-    let fast = |o: GamecraftOptions, a: &FighterSpec, b: &FighterSpec| setup(o, a, b).1.fast.is_some();
+    let fast =
+        |o: GamecraftOptions, a: &FighterSpec, b: &FighterSpec| setup(o, a, b).1.fast.is_some();
     let d = GamecraftOptions::default;
     let (a, b) = (aldric(), borg());
     assert!(fast(d(), &a, &b));
-    assert!(!fast(opts(|o| o.end_condition = EndCondition::Dead), &a, &b));
-    assert!(!fast(opts(|o| o.end_condition = EndCondition::Unconscious), &a, &b));
+    assert!(!fast(
+        opts(|o| o.end_condition = EndCondition::Dead),
+        &a,
+        &b
+    ));
+    assert!(!fast(
+        opts(|o| o.end_condition = EndCondition::Unconscious),
+        &a,
+        &b
+    ));
     assert!(!fast(opts(|o| o.bleeding = true), &a, &b));
     for p in [
         ActionPlan::AttackDodge,
@@ -209,7 +242,11 @@ fn the_fast_path_is_off_where_it_does_not_apply() {
     ] {
         assert!(!fast(d(), &with(a.clone(), |f| f.policy = p), &b), "{p:?}");
     }
-    assert!(fast(d(), &with(a.clone(), |f| f.policy = ActionPlan::MultiAttack(2)), &b));
+    assert!(fast(
+        d(),
+        &with(a.clone(), |f| f.policy = ActionPlan::MultiAttack(2)),
+        &b
+    ));
     assert!(!fast(
         d(),
         &with(a.clone(), |f| {
@@ -218,15 +255,28 @@ fn the_fast_path_is_off_where_it_does_not_apply() {
         }),
         &b
     ));
-    assert!(!fast(d(), &with(a.clone(), |f| f.reserve = ReservePolicy::Dodge), &b));
-    assert!(!fast(d(), &with(a.clone(), |f| f.reserve = ReservePolicy::Interrupt), &b));
+    assert!(!fast(
+        d(),
+        &with(a.clone(), |f| f.reserve = ReservePolicy::Dodge),
+        &b
+    ));
+    assert!(!fast(
+        d(),
+        &with(a.clone(), |f| f.reserve = ReservePolicy::Interrupt),
+        &b
+    ));
     // Moving: a pistol closing from Medium to Short, a swordsman closing from Short.
     let medium = || opts(|o| o.distance = Distance::Medium);
     assert!(fast(medium(), &pistol(), &pistol()));
-    assert!(!fast(medium(), &with(pistol(), |f| f.movement = MovePolicy::To(Distance::Short)), &pistol()));
+    assert!(!fast(
+        medium(),
+        &with(pistol(), |f| f.movement = MovePolicy::To(Distance::Short)),
+        &pistol()
+    ));
     assert!(!fast(
         opts(|o| o.distance = Distance::Short),
-        &with(a.clone(), |f| f.movement = MovePolicy::To(Distance::PointBlank)),
+        &with(a.clone(), |f| f.movement =
+            MovePolicy::To(Distance::PointBlank)),
         &pistol()
     ));
     // Tracked ammunition (an automatic weapon), strafes, explosives.
@@ -240,9 +290,19 @@ fn the_fast_path_is_off_where_it_does_not_apply() {
     };
     let short = || opts(|o| o.distance = Distance::Short);
     assert!(!fast(short(), &smg(), &pistol()));
-    assert!(fast(opts(|o| { o.distance = Distance::Short; o.ammunition = false; }), &smg(), &pistol()));
+    assert!(fast(
+        opts(|o| {
+            o.distance = Distance::Short;
+            o.ammunition = false;
+        }),
+        &smg(),
+        &pistol()
+    ));
     assert!(!fast(
-        opts(|o| { o.distance = Distance::Short; o.ammunition = false; }),
+        opts(|o| {
+            o.distance = Distance::Short;
+            o.ammunition = false;
+        }),
         &with(smg(), |f| f.fire_mode = FireMode::StrafeSmall),
         &pistol()
     ));

@@ -180,10 +180,10 @@ crate::duel_state!(State);
 pub use crate::outcome::{NoTally, Tally};
 
 /// Per-side counters (see [`super::COUNTERS`] and [`Tally::count_side`]).
-const CRITICALS: usize = 0;
-const FUMBLES: usize = 1;
+pub(super) const CRITICALS: usize = 0;
+pub(super) const FUMBLES: usize = 1;
 const DODGES: usize = 2;
-const GRACE: usize = 3;
+pub(super) const GRACE: usize = 3;
 
 #[cfg(test)]
 #[test]
@@ -640,6 +640,43 @@ fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> Plan {
     p
 }
 
+/// Who acts first (0 = A): both initiative rolls (penalised under `wound_penalty_scope =
+/// "all_rolls"`), then Initiative, Prowess and Perception on a tie, then
+/// `initiative_final_tie`.
+#[inline]
+pub(super) fn initiative<R: Roller>(
+    m: &Matchup,
+    o: &GamecraftOptions,
+    f: &[FState; 2],
+    r: &mut R,
+) -> u8 {
+    let all = o.wound_penalty_scope == PenaltyScope::AllRolls;
+    let base = [0, 1].map(|i| {
+        let p = if all { pen(o, &m.f[i], &f[i]) } else { 0 };
+        m.f[i].derived.initiative - p
+    });
+    // Who is first on the totals (0 or 1), or 2 on a tie.
+    let order = dice(&m.die, o.explode_mode, 2, r, |da, db| {
+        match (base[0] + da).cmp(&(base[1] + db)) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => 2,
+        }
+    });
+    let (ka, kb) = (m.f[0].init_key, m.f[1].init_key);
+    if order < 2 {
+        order as u8
+    } else if ka != kb {
+        u8::from(kb > ka)
+    } else {
+        match o.initiative_final_tie {
+            InitiativeTie::Random => (r.roll(2) - 1) as u8,
+            InitiativeTie::A => 0,
+            InitiativeTie::B => 1,
+        }
+    }
+}
+
 fn start_round<R: Roller, T: Tally>(
     m: &Matchup,
     o: &GamecraftOptions,
@@ -647,7 +684,6 @@ fn start_round<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> Step {
-    let all = o.wound_penalty_scope == PenaltyScope::AllRolls;
     // Each part that rolls dice ends the step, so the exact solver enumerates the parts one
     // after the other instead of their product; parts with nothing to roll fall through.
     loop {
@@ -659,30 +695,7 @@ fn start_round<R: Roller, T: Tally>(
                 s.round += 1;
                 s.pre = 1;
                 if !s.init || o.initiative_reroll_each_round {
-                    let base = [0, 1].map(|i| {
-                        let p = if all { pen(o, &m.f[i], &s.f[i]) } else { 0 };
-                        m.f[i].derived.initiative - p
-                    });
-                    // Who is first on the totals (0 or 1), or 2 on a tie.
-                    let order = dice(&m.die, o.explode_mode, 2, r, |da, db| {
-                        match (base[0] + da).cmp(&(base[1] + db)) {
-                            std::cmp::Ordering::Greater => 0,
-                            std::cmp::Ordering::Less => 1,
-                            std::cmp::Ordering::Equal => 2,
-                        }
-                    });
-                    let (ka, kb) = (m.f[0].init_key, m.f[1].init_key);
-                    s.first = if order < 2 {
-                        order as u8
-                    } else if ka != kb {
-                        u8::from(kb > ka)
-                    } else {
-                        match o.initiative_final_tie {
-                            InitiativeTie::Random => (r.roll(2) - 1) as u8,
-                            InitiativeTie::A => 0,
-                            InitiativeTie::B => 1,
-                        }
-                    };
+                    s.first = initiative(m, o, &s.f, r);
                     s.init = true;
                     return Step::Continue;
                 }
@@ -1008,6 +1021,61 @@ pub fn greedy_ev_spend(m: &Matchup, o: &GamecraftOptions, need: i32, cap: i32) -
     best_g
 }
 
+/// The class of an attack total `tot` against the TN `tn`: 0 a fumble, 1 a miss, 2 a hit, 3 a
+/// critical. A strafe (`strict`, `strafe_hit_rule = "strict_lt"`) hits only a target whose TN
+/// is lower than the total (G14).
+#[inline]
+pub(super) fn attack_class(o: &GamecraftOptions, strict: bool, tot: i32, tn: i32) -> i32 {
+    let hit = if strict { tot > tn } else { tot >= tn };
+    match (hit, tot - tn >= o.crit_margin, tn - tot >= o.fumble_margin) {
+        (false, _, true) => 0,
+        (false, _, false) => 1,
+        (true, false, _) => 2,
+        (true, true, _) => 3,
+    }
+}
+
+/// What a hit's damage depends on besides its two dice.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hit {
+    /// Damage base at the distance, less the attacker's penalties under `"all_rolls"`.
+    pub dmg_base: i32,
+    /// The target's penalties on its resistance roll (0 unless `"all_rolls"`).
+    pub pen_y: i32,
+    /// The target resists with Constitution and a die (else armour only).
+    pub aware: bool,
+    /// A strafe's critical multiplier (1 otherwise).
+    pub strafe_mult: i32,
+    /// A critical's extra wound (not a strafe's).
+    pub crit_extra: bool,
+}
+
+impl Hit {
+    /// The wound points `fy` sustains from the damage die `dd` and the resistance die `rd`
+    /// (before a critical's extra wound level).
+    #[inline]
+    pub(super) fn sustained(&self, o: &GamecraftOptions, fy: &Fighter, dd: i32, rd: i32) -> i32 {
+        let mut dealt = (self.dmg_base + dd).max(0);
+        if o.strafe_crit_timing == StrafeCritTiming::BeforeResistance {
+            dealt *= self.strafe_mult;
+        }
+        let resist = if self.aware {
+            let v = fy.res_base + rd - self.pen_y;
+            if o.resist_clamp_zero { v.max(0) } else { v }
+        } else {
+            fy.armor
+        };
+        let mut sus = (dealt - resist).max(0);
+        if o.strafe_crit_timing == StrafeCritTiming::AfterResistance {
+            sus *= self.strafe_mult;
+        }
+        if self.crit_extra && o.crit_effect == CritEffect::WoundPoint {
+            sus += o.crit_extra_amount;
+        }
+        sus
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn attack<R: Roller, T: Tally>(
     m: &Matchup,
@@ -1075,15 +1143,7 @@ fn attack<R: Roller, T: Tally>(
         let strict = line.strafe && o.strafe_hit_rule == StrafeHitRule::StrictLt;
         // The total matters only as a fumble (0), a miss (1), a hit (2) or a critical (3).
         let class = dice(&m.die, o.explode_mode, 1, r, |d, _| {
-            let tot = base + i32::from(g) + d;
-            // A strafe hits a target whose TN is lower than the total (G14).
-            let hit = if strict { tot > tn } else { tot >= tn };
-            match (hit, tot - tn >= o.crit_margin, tn - tot >= o.fumble_margin) {
-                (false, _, true) => 0,
-                (false, _, false) => 1,
-                (true, false, _) => 2,
-                (true, true, _) => 3,
-            }
+            attack_class(o, strict, base + i32::from(g) + d, tn)
         });
         if class < 2 {
             let fumble = class == 0;
@@ -1123,25 +1183,15 @@ fn attack<R: Roller, T: Tally>(
     let dmg_base = line.dmg_at[d] - if all { pen_x } else { 0 };
     let pen_y = if all { pen(o, fy, &sy) } else { 0 };
     // The damage die, then (an aware target) the resistance die: only what is sustained counts.
+    let blow = Hit {
+        dmg_base,
+        pen_y,
+        aware,
+        strafe_mult,
+        crit_extra,
+    };
     let mut sus = dice(&m.die, o.explode_mode, 1 + u8::from(aware), r, |dd, rd| {
-        let mut dealt = (dmg_base + dd).max(0);
-        if o.strafe_crit_timing == StrafeCritTiming::BeforeResistance {
-            dealt *= strafe_mult;
-        }
-        let resist = if aware {
-            let v = fy.res_base + rd - pen_y;
-            if o.resist_clamp_zero { v.max(0) } else { v }
-        } else {
-            fy.armor
-        };
-        let mut sus = (dealt - resist).max(0);
-        if o.strafe_crit_timing == StrafeCritTiming::AfterResistance {
-            sus *= strafe_mult;
-        }
-        if crit_extra && o.crit_effect == CritEffect::WoundPoint {
-            sus += o.crit_extra_amount;
-        }
-        sus
+        blow.sustained(o, fy, dd, rd)
     });
     if fx.nonlethal {
         if crit_extra && o.crit_effect == CritEffect::WoundLevel {
@@ -1201,7 +1251,18 @@ fn take_wounds(
     sus: i32,
     to_next_level: bool,
 ) {
-    let (fy, sy) = (&m.f[y], s.f[y]);
+    wound(o, &m.f[y], &mut s.f[y], sus, to_next_level);
+}
+
+/// [`take_wounds`] on the target's own state `sy`.
+#[inline]
+pub(super) fn wound(
+    o: &GamecraftOptions,
+    fy: &Fighter,
+    sy: &mut FState,
+    sus: i32,
+    to_next_level: bool,
+) {
     let before = fy.status(sy.dmg);
     let mut dm = (i32::from(sy.dmg) + sus).min(i32::from(fy.total()));
     if to_next_level {
@@ -1210,14 +1271,13 @@ fn take_wounds(
             dm = i32::from(fy.cum[st]);
         }
     }
-    s.f[y].dmg = dm as u8;
-    let now = s.f[y];
+    sy.dmg = dm as u8;
     if o.end_condition != EndCondition::Incapacitated
         && before < 5
-        && fy.status(now.dmg) == 5
-        && !now.unconscious
+        && fy.status(sy.dmg) == 5
+        && !sy.unconscious
     {
-        s.f[y].incap_pending = true;
+        sy.incap_pending = true;
     }
 }
 

@@ -436,6 +436,9 @@ pub struct Matchup {
     pub dist0: u8,
     /// The die's survival function, for `grace = "greedy_ev"`.
     pub die: DieTable,
+    /// What the Monte Carlo duel's fast path reads, where it applies
+    /// ([`super::fast::Fast::new`]).
+    pub fast: Option<super::fast::Fast>,
 }
 
 /// Lowest die value [`DieTable`] covers.
@@ -557,11 +560,14 @@ impl crate::Pair<Gamecraft> for Matchup {
     /// Builds a matchup.
     fn pair(rules: &Gamecraft, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
         let o = rules.options();
-        Ok(Matchup {
+        let mut m = Matchup {
             line: [attack_line(o, a, b), attack_line(o, b, a)],
             f: [a.clone(), b.clone()],
             dist0: o.distance as u8,
             die: DieTable::new(o.explode_mode),
-        })
+            fast: None,
+        };
+        m.fast = super::fast::Fast::new(rules, &m);
+        Ok(m)
     }
 }

@@ -14,6 +14,7 @@
 
 pub mod check;
 pub mod duel;
+pub mod fast;
 pub mod fighter;
 pub mod options;
 pub mod reference;
@@ -77,6 +78,17 @@ impl Ruleset for Gamecraft {
 
     fn capped(&self, s: &State) -> bool {
         duel::next_is_round_start(s) && s.round >= self.options().max_rounds
+    }
+
+    /// [`fast::duel`] where the matchup allows it ([`Matchup::fast`]), else the shared duel
+    /// over `step`.
+    #[inline]
+    fn duel<R: crate::Roller>(&self, m: &Matchup, roller: &mut R) -> crate::DuelOutcome {
+        if let Some(e) = &m.fast {
+            fast::duel(self, m, e, roller)
+        } else {
+            solver::duel(self, m, roller)
+        }
     }
 
     fn counter_names(&self) -> &'static [&'static str] {

@@ -10,17 +10,20 @@ use crate::Roller;
 
 /// One limited-exploding 1d6−1 (digest §2.1): a 5 re-rolls and adds, a 0 re-rolls and
 /// subtracts, once. Under `explode_mode = "none"` a plain 1d6−1.
-#[inline]
+#[inline(always)]
 pub fn gc_die<R: Roller>(r: &mut R, mode: ExplodeMode) -> i32 {
     let v = r.roll(6) as i32 - 1;
-    if mode == ExplodeMode::None {
+    // 1–4 stand (and every face under "none"): the common case, kept small to inline.
+    if v % 5 != 0 || mode == ExplodeMode::None {
         return v;
     }
-    let sign = match v {
-        5 => 1,
-        0 => -1,
-        _ => return v,
-    };
+    explode(r, mode, v)
+}
+
+/// The re-rolls of [`gc_die`] after a first roll `v` of 0 or 5.
+#[inline]
+fn explode<R: Roller>(r: &mut R, mode: ExplodeMode, v: i32) -> i32 {
+    let sign = if v == 5 { 1 } else { -1 };
     let mut total = v;
     loop {
         let x = r.roll(6) as i32 - 1;

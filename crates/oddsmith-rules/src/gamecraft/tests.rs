@@ -2985,3 +2985,5 @@ fn ranged_attack_attribute_and_spread_sign() {
         within_4_sigma(p, e.p_a_win, n);
     }
 }
+
+mod fast;

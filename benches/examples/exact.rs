@@ -37,7 +37,9 @@ impl RulesetVisitor for TimeFile<'_> {
         };
         let once_only = std::env::var_os("ONCE").is_some();
         let compare = std::env::var_os("COMPARE").is_some();
-        let mc: Option<u64> = std::env::var("MC").ok().map(|n| n.parse().expect("MC=N duels"));
+        let mc: Option<u64> = std::env::var("MC")
+            .ok()
+            .map(|n| n.parse().expect("MC=N duels"));
         for m in s
             .matchups
             .iter()

@@ -230,9 +230,9 @@ impl Roller for Odometer {
 fn sum_by_value(raw: &mut Vec<(i32, u64)>, dense: &mut Vec<u64>) {
     /// The longest span of values counted densely.
     const DENSE_SPAN: i64 = 1024;
-    let (lo, hi) = raw
-        .iter()
-        .fold((i32::MAX, i32::MIN), |(lo, hi), v| (lo.min(v.0), hi.max(v.0)));
+    let (lo, hi) = raw.iter().fold((i32::MAX, i32::MIN), |(lo, hi), v| {
+        (lo.min(v.0), hi.max(v.0))
+    });
     if raw.len() > 1 && i64::from(hi) - i64::from(lo) < DENSE_SPAN {
         dense.clear();
         dense.resize((hi - lo) as usize + 1, 0);

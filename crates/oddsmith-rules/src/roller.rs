@@ -36,6 +36,15 @@ pub trait Roller {
         let _ = weights;
         draw(self)
     }
+    /// Whether the step may leave a die unread where the rules roll it and fold it into the
+    /// one later [`Roller::outcome`] that uses it (whose `weights` then include that die).
+    /// Only the enumerating [`Odometer`] under [`Branching::Outcomes`] says yes; every roller
+    /// that draws (Monte Carlo, tapes, the face-by-face reference) reads each die where the
+    /// rules roll it, so the faces it reads and their order never depend on this.
+    #[inline]
+    fn defers(&self) -> bool {
+        false
+    }
 
     /// The roller a hot loop rolls with: for [`RngRoller`] a copy of its stream that lives in
     /// the loop's own frame (so the generator's state can stay in registers across the loop
@@ -237,6 +246,8 @@ pub struct Odometer {
     values: Vec<(i32, f64)>,
     /// Working storage for an outcome's weights.
     raw: Vec<(i32, u64)>,
+    /// Working storage for an outcome's weights summed by value (over a short span of values).
+    dense: Vec<u64>,
     /// Dice read in this run.
     pos: usize,
     /// How outcomes are enumerated.
@@ -279,14 +290,7 @@ impl Roller for Odometer {
         // order given, then divided by the total once.
         self.raw.clear();
         weights(&mut Outcomes { raw: &mut self.raw });
-        self.raw.sort_by_key(|v| v.0);
-        self.raw.dedup_by(|next, kept| {
-            let same = next.0 == kept.0;
-            if same {
-                kept.1 += next.1;
-            }
-            same
-        });
+        sum_by_value(&mut self.raw, &mut self.dense);
         let total: u64 = self.raw.iter().map(|v| v.1).sum();
         assert!(total > 0, "an outcome with no value");
         let start = self.values.len();
@@ -308,6 +312,46 @@ impl Roller for Odometer {
     fn local(&mut self) -> &mut Self {
         self
     }
+
+    #[inline]
+    fn defers(&self) -> bool {
+        self.branching == Branching::Outcomes
+    }
+}
+
+/// Sums `raw`'s weights by value and leaves one entry per distinct value, in value order.
+/// Integer sums do not depend on their order, so counting into `dense` over the values' span
+/// (when it is short) gives the same weights as sorting the list and merging its runs.
+fn sum_by_value(raw: &mut Vec<(i32, u64)>, dense: &mut Vec<u64>) {
+    /// The longest span of values counted densely.
+    const DENSE_SPAN: i64 = 1024;
+    let (lo, hi) = raw.iter().fold((i32::MAX, i32::MIN), |(lo, hi), v| {
+        (lo.min(v.0), hi.max(v.0))
+    });
+    if raw.len() > 1 && i64::from(hi) - i64::from(lo) < DENSE_SPAN {
+        dense.clear();
+        dense.resize((hi - lo) as usize + 1, 0);
+        for &(v, w) in raw.iter() {
+            dense[(v - lo) as usize] += w;
+        }
+        raw.clear();
+        raw.extend(
+            dense
+                .iter()
+                .enumerate()
+                .filter(|x| *x.1 > 0)
+                .map(|(i, &w)| (lo + i as i32, w)),
+        );
+        return;
+    }
+    raw.sort_by_key(|v| v.0);
+    raw.dedup_by(|next, kept| {
+        let same = next.0 == kept.0;
+        if same {
+            kept.1 += next.1;
+        }
+        same
+    });
 }
 
 impl Odometer {
@@ -365,6 +409,7 @@ pub fn enumerate_by<T>(
         lists: Vec::with_capacity(16),
         values: Vec::new(),
         raw: Vec::new(),
+        dense: Vec::new(),
         pos: 0,
         branching,
     };
@@ -450,6 +495,37 @@ mod tests {
         let mut tape = TapeRoller::new(&[3, 4, 2]);
         assert_eq!(two_d6_then_d4(&mut tape), 12);
         assert_eq!(tape.wanted, None);
+    }
+
+    /// Weights summed by counting over their span are those of sorting and merging runs,
+    /// for short spans (counted) and long ones (sorted) alike.
+    #[test]
+    fn sums_by_value_count_as_sorting_does() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut dense = Vec::new();
+        for (n, span) in [(1, 5), (3, 1), (256, 31), (300, 1500), (40, 4000)] {
+            let raw: Vec<(i32, u64)> = (0..n)
+                .map(|_| ((next() % span) as i32 - 7, 1 + next() % 1000))
+                .collect();
+            let mut sorted = raw.clone();
+            sorted.sort_by_key(|v| v.0);
+            let mut want: Vec<(i32, u64)> = Vec::new();
+            for (v, w) in sorted {
+                match want.last_mut() {
+                    Some(last) if last.0 == v => last.1 += w,
+                    _ => want.push((v, w)),
+                }
+            }
+            let mut got = raw;
+            sum_by_value(&mut got, &mut dense);
+            assert_eq!(got, want, "{n} weights over {span} values");
+        }
     }
 
     #[test]

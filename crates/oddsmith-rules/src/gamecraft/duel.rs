@@ -63,6 +63,11 @@ pub struct FState {
     pub spare: u8,
     /// Actions already spent on the reload under way (`reload_actions` > 1).
     pub loading: u8,
+    /// The dodge die is not read yet (only where the roller defers dice, `Roller::defers`:
+    /// the exact solver): `dodge` holds the roll's modifiers, and the attack that meets the
+    /// dodge branches on its die and the attack's together (the dodge is used only through
+    /// that attack's class), so live states do not multiply by the die's 16 values.
+    pub dodge_deferred: bool,
 }
 
 /// The whole duel state between steps.
@@ -140,7 +145,10 @@ impl FState {
             | u64::from(self.aided & 7) << 11
             | u64::from(self.dodge_slot & 15) << 14
             | u64::from(self.n_att & 15) << 18;
-        let ammo = u64::from(self.ammo) | u64::from(self.spare) << 8 | u64::from(self.loading) << 13;
+        let ammo = u64::from(self.ammo)
+            | u64::from(self.spare) << 8
+            | u64::from(self.loading) << 13
+            | u64::from(self.dodge_deferred) << 21;
         (u64::from(self.dmg)
             | u64::from(self.fat) << 8
             | u64::from(self.grace) << 16
@@ -529,15 +537,39 @@ fn roll_dodge<R: Roller, T: Tally>(
     } else {
         0
     };
-    let v = gc_die(r, o.explode_mode) + i32::from(g)
-        - alloc_pen(o, f.split, Declared::of(&st), check)
-        - sim
-        - pen(o, f, &st);
+    let modifiers =
+        i32::from(g) - alloc_pen(o, f.split, Declared::of(&st), check) - sim - pen(o, f, &st);
+    // The exact solver leaves the die to the attack that meets the dodge (`dodge_deferred`).
+    let defer = r.defers() && (-100..=100).contains(&modifiers);
     s.f[i].grace -= g;
-    s.f[i].dodge = v.clamp(-120, 120) as i8;
+    s.f[i].dodge = if defer {
+        modifiers as i8
+    } else {
+        dodged(modifiers, gc_die(r, o.explode_mode))
+    };
+    s.f[i].dodge_deferred = defer;
     s.f[i].dodge_on = true;
     tally.count_side(i, DODGES, 1);
     tally.count_side(i, GRACE, u32::from(g));
+}
+
+/// The dodge result added to the defense score: the die plus the roll's modifiers.
+#[inline]
+fn dodged(modifiers: i32, die: i32) -> i8 {
+    (die + modifiers).clamp(-120, 120) as i8
+}
+
+/// Whether an attack by `y`'s enemy meets `y`'s dodge later this round (from event `s.ev`
+/// on): otherwise [`tidy`] forgets the dodge after this step.
+fn attacked_later(s: &State, y: usize) -> bool {
+    let mut k = s.ev;
+    while let Some((who, slot)) = event(s, k) {
+        if who != y && matches!(act(&s.f[who], slot), Act::Attack(_)) {
+            return true;
+        }
+        k += 1;
+    }
+    false
 }
 
 /// Whether `f` bleeds (option `bleeding`) and has had no first aid at its present status.
@@ -761,6 +793,7 @@ fn start_round<R: Roller, T: Tally>(
         f.sim = m.f[i].simultaneous && n_actions(f) > 1;
         f.dodge = 0;
         f.dodge_on = false;
+        f.dodge_deferred = false;
         if p.full {
             tally.count_side(i, DODGES, 1);
         }
@@ -781,6 +814,27 @@ fn start_round<R: Roller, T: Tally>(
     Step::Continue
 }
 
+/// The end of an action's step: the verdict and, if the duel goes on, the parts of a blast
+/// the action set off ([`blast_step`]: the avoidance roll, then the damage), in this same
+/// step. The dice are read in the order of the parts; resolving them here rather than in
+/// steps of their own keeps every duel the exact solver follows at the same step of its
+/// round, so it does not track the same fight at several rounds at once.
+fn end_action<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &GamecraftOptions,
+    s: &mut State,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    let mut st = end_part(m, o, s);
+    while st == Step::Continue
+        && let Some(b) = Blast::decode(s.blast)
+    {
+        st = blast_step(m, o, s, b, r, tally);
+    }
+    st
+}
+
 fn end_part(m: &Matchup, o: &GamecraftOptions, s: &State) -> Step {
     match verdict(m, o, s) {
         Some((w, e)) => Step::Over(w, e),
@@ -795,21 +849,10 @@ fn tidy(o: &GamecraftOptions, s: &mut State) {
         return;
     }
     for i in 0..2 {
-        if !s.f[i].dodge_on {
-            continue;
-        }
-        let mut k = s.ev;
-        let mut attacked = false;
-        while let Some((who, slot)) = event(s, k) {
-            if who != i && matches!(act(&s.f[who], slot), Act::Attack(_)) {
-                attacked = true;
-                break;
-            }
-            k += 1;
-        }
-        if !attacked {
+        if s.f[i].dodge_on && !attacked_later(s, i) {
             s.f[i].dodge = 0;
             s.f[i].dodge_on = false;
+            s.f[i].dodge_deferred = false;
         }
     }
 }
@@ -908,7 +951,7 @@ impl crate::Duel<Gamecraft> for State {
             }
         }
         tidy(o, s);
-        end_part(m, o, s)
+        end_action(m, o, s, r, tally)
     }
 }
 
@@ -955,7 +998,7 @@ fn use_reserve<R: Roller, T: Tally>(
         attack(m, o, s, y, Check::Reserve, 1, r, tally);
     }
     tidy(o, s);
-    Some(end_part(m, o, s))
+    Some(end_action(m, o, s, r, tally))
 }
 
 /// First aid on oneself («Bleeding»): `first_aid_attribute` + Medicine (First Aid) + die − penalties
@@ -1113,9 +1156,12 @@ fn attack<R: Roller, T: Tally>(
         static_tn += o.moving_target_tn;
     }
     let mut tn = static_tn;
+    // A dodge whose die is not read yet (`FState::dodge_deferred`); `sy.dodge` holds its
+    // modifiers.
+    let mut deferred = !sy.full && sy.dodge_on && sy.dodge_deferred;
     if sy.full {
         tn += o.full_dodge_bonus;
-    } else if sy.dodge_on {
+    } else if sy.dodge_on && !deferred {
         tn += i32::from(sy.dodge);
     }
     let helpless_y = helpless(o, fy, &sy);
@@ -1137,14 +1183,31 @@ fn attack<R: Roller, T: Tally>(
             sim_pen(o, &sx)
         };
         let base = line.atk_at[d] - alloc_pen(o, fx.split, Declared::of(&sx), check) - sim - pen_x;
+        if deferred && (fx.grace_policy == GracePolicy::GreedyEv || attacked_later(s, y)) {
+            // The dodge's value is wanted beyond this attack's class: its die now, alone.
+            let v = dice(&m.die, o.explode_mode, 1, r, |dd, _| {
+                i32::from(dodged(i32::from(sy.dodge), dd))
+            });
+            s.f[y].dodge = v as i8;
+            s.f[y].dodge_deferred = false;
+            tn += v;
+            deferred = false;
+        }
         let g = grace_for_attack(m, o, fx, &sx, base, static_tn, tn);
         s.f[x].grace -= g;
         tally.count_side(x, GRACE, u32::from(g));
         let strict = line.strafe && o.strafe_hit_rule == StrafeHitRule::StrictLt;
         // The total matters only as a fumble (0), a miss (1), a hit (2) or a critical (3).
-        let class = dice(&m.die, o.explode_mode, 1, r, |d, _| {
-            attack_class(o, strict, base + i32::from(g) + d, tn)
-        });
+        let class_of = |d: i32, tn: i32| attack_class(o, strict, base + i32::from(g) + d, tn);
+        let class = if deferred {
+            // The deferred dodge die (first, as it is rolled first), then the attack's.
+            let modifiers = i32::from(sy.dodge);
+            dice(&m.die, o.explode_mode, 2, r, |dd, d| {
+                class_of(d, tn + i32::from(dodged(modifiers, dd)))
+            })
+        } else {
+            dice(&m.die, o.explode_mode, 1, r, |d, _| class_of(d, tn))
+        };
         if class < 2 {
             let fumble = class == 0;
             if fumble && o.fumble_effect == FumbleEffect::LoseNextAction {

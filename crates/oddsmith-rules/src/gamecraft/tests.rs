@@ -2429,18 +2429,15 @@ fn explosion_throw() {
     let (g, m) = setup(o.clone(), &grenadier(), &blast_target());
     assert_eq!((m.line[0].atk, m.line[0].tn), (13, 14));
     let s = declared(&g, &m, 0);
+    // The throw hits 5/6 and sets the blast off at Short; the blast is resolved in the
+    // throw's own step.
+    let missed = duel::State { ev: s.ev + 1, ..s };
+    let thrown = duel::State {
+        blast: pending(1, 0, false, false),
+        ..missed
+    };
+    throw_then_blast(&g, &m, s, 5.0 / 6.0, thrown, missed);
     let out = one_step(&g, &m, s);
-    let p: f64 = out
-        .iter()
-        .filter(|x| x.0.blast == pending(1, 0, false, false))
-        .map(|x| x.2)
-        .sum();
-    close(p, 5.0 / 6.0, 1e-12);
-    close(
-        out.iter().filter(|x| x.0.blast == 0).map(|x| x.2).sum(),
-        1.0 / 6.0,
-        1e-12,
-    );
     assert!(!duel::next_is_round_start(&out[out.len() - 1].0));
     let (g, m) = setup(
         opts(|o| {
@@ -2453,9 +2450,12 @@ fn explosion_throw() {
         &blast_target(),
     );
     let s = declared(&g, &m, 0);
-    let out = one_step(&g, &m, s);
-    assert_eq!(out.len(), 1, "no dice");
-    assert_eq!(out[0].0.blast, pending(1, 1, true, false));
+    let thrown = duel::State {
+        ev: s.ev + 1,
+        blast: pending(1, 1, true, false),
+        ..s
+    };
+    throw_then_blast(&g, &m, s, 1.0, thrown, thrown);
     // Unaware duellists neither avoid nor resist with Constitution.
     let (g, m) = setup(
         opts(|o| {
@@ -2466,8 +2466,61 @@ fn explosion_throw() {
         &grenadier(),
         &blast_target(),
     );
-    let out = one_step(&g, &m, declared(&g, &m, 0));
-    assert_eq!(out[0].0.blast, pending(1, 0, true, true));
+    let s = declared(&g, &m, 0);
+    let thrown = duel::State {
+        ev: s.ev + 1,
+        blast: pending(1, 0, true, true),
+        ..s
+    };
+    throw_then_blast(&g, &m, s, 1.0, thrown, thrown);
+}
+
+/// Every outcome of the steps from `s` on while a blast is pending (its parts, each a step
+/// of its own when a state waits on the blast), merged by state.
+fn through_blast(g: &Gamecraft, m: &Matchup, s: duel::State) -> BTreeMap<duel::State, f64> {
+    let mut out = BTreeMap::new();
+    for (s2, _, q) in one_step(g, m, s) {
+        if s2.blast == 0 {
+            *out.entry(s2).or_default() += q;
+        } else {
+            for (s3, p) in through_blast(g, m, s2) {
+                *out.entry(s3).or_default() += q * p;
+            }
+        }
+    }
+    out
+}
+
+/// The throw's step from `s` ends with the blast resolved: no state waits on it, and its
+/// outcomes are those of the throw alone (`thrown`, the blast pending, with probability
+/// `p_hit`, else `missed`) followed by the blast's parts as steps of their own.
+fn throw_then_blast(
+    g: &Gamecraft,
+    m: &Matchup,
+    s: duel::State,
+    p_hit: f64,
+    thrown: duel::State,
+    missed: duel::State,
+) {
+    let mut got = BTreeMap::new();
+    for (s2, _, q) in one_step(g, m, s) {
+        assert_eq!(s2.blast, 0, "a state waits on the blast after the throw");
+        *got.entry(s2).or_insert(0.0) += q;
+    }
+    let mut want: BTreeMap<duel::State, f64> = through_blast(g, m, thrown)
+        .into_iter()
+        .map(|(s2, p)| (s2, p * p_hit))
+        .collect();
+    if p_hit < 1.0 {
+        *want.entry(missed).or_default() += 1.0 - p_hit;
+    }
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>()
+    );
+    for (s2, p) in &want {
+        close(got[s2], *p, 1e-12);
+    }
 }
 
 // Grenade duels: the exact solver and the Monte Carlo duel agree (same step, 4σ at fixed
@@ -2987,3 +3040,55 @@ fn ranged_attack_attribute_and_spread_sign() {
 }
 
 mod fast;
+
+// The exact solver leaves a dodge's die unread until the attack that meets it
+// (`FState::dodge_deferred`), while every roller that draws reads it where the rules roll it.
+// The solutions agree with the face-by-face enumeration (which rolls it where Monte Carlo
+// does) when one attack meets the dodge (its die and the attack's branch as one class), when
+// several do or the attacker weighs Grace against it (`greedy_ev`: the die is read alone
+// first), and for dodges in their phase or by a reserved action.
+#[test]
+fn deferred_dodge_matches_the_face_by_face_solution() {
+    let mut dodger = aldric();
+    dodger.policy = ActionPlan::AttackDodge;
+    dodger.grace = GracePolicy::SaveForDefense;
+    let (g, m) = setup(GamecraftOptions::default(), &dodger, &borg());
+    let deferred = declared(&g, &m, 0);
+    assert!(deferred.f[0].dodge_on && deferred.f[0].dodge_deferred);
+    let mut s = g.start(&m);
+    s.init = true;
+    let mut tape = crate::roller::TapeRoller::new(&[5]);
+    g.step(&m, &mut s, &mut tape, &mut duel::NoTally);
+    assert_eq!(tape.wanted, None, "the declaration read its dodge die");
+    assert!(s.f[0].dodge_on && !s.f[0].dodge_deferred);
+    assert_eq!(s.f[0].dodge, deferred.f[0].dodge + 4, "the die's 4 and the modifiers");
+
+    let mut twice = borg();
+    twice.policy = ActionPlan::MultiAttack(2);
+    let mut weigher = borg();
+    weigher.grace = GracePolicy::GreedyEv;
+    let mut reserve_dodger = aldric();
+    reserve_dodger.reserve = ReservePolicy::Dodge;
+    // Two rounds: the face-by-face enumeration of longer fights is beyond its work budget.
+    let short = || opts(|o| o.max_rounds = 2);
+    let cases = [
+        (short(), dodger.clone(), borg()),
+        (short(), dodger.clone(), twice.clone()),
+        (
+            opts(|o| {
+                o.max_rounds = 2;
+                o.dodge_timing = DodgeTiming::FromPhase;
+            }),
+            twice.clone(),
+            dodger.clone(),
+        ),
+        (short(), weigher, dodger.clone()),
+        (short(), reserve_dodger, twice),
+    ];
+    for (k, (o, a, b)) in cases.into_iter().enumerate() {
+        let (g, m) = setup(o, &a, &b);
+        let e = crate::solver::tests::exact_checked(&g, &m)
+            .unwrap_or_else(|| panic!("case {k}: finite state space"));
+        assert!(e.p_draw > 0.0 && e.truncated < 1e-9, "case {k}");
+    }
+}

@@ -348,25 +348,41 @@ fn joins_group(s: &State, side: usize, act: u8, sides: [bool; 2]) -> bool {
     }
 }
 
+/// The slot of member `i` of `side` (the inverse of [`member`]).
+#[inline]
+fn slot_of(side: usize, i: usize) -> u8 {
+    (((1 - side) * 4) + i) as u8
+}
+
+/// The slots (bit per slot) of the members in a snapshot mask (bit side·4 + index).
+#[inline]
+fn snap_slots(snap: u8) -> u8 {
+    snap.rotate_left(4)
+}
+
 /// Moves to the first actor of the next non-empty group at or after (seg, sub), or to the next
 /// round's start.
+#[inline]
 fn enter_group(m: &Matchup, s: &mut State) {
     // Who is able (the group's snapshot) and the segment of each able member's action do not
-    // change while the cursor moves, so they are found once (`acts_in_group` by slot); a
-    // segment in which no able member acts has no group that acts, and is skipped whole.
+    // change while the cursor moves, so they are found once, as a mask of slots per segment
+    // (`in_seg`; `seg_of` gives 3 for no action); a segment in which no able member acts has
+    // no group that acts, and is skipped whole.
     let mut snap = 0u8;
-    let mut segs = 0u8;
-    let mut seg_at = [u8::MAX; 8];
-    for (slot, seg_at) in (0u8..).zip(seg_at.iter_mut()) {
-        let (side, i) = member(slot);
-        if i < m.f[side].count as usize && able(&s.m[side][i]) {
-            snap |= bit(side, i);
-            *seg_at = seg_of(m, s, &m.f[side], s.m[side][i].act);
-            segs |= 1 << *seg_at;
+    let mut in_seg = [0u8; 4];
+    for side in 0..2 {
+        let f = &m.f[side];
+        for i in 0..f.count as usize {
+            let ms = &s.m[side][i];
+            if able(ms) {
+                snap |= bit(side, i);
+                in_seg[usize::from(seg_of(m, s, f, ms.act))] |= 1 << slot_of(side, i);
+            }
         }
     }
     while s.seg < 3 {
-        if s.sub > 2 || segs & (1 << s.seg) == 0 {
+        let here = in_seg[usize::from(s.seg)];
+        if s.sub > 2 || here == 0 {
             s.seg += 1;
             s.sub = 0;
             continue;
@@ -375,10 +391,14 @@ fn enter_group(m: &Matchup, s: &mut State) {
             s.snap = snap;
             // The first member acting in the group, and the first retreater among them:
             // a retreater leaves before its own group strikes (§3.1: only faster ones do).
+            // Slots in increasing order.
             let mut first = None;
-            for (slot, &seg) in (0u8..).zip(&seg_at) {
+            let mut left = here;
+            while left != 0 {
+                let slot = left.trailing_zeros() as u8;
+                left &= left - 1;
                 let (side, i) = member(slot);
-                if seg != s.seg || !joins_group(s, side, s.m[side][i].act, sides) {
+                if !joins_group(s, side, s.m[side][i].act, sides) {
                     continue;
                 }
                 if s.m[side][i].act == ACT_RETREAT {
@@ -433,6 +453,7 @@ fn lowest(
 /// Target choice (digest AI "lowest_hp", G-18): a foe able at the group's start and still up;
 /// else the original target (able at the group's start); under `fight_to = "death"` a downed
 /// foe not yet dead.
+#[inline]
 fn target(m: &Matchup, o: &D20Options, s: &State, foe: usize) -> Option<usize> {
     let snap = s.snap;
     lowest(m, s, foe, |j, ms| snap & bit(foe, j) != 0 && able(ms))
@@ -530,7 +551,8 @@ const MAX_TOTALS: usize = 128;
 
 /// Chooses every able creature's action for the round (digest §6 AI: a BtH spell not yet
 /// active, else the best affordable damage spell that beats the attack, else attack; a
-/// crossbow reloads in even rounds).
+/// crossbow reloads in even rounds). Called from one place in `step`, where it is inlined.
+#[inline]
 fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
     for side in 0..2 {
         let f = &m.f[side];
@@ -674,6 +696,7 @@ fn close(m: &Matchup, s: &mut State, side: usize) {
 }
 
 /// Who wins if a side is out after a group; `None` while the duel goes on.
+#[inline]
 fn verdict(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
     let out = |side: usize| (0..m.f[side].count as usize).all(|j| !able(&s.m[side][j]));
     let all_dead = |side: usize| {
@@ -764,7 +787,7 @@ impl crate::Duel<D20> for State {
                         s.dist = o.start_distance as u16;
                     }
                 }
-                Step::Continue
+                return Step::Continue;
             }
             RETREAT => {
                 // G-24: pursuit succeeds iff the pursuer is faster; else the retreater escapes.
@@ -780,8 +803,6 @@ impl crate::Duel<D20> for State {
                 s.caught |= 1 << side;
                 s.dist = 0;
                 s.seg = 3;
-                enter_group(m, s);
-                Step::Continue
             }
             ROUND_START => {
                 if s.round > o.max_rounds {
@@ -790,8 +811,6 @@ impl crate::Duel<D20> for State {
                 choose_actions(m, o, s);
                 s.seg = 0;
                 s.sub = 0;
-                enter_group(m, s);
-                Step::Continue
             }
             _ => {
                 attack(m, o, s, r, tally);
@@ -810,19 +829,27 @@ impl crate::Duel<D20> for State {
                     return Step::Continue;
                 }
                 let sides = group_sides(m, s.seg, s.sub).expect("in a group");
-                if let Some(k) = (s.slot + 1..8).find(|&k| acts_in_group(m, s, k, sides)) {
-                    s.slot = k;
-                    s.atk = 0;
-                    return Step::Continue;
+                // Only members able at the group's start can act in it: the later slots of
+                // the snapshot, in increasing order.
+                let mut later = snap_slots(s.snap) & !(((2u16 << s.slot) - 1) as u8);
+                while later != 0 {
+                    let k = later.trailing_zeros() as u8;
+                    later &= later - 1;
+                    if acts_in_group(m, s, k, sides) {
+                        s.slot = k;
+                        s.atk = 0;
+                        return Step::Continue;
+                    }
                 }
                 if let Some((w, e)) = verdict(m, o, s) {
                     return Step::Over(w, e);
                 }
                 s.sub += 1;
-                enter_group(m, s);
-                Step::Continue
             }
         }
+        // The one call site, so that it is inlined once.
+        enter_group(m, s);
+        Step::Continue
     }
 }
 

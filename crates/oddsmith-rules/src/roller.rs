@@ -69,6 +69,13 @@ impl<T: Roller> Roller for &mut T {
     fn d10(&mut self) -> u32 {
         (**self).d10()
     }
+    /// The borrowed roller's answer: `r.defers()` on an `r: &mut R` resolves to this impl (a
+    /// `&self` method found by auto-reference), so it must not fall back to the default. A
+    /// deferred die is read by the later outcome's `draw`, which this impl runs.
+    #[inline]
+    fn defers(&self) -> bool {
+        (**self).defers()
+    }
     type Local<'a>
         = &'a mut T
     where

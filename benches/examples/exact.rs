@@ -15,11 +15,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use oddsmith_dice::stream;
 use oddsmith_rules::registry::{RulesetVisitor, visit};
 use oddsmith_rules::roller::Branching;
 use oddsmith_rules::solver::{Transitions, max_difference, solve_branching};
-use oddsmith_rules::{ExactDuel, RngRoller, Ruleset};
+use oddsmith_rules::{ExactDuel, Ruleset};
 
 /// Solves and times every matchup of one scenario file under its ruleset.
 struct TimeFile<'a> {
@@ -46,7 +45,7 @@ impl RulesetVisitor for TimeFile<'_> {
             .filter(|m| self.only.is_none_or(|o| o == m.name))
         {
             if let Some(duels) = mc {
-                let (wins, sum) = monte_carlo(&s.ruleset, &m.matchup, duels);
+                let (wins, sum) = oddsmith_benches::outcome_checksum(&s.ruleset, &m.matchup, duels);
                 println!(
                     "| {} | {} | {duels} duels: A {} B {} draw {} | {sum:016x} |",
                     self.file, m.name, wins[0], wins[1], wins[2]
@@ -104,29 +103,6 @@ impl RulesetVisitor for TimeFile<'_> {
             );
         }
     }
-}
-
-/// Plays `duels` Monte Carlo duels of `m` on stream 0 of seed 1: the wins of A, B and draws,
-/// and a checksum of every outcome field (the `profile` example's).
-fn monte_carlo<R: Ruleset>(rules: &R, m: &R::Matchup, duels: u64) -> ([u64; 3], u64) {
-    let mut rng = stream(1, 0);
-    let mut roller = RngRoller::new(&mut rng);
-    let mut wins = [0u64; 3];
-    let mut sum = 0u64;
-    for _ in 0..duels {
-        let o = rules.duel(m, &mut roller);
-        wins[o.winner as usize] += 1;
-        let fields = [o.ending as u32, o.rounds]
-            .into_iter()
-            .chain(o.damage)
-            .chain(o.hits)
-            .chain(o.attacks)
-            .chain(o.counters);
-        for x in fields {
-            sum = (sum.rotate_left(7) ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    (wins, sum)
 }
 
 /// Mixes every number of a solution, bit for bit.

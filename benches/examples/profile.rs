@@ -12,30 +12,15 @@
 //! accumulators, the thread pool) and prints the number of duels A won: the difference in
 //! instructions per duel from the plain loop is what a trial costs beyond `duel`.
 
-use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
-use oddsmith_dice::stream;
-use oddsmith_rules::{RngRoller, Ruleset};
+use oddsmith_benches::{
+    cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1, outcome_checksum,
+};
+use oddsmith_rules::Ruleset;
 use oddsmith_sim::{RunConfig, run_duels};
 
 /// Runs `duels` duels of `m` on stream 0 of seed 1 and prints their checksum.
 fn run<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
-    let mut rng = stream(1, 0);
-    let mut roller = RngRoller::new(&mut rng);
-    let mut wins = [0u64; 3];
-    let mut sum = 0u64;
-    for _ in 0..duels {
-        let o = rules.duel(m, &mut roller);
-        wins[o.winner as usize] += 1;
-        let fields = [o.ending as u32, o.rounds]
-            .into_iter()
-            .chain(o.damage)
-            .chain(o.hits)
-            .chain(o.attacks)
-            .chain(o.counters);
-        for x in fields {
-            sum = (sum.rotate_left(7) ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
+    let (wins, sum) = outcome_checksum(rules, m, duels);
     println!(
         "{name}: {duels} duels, A {} B {} draw {}, checksum {sum:016x}",
         wins[0], wins[1], wins[2]

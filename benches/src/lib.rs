@@ -129,3 +129,28 @@ pub fn draft_skill_sweep() -> (Draft, Vec<<Draft as Ruleset>::Matchup>) {
     let ms = s.matchups.iter().map(|m| m.matchup.clone()).collect();
     (s.ruleset, ms)
 }
+
+/// Plays `duels` Monte Carlo duels of `m` on stream 0 of seed 1 (one duel after another, as
+/// `Ruleset::duel` plays them): the wins of A, B and draws, and a checksum of every outcome
+/// field, so a change to a ruleset's duel can be seen to give the very same duels (the
+/// `profile` and `exact` examples).
+pub fn outcome_checksum<R: Ruleset>(rules: &R, m: &R::Matchup, duels: u64) -> ([u64; 3], u64) {
+    let mut rng = oddsmith_dice::stream(1, 0);
+    let mut roller = oddsmith_rules::RngRoller::new(&mut rng);
+    let mut wins = [0u64; 3];
+    let mut sum = 0u64;
+    for _ in 0..duels {
+        let o = rules.duel(m, &mut roller);
+        wins[o.winner as usize] += 1;
+        let fields = [o.ending as u32, o.rounds]
+            .into_iter()
+            .chain(o.damage)
+            .chain(o.hits)
+            .chain(o.attacks)
+            .chain(o.counters);
+        for x in fields {
+            sum = (sum.rotate_left(7) ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    (wins, sum)
+}

@@ -65,4 +65,40 @@ fn dice(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, dice);
+/// Words each thread draws per iteration of the threaded raw-stream benchmark (a few
+/// milliseconds, so starting the threads costs well under 1 %).
+const WORDS_PER_THREAD: u64 = 4_000_000;
+
+/// The raw stream on 1 and on 2 threads, each thread on its own stream: the speed-up the
+/// machine itself gives a loop that only computes, beside which the duels' 2-thread speed-ups
+/// are read (on a host that shares a core's execution units between its two CPUs, no
+/// computing loop reaches 2×).
+fn raw_threads(c: &mut Criterion) {
+    let mut g = c.benchmark_group("dice/raw_u64_threads");
+    for threads in [1u64, 2] {
+        g.throughput(Throughput::Elements(WORDS_PER_THREAD * threads));
+        g.bench_function(format!("{threads}"), |b| {
+            b.iter(|| {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = (0..threads)
+                        .map(|t| {
+                            scope.spawn(move || {
+                                let mut rng = stream(1, t);
+                                let mut s = 0u64;
+                                for _ in 0..WORDS_PER_THREAD {
+                                    s = s.wrapping_add(rng.next_u64());
+                                }
+                                s
+                            })
+                        })
+                        .collect();
+                    let sums = handles.into_iter().map(|h| h.join().expect("no panic"));
+                    black_box(sums.fold(0u64, u64::wrapping_add))
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, dice, raw_threads);

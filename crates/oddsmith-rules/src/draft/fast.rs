@@ -60,6 +60,11 @@ pub struct Engaged {
     stance: [[Stance; WOUND_STATES]; 2],
     /// Both sides before the first round.
     start: [Side; 2],
+    /// Each side attacks at most once a round (every fixed plan attacks at most once;
+    /// `adaptive` plans attack once or not at all), at least two actions are allowed and the
+    /// first two are free (§4.17.1): then an attack never meets an action cap, the
+    /// extra-action modifier or Changing One's Mind, and [`play`] leaves them out.
+    single: bool,
 }
 
 impl Engaged {
@@ -102,6 +107,7 @@ impl Engaged {
             wounds,
             stance: [[Stance::default(); WOUND_STATES]; 2],
             start: [Side::default(); 2],
+            single: false,
         };
         for x in 0..2 {
             for ws in 0..WOUND_STATES {
@@ -109,7 +115,16 @@ impl Engaged {
             }
         }
         e.start = [Side::start(&e, 0), Side::start(&e, 1)];
+        e.single = e.max_actions >= 2
+            && e.extra[0] == 0
+            && e.extra[1] == 0
+            && e.plan.iter().all(|p| p.is_none_or(|(planned, _)| planned <= 1));
         Some(e)
+    }
+
+    /// Whether [`play`] takes its single-attack form ([`Engaged::single`]).
+    pub fn single(&self) -> bool {
+        self.single
     }
 }
 
@@ -341,8 +356,15 @@ fn plan(e: &Engaged, s: &[Side; 2], me: usize) -> Round {
 
 /// One melee attack of `x` with the other's defence (`duel::attack` on the fast path), tallied
 /// in `out`; returns the ending when it ends the duel (only a wound can, and only the victim's).
+///
+/// `SINGLE` ([`Engaged::single`]): each side attacks and defends at most once a round, so the
+/// attacker has used at most one action (a defence) and the defender at most one (an attack),
+/// both below every cap and free, and the defender's plan still declares a defence. The
+/// action counts, the extra-action modifier and Changing One's Mind then change nothing and
+/// are left out; the caps matter only when they are 0 (a fighter that may not attack, or
+/// defend, since a wound earlier in the round).
 #[inline(always)]
-fn attack<R: Roller>(
+fn attack<R: Roller, const SINGLE: bool>(
     m: &Matchup,
     e: &Engaged,
     s: &mut [Side; 2],
@@ -351,22 +373,38 @@ fn attack<R: Roller>(
     out: &mut DuelOutcome,
 ) -> Option<Ending> {
     let (x, y) = (x & 1, (x & 1) ^ 1);
-    let ax = s[x].actions;
-    if ax >= s[x].st.attacks_cap {
-        return None;
-    }
-    s[x].actions = ax + 1;
-    let attack = s[x].att + e.extra[usize::from(ax) & 3] + roller.d10() as i32;
-    let fy = &mut s[y];
-    let ay = fy.actions;
-    let defence = if ay < fy.st.defences_cap {
-        fy.actions = ay + 1;
-        // Changing One's Mind: free while the plan still declares a defence.
-        let mind = if fy.guard > 0 { 0 } else { e.mind };
-        fy.guard = fy.guard.saturating_sub(1);
-        fy.def + e.extra[usize::from(ay) & 3] + mind + roller.d10() as i32
+    let (attack, defence) = if SINGLE {
+        // A wound earlier in the round may have taken the attack away.
+        if s[x].st.attacks_cap == 0 {
+            return None;
+        }
+        let attack = s[x].att + roller.d10() as i32;
+        let fy = &s[y];
+        let defence = if fy.st.defences_cap > 0 {
+            fy.def + roller.d10() as i32
+        } else {
+            e.undefended
+        };
+        (attack, defence)
     } else {
-        e.undefended
+        let ax = s[x].actions;
+        if ax >= s[x].st.attacks_cap {
+            return None;
+        }
+        s[x].actions = ax + 1;
+        let attack = s[x].att + e.extra[usize::from(ax) & 3] + roller.d10() as i32;
+        let fy = &mut s[y];
+        let ay = fy.actions;
+        let defence = if ay < fy.st.defences_cap {
+            fy.actions = ay + 1;
+            // Changing One's Mind: free while the plan still declares a defence.
+            let mind = if fy.guard > 0 { 0 } else { e.mind };
+            fy.guard = fy.guard.saturating_sub(1);
+            fy.def + e.extra[usize::from(ay) & 3] + mind + roller.d10() as i32
+        } else {
+            e.undefended
+        };
+        (attack, defence)
     };
     out.attacks[x] += 1;
     if attack <= defence {
@@ -401,7 +439,12 @@ fn attack<R: Roller>(
 /// same order and the same outcome (see the module's documentation).
 pub fn engaged_duel<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
     // The stream copied into this frame for the duel (written back when it ends).
-    play(m, e, &mut roller.local())
+    let mut local = roller.local();
+    if e.single {
+        play::<_, true>(m, e, &mut local)
+    } else {
+        play::<_, false>(m, e, &mut local)
+    }
 }
 
 /// `n` duels of [`engaged_duel`] one after another, each outcome handed to `record` in turn,
@@ -414,14 +457,20 @@ pub fn engaged_duels<R: Roller>(
     mut record: impl FnMut(&DuelOutcome),
 ) {
     let mut local = roller.local();
-    for _ in 0..n {
-        record(&play(m, e, &mut local));
+    if e.single {
+        for _ in 0..n {
+            record(&play::<_, true>(m, e, &mut local));
+        }
+    } else {
+        for _ in 0..n {
+            record(&play::<_, false>(m, e, &mut local));
+        }
     }
 }
 
 /// One duel of [`engaged_duel`].
 #[inline(always)]
-fn play<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
+fn play<R: Roller, const SINGLE: bool>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
     let mut s = e.start;
     let mut out = DuelOutcome::empty();
     let mut round = 0;
@@ -438,13 +487,18 @@ fn play<R: Roller>(m: &Matchup, e: &Engaged, roller: &mut R) -> DuelOutcome {
             Some(side) => side as usize,
             None => (roller.roll(2) - 1) as usize,
         };
-        let last = s[0].planned.max(s[1].planned);
+        // At most one segment with an attack when `SINGLE`.
+        let last = if SINGLE {
+            1
+        } else {
+            s[0].planned.max(s[1].planned)
+        };
         for seg in 1..=last {
             // The first striker, then the other.
             for k in 0..2 {
                 let x = (first ^ k) & 1;
                 if seg <= s[x].planned
-                    && let Some(ending) = attack(m, e, &mut s, x, roller, &mut out)
+                    && let Some(ending) = attack::<R, SINGLE>(m, e, &mut s, x, roller, &mut out)
                 {
                     break 'duel (if x == 0 { Winner::A } else { Winner::B }, ending);
                 }

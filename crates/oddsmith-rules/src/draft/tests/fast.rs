@@ -6,7 +6,8 @@ use super::*;
 
 /// Plays `duels` duels of `a` against `b` under `o` with the fast path and with the shared
 /// duel over `step`, each on its own copy of one stream, and compares them after every duel.
-fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, seed: u64) {
+/// Returns whether the setting took the fast path's single-attack form (`Engaged::single`).
+fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, seed: u64) -> bool {
     let (d, m) = crate::testing::pair::<Draft>(o, a, b);
     let e = m.hot.fast.expect("the fast path applies to this setting");
     let mut fast = stream(seed, 0);
@@ -27,6 +28,7 @@ fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, see
         assert_eq!(*got, want, "batched duel {i} of seed {seed}");
     }
     assert_eq!(fast, shared, "a batch of seed {seed} read other dice");
+    e.single()
 }
 
 fn with(f: FighterSpec, change: impl FnOnce(&mut FighterSpec)) -> FighterSpec {
@@ -153,9 +155,16 @@ fn the_fast_path_plays_the_same_duels_as_step() {
             policy(&d2b, Policy::Balanced),
         ),
     ];
+    let mut single = Vec::new();
     for (seed, (o, a, b)) in cases.into_iter().enumerate() {
-        same_duels(o, &a, &b, 100_000, seed as u64 + 1);
+        single.push(same_duels(o, &a, &b, 100_000, seed as u64 + 1));
     }
+    // Both forms of the fast path are played: the single-attack form where every plan attacks
+    // at most once a round and the first two actions are free, the general one elsewhere.
+    assert_eq!(
+        single,
+        [true, true, true, false, false, true, false, true, false, true, true, false, false]
+    );
 }
 
 /// The fast path stays off where a fighter could draw, move, charge, drop a weapon or

@@ -9,7 +9,7 @@
 
 use super::OpenRpg;
 use super::attack::TurnOutcome;
-use super::fighter::{Matchup, Table};
+use super::fighter::{Cumulative, Matchup, Table};
 use super::spec::{Readiness, Wait};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS};
 use crate::{Ending, ExactDuel, Roller, Ruleset, Step, Tally, Winner};
@@ -71,21 +71,20 @@ impl crate::Duel<OpenRpg> for State {
 /// Where a step's one random choice comes from.
 pub trait Pick {
     /// An index into `probs` (with cumulative sums `cum`).
-    fn pick(&mut self, probs: &[f64], cum: &[f64]) -> usize;
+    fn pick(&mut self, probs: &[f64], cum: &Cumulative) -> usize;
 }
 
-/// Samples through a [`Roller`]: a uniform with 48 random bits, found in the cumulative sums.
+/// Samples through a [`Roller`]: a uniform `u` with 48 random bits (two 24-bit rolls, the
+/// first the high half), the first index whose cumulative sum exceeds `u` (the last if none).
 pub struct Sample<'a, R: Roller>(pub &'a mut R);
 
 impl<R: Roller> Pick for Sample<'_, R> {
     #[inline]
-    fn pick(&mut self, probs: &[f64], cum: &[f64]) -> usize {
+    fn pick(&mut self, probs: &[f64], cum: &Cumulative) -> usize {
         const SIDES: u32 = 1 << 24;
-        let hi = f64::from(self.0.roll(SIDES) - 1);
-        let lo = f64::from(self.0.roll(SIDES) - 1);
-        let u = (hi + lo / f64::from(SIDES)) / f64::from(SIDES);
-        let i = cum.partition_point(|&c| c <= u);
-        i.min(probs.len() - 1)
+        let hi = u64::from(self.0.roll(SIDES) - 1);
+        let lo = u64::from(self.0.roll(SIDES) - 1);
+        cum.find(hi << 24 | lo).min(probs.len() - 1)
     }
 }
 
@@ -97,7 +96,7 @@ pub(super) struct Forced {
 }
 
 impl Pick for Forced {
-    fn pick(&mut self, probs: &[f64], _cum: &[f64]) -> usize {
+    fn pick(&mut self, probs: &[f64], _cum: &Cumulative) -> usize {
         self.n = probs.len();
         self.p = probs[self.idx];
         self.idx

@@ -33,8 +33,8 @@ pub struct Table {
     pub outcomes: Vec<TurnOutcome>,
     /// Their probabilities.
     pub probs: Vec<f64>,
-    /// Cumulative probabilities (last = 1 up to rounding).
-    pub cum: Vec<f64>,
+    /// Cumulative probabilities (last = 1 up to rounding), as the sampler searches them.
+    pub cum: Cumulative,
     /// `tail[i]` = the sum of `probs[i..]` (the exact solver's deaths at once).
     pub tail: Vec<f64>,
     /// A limb was targeted: the hit cannot take health below 1.
@@ -46,7 +46,7 @@ pub struct Table {
 impl Table {
     fn new(t: Vec<(TurnOutcome, f64)>, location: Option<Location>, limb_nonlethal: bool) -> Self {
         let mut acc = 0.0;
-        let cum = t
+        let cum: Vec<f64> = t
             .iter()
             .map(|(_, p)| {
                 acc += p;
@@ -61,10 +61,62 @@ impl Table {
             tail,
             outcomes: t.iter().map(|x| x.0).collect(),
             probs: t.iter().map(|x| x.1).collect(),
-            cum,
+            cum: Cumulative::new(&cum),
             limb: limb_nonlethal && location == Some(Location::Limb),
             location,
         }
+    }
+}
+
+/// Bits of a draw's first word that pick a [`Cumulative`]'s starting point.
+const GUIDE_BITS: u32 = 8;
+
+/// Cumulative probabilities `cum` as a uniform draw `u = k / 2^48` (48 random bits) is looked
+/// up in them: the index `cum.partition_point(|&c| c <= u)`, found by integers and a guide
+/// table instead of a binary search over floats.
+///
+/// `c <= k / 2^48` holds exactly when `ceil(c × 2^48) <= k` (scaling by a power of two is
+/// exact), so each sum is kept as that integer threshold; `guide[b]` counts the thresholds at
+/// most `b × 2^40`, the least `k` whose top [`GUIDE_BITS`] bits are `b`, so the search starts
+/// there and steps over the few thresholds left in `k`'s slice. Exact for any non-decreasing
+/// `cum` (sums of probabilities are).
+#[derive(Clone, Debug)]
+pub struct Cumulative {
+    /// `ceil(cum[i] × 2^48)`, then `u64::MAX` (above every draw: the search stops there).
+    at: Vec<u64>,
+    /// `guide[b]`: how many thresholds are at most `b << (48 - GUIDE_BITS)`.
+    guide: [u32; 1 << GUIDE_BITS],
+}
+
+impl Default for Cumulative {
+    fn default() -> Self {
+        Cumulative::new(&[])
+    }
+}
+
+impl Cumulative {
+    /// The thresholds of `cum` (non-decreasing).
+    pub fn new(cum: &[f64]) -> Self {
+        debug_assert!(cum.windows(2).all(|w| w[0] <= w[1]), "cumulative sums rise");
+        let scale = (1u64 << 48) as f64;
+        let mut at: Vec<u64> = cum.iter().map(|&c| (c * scale).ceil() as u64).collect();
+        at.push(u64::MAX);
+        let guide = std::array::from_fn(|b| {
+            let lo = (b as u64) << (48 - GUIDE_BITS);
+            at.partition_point(|&t| t <= lo) as u32
+        });
+        Cumulative { at, guide }
+    }
+
+    /// The number of sums `c` with `c <= k / 2^48` (`k < 2^48`): `cum.partition_point(|&c|
+    /// c <= k / 2^48)`.
+    #[inline]
+    pub fn find(&self, k: u64) -> usize {
+        let mut i = self.guide[(k >> (48 - GUIDE_BITS)) as usize & ((1 << GUIDE_BITS) - 1)] as usize;
+        while self.at[i] <= k {
+            i += 1;
+        }
+        i
     }
 }
 
@@ -76,7 +128,7 @@ pub struct Matchup {
     /// P(A acts first) once ambushes are over, and its complement.
     pub first: [f64; 2],
     /// Cumulative of `first`.
-    pub first_cum: [f64; 2],
+    pub first_cum: Cumulative,
     /// Readiness at the start.
     pub state: [Readiness; 2],
     /// Wait policies.
@@ -243,7 +295,7 @@ impl crate::Pair<OpenRpg> for Matchup {
         Ok(Matchup {
             turns,
             first: [p_a, 1.0 - p_a],
-            first_cum: [p_a, 1.0],
+            first_cum: Cumulative::new(&[p_a, 1.0]),
             state: [a.spec.state, b.spec.state],
             wait: [a.spec.wait, b.spec.wait],
             health: [a.spec.health, b.spec.health],

@@ -63,7 +63,7 @@ fn pair(o: OpenRpgOptions, a: &FighterSpec, b: &FighterSpec) -> (OpenRpg, Matchu
 fn forced(m: &Matchup, a_first: bool) -> Matchup {
     let mut m = m.clone();
     m.first = if a_first { [1.0, 0.0] } else { [0.0, 1.0] };
-    m.first_cum = [m.first[0], 1.0];
+    m.first_cum = fighter::Cumulative::new(&[m.first[0], 1.0]);
     m
 }
 

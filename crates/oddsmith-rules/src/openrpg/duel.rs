@@ -125,6 +125,7 @@ fn ambushed_last(m: &Matchup, x: usize, round: u32) -> bool {
 }
 
 /// The order of the round: (first actor, second actor).
+#[inline]
 pub fn order(m: &Matchup, s: &State) -> [usize; 2] {
     let mut o = if s.first == 2 { [1, 0] } else { [0, 1] };
     let last = |x| ambushed_last(m, x, s.round);
@@ -156,6 +157,7 @@ pub enum Turn<'a> {
 
 /// A step up to its turn's draw: the round start (initiative drawn from `pick` before round
 /// 1, G12), or the acting fighter's turn, skipped when it cannot act, lost or recovering.
+#[inline]
 pub fn begin<'m, P: Pick>(
     m: &'m Matchup,
     max_rounds: u32,

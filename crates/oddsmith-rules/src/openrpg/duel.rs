@@ -105,7 +105,7 @@ impl Pick for Forced {
 
 /// Whether side `x` may act in round `round` (G13: flat footed lose round 1; legacy: every
 /// ambushed fighter does).
-fn can_act(m: &Matchup, x: usize, round: u32) -> bool {
+pub(super) fn can_act(m: &Matchup, x: usize, round: u32) -> bool {
     round > 1
         || match m.state[x] {
             Readiness::Ready => true,
@@ -175,10 +175,13 @@ pub fn begin<'m, P: Pick>(
         s.phase = 1;
         return Turn::Done(Step::Continue);
     }
-    let x = order(m, s)[usize::from(s.phase - 1)];
+    // `order`, `can_act` and the ambushes, as the matchup tabulated them (`Slot::of`).
+    let round = s.round.min(3) as usize - 1;
+    let slot = m.slots[round][usize::from(s.first == 2)][usize::from(s.phase - 1)];
+    let x = usize::from(slot.x);
     let y = 1 - x;
     s.phase = if s.phase == 2 { 0 } else { 2 };
-    if !can_act(m, x, s.round) {
+    if !slot.acts {
         return Turn::Done(Step::Continue);
     }
     s.acted[x] = true;
@@ -192,11 +195,10 @@ pub fn begin<'m, P: Pick>(
         }
         return Turn::Done(Step::Continue);
     }
-    let defenseless = m.state[y] == Readiness::FlatFooted && !s.acted[y];
-    let off_guard = m.state[y] == Readiness::CaughtOffGuard && s.round == 1;
+    let defenseless = slot.flat_footed && !s.acted[y];
     Turn::Attack {
         x,
-        table: &m.turns[x][usize::from(defenseless)][usize::from(off_guard)],
+        table: &m.turns[x][usize::from(defenseless)][usize::from(slot.off_guard)],
     }
 }
 

@@ -139,6 +139,25 @@ pub struct Matchup {
     pub legacy: bool,
     /// A full dodge's lost turn comes on top of owed recovery rounds (G15).
     pub dodge_stacks: bool,
+    /// Each turn of a round, as [`Slot::of`] finds it from the rules
+    /// ([`order`](super::duel::order) and the ambush rules): `slots[r][f][t]` for round 1,
+    /// round 2 and every later round (`r` = 0, 1, 2), A or B first (`f`) and the first or
+    /// second turn (`t`).
+    pub slots: [[[Slot; 2]; 2]; 3],
+}
+
+/// Who takes a turn of a round and what the ambush rules make of it: the parts of a turn that
+/// depend only on the matchup, the round (1, 2 or later), who won the initiative and the turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    /// The side whose turn it is.
+    pub x: u8,
+    /// It may act this round (an ambush can take round 1 or 2 away, G13).
+    pub acts: bool,
+    /// The defender is flat footed: defenseless until it has had a turn.
+    pub flat_footed: bool,
+    /// The defender is caught off guard in round 1.
+    pub off_guard: bool,
 }
 
 impl crate::Compile<OpenRpg> for Fighter {
@@ -292,7 +311,7 @@ impl crate::Pair<OpenRpg> for Matchup {
             let (gt, eq) = compare(&a.init, &b.init);
             if eq >= 1.0 { 0.5 } else { gt / (1.0 - eq) }
         };
-        Ok(Matchup {
+        let mut m = Matchup {
             turns,
             first: [p_a, 1.0 - p_a],
             first_cum: Cumulative::new(&[p_a, 1.0]),
@@ -301,6 +320,35 @@ impl crate::Pair<OpenRpg> for Matchup {
             health: [a.spec.health, b.spec.health],
             legacy: r.legacy,
             dodge_stacks: o.full_dodge_stacks_with_recovery,
-        })
+            slots: Default::default(),
+        };
+        m.slots = std::array::from_fn(|r| {
+            std::array::from_fn(|f| std::array::from_fn(|t| Slot::of(&m, r as u32 + 1, f as u8 + 1, t)))
+        });
+        Ok(m)
+    }
+}
+
+impl Slot {
+    /// Turn `turn` (0 or 1) of round `round` when side `first` − 1 won the initiative, by the
+    /// rules' own functions.
+    pub fn of(m: &Matchup, round: u32, first: u8, turn: usize) -> Slot {
+        let s = super::duel::State {
+            round,
+            phase: turn as u8 + 1,
+            first,
+            hp: m.health,
+            recovery: [0; 2],
+            lost: [false; 2],
+            acted: [false; 2],
+        };
+        let x = super::duel::order(m, &s)[turn];
+        let y = 1 - x;
+        Slot {
+            x: x as u8,
+            acts: super::duel::can_act(m, x, round),
+            flat_footed: m.state[y] == Readiness::FlatFooted,
+            off_guard: m.state[y] == Readiness::CaughtOffGuard && round == 1,
+        }
     }
 }

@@ -1171,3 +1171,44 @@ fn batches_play_the_duels_of_one_duel_after_another() {
     }
     assert_eq!(duels, 1_125_000);
 }
+
+/// The matchup's turn slots are the rules' own answers: for every policy pair (ambushes,
+/// waiting) under both texts, rounds 1 to 5, either side first and both turns, the slot's side
+/// is `order`'s, it acts iff `can_act` says so, and the defender's readiness is the matchup's.
+#[test]
+fn turn_slots_follow_order_and_the_ambush_rules() {
+    let fighters = policy_fighters();
+    let mut checked = 0;
+    for o in [OpenRpgOptions::default(), legacy()] {
+        let g = OpenRpg::new(o).unwrap();
+        let c: Vec<_> = fighters
+            .iter()
+            .map(|f| g.compile("f", f).unwrap())
+            .collect();
+        for a in &c {
+            for b in &c {
+                let m = g.matchup(a, b).unwrap();
+                for round in 1..=5u32 {
+                    for first in 1..=2u8 {
+                        let mut s = g.start(&m);
+                        (s.round, s.first) = (round, first);
+                        let order = duel::order(&m, &s);
+                        for (turn, &x) in order.iter().enumerate() {
+                            let slot = m.slots[round.min(3) as usize - 1][usize::from(first - 1)][turn];
+                            let y = 1 - x;
+                            assert_eq!(usize::from(slot.x), x);
+                            assert_eq!(slot.acts, duel::can_act(&m, x, round));
+                            assert_eq!(slot.flat_footed, m.state[y] == Readiness::FlatFooted);
+                            assert_eq!(
+                                slot.off_guard,
+                                m.state[y] == Readiness::CaughtOffGuard && round == 1
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 15 * 15 * 5 * 2 * 2);
+}

@@ -27,7 +27,7 @@ pub struct DuelStats {
 
 impl DuelStats {
     /// Adds one duel.
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, d: &DuelOutcome) {
         let e = d.ending as usize;
         // Without a branch on the winner (a coin flip in an even matchup, so a branch would

@@ -9,7 +9,7 @@
 
 use super::OpenRpg;
 use super::attack::TurnOutcome;
-use super::fighter::{Matchup, Table};
+use super::fighter::{Cumulative, Matchup, Table};
 use super::spec::{Readiness, Wait};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS};
 use crate::{Ending, ExactDuel, Roller, Ruleset, Step, Tally, Winner};
@@ -71,21 +71,20 @@ impl crate::Duel<OpenRpg> for State {
 /// Where a step's one random choice comes from.
 pub trait Pick {
     /// An index into `probs` (with cumulative sums `cum`).
-    fn pick(&mut self, probs: &[f64], cum: &[f64]) -> usize;
+    fn pick(&mut self, probs: &[f64], cum: &Cumulative) -> usize;
 }
 
-/// Samples through a [`Roller`]: a uniform with 48 random bits, found in the cumulative sums.
+/// Samples through a [`Roller`]: a uniform `u` with 48 random bits (two 24-bit rolls, the
+/// first the high half), the first index whose cumulative sum exceeds `u` (the last if none).
 pub struct Sample<'a, R: Roller>(pub &'a mut R);
 
 impl<R: Roller> Pick for Sample<'_, R> {
     #[inline]
-    fn pick(&mut self, probs: &[f64], cum: &[f64]) -> usize {
+    fn pick(&mut self, probs: &[f64], cum: &Cumulative) -> usize {
         const SIDES: u32 = 1 << 24;
-        let hi = f64::from(self.0.roll(SIDES) - 1);
-        let lo = f64::from(self.0.roll(SIDES) - 1);
-        let u = (hi + lo / f64::from(SIDES)) / f64::from(SIDES);
-        let i = cum.partition_point(|&c| c <= u);
-        i.min(probs.len() - 1)
+        let hi = u64::from(self.0.roll(SIDES) - 1);
+        let lo = u64::from(self.0.roll(SIDES) - 1);
+        cum.find(hi << 24 | lo).min(probs.len() - 1)
     }
 }
 
@@ -97,7 +96,7 @@ pub(super) struct Forced {
 }
 
 impl Pick for Forced {
-    fn pick(&mut self, probs: &[f64], _cum: &[f64]) -> usize {
+    fn pick(&mut self, probs: &[f64], _cum: &Cumulative) -> usize {
         self.n = probs.len();
         self.p = probs[self.idx];
         self.idx
@@ -106,7 +105,7 @@ impl Pick for Forced {
 
 /// Whether side `x` may act in round `round` (G13: flat footed lose round 1; legacy: every
 /// ambushed fighter does).
-fn can_act(m: &Matchup, x: usize, round: u32) -> bool {
+pub(super) fn can_act(m: &Matchup, x: usize, round: u32) -> bool {
     round > 1
         || match m.state[x] {
             Readiness::Ready => true,
@@ -126,6 +125,7 @@ fn ambushed_last(m: &Matchup, x: usize, round: u32) -> bool {
 }
 
 /// The order of the round: (first actor, second actor).
+#[inline]
 pub fn order(m: &Matchup, s: &State) -> [usize; 2] {
     let mut o = if s.first == 2 { [1, 0] } else { [0, 1] };
     let last = |x| ambushed_last(m, x, s.round);
@@ -157,6 +157,7 @@ pub enum Turn<'a> {
 
 /// A step up to its turn's draw: the round start (initiative drawn from `pick` before round
 /// 1, G12), or the acting fighter's turn, skipped when it cannot act, lost or recovering.
+#[inline]
 pub fn begin<'m, P: Pick>(
     m: &'m Matchup,
     max_rounds: u32,
@@ -174,10 +175,13 @@ pub fn begin<'m, P: Pick>(
         s.phase = 1;
         return Turn::Done(Step::Continue);
     }
-    let x = order(m, s)[usize::from(s.phase - 1)];
+    // `order`, `can_act` and the ambushes, as the matchup tabulated them (`Slot::of`).
+    let round = s.round.min(3) as usize - 1;
+    let slot = m.slots[round][usize::from(s.first == 2)][usize::from(s.phase - 1)];
+    let x = usize::from(slot.x);
     let y = 1 - x;
     s.phase = if s.phase == 2 { 0 } else { 2 };
-    if !can_act(m, x, s.round) {
+    if !slot.acts {
         return Turn::Done(Step::Continue);
     }
     s.acted[x] = true;
@@ -191,11 +195,10 @@ pub fn begin<'m, P: Pick>(
         }
         return Turn::Done(Step::Continue);
     }
-    let defenseless = m.state[y] == Readiness::FlatFooted && !s.acted[y];
-    let off_guard = m.state[y] == Readiness::CaughtOffGuard && s.round == 1;
+    let defenseless = slot.flat_footed && !s.acted[y];
     Turn::Attack {
         x,
-        table: &m.turns[x][usize::from(defenseless)][usize::from(off_guard)],
+        table: &m.turns[x][usize::from(defenseless)][usize::from(slot.off_guard)],
     }
 }
 

@@ -33,8 +33,8 @@ pub struct Table {
     pub outcomes: Vec<TurnOutcome>,
     /// Their probabilities.
     pub probs: Vec<f64>,
-    /// Cumulative probabilities (last = 1 up to rounding).
-    pub cum: Vec<f64>,
+    /// Cumulative probabilities (last = 1 up to rounding), as the sampler searches them.
+    pub cum: Cumulative,
     /// `tail[i]` = the sum of `probs[i..]` (the exact solver's deaths at once).
     pub tail: Vec<f64>,
     /// A limb was targeted: the hit cannot take health below 1.
@@ -46,7 +46,7 @@ pub struct Table {
 impl Table {
     fn new(t: Vec<(TurnOutcome, f64)>, location: Option<Location>, limb_nonlethal: bool) -> Self {
         let mut acc = 0.0;
-        let cum = t
+        let cum: Vec<f64> = t
             .iter()
             .map(|(_, p)| {
                 acc += p;
@@ -61,10 +61,62 @@ impl Table {
             tail,
             outcomes: t.iter().map(|x| x.0).collect(),
             probs: t.iter().map(|x| x.1).collect(),
-            cum,
+            cum: Cumulative::new(&cum),
             limb: limb_nonlethal && location == Some(Location::Limb),
             location,
         }
+    }
+}
+
+/// Bits of a draw's first word that pick a [`Cumulative`]'s starting point.
+const GUIDE_BITS: u32 = 8;
+
+/// Cumulative probabilities `cum` as a uniform draw `u = k / 2^48` (48 random bits) is looked
+/// up in them: the index `cum.partition_point(|&c| c <= u)`, found by integers and a guide
+/// table instead of a binary search over floats.
+///
+/// `c <= k / 2^48` holds exactly when `ceil(c × 2^48) <= k` (scaling by a power of two is
+/// exact), so each sum is kept as that integer threshold; `guide[b]` counts the thresholds at
+/// most `b × 2^40`, the least `k` whose top [`GUIDE_BITS`] bits are `b`, so the search starts
+/// there and steps over the few thresholds left in `k`'s slice. Exact for any non-decreasing
+/// `cum` (sums of probabilities are).
+#[derive(Clone, Debug)]
+pub struct Cumulative {
+    /// `ceil(cum[i] × 2^48)`, then `u64::MAX` (above every draw: the search stops there).
+    at: Vec<u64>,
+    /// `guide[b]`: how many thresholds are at most `b << (48 - GUIDE_BITS)`.
+    guide: [u32; 1 << GUIDE_BITS],
+}
+
+impl Default for Cumulative {
+    fn default() -> Self {
+        Cumulative::new(&[])
+    }
+}
+
+impl Cumulative {
+    /// The thresholds of `cum` (non-decreasing).
+    pub fn new(cum: &[f64]) -> Self {
+        debug_assert!(cum.windows(2).all(|w| w[0] <= w[1]), "cumulative sums rise");
+        let scale = (1u64 << 48) as f64;
+        let mut at: Vec<u64> = cum.iter().map(|&c| (c * scale).ceil() as u64).collect();
+        at.push(u64::MAX);
+        let guide = std::array::from_fn(|b| {
+            let lo = (b as u64) << (48 - GUIDE_BITS);
+            at.partition_point(|&t| t <= lo) as u32
+        });
+        Cumulative { at, guide }
+    }
+
+    /// The number of sums `c` with `c <= k / 2^48` (`k < 2^48`): `cum.partition_point(|&c|
+    /// c <= k / 2^48)`.
+    #[inline]
+    pub fn find(&self, k: u64) -> usize {
+        let mut i = self.guide[(k >> (48 - GUIDE_BITS)) as usize & ((1 << GUIDE_BITS) - 1)] as usize;
+        while self.at[i] <= k {
+            i += 1;
+        }
+        i
     }
 }
 
@@ -76,7 +128,7 @@ pub struct Matchup {
     /// P(A acts first) once ambushes are over, and its complement.
     pub first: [f64; 2],
     /// Cumulative of `first`.
-    pub first_cum: [f64; 2],
+    pub first_cum: Cumulative,
     /// Readiness at the start.
     pub state: [Readiness; 2],
     /// Wait policies.
@@ -87,6 +139,25 @@ pub struct Matchup {
     pub legacy: bool,
     /// A full dodge's lost turn comes on top of owed recovery rounds (G15).
     pub dodge_stacks: bool,
+    /// Each turn of a round, as [`Slot::of`] finds it from the rules
+    /// ([`order`](super::duel::order) and the ambush rules): `slots[r][f][t]` for round 1,
+    /// round 2 and every later round (`r` = 0, 1, 2), A or B first (`f`) and the first or
+    /// second turn (`t`).
+    pub slots: [[[Slot; 2]; 2]; 3],
+}
+
+/// Who takes a turn of a round and what the ambush rules make of it: the parts of a turn that
+/// depend only on the matchup, the round (1, 2 or later), who won the initiative and the turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    /// The side whose turn it is.
+    pub x: u8,
+    /// It may act this round (an ambush can take round 1 or 2 away, G13).
+    pub acts: bool,
+    /// The defender is flat footed: defenseless until it has had a turn.
+    pub flat_footed: bool,
+    /// The defender is caught off guard in round 1.
+    pub off_guard: bool,
 }
 
 impl crate::Compile<OpenRpg> for Fighter {
@@ -240,15 +311,44 @@ impl crate::Pair<OpenRpg> for Matchup {
             let (gt, eq) = compare(&a.init, &b.init);
             if eq >= 1.0 { 0.5 } else { gt / (1.0 - eq) }
         };
-        Ok(Matchup {
+        let mut m = Matchup {
             turns,
             first: [p_a, 1.0 - p_a],
-            first_cum: [p_a, 1.0],
+            first_cum: Cumulative::new(&[p_a, 1.0]),
             state: [a.spec.state, b.spec.state],
             wait: [a.spec.wait, b.spec.wait],
             health: [a.spec.health, b.spec.health],
             legacy: r.legacy,
             dodge_stacks: o.full_dodge_stacks_with_recovery,
-        })
+            slots: Default::default(),
+        };
+        m.slots = std::array::from_fn(|r| {
+            std::array::from_fn(|f| std::array::from_fn(|t| Slot::of(&m, r as u32 + 1, f as u8 + 1, t)))
+        });
+        Ok(m)
+    }
+}
+
+impl Slot {
+    /// Turn `turn` (0 or 1) of round `round` when side `first` − 1 won the initiative, by the
+    /// rules' own functions.
+    pub fn of(m: &Matchup, round: u32, first: u8, turn: usize) -> Slot {
+        let s = super::duel::State {
+            round,
+            phase: turn as u8 + 1,
+            first,
+            hp: m.health,
+            recovery: [0; 2],
+            lost: [false; 2],
+            acted: [false; 2],
+        };
+        let x = super::duel::order(m, &s)[turn];
+        let y = 1 - x;
+        Slot {
+            x: x as u8,
+            acts: super::duel::can_act(m, x, round),
+            flat_footed: m.state[y] == Readiness::FlatFooted,
+            off_guard: m.state[y] == Readiness::CaughtOffGuard && round == 1,
+        }
     }
 }

@@ -61,6 +61,23 @@ impl Ruleset for OpenRpg {
         Ok(())
     }
 
+    /// The shared duel over `step`, one after another, rolled with the roller's
+    /// [`Roller::local`](crate::Roller::local) copy (the generator's state kept in registers
+    /// across the chunk, written back at its end): the very duels of `n` calls of `duel`.
+    #[inline]
+    fn duels<R: crate::Roller>(
+        &self,
+        m: &Matchup,
+        roller: &mut R,
+        n: u64,
+        mut record: impl FnMut(&crate::DuelOutcome),
+    ) {
+        let mut r = roller.local();
+        for _ in 0..n {
+            record(&crate::solver::duel(self, m, &mut r));
+        }
+    }
+
     /// Every turn's outcome is enumerated from the matchup's tables, a whole health grid at a
     /// time ([`grid::solve`]; [`duel::solve`] state by state is its reference), or, where no
     /// outcome changes anything but health, as a product of the two health distributions

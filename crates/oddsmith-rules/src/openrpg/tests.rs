@@ -63,7 +63,7 @@ fn pair(o: OpenRpgOptions, a: &FighterSpec, b: &FighterSpec) -> (OpenRpg, Matchu
 fn forced(m: &Matchup, a_first: bool) -> Matchup {
     let mut m = m.clone();
     m.first = if a_first { [1.0, 0.0] } else { [0.0, 1.0] };
-    m.first_cum = [m.first[0], 1.0];
+    m.first_cum = fighter::Cumulative::new(&[m.first[0], 1.0]);
     m
 }
 
@@ -1052,4 +1052,163 @@ fn a_raised_stop_flag_ends_the_solve_without_an_answer() {
         g.exact(&m).unwrap().p_a_win.to_bits(),
         solved.p_a_win.to_bits()
     );
+}
+
+/// The index the sampler took before `fighter::Cumulative`: the 48-bit draw `k` as a float
+/// `u` and a binary search over the float sums.
+fn float_pick(cum: &[f64], k: u64) -> usize {
+    const SIDES: f64 = (1u64 << 24) as f64;
+    let (hi, lo) = ((k >> 24) as f64, (k & 0xff_ffff) as f64);
+    let u = (hi + lo / SIDES) / SIDES;
+    cum.partition_point(|&c| c <= u).min(cum.len() - 1)
+}
+
+/// `c` and the draws at and around `c × 2^48`, every one of them below `2^48`.
+fn near(c: f64) -> impl Iterator<Item = u64> {
+    let at = (c * (1u64 << 48) as f64).floor() as i64;
+    (at - 2..=at + 2).filter_map(|k| u64::try_from(k).ok().filter(|&k| k < 1 << 48))
+}
+
+/// Every turn table of every policy pair (both texts) and the initiative sums, plus sums with
+/// zero-probability outcomes, repeats, a last sum short of 1 and sums on a guide boundary: the
+/// integer search gives the float search's index for random draws and for the draws at and
+/// next to every sum (where a rounding slip would show) and every guide slice's first draw.
+#[test]
+fn sampling_by_thresholds_finds_the_float_search_index() {
+    let mut sums: Vec<Vec<f64>> = vec![
+        vec![0.0, 0.0, 0.5, 0.5, 0.75, 1.0],
+        vec![0.25, 0.5, 0.999_999_999],
+        vec![1.0 / 256.0, 2.0 / 256.0, 0.1, 0.1 + 1e-15, 1.0],
+        vec![1.0],
+        vec![0.3, 0.3, 0.3, 1.0 + 1e-15],
+    ];
+    let fighters = policy_fighters();
+    for o in [OpenRpgOptions::default(), legacy()] {
+        let g = OpenRpg::new(o).unwrap();
+        let c: Vec<_> = fighters
+            .iter()
+            .map(|f| g.compile("f", f).unwrap())
+            .collect();
+        for a in &c {
+            for b in &c {
+                let m = g.matchup(a, b).unwrap();
+                sums.push(vec![m.first[0], 1.0]);
+                for t in m.turns.iter().flatten().flatten() {
+                    // The sums as `Table::new` adds them.
+                    let mut acc = 0.0;
+                    sums.push(
+                        t.probs
+                            .iter()
+                            .map(|p| {
+                                acc += p;
+                                acc
+                            })
+                            .collect(),
+                    );
+                    let (want, got) = (&sums[sums.len() - 1], &t.cum);
+                    for k in want.iter().flat_map(|&c| near(c)) {
+                        assert_eq!(got.find(k).min(want.len() - 1), float_pick(want, k));
+                    }
+                }
+            }
+        }
+    }
+    let mut rng = stream(9, 0);
+    let mut draws = 0u64;
+    for cum in &sums {
+        let search = fighter::Cumulative::new(cum);
+        let slices = (0..256u64).map(|b| b << 40);
+        let random = (0..200).map(|_| rand_core::RngCore::next_u64(&mut rng) >> 16);
+        let edges = [0, (1 << 48) - 1];
+        for k in cum
+            .iter()
+            .flat_map(|&c| near(c))
+            .chain(slices)
+            .chain(random)
+            .chain(edges)
+        {
+            assert_eq!(
+                search.find(k).min(cum.len() - 1),
+                float_pick(cum, k),
+                "draw {k:#x} in {cum:?}"
+            );
+            draws += 1;
+        }
+    }
+    assert!(sums.len() > 4_000 && draws > 1_000_000, "{} sums, {draws} draws", sums.len());
+}
+
+/// The engine's batches (`Ruleset::duels`, the stream copied into the loop's frame across the
+/// batch) play the duels of one `duel` after another on the same stream and leave it in the
+/// same state: every policy pair under both texts (450 matchups, 2,500 duels each, 1,125,000
+/// in all).
+#[test]
+fn batches_play_the_duels_of_one_duel_after_another() {
+    let fighters = policy_fighters();
+    let mut duels = 0;
+    for (i, o) in [OpenRpgOptions::default(), legacy()].into_iter().enumerate() {
+        let g = OpenRpg::new(o).unwrap();
+        let c: Vec<_> = fighters
+            .iter()
+            .map(|f| g.compile("f", f).unwrap())
+            .collect();
+        let mut batched = stream(11, i as u64);
+        let mut single = batched.clone();
+        let mut got = Vec::with_capacity(2_500);
+        for a in &c {
+            for b in &c {
+                let m = g.matchup(a, b).unwrap();
+                got.clear();
+                g.duels(&m, &mut RngRoller::new(&mut batched), 2_500, |o| got.push(*o));
+                for (k, got) in got.iter().enumerate() {
+                    let want = g.duel(&m, &mut RngRoller::new(&mut single));
+                    assert_eq!(*got, want, "duel {k}");
+                }
+                assert_eq!(batched, single, "a batch read other dice");
+                duels += got.len();
+            }
+        }
+    }
+    assert_eq!(duels, 1_125_000);
+}
+
+/// The matchup's turn slots are the rules' own answers: for every policy pair (ambushes,
+/// waiting) under both texts, rounds 1 to 5, either side first and both turns, the slot's side
+/// is `order`'s, it acts iff `can_act` says so, and the defender's readiness is the matchup's.
+#[test]
+fn turn_slots_follow_order_and_the_ambush_rules() {
+    let fighters = policy_fighters();
+    let mut checked = 0;
+    for o in [OpenRpgOptions::default(), legacy()] {
+        let g = OpenRpg::new(o).unwrap();
+        let c: Vec<_> = fighters
+            .iter()
+            .map(|f| g.compile("f", f).unwrap())
+            .collect();
+        for a in &c {
+            for b in &c {
+                let m = g.matchup(a, b).unwrap();
+                for round in 1..=5u32 {
+                    for first in 1..=2u8 {
+                        let mut s = g.start(&m);
+                        (s.round, s.first) = (round, first);
+                        let order = duel::order(&m, &s);
+                        for (turn, &x) in order.iter().enumerate() {
+                            let slot = m.slots[round.min(3) as usize - 1][usize::from(first - 1)][turn];
+                            let y = 1 - x;
+                            assert_eq!(usize::from(slot.x), x);
+                            assert_eq!(slot.acts, duel::can_act(&m, x, round));
+                            assert_eq!(slot.flat_footed, m.state[y] == Readiness::FlatFooted);
+                            assert_eq!(
+                                slot.off_guard,
+                                m.state[y] == Readiness::CaughtOffGuard && round == 1
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 15 * 15 * 5 * 2 * 2);
 }

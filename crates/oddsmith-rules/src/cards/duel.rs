@@ -1317,7 +1317,12 @@ fn hesitates(
 ) -> bool {
     let t = &m.f[att].tactics;
     let c = &rs[att];
-    if c.done || c.hand.is_empty() || s.kit[att] == KIT_DISARMED || ranged_in_melee(m, s, att) {
+    if t.hesitate == Hesitate::Never
+        || c.done
+        || c.hand.is_empty()
+        || s.kit[att] == KIT_DISARMED
+        || ranged_in_melee(m, s, att)
+    {
         return false;
     }
     let a = arms(m, s, att);

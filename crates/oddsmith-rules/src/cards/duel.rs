@@ -478,7 +478,7 @@ pub(super) fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 
     f.finesse + f.armor_mod + force
 }
 
-#[inline]
+#[inline(always)]
 fn pick<R: Roller>(h: &Hand, best: bool, random: bool, r: &mut R) -> usize {
     if random {
         return (r.roll(h.len() as u32) - 1) as usize;
@@ -630,7 +630,7 @@ pub fn declare<R: Roller>(
 
 /// The attacker's card under his policy, never one of his `reserve` highest cards (while he
 /// holds more than those).
-#[inline]
+#[inline(always)]
 fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &mut R) -> usize {
     let n = c.hand.len();
     let reserve = if n > reserve { reserve } else { 0 };
@@ -643,7 +643,7 @@ fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &
 }
 
 /// Takes card `idx` from `side`'s hand for maneuver `man` with arm `arm`, counting it.
-#[inline]
+#[inline(always)]
 fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> Decl {
     let c = &mut rs[side];
     let card = c.hand.take(idx);

@@ -491,6 +491,7 @@ fn pick<R: Roller>(h: &Hand, best: bool, random: bool, r: &mut R) -> usize {
 }
 
 /// The attacker's next declaration under his tactics, or `None` to stop (digest §6.2).
+#[inline(always)]
 pub fn declare<R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
@@ -666,6 +667,7 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
 
 /// The defender's answer to `a` under his tactics, or `None` (an empty register).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn answer<R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
@@ -816,6 +818,7 @@ pub(super) fn hit_loop<R: Roller, T: Tally>(
 /// Resolves one register: reveal, hits (attacker first), totals, effects. Returns what the
 /// register came to and, if the duel ended, how.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn resolve<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,

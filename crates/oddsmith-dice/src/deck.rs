@@ -312,7 +312,7 @@ impl Hand {
     ///
     /// # Panics
     /// If `i >= len`.
-    #[inline]
+    #[inline(always)]
     pub fn take(&mut self, i: usize) -> Card {
         let len = self.len();
         let c = self.cards[i];
@@ -325,7 +325,7 @@ impl Hand {
     }
     /// Index of the highest card (a hit card first on equal values; the first held of equal
     /// cards), if any.
-    #[inline]
+    #[inline(always)]
     pub fn best(&self) -> Option<usize> {
         let cards = self.cards();
         let mut best = 0;
@@ -338,7 +338,7 @@ impl Hand {
     }
     /// Index of the lowest card (a plain card first on equal values; the first held of equal
     /// cards), if any.
-    #[inline]
+    #[inline(always)]
     pub fn worst(&self) -> Option<usize> {
         let cards = self.cards();
         let mut worst = 0;
@@ -351,7 +351,7 @@ impl Hand {
     }
     /// Index of the `k`-th highest card (0 = the best; equal cards in the order held), if
     /// held.
-    #[inline]
+    #[inline(always)]
     pub fn kth_best(&self, k: usize) -> Option<usize> {
         if k >= self.len() {
             return None;
@@ -359,6 +359,10 @@ impl Hand {
         if k == 0 {
             return self.best();
         }
+        self.kth_below_best(k)
+    }
+    /// [`Hand::kth_best`] for `k` in `1..len`.
+    fn kth_below_best(&self, k: usize) -> Option<usize> {
         // The card whose rank (cards above it, and equal cards held before it) is `k`.
         let cards = self.cards();
         (0..cards.len()).find(|&i| {

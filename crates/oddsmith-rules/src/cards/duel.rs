@@ -790,6 +790,7 @@ pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, 
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(super) fn hit_loop<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,

@@ -374,7 +374,7 @@ pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
 #[inline]
 pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
     arms(m, s, side)
-        .into_iter()
+        .iter()
         .flatten()
         .filter(|a| !a.shield && !a.ranged)
         .map(|a| a.range)
@@ -583,7 +583,7 @@ pub fn declare<R: Roller>(
             } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
-                let shield = arms(m, s, def).into_iter().flatten().any(|x| x.shield);
+                let shield = arms(m, s, def).iter().flatten().any(|x| x.shield);
                 rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
             } {
                 Man::AttackNoStep

@@ -1356,6 +1356,7 @@ fn hesitates(
 }
 
 /// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers).
+#[inline(always)]
 fn registers<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,

@@ -284,18 +284,22 @@ impl Hand {
         h
     }
     /// Cards held.
+    #[inline]
     pub fn len(&self) -> usize {
         usize::from(self.len)
     }
     /// No card held.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
     /// The cards held.
+    #[inline]
     pub fn cards(&self) -> &[Card] {
         &self.cards[..self.len()]
     }
     /// Adds a card; `false` if the hand is full.
+    #[inline]
     pub fn push(&mut self, c: Card) -> bool {
         if self.len() == MAX_HAND {
             return false;
@@ -308,34 +312,76 @@ impl Hand {
     ///
     /// # Panics
     /// If `i >= len`.
+    #[inline(always)]
     pub fn take(&mut self, i: usize) -> Card {
-        let c = self.cards[i];
         let len = self.len();
-        self.cards.copy_within(i + 1..len, i);
+        let c = self.cards[i];
+        // A short loop rather than `copy_within` (a call to `memmove` for a few bytes).
+        for j in i..len - 1 {
+            self.cards[j] = self.cards[j + 1];
+        }
         self.len -= 1;
         c
     }
-    /// Index of the highest card (a hit card first on equal values), if any.
+    /// Index of the highest card (a hit card first on equal values; the first held of equal
+    /// cards), if any.
+    #[inline(always)]
     pub fn best(&self) -> Option<usize> {
-        (0..self.len()).max_by_key(|&i| (self.cards[i], std::cmp::Reverse(i)))
+        let cards = self.cards();
+        let mut best = 0;
+        for i in 1..cards.len() {
+            if key(cards[i]) > key(cards[best]) {
+                best = i;
+            }
+        }
+        (!cards.is_empty()).then_some(best)
     }
-    /// Index of the lowest card (a plain card first on equal values), if any.
+    /// Index of the lowest card (a plain card first on equal values; the first held of equal
+    /// cards), if any.
+    #[inline(always)]
     pub fn worst(&self) -> Option<usize> {
-        (0..self.len()).min_by_key(|&i| (self.cards[i], i))
+        let cards = self.cards();
+        let mut worst = 0;
+        for i in 1..cards.len() {
+            if key(cards[i]) < key(cards[worst]) {
+                worst = i;
+            }
+        }
+        (!cards.is_empty()).then_some(worst)
     }
-    /// Index of the `k`-th highest card (0 = the best), if held.
+    /// Index of the `k`-th highest card (0 = the best; equal cards in the order held), if
+    /// held.
+    #[inline(always)]
     pub fn kth_best(&self, k: usize) -> Option<usize> {
         if k >= self.len() {
             return None;
         }
-        let mut idx = [0u8; MAX_HAND];
-        for (i, x) in idx.iter_mut().enumerate().take(self.len()) {
-            *x = i as u8;
+        if k == 0 {
+            return self.best();
         }
-        let idx = &mut idx[..self.len()];
-        idx.sort_by_key(|&i| (std::cmp::Reverse(self.cards[usize::from(i)]), i));
-        Some(usize::from(idx[k]))
+        self.kth_below_best(k)
     }
+    /// [`Hand::kth_best`] for `k` in `1..len`.
+    fn kth_below_best(&self, k: usize) -> Option<usize> {
+        // The card whose rank (cards above it, and equal cards held before it) is `k`.
+        let cards = self.cards();
+        (0..cards.len()).find(|&i| {
+            let ki = key(cards[i]);
+            let rank = cards
+                .iter()
+                .enumerate()
+                .filter(|&(j, &c)| key(c) > ki || (key(c) == ki && j < i))
+                .count();
+            rank == k
+        })
+    }
+}
+
+/// A card's place in the order of [`Card`] (value, then a hit card above a plain one) as one
+/// integer.
+#[inline]
+fn key(c: Card) -> i16 {
+    i16::from(c.value) * 2 + i16::from(c.hit)
 }
 
 /// `n choose k` in `u128` (`None` on overflow).

@@ -251,3 +251,43 @@ fn hand_best_worst_take() {
     assert_eq!(h.cards(), &[Card::hit(3), Card::plain(-2), Card::plain(3)]);
     assert_eq!(h.best(), Some(0));
 }
+
+/// The hand's picks against their definitions by sorting (the implementation before the
+/// cards duel was optimised): best and worst the first of equal cards, `kth_best` the order
+/// of (card descending, position), `take` keeping the order; over many random hands with
+/// repeated cards, hit and plain cards of equal value among them.
+#[test]
+fn hand_picks_match_their_sorted_definitions() {
+    let mut rng = stream(7, 0);
+    let pool = [
+        Card::plain(-3),
+        Card::hit(-3),
+        Card::plain(0),
+        Card::plain(2),
+        Card::hit(2),
+        Card::plain(5),
+    ];
+    for _ in 0..20_000 {
+        let n = 1 + crate::uniform_below(&mut rng, MAX_HAND as u64) as usize;
+        let cards: Vec<Card> = (0..n)
+            .map(|_| pool[crate::uniform_below(&mut rng, pool.len() as u64) as usize])
+            .collect();
+        let h = Hand::of(&cards);
+        let best = (0..n).max_by_key(|&i| (cards[i], std::cmp::Reverse(i)));
+        let worst = (0..n).min_by_key(|&i| (cards[i], i));
+        assert_eq!(h.best(), best, "{cards:?}");
+        assert_eq!(h.worst(), worst, "{cards:?}");
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(cards[i]), i));
+        for k in 0..=n {
+            assert_eq!(h.kth_best(k), order.get(k).copied(), "{cards:?} k {k}");
+        }
+        let i = crate::uniform_below(&mut rng, n as u64) as usize;
+        let mut taken = h;
+        let mut rest = cards.clone();
+        assert_eq!(taken.take(i), rest.remove(i));
+        assert_eq!(taken.cards(), &rest[..]);
+    }
+    assert_eq!(Hand::new().best(), None);
+    assert_eq!(Hand::new().worst(), None);
+}

@@ -184,7 +184,7 @@ fn draw_hand<R: Roller>(
             rs.hand.push(c);
         }
     }
-    rs.cap = cap(arms(m, s, side));
+    rs.cap = cap(*arms(m, s, side));
     s.fresh[side] = false;
 }
 

@@ -340,31 +340,26 @@ pub(super) fn discard_round(o: &CardsOptions, s: &mut State) {
 }
 
 /// The range a weapon fights at in melee: a ranged weapon has no reach.
+#[inline]
 pub(super) fn melee_range(a: Arm) -> i8 {
     if a.ranged { 0 } else { a.range }
 }
 
 /// Whether the side holds a ranged weapon in melee (he must change or drop it).
+#[inline]
 pub(super) fn ranged_in_melee(m: &Matchup, s: &State, side: usize) -> bool {
     !s.apart && s.kit[side] == KIT_MAIN && s.range >= 0 && m.f[side].main.ranged
 }
 
-/// The arms a side fights with now: [primary, off-hand].
-pub fn arms(m: &Matchup, s: &State, side: usize) -> [Option<Arm>; 2] {
-    let f = &m.f[side];
-    if s.range < 0 && s.kit[side] != KIT_DISARMED {
-        // §Hand to Hand Combat: wrestlers fight barehanded, whatever they hold.
-        return [Some(f.bare), None];
-    }
-    match s.kit[side] {
-        KIT_MAIN => [Some(f.main), f.off],
-        KIT_BACKUP => [f.backup, f.off],
-        KIT_BARE => [Some(f.bare), f.off],
-        _ => [None, None],
-    }
+/// The arms a side fights with now: [primary, off-hand] (folded per matchup:
+/// [`Matchup::arms_of`]).
+#[inline]
+pub fn arms<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m [Option<Arm>; 2] {
+    &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(s.range < 0)]
 }
 
 /// The longest weapon in the combat now (the Retreat limit).
+#[inline]
 pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
     (0..2)
         .flat_map(|side| arms(m, s, side))
@@ -376,9 +371,10 @@ pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
 }
 
 /// The side's reach: its longest weapon's range.
+#[inline]
 pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
     arms(m, s, side)
-        .into_iter()
+        .iter()
         .flatten()
         .filter(|a| !a.shield && !a.ranged)
         .map(|a| a.range)
@@ -387,6 +383,7 @@ pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
 }
 
 /// Cards in the side's hand this round (§Draw Hands, §Shields…, §Changing Weapons).
+#[inline]
 pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
     let f = &m.f[side];
     let skill = match s.kit[side] {
@@ -416,6 +413,7 @@ pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
 
 /// Most maneuvers a side may take this round: the weapon's maximum maneuvers, or with an
 /// off-hand item the higher of the two plus one (§Shields…).
+#[inline]
 pub fn cap(a: [Option<Arm>; 2]) -> u8 {
     match a {
         [Some(p), Some(o)] => p.mm.max(o.mm).saturating_add(1),
@@ -425,12 +423,14 @@ pub fn cap(a: [Option<Arm>; 2]) -> u8 {
 }
 
 /// Whether arm `a` can attack at `range` (§Range: only at its own range).
+#[inline]
 pub fn can_attack(o: &CardsOptions, a: Arm, range: i8) -> bool {
     !a.shield && !a.ranged && (!o.range_model || a.range == range || (a.bare && range < 0))
 }
 
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
 /// longer weapon; G15; shields block at any range).
+#[inline]
 pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> bool {
     if own.ranged {
         return false;
@@ -445,6 +445,7 @@ pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> 
 
 /// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
 /// afforded the same advantage", §Complex Maneuvers Lunge).
+#[inline]
 fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man: Man) -> bool {
     can_parry(o, own, theirs, range)
         || (matches!(man, Man::Lunge | Man::Tackle) && own.range + 1 == range)
@@ -453,6 +454,7 @@ fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man:
 /// The part of a maneuver's difficulty that depends on the fighters or the range: the
 /// hand-to-hand Block and Block Grab by might (§Striking Maneuvers; E8: "strength" is might),
 /// a Tackle at range 1 or in a charge −2. `att` holds the initiative.
+#[inline]
 fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
     let stronger = m.f[1 - att].might > m.f[att].might;
     match man {
@@ -466,6 +468,7 @@ fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i3
 }
 
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
+#[inline]
 pub(super) fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
     let f = &m.f[side];
     let force = match (man, arm) {
@@ -475,6 +478,7 @@ pub(super) fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 
     f.finesse + f.armor_mod + force
 }
 
+#[inline(always)]
 fn pick<R: Roller>(h: &Hand, best: bool, random: bool, r: &mut R) -> usize {
     if random {
         return (r.roll(h.len() as u32) - 1) as usize;
@@ -487,6 +491,7 @@ fn pick<R: Roller>(h: &Hand, best: bool, random: bool, r: &mut R) -> usize {
 }
 
 /// The attacker's next declaration under his tactics, or `None` to stop (digest §6.2).
+#[inline(always)]
 pub fn declare<R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
@@ -578,7 +583,7 @@ pub fn declare<R: Roller>(
             } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
-                let shield = arms(m, s, def).into_iter().flatten().any(|x| x.shield);
+                let shield = arms(m, s, def).iter().flatten().any(|x| x.shield);
                 rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
             } {
                 Man::AttackNoStep
@@ -626,6 +631,7 @@ pub fn declare<R: Roller>(
 
 /// The attacker's card under his policy, never one of his `reserve` highest cards (while he
 /// holds more than those).
+#[inline(always)]
 fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &mut R) -> usize {
     let n = c.hand.len();
     let reserve = if n > reserve { reserve } else { 0 };
@@ -638,6 +644,7 @@ fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &
 }
 
 /// Takes card `idx` from `side`'s hand for maneuver `man` with arm `arm`, counting it.
+#[inline(always)]
 fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> Decl {
     let c = &mut rs[side];
     let card = c.hand.take(idx);
@@ -660,6 +667,7 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
 
 /// The defender's answer to `a` under his tactics, or `None` (an empty register).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn answer<R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
@@ -768,6 +776,7 @@ pub fn answer<R: Roller>(
 }
 
 /// Whether `side` draws again on its played hit card, given whether it is losing.
+#[inline]
 pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
     o.hit_rule == HitRule::DrawAdd
         && last.hit
@@ -781,6 +790,7 @@ pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, 
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(super) fn hit_loop<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
@@ -809,6 +819,7 @@ pub(super) fn hit_loop<R: Roller, T: Tally>(
 /// Resolves one register: reveal, hits (attacker first), totals, effects. Returns what the
 /// register came to and, if the duel ended, how.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn resolve<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
@@ -1010,12 +1021,14 @@ pub fn resolve<R: Roller, T: Tally>(
 
 /// Moves the range by `d` (§Range steps), never below close range, and not at all at
 /// wrestling range (only Escape leaves it).
+#[inline]
 fn shift(s: &mut State, d: i8) {
     if s.range >= 0 {
         s.range = (s.range + d).max(0);
     }
 }
 
+#[inline]
 pub(super) fn side(i: usize) -> crate::Side {
     if i == 0 { crate::Side::A } else { crate::Side::B }
 }
@@ -1039,6 +1052,7 @@ pub(super) fn change(m: &Matchup, s: &mut State, rs: &mut [SideRound; 2], side: 
 /// that includes a step back … then the range is increased by one" (by `no_step_back_delta`,
 /// errata E1). Parries, blocks and Parry/Seize step back (a no-step parry moves the range by
 /// itself); an empty register, a dodge or a weapon change do not.
+#[inline]
 fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     o.unopposed_attack_closes_range
         && matches!(a.man, Man::Attack | Man::ShieldBash)
@@ -1047,6 +1061,7 @@ fn attack_moves_range(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
 
 /// Whether a defence includes a step back (§Range: "normal parries and blocks are considered
 /// to take a step back, even if the maneuver fails").
+#[inline]
 fn steps_back(o: &CardsOptions, d: Man) -> bool {
     matches!(
         d,
@@ -1056,6 +1071,7 @@ fn steps_back(o: &CardsOptions, d: Man) -> bool {
 
 /// Whether the register's announced maneuvers moved the range, so the tactics see the new
 /// range from the next register on.
+#[inline]
 pub(super) fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> bool {
     immediate(a, d)
         || attack_moves_range(o, a, d)
@@ -1066,6 +1082,7 @@ pub(super) fn range_announced(o: &CardsOptions, a: &Decl, d: Option<&Decl>) -> b
 /// no-step parry against an attack counts too: it is announced, and its range change is what
 /// the attacker answers next register (the seed's Devon example: "The noble doesn't step back
 /// while parrying, reducing the range to 0. During the second register Devon changes weapons").
+#[inline]
 pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
     matches!(
         a.man,
@@ -1285,7 +1302,7 @@ impl crate::Duel<Cards> for State {
                     rs[side].hand.push(c);
                 }
             }
-            rs[side].cap = if charge { 1 } else { cap(arms(m, s, side)) };
+            rs[side].cap = if charge { 1 } else { cap(*arms(m, s, side)) };
         }
         s.fresh = [false; 2];
         let end = registers(o, m, s, &mut rs, charger, r, tally);
@@ -1307,6 +1324,7 @@ pub enum Apart {
 }
 
 /// Whether the attacker hesitates now under his tactics (§Hesitating).
+#[inline]
 fn hesitates(
     o: &CardsOptions,
     m: &Matchup,
@@ -1317,14 +1335,19 @@ fn hesitates(
 ) -> bool {
     let t = &m.f[att].tactics;
     let c = &rs[att];
-    if c.done || c.hand.is_empty() || s.kit[att] == KIT_DISARMED || ranged_in_melee(m, s, att) {
+    if t.hesitate == Hesitate::Never
+        || c.done
+        || c.hand.is_empty()
+        || s.kit[att] == KIT_DISARMED
+        || ranged_in_melee(m, s, att)
+    {
         return false;
     }
     let a = arms(m, s, att);
     match t.hesitate {
         Hesitate::Never => false,
         Hesitate::OutOfReach => {
-            o.range_model && !a.into_iter().flatten().any(|x| can_attack(o, x, decl_range))
+            o.range_model && !a.iter().flatten().any(|&x| can_attack(o, x, decl_range))
         }
         Hesitate::WeakHand => c.hand.best().is_some_and(|i| {
             i32::from(c.hand.cards()[i].value) + mods(m, att, a[0], Man::Attack) < t.hesitate_below
@@ -1333,6 +1356,7 @@ fn hesitates(
 }
 
 /// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers).
+#[inline(always)]
 fn registers<R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,

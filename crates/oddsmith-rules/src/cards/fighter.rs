@@ -122,6 +122,35 @@ pub struct Matchup {
     pub distance: i8,
     /// The side that is a band (`count` > 1), if any.
     pub band: Option<usize>,
+    /// What each side fights with, folded once from `f` (see [`Matchup::arms_of`]):
+    /// `kits[side][kit + 4 × wrestling]` = [primary, off-hand], read by
+    /// [`super::duel::arms`].
+    pub kits: [[[Option<Arm>; 2]; 8]; 2],
+}
+
+impl Matchup {
+    /// The arms fighter `f` fights with under kit `kit` (`duel::KIT_*`), at wrestling range or
+    /// not: [primary, off-hand] (§Hand to Hand Combat: wrestlers fight barehanded, whatever
+    /// they hold, unless disarmed).
+    pub fn arms_of(f: &Fighter, kit: u8, wrestling: bool) -> [Option<Arm>; 2] {
+        use super::duel::{KIT_BACKUP, KIT_BARE, KIT_DISARMED, KIT_MAIN};
+        if wrestling && kit != KIT_DISARMED {
+            return [Some(f.bare), None];
+        }
+        match kit {
+            KIT_MAIN => [Some(f.main), f.off],
+            KIT_BACKUP => [f.backup, f.off],
+            KIT_BARE => [Some(f.bare), f.off],
+            _ => [None, None],
+        }
+    }
+
+    /// [`Matchup::kits`] for fighters `f`.
+    fn kits(f: &[Fighter; 2]) -> [[[Option<Arm>; 2]; 8]; 2] {
+        std::array::from_fn(|side| {
+            std::array::from_fn(|i| Matchup::arms_of(&f[side], (i % 4) as u8, i >= 4))
+        })
+    }
 }
 
 /// The most yards a melee weapon reaches (§Range: "the weapon's approximate length").
@@ -320,6 +349,7 @@ impl crate::Pair<Cards> for Matchup {
             ));
         }
         Ok(Matchup {
+            kits: Matchup::kits(&f),
             f,
             deck: decks,
             start_range,

@@ -290,7 +290,7 @@ fn off_hand_example() {
     );
     let s = r.start(&m);
     assert_eq!(duel::hand_size(&m, &s, 0), 4);
-    assert_eq!(duel::cap(duel::arms(&m, &s, 0)), 4);
+    assert_eq!(duel::cap(*duel::arms(&m, &s, 0)), 4);
     // Attacking with four cards: two with the axe, then the poinard.
     let mut rng = stream(5, 0);
     let mut dice = RngRoller::new(&mut rng);

@@ -9,7 +9,9 @@ use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_sim::{RunConfig, run_duels};
 
-/// Duels per engine iteration (cards: fewer, its duel is slower).
+/// Duels per engine iteration: 100 chunks of `oddsmith_sim::CHUNK_TRIALS`, so that two
+/// threads share them evenly (cards ran 100,000, 10 chunks, until 2026-11-27: a 6/4 split
+/// left a thread idle for a tenth of the run).
 const TRIALS: u64 = 1_000_000;
 
 fn bench<R: Ruleset>(c: &mut Criterion, group: &str, trials: u64, (rules, m): &(R, R::Matchup)) {
@@ -59,7 +61,7 @@ fn openrpg(c: &mut Criterion) {
 }
 
 fn cards(c: &mut Criterion) {
-    bench(c, "cards_reference", 100_000, &cards_reference());
+    bench(c, "cards_reference", TRIALS, &cards_reference());
 }
 
 criterion_group!(benches, draft, gamecraft, d20, openrpg, cards);

@@ -26,7 +26,8 @@ pub use contract::{Build, Check, Compile, Duel, HoldsOptions, Pair, Rules, Rules
 pub use error::RulesError;
 pub use info::{Documented, FieldDoc, RulesetInfo};
 pub use outcome::{
-    DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Side, Tally, Winner,
+    DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side, Tally,
+    Winner,
 };
 pub use registry::{RULESET_IDS, RulesetVisitor, visit};
 pub use roller::{Outcomes, RngRoller, Roller};
@@ -181,15 +182,9 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     /// keep a duel's setup and the generator's state across duels (Draft's engaged fast path);
     /// the Monte Carlo engine runs its chunks through it.
     #[inline]
-    fn duels<R: Roller>(
-        &self,
-        m: &Self::Matchup,
-        roller: &mut R,
-        n: u64,
-        mut record: impl FnMut(&DuelOutcome),
-    ) {
+    fn duels<R: Roller>(&self, m: &Self::Matchup, roller: &mut R, n: u64, mut record: impl Record) {
         for _ in 0..n {
-            record(&self.duel(m, roller));
+            record.record(&self.duel(m, roller));
         }
     }
     /// Solves the duel exactly ([`solver::solve`] from [`Ruleset::start`]); `None` where the

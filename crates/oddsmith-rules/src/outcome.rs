@@ -118,6 +118,24 @@ pub struct DuelOutcome {
     pub counters: [u32; MAX_COUNTERS],
 }
 
+/// Where a batch of duels ([`Ruleset::duels`](crate::Ruleset::duels)) hands each outcome: the
+/// Monte Carlo engine's accumulators, or any closure taking `&DuelOutcome`.
+///
+/// A trait rather than a closure so that the engine's accumulator is always inlined into the
+/// ruleset's duel loop: a closure is inlined at the compiler's discretion, and in some builds
+/// it was not (a call and an outcome written to memory a duel).
+pub trait Record {
+    /// Takes the outcome of one duel.
+    fn record(&mut self, o: &DuelOutcome);
+}
+
+impl<F: FnMut(&DuelOutcome)> Record for F {
+    #[inline(always)]
+    fn record(&mut self, o: &DuelOutcome) {
+        self(o)
+    }
+}
+
 impl DuelOutcome {
     /// An outcome with no events yet, for rulesets to fill in.
     pub fn empty() -> Self {

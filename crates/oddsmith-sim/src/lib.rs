@@ -263,7 +263,7 @@ pub fn run_duels<R: Ruleset>(
         |mut s, n| {
             let mut acc = DuelStats::default();
             let mut roller = RngRoller::new(&mut s);
-            rules.duels(m, &mut roller, n, |o| acc.record(o));
+            rules.duels(m, &mut roller, n, &mut acc);
             acc
         },
         DuelStats::merge,

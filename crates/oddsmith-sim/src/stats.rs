@@ -1,6 +1,6 @@
 //! Mergeable per-run accumulators. Memory does not grow with the number of trials.
 
-use oddsmith_rules::{DuelOutcome, Ending, MAX_COUNTERS, Winner};
+use oddsmith_rules::{DuelOutcome, Ending, MAX_COUNTERS, Record, Winner};
 use oddsmith_stats::{IntHistogram, OutcomeCounts, Proportion};
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +80,14 @@ impl DuelStats {
     }
 }
 
+/// The engine's accumulator as the place a ruleset's batch of duels hands its outcomes.
+impl Record for &mut DuelStats {
+    #[inline(always)]
+    fn record(&mut self, d: &DuelOutcome) {
+        DuelStats::record(self, d)
+    }
+}
+
 /// Everything gathered over many rolls of one check.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CheckStats {
@@ -150,7 +158,10 @@ mod tests {
         s.record(&outcome(Winner::B, Ending::Incapacitated, 3));
         s.record(&outcome(Winner::B, Ending::Incapacitated, 1));
         s.record(&outcome(Winner::Draw, Ending::RoundCap, 9));
-        assert_eq!((s.outcomes.a_wins, s.outcomes.b_wins, s.outcomes.draws), (1, 2, 1));
+        assert_eq!(
+            (s.outcomes.a_wins, s.outcomes.b_wins, s.outcomes.draws),
+            (1, 2, 1)
+        );
         assert_eq!(s.endings, [2, 1, 0, 1, 0, 0]);
         assert_eq!(s.wins_by_ending, [[0, 1, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]]);
         assert_eq!(s.rounds.total(), 4);

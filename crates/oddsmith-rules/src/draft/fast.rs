@@ -16,7 +16,7 @@ use super::fighter::{DefenceHand, Hot, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{ChangingMind, DraftOptions};
 use super::spec::Policy;
 use crate::outcome::PER_SIDE;
-use crate::{DuelOutcome, Ending, Roller, Winner};
+use crate::{DuelOutcome, Ending, Record, Roller, Winner};
 
 /// Everything the engaged fast path reads, folded once per matchup from the matchup and the
 /// options (built only where the fast path applies: [`Hot::fast`](super::fighter::Hot::fast)).
@@ -454,16 +454,16 @@ pub fn engaged_duels<R: Roller>(
     e: &Engaged,
     roller: &mut R,
     n: u64,
-    mut record: impl FnMut(&DuelOutcome),
+    mut record: impl Record,
 ) {
     let mut local = roller.local();
     if e.single {
         for _ in 0..n {
-            record(&play::<_, true>(m, e, &mut local));
+            record.record(&play::<_, true>(m, e, &mut local));
         }
     } else {
         for _ in 0..n {
-            record(&play::<_, false>(m, e, &mut local));
+            record.record(&play::<_, false>(m, e, &mut local));
         }
     }
 }

@@ -77,13 +77,13 @@ impl Ruleset for Draft {
         m: &Matchup,
         roller: &mut R,
         n: u64,
-        mut record: impl FnMut(&crate::DuelOutcome),
+        mut record: impl crate::Record,
     ) {
         if let Some(e) = &m.hot.fast {
             fast::engaged_duels(m, e, roller, n, record);
         } else {
             for _ in 0..n {
-                record(&crate::solver::duel(self, m, roller));
+                record.record(&crate::solver::duel(self, m, roller));
             }
         }
     }

@@ -70,11 +70,11 @@ impl Ruleset for OpenRpg {
         m: &Matchup,
         roller: &mut R,
         n: u64,
-        mut record: impl FnMut(&crate::DuelOutcome),
+        mut record: impl crate::Record,
     ) {
         let mut r = roller.local();
         for _ in 0..n {
-            record(&crate::solver::duel(self, m, &mut r));
+            record.record(&crate::solver::duel(self, m, &mut r));
         }
     }
 

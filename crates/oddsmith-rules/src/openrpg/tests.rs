@@ -1159,7 +1159,7 @@ fn batches_play_the_duels_of_one_duel_after_another() {
             for b in &c {
                 let m = g.matchup(a, b).unwrap();
                 got.clear();
-                g.duels(&m, &mut RngRoller::new(&mut batched), 2_500, |o| got.push(*o));
+                g.duels(&m, &mut RngRoller::new(&mut batched), 2_500, |o: &crate::DuelOutcome| got.push(*o));
                 for (k, got) in got.iter().enumerate() {
                     let want = g.duel(&m, &mut RngRoller::new(&mut single));
                     assert_eq!(*got, want, "duel {k}");

@@ -22,7 +22,7 @@ fn same_duels(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, see
     // the duels) give the same duels in the same order and leave the stream where the shared
     // duel leaves it.
     let mut batch = Vec::with_capacity(10_000);
-    d.duels(&m, &mut RngRoller::new(&mut fast), 10_000, |o| batch.push(*o));
+    d.duels(&m, &mut RngRoller::new(&mut fast), 10_000, |o: &crate::DuelOutcome| batch.push(*o));
     for (i, got) in batch.iter().enumerate() {
         let want = crate::solver::duel(&d, &m, &mut RngRoller::new(&mut shared));
         assert_eq!(*got, want, "batched duel {i} of seed {seed}");

@@ -710,6 +710,25 @@ fn turn_tables_match_the_dice_within_4_sigma() {
     }
 }
 
+/// Every pairing of [`policy_fighters`] under both texts, with the ruleset it was built by.
+fn policy_matchups() -> Vec<(OpenRpg, Matchup)> {
+    let fighters = policy_fighters();
+    let mut v = Vec::new();
+    for o in [OpenRpgOptions::default(), legacy()] {
+        let g = OpenRpg::new(o).unwrap();
+        let c: Vec<_> = fighters
+            .iter()
+            .map(|f| g.compile("f", f).unwrap())
+            .collect();
+        for a in &c {
+            for b in &c {
+                v.push((g.clone(), g.matchup(a, b).unwrap()));
+            }
+        }
+    }
+    v
+}
+
 fn policy_fighters() -> Vec<FighterSpec> {
     let mut v = Vec::new();
     for t in [
@@ -1082,34 +1101,23 @@ fn sampling_by_thresholds_finds_the_float_search_index() {
         vec![1.0],
         vec![0.3, 0.3, 0.3, 1.0 + 1e-15],
     ];
-    let fighters = policy_fighters();
-    for o in [OpenRpgOptions::default(), legacy()] {
-        let g = OpenRpg::new(o).unwrap();
-        let c: Vec<_> = fighters
-            .iter()
-            .map(|f| g.compile("f", f).unwrap())
-            .collect();
-        for a in &c {
-            for b in &c {
-                let m = g.matchup(a, b).unwrap();
-                sums.push(vec![m.first[0], 1.0]);
-                for t in m.turns.iter().flatten().flatten() {
-                    // The sums as `Table::new` adds them.
-                    let mut acc = 0.0;
-                    sums.push(
-                        t.probs
-                            .iter()
-                            .map(|p| {
-                                acc += p;
-                                acc
-                            })
-                            .collect(),
-                    );
-                    let (want, got) = (&sums[sums.len() - 1], &t.cum);
-                    for k in want.iter().flat_map(|&c| near(c)) {
-                        assert_eq!(got.find(k).min(want.len() - 1), float_pick(want, k));
-                    }
-                }
+    for (_, m) in policy_matchups() {
+        sums.push(vec![m.first[0], 1.0]);
+        for t in m.turns.iter().flatten().flatten() {
+            // The sums as `Table::new` adds them.
+            let mut acc = 0.0;
+            sums.push(
+                t.probs
+                    .iter()
+                    .map(|p| {
+                        acc += p;
+                        acc
+                    })
+                    .collect(),
+            );
+            let (want, got) = (&sums[sums.len() - 1], &t.cum);
+            for k in want.iter().flat_map(|&c| near(c)) {
+                assert_eq!(got.find(k).min(want.len() - 1), float_pick(want, k));
             }
         }
     }
@@ -1177,35 +1185,24 @@ fn batches_play_the_duels_of_one_duel_after_another() {
 /// is `order`'s, it acts iff `can_act` says so, and the defender's readiness is the matchup's.
 #[test]
 fn turn_slots_follow_order_and_the_ambush_rules() {
-    let fighters = policy_fighters();
     let mut checked = 0;
-    for o in [OpenRpgOptions::default(), legacy()] {
-        let g = OpenRpg::new(o).unwrap();
-        let c: Vec<_> = fighters
-            .iter()
-            .map(|f| g.compile("f", f).unwrap())
-            .collect();
-        for a in &c {
-            for b in &c {
-                let m = g.matchup(a, b).unwrap();
-                for round in 1..=5u32 {
-                    for first in 1..=2u8 {
-                        let mut s = g.start(&m);
-                        (s.round, s.first) = (round, first);
-                        let order = duel::order(&m, &s);
-                        for (turn, &x) in order.iter().enumerate() {
-                            let slot = m.slots[round.min(3) as usize - 1][usize::from(first - 1)][turn];
-                            let y = 1 - x;
-                            assert_eq!(usize::from(slot.x), x);
-                            assert_eq!(slot.acts, duel::can_act(&m, x, round));
-                            assert_eq!(slot.flat_footed, m.state[y] == Readiness::FlatFooted);
-                            assert_eq!(
-                                slot.off_guard,
-                                m.state[y] == Readiness::CaughtOffGuard && round == 1
-                            );
-                            checked += 1;
-                        }
-                    }
+    for (g, m) in policy_matchups() {
+        for round in 1..=5u32 {
+            for first in 1..=2u8 {
+                let mut s = g.start(&m);
+                (s.round, s.first) = (round, first);
+                let order = duel::order(&m, &s);
+                for (turn, &x) in order.iter().enumerate() {
+                    let slot = m.slots[round.min(3) as usize - 1][usize::from(first - 1)][turn];
+                    let y = 1 - x;
+                    assert_eq!(usize::from(slot.x), x);
+                    assert_eq!(slot.acts, duel::can_act(&m, x, round));
+                    assert_eq!(slot.flat_footed, m.state[y] == Readiness::FlatFooted);
+                    assert_eq!(
+                        slot.off_guard,
+                        m.state[y] == Readiness::CaughtOffGuard && round == 1
+                    );
+                    checked += 1;
                 }
             }
         }

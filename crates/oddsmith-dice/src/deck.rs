@@ -315,6 +315,7 @@ impl Hand {
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Card {
         let len = self.len();
+        assert!(i < len, "card {i} of a hand of {len}");
         let c = self.cards[i];
         // A short loop rather than `copy_within` (a call to `memmove` for a few bytes).
         for j in i..len - 1 {

@@ -119,7 +119,8 @@ pub struct DuelOutcome {
 }
 
 /// Where a batch of duels ([`Ruleset::duels`](crate::Ruleset::duels)) hands each outcome: the
-/// Monte Carlo engine's accumulators, or any closure taking `&DuelOutcome`.
+/// Monte Carlo engine's accumulators, or any closure taking `&DuelOutcome` (with the type
+/// written, `|o: &DuelOutcome| …`: through the trait it is not inferred).
 ///
 /// A trait rather than a closure so that the engine's accumulator is always inlined into the
 /// ruleset's duel loop: a closure is inlined at the compiler's discretion, and in some builds

@@ -291,3 +291,11 @@ fn hand_picks_match_their_sorted_definitions() {
     assert_eq!(Hand::new().best(), None);
     assert_eq!(Hand::new().worst(), None);
 }
+
+/// Taking a card the hand does not hold is a bug in the caller, not a stale card.
+#[test]
+#[should_panic(expected = "card 2 of a hand of 2")]
+fn taking_past_the_hand_panics() {
+    let mut h = Hand::of(&[Card::plain(1), Card::plain(2)]);
+    h.take(2);
+}

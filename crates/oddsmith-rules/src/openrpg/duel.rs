@@ -95,6 +95,42 @@ pub(super) struct Forced {
     pub(super) p: f64,
 }
 
+/// One way a step from a state can begin (see [`choices`]).
+pub(super) struct Choice<'m> {
+    /// The state after [`begin`].
+    pub(super) s: State,
+    /// What the step does next.
+    pub(super) turn: Turn<'m>,
+    /// The choice made: its index, how many there were (0 when `begin` chose nothing) and
+    /// its probability (1 when it chose nothing).
+    pub(super) f: Forced,
+}
+
+impl Choice<'_> {
+    /// Whether no choice follows this one.
+    pub(super) fn last(&self) -> bool {
+        self.f.idx + 1 >= self.f.n
+    }
+}
+
+/// Every way a step from `s` can begin, in the order of the choice's index: [`begin`] with
+/// each choice forced in turn (the initiative d2 before round 1 is the only one; most steps
+/// have none and give one `Choice`). The exact solvers walk a state's successors with it.
+pub(super) fn choices(m: &Matchup, max_rounds: u32, s: State) -> impl Iterator<Item = Choice<'_>> {
+    // How many choices there are is known after the first; until then, at least one.
+    let (mut idx, mut n) = (0, 1);
+    std::iter::from_fn(move || {
+        if idx >= n {
+            return None;
+        }
+        let mut s2 = s;
+        let mut f = Forced { idx, n: 0, p: 1.0 };
+        let turn = begin(m, max_rounds, &mut s2, &mut f);
+        (idx, n) = (idx + 1, f.n);
+        Some(Choice { s: s2, turn, f })
+    })
+}
+
 impl Pick for Forced {
     fn pick(&mut self, probs: &[f64], _cum: &Cumulative) -> usize {
         self.n = probs.len();
@@ -358,11 +394,7 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
             if crate::solver::stop_requested() {
                 return None;
             }
-            let mut idx = 0;
-            loop {
-                let mut s2 = s;
-                let mut f = Forced { idx, n: 0, p: 1.0 };
-                let turn = begin(m, max_rounds, &mut s2, &mut f);
+            for Choice { s: s2, turn, f } in choices(m, max_rounds, s) {
                 let q = ps * f.p;
                 let mut emit = |s3: State, st: Step, q: f64| match st {
                     Step::Continue => next.add(&s3, q),
@@ -394,10 +426,6 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
                             emit(s2, Step::Over(w, Ending::Death), q * table.tail[n]);
                         }
                     }
-                }
-                idx += 1;
-                if idx >= f.n {
-                    break;
                 }
             }
         }

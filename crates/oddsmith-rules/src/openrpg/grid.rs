@@ -15,7 +15,7 @@
 
 use super::OpenRpg;
 use super::attack::TurnOutcome;
-use super::duel::{Forced, MAX_GRID, PRUNE_MASS, State, Turn, apply, begin, flags, unflag};
+use super::duel::{Choice, MAX_GRID, PRUNE_MASS, State, Turn, apply, choices, flags, unflag};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS};
 use crate::{ExactDuel, Ruleset, Step};
 
@@ -133,11 +133,7 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
             // Health is not read before the turn's outcome: a representative state.
             let s = unflag(src.flags, [i32::MAX; 2], round);
             let mut src = Some(src);
-            let mut idx = 0;
-            loop {
-                let mut s2 = s;
-                let mut f = Forced { idx, n: 0, p: 1.0 };
-                let turn = begin(m, max_rounds, &mut s2, &mut f);
+            for Choice { s: s2, turn, f } in choices(m, max_rounds, s) {
                 next_round = s2.round;
                 let g = src.as_ref().expect("a grid until it is moved");
                 match turn {
@@ -231,10 +227,6 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
                             }
                         }
                     }
-                }
-                idx += 1;
-                if idx >= f.n {
-                    break;
                 }
             }
             if let Some(mut g) = src {

@@ -21,7 +21,7 @@
 //! its pruning drops).
 
 use super::OpenRpg;
-use super::duel::{Forced, MAX_GRID, PRUNE_MASS, State, Turn, apply, begin, flags, unflag};
+use super::duel::{Choice, MAX_GRID, PRUNE_MASS, State, Turn, apply, choices, flags, unflag};
 use super::fighter::{Matchup, Table};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS};
 use crate::{ExactDuel, Ruleset, Step};
@@ -92,15 +92,12 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
             }
             // Health is not read before the turn's outcome: a representative state.
             let s = unflag(path.flags, [i32::MAX; 2], round);
-            let mut idx = 0;
-            loop {
-                let mut s2 = s;
-                let mut f = Forced { idx, n: 0, p: 1.0 };
-                let turn = begin(m, max_rounds, &mut s2, &mut f);
+            for c in choices(m, max_rounds, s) {
+                // The last choice takes the distributions, the others copy them.
+                let more = !c.last();
+                let Choice { s: s2, turn, f } = c;
                 next_round = s2.round;
                 let weight = path.weight * f.p;
-                // The last choice takes the distributions, the others copy them.
-                let more = idx + 1 < f.n;
                 let take = |path: &mut Path| {
                     if more {
                         path.hp.clone()
@@ -136,10 +133,6 @@ pub fn solve(rules: &OpenRpg, m: &Matchup) -> Option<ExactDuel> {
                             hp,
                         });
                     }
-                }
-                idx += 1;
-                if idx >= f.n {
-                    break;
                 }
             }
         }

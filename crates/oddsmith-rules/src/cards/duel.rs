@@ -13,7 +13,7 @@
 use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::Cards;
-use super::fighter::{Arm, Matchup};
+use super::fighter::{Arm, Fighter, Kit, Matchup};
 use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
 use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
 use crate::solver::Step;
@@ -351,64 +351,36 @@ pub(super) fn ranged_in_melee(m: &Matchup, s: &State, side: usize) -> bool {
     !s.apart && s.kit[side] == KIT_MAIN && s.range >= 0 && m.f[side].main.ranged
 }
 
+/// What a side's kit gives now (folded per matchup: [`Matchup::kits`]).
+#[inline(always)]
+pub fn kit<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m Kit {
+    &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(s.range < 0)]
+}
+
 /// The arms a side fights with now: [primary, off-hand] (folded per matchup:
 /// [`Matchup::arms_of`]).
-#[inline]
+#[inline(always)]
 pub fn arms<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m [Option<Arm>; 2] {
-    &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(s.range < 0)]
+    &kit(m, s, side).arms
 }
 
 /// The longest weapon in the combat now (the Retreat limit).
 #[inline]
 pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
-    (0..2)
-        .flat_map(|side| arms(m, s, side))
-        .flatten()
-        .filter(|a| !a.shield && !a.ranged)
-        .map(|a| a.range)
-        .max()
-        .unwrap_or(0)
+    reach(m, s, 0).max(reach(m, s, 1))
 }
 
-/// The side's reach: its longest weapon's range.
+/// The side's reach: its longest weapon's range ([`Matchup::reach_of`]).
 #[inline]
 pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
-    arms(m, s, side)
-        .iter()
-        .flatten()
-        .filter(|a| !a.shield && !a.ranged)
-        .map(|a| a.range)
-        .max()
-        .unwrap_or(0)
+    kit(m, s, side).reach
 }
 
-/// Cards in the side's hand this round (§Draw Hands, §Shields…, §Changing Weapons).
+/// Cards in the side's hand this round (§Draw Hands, §Shields…, §Changing Weapons; folded per
+/// matchup: [`Matchup::hand_of`]).
 #[inline]
 pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
-    let f = &m.f[side];
-    let skill = match s.kit[side] {
-        // Wrestling: the bare-hand skill (G23).
-        KIT_MAIN | KIT_BACKUP | KIT_BARE if s.range < 0 => f.brawling,
-        KIT_MAIN => match f.off {
-            Some(_) => f.main_skill.min(f.off_skill),
-            None => f.main_skill,
-        },
-        KIT_BACKUP => match f.off {
-            Some(_) => f.backup_skill.min(f.off_skill),
-            None => f.backup_skill,
-        },
-        KIT_BARE => match f.off {
-            Some(_) => f.brawling.min(f.off_skill),
-            None => f.brawling,
-        },
-        _ => 1,
-    };
-    let skill = if s.fresh[side] {
-        skill.min(f.fast_draw)
-    } else {
-        skill
-    };
-    usize::from(skill.max(1)).min(oddsmith_dice::deck::MAX_HAND)
+    usize::from(kit(m, s, side).hand[usize::from(s.fresh[side])])
 }
 
 /// Most maneuvers a side may take this round: the weapon's maximum maneuvers, or with an
@@ -583,7 +555,7 @@ pub fn declare<R: Roller>(
             } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
-                let shield = arms(m, s, def).iter().flatten().any(|x| x.shield);
+                let shield = kit(m, s, def).shield;
                 rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
             } {
                 Man::AttackNoStep
@@ -1209,39 +1181,52 @@ fn surprise<R: Roller, T: Tally>(
     end
 }
 
+/// The state before round 1 of fighters `f` with their fresh decks `deck`, engaged at
+/// `start_range` or apart at `distance` (> 0), `band` the side that is a band.
+pub(super) fn initial(
+    o: &CardsOptions,
+    f: &[Fighter; 2],
+    deck: [Deck; 2],
+    start_range: i8,
+    distance: i8,
+    band: Option<usize>,
+) -> State {
+    let decks = match o.deck_owner {
+        DeckOwner::PerFighter => deck,
+        DeckOwner::Shared => [deck[0], deck[0]],
+    };
+    let member = |side: usize| Member {
+        hp: f[side].hp as i16,
+        range: start_range,
+        init: 2,
+        kit: KIT_MAIN,
+        fresh: false,
+        deck: decks[side],
+    };
+    let band = band.unwrap_or(1);
+    let count = usize::from(f[band].count).min(MAX_BAND);
+    State {
+        round: 0,
+        hp: [f[0].hp as i16, f[1].hp as i16],
+        range: if distance > 0 { distance } else { start_range },
+        init: 2,
+        kit: [KIT_MAIN; 2],
+        fresh: [false; 2],
+        decks,
+        apart: distance > 0,
+        aim: [AimRow::default(); 2],
+        reload: [0; 2],
+        more: [member(band); MAX_BAND - 1],
+        // Members beyond the band's count never fight.
+        out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
+    }
+}
+
 impl crate::Duel<Cards> for State {
-    /// The state before round 1.
-    fn start(rules: &Cards, m: &Matchup) -> State {
-        let o = rules.options();
-        let decks = match o.deck_owner {
-            DeckOwner::PerFighter => m.deck,
-            DeckOwner::Shared => [m.deck[0], m.deck[0]],
-        };
-        let member = |side: usize| Member {
-            hp: m.f[side].hp as i16,
-            range: m.start_range,
-            init: 2,
-            kit: KIT_MAIN,
-            fresh: false,
-            deck: decks[side],
-        };
-        let band = m.band.unwrap_or(1);
-        let count = usize::from(m.f[band].count).min(MAX_BAND);
-        State {
-            round: 0,
-            hp: [m.f[0].hp as i16, m.f[1].hp as i16],
-            range: if m.distance > 0 { m.distance } else { m.start_range },
-            init: 2,
-            kit: [KIT_MAIN; 2],
-            fresh: [false; 2],
-            decks,
-            apart: m.distance > 0,
-            aim: [AimRow::default(); 2],
-            reload: [0; 2],
-            more: [member(band); MAX_BAND - 1],
-            // Members beyond the band's count never fight.
-            out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
-        }
+    /// The state before round 1 (built once per matchup: [`initial`]).
+    #[inline]
+    fn start(_rules: &Cards, m: &Matchup) -> State {
+        m.initial
     }
 
     /// One round (see the module doc).
@@ -1302,7 +1287,7 @@ impl crate::Duel<Cards> for State {
                     rs[side].hand.push(c);
                 }
             }
-            rs[side].cap = if charge { 1 } else { cap(*arms(m, s, side)) };
+            rs[side].cap = if charge { 1 } else { kit(m, s, side).cap };
         }
         s.fresh = [false; 2];
         let end = registers(o, m, s, &mut rs, charger, r, tally);

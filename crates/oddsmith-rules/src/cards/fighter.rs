@@ -122,10 +122,28 @@ pub struct Matchup {
     pub distance: i8,
     /// The side that is a band (`count` > 1), if any.
     pub band: Option<usize>,
-    /// What each side fights with, folded once from `f` (see [`Matchup::arms_of`]):
-    /// `kits[side][kit + 4 × wrestling]` = [primary, off-hand], read by
-    /// [`super::duel::arms`].
-    pub kits: [[[Option<Arm>; 2]; 8]; 2],
+    /// What each side fights with, folded once from `f` (see [`Kit`]):
+    /// `kits[side][kit + 4 × wrestling]`, read by [`super::duel::arms`] and friends.
+    pub kits: [[Kit; 8]; 2],
+    /// The state before round 1, built once ([`super::duel::initial`]) and copied by `start`.
+    pub initial: super::duel::State,
+}
+
+/// What a side's kit (`duel::KIT_*`) gives at wrestling range or not, folded once per matchup
+/// from the fighter by the duel's own rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kit {
+    /// [primary, off-hand] ([`Matchup::arms_of`]).
+    pub arms: [Option<Arm>; 2],
+    /// Cards in hand: [after a round of the same weapon, the round after drawing it]
+    /// ([`Matchup::hand_of`]).
+    pub hand: [u8; 2],
+    /// Most maneuvers a round ([`super::duel::cap`]).
+    pub cap: u8,
+    /// Reach: the longest melee weapon's range, 0 without one ([`Matchup::reach_of`]).
+    pub reach: i8,
+    /// An arm is a shield.
+    pub shield: bool,
 }
 
 impl Matchup {
@@ -145,10 +163,56 @@ impl Matchup {
         }
     }
 
+    /// Cards in fighter `f`'s hand under kit `kit` (§Draw Hands, §Shields…, §Changing
+    /// Weapons), at wrestling range or not, the round after drawing the weapon (`fresh`) or not.
+    pub fn hand_of(f: &Fighter, kit: u8, wrestling: bool, fresh: bool) -> u8 {
+        use super::duel::{KIT_BACKUP, KIT_BARE, KIT_MAIN};
+        let skill = match kit {
+            // Wrestling: the bare-hand skill (G23).
+            KIT_MAIN | KIT_BACKUP | KIT_BARE if wrestling => f.brawling,
+            KIT_MAIN => match f.off {
+                Some(_) => f.main_skill.min(f.off_skill),
+                None => f.main_skill,
+            },
+            KIT_BACKUP => match f.off {
+                Some(_) => f.backup_skill.min(f.off_skill),
+                None => f.backup_skill,
+            },
+            KIT_BARE => match f.off {
+                Some(_) => f.brawling.min(f.off_skill),
+                None => f.brawling,
+            },
+            _ => 1,
+        };
+        let skill = if fresh { skill.min(f.fast_draw) } else { skill };
+        skill.max(1).min(oddsmith_dice::deck::MAX_HAND as u8)
+    }
+
+    /// A side's reach with arms `a`: its longest melee weapon's range (shields and ranged
+    /// weapons reach nothing), 0 without one.
+    pub fn reach_of(a: &[Option<Arm>; 2]) -> i8 {
+        a.iter()
+            .flatten()
+            .filter(|a| !a.shield && !a.ranged)
+            .map(|a| a.range)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// [`Matchup::kits`] for fighters `f`.
-    fn kits(f: &[Fighter; 2]) -> [[[Option<Arm>; 2]; 8]; 2] {
+    fn kits(f: &[Fighter; 2]) -> [[Kit; 8]; 2] {
         std::array::from_fn(|side| {
-            std::array::from_fn(|i| Matchup::arms_of(&f[side], (i % 4) as u8, i >= 4))
+            std::array::from_fn(|i| {
+                let (kit, wrestling) = ((i % 4) as u8, i >= 4);
+                let arms = Matchup::arms_of(&f[side], kit, wrestling);
+                Kit {
+                    arms,
+                    hand: [false, true].map(|fresh| Matchup::hand_of(&f[side], kit, wrestling, fresh)),
+                    cap: super::duel::cap(arms),
+                    reach: Matchup::reach_of(&arms),
+                    shield: arms.iter().flatten().any(|x| x.shield),
+                }
+            })
         })
     }
 }
@@ -348,6 +412,7 @@ impl crate::Pair<Cards> for Matchup {
                 "a band fights in melee: set the option distance to 0 (ranged rounds are one against one)",
             ));
         }
+        let initial = super::duel::initial(o, &f, decks, start_range, distance, band);
         Ok(Matchup {
             kits: Matchup::kits(&f),
             f,
@@ -355,6 +420,7 @@ impl crate::Pair<Cards> for Matchup {
             start_range,
             distance,
             band,
+            initial,
         })
     }
 }

@@ -364,12 +364,6 @@ pub fn arms<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m [Option<Arm>; 2] 
     &kit(m, s, side).arms
 }
 
-/// The longest weapon in the combat now (the Retreat limit).
-#[inline]
-pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
-    reach(m, s, 0).max(reach(m, s, 1))
-}
-
 /// The side's reach: its longest weapon's range ([`Matchup::reach_of`]).
 #[inline]
 pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
@@ -418,8 +412,8 @@ pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> 
 /// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
 /// afforded the same advantage", §Complex Maneuvers Lunge).
 #[inline]
-fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man: Man) -> bool {
-    can_parry(o, own, theirs, range)
+fn can_parry_vs(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>, range: i8, man: Man) -> bool {
+    can_parry(o, *own, theirs.copied(), range)
         || (matches!(man, Man::Lunge | Man::Tackle) && own.range + 1 == range)
 }
 
@@ -441,7 +435,7 @@ fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i3
 
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
 #[inline]
-pub(super) fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
+pub(super) fn mods(m: &Matchup, side: usize, arm: Option<&Arm>, man: Man) -> i32 {
     let f = &m.f[side];
     let force = match (man, arm) {
         (Man::Dodge | Man::Change, _) | (_, None) => 0,
@@ -473,6 +467,24 @@ pub fn declare<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
+    declare_in(o, m, s, rs, att, decl_range, kit(m, s, att), kit(m, s, 1 - att), r)
+}
+
+/// [`declare`] with the attacker's and the defender's kits now (`ka`, `kd`: [`kit`]), looked
+/// up once a register.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn declare_in<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    decl_range: i8,
+    ka: &Kit,
+    kd: &Kit,
+    r: &mut R,
+) -> Option<Decl> {
     let def = 1 - att;
     let c = &rs[att];
     if c.done || c.hand.is_empty() {
@@ -490,9 +502,9 @@ pub fn declare<R: Roller>(
     if c.declared > 0 && c.hand.len() <= t.reserve as usize {
         return None;
     }
-    let a = arms(m, s, att);
-    let usable = |i: usize| a[i].filter(|x| c.used[i] < x.mm);
-    let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, x, decl_range)));
+    let a = &ka.arms;
+    let usable = |i: usize| a[i].as_ref().filter(|x| c.used[i] < x.mm);
+    let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, *x, decl_range)));
     if o.hand_to_hand && decl_range < 0 {
         // §Wrestling Maneuvers: a wrestler holds (Pin or Suffocate) when the hold would
         // succeed unopposed or he expects it to, else strikes; anyone else escapes.
@@ -505,7 +517,7 @@ pub fn declare<R: Roller>(
             Hold::Pin => Man::Pin,
             Hold::Suffocate => Man::Suffocate,
         };
-        let total = i32::from(c.hand.cards()[idx].value) + mods(m, att, a[0], hold);
+        let total = i32::from(c.hand.cards()[idx].value) + mods(m, att, a[0].as_ref(), hold);
         let man = if rs[def].hand.is_empty() || total + hold.difficulty() >= 1 {
             hold
         } else {
@@ -544,7 +556,7 @@ pub fn declare<R: Roller>(
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
-            let total = i32::from(card.value) + mods(m, att, a[i], Man::Disarm) - 5;
+            let total = i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5;
             let man = if t.disarm_unopposed
                 && o.disarming_attack
                 && rs[def].hand.is_empty()
@@ -552,10 +564,10 @@ pub fn declare<R: Roller>(
                 && total >= 1
             {
                 Man::Disarm
-            } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
+            } else if t.keep_reach && o.range_model && kd.reach < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
-                let shield = kit(m, s, def).shield;
+                let shield = kd.shield;
                 rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
             } {
                 Man::AttackNoStep
@@ -590,7 +602,7 @@ pub fn declare<R: Roller>(
                 Man::Close
             } else if decl_range == 0 && want > 0 {
                 Man::Push
-            } else if decl_range < want && decl_range < longest(m, s) {
+            } else if decl_range < want && decl_range < ka.reach.max(kd.reach) {
                 Man::Retreat
             } else {
                 return None;
@@ -650,6 +662,24 @@ pub fn answer<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
+    answer_in(o, m, s, rs, def, a, decl_range, kit(m, s, def), kit(m, s, 1 - def), r)
+}
+
+/// [`answer`] with the defender's and the attacker's kits now (`kd`, `ka`: [`kit`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn answer_in<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    def: usize,
+    a: &Decl,
+    decl_range: i8,
+    kd: &Kit,
+    ka: &Kit,
+    r: &mut R,
+) -> Option<Decl> {
     let att = 1 - def;
     let c = &rs[def];
     if c.done || c.hand.is_empty() || a.man == Man::Change {
@@ -662,11 +692,11 @@ pub fn answer<R: Roller>(
     let t = &m.f[def].tactics;
     // §Disarming Attack: "can always defend … if he has cards remaining".
     let room = c.total < c.cap || a.man == Man::Disarm;
-    let mine = arms(m, s, def);
-    let theirs = arms(m, s, att)[usize::from(a.arm.min(1))];
+    let mine = &kd.arms;
+    let theirs = ka.arms[usize::from(a.arm.min(1))].as_ref();
     // Off-hand item first (the parrying dagger or shield defends), then the main weapon.
     let arm = [1usize, 0].into_iter().find(|&i| {
-        mine[i].is_some_and(|x| {
+        mine[i].as_ref().is_some_and(|x| {
             room && !(x.shield && c.bashed)
                 && (c.used[i] < x.mm || a.man == Man::Disarm)
                 && can_parry_vs(o, x, theirs, decl_range, a.man)
@@ -688,7 +718,7 @@ pub fn answer<R: Roller>(
     let takes_over = |card: Card, man: Man| {
         !c.seized
             && i32::from(card.value)
-                + mods(m, def, mine[0], man)
+                + mods(m, def, mine[0].as_ref(), man)
                 + man.difficulty()
                 + situational(m, s, att, man, false)
                 >= t.seize_threshold
@@ -705,7 +735,7 @@ pub fn answer<R: Roller>(
         return Some(take(rs, def, man, 0, idx));
     }
     if let Some(i) = arm {
-        let x = mine[i].expect("found above");
+        let x = mine[i].as_ref().expect("found above");
         let idx = pick(&c.hand, best, random, r);
         let card = c.hand.cards()[idx];
         let man = if x.bare && o.hand_to_hand {
@@ -727,7 +757,7 @@ pub fn answer<R: Roller>(
             && o.range_model
             && matches!(a.man, Man::Attack | Man::AttackNoStep)
             && !c.no_step
-            && reach(m, s, def) < decl_range
+            && kd.reach < decl_range
         {
             Man::ParryNoStep
         } else {
@@ -804,23 +834,46 @@ pub fn resolve<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> (Register, Option<Step>) {
+    let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
+    resolve_in(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
+}
+
+/// [`resolve`] with the attacker's and the defender's kits as the register begins (`ka`,
+/// `kd`: [`kit`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn resolve_in<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    a: Decl,
+    d: Option<Decl>,
+    charge_bonus: i32,
+    ka: &Kit,
+    kd: &Kit,
+    r: &mut R,
+    tally: &mut T,
+) -> (Register, Option<Step>) {
     let def = 1 - att;
-    let a_arms = arms(m, s, att);
-    let d_arms = arms(m, s, def);
-    let a_arm = a_arms[usize::from(a.arm.min(1))];
+    let a_arms = &ka.arms;
+    let d_arms = &kd.arms;
+    let a_arm = a_arms[usize::from(a.arm.min(1))].as_ref();
     let theirs = a_arm;
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
-            a_arm.is_some_and(|x| can_attack(o, x, s.range))
+            a_arm.is_some_and(|x| can_attack(o, *x, s.range))
         }
         Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
         Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
-        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, *x, s.range)),
         Man::Tackle => a_arm.is_some_and(|x| x.bare) && (s.range == 0 || s.range == 1),
         Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
-        Man::Retreat => s.range < longest(m, s),
+        // Up to the longest weapon in the combat.
+        Man::Retreat => s.range < ka.reach.max(kd.reach),
         _ => true,
     };
     let opposed = d.filter(|d| {
@@ -828,6 +881,7 @@ pub fn resolve<R: Roller, T: Tally>(
             && match d.man {
                 Man::Dodge => true,
                 _ => d_arms[usize::from(d.arm.min(1))]
+                    .as_ref()
                     .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
             }
     });
@@ -848,7 +902,7 @@ pub fn resolve<R: Roller, T: Tally>(
         + loc.modifier()
         + situational(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
-        mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man)
+        mods(m, def, d_arms.get(usize::from(d.arm)).and_then(Option::as_ref), d.man)
             + d.man.difficulty()
             + situational(m, s, att, d.man, charged)
     });
@@ -1160,7 +1214,7 @@ fn surprise<R: Roller, T: Tally>(
         let n = hand_size(m, s, 0) as u8;
         let card = best_of(s, 0, n, r);
         let arm = fa.main;
-        let total = card + mods(m, 0, Some(arm), Man::Attack);
+        let total = card + mods(m, 0, Some(&arm), Man::Attack);
         let success = o.unopposed_auto_success || total >= 1;
         let dmg = if success {
             ((card + i32::from(arm.edge)).clamp(o.damage_floor, i32::from(arm.md).max(o.damage_floor))
@@ -1317,6 +1371,7 @@ fn hesitates(
     rs: &[SideRound; 2],
     att: usize,
     decl_range: i8,
+    ka: &Kit,
 ) -> bool {
     let t = &m.f[att].tactics;
     let c = &rs[att];
@@ -1328,14 +1383,14 @@ fn hesitates(
     {
         return false;
     }
-    let a = arms(m, s, att);
+    let a = &ka.arms;
     match t.hesitate {
         Hesitate::Never => false,
         Hesitate::OutOfReach => {
             o.range_model && !a.iter().flatten().any(|&x| can_attack(o, x, decl_range))
         }
         Hesitate::WeakHand => c.hand.best().is_some_and(|i| {
-            i32::from(c.hand.cards()[i].value) + mods(m, att, a[0], Man::Attack) < t.hesitate_below
+            i32::from(c.hand.cards()[i].value) + mods(m, att, a[0].as_ref(), Man::Attack) < t.hesitate_below
         }),
     }
 }
@@ -1357,12 +1412,14 @@ fn registers<R: Roller, T: Tally>(
     // The side whose hesitation no declaration has answered yet.
     let mut pending: Option<usize> = None;
     for _ in 0..MAX_REGISTERS {
-        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range);
+        // Each side's kit as the register begins (only `resolve` changes them).
+        let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
+        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range, ka);
         let a = if hesitating {
             rs[att].hesitated = true;
             None
         } else {
-            declare(o, m, s, rs, att, decl_range, r)
+            declare_in(o, m, s, rs, att, decl_range, ka, kd, r)
         };
         let Some(a) = a else {
             if any && !hesitating {
@@ -1382,9 +1439,9 @@ fn registers<R: Roller, T: Tally>(
         pending = None;
         any = true;
         rs[att].declared += 1;
-        let d = answer(o, m, s, rs, 1 - att, &a, decl_range, r);
+        let d = answer_in(o, m, s, rs, 1 - att, &a, decl_range, kd, ka, r);
         let bonus = i32::from(charger == Some(att));
-        let (_, end) = resolve(o, m, s, rs, att, a, d, bonus, r, tally);
+        let (_, end) = resolve_in(o, m, s, rs, att, a, d, bonus, ka, kd, r, tally);
         if let Some(end) = end {
             return end;
         }

@@ -222,9 +222,40 @@ impl Man {
             Man::ParryNoStep | Man::Dodge | Man::Lunge | Man::AttackNoStep => -2,
         }
     }
+    /// Every maneuver, in declaration order (`man as usize` is its index).
+    pub const ALL: [Man; 23] = [
+        Man::Attack,
+        Man::AttackNoStep,
+        Man::Disarm,
+        Man::Close,
+        Man::Retreat,
+        Man::Lunge,
+        Man::Push,
+        Man::ShieldBash,
+        Man::Disengage,
+        Man::Tackle,
+        Man::Escape,
+        Man::Pin,
+        Man::Suffocate,
+        Man::HandBlock,
+        Man::BlockGrab,
+        Man::Counter,
+        Man::Reversal,
+        Man::Change,
+        Man::Parry,
+        Man::ParryNoStep,
+        Man::Seize,
+        Man::Dodge,
+        Man::Block,
+    ];
     /// Whether this defence prevents `attack` (the "prevented by" clauses; a counter or
-    /// reversal "prevents an opponent's maneuver").
+    /// reversal "prevents an opponent's maneuver"): [`Man::prevents_rule`], tabulated.
+    #[inline]
     pub fn prevents(self, attack: Man) -> bool {
+        PREVENTS[self as usize] >> (attack as u32) & 1 != 0
+    }
+    /// The rule [`Man::prevents`] reads from its table.
+    pub const fn prevents_rule(self, attack: Man) -> bool {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
         let block = matches!(self, Man::Block | Man::HandBlock | Man::BlockGrab);
         let counter = matches!(self, Man::Counter | Man::Reversal);
@@ -235,11 +266,39 @@ impl Man {
                 | Man::Disarm
                 | Man::Lunge
                 | Man::ShieldBash
-                | Man::Tackle => parry || block || self == Man::Dodge,
+                | Man::Tackle => parry || block || matches!(self, Man::Dodge),
                 Man::Close | Man::Retreat | Man::Disengage => parry || block,
-                Man::Push => self == Man::Dodge,
+                Man::Push => matches!(self, Man::Dodge),
                 _ => false,
             }
+    }
+}
+
+/// [`Man::prevents_rule`] for every pair: bit `attack` of `PREVENTS[defence]`.
+const PREVENTS: [u32; 23] = {
+    let mut t = [0u32; 23];
+    let mut d = 0;
+    while d < 23 {
+        let mut a = 0;
+        while a < 23 {
+            if Man::ALL[d].prevents_rule(Man::ALL[a]) {
+                t[d] |= 1 << a;
+            }
+            a += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+#[test]
+fn prevents_reads_the_rule_for_every_pair() {
+    for (i, &d) in Man::ALL.iter().enumerate() {
+        assert_eq!(d as usize, i, "Man::ALL in declaration order");
+        for &a in &Man::ALL {
+            assert_eq!(d.prevents(a), d.prevents_rule(a), "{d:?} against {a:?}");
+        }
     }
 }
 
@@ -422,11 +481,11 @@ fn can_parry_vs(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>, range: i8, ma
 /// a Tackle at range 1 or in a charge −2. `att` holds the initiative.
 #[inline]
 fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
-    let stronger = m.f[1 - att].might > m.f[att].might;
+    let stronger = || m.f[1 - att].might > m.f[att].might;
     match man {
-        Man::HandBlock if stronger => 1,
+        Man::HandBlock if stronger() => 1,
         Man::HandBlock => -1,
-        Man::BlockGrab if stronger => -4,
+        Man::BlockGrab if stronger() => -4,
         Man::BlockGrab => -6,
         Man::Tackle if s.range == 1 || charge => -2,
         _ => 0,
@@ -436,12 +495,11 @@ fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i3
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
 #[inline]
 pub(super) fn mods(m: &Matchup, side: usize, arm: Option<&Arm>, man: Man) -> i32 {
-    let f = &m.f[side];
     let force = match (man, arm) {
         (Man::Dodge | Man::Change, _) | (_, None) => 0,
         (_, Some(a)) => i32::from(a.force),
     };
-    f.finesse + f.armor_mod + force
+    m.mods[side] + force
 }
 
 #[inline(always)]
@@ -1412,6 +1470,9 @@ fn registers<R: Roller, T: Tally>(
     // The side whose hesitation no declaration has answered yet.
     let mut pending: Option<usize> = None;
     for _ in 0..MAX_REGISTERS {
+        // Read the options where they are tested, not hoisted out of the loop (the compiler
+        // would copy some 25 of them to the stack every round).
+        let o = std::hint::black_box(o);
         // Each side's kit as the register begins (only `resolve` changes them).
         let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
         let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range, ka);

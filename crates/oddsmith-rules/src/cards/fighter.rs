@@ -125,13 +125,17 @@ pub struct Matchup {
     /// What each side fights with, folded once from `f` (see [`Kit`]):
     /// `kits[side][kit + 4 × wrestling]`, read by [`super::duel::arms`] and friends.
     pub kits: [[Kit; 8]; 2],
+    /// Each side's finesse + armour modifier (folded once from `f`).
+    pub mods: [i32; 2],
     /// The state before round 1, built once ([`super::duel::initial`]) and copied by `start`.
     pub initial: super::duel::State,
 }
 
 /// What a side's kit (`duel::KIT_*`) gives at wrestling range or not, folded once per matchup
 /// from the fighter by the duel's own rules.
+/// Aligned to 32 bytes, so a kit's address is a shift from its index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(align(32))]
 pub struct Kit {
     /// [primary, off-hand] ([`Matchup::arms_of`]).
     pub arms: [Option<Arm>; 2],
@@ -421,6 +425,7 @@ impl crate::Pair<Cards> for Matchup {
             distance,
             band,
             initial,
+            mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
         })
     }
 }

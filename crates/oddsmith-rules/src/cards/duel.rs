@@ -1393,13 +1393,11 @@ impl crate::Duel<Cards> for State {
         let mut rs = [SideRound::default(); 2];
         let first = usize::from(s.init);
         for side in [first, 1 - first] {
-            let n = hand_size(m, s, side);
-            for _ in 0..n {
-                if let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) {
-                    rs[side].hand.push(c);
-                }
-            }
-            rs[side].cap = if charge { 1 } else { kit(m, s, side).cap };
+            let k = kit(m, s, side);
+            let n = usize::from(k.hand[usize::from(s.fresh[side])]);
+            // As `n` draws, each into the hand (`hand_size`).
+            s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
+            rs[side].cap = if charge { 1 } else { k.cap };
         }
         s.fresh = [false; 2];
         let end = registers(o, m, s, &mut rs, charger, r, tally);

@@ -1392,12 +1392,16 @@ impl crate::Duel<Cards> for State {
         }
         let mut rs = [SideRound::default(); 2];
         let first = usize::from(s.init);
-        for side in [first, 1 - first] {
-            let k = kit(m, s, side);
-            let n = usize::from(k.hand[usize::from(s.fresh[side])]);
-            // As `n` draws, each into the hand (`hand_size`).
-            s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
-            rs[side].cap = if charge { 1 } else { k.cap };
+        {
+            // The stream in this loop's frame while the hands are dealt.
+            let mut r = r.local();
+            for side in [first, 1 - first] {
+                let k = kit(m, s, side);
+                let n = usize::from(k.hand[usize::from(s.fresh[side])]);
+                // As `n` draws, each into the hand (`hand_size`).
+                s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
+                rs[side].cap = if charge { 1 } else { k.cap };
+            }
         }
         s.fresh = [false; 2];
         let end = registers(o, m, s, &mut rs, charger, r, tally);

@@ -13,7 +13,10 @@
 use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::Cards;
-use super::fighter::{Arm, Fighter, Kit, Matchup};
+use super::fighter::{
+    Arm, Fighter, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY, PLAY_DISARM, PLAY_DISENGAGE,
+    PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS, PLAY_RANGE_FIX, PLAY_TACKLE,
+};
 use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
 use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
 use crate::solver::Step;
@@ -404,12 +407,6 @@ pub(super) fn melee_range(a: Arm) -> i8 {
     if a.ranged { 0 } else { a.range }
 }
 
-/// Whether the side holds a ranged weapon in melee (he must change or drop it).
-#[inline]
-pub(super) fn ranged_in_melee(m: &Matchup, s: &State, side: usize) -> bool {
-    !s.apart && s.kit[side] == KIT_MAIN && s.range >= 0 && m.f[side].main.ranged
-}
-
 /// What a side's kit gives now (folded per matchup: [`Matchup::kits`]).
 #[inline(always)]
 pub fn kit<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m Kit {
@@ -549,7 +546,8 @@ fn declare_in<R: Roller>(
         return None;
     }
     let t = &m.f[att].tactics;
-    if s.kit[att] == KIT_DISARMED || ranged_in_melee(m, s, att) {
+    let plays = m.plays[att];
+    if ka.disarmed || (!s.apart && ka.ranged_main) {
         // Disarmed, or a ranged weapon in melee: change to the backup (or drop it).
         let i = c.hand.worst()?;
         return Some(take(rs, att, Man::Change, 2, i));
@@ -584,8 +582,7 @@ fn declare_in<R: Roller>(
         return Some(take(rs, att, man, 0, idx));
     }
     // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1.
-    if o.hand_to_hand
-        && t.wrestle
+    if plays & PLAY_TACKLE != 0
         && a[0].is_some_and(|x| x.bare)
         && (decl_range == 0 || decl_range == 1)
     {
@@ -594,7 +591,7 @@ fn declare_in<R: Roller>(
     }
     // §Complex Maneuvers Offensive Disengage: a fighter worn down gets out.
     if let Some(i) = attack_arm
-        && o.offensive_disengage
+        && plays & PLAY_DISENGAGE != 0
         && i32::from(s.hp[att]) <= t.disengage_at_hp
     {
         let idx = c.hand.best()?;
@@ -602,8 +599,7 @@ fn declare_in<R: Roller>(
     }
     // §Shield Bash: at range 0, when no weapon attacks (it is too long, or spent).
     if attack_arm.is_none()
-        && t.shield_bash
-        && o.shield_bash
+        && plays & PLAY_BASH != 0
         && !c.bashed
         && usable(1).is_some_and(|x| x.shield && (!o.range_model || decl_range == 0))
     {
@@ -615,14 +611,13 @@ fn declare_in<R: Roller>(
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
             let total = i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5;
-            let man = if t.disarm_unopposed
-                && o.disarming_attack
+            let man = if plays & PLAY_DISARM != 0
                 && rs[def].hand.is_empty()
                 && s.kit[def] != KIT_BARE
                 && total >= 1
             {
                 Man::Disarm
-            } else if t.keep_reach && o.range_model && kd.reach < decl_range && {
+            } else if plays & PLAY_KEEP_REACH != 0 && kd.reach < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
                 let shield = kd.shield;
@@ -634,7 +629,7 @@ fn declare_in<R: Roller>(
             };
             Some(take(rs, att, man, i as u8, idx))
         }
-        None if t.lunge && o.range_model && {
+        None if plays & PLAY_LUNGE != 0 && {
             (0..2).any(|i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))
         } =>
         {
@@ -651,7 +646,7 @@ fn declare_in<R: Roller>(
                 let i = c.hand.worst()?;
                 return Some(take(rs, att, Man::Change, 2, i));
             }
-            if !(t.range_fix && o.close_retreat && o.range_model) {
+            if plays & PLAY_RANGE_FIX == 0 {
                 return None;
             }
             let i = (0..2).find(|&i| usable(i).is_some_and(|x| !x.shield))?;
@@ -743,7 +738,7 @@ fn answer_in<R: Roller>(
     if c.done || c.hand.is_empty() || a.man == Man::Change {
         return None;
     }
-    if s.kit[def] == KIT_DISARMED {
+    if kd.disarmed {
         let i = c.hand.worst()?;
         return Some(take(rs, def, Man::Change, 2, i));
     }
@@ -761,7 +756,8 @@ fn answer_in<R: Roller>(
                 && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
         })
     });
-    if t.defender == DefenderPolicy::CoverLast && o.defender_may_pass {
+    let plays = m.plays[def];
+    if plays & PLAY_PASS != 0 {
         let ac = &rs[att];
         let left = ac.hand.len().min(usize::from(ac.cap.saturating_sub(ac.total)));
         if c.hand.len() < left + 1 {
@@ -811,8 +807,7 @@ fn answer_in<R: Roller>(
             && i32::from(card.value) + mods(m, def, Some(x), Man::Seize) - 3 >= t.seize_threshold
         {
             Man::Seize
-        } else if t.close_with_parry
-            && o.range_model
+        } else if plays & PLAY_CLOSE_WITH_PARRY != 0
             && matches!(a.man, Man::Attack | Man::AttackNoStep)
             && !c.no_step
             && kd.reach < decl_range
@@ -823,11 +818,11 @@ fn answer_in<R: Roller>(
         };
         return Some(take(rs, def, man, i as u8, idx));
     }
-    if o.melee_dodge && !c.dodged && t.dodge_when_no_parry && Man::Dodge.prevents(a.man) {
+    if plays & PLAY_DODGE != 0 && !c.dodged && Man::Dodge.prevents(a.man) {
         let idx = pick(&c.hand, true, random, r);
         return Some(take(rs, def, Man::Dodge, 2, idx));
     }
-    if ranged_in_melee(m, s, def) {
+    if !s.apart && kd.ranged_main {
         // A bow cannot parry: change to the backup (or drop it) instead.
         let i = c.hand.worst()?;
         return Some(take(rs, def, Man::Change, 2, i));
@@ -1438,8 +1433,8 @@ fn hesitates(
     if t.hesitate == Hesitate::Never
         || c.done
         || c.hand.is_empty()
-        || s.kit[att] == KIT_DISARMED
-        || ranged_in_melee(m, s, att)
+        || ka.disarmed
+        || (!s.apart && ka.ranged_main)
     {
         return false;
     }

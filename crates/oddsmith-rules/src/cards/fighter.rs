@@ -127,6 +127,9 @@ pub struct Matchup {
     pub kits: [[Kit; 8]; 2],
     /// Each side's finesse + armour modifier (folded once from `f`).
     pub mods: [i32; 2],
+    /// Each side's tactics combined with the options they are tested with (`PLAY_*` bits,
+    /// [`Matchup::plays_of`]), folded once.
+    pub plays: [u16; 2],
     /// The state before round 1, built once ([`super::duel::initial`]) and copied by `start`.
     pub initial: super::duel::State,
 }
@@ -148,6 +151,54 @@ pub struct Kit {
     pub reach: i8,
     /// An arm is a shield.
     pub shield: bool,
+    /// The main weapon, ranged, out of wrestling range: in melee (not apart) the side must
+    /// change or drop it.
+    pub ranged_main: bool,
+    /// Disarmed (`KIT_DISARMED`).
+    pub disarmed: bool,
+}
+
+/// [`Matchup::plays`] bit: `disarm_unopposed` under `disarming_attack`.
+pub const PLAY_DISARM: u16 = 1 << 0;
+/// [`Matchup::plays`] bit: `keep_reach` under `range_model`.
+pub const PLAY_KEEP_REACH: u16 = 1 << 1;
+/// [`Matchup::plays`] bit: `lunge` under `range_model`.
+pub const PLAY_LUNGE: u16 = 1 << 2;
+/// [`Matchup::plays`] bit: `range_fix` under `close_retreat` and `range_model`.
+pub const PLAY_RANGE_FIX: u16 = 1 << 3;
+/// [`Matchup::plays`] bit: `shield_bash` (the tactic) under `shield_bash` (the option).
+pub const PLAY_BASH: u16 = 1 << 4;
+/// [`Matchup::plays`] bit: `wrestle` under `hand_to_hand` (Tackle).
+pub const PLAY_TACKLE: u16 = 1 << 5;
+/// [`Matchup::plays`] bit: `offensive_disengage` (the option).
+pub const PLAY_DISENGAGE: u16 = 1 << 6;
+/// [`Matchup::plays`] bit: `defender = "cover_last"` under `defender_may_pass`.
+pub const PLAY_PASS: u16 = 1 << 7;
+/// [`Matchup::plays`] bit: `close_with_parry` under `range_model`.
+pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
+/// [`Matchup::plays`] bit: `dodge_when_no_parry` under `melee_dodge`.
+pub const PLAY_DODGE: u16 = 1 << 9;
+
+impl Matchup {
+    /// [`Matchup::plays`] for tactics `t` under options `o`.
+    pub fn plays_of(o: &CardsOptions, t: &Tactics) -> u16 {
+        use super::spec::DefenderPolicy;
+        [
+            (t.disarm_unopposed && o.disarming_attack, PLAY_DISARM),
+            (t.keep_reach && o.range_model, PLAY_KEEP_REACH),
+            (t.lunge && o.range_model, PLAY_LUNGE),
+            (t.range_fix && o.close_retreat && o.range_model, PLAY_RANGE_FIX),
+            (t.shield_bash && o.shield_bash, PLAY_BASH),
+            (t.wrestle && o.hand_to_hand, PLAY_TACKLE),
+            (o.offensive_disengage, PLAY_DISENGAGE),
+            (t.defender == DefenderPolicy::CoverLast && o.defender_may_pass, PLAY_PASS),
+            (t.close_with_parry && o.range_model, PLAY_CLOSE_WITH_PARRY),
+            (t.dodge_when_no_parry && o.melee_dodge, PLAY_DODGE),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |bits, (_, bit)| bits | bit)
+    }
 }
 
 impl Matchup {
@@ -215,6 +266,8 @@ impl Matchup {
                     cap: super::duel::cap(arms),
                     reach: Matchup::reach_of(&arms),
                     shield: arms.iter().flatten().any(|x| x.shield),
+                    ranged_main: kit == super::duel::KIT_MAIN && !wrestling && f[side].main.ranged,
+                    disarmed: kit == super::duel::KIT_DISARMED,
                 }
             })
         })
@@ -426,6 +479,7 @@ impl crate::Pair<Cards> for Matchup {
             band,
             initial,
             mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
+            plays: [Matchup::plays_of(o, &a.tactics), Matchup::plays_of(o, &b.tactics)],
         })
     }
 }

@@ -14,11 +14,11 @@ use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::Cards;
 use super::fighter::{
-    Arm, Fighter, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY, PLAY_DISARM, PLAY_DISENGAGE,
+    Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY, PLAY_DISARM, PLAY_DISENGAGE,
     PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS, PLAY_RANGE_FIX, PLAY_TACKLE,
 };
-use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
-use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
+use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
+use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold, Location};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
@@ -489,6 +489,12 @@ fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i3
     }
 }
 
+/// The total of `def`'s maneuver `man` (a Reversal or Block Grab) with `card`, before hits.
+#[inline]
+fn takes_initiative(m: &Matchup, s: &State, def: usize, arm: Option<&Arm>, card: Card, man: Man) -> i32 {
+    i32::from(card.value) + mods(m, def, arm, man) + man.difficulty() + situational(m, s, 1 - def, man, false)
+}
+
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
 #[inline]
 pub(super) fn mods(m: &Matchup, side: usize, arm: Option<&Arm>, man: Man) -> i32 {
@@ -769,13 +775,9 @@ fn answer_in<R: Roller>(
         DefenderPolicy::Back | DefenderPolicy::CoverLast => (false, false),
         DefenderPolicy::Random => (true, true),
     };
+    // A Reversal or Block Grab with `card` reaches the seize threshold.
     let takes_over = |card: Card, man: Man| {
-        !c.seized
-            && i32::from(card.value)
-                + mods(m, def, mine[0].as_ref(), man)
-                + man.difficulty()
-                + situational(m, s, att, man, false)
-                >= t.seize_threshold
+        !c.seized && takes_initiative(m, s, def, mine[0].as_ref(), card, man) >= t.seize_threshold
     };
     if o.hand_to_hand && decl_range < 0 {
         // §Wrestling Maneuvers: Counter, or Reversal at the seize threshold.
@@ -833,14 +835,8 @@ fn answer_in<R: Roller>(
 /// Whether `side` draws again on its played hit card, given whether it is losing.
 #[inline]
 pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
-    o.hit_rule == HitRule::DrawAdd
-        && last.hit
-        && (first || o.hit_chain)
-        && match m.f[side].tactics.hit {
-            HitPolicy::WhenLosing => losing,
-            HitPolicy::Never => false,
-            HitPolicy::Always => true,
-        }
+    let hits = m.hits[side];
+    last.hit && hits != HITS_NEVER && (first || o.hit_chain) && (hits == HITS_ALWAYS || losing)
 }
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
@@ -1466,12 +1462,13 @@ fn registers<R: Roller, T: Tally>(
     let mut any = false;
     // The side whose hesitation no declaration has answered yet.
     let mut pending: Option<usize> = None;
+    // The attacker's and the defender's kits (only `resolve` changes them).
+    let mut kits = (kit(m, s, att), kit(m, s, 1 - att));
     for _ in 0..MAX_REGISTERS {
         // Read the options where they are tested, not hoisted out of the loop (the compiler
         // would copy some 25 of them to the stack every round).
         let o = std::hint::black_box(o);
-        // Each side's kit as the register begins (only `resolve` changes them).
-        let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
+        let (ka, kd) = kits;
         let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range, ka);
         let a = if hesitating {
             rs[att].hesitated = true;
@@ -1491,6 +1488,7 @@ fn registers<R: Roller, T: Tally>(
             }
             pending = Some(att);
             att = 1 - att;
+            kits = (kd, ka);
             s.init = att as u8;
             continue;
         };
@@ -1511,6 +1509,7 @@ fn registers<R: Roller, T: Tally>(
             decl_range = s.range;
         }
         att = usize::from(s.init);
+        kits = (kit(m, s, att), kit(m, s, 1 - att));
     }
     Step::Continue
 }

@@ -127,6 +127,9 @@ pub struct Matchup {
     pub kits: [[Kit; 8]; 2],
     /// Each side's finesse + armour modifier (folded once from `f`).
     pub mods: [i32; 2],
+    /// Each side's hit policy under the hit rule: [`HITS_NEVER`], [`HITS_WHEN_LOSING`] or
+    /// [`HITS_ALWAYS`] ([`Matchup::hits_of`]), folded once.
+    pub hits: [u8; 2],
     /// Each side's tactics combined with the options they are tested with (`PLAY_*` bits,
     /// [`Matchup::plays_of`]), folded once.
     pub plays: [u16; 2],
@@ -179,7 +182,26 @@ pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
 /// [`Matchup::plays`] bit: `dodge_when_no_parry` under `melee_dodge`.
 pub const PLAY_DODGE: u16 = 1 << 9;
 
+/// [`Matchup::hits`]: never hits (or the hit rule does not draw).
+pub const HITS_NEVER: u8 = 0;
+/// [`Matchup::hits`]: hits while losing.
+pub const HITS_WHEN_LOSING: u8 = 1;
+/// [`Matchup::hits`]: always hits.
+pub const HITS_ALWAYS: u8 = 2;
+
 impl Matchup {
+    /// [`Matchup::hits`] for tactics `t` under options `o`.
+    pub fn hits_of(o: &CardsOptions, t: &Tactics) -> u8 {
+        use super::options::HitRule;
+        use super::spec::HitPolicy;
+        match t.hit {
+            _ if o.hit_rule != HitRule::DrawAdd => HITS_NEVER,
+            HitPolicy::Never => HITS_NEVER,
+            HitPolicy::WhenLosing => HITS_WHEN_LOSING,
+            HitPolicy::Always => HITS_ALWAYS,
+        }
+    }
+
     /// [`Matchup::plays`] for tactics `t` under options `o`.
     pub fn plays_of(o: &CardsOptions, t: &Tactics) -> u16 {
         use super::spec::DefenderPolicy;
@@ -480,6 +502,7 @@ impl crate::Pair<Cards> for Matchup {
             initial,
             mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
             plays: [Matchup::plays_of(o, &a.tactics), Matchup::plays_of(o, &b.tactics)],
+            hits: [Matchup::hits_of(o, &a.tactics), Matchup::hits_of(o, &b.tactics)],
         })
     }
 }

@@ -18,7 +18,7 @@ use super::fighter::{
     PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS, PLAY_RANGE_FIX, PLAY_TACKLE,
 };
 use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
-use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold, Location};
+use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
@@ -940,15 +940,16 @@ fn resolve_in<R: Roller, T: Tally>(
         0
     };
     let charged = charge_bonus > 0;
-    // §Hit Location: a called shot's modifier (the Shield Bash gets no benefit from it).
-    let loc = match a.man {
-        Man::Attack | Man::AttackNoStep | Man::Lunge => m.f[att].tactics.called_shot,
-        _ => Location::Torso,
+    // §Hit Location: a called shot's modifier and extra damage (the Shield Bash gets no
+    // benefit from it; the torso has neither).
+    let [loc_mod, loc_damage] = match a.man {
+        Man::Attack | Man::AttackNoStep | Man::Lunge => m.shot[att],
+        _ => [0, 0],
     };
     let a_base = mods(m, att, a_arm, a.man)
         + a.man.difficulty()
         + head
-        + loc.modifier()
+        + loc_mod
         + situational(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
         mods(m, def, d_arms.get(usize::from(d.arm)).and_then(Option::as_ref), d.man)
@@ -1010,7 +1011,7 @@ fn resolve_in<R: Roller, T: Tally>(
                     let md = md + charge_bonus;
                     let raw = (a_card + edge)
                         .clamp(o.damage_floor, md.max(o.damage_floor));
-                    (raw + o.location_damage.of(loc) - m.f[def].protection).max(0)
+                    (raw + loc_damage - m.f[def].protection).max(0)
                 }
                 _ => 0,
             };
@@ -1184,6 +1185,7 @@ pub fn initiative<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> u8 {
+    let r = &mut r.local();
     for _ in 0..100 {
         if o.reshuffle == Reshuffle::EveryCheck {
             reset_decks(o, s);

@@ -127,6 +127,9 @@ pub struct Matchup {
     pub kits: [[Kit; 8]; 2],
     /// Each side's finesse + armour modifier (folded once from `f`).
     pub mods: [i32; 2],
+    /// Each side's called shot (§Hit Location): [its modifier, its extra damage under
+    /// `location_damage`], folded once.
+    pub shot: [[i32; 2]; 2],
     /// Each side's hit policy under the hit rule: [`HITS_NEVER`], [`HITS_WHEN_LOSING`] or
     /// [`HITS_ALWAYS`] ([`Matchup::hits_of`]), folded once.
     pub hits: [u8; 2],
@@ -503,6 +506,10 @@ impl crate::Pair<Cards> for Matchup {
             mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
             plays: [Matchup::plays_of(o, &a.tactics), Matchup::plays_of(o, &b.tactics)],
             hits: [Matchup::hits_of(o, &a.tactics), Matchup::hits_of(o, &b.tactics)],
+            shot: [a, b].map(|f| {
+                let loc = f.tactics.called_shot;
+                [loc.modifier(), o.location_damage.of(loc)]
+            }),
         })
     }
 }

@@ -14,8 +14,9 @@ use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::Cards;
 use super::fighter::{
-    Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY, PLAY_DISARM, PLAY_DISENGAGE,
-    PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS, PLAY_RANGE_FIX, PLAY_TACKLE,
+    Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY,
+    PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
+    PLAY_RANGE_FIX, PLAY_TACKLE,
 };
 use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
 use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold};

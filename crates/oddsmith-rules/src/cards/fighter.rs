@@ -141,8 +141,8 @@ pub struct Matchup {
 }
 
 /// What a side's kit (`duel::KIT_*`) gives at wrestling range or not, folded once per matchup
-/// from the fighter by the duel's own rules.
-/// Aligned to 32 bytes, so a kit's address is a shift from its index.
+/// from the fighter by the duel's own rules. Aligned to 32 bytes, so a kit's address is a shift
+/// from its index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(align(32))]
 pub struct Kit {

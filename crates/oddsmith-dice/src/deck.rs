@@ -184,6 +184,41 @@ impl Deck {
         Some(self.cards[last])
     }
 
+    /// Draws `n` cards into `hand` as `n` calls of [`Deck::draw_with`] would, each pushed
+    /// with [`Hand::push`] (a card that finds the hand full is still drawn; once every card is
+    /// out nothing more is drawn): the same cards, the same `pick` calls, with the deck's
+    /// counts kept in registers for the loop.
+    #[inline(always)]
+    pub fn deal_with(&mut self, hand: &mut Hand, n: usize, mut pick: impl FnMut(u32) -> u32) {
+        let (mut stock, mut out) = (self.stock(), self.out());
+        let mut held = hand.len();
+        for _ in 0..n {
+            if stock == 0 {
+                (self.stock, self.out) = (0, out as u8);
+                self.recycle();
+                stock = self.stock();
+                if stock == 0 {
+                    break;
+                }
+            }
+            let j = pick(stock as u32) as usize;
+            debug_assert!(j < stock, "pick({stock}) returned {j}");
+            let last = stock - 1;
+            // `% MAX_DECK` changes nothing (`last < stock <= MAX_DECK`) and spares the bounds
+            // checks.
+            self.cards.swap(j.min(last) % MAX_DECK, last % MAX_DECK);
+            stock = last;
+            out += 1;
+            if held < MAX_HAND {
+                hand.cards[held] = self.cards[last % MAX_DECK];
+                held += 1;
+            }
+        }
+        self.stock = stock as u8;
+        self.out = out as u8;
+        hand.len = held as u8;
+    }
+
     /// [`Deck::draw_with`] from a random stream.
     #[inline]
     pub fn draw<R: RngCore + ?Sized>(&mut self, rng: &mut R) -> Option<Card> {

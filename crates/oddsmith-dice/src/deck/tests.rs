@@ -292,6 +292,49 @@ fn hand_picks_match_their_sorted_definitions() {
     assert_eq!(Hand::new().worst(), None);
 }
 
+/// `deal_with` against `draw_with` and `push` one card at a time, on copies of one stream:
+/// the same hand, the same deck (stock, out, discards, reshuffles) and the same stream after
+/// each deal, over hands into an empty or part-filled hand, decks that run out and reshuffle,
+/// decks with every card out, and hands that overflow.
+#[test]
+fn dealing_draws_the_cards_of_one_draw_after_another() {
+    let mut rng = stream(11, 0);
+    for trial in 0..20_000 {
+        let size = 2 + crate::uniform_below(&mut rng, 20) as usize;
+        let cards: Vec<Card> = d()[..size].to_vec();
+        let mut deck = Deck::new(&cards).unwrap();
+        let mut hand = Hand::new();
+        // Some history: draws, discards, cards kept out.
+        for _ in 0..crate::uniform_below(&mut rng, 40) {
+            match crate::uniform_below(&mut rng, 4) {
+                0 => deck.discard_out(),
+                1 => deck.discard_last(),
+                _ => {
+                    let c = deck.draw(&mut rng);
+                    if let Some(c) = c {
+                        hand.push(c);
+                    }
+                }
+            }
+        }
+        if trial % 3 == 0 {
+            hand = Hand::new();
+        }
+        let n = crate::uniform_below(&mut rng, 24) as usize;
+        let (mut d1, mut h1, mut r1) = (deck, hand, rng.clone());
+        for _ in 0..n {
+            if let Some(c) = d1.draw_with(|k| crate::uniform_below(&mut r1, u64::from(k)) as u32) {
+                h1.push(c);
+            }
+        }
+        let (mut d2, mut h2, mut r2) = (deck, hand, rng.clone());
+        d2.deal_with(&mut h2, n, |k| crate::uniform_below(&mut r2, u64::from(k)) as u32);
+        assert_eq!((d1, h1), (d2, h2), "trial {trial}: {n} cards");
+        assert_eq!(r1.next_u64(), r2.next_u64(), "trial {trial}: the stream after");
+        rng = r1;
+    }
+}
+
 /// Taking a card the hand does not hold is a bug in the caller, not a stale card.
 #[test]
 #[should_panic(expected = "card 2 of a hand of 2")]

@@ -13,9 +13,13 @@
 use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::Cards;
-use super::fighter::{Arm, Matchup};
-use super::options::{CardsOptions, DeckOwner, HitRule, InitiativeTie, OnDisarm, Reshuffle, Start};
-use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, HitPolicy, Hold, Location};
+use super::fighter::{
+    Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY,
+    PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
+    PLAY_RANGE_FIX, PLAY_TACKLE,
+};
+use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
+use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
@@ -222,9 +226,40 @@ impl Man {
             Man::ParryNoStep | Man::Dodge | Man::Lunge | Man::AttackNoStep => -2,
         }
     }
+    /// Every maneuver, in declaration order (`man as usize` is its index).
+    pub const ALL: [Man; 23] = [
+        Man::Attack,
+        Man::AttackNoStep,
+        Man::Disarm,
+        Man::Close,
+        Man::Retreat,
+        Man::Lunge,
+        Man::Push,
+        Man::ShieldBash,
+        Man::Disengage,
+        Man::Tackle,
+        Man::Escape,
+        Man::Pin,
+        Man::Suffocate,
+        Man::HandBlock,
+        Man::BlockGrab,
+        Man::Counter,
+        Man::Reversal,
+        Man::Change,
+        Man::Parry,
+        Man::ParryNoStep,
+        Man::Seize,
+        Man::Dodge,
+        Man::Block,
+    ];
     /// Whether this defence prevents `attack` (the "prevented by" clauses; a counter or
-    /// reversal "prevents an opponent's maneuver").
+    /// reversal "prevents an opponent's maneuver"): [`Man::prevents_rule`], tabulated.
+    #[inline]
     pub fn prevents(self, attack: Man) -> bool {
+        PREVENTS[self as usize] >> (attack as u32) & 1 != 0
+    }
+    /// The rule [`Man::prevents`] reads from its table.
+    pub const fn prevents_rule(self, attack: Man) -> bool {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
         let block = matches!(self, Man::Block | Man::HandBlock | Man::BlockGrab);
         let counter = matches!(self, Man::Counter | Man::Reversal);
@@ -235,11 +270,39 @@ impl Man {
                 | Man::Disarm
                 | Man::Lunge
                 | Man::ShieldBash
-                | Man::Tackle => parry || block || self == Man::Dodge,
+                | Man::Tackle => parry || block || matches!(self, Man::Dodge),
                 Man::Close | Man::Retreat | Man::Disengage => parry || block,
-                Man::Push => self == Man::Dodge,
+                Man::Push => matches!(self, Man::Dodge),
                 _ => false,
             }
+    }
+}
+
+/// [`Man::prevents_rule`] for every pair: bit `attack` of `PREVENTS[defence]`.
+const PREVENTS: [u32; 23] = {
+    let mut t = [0u32; 23];
+    let mut d = 0;
+    while d < 23 {
+        let mut a = 0;
+        while a < 23 {
+            if Man::ALL[d].prevents_rule(Man::ALL[a]) {
+                t[d] |= 1 << a;
+            }
+            a += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+#[test]
+fn prevents_reads_the_rule_for_every_pair() {
+    for (i, &d) in Man::ALL.iter().enumerate() {
+        assert_eq!(d as usize, i, "Man::ALL in declaration order");
+        for &a in &Man::ALL {
+            assert_eq!(d.prevents(a), d.prevents_rule(a), "{d:?} against {a:?}");
+        }
     }
 }
 
@@ -345,70 +408,30 @@ pub(super) fn melee_range(a: Arm) -> i8 {
     if a.ranged { 0 } else { a.range }
 }
 
-/// Whether the side holds a ranged weapon in melee (he must change or drop it).
-#[inline]
-pub(super) fn ranged_in_melee(m: &Matchup, s: &State, side: usize) -> bool {
-    !s.apart && s.kit[side] == KIT_MAIN && s.range >= 0 && m.f[side].main.ranged
+/// What a side's kit gives now (folded per matchup: [`Matchup::kits`]).
+#[inline(always)]
+pub fn kit<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m Kit {
+    &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(s.range < 0)]
 }
 
 /// The arms a side fights with now: [primary, off-hand] (folded per matchup:
 /// [`Matchup::arms_of`]).
-#[inline]
+#[inline(always)]
 pub fn arms<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m [Option<Arm>; 2] {
-    &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(s.range < 0)]
+    &kit(m, s, side).arms
 }
 
-/// The longest weapon in the combat now (the Retreat limit).
-#[inline]
-pub(super) fn longest(m: &Matchup, s: &State) -> i8 {
-    (0..2)
-        .flat_map(|side| arms(m, s, side))
-        .flatten()
-        .filter(|a| !a.shield && !a.ranged)
-        .map(|a| a.range)
-        .max()
-        .unwrap_or(0)
-}
-
-/// The side's reach: its longest weapon's range.
+/// The side's reach: its longest weapon's range ([`Matchup::reach_of`]).
 #[inline]
 pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
-    arms(m, s, side)
-        .iter()
-        .flatten()
-        .filter(|a| !a.shield && !a.ranged)
-        .map(|a| a.range)
-        .max()
-        .unwrap_or(0)
+    kit(m, s, side).reach
 }
 
-/// Cards in the side's hand this round (§Draw Hands, §Shields…, §Changing Weapons).
+/// Cards in the side's hand this round (§Draw Hands, §Shields…, §Changing Weapons; folded per
+/// matchup: [`Matchup::hand_of`]).
 #[inline]
 pub fn hand_size(m: &Matchup, s: &State, side: usize) -> usize {
-    let f = &m.f[side];
-    let skill = match s.kit[side] {
-        // Wrestling: the bare-hand skill (G23).
-        KIT_MAIN | KIT_BACKUP | KIT_BARE if s.range < 0 => f.brawling,
-        KIT_MAIN => match f.off {
-            Some(_) => f.main_skill.min(f.off_skill),
-            None => f.main_skill,
-        },
-        KIT_BACKUP => match f.off {
-            Some(_) => f.backup_skill.min(f.off_skill),
-            None => f.backup_skill,
-        },
-        KIT_BARE => match f.off {
-            Some(_) => f.brawling.min(f.off_skill),
-            None => f.brawling,
-        },
-        _ => 1,
-    };
-    let skill = if s.fresh[side] {
-        skill.min(f.fast_draw)
-    } else {
-        skill
-    };
-    usize::from(skill.max(1)).min(oddsmith_dice::deck::MAX_HAND)
+    usize::from(kit(m, s, side).hand[usize::from(s.fresh[side])])
 }
 
 /// Most maneuvers a side may take this round: the weapon's maximum maneuvers, or with an
@@ -446,8 +469,8 @@ pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> 
 /// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
 /// afforded the same advantage", §Complex Maneuvers Lunge).
 #[inline]
-fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man: Man) -> bool {
-    can_parry(o, own, theirs, range)
+fn can_parry_vs(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>, range: i8, man: Man) -> bool {
+    can_parry(o, *own, theirs.copied(), range)
         || (matches!(man, Man::Lunge | Man::Tackle) && own.range + 1 == range)
 }
 
@@ -456,26 +479,31 @@ fn can_parry_vs(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8, man:
 /// a Tackle at range 1 or in a charge −2. `att` holds the initiative.
 #[inline]
 fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
-    let stronger = m.f[1 - att].might > m.f[att].might;
+    let stronger = || m.f[1 - att].might > m.f[att].might;
     match man {
-        Man::HandBlock if stronger => 1,
+        Man::HandBlock if stronger() => 1,
         Man::HandBlock => -1,
-        Man::BlockGrab if stronger => -4,
+        Man::BlockGrab if stronger() => -4,
         Man::BlockGrab => -6,
         Man::Tackle if s.range == 1 || charge => -2,
         _ => 0,
     }
 }
 
+/// The total of `def`'s maneuver `man` (a Reversal or Block Grab) with `card`, before hits.
+#[inline]
+fn takes_initiative(m: &Matchup, s: &State, def: usize, arm: Option<&Arm>, card: Card, man: Man) -> i32 {
+    i32::from(card.value) + mods(m, def, arm, man) + man.difficulty() + situational(m, s, 1 - def, man, false)
+}
+
 /// Combat modifiers of a maneuver: finesse + armour (+ the arm's force, not for a dodge).
 #[inline]
-pub(super) fn mods(m: &Matchup, side: usize, arm: Option<Arm>, man: Man) -> i32 {
-    let f = &m.f[side];
+pub(super) fn mods(m: &Matchup, side: usize, arm: Option<&Arm>, man: Man) -> i32 {
     let force = match (man, arm) {
         (Man::Dodge | Man::Change, _) | (_, None) => 0,
         (_, Some(a)) => i32::from(a.force),
     };
-    f.finesse + f.armor_mod + force
+    m.mods[side] + force
 }
 
 #[inline(always)]
@@ -501,13 +529,32 @@ pub fn declare<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
+    declare_in(o, m, s, rs, att, decl_range, kit(m, s, att), kit(m, s, 1 - att), r)
+}
+
+/// [`declare`] with the attacker's and the defender's kits now (`ka`, `kd`: [`kit`]), looked
+/// up once a register.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn declare_in<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    decl_range: i8,
+    ka: &Kit,
+    kd: &Kit,
+    r: &mut R,
+) -> Option<Decl> {
     let def = 1 - att;
     let c = &rs[att];
     if c.done || c.hand.is_empty() {
         return None;
     }
     let t = &m.f[att].tactics;
-    if s.kit[att] == KIT_DISARMED || ranged_in_melee(m, s, att) {
+    let plays = m.plays[att];
+    if ka.disarmed || (!s.apart && ka.ranged_main) {
         // Disarmed, or a ranged weapon in melee: change to the backup (or drop it).
         let i = c.hand.worst()?;
         return Some(take(rs, att, Man::Change, 2, i));
@@ -518,9 +565,9 @@ pub fn declare<R: Roller>(
     if c.declared > 0 && c.hand.len() <= t.reserve as usize {
         return None;
     }
-    let a = arms(m, s, att);
-    let usable = |i: usize| a[i].filter(|x| c.used[i] < x.mm);
-    let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, x, decl_range)));
+    let a = &ka.arms;
+    let usable = |i: usize| a[i].as_ref().filter(|x| c.used[i] < x.mm);
+    let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, *x, decl_range)));
     if o.hand_to_hand && decl_range < 0 {
         // §Wrestling Maneuvers: a wrestler holds (Pin or Suffocate) when the hold would
         // succeed unopposed or he expects it to, else strikes; anyone else escapes.
@@ -533,7 +580,7 @@ pub fn declare<R: Roller>(
             Hold::Pin => Man::Pin,
             Hold::Suffocate => Man::Suffocate,
         };
-        let total = i32::from(c.hand.cards()[idx].value) + mods(m, att, a[0], hold);
+        let total = i32::from(c.hand.cards()[idx].value) + mods(m, att, a[0].as_ref(), hold);
         let man = if rs[def].hand.is_empty() || total + hold.difficulty() >= 1 {
             hold
         } else {
@@ -542,8 +589,7 @@ pub fn declare<R: Roller>(
         return Some(take(rs, att, man, 0, idx));
     }
     // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1.
-    if o.hand_to_hand
-        && t.wrestle
+    if plays & PLAY_TACKLE != 0
         && a[0].is_some_and(|x| x.bare)
         && (decl_range == 0 || decl_range == 1)
     {
@@ -552,7 +598,7 @@ pub fn declare<R: Roller>(
     }
     // §Complex Maneuvers Offensive Disengage: a fighter worn down gets out.
     if let Some(i) = attack_arm
-        && o.offensive_disengage
+        && plays & PLAY_DISENGAGE != 0
         && i32::from(s.hp[att]) <= t.disengage_at_hp
     {
         let idx = c.hand.best()?;
@@ -560,8 +606,7 @@ pub fn declare<R: Roller>(
     }
     // §Shield Bash: at range 0, when no weapon attacks (it is too long, or spent).
     if attack_arm.is_none()
-        && t.shield_bash
-        && o.shield_bash
+        && plays & PLAY_BASH != 0
         && !c.bashed
         && usable(1).is_some_and(|x| x.shield && (!o.range_model || decl_range == 0))
     {
@@ -572,18 +617,17 @@ pub fn declare<R: Roller>(
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
-            let total = i32::from(card.value) + mods(m, att, a[i], Man::Disarm) - 5;
-            let man = if t.disarm_unopposed
-                && o.disarming_attack
+            let total = i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5;
+            let man = if plays & PLAY_DISARM != 0
                 && rs[def].hand.is_empty()
                 && s.kit[def] != KIT_BARE
                 && total >= 1
             {
                 Man::Disarm
-            } else if t.keep_reach && o.range_model && reach(m, s, def) < decl_range && {
+            } else if plays & PLAY_KEEP_REACH != 0 && kd.reach < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
-                let shield = arms(m, s, def).iter().flatten().any(|x| x.shield);
+                let shield = kd.shield;
                 rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
             } {
                 Man::AttackNoStep
@@ -592,7 +636,7 @@ pub fn declare<R: Roller>(
             };
             Some(take(rs, att, man, i as u8, idx))
         }
-        None if t.lunge && o.range_model && {
+        None if plays & PLAY_LUNGE != 0 && {
             (0..2).any(|i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))
         } =>
         {
@@ -609,7 +653,7 @@ pub fn declare<R: Roller>(
                 let i = c.hand.worst()?;
                 return Some(take(rs, att, Man::Change, 2, i));
             }
-            if !(t.range_fix && o.close_retreat && o.range_model) {
+            if plays & PLAY_RANGE_FIX == 0 {
                 return None;
             }
             let i = (0..2).find(|&i| usable(i).is_some_and(|x| !x.shield))?;
@@ -618,7 +662,7 @@ pub fn declare<R: Roller>(
                 Man::Close
             } else if decl_range == 0 && want > 0 {
                 Man::Push
-            } else if decl_range < want && decl_range < longest(m, s) {
+            } else if decl_range < want && decl_range < ka.reach.max(kd.reach) {
                 Man::Retreat
             } else {
                 return None;
@@ -678,30 +722,49 @@ pub fn answer<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
+    answer_in(o, m, s, rs, def, a, decl_range, kit(m, s, def), kit(m, s, 1 - def), r)
+}
+
+/// [`answer`] with the defender's and the attacker's kits now (`kd`, `ka`: [`kit`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn answer_in<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    def: usize,
+    a: &Decl,
+    decl_range: i8,
+    kd: &Kit,
+    ka: &Kit,
+    r: &mut R,
+) -> Option<Decl> {
     let att = 1 - def;
     let c = &rs[def];
     if c.done || c.hand.is_empty() || a.man == Man::Change {
         return None;
     }
-    if s.kit[def] == KIT_DISARMED {
+    if kd.disarmed {
         let i = c.hand.worst()?;
         return Some(take(rs, def, Man::Change, 2, i));
     }
     let t = &m.f[def].tactics;
     // §Disarming Attack: "can always defend … if he has cards remaining".
     let room = c.total < c.cap || a.man == Man::Disarm;
-    let mine = arms(m, s, def);
-    let theirs = arms(m, s, att)[usize::from(a.arm.min(1))];
+    let mine = &kd.arms;
+    let theirs = ka.arms[usize::from(a.arm.min(1))].as_ref();
     // Off-hand item first (the parrying dagger or shield defends), then the main weapon.
     let arm = [1usize, 0].into_iter().find(|&i| {
-        mine[i].is_some_and(|x| {
+        mine[i].as_ref().is_some_and(|x| {
             room && !(x.shield && c.bashed)
                 && (c.used[i] < x.mm || a.man == Man::Disarm)
                 && can_parry_vs(o, x, theirs, decl_range, a.man)
                 && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
         })
     });
-    if t.defender == DefenderPolicy::CoverLast && o.defender_may_pass {
+    let plays = m.plays[def];
+    if plays & PLAY_PASS != 0 {
         let ac = &rs[att];
         let left = ac.hand.len().min(usize::from(ac.cap.saturating_sub(ac.total)));
         if c.hand.len() < left + 1 {
@@ -713,13 +776,9 @@ pub fn answer<R: Roller>(
         DefenderPolicy::Back | DefenderPolicy::CoverLast => (false, false),
         DefenderPolicy::Random => (true, true),
     };
+    // A Reversal or Block Grab with `card` reaches the seize threshold.
     let takes_over = |card: Card, man: Man| {
-        !c.seized
-            && i32::from(card.value)
-                + mods(m, def, mine[0], man)
-                + man.difficulty()
-                + situational(m, s, att, man, false)
-                >= t.seize_threshold
+        !c.seized && takes_initiative(m, s, def, mine[0].as_ref(), card, man) >= t.seize_threshold
     };
     if o.hand_to_hand && decl_range < 0 {
         // §Wrestling Maneuvers: Counter, or Reversal at the seize threshold.
@@ -733,7 +792,7 @@ pub fn answer<R: Roller>(
         return Some(take(rs, def, man, 0, idx));
     }
     if let Some(i) = arm {
-        let x = mine[i].expect("found above");
+        let x = mine[i].as_ref().expect("found above");
         let idx = pick(&c.hand, best, random, r);
         let card = c.hand.cards()[idx];
         let man = if x.bare && o.hand_to_hand {
@@ -751,11 +810,10 @@ pub fn answer<R: Roller>(
             && i32::from(card.value) + mods(m, def, Some(x), Man::Seize) - 3 >= t.seize_threshold
         {
             Man::Seize
-        } else if t.close_with_parry
-            && o.range_model
+        } else if plays & PLAY_CLOSE_WITH_PARRY != 0
             && matches!(a.man, Man::Attack | Man::AttackNoStep)
             && !c.no_step
-            && reach(m, s, def) < decl_range
+            && kd.reach < decl_range
         {
             Man::ParryNoStep
         } else {
@@ -763,11 +821,11 @@ pub fn answer<R: Roller>(
         };
         return Some(take(rs, def, man, i as u8, idx));
     }
-    if o.melee_dodge && !c.dodged && t.dodge_when_no_parry && Man::Dodge.prevents(a.man) {
+    if plays & PLAY_DODGE != 0 && !c.dodged && Man::Dodge.prevents(a.man) {
         let idx = pick(&c.hand, true, random, r);
         return Some(take(rs, def, Man::Dodge, 2, idx));
     }
-    if ranged_in_melee(m, s, def) {
+    if !s.apart && kd.ranged_main {
         // A bow cannot parry: change to the backup (or drop it) instead.
         let i = c.hand.worst()?;
         return Some(take(rs, def, Man::Change, 2, i));
@@ -778,14 +836,8 @@ pub fn answer<R: Roller>(
 /// Whether `side` draws again on its played hit card, given whether it is losing.
 #[inline]
 pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
-    o.hit_rule == HitRule::DrawAdd
-        && last.hit
-        && (first || o.hit_chain)
-        && match m.f[side].tactics.hit {
-            HitPolicy::WhenLosing => losing,
-            HitPolicy::Never => false,
-            HitPolicy::Always => true,
-        }
+    let hits = m.hits[side];
+    last.hit && hits != HITS_NEVER && (first || o.hit_chain) && (hits == HITS_ALWAYS || losing)
 }
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
@@ -832,23 +884,46 @@ pub fn resolve<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> (Register, Option<Step>) {
+    let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
+    resolve_in(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
+}
+
+/// [`resolve`] with the attacker's and the defender's kits as the register begins (`ka`,
+/// `kd`: [`kit`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn resolve_in<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    a: Decl,
+    d: Option<Decl>,
+    charge_bonus: i32,
+    ka: &Kit,
+    kd: &Kit,
+    r: &mut R,
+    tally: &mut T,
+) -> (Register, Option<Step>) {
     let def = 1 - att;
-    let a_arms = arms(m, s, att);
-    let d_arms = arms(m, s, def);
-    let a_arm = a_arms[usize::from(a.arm.min(1))];
+    let a_arms = &ka.arms;
+    let d_arms = &kd.arms;
+    let a_arm = a_arms[usize::from(a.arm.min(1))].as_ref();
     let theirs = a_arm;
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
-            a_arm.is_some_and(|x| can_attack(o, x, s.range))
+            a_arm.is_some_and(|x| can_attack(o, *x, s.range))
         }
         Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
         Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
-        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, x, s.range)),
+        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, *x, s.range)),
         Man::Tackle => a_arm.is_some_and(|x| x.bare) && (s.range == 0 || s.range == 1),
         Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
-        Man::Retreat => s.range < longest(m, s),
+        // Up to the longest weapon in the combat.
+        Man::Retreat => s.range < ka.reach.max(kd.reach),
         _ => true,
     };
     let opposed = d.filter(|d| {
@@ -856,6 +931,7 @@ pub fn resolve<R: Roller, T: Tally>(
             && match d.man {
                 Man::Dodge => true,
                 _ => d_arms[usize::from(d.arm.min(1))]
+                    .as_ref()
                     .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
             }
     });
@@ -865,18 +941,19 @@ pub fn resolve<R: Roller, T: Tally>(
         0
     };
     let charged = charge_bonus > 0;
-    // §Hit Location: a called shot's modifier (the Shield Bash gets no benefit from it).
-    let loc = match a.man {
-        Man::Attack | Man::AttackNoStep | Man::Lunge => m.f[att].tactics.called_shot,
-        _ => Location::Torso,
+    // §Hit Location: a called shot's modifier and extra damage (the Shield Bash gets no
+    // benefit from it; the torso has neither).
+    let [loc_mod, loc_damage] = match a.man {
+        Man::Attack | Man::AttackNoStep | Man::Lunge => m.shot[att],
+        _ => [0, 0],
     };
     let a_base = mods(m, att, a_arm, a.man)
         + a.man.difficulty()
         + head
-        + loc.modifier()
+        + loc_mod
         + situational(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
-        mods(m, def, d_arms.get(usize::from(d.arm)).copied().flatten(), d.man)
+        mods(m, def, d_arms.get(usize::from(d.arm)).and_then(Option::as_ref), d.man)
             + d.man.difficulty()
             + situational(m, s, att, d.man, charged)
     });
@@ -935,7 +1012,7 @@ pub fn resolve<R: Roller, T: Tally>(
                     let md = md + charge_bonus;
                     let raw = (a_card + edge)
                         .clamp(o.damage_floor, md.max(o.damage_floor));
-                    (raw + o.location_damage.of(loc) - m.f[def].protection).max(0)
+                    (raw + loc_damage - m.f[def].protection).max(0)
                 }
                 _ => 0,
             };
@@ -1109,6 +1186,7 @@ pub fn initiative<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> u8 {
+    let r = &mut r.local();
     for _ in 0..100 {
         if o.reshuffle == Reshuffle::EveryCheck {
             reset_decks(o, s);
@@ -1188,7 +1266,7 @@ fn surprise<R: Roller, T: Tally>(
         let n = hand_size(m, s, 0) as u8;
         let card = best_of(s, 0, n, r);
         let arm = fa.main;
-        let total = card + mods(m, 0, Some(arm), Man::Attack);
+        let total = card + mods(m, 0, Some(&arm), Man::Attack);
         let success = o.unopposed_auto_success || total >= 1;
         let dmg = if success {
             ((card + i32::from(arm.edge)).clamp(o.damage_floor, i32::from(arm.md).max(o.damage_floor))
@@ -1209,39 +1287,52 @@ fn surprise<R: Roller, T: Tally>(
     end
 }
 
+/// The state before round 1 of fighters `f` with their fresh decks `deck`, engaged at
+/// `start_range` or apart at `distance` (> 0), `band` the side that is a band.
+pub(super) fn initial(
+    o: &CardsOptions,
+    f: &[Fighter; 2],
+    deck: [Deck; 2],
+    start_range: i8,
+    distance: i8,
+    band: Option<usize>,
+) -> State {
+    let decks = match o.deck_owner {
+        DeckOwner::PerFighter => deck,
+        DeckOwner::Shared => [deck[0], deck[0]],
+    };
+    let member = |side: usize| Member {
+        hp: f[side].hp as i16,
+        range: start_range,
+        init: 2,
+        kit: KIT_MAIN,
+        fresh: false,
+        deck: decks[side],
+    };
+    let band = band.unwrap_or(1);
+    let count = usize::from(f[band].count).min(MAX_BAND);
+    State {
+        round: 0,
+        hp: [f[0].hp as i16, f[1].hp as i16],
+        range: if distance > 0 { distance } else { start_range },
+        init: 2,
+        kit: [KIT_MAIN; 2],
+        fresh: [false; 2],
+        decks,
+        apart: distance > 0,
+        aim: [AimRow::default(); 2],
+        reload: [0; 2],
+        more: [member(band); MAX_BAND - 1],
+        // Members beyond the band's count never fight.
+        out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
+    }
+}
+
 impl crate::Duel<Cards> for State {
-    /// The state before round 1.
-    fn start(rules: &Cards, m: &Matchup) -> State {
-        let o = rules.options();
-        let decks = match o.deck_owner {
-            DeckOwner::PerFighter => m.deck,
-            DeckOwner::Shared => [m.deck[0], m.deck[0]],
-        };
-        let member = |side: usize| Member {
-            hp: m.f[side].hp as i16,
-            range: m.start_range,
-            init: 2,
-            kit: KIT_MAIN,
-            fresh: false,
-            deck: decks[side],
-        };
-        let band = m.band.unwrap_or(1);
-        let count = usize::from(m.f[band].count).min(MAX_BAND);
-        State {
-            round: 0,
-            hp: [m.f[0].hp as i16, m.f[1].hp as i16],
-            range: if m.distance > 0 { m.distance } else { m.start_range },
-            init: 2,
-            kit: [KIT_MAIN; 2],
-            fresh: [false; 2],
-            decks,
-            apart: m.distance > 0,
-            aim: [AimRow::default(); 2],
-            reload: [0; 2],
-            more: [member(band); MAX_BAND - 1],
-            // Members beyond the band's count never fight.
-            out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
-        }
+    /// The state before round 1 (built once per matchup: [`initial`]).
+    #[inline]
+    fn start(_rules: &Cards, m: &Matchup) -> State {
+        m.initial
     }
 
     /// One round (see the module doc).
@@ -1295,14 +1386,16 @@ impl crate::Duel<Cards> for State {
         }
         let mut rs = [SideRound::default(); 2];
         let first = usize::from(s.init);
-        for side in [first, 1 - first] {
-            let n = hand_size(m, s, side);
-            for _ in 0..n {
-                if let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) {
-                    rs[side].hand.push(c);
-                }
+        {
+            // The stream in this loop's frame while the hands are dealt.
+            let mut r = r.local();
+            for side in [first, 1 - first] {
+                let k = kit(m, s, side);
+                let n = usize::from(k.hand[usize::from(s.fresh[side])]);
+                // As `n` draws, each into the hand (`hand_size`).
+                s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
+                rs[side].cap = if charge { 1 } else { k.cap };
             }
-            rs[side].cap = if charge { 1 } else { cap(*arms(m, s, side)) };
         }
         s.fresh = [false; 2];
         let end = registers(o, m, s, &mut rs, charger, r, tally);
@@ -1332,25 +1425,26 @@ fn hesitates(
     rs: &[SideRound; 2],
     att: usize,
     decl_range: i8,
+    ka: &Kit,
 ) -> bool {
     let t = &m.f[att].tactics;
     let c = &rs[att];
     if t.hesitate == Hesitate::Never
         || c.done
         || c.hand.is_empty()
-        || s.kit[att] == KIT_DISARMED
-        || ranged_in_melee(m, s, att)
+        || ka.disarmed
+        || (!s.apart && ka.ranged_main)
     {
         return false;
     }
-    let a = arms(m, s, att);
+    let a = &ka.arms;
     match t.hesitate {
         Hesitate::Never => false,
         Hesitate::OutOfReach => {
             o.range_model && !a.iter().flatten().any(|&x| can_attack(o, x, decl_range))
         }
         Hesitate::WeakHand => c.hand.best().is_some_and(|i| {
-            i32::from(c.hand.cards()[i].value) + mods(m, att, a[0], Man::Attack) < t.hesitate_below
+            i32::from(c.hand.cards()[i].value) + mods(m, att, a[0].as_ref(), Man::Attack) < t.hesitate_below
         }),
     }
 }
@@ -1371,13 +1465,19 @@ fn registers<R: Roller, T: Tally>(
     let mut any = false;
     // The side whose hesitation no declaration has answered yet.
     let mut pending: Option<usize> = None;
+    // The attacker's and the defender's kits (only `resolve` changes them).
+    let mut kits = (kit(m, s, att), kit(m, s, 1 - att));
     for _ in 0..MAX_REGISTERS {
-        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range);
+        // Read the options where they are tested, not hoisted out of the loop (the compiler
+        // would copy some 25 of them to the stack every round).
+        let o = std::hint::black_box(o);
+        let (ka, kd) = kits;
+        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range, ka);
         let a = if hesitating {
             rs[att].hesitated = true;
             None
         } else {
-            declare(o, m, s, rs, att, decl_range, r)
+            declare_in(o, m, s, rs, att, decl_range, ka, kd, r)
         };
         let Some(a) = a else {
             if any && !hesitating {
@@ -1391,15 +1491,16 @@ fn registers<R: Roller, T: Tally>(
             }
             pending = Some(att);
             att = 1 - att;
+            kits = (kd, ka);
             s.init = att as u8;
             continue;
         };
         pending = None;
         any = true;
         rs[att].declared += 1;
-        let d = answer(o, m, s, rs, 1 - att, &a, decl_range, r);
+        let d = answer_in(o, m, s, rs, 1 - att, &a, decl_range, kd, ka, r);
         let bonus = i32::from(charger == Some(att));
-        let (_, end) = resolve(o, m, s, rs, att, a, d, bonus, r, tally);
+        let (_, end) = resolve_in(o, m, s, rs, att, a, d, bonus, ka, kd, r, tally);
         if let Some(end) = end {
             return end;
         }
@@ -1411,6 +1512,7 @@ fn registers<R: Roller, T: Tally>(
             decl_range = s.range;
         }
         att = usize::from(s.init);
+        kits = (kit(m, s, att), kit(m, s, 1 - att));
     }
     Step::Continue
 }

@@ -122,10 +122,108 @@ pub struct Matchup {
     pub distance: i8,
     /// The side that is a band (`count` > 1), if any.
     pub band: Option<usize>,
-    /// What each side fights with, folded once from `f` (see [`Matchup::arms_of`]):
-    /// `kits[side][kit + 4 × wrestling]` = [primary, off-hand], read by
-    /// [`super::duel::arms`].
-    pub kits: [[[Option<Arm>; 2]; 8]; 2],
+    /// What each side fights with, folded once from `f` (see [`Kit`]):
+    /// `kits[side][kit + 4 × wrestling]`, read by [`super::duel::arms`] and friends.
+    pub kits: [[Kit; 8]; 2],
+    /// Each side's finesse + armour modifier (folded once from `f`).
+    pub mods: [i32; 2],
+    /// Each side's called shot (§Hit Location): [its modifier, its extra damage under
+    /// `location_damage`], folded once.
+    pub shot: [[i32; 2]; 2],
+    /// Each side's hit policy under the hit rule: [`HITS_NEVER`], [`HITS_WHEN_LOSING`] or
+    /// [`HITS_ALWAYS`] ([`Matchup::hits_of`]), folded once.
+    pub hits: [u8; 2],
+    /// Each side's tactics combined with the options they are tested with (`PLAY_*` bits,
+    /// [`Matchup::plays_of`]), folded once.
+    pub plays: [u16; 2],
+    /// The state before round 1, built once ([`super::duel::initial`]) and copied by `start`.
+    pub initial: super::duel::State,
+}
+
+/// What a side's kit (`duel::KIT_*`) gives at wrestling range or not, folded once per matchup
+/// from the fighter by the duel's own rules. Aligned to 32 bytes, so a kit's address is a shift
+/// from its index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(align(32))]
+pub struct Kit {
+    /// [primary, off-hand] ([`Matchup::arms_of`]).
+    pub arms: [Option<Arm>; 2],
+    /// Cards in hand: [after a round of the same weapon, the round after drawing it]
+    /// ([`Matchup::hand_of`]).
+    pub hand: [u8; 2],
+    /// Most maneuvers a round ([`super::duel::cap`]).
+    pub cap: u8,
+    /// Reach: the longest melee weapon's range, 0 without one ([`Matchup::reach_of`]).
+    pub reach: i8,
+    /// An arm is a shield.
+    pub shield: bool,
+    /// The main weapon, ranged, out of wrestling range: in melee (not apart) the side must
+    /// change or drop it.
+    pub ranged_main: bool,
+    /// Disarmed (`KIT_DISARMED`).
+    pub disarmed: bool,
+}
+
+/// [`Matchup::plays`] bit: `disarm_unopposed` under `disarming_attack`.
+pub const PLAY_DISARM: u16 = 1 << 0;
+/// [`Matchup::plays`] bit: `keep_reach` under `range_model`.
+pub const PLAY_KEEP_REACH: u16 = 1 << 1;
+/// [`Matchup::plays`] bit: `lunge` under `range_model`.
+pub const PLAY_LUNGE: u16 = 1 << 2;
+/// [`Matchup::plays`] bit: `range_fix` under `close_retreat` and `range_model`.
+pub const PLAY_RANGE_FIX: u16 = 1 << 3;
+/// [`Matchup::plays`] bit: `shield_bash` (the tactic) under `shield_bash` (the option).
+pub const PLAY_BASH: u16 = 1 << 4;
+/// [`Matchup::plays`] bit: `wrestle` under `hand_to_hand` (Tackle).
+pub const PLAY_TACKLE: u16 = 1 << 5;
+/// [`Matchup::plays`] bit: `offensive_disengage` (the option).
+pub const PLAY_DISENGAGE: u16 = 1 << 6;
+/// [`Matchup::plays`] bit: `defender = "cover_last"` under `defender_may_pass`.
+pub const PLAY_PASS: u16 = 1 << 7;
+/// [`Matchup::plays`] bit: `close_with_parry` under `range_model`.
+pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
+/// [`Matchup::plays`] bit: `dodge_when_no_parry` under `melee_dodge`.
+pub const PLAY_DODGE: u16 = 1 << 9;
+
+/// [`Matchup::hits`]: never hits (or the hit rule does not draw).
+pub const HITS_NEVER: u8 = 0;
+/// [`Matchup::hits`]: hits while losing.
+pub const HITS_WHEN_LOSING: u8 = 1;
+/// [`Matchup::hits`]: always hits.
+pub const HITS_ALWAYS: u8 = 2;
+
+impl Matchup {
+    /// [`Matchup::hits`] for tactics `t` under options `o`.
+    pub fn hits_of(o: &CardsOptions, t: &Tactics) -> u8 {
+        use super::options::HitRule;
+        use super::spec::HitPolicy;
+        match t.hit {
+            _ if o.hit_rule != HitRule::DrawAdd => HITS_NEVER,
+            HitPolicy::Never => HITS_NEVER,
+            HitPolicy::WhenLosing => HITS_WHEN_LOSING,
+            HitPolicy::Always => HITS_ALWAYS,
+        }
+    }
+
+    /// [`Matchup::plays`] for tactics `t` under options `o`.
+    pub fn plays_of(o: &CardsOptions, t: &Tactics) -> u16 {
+        use super::spec::DefenderPolicy;
+        [
+            (t.disarm_unopposed && o.disarming_attack, PLAY_DISARM),
+            (t.keep_reach && o.range_model, PLAY_KEEP_REACH),
+            (t.lunge && o.range_model, PLAY_LUNGE),
+            (t.range_fix && o.close_retreat && o.range_model, PLAY_RANGE_FIX),
+            (t.shield_bash && o.shield_bash, PLAY_BASH),
+            (t.wrestle && o.hand_to_hand, PLAY_TACKLE),
+            (o.offensive_disengage, PLAY_DISENGAGE),
+            (t.defender == DefenderPolicy::CoverLast && o.defender_may_pass, PLAY_PASS),
+            (t.close_with_parry && o.range_model, PLAY_CLOSE_WITH_PARRY),
+            (t.dodge_when_no_parry && o.melee_dodge, PLAY_DODGE),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |bits, (_, bit)| bits | bit)
+    }
 }
 
 impl Matchup {
@@ -145,10 +243,58 @@ impl Matchup {
         }
     }
 
+    /// Cards in fighter `f`'s hand under kit `kit` (§Draw Hands, §Shields…, §Changing
+    /// Weapons), at wrestling range or not, the round after drawing the weapon (`fresh`) or not.
+    pub fn hand_of(f: &Fighter, kit: u8, wrestling: bool, fresh: bool) -> u8 {
+        use super::duel::{KIT_BACKUP, KIT_BARE, KIT_MAIN};
+        let skill = match kit {
+            // Wrestling: the bare-hand skill (G23).
+            KIT_MAIN | KIT_BACKUP | KIT_BARE if wrestling => f.brawling,
+            KIT_MAIN => match f.off {
+                Some(_) => f.main_skill.min(f.off_skill),
+                None => f.main_skill,
+            },
+            KIT_BACKUP => match f.off {
+                Some(_) => f.backup_skill.min(f.off_skill),
+                None => f.backup_skill,
+            },
+            KIT_BARE => match f.off {
+                Some(_) => f.brawling.min(f.off_skill),
+                None => f.brawling,
+            },
+            _ => 1,
+        };
+        let skill = if fresh { skill.min(f.fast_draw) } else { skill };
+        skill.max(1).min(oddsmith_dice::deck::MAX_HAND as u8)
+    }
+
+    /// A side's reach with arms `a`: its longest melee weapon's range (shields and ranged
+    /// weapons reach nothing), 0 without one.
+    pub fn reach_of(a: &[Option<Arm>; 2]) -> i8 {
+        a.iter()
+            .flatten()
+            .filter(|a| !a.shield && !a.ranged)
+            .map(|a| a.range)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// [`Matchup::kits`] for fighters `f`.
-    fn kits(f: &[Fighter; 2]) -> [[[Option<Arm>; 2]; 8]; 2] {
+    fn kits(f: &[Fighter; 2]) -> [[Kit; 8]; 2] {
         std::array::from_fn(|side| {
-            std::array::from_fn(|i| Matchup::arms_of(&f[side], (i % 4) as u8, i >= 4))
+            std::array::from_fn(|i| {
+                let (kit, wrestling) = ((i % 4) as u8, i >= 4);
+                let arms = Matchup::arms_of(&f[side], kit, wrestling);
+                Kit {
+                    arms,
+                    hand: [false, true].map(|fresh| Matchup::hand_of(&f[side], kit, wrestling, fresh)),
+                    cap: super::duel::cap(arms),
+                    reach: Matchup::reach_of(&arms),
+                    shield: arms.iter().flatten().any(|x| x.shield),
+                    ranged_main: kit == super::duel::KIT_MAIN && !wrestling && f[side].main.ranged,
+                    disarmed: kit == super::duel::KIT_DISARMED,
+                }
+            })
         })
     }
 }
@@ -348,6 +494,7 @@ impl crate::Pair<Cards> for Matchup {
                 "a band fights in melee: set the option distance to 0 (ranged rounds are one against one)",
             ));
         }
+        let initial = super::duel::initial(o, &f, decks, start_range, distance, band);
         Ok(Matchup {
             kits: Matchup::kits(&f),
             f,
@@ -355,6 +502,14 @@ impl crate::Pair<Cards> for Matchup {
             start_range,
             distance,
             band,
+            initial,
+            mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
+            plays: [Matchup::plays_of(o, &a.tactics), Matchup::plays_of(o, &b.tactics)],
+            hits: [Matchup::hits_of(o, &a.tactics), Matchup::hits_of(o, &b.tactics)],
+            shot: [a, b].map(|f| {
+                let loc = f.tactics.called_shot;
+                [loc.modifier(), o.location_damage.of(loc)]
+            }),
         })
     }
 }

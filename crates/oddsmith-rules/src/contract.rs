@@ -107,7 +107,9 @@ pub trait Compile<R: Ruleset>: Sized + Clone + Send + Sync + Debug {
     fn compile(rules: &R, name: &str, spec: &R::FighterSpec) -> Result<Self, RulesError>;
 }
 
-/// Two compiled fighters facing each other, with everything per-pair precomputed.
+/// Two compiled fighters facing each other, with everything per-pair precomputed. Rulesets
+/// fold their options into the matchup too (tables, flags, the initial state), so a matchup
+/// is only valid with the ruleset that paired it: pair again after changing an option.
 pub trait Pair<R: Ruleset>: Sized + Clone + Send + Sync + Debug {
     /// Pairs `a` (side A) with `b` (side B) under `rules`.
     fn pair(rules: &R, a: &R::Fighter, b: &R::Fighter) -> Result<Self, RulesError>;

@@ -278,13 +278,25 @@ impl Man {
     }
 }
 
+// `Man::ALL` lists the maneuvers in declaration order, so `man as usize` indexes it and
+// `PREVENTS` (checked at compile time; a new maneuver must be added to `ALL` in its place).
+const _: () = {
+    let mut i = 0;
+    while i < Man::ALL.len() {
+        assert!(Man::ALL[i] as usize == i);
+        i += 1;
+    }
+    assert!(Man::ALL.len() <= 32, "a maneuver's bit must fit PREVENTS' u32");
+};
+
 /// [`Man::prevents_rule`] for every pair: bit `attack` of `PREVENTS[defence]`.
-const PREVENTS: [u32; 23] = {
-    let mut t = [0u32; 23];
+const PREVENTS: [u32; Man::ALL.len()] = {
+    let n = Man::ALL.len();
+    let mut t = [0u32; Man::ALL.len()];
     let mut d = 0;
-    while d < 23 {
+    while d < n {
         let mut a = 0;
-        while a < 23 {
+        while a < n {
             if Man::ALL[d].prevents_rule(Man::ALL[a]) {
                 t[d] |= 1 << a;
             }

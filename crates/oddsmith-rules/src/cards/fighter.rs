@@ -136,7 +136,7 @@ pub struct Matchup {
     /// Each side's tactics combined with the options they are tested with (`PLAY_*` bits,
     /// [`Matchup::plays_of`]), folded once.
     pub plays: [u16; 2],
-    /// The state before round 1, built once ([`super::duel::initial`]) and copied by `start`.
+    /// The state before round 1, built once (by `duel::initial`) and copied by `start`.
     pub initial: super::duel::State,
 }
 
@@ -163,6 +163,9 @@ pub struct Kit {
     /// Disarmed (`KIT_DISARMED`).
     pub disarmed: bool,
 }
+
+// The 32 bytes the alignment above is chosen for (a larger kit still works, only slower).
+const _: () = assert!(std::mem::size_of::<Kit>() == 32);
 
 /// [`Matchup::plays`] bit: `disarm_unopposed` under `disarming_attack`.
 pub const PLAY_DISARM: u16 = 1 << 0;

@@ -328,9 +328,15 @@ fn dealing_draws_the_cards_of_one_draw_after_another() {
             }
         }
         let (mut d2, mut h2, mut r2) = (deck, hand, rng.clone());
-        d2.deal_with(&mut h2, n, |k| crate::uniform_below(&mut r2, u64::from(k)) as u32);
+        d2.deal_with(&mut h2, n, |k| {
+            crate::uniform_below(&mut r2, u64::from(k)) as u32
+        });
         assert_eq!((d1, h1), (d2, h2), "trial {trial}: {n} cards");
-        assert_eq!(r1.next_u64(), r2.next_u64(), "trial {trial}: the stream after");
+        assert_eq!(
+            r1.next_u64(),
+            r2.next_u64(),
+            "trial {trial}: the stream after"
+        );
         rng = r1;
     }
 }

@@ -142,11 +142,13 @@ pub struct State {
 }
 
 impl MState {
-    /// The four 16-bit fields in one word and the three 8-bit ones in another: equal states
-    /// have equal words and the other way round, so comparing and hashing them is two integer
-    /// operations each (the exact solver compares and hashes states for every transition).
+    /// The four 16-bit fields in one word and the three 8-bit ones in another, signed fields
+    /// offset so that their unsigned order is theirs: equal states have equal words and the
+    /// other way round, so comparing and hashing them is two integer operations each (the
+    /// exact solver compares and hashes states for every transition), and the words'
+    /// lexicographic order is the derived order of `MState` (the exact solver's sort key).
     #[inline]
-    fn words(&self) -> (u64, u32) {
+    pub(super) fn words(&self) -> [u64; 2] {
         // Destructured so that a new field does not compile until it is packed here too.
         let MState {
             hp,
@@ -157,13 +159,11 @@ impl MState {
             act,
             thrown,
         } = *self;
-        (
-            u64::from(hp as u16)
-                | u64::from(max as u16) << 16
-                | u64::from(tally as u16) << 32
-                | u64::from(mp2 as u16) << 48,
-            u32::from(buff as u8) | u32::from(act) << 8 | u32::from(thrown) << 16,
-        )
+        let s16 = |x: i16| u64::from(x as u16 ^ 0x8000);
+        [
+            s16(hp) << 48 | s16(max) << 32 | s16(tally) << 16 | s16(mp2),
+            u64::from(buff as u8 ^ 0x80) << 16 | u64::from(act) << 8 | u64::from(thrown),
+        ]
     }
 }
 
@@ -177,8 +177,8 @@ impl PartialEq for MState {
 impl std::hash::Hash for MState {
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        let (a, b) = self.words();
-        h.write_u64(a ^ u64::from(b).rotate_left(40));
+        let [a, b] = self.words();
+        h.write_u64(a ^ b.rotate_left(40));
     }
 }
 

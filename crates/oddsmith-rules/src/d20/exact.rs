@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::D20;
-use super::duel::{MState, State};
+use super::duel::State;
 use super::fighter::{MAX_BAND, Matchup};
 use crate::roller::{Branching, enumerate_by};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS, Step, stop_requested};
@@ -141,27 +141,6 @@ type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 /// Most order words of a state: the cursor, two per creature, the distance.
 const MAX_WORDS: usize = 2 + 4 * MAX_BAND;
 
-/// A creature's fields in two words whose lexicographic order is the derived order of
-/// [`MState`] (signed fields offset so that their unsigned order is theirs).
-#[inline]
-fn member_words(c: &MState) -> [u64; 2] {
-    // Destructured so that a new field does not compile until it is ordered here too.
-    let MState {
-        hp,
-        max,
-        tally,
-        mp2,
-        buff,
-        act,
-        thrown,
-    } = *c;
-    let s16 = |x: i16| u64::from(x as u16 ^ 0x8000);
-    [
-        s16(hp) << 48 | s16(max) << 32 | s16(tally) << 16 | s16(mp2),
-        u64::from(buff as u8 ^ 0x80) << 16 | u64::from(act) << 8 | u64::from(thrown),
-    ]
-}
-
 /// The words of `s` but its round, whose lexicographic order is `State`'s derived order among
 /// states of the same round, written into `out` (the creatures beyond each side's count are
 /// left out: they stay at their default in every state of a duel). Returns how many.
@@ -191,7 +170,7 @@ fn order_words(m: &Matchup, s: &State, out: &mut [u64; MAX_WORDS]) -> usize {
     let mut n = 1;
     for (side, f) in members.iter().zip(&m.f) {
         for c in &side[..f.count as usize] {
-            let [a, b] = member_words(c);
+            let [a, b] = c.words();
             out[n] = a;
             out[n + 1] = b;
             n += 2;

@@ -433,6 +433,18 @@ pub fn arms<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m [Option<Arm>; 2] 
     &kit(m, s, side).arms
 }
 
+/// Whether a side with kit `k` holds a ranged weapon in melee (he must change or drop it).
+#[inline]
+fn ranged_in_melee(s: &State, k: &Kit) -> bool {
+    !s.apart && k.ranged_main
+}
+
+/// The longest weapon in the combat between sides with kits `a` and `b` (the Retreat limit).
+#[inline]
+fn longest(a: &Kit, b: &Kit) -> i8 {
+    a.reach.max(b.reach)
+}
+
 /// The side's reach: its longest weapon's range ([`Matchup::reach_of`]).
 #[inline]
 pub(super) fn reach(m: &Matchup, s: &State, side: usize) -> i8 {
@@ -566,7 +578,7 @@ fn declare_in<R: Roller>(
     }
     let t = &m.f[att].tactics;
     let plays = m.plays[att];
-    if ka.disarmed || (!s.apart && ka.ranged_main) {
+    if ka.disarmed || ranged_in_melee(s, ka) {
         // Disarmed, or a ranged weapon in melee: change to the backup (or drop it).
         let i = c.hand.worst()?;
         return Some(take(rs, att, Man::Change, 2, i));
@@ -674,7 +686,7 @@ fn declare_in<R: Roller>(
                 Man::Close
             } else if decl_range == 0 && want > 0 {
                 Man::Push
-            } else if decl_range < want && decl_range < ka.reach.max(kd.reach) {
+            } else if decl_range < want && decl_range < longest(ka, kd) {
                 Man::Retreat
             } else {
                 return None;
@@ -837,7 +849,7 @@ fn answer_in<R: Roller>(
         let idx = pick(&c.hand, true, random, r);
         return Some(take(rs, def, Man::Dodge, 2, idx));
     }
-    if !s.apart && kd.ranged_main {
+    if ranged_in_melee(s, kd) {
         // A bow cannot parry: change to the backup (or drop it) instead.
         let i = c.hand.worst()?;
         return Some(take(rs, def, Man::Change, 2, i));
@@ -934,8 +946,7 @@ fn resolve_in<R: Roller, T: Tally>(
         Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
-        // Up to the longest weapon in the combat.
-        Man::Retreat => s.range < ka.reach.max(kd.reach),
+        Man::Retreat => s.range < longest(ka, kd),
         _ => true,
     };
     let opposed = d.filter(|d| {
@@ -1445,7 +1456,7 @@ fn hesitates(
         || c.done
         || c.hand.is_empty()
         || ka.disarmed
-        || (!s.apart && ka.ranged_main)
+        || ranged_in_melee(s, ka)
     {
         return false;
     }

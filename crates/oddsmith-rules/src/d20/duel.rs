@@ -981,3 +981,114 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     t.attack(side, true, dmg);
     t.count_side(side, NATURAL_20S, u32::from(crit));
 }
+
+/// `MState::words` and `State::head` against the fields they pack: the exact solver's
+/// interning and sort rely on them (no bundled scenario has two live states that differ only
+/// in, say, `thrown`, so the solver's own tests cannot tell if a field is left out).
+#[cfg(test)]
+mod packing {
+    use super::{MState, State};
+    use proptest::prelude::*;
+    use std::hash::BuildHasher;
+
+    /// A creature from each field's whole range.
+    fn creature() -> impl Strategy<Value = MState> {
+        (
+            any::<i16>(),
+            any::<i16>(),
+            any::<i16>(),
+            any::<i16>(),
+            any::<i8>(),
+            any::<u8>(),
+            any::<u8>(),
+        )
+            .prop_map(|(hp, max, tally, mp2, buff, act, thrown)| MState {
+                hp,
+                max,
+                tally,
+                mp2,
+                buff,
+                act,
+                thrown,
+            })
+    }
+
+    /// `a` with the fields in `mask` (bit per field, in declaration order) taken from `b`: two
+    /// creatures that differ in some fields and agree in the rest.
+    fn mix(a: MState, b: MState, mask: u8) -> MState {
+        let pick = |bit: u8| mask >> bit & 1 == 1;
+        MState {
+            hp: if pick(0) { b.hp } else { a.hp },
+            max: if pick(1) { b.max } else { a.max },
+            tally: if pick(2) { b.tally } else { a.tally },
+            mp2: if pick(3) { b.mp2 } else { a.mp2 },
+            buff: if pick(4) { b.buff } else { a.buff },
+            act: if pick(5) { b.act } else { a.act },
+            thrown: if pick(6) { b.thrown } else { a.thrown },
+        }
+    }
+
+    /// The fields as a tuple: what equality and order mean.
+    fn fields(m: &MState) -> (i16, i16, i16, i16, i8, u8, u8) {
+        (m.hp, m.max, m.tally, m.mp2, m.buff, m.act, m.thrown)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// Equal words iff equal fields; the words' order is the fields' order (the derived
+        /// `Ord`); equal creatures hash alike.
+        #[test]
+        fn creature_words_are_its_fields(a in creature(), b in creature(), mask in 0u8..128) {
+            let c = mix(a, b, mask);
+            prop_assert_eq!(a == c, fields(&a) == fields(&c));
+            prop_assert_eq!(a.words().cmp(&c.words()), fields(&a).cmp(&fields(&c)));
+            prop_assert_eq!(a.cmp(&c), fields(&a).cmp(&fields(&c)));
+            let h = std::collections::hash_map::RandomState::new();
+            if a == c {
+                prop_assert_eq!(h.hash_one(a), h.hash_one(c));
+            }
+        }
+
+        /// Two states that differ in one field (a head field, or one field of one creature)
+        /// are unequal.
+        #[test]
+        fn state_equality_sees_every_field(
+            side in 0usize..2,
+            slot in 0usize..super::MAX_BAND,
+            m in creature(),
+            field in 0u8..18,
+            v in 1u32..u32::from(u16::MAX),
+        ) {
+            let mut a = State::default();
+            a.m[side][slot] = m;
+            let mut b = a;
+            let v8 = v as u8 | 1;
+            // `m` with every field changed.
+            let other = MState {
+                hp: m.hp ^ 1,
+                max: m.max ^ 1,
+                tally: m.tally ^ 1,
+                mp2: m.mp2 ^ 1,
+                buff: m.buff ^ 1,
+                act: m.act ^ 1,
+                thrown: m.thrown ^ 1,
+            };
+            match field {
+                0 => b.round ^= v,
+                1 => b.stage ^= v8,
+                2 => b.init_i ^= v8,
+                3 => b.seg ^= v8,
+                4 => b.sub ^= v8,
+                5 => b.slot ^= v8,
+                6 => b.atk ^= v8,
+                7 => b.snap ^= v8,
+                8 => b.dist ^= v as u16,
+                9 => b.moved ^= v8,
+                10 => b.caught ^= v8,
+                f => b.m[side][slot] = mix(m, other, 1 << (f - 11)),
+            }
+            prop_assert_ne!(a, b);
+        }
+    }
+}

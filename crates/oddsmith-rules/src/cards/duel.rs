@@ -538,13 +538,20 @@ fn can_parry_vs<const P: bool>(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>
 /// a Tackle at range 1 or in a charge −2. `att` holds the initiative.
 #[inline]
 fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
+    situational_in::<false>(m, s, att, man, charge)
+}
+
+/// [`situational`] in the registers' form `P` (no Block Grab or Tackle in the plain form:
+/// no side wrestles, [`Matchup::plain`]).
+#[inline(always)]
+fn situational_in<const P: bool>(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
     let stronger = || m.f[1 - att].might > m.f[att].might;
     match man {
         Man::HandBlock if stronger() => 1,
         Man::HandBlock => -1,
-        Man::BlockGrab if stronger() => -4,
-        Man::BlockGrab => -6,
-        Man::Tackle if s.range == 1 || charge => -2,
+        Man::BlockGrab if !P && stronger() => -4,
+        Man::BlockGrab if !P => -6,
+        Man::Tackle if !P && (s.range == 1 || charge) => -2,
         _ => 0,
     }
 }
@@ -1030,7 +1037,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
                     .is_some_and(|x| can_parry_vs::<P>(o, x, theirs, s.range, a.man)),
             }
     });
-    let head = if a.man == Man::ShieldBash && o.shield_bash_head_penalty {
+    let head = if !P && a.man == Man::ShieldBash && o.shield_bash_head_penalty {
         HEAD
     } else {
         0
@@ -1046,11 +1053,11 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         + a.man.difficulty()
         + head
         + loc_mod
-        + situational(m, s, att, a.man, charged);
+        + situational_in::<P>(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
         mods(m, def, d_arms.get(usize::from(d.arm)).and_then(Option::as_ref), d.man)
             + d.man.difficulty()
-            + situational(m, s, att, d.man, charged)
+            + situational_in::<P>(m, s, att, d.man, charged)
     });
     let needs_positive = a.man == Man::Disarm || !o.unopposed_auto_success;
     let d_first = opposed.map_or(0, |d| i32::from(d.card.value));
@@ -1624,7 +1631,8 @@ fn registers<const P: bool, R: Roller, T: Tally>(
             // §Striking Maneuvers Tackle: "Initiative must be re-determined".
             break;
         }
-        if range_announced(o, &a, d.as_ref()) {
+        // (Where the range is where the tactics saw it, there is nothing to announce.)
+        if s.range != decl_range && range_announced(o, &a, d.as_ref()) {
             decl_range = s.range;
         }
         att = usize::from(s.init);

@@ -447,6 +447,13 @@ const fn arms_in<const P: bool>() -> usize {
     if P { 1 } else { 2 }
 }
 
+/// The plain form's arm `i` of `arms` (0 the primary weapon, 1 the off-hand item, 2 none): the
+/// primary weapon or none, as the plain form has no off-hand item ([`Matchup::plain`]).
+#[inline(always)]
+fn primary(arms: &[Option<Arm>; 2], i: u8) -> Option<&Arm> {
+    if i == 0 { arms[0].as_ref() } else { None }
+}
+
 /// The arms a side fights with now: [primary, off-hand] (folded per matchup:
 /// [`Matchup::arms_of`]).
 #[inline(always)]
@@ -695,11 +702,10 @@ fn declare_in<const P: bool, R: Roller>(
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
-            let total = i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5;
             let man = if plays & PLAY_DISARM != 0
                 && rs[def].hand.is_empty()
                 && s.kit[def] != KIT_BARE
-                && total >= 1
+                && i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5 >= 1
             {
                 Man::Disarm
             } else if plays & PLAY_KEEP_REACH != 0 && kd.reach < decl_range && {
@@ -1010,7 +1016,11 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
     let def = 1 - att;
     let a_arms = &ka.arms;
     let d_arms = &kd.arms;
-    let a_arm = a_arms[usize::from(a.arm.min(1))].as_ref();
+    let a_arm = if P {
+        primary(a_arms, a.arm)
+    } else {
+        a_arms[usize::from(a.arm.min(1))].as_ref()
+    };
     let theirs = a_arm;
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
@@ -1032,8 +1042,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         d.man.prevents(a.man)
             && match d.man {
                 Man::Dodge => true,
-                _ => d_arms[usize::from(d.arm.min(1))]
-                    .as_ref()
+                _ => if P { primary(d_arms, d.arm) } else { d_arms[usize::from(d.arm.min(1))].as_ref() }
                     .is_some_and(|x| can_parry_vs::<P>(o, x, theirs, s.range, a.man)),
             }
     });
@@ -1055,7 +1064,12 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         + loc_mod
         + situational_in::<P>(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
-        mods(m, def, d_arms.get(usize::from(d.arm)).and_then(Option::as_ref), d.man)
+        let d_arm = if P {
+            primary(d_arms, d.arm)
+        } else {
+            d_arms.get(usize::from(d.arm)).and_then(Option::as_ref)
+        };
+        mods(m, def, d_arm, d.man)
             + d.man.difficulty()
             + situational_in::<P>(m, s, att, d.man, charged)
     });
@@ -1511,11 +1525,12 @@ fn melee<const P: bool, R: Roller, T: Tally>(
 ) -> Step {
     let mut rs = [SideRound::default(); 2];
     let first = usize::from(s.init);
+    // The first attacker's and the defender's kits.
+    let kits = (kit_in::<P>(m, s, first), kit_in::<P>(m, s, 1 - first));
     {
         // The stream in this loop's frame while the hands are dealt.
         let mut r = r.local();
-        for side in [first, 1 - first] {
-            let k = kit_in::<P>(m, s, side);
+        for (side, k) in [(first, kits.0), (1 - first, kits.1)] {
             let n = usize::from(k.hand[usize::from(s.fresh[side])]);
             // As `n` draws, each into the hand (`hand_size`).
             s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
@@ -1523,7 +1538,7 @@ fn melee<const P: bool, R: Roller, T: Tally>(
         }
     }
     s.fresh = [false; 2];
-    registers::<P, R, T>(o, m, s, &mut rs, charger, r, tally)
+    registers::<P, R, T>(o, m, s, &mut rs, kits, charger, r, tally)
 }
 
 /// How a round apart ended (see [`super::ranged::round`]).
@@ -1574,11 +1589,13 @@ fn hesitates<const P: bool>(
 /// plain form (`P`: [`Matchup::plain`], the branches that cannot arise there folded away) or
 /// the general one: the same code either way.
 #[inline(always)]
-fn registers<const P: bool, R: Roller, T: Tally>(
+#[allow(clippy::too_many_arguments)]
+fn registers<'m, const P: bool, R: Roller, T: Tally>(
     o: &CardsOptions,
-    m: &Matchup,
+    m: &'m Matchup,
     s: &mut State,
     rs: &mut [SideRound; 2],
+    kits: (&'m Kit, &'m Kit),
     charger: Option<usize>,
     r: &mut R,
     tally: &mut T,
@@ -1588,8 +1605,9 @@ fn registers<const P: bool, R: Roller, T: Tally>(
     let mut any = false;
     // The side whose hesitation no declaration has answered yet.
     let mut pending: Option<usize> = None;
-    // The attacker's and the defender's kits (only `resolve` changes them).
-    let mut kits = (kit_in::<P>(m, s, att), kit_in::<P>(m, s, 1 - att));
+    // The attacker's and the defender's kits (`kits` as the round begins; only `resolve`
+    // changes them).
+    let mut kits = kits;
     for _ in 0..MAX_REGISTERS {
         // Read the options where they are tested, not hoisted out of the loop (the compiler
         // would copy some 25 of them to the stack every round).

@@ -15,7 +15,7 @@ use oddsmith_dice::deck::{Card, Deck, Hand};
 use super::Cards;
 use super::fighter::{
     Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY,
-    PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
+    PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_HESITATE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
     PLAY_RANGE_FIX, PLAY_TACKLE,
 };
 use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
@@ -943,8 +943,14 @@ fn defends<const P: bool>(
 /// Whether `side` draws again on its played hit card, given whether it is losing.
 #[inline]
 pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
+    wants_hit_by(o, m, side, last, first, || losing)
+}
+
+/// [`wants_hit`] with `losing` asked only where it decides (a hit card under "when losing").
+#[inline(always)]
+fn wants_hit_by(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: impl FnOnce() -> bool) -> bool {
     let hits = m.hits[side];
-    last.hit && hits != HITS_NEVER && (first || o.hit_chain) && (hits == HITS_ALWAYS || losing)
+    last.hit && hits != HITS_NEVER && (first || o.hit_chain) && (hits == HITS_ALWAYS || losing())
 }
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
@@ -963,7 +969,7 @@ pub(super) fn hit_loop<R: Roller, T: Tally>(
     let mut total = i32::from(card.value);
     let mut last = card;
     let mut first = true;
-    while wants_hit(o, m, side, last, first, losing(total)) {
+    while wants_hit_by(o, m, side, last, first, || losing(total)) {
         let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) else {
             break;
         };
@@ -1613,7 +1619,9 @@ fn registers<'m, const P: bool, R: Roller, T: Tally>(
         // would copy some 25 of them to the stack every round).
         let o = std::hint::black_box(o);
         let (ka, kd) = kits;
-        let hesitating = !rs[att].hesitated && hesitates::<P>(o, m, s, rs, att, decl_range, ka);
+        let hesitating = m.plays[att & 1] & PLAY_HESITATE != 0
+            && !rs[att].hesitated
+            && hesitates::<P>(o, m, s, rs, att, decl_range, ka);
         let a = if hesitating {
             rs[att].hesitated = true;
             None

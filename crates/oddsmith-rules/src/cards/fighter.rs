@@ -190,6 +190,8 @@ pub const PLAY_PASS: u16 = 1 << 7;
 pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
 /// [`Matchup::plays`] bit: `dodge_when_no_parry` under `melee_dodge`.
 pub const PLAY_DODGE: u16 = 1 << 9;
+/// [`Matchup::plays`] bit: `hesitate` is not `"never"` (the only tactic that hesitates).
+pub const PLAY_HESITATE: u16 = 1 << 10;
 
 /// [`Matchup::hits`]: never hits (or the hit rule does not draw).
 pub const HITS_NEVER: u8 = 0;
@@ -225,6 +227,7 @@ impl Matchup {
             (t.defender == DefenderPolicy::CoverLast && o.defender_may_pass, PLAY_PASS),
             (t.close_with_parry && o.range_model, PLAY_CLOSE_WITH_PARRY),
             (t.dodge_when_no_parry && o.melee_dodge, PLAY_DODGE),
+            (t.hesitate != super::spec::Hesitate::Never, PLAY_HESITATE),
         ]
         .iter()
         .filter(|(on, _)| *on)

@@ -242,12 +242,9 @@ impl Matchup {
     /// is ranged), and no side can take the fight into wrestling range (`wrestle` under
     /// `hand_to_hand`: the only Tackle and Block Grab), so the range never drops below 0.
     pub fn plain_of(o: &CardsOptions, f: &[Fighter; 2]) -> bool {
-        f.iter().all(|f| {
-            f.off.is_none()
-                && !f.main.ranged
-                && !f.backup.is_some_and(|b| b.ranged)
-                && !(o.hand_to_hand && f.tactics.wrestle)
-        })
+        let wrestles = |f: &Fighter| o.hand_to_hand && f.tactics.wrestle;
+        let ranged = |f: &Fighter| f.main.ranged || f.backup.is_some_and(|b| b.ranged);
+        f.iter().all(|f| f.off.is_none() && !ranged(f) && !wrestles(f))
     }
 
     /// The arms fighter `f` fights with under kit `kit` (`duel::KIT_*`), at wrestling range or

@@ -9,6 +9,11 @@
 //! reads (`decl_range`) is the range as of the last resolve-immediately maneuver (Close,
 //! Retreat, Parry/Seize, Disarming Attack), and a maneuver that has become illegal by the time
 //! it resolves fails and spends its card (digest §4.5).
+//!
+//! A round's registers come in two forms of the same code (`registers::<P>`): the plain form,
+//! chosen once per matchup by [`Matchup::plain`] (no off-hand item, no ranged weapon, nobody
+//! who wrestles), has the branches that cannot arise there folded away; a test plays both forms
+//! on the same cards and finds the same duels.
 
 use oddsmith_dice::deck::{Card, Deck, Hand};
 

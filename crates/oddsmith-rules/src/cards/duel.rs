@@ -844,7 +844,11 @@ fn answer_in<const P: bool, R: Roller>(
     // §Disarming Attack: "can always defend … if he has cards remaining".
     let room = c.total < c.cap || a.man == Man::Disarm;
     let mine = &kd.arms;
-    let theirs = ka.arms[usize::from(a.arm.min(1))].as_ref();
+    let theirs = if P {
+        primary(&ka.arms, a.arm)
+    } else {
+        ka.arms[usize::from(a.arm.min(1))].as_ref()
+    };
     // Off-hand item first (the parrying dagger or shield defends), then the main weapon (the
     // plain form has no off-hand item).
     let arm = if !P && room && defends::<P>(o, c, mine, 1, theirs, decl_range, a.man) {

@@ -9,13 +9,18 @@
 //! reads (`decl_range`) is the range as of the last resolve-immediately maneuver (Close,
 //! Retreat, Parry/Seize, Disarming Attack), and a maneuver that has become illegal by the time
 //! it resolves fails and spends its card (digest §4.5).
+//!
+//! A round's registers come in two forms of the same code (`registers::<P>`): the plain form,
+//! chosen once per matchup by [`Matchup::plain`] (no off-hand item, no ranged weapon, nobody
+//! who wrestles), has the branches that cannot arise there folded away; a test plays both forms
+//! on the same cards and finds the same duels.
 
 use oddsmith_dice::deck::{Card, Deck, Hand};
 
 use super::Cards;
 use super::fighter::{
     Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY,
-    PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
+    PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_HESITATE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
     PLAY_RANGE_FIX, PLAY_TACKLE,
 };
 use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
@@ -426,6 +431,34 @@ pub fn kit<'m>(m: &'m Matchup, s: &State, side: usize) -> &'m Kit {
     &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(s.range < 0)]
 }
 
+/// [`kit`] in the registers' form `P` ([`Matchup::plain`]: the range is never below 0, so
+/// never the wrestling kits). `side` is 0 or 1.
+#[inline(always)]
+fn kit_in<'m, const P: bool>(m: &'m Matchup, s: &State, side: usize) -> &'m Kit {
+    let side = side & 1;
+    &m.kits[side][usize::from(s.kit[side] & 3) + 4 * usize::from(wrestling::<P>(s.range))]
+}
+
+/// Whether `range` is wrestling range; never in the plain form `P` ([`Matchup::plain`]).
+#[inline(always)]
+fn wrestling<const P: bool>(range: i8) -> bool {
+    !P && range < 0
+}
+
+/// How many arms a kit may hold in the registers' form `P`: one in the plain form (no
+/// off-hand item: [`Matchup::plain`]), else two.
+#[inline(always)]
+const fn arms_in<const P: bool>() -> usize {
+    if P { 1 } else { 2 }
+}
+
+/// The plain form's arm `i` of `arms` (0 the primary weapon, 1 the off-hand item, 2 none): the
+/// primary weapon or none, as the plain form has no off-hand item ([`Matchup::plain`]).
+#[inline(always)]
+fn primary(arms: &[Option<Arm>; 2], i: u8) -> Option<&Arm> {
+    if i == 0 { arms[0].as_ref() } else { None }
+}
+
 /// The arms a side fights with now: [primary, off-hand] (folded per matchup:
 /// [`Matchup::arms_of`]).
 #[inline(always)]
@@ -472,17 +505,31 @@ pub fn cap(a: [Option<Arm>; 2]) -> u8 {
 /// Whether arm `a` can attack at `range` (§Range: only at its own range).
 #[inline]
 pub fn can_attack(o: &CardsOptions, a: Arm, range: i8) -> bool {
-    !a.shield && !a.ranged && (!o.range_model || a.range == range || (a.bare && range < 0))
+    can_attack_in::<false>(o, a, range)
+}
+
+/// [`can_attack`] in the registers' form `P` (in the plain form no arm is a shield or ranged,
+/// and the range is never below 0: [`Matchup::plain`]).
+#[inline(always)]
+fn can_attack_in<const P: bool>(o: &CardsOptions, a: Arm, range: i8) -> bool {
+    (P || (!a.shield && !a.ranged))
+        && (!o.range_model || a.range == range || (a.bare && wrestling::<P>(range)))
 }
 
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
 /// longer weapon; G15; shields block at any range).
 #[inline]
 pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> bool {
-    if own.ranged {
+    can_parry_in::<false>(o, own, theirs, range)
+}
+
+/// [`can_parry`] in the registers' form `P` ([`Matchup::plain`]).
+#[inline(always)]
+fn can_parry_in<const P: bool>(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> bool {
+    if !P && own.ranged {
         return false;
     }
-    if own.shield || !o.range_model || (own.bare && range < 0) {
+    if (!P && own.shield) || !o.range_model || (own.bare && wrestling::<P>(range)) {
         return true;
     }
     own.range == range
@@ -492,9 +539,9 @@ pub fn can_parry(o: &CardsOptions, own: Arm, theirs: Option<Arm>, range: i8) -> 
 
 /// [`can_parry`], or against a Lunge one yard beyond one's own range ("the opponent is
 /// afforded the same advantage", §Complex Maneuvers Lunge).
-#[inline]
-fn can_parry_vs(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>, range: i8, man: Man) -> bool {
-    can_parry(o, *own, theirs.copied(), range)
+#[inline(always)]
+fn can_parry_vs<const P: bool>(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>, range: i8, man: Man) -> bool {
+    can_parry_in::<P>(o, *own, theirs.copied(), range)
         || (matches!(man, Man::Lunge | Man::Tackle) && own.range + 1 == range)
 }
 
@@ -503,13 +550,20 @@ fn can_parry_vs(o: &CardsOptions, own: &Arm, theirs: Option<&Arm>, range: i8, ma
 /// a Tackle at range 1 or in a charge −2. `att` holds the initiative.
 #[inline]
 fn situational(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
+    situational_in::<false>(m, s, att, man, charge)
+}
+
+/// [`situational`] in the registers' form `P` (no Block Grab or Tackle in the plain form:
+/// no side wrestles, [`Matchup::plain`]).
+#[inline(always)]
+fn situational_in<const P: bool>(m: &Matchup, s: &State, att: usize, man: Man, charge: bool) -> i32 {
     let stronger = || m.f[1 - att].might > m.f[att].might;
     match man {
         Man::HandBlock if stronger() => 1,
         Man::HandBlock => -1,
-        Man::BlockGrab if stronger() => -4,
-        Man::BlockGrab => -6,
-        Man::Tackle if s.range == 1 || charge => -2,
+        Man::BlockGrab if !P && stronger() => -4,
+        Man::BlockGrab if !P => -6,
+        Man::Tackle if !P && (s.range == 1 || charge) => -2,
         _ => 0,
     }
 }
@@ -553,14 +607,14 @@ pub fn declare<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
-    declare_in(o, m, s, rs, att, decl_range, kit(m, s, att), kit(m, s, 1 - att), r)
+    declare_in::<false, R>(o, m, s, rs, att, decl_range, kit(m, s, att), kit(m, s, 1 - att), r)
 }
 
 /// [`declare`] with the attacker's and the defender's kits now (`ka`, `kd`: [`kit`]), looked
-/// up once a register.
+/// up once a register, in the registers' form `P` ([`Matchup::plain`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn declare_in<R: Roller>(
+fn declare_in<const P: bool, R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -578,7 +632,7 @@ fn declare_in<R: Roller>(
     }
     let t = &m.f[att].tactics;
     let plays = m.plays[att];
-    if ka.disarmed || ranged_in_melee(s, ka) {
+    if ka.disarmed || (!P && ranged_in_melee(s, ka)) {
         // Disarmed, or a ranged weapon in melee: change to the backup (or drop it).
         let i = c.hand.worst()?;
         return Some(take(rs, att, Man::Change, 2, i));
@@ -591,8 +645,16 @@ fn declare_in<R: Roller>(
     }
     let a = &ka.arms;
     let usable = |i: usize| a[i].as_ref().filter(|x| c.used[i] < x.mm);
-    let attack_arm = (0..2).find(|&i| usable(i).is_some_and(|x| can_attack(o, *x, decl_range)));
-    if o.hand_to_hand && decl_range < 0 {
+    let attacks = |i: usize| usable(i).is_some_and(|x| can_attack_in::<P>(o, *x, decl_range));
+    // The first arm that attacks (the plain form has one arm).
+    let attack_arm = if attacks(0) {
+        Some(0)
+    } else if !P && attacks(1) {
+        Some(1)
+    } else {
+        None
+    };
+    if o.hand_to_hand && wrestling::<P>(decl_range) {
         // §Wrestling Maneuvers: a wrestler holds (Pin or Suffocate) when the hold would
         // succeed unopposed or he expects it to, else strikes; anyone else escapes.
         if !t.wrestle {
@@ -612,8 +674,10 @@ fn declare_in<R: Roller>(
         };
         return Some(take(rs, att, man, 0, idx));
     }
-    // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1.
-    if plays & PLAY_TACKLE != 0
+    // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1 (never in the plain
+    // form: no side wrestles).
+    if !P
+        && plays & PLAY_TACKLE != 0
         && a[0].is_some_and(|x| x.bare)
         && (decl_range == 0 || decl_range == 1)
     {
@@ -628,8 +692,10 @@ fn declare_in<R: Roller>(
         let idx = c.hand.best()?;
         return Some(take(rs, att, Man::Disengage, i as u8, idx));
     }
-    // §Shield Bash: at range 0, when no weapon attacks (it is too long, or spent).
-    if attack_arm.is_none()
+    // §Shield Bash: at range 0, when no weapon attacks (it is too long, or spent; never in the
+    // plain form: no shield).
+    if !P
+        && attack_arm.is_none()
         && plays & PLAY_BASH != 0
         && !c.bashed
         && usable(1).is_some_and(|x| x.shield && (!o.range_model || decl_range == 0))
@@ -641,17 +707,16 @@ fn declare_in<R: Roller>(
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
-            let total = i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5;
             let man = if plays & PLAY_DISARM != 0
                 && rs[def].hand.is_empty()
                 && s.kit[def] != KIT_BARE
-                && total >= 1
+                && i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5 >= 1
             {
                 Man::Disarm
             } else if plays & PLAY_KEEP_REACH != 0 && kd.reach < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
-                let shield = kd.shield;
+                let shield = !P && kd.shield;
                 rs[def].hand.is_empty() || (!rs[def].no_step && !shield)
             } {
                 Man::AttackNoStep
@@ -661,18 +726,19 @@ fn declare_in<R: Roller>(
             Some(take(rs, att, man, i as u8, idx))
         }
         None if plays & PLAY_LUNGE != 0 && {
-            (0..2).any(|i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))
+            (0..arms_in::<P>())
+                .any(|i| usable(i).is_some_and(|x| (P || !x.shield) && x.range + 1 == decl_range))
         } =>
         {
-            let i = (0..2)
-                .find(|&i| usable(i).is_some_and(|x| !x.shield && x.range + 1 == decl_range))?;
+            let i = (0..arms_in::<P>())
+                .find(|&i| usable(i).is_some_and(|x| (P || !x.shield) && x.range + 1 == decl_range))?;
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             Some(take(rs, att, Man::Lunge, i as u8, idx))
         }
         None => {
             // §Changing Weapons: out of reach with a backup weapon that reaches: change.
             if s.kit[att] == KIT_MAIN
-                && m.f[att].backup.is_some_and(|b| can_attack(o, b, decl_range))
+                && m.f[att].backup.is_some_and(|b| can_attack_in::<P>(o, b, decl_range))
             {
                 let i = c.hand.worst()?;
                 return Some(take(rs, att, Man::Change, 2, i));
@@ -680,7 +746,7 @@ fn declare_in<R: Roller>(
             if plays & PLAY_RANGE_FIX == 0 {
                 return None;
             }
-            let i = (0..2).find(|&i| usable(i).is_some_and(|x| !x.shield))?;
+            let i = (0..arms_in::<P>()).find(|&i| usable(i).is_some_and(|x| P || !x.shield))?;
             let want = a[i]?.range;
             let man = if decl_range > want {
                 Man::Close
@@ -746,13 +812,14 @@ pub fn answer<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
-    answer_in(o, m, s, rs, def, a, decl_range, kit(m, s, def), kit(m, s, 1 - def), r)
+    answer_in::<false, R>(o, m, s, rs, def, a, decl_range, kit(m, s, def), kit(m, s, 1 - def), r)
 }
 
-/// [`answer`] with the defender's and the attacker's kits now (`kd`, `ka`: [`kit`]).
+/// [`answer`] with the defender's and the attacker's kits now (`kd`, `ka`: [`kit`]), in the
+/// registers' form `P` ([`Matchup::plain`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn answer_in<R: Roller>(
+fn answer_in<const P: bool, R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -777,16 +844,20 @@ fn answer_in<R: Roller>(
     // §Disarming Attack: "can always defend … if he has cards remaining".
     let room = c.total < c.cap || a.man == Man::Disarm;
     let mine = &kd.arms;
-    let theirs = ka.arms[usize::from(a.arm.min(1))].as_ref();
-    // Off-hand item first (the parrying dagger or shield defends), then the main weapon.
-    let arm = [1usize, 0].into_iter().find(|&i| {
-        mine[i].as_ref().is_some_and(|x| {
-            room && !(x.shield && c.bashed)
-                && (c.used[i] < x.mm || a.man == Man::Disarm)
-                && can_parry_vs(o, x, theirs, decl_range, a.man)
-                && (if x.shield { Man::Block } else { Man::Parry }).prevents(a.man)
-        })
-    });
+    let theirs = if P {
+        primary(&ka.arms, a.arm)
+    } else {
+        ka.arms[usize::from(a.arm.min(1))].as_ref()
+    };
+    // Off-hand item first (the parrying dagger or shield defends), then the main weapon (the
+    // plain form has no off-hand item).
+    let arm = if !P && room && defends::<P>(o, c, mine, 1, theirs, decl_range, a.man) {
+        Some(1)
+    } else if room && defends::<P>(o, c, mine, 0, theirs, decl_range, a.man) {
+        Some(0)
+    } else {
+        None
+    };
     let plays = m.plays[def];
     if plays & PLAY_PASS != 0 {
         let ac = &rs[att];
@@ -804,7 +875,7 @@ fn answer_in<R: Roller>(
     let takes_over = |card: Card, man: Man| {
         !c.seized && takes_initiative(m, s, def, mine[0].as_ref(), card, man) >= t.seize_threshold
     };
-    if o.hand_to_hand && decl_range < 0 {
+    if o.hand_to_hand && wrestling::<P>(decl_range) {
         // §Wrestling Maneuvers: Counter, or Reversal at the seize threshold.
         let idx = pick(&c.hand, best, random, r);
         let card = c.hand.cards()[idx];
@@ -827,7 +898,7 @@ fn answer_in<R: Roller>(
             } else {
                 Man::HandBlock
             }
-        } else if x.shield {
+        } else if !P && x.shield {
             Man::Block
         } else if o.seize_the_initiative
             && !c.seized
@@ -849,7 +920,7 @@ fn answer_in<R: Roller>(
         let idx = pick(&c.hand, true, random, r);
         return Some(take(rs, def, Man::Dodge, 2, idx));
     }
-    if ranged_in_melee(s, kd) {
+    if !P && ranged_in_melee(s, kd) {
         // A bow cannot parry: change to the backup (or drop it) instead.
         let i = c.hand.worst()?;
         return Some(take(rs, def, Man::Change, 2, i));
@@ -857,11 +928,38 @@ fn answer_in<R: Roller>(
     None
 }
 
+/// Whether the defender's arm `i` (of `mine`) can defend against the attacker's maneuver `man`
+/// with arm `theirs` this register (it has maneuvers left, or `man` is a Disarming Attack).
+#[inline(always)]
+fn defends<const P: bool>(
+    o: &CardsOptions,
+    c: &SideRound,
+    mine: &[Option<Arm>; 2],
+    i: usize,
+    theirs: Option<&Arm>,
+    decl_range: i8,
+    man: Man,
+) -> bool {
+    let Some(x) = mine[i].as_ref() else {
+        return false;
+    };
+    !(!P && x.shield && c.bashed)
+        && (c.used[i] < x.mm || man == Man::Disarm)
+        && can_parry_vs::<P>(o, x, theirs, decl_range, man)
+        && (if !P && x.shield { Man::Block } else { Man::Parry }).prevents(man)
+}
+
 /// Whether `side` draws again on its played hit card, given whether it is losing.
 #[inline]
 pub(super) fn wants_hit(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: bool) -> bool {
+    wants_hit_by(o, m, side, last, first, || losing)
+}
+
+/// [`wants_hit`] with `losing` asked only where it decides (a hit card under "when losing").
+#[inline(always)]
+fn wants_hit_by(o: &CardsOptions, m: &Matchup, side: usize, last: Card, first: bool, losing: impl FnOnce() -> bool) -> bool {
     let hits = m.hits[side];
-    last.hit && hits != HITS_NEVER && (first || o.hit_chain) && (hits == HITS_ALWAYS || losing)
+    last.hit && hits != HITS_NEVER && (first || o.hit_chain) && (hits == HITS_ALWAYS || losing())
 }
 
 /// Hits on a played card while `losing(total)` says so (digest §2.3); returns the card total.
@@ -880,7 +978,7 @@ pub(super) fn hit_loop<R: Roller, T: Tally>(
     let mut total = i32::from(card.value);
     let mut last = card;
     let mut first = true;
-    while wants_hit(o, m, side, last, first, losing(total)) {
+    while wants_hit_by(o, m, side, last, first, || losing(total)) {
         let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) else {
             break;
         };
@@ -909,14 +1007,14 @@ pub fn resolve<R: Roller, T: Tally>(
     tally: &mut T,
 ) -> (Register, Option<Step>) {
     let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
-    resolve_in(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
+    resolve_in::<false, R, T>(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
 }
 
 /// [`resolve`] with the attacker's and the defender's kits as the register begins (`ka`,
-/// `kd`: [`kit`]).
+/// `kd`: [`kit`]), in the registers' form `P` ([`Matchup::plain`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn resolve_in<R: Roller, T: Tally>(
+fn resolve_in<const P: bool, R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
     s: &mut State,
@@ -933,15 +1031,21 @@ fn resolve_in<R: Roller, T: Tally>(
     let def = 1 - att;
     let a_arms = &ka.arms;
     let d_arms = &kd.arms;
-    let a_arm = a_arms[usize::from(a.arm.min(1))].as_ref();
+    let a_arm = if P {
+        primary(a_arms, a.arm)
+    } else {
+        a_arms[usize::from(a.arm.min(1))].as_ref()
+    };
     let theirs = a_arm;
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
-            a_arm.is_some_and(|x| can_attack(o, *x, s.range))
+            a_arm.is_some_and(|x| can_attack_in::<P>(o, *x, s.range))
         }
-        Man::Lunge => a_arm.is_some_and(|x| !x.shield && (!o.range_model || x.range + 1 == s.range)),
+        Man::Lunge => {
+            a_arm.is_some_and(|x| (P || !x.shield) && (!o.range_model || x.range + 1 == s.range))
+        }
         Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
-        Man::Disengage => a_arm.is_some_and(|x| can_attack(o, *x, s.range)),
+        Man::Disengage => a_arm.is_some_and(|x| can_attack_in::<P>(o, *x, s.range)),
         Man::Tackle => a_arm.is_some_and(|x| x.bare) && (s.range == 0 || s.range == 1),
         Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,
@@ -953,12 +1057,11 @@ fn resolve_in<R: Roller, T: Tally>(
         d.man.prevents(a.man)
             && match d.man {
                 Man::Dodge => true,
-                _ => d_arms[usize::from(d.arm.min(1))]
-                    .as_ref()
-                    .is_some_and(|x| can_parry_vs(o, x, theirs, s.range, a.man)),
+                _ => if P { primary(d_arms, d.arm) } else { d_arms[usize::from(d.arm.min(1))].as_ref() }
+                    .is_some_and(|x| can_parry_vs::<P>(o, x, theirs, s.range, a.man)),
             }
     });
-    let head = if a.man == Man::ShieldBash && o.shield_bash_head_penalty {
+    let head = if !P && a.man == Man::ShieldBash && o.shield_bash_head_penalty {
         HEAD
     } else {
         0
@@ -974,11 +1077,16 @@ fn resolve_in<R: Roller, T: Tally>(
         + a.man.difficulty()
         + head
         + loc_mod
-        + situational(m, s, att, a.man, charged);
+        + situational_in::<P>(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
-        mods(m, def, d_arms.get(usize::from(d.arm)).and_then(Option::as_ref), d.man)
+        let d_arm = if P {
+            primary(d_arms, d.arm)
+        } else {
+            d_arms.get(usize::from(d.arm)).and_then(Option::as_ref)
+        };
+        mods(m, def, d_arm, d.man)
             + d.man.difficulty()
-            + situational(m, s, att, d.man, charged)
+            + situational_in::<P>(m, s, att, d.man, charged)
     });
     let needs_positive = a.man == Man::Disarm || !o.unopposed_auto_success;
     let d_first = opposed.map_or(0, |d| i32::from(d.card.value));
@@ -1096,16 +1204,16 @@ fn resolve_in<R: Roller, T: Tally>(
     }
     let step = o.no_step_back_delta as i8;
     if legal && attack_moves_range(o, &a, d.as_ref()) {
-        shift(s, step);
+        shift::<P>(s, step);
     }
     if legal && a.man == Man::AttackNoStep && d.is_some_and(|d| steps_back(o, d.man)) {
         // The defender steps back, the attacker does not step forward (digest G6).
-        shift(s, -step);
+        shift::<P>(s, -step);
     }
     if let Some(d) = d {
         match d.man {
             Man::Change => change(m, s, rs, def),
-            Man::ParryNoStep if a.man == Man::Attack => shift(s, step),
+            Man::ParryNoStep if a.man == Man::Attack => shift::<P>(s, step),
             Man::Seize | Man::Reversal | Man::BlockGrab if opposed.is_some() && !success => {
                 s.init = def as u8;
                 tally.count_side(def, C_SEIZES, 1);
@@ -1120,10 +1228,10 @@ fn resolve_in<R: Roller, T: Tally>(
 }
 
 /// Moves the range by `d` (§Range steps), never below close range, and not at all at
-/// wrestling range (only Escape leaves it).
-#[inline]
-fn shift(s: &mut State, d: i8) {
-    if s.range >= 0 {
+/// wrestling range (only Escape leaves it; never there in the plain form `P`).
+#[inline(always)]
+fn shift<const P: bool>(s: &mut State, d: i8) {
+    if !wrestling::<P>(s.range) {
         s.range = (s.range + d).max(0);
     }
 }
@@ -1399,7 +1507,6 @@ impl crate::Duel<Cards> for State {
         if m.band.is_some() {
             return super::band::round(o, m, s, r, tally);
         }
-        let charge = charger.is_some();
         if s.init > 1 {
             s.init = initiative(o, m, s, r, tally);
         }
@@ -1407,26 +1514,46 @@ impl crate::Duel<Cards> for State {
         if o.reshuffle == Reshuffle::EveryCheck {
             reset_decks(o, s);
         }
-        let mut rs = [SideRound::default(); 2];
-        let first = usize::from(s.init);
-        {
-            // The stream in this loop's frame while the hands are dealt.
-            let mut r = r.local();
-            for side in [first, 1 - first] {
-                let k = kit(m, s, side);
-                let n = usize::from(k.hand[usize::from(s.fresh[side])]);
-                // As `n` draws, each into the hand (`hand_size`).
-                s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
-                rs[side].cap = if charge { 1 } else { k.cap };
-            }
-        }
-        s.fresh = [false; 2];
-        let end = registers(o, m, s, &mut rs, charger, r, tally);
+        // The plain form where it applies (chosen once per matchup: `Matchup::plain`).
+        let end = if m.plain {
+            melee::<true, R, T>(o, m, s, charger, r, tally)
+        } else {
+            melee::<false, R, T>(o, m, s, charger, r, tally)
+        };
         for d in &mut s.decks {
             d.discard_out();
         }
         end
     }
+}
+
+/// A melee round after the initiative: the hands dealt, then the registers, in the registers'
+/// form `P` ([`registers`]).
+#[inline(always)]
+fn melee<const P: bool, R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    charger: Option<usize>,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    let mut rs = [SideRound::default(); 2];
+    let first = usize::from(s.init);
+    // The first attacker's and the defender's kits.
+    let kits = (kit_in::<P>(m, s, first), kit_in::<P>(m, s, 1 - first));
+    {
+        // The stream in this loop's frame while the hands are dealt.
+        let mut r = r.local();
+        for (side, k) in [(first, kits.0), (1 - first, kits.1)] {
+            let n = usize::from(k.hand[usize::from(s.fresh[side])]);
+            // As `n` draws, each into the hand (`hand_size`).
+            s.decks[deck_of(o, side)].deal_with(&mut rs[side].hand, n, |n| r.roll(n) - 1);
+            rs[side].cap = if charger.is_some() { 1 } else { k.cap };
+        }
+    }
+    s.fresh = [false; 2];
+    registers::<P, R, T>(o, m, s, &mut rs, kits, charger, r, tally)
 }
 
 /// How a round apart ended (see [`super::ranged::round`]).
@@ -1440,8 +1567,8 @@ pub enum Apart {
 }
 
 /// Whether the attacker hesitates now under his tactics (§Hesitating).
-#[inline]
-fn hesitates(
+#[inline(always)]
+fn hesitates<const P: bool>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -1456,7 +1583,7 @@ fn hesitates(
         || c.done
         || c.hand.is_empty()
         || ka.disarmed
-        || ranged_in_melee(s, ka)
+        || (!P && ranged_in_melee(s, ka))
     {
         return false;
     }
@@ -1464,7 +1591,8 @@ fn hesitates(
     match t.hesitate {
         Hesitate::Never => false,
         Hesitate::OutOfReach => {
-            o.range_model && !a.iter().flatten().any(|&x| can_attack(o, x, decl_range))
+            o.range_model
+                && !a[..arms_in::<P>()].iter().flatten().any(|&x| can_attack_in::<P>(o, x, decl_range))
         }
         Hesitate::WeakHand => c.hand.best().is_some_and(|i| {
             i32::from(c.hand.cards()[i].value) + mods(m, att, a[0].as_ref(), Man::Attack) < t.hesitate_below
@@ -1472,13 +1600,17 @@ fn hesitates(
     }
 }
 
-/// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers).
+/// Declares and resolves the round's registers (§Declare Maneuvers, §Resolve Maneuvers), in the
+/// plain form (`P`: [`Matchup::plain`], the branches that cannot arise there folded away) or
+/// the general one: the same code either way.
 #[inline(always)]
-fn registers<R: Roller, T: Tally>(
+#[allow(clippy::too_many_arguments)]
+fn registers<'m, const P: bool, R: Roller, T: Tally>(
     o: &CardsOptions,
-    m: &Matchup,
+    m: &'m Matchup,
     s: &mut State,
     rs: &mut [SideRound; 2],
+    kits: (&'m Kit, &'m Kit),
     charger: Option<usize>,
     r: &mut R,
     tally: &mut T,
@@ -1488,19 +1620,22 @@ fn registers<R: Roller, T: Tally>(
     let mut any = false;
     // The side whose hesitation no declaration has answered yet.
     let mut pending: Option<usize> = None;
-    // The attacker's and the defender's kits (only `resolve` changes them).
-    let mut kits = (kit(m, s, att), kit(m, s, 1 - att));
+    // The attacker's and the defender's kits (`kits` as the round begins; only `resolve`
+    // changes them).
+    let mut kits = kits;
     for _ in 0..MAX_REGISTERS {
         // Read the options where they are tested, not hoisted out of the loop (the compiler
         // would copy some 25 of them to the stack every round).
         let o = std::hint::black_box(o);
         let (ka, kd) = kits;
-        let hesitating = !rs[att].hesitated && hesitates(o, m, s, rs, att, decl_range, ka);
+        let hesitating = m.plays[att & 1] & PLAY_HESITATE != 0
+            && !rs[att].hesitated
+            && hesitates::<P>(o, m, s, rs, att, decl_range, ka);
         let a = if hesitating {
             rs[att].hesitated = true;
             None
         } else {
-            declare_in(o, m, s, rs, att, decl_range, ka, kd, r)
+            declare_in::<P, R>(o, m, s, rs, att, decl_range, ka, kd, r)
         };
         let Some(a) = a else {
             if any && !hesitating {
@@ -1521,9 +1656,9 @@ fn registers<R: Roller, T: Tally>(
         pending = None;
         any = true;
         rs[att].declared += 1;
-        let d = answer_in(o, m, s, rs, 1 - att, &a, decl_range, kd, ka, r);
+        let d = answer_in::<P, R>(o, m, s, rs, 1 - att, &a, decl_range, kd, ka, r);
         let bonus = i32::from(charger == Some(att));
-        let (_, end) = resolve_in(o, m, s, rs, att, a, d, bonus, ka, kd, r, tally);
+        let (_, end) = resolve_in::<P, R, T>(o, m, s, rs, att, a, d, bonus, ka, kd, r, tally);
         if let Some(end) = end {
             return end;
         }
@@ -1531,11 +1666,12 @@ fn registers<R: Roller, T: Tally>(
             // §Striking Maneuvers Tackle: "Initiative must be re-determined".
             break;
         }
-        if range_announced(o, &a, d.as_ref()) {
+        // (Where the range is where the tactics saw it, there is nothing to announce.)
+        if s.range != decl_range && range_announced(o, &a, d.as_ref()) {
             decl_range = s.range;
         }
         att = usize::from(s.init);
-        kits = (kit(m, s, att), kit(m, s, 1 - att));
+        kits = (kit_in::<P>(m, s, att), kit_in::<P>(m, s, 1 - att));
     }
     Step::Continue
 }

@@ -138,6 +138,9 @@ pub struct Matchup {
     pub plays: [u16; 2],
     /// The state before round 1, built once (by `duel::initial`) and copied by `start`.
     pub initial: super::duel::State,
+    /// The plain form of a round's registers applies ([`Matchup::plain_of`]): the duel's
+    /// `step` then plays them with the branches that cannot arise folded away.
+    pub plain: bool,
 }
 
 /// What a side's kit (`duel::KIT_*`) gives at wrestling range or not, folded once per matchup
@@ -187,6 +190,8 @@ pub const PLAY_PASS: u16 = 1 << 7;
 pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
 /// [`Matchup::plays`] bit: `dodge_when_no_parry` under `melee_dodge`.
 pub const PLAY_DODGE: u16 = 1 << 9;
+/// [`Matchup::plays`] bit: `hesitate` is not `"never"` (the only tactic that hesitates).
+pub const PLAY_HESITATE: u16 = 1 << 10;
 
 /// [`Matchup::hits`]: never hits (or the hit rule does not draw).
 pub const HITS_NEVER: u8 = 0;
@@ -222,6 +227,7 @@ impl Matchup {
             (t.defender == DefenderPolicy::CoverLast && o.defender_may_pass, PLAY_PASS),
             (t.close_with_parry && o.range_model, PLAY_CLOSE_WITH_PARRY),
             (t.dodge_when_no_parry && o.melee_dodge, PLAY_DODGE),
+            (t.hesitate != super::spec::Hesitate::Never, PLAY_HESITATE),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -230,6 +236,17 @@ impl Matchup {
 }
 
 impl Matchup {
+    /// Whether the plain form of the registers applies to fighters `f` under options `o`
+    /// (read once per matchup): no side has an off-hand item (no shield, no second arm: every
+    /// kit's off-hand arm is `None`), no side carries a ranged weapon (main or backup: no kit
+    /// is ranged), and no side can take the fight into wrestling range (`wrestle` under
+    /// `hand_to_hand`: the only Tackle and Block Grab), so the range never drops below 0.
+    pub fn plain_of(o: &CardsOptions, f: &[Fighter; 2]) -> bool {
+        let wrestles = |f: &Fighter| o.hand_to_hand && f.tactics.wrestle;
+        let ranged = |f: &Fighter| f.main.ranged || f.backup.is_some_and(|b| b.ranged);
+        f.iter().all(|f| f.off.is_none() && !ranged(f) && !wrestles(f))
+    }
+
     /// The arms fighter `f` fights with under kit `kit` (`duel::KIT_*`), at wrestling range or
     /// not: [primary, off-hand] (§Hand to Hand Combat: wrestlers fight barehanded, whatever
     /// they hold, unless disarmed).
@@ -499,6 +516,7 @@ impl crate::Pair<Cards> for Matchup {
         }
         let initial = super::duel::initial(o, &f, decks, start_range, distance, band);
         Ok(Matchup {
+            plain: Matchup::plain_of(o, &f),
             kits: Matchup::kits(&f),
             f,
             deck: decks,

@@ -34,6 +34,8 @@ pub mod spec;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod plain_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};

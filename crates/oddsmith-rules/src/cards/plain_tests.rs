@@ -1,0 +1,226 @@
+//! The registers' plain form (`Matchup::plain`, issue 15's rule for fast paths) against the
+//! general form of the same code: both play the same stream of cards, duel after duel, and
+//! must give the same outcomes (winner, ending, rounds, damage, hits, attacks, counters) and
+//! leave the stream in the same state after every duel. The settings are every bundled cards
+//! matchup and generated option, tactic and kit combinations; only those the predicate calls
+//! plain are played, so a predicate that let in a setting the plain form does not cover
+//! (shields, off-hand weapons, ranged weapons, wrestlers) would fail here.
+
+use oddsmith_dice::stream;
+
+use super::options::CardsOptions;
+use super::spec::FighterSpec;
+use super::{Cards, Matchup};
+use crate::testing::pair;
+use crate::{RngRoller, Ruleset};
+
+/// The bundled cards scenarios, by file name.
+const BUNDLED: [(&str, &str); 9] = [
+    ("archer-vs-swordsman", include_str!("../../../../scenarios/cards/archer-vs-swordsman.toml")),
+    ("devon-vs-soldier", include_str!("../../../../scenarios/cards/devon-vs-soldier.toml")),
+    ("greedy-vs-bait", include_str!("../../../../scenarios/cards/greedy-vs-bait.toml")),
+    ("one-against-two", include_str!("../../../../scenarios/cards/one-against-two.toml")),
+    ("one-more-card", include_str!("../../../../scenarios/cards/one-more-card.toml")),
+    ("shield-bash", include_str!("../../../../scenarios/cards/shield-bash.toml")),
+    ("shield-vs-two-weapons", include_str!("../../../../scenarios/cards/shield-vs-two-weapons.toml")),
+    ("spear-vs-sword", include_str!("../../../../scenarios/cards/spear-vs-sword.toml")),
+    ("wrestler-vs-knife", include_str!("../../../../scenarios/cards/wrestler-vs-knife.toml")),
+];
+
+/// One setting: a name, the options and the two fighters.
+type Setting = (String, CardsOptions, FighterSpec, FighterSpec);
+
+/// Every bundled cards matchup (`file: matchup`) with its scenario's options and fighters.
+fn bundled() -> Vec<Setting> {
+    let mut out = Vec::new();
+    for (file, text) in BUNDLED {
+        let doc: toml::Table = toml::from_str(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let o: CardsOptions = doc
+            .get("options")
+            .map(|v| v.clone().try_into().unwrap_or_else(|e| panic!("{file} options: {e}")))
+            .unwrap_or_default();
+        let fighters = doc["fighters"].as_table().expect("fighters");
+        let fighter = |name: &toml::Value| -> FighterSpec {
+            let name = name.as_str().expect("a fighter's name");
+            fighters[name].clone().try_into().unwrap_or_else(|e| panic!("{file} {name}: {e}"))
+        };
+        for m in doc["matchup"].as_array().expect("matchups") {
+            let name = format!("{file}: {}", m["name"].as_str().expect("a matchup's name"));
+            out.push((name, o.clone(), fighter(&m["a"]), fighter(&m["b"])));
+        }
+    }
+    out
+}
+
+/// `count` generated settings: options, tactics and kits drawn from lists by a fixed
+/// generator, plain or not (shields, off-hand daggers, bows and wrestlers among them).
+fn generated(count: u64) -> Vec<Setting> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| -> usize {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    for k in 0..count {
+        let mut pick = |xs: &[&'static str]| xs[next(xs.len())];
+        let options = format!(
+            "range_model = {}\nhand_to_hand = {}\ndisarming_attack = {}\non_disarm = \"{}\"\n\
+             seize_the_initiative = {}\nmelee_dodge = {}\ndodge_steps_back = {}\nclose_retreat = {}\n\
+             offensive_disengage = {}\ndefender_may_pass = {}\nunopposed_auto_success = {}\n\
+             unopposed_attack_closes_range = {}\nlong_weapon_can_parry_inside_reach = {}\n\
+             no_step_back_delta = {}\nhit_rule = \"{}\"\nhit_chain = {}\nreshuffle = \"{}\"\n\
+             deck_owner = \"{}\"\nstart = \"{}\"\ndistance = {}\ninitiative_tie = \"{}\"\n\
+             jokers = \"{}\"\ndamage_floor = {}\nmax_rounds = 30\n",
+            pick(&["true", "true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "true", "false"]),
+            pick(&["backup_or_unarmed", "backup_or_defeat", "defeat", "unarmed"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["-1", "0", "1"]),
+            pick(&["draw_add", "draw_add", "none"]),
+            pick(&["true", "false"]),
+            pick(&["when_empty", "every_round", "every_check"]),
+            pick(&["per_fighter", "shared"]),
+            pick(&["engaged", "a_charges", "a_surprises", "show_down"]),
+            pick(&["0", "0", "12"]),
+            pick(&["redraw", "willpower"]),
+            pick(&["zero", "wild", "remove"]),
+            pick(&["0", "-2"]),
+        );
+        let mut fighter = || {
+            let main = pick(&["sword", "dagger", "spear", "medium axe", "long sword", "bare hands", "short bow"]);
+            let extra = pick(&[
+                "",
+                "",
+                "",
+                "backup = \"dagger\"\nbackup_skill = 2\n",
+                "backup = \"sword\"\nbackup_skill = 3\n",
+                "backup = \"short bow\"\nbackup_skill = 2\n",
+                "off_hand = \"small shield\"\noff_hand_skill = 2\n",
+                "off_hand = \"dagger\"\noff_hand_skill = 2\n",
+            ]);
+            let extra = if main == "spear" && extra.starts_with("off_hand") { "" } else { extra };
+            format!(
+                "skill = {}\nweapon = \"{main}\"\n{extra}combat_training = {}\nfast_draw = {}\nbrawling = {}\n\
+                 finesse = {}\nmight = {}\nwillpower = {}\narmor_mod = {}\nprotection = {}\nvitality = {}\n\
+                 tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", seize_threshold = {}, \
+                 reserve = {}, disarm_unopposed = {}, range_fix = {}, lunge = {}, dodge_when_no_parry = {}, \
+                 close_with_parry = {}, keep_reach = {}, hesitate = \"{}\", hesitate_below = {}, \
+                 shield_bash = {}, disengage_at_hp = {}, wrestle = {}, hold = \"{}\", called_shot = \"{}\" }}\n",
+                pick(&["2", "3", "4"]),
+                pick(&["0", "1", "2"]),
+                pick(&["0", "1", "2"]),
+                pick(&["0", "2"]),
+                pick(&["0", "1"]),
+                pick(&["0", "1", "2"]),
+                pick(&["0", "1"]),
+                pick(&["0", "-1"]),
+                pick(&["0", "1"]),
+                pick(&["0", "2"]),
+                pick(&["greedy", "bait", "random"]),
+                pick(&["front", "back", "cover_last", "random"]),
+                pick(&["when_losing", "never", "always"]),
+                pick(&["5", "2", "99"]),
+                pick(&["0", "0", "1"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["never", "never", "out_of_reach", "weak_hand"]),
+                pick(&["1", "3"]),
+                pick(&["true", "false"]),
+                pick(&["0", "2", "4"]),
+                pick(&["false", "false", "true"]),
+                pick(&["pin", "suffocate"]),
+                pick(&["torso", "torso", "legs", "head"]),
+            )
+        };
+        let (a, b) = (fighter(), fighter());
+        let spec = |t: &str| toml::from_str::<FighterSpec>(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+        let o = toml::from_str::<CardsOptions>(&options).unwrap_or_else(|e| panic!("{e}\n{options}"));
+        out.push((format!("generated {k}"), o, spec(&a), spec(&b)));
+    }
+    out
+}
+
+/// Plays `duels` duels of the setting with the plain form and with the general form, each on
+/// its own copy of one stream, and compares them after every duel. Returns `None` where the
+/// setting is not plain (nothing played), else the duels played.
+fn same_duels(name: &str, o: &CardsOptions, a: &FighterSpec, b: &FighterSpec, duels: u64, seed: u64) -> Option<u64> {
+    let Ok(r) = Cards::new(o.clone()) else {
+        return None;
+    };
+    let (Ok(fa), Ok(fb)) = (r.compile("a", a), r.compile("b", b)) else {
+        return None;
+    };
+    let m = r.matchup(&fa, &fb).ok()?;
+    if !m.plain {
+        return None;
+    }
+    let general = Matchup { plain: false, ..m.clone() };
+    let mut plain_rng = stream(seed, 0);
+    let mut general_rng = plain_rng.clone();
+    for i in 0..duels {
+        let got = r.duel(&m, &mut RngRoller::new(&mut plain_rng));
+        let want = r.duel(&general, &mut RngRoller::new(&mut general_rng));
+        assert_eq!(got, want, "{name}: duel {i} of seed {seed}");
+        assert_eq!(plain_rng, general_rng, "{name}: duel {i} of seed {seed} read other cards");
+    }
+    Some(duels)
+}
+
+/// Over 1,000,000 duels in all: every bundled matchup the predicate calls plain, and the
+/// generated settings it calls plain (88 of 400: the others have a shield, an off-hand
+/// dagger, a bow or a wrestler), 12,000 duels each: 1,200,000.
+#[test]
+fn the_plain_form_plays_the_same_duels_as_the_general_form() {
+    let settings: Vec<Setting> = bundled().into_iter().chain(generated(400)).collect();
+    let (mut played, mut plain) = (0u64, 0usize);
+    for (k, (name, o, a, b)) in settings.iter().enumerate() {
+        if let Some(n) = same_duels(name, o, a, b, 12_000, 40 + k as u64) {
+            played += n;
+            plain += 1;
+        }
+    }
+    assert!(plain >= 80, "only {plain} plain settings");
+    assert!(played >= 1_000_000, "only {played} duels");
+}
+
+/// Which bundled matchups take the plain form (and the reference duel's fighters do).
+#[test]
+fn bundled_settings_take_the_expected_form() {
+    let plain: Vec<String> = bundled()
+        .into_iter()
+        .filter(|(_, o, a, b)| pair::<Cards>(o.clone(), a, b).1.plain)
+        .map(|(name, ..)| name)
+        .collect();
+    let want = [
+        "devon-vs-soldier: Devon vs the soldier",
+        "greedy-vs-bait: greedy vs bait",
+        "greedy-vs-bait: greedy/back vs bait",
+        "greedy-vs-bait: bait/cover_last vs greedy",
+        // Band rounds do not read the form (`band::round`): these stay on the general code.
+        "one-against-two: master vs two soldiers",
+        "one-against-two: cautious master vs two soldiers",
+        "one-against-two: master vs one soldier",
+        "one-more-card: challenger vs swordsman",
+        "shield-bash: sword vs knife",
+        "spear-vs-sword: spear vs sword",
+        "spear-vs-sword: sword vs sword (control)",
+        "wrestler-vs-knife: boxer vs knife",
+    ];
+    // Not plain: the archers (a bow), the shields and the off-hand weapons, the wrestlers.
+    assert_eq!(plain, want);
+}

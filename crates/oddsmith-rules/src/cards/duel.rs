@@ -1538,6 +1538,8 @@ fn melee<const P: bool, R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> Step {
+    // The plain form never sees wrestling range (`Matchup::plain`: nothing can take it there).
+    debug_assert!(!P || s.range >= 0, "the plain form at wrestling range");
     let mut rs = [SideRound::default(); 2];
     let first = usize::from(s.init);
     // The first attacker's and the defender's kits.

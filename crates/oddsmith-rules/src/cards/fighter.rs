@@ -138,8 +138,9 @@ pub struct Matchup {
     pub plays: [u16; 2],
     /// The state before round 1, built once (by `duel::initial`) and copied by `start`.
     pub initial: super::duel::State,
-    /// The plain form of a round's registers applies ([`Matchup::plain_of`]): the duel's
-    /// `step` then plays them with the branches that cannot arise folded away.
+    /// The plain form of a round's registers applies ([`Matchup::plain_of`], and one against
+    /// one: a band's rounds, `band::round`, always take the general form): the duel's `step`
+    /// then plays them with the branches that cannot arise folded away.
     pub plain: bool,
 }
 
@@ -190,7 +191,7 @@ pub const PLAY_PASS: u16 = 1 << 7;
 pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
 /// [`Matchup::plays`] bit: `dodge_when_no_parry` under `melee_dodge`.
 pub const PLAY_DODGE: u16 = 1 << 9;
-/// [`Matchup::plays`] bit: `hesitate` is not `"never"` (the only tactic that hesitates).
+/// [`Matchup::plays`] bit: the side may hesitate (its `hesitate` tactic is not `"never"`).
 pub const PLAY_HESITATE: u16 = 1 << 10;
 
 /// [`Matchup::hits`]: never hits (or the hit rule does not draw).
@@ -516,7 +517,7 @@ impl crate::Pair<Cards> for Matchup {
         }
         let initial = super::duel::initial(o, &f, decks, start_range, distance, band);
         Ok(Matchup {
-            plain: Matchup::plain_of(o, &f),
+            plain: band.is_none() && Matchup::plain_of(o, &f),
             kits: Matchup::kits(&f),
             f,
             deck: decks,

@@ -4,8 +4,9 @@ and prints each run and the median against the targets, under both normalisation
 
     python3 benches/targets.py [RUNS] [DUEL ...]     # from the repository root; RUNS default 5
 
-Each run is one `cargo bench` of every named duel at 1 and 2 threads plus the raw stream at
-1 and 2 threads (about 80 s for all five duels). Criterion's own figure (its slope estimate,
+Each run is, for each named duel, one `cargo bench` of the raw stream at 1 and 2 threads
+(criterion runs it first) and then the duel at 1 and 2 threads (about 2.5 minutes for all five
+duels), so each duel is scaled by the raw stream measured just before it. Criterion's own figure (its slope estimate,
 what it prints as `thrpt`) is read from `$CARGO_TARGET_DIR/criterion` (default
 `target/criterion`). The targets hold on the quiet machine, whose raw stream gave
 QUIET_RAW words/s; a busy host slows every loop, so each run's 2-thread figure is scaled:
@@ -50,9 +51,8 @@ def throughput(root, bench):
     return elements / ns * 1e3
 
 
-def run(duels):
-    """One cargo bench of the duels and the raw stream; returns this run's figures."""
-    pattern = "(" + "|".join(duels) + ")/threads|dice/raw_u64_x1000|dice/raw_u64_threads"
+def bench(pattern):
+    """One cargo bench of the benches `pattern` matches."""
     p = subprocess.run(
         ["cargo", "bench", "-q", "-p", "oddsmith-benches", "--bench", "bench_main", "--",
          pattern, "--warm-up-time", "1", "--measurement-time", "4"],
@@ -60,19 +60,32 @@ def run(duels):
     )
     if p.returncode != 0:
         sys.exit(f"cargo bench failed:\n{p.stderr}")
+
+
+def run(duels):
+    """One run: for each duel, one cargo bench of the raw stream (criterion runs it first)
+    and then the duel, so each duel is scaled by the raw stream measured just before it;
+    returns this run's figures."""
     root = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "criterion")
-    raw1 = throughput(root, "dice/raw_u64_x1000")
-    raw2 = throughput(root, "dice_raw_u64_threads/2")
-    out = {"raw1": raw1, "raw2": raw2, "raw_speedup": raw2 / throughput(root, "dice_raw_u64_threads/1")}
+    out = {}
+    raws = []
     for d in duels:
+        bench(f"{d}/threads|dice/raw_u64_x1000|dice/raw_u64_threads")
+        raw1 = throughput(root, "dice/raw_u64_x1000")
+        raw2 = throughput(root, "dice_raw_u64_threads/2")
+        raws.append((raw1, raw2, raw2 / throughput(root, "dice_raw_u64_threads/1")))
         t1, t2 = throughput(root, f"{d}/threads_1"), throughput(root, f"{d}/threads_2")
         out[d] = {
+            "raw1": raw1,
             "t1": t1,
             "t2": t2,
             "speedup": t2 / t1,
             "by_raw1": t2 * QUIET_RAW / raw1,
             "by_raw2": t2 * 2 * QUIET_RAW / raw2,
         }
+    out["raw1"] = statistics.median(r[0] for r in raws)
+    out["raw2"] = statistics.median(r[1] for r in raws)
+    out["raw_speedup"] = statistics.median(r[2] for r in raws)
     return out
 
 
@@ -93,11 +106,11 @@ def main():
             load = " ".join(f.read().split()[:3])
         r = run(duels)
         results.append(r)
-        print(f"run {k + 1}/{runs} (load before: {load}): raw {r['raw1']:.0f} M words/s on 1 thread, "
-              f"{r['raw2']:.0f} on 2 ({r['raw_speedup']:.2f}x)")
+        print(f"run {k + 1}/{runs} (load before: {load}): raw (median over the duels' benches) "
+              f"{r['raw1']:.0f} M words/s on 1 thread, {r['raw2']:.0f} on 2 ({r['raw_speedup']:.2f}x)")
         for d in duels:
             x = r[d]
-            print(f"  {d:16} {x['t1']:7.2f} {x['t2']:7.2f} M/s  {x['speedup']:.2f}x  "
+            print(f"  {d:16} raw {x['raw1']:4.0f}  {x['t1']:7.2f} {x['t2']:7.2f} M/s  {x['speedup']:.2f}x  "
                   f"scaled {x['by_raw1']:6.2f} (1-thread raw) {x['by_raw2']:6.2f} (2-thread raw)")
         sys.stdout.flush()
     print(f"\n{runs} runs, 2 threads, M duels/s scaled to the quiet machine ({QUIET_RAW:.0f} M words/s):")

@@ -221,6 +221,125 @@ fn each_clause_of_the_predicate_is_needed() {
     }
 }
 
+/// `count` more generated settings, with what [`generated`] leaves out: custom weapons (one
+/// named "bare hands" with a reach of 2, unlimited maneuvers, two-handed), bare hands as the
+/// main weapon or the backup, `wrestle` without `hand_to_hand`, a custom deck heavy in hit
+/// cards, surprise with stealth and awareness, NPCs, starting distances up to 40,
+/// `arrival_charge`, `close_yards`, `npc_jokerless`, `shield_bash_head_penalty`, `hp_base`
+/// (written by the review of the plain form).
+fn varied(count: u64) -> Vec<Setting> {
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = move |n: usize| -> usize {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    for k in 0..count {
+        let mut pick = |xs: &[&'static str]| xs[next(xs.len())];
+        let options = format!(
+            "range_model = {}\nhand_to_hand = {}\ndisarming_attack = {}\non_disarm = \"{}\"\n\
+             seize_the_initiative = {}\nmelee_dodge = {}\ndodge_steps_back = {}\nclose_retreat = {}\n\
+             offensive_disengage = {}\ndefender_may_pass = {}\nunopposed_auto_success = {}\n\
+             unopposed_attack_closes_range = {}\nlong_weapon_can_parry_inside_reach = {}\n\
+             no_step_back_delta = {}\nhit_rule = \"{}\"\nhit_chain = {}\nreshuffle = \"{}\"\n\
+             deck_owner = \"{}\"\nstart = \"{}\"\ndistance = {}\ninitiative_tie = \"{}\"\n\
+             jokers = \"{}\"\ndamage_floor = {}\nmax_rounds = 30\nshield_bash_head_penalty = {}\n\
+             arrival_charge = {}\nclose_yards = {}\nnpc_jokerless = {}\nhp_base = {}\n{}",
+            pick(&["true", "true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "true", "false"]),
+            pick(&["backup_or_unarmed", "backup_or_defeat", "defeat", "unarmed"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["-1", "0", "1"]),
+            pick(&["draw_add", "draw_add", "none"]),
+            pick(&["true", "false"]),
+            pick(&["when_empty", "every_round", "every_check"]),
+            pick(&["per_fighter", "shared"]),
+            pick(&["engaged", "a_charges", "a_surprises", "show_down"]),
+            pick(&["0", "3", "12", "40"]),
+            pick(&["redraw", "willpower"]),
+            pick(&["zero", "wild", "remove"]),
+            pick(&["0", "-2"]),
+            pick(&["true", "false"]),
+            pick(&["true", "false"]),
+            pick(&["1", "5", "20"]),
+            pick(&["true", "false"]),
+            pick(&["1", "3", "5"]),
+            pick(&["", "", "deck = \"custom\"\ncustom_deck = [\"+3h\", \"+2h\", \"-2h\", \"+1h\", \"-1\", \"+5\", \"-4\", \"0\"]\n"]),
+        );
+        let mut fighter = || {
+            let main = pick(&[
+                "\"sword\"", "\"dagger\"", "\"spear\"", "\"bare hands\"", "\"bare hands\"", "\"long sword\"",
+                "{ name = \"bare hands\", range = 2, force = 1, max_maneuvers = 2, edge = 1, max_damage = 4 }",
+                "{ range = 0, force = 0, max_maneuvers = 0, edge = 0, max_damage = 3 }",
+                "{ range = 3, force = 2, max_maneuvers = 1, edge = 2, max_damage = 6, hands = 2 }",
+            ]);
+            let extra = pick(&[
+                "", "",
+                "backup = \"dagger\"\nbackup_skill = 2\n",
+                "backup = \"spear\"\nbackup_skill = 3\n",
+                "backup = \"bare hands\"\nbackup_skill = 1\n",
+            ]);
+            format!(
+                "skill = {}\nweapon = {main}\n{extra}combat_training = {}\nfast_draw = {}\nbrawling = {}\n\
+                 finesse = {}\nmight = {}\nwillpower = {}\narmor_mod = {}\nprotection = {}\nvitality = {}\n\
+                 stealth = {}\nawareness = {}\nnpc = {}\n\
+                 tactics = {{ attacker = \"{}\", defender = \"{}\", hit = \"{}\", seize_threshold = {}, \
+                 reserve = {}, disarm_unopposed = {}, range_fix = {}, lunge = {}, dodge_when_no_parry = {}, \
+                 close_with_parry = {}, keep_reach = {}, hesitate = \"{}\", hesitate_below = {}, \
+                 shield_bash = {}, disengage_at_hp = {}, wrestle = {}, hold = \"{}\", called_shot = \"{}\" }}\n",
+                pick(&["1", "2", "3", "5"]),
+                pick(&["0", "1", "2"]),
+                pick(&["0", "1", "2"]),
+                pick(&["0", "2"]),
+                pick(&["0", "1", "-1"]),
+                pick(&["0", "1", "2"]),
+                pick(&["0", "1"]),
+                pick(&["0", "-1"]),
+                pick(&["0", "1"]),
+                pick(&["0", "2"]),
+                pick(&["0", "2"]),
+                pick(&["0", "2"]),
+                pick(&["true", "false"]),
+                pick(&["greedy", "bait", "random"]),
+                pick(&["front", "back", "cover_last", "random"]),
+                pick(&["when_losing", "never", "always"]),
+                pick(&["5", "2", "-3", "99"]),
+                pick(&["0", "0", "1", "2"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["true", "false"]),
+                pick(&["never", "out_of_reach", "weak_hand"]),
+                pick(&["1", "3", "6"]),
+                pick(&["true", "false"]),
+                pick(&["0", "2", "4"]),
+                pick(&["true", "true", "false"]),
+                pick(&["pin", "suffocate"]),
+                pick(&["torso", "legs", "head", "arms"]),
+            )
+        };
+        let (a, b) = (fighter(), fighter());
+        let spec = |t: &str| toml::from_str::<FighterSpec>(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+        let o = toml::from_str::<CardsOptions>(&options).unwrap_or_else(|e| panic!("{e}\n{options}"));
+        out.push((format!("varied {k}"), o, spec(&a), spec(&b)));
+    }
+    out
+}
+
+
 /// Plays `duels` duels of the setting with the plain form and with the general form, each on
 /// its own copy of one stream, and compares them after every duel. Returns `None` where the
 /// setting is not plain (nothing played), else the duels played.
@@ -289,4 +408,19 @@ fn bundled_settings_take_the_expected_form() {
     // Not plain: the archers (a bow), the shields and the off-hand weapons, the wrestlers, and
     // the bands (`band::round` plays the general form).
     assert_eq!(plain, want);
+}
+
+/// The [`varied`] settings the predicate calls plain (about a third of 600), 3,000 duels each
+/// in both forms on one stream, as in `the_plain_form_plays_the_same_duels_as_the_general_form`.
+#[test]
+fn the_plain_form_plays_the_same_duels_in_rarer_settings() {
+    let (mut played, mut plain) = (0u64, 0usize);
+    for (k, (name, o, a, b)) in varied(600).iter().enumerate() {
+        if let Some(n) = same_duels(name, o, a, b, 3_000, 9_000 + k as u64) {
+            played += n;
+            plain += 1;
+        }
+    }
+    assert!(plain >= 150, "only {plain} plain settings");
+    assert!(played >= 450_000, "only {played} duels");
 }

@@ -459,6 +459,14 @@ fn primary(arms: &[Option<Arm>; 2], i: u8) -> Option<&Arm> {
     if i == 0 { arms[0].as_ref() } else { None }
 }
 
+/// The arm a declared maneuver names (`i`: 0 the primary weapon, 1 the off-hand item, 2 none,
+/// read as 1), in the registers' form `P`: in the plain form only the primary weapon, as it has
+/// no off-hand item ([`Matchup::plain`]).
+#[inline(always)]
+fn declared_arm<const P: bool>(arms: &[Option<Arm>; 2], i: u8) -> Option<&Arm> {
+    if P { primary(arms, i) } else { arms[usize::from(i.min(1))].as_ref() }
+}
+
 /// The arms a side fights with now: [primary, off-hand] (folded per matchup:
 /// [`Matchup::arms_of`]).
 #[inline(always)]
@@ -844,11 +852,7 @@ fn answer_in<const P: bool, R: Roller>(
     // §Disarming Attack: "can always defend … if he has cards remaining".
     let room = c.total < c.cap || a.man == Man::Disarm;
     let mine = &kd.arms;
-    let theirs = if P {
-        primary(&ka.arms, a.arm)
-    } else {
-        ka.arms[usize::from(a.arm.min(1))].as_ref()
-    };
+    let theirs = declared_arm::<P>(&ka.arms, a.arm);
     // Off-hand item first (the parrying dagger or shield defends), then the main weapon (the
     // plain form has no off-hand item).
     let arm = if !P && room && defends::<P>(o, c, mine, 1, theirs, decl_range, a.man) {
@@ -1031,11 +1035,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
     let def = 1 - att;
     let a_arms = &ka.arms;
     let d_arms = &kd.arms;
-    let a_arm = if P {
-        primary(a_arms, a.arm)
-    } else {
-        a_arms[usize::from(a.arm.min(1))].as_ref()
-    };
+    let a_arm = declared_arm::<P>(a_arms, a.arm);
     let theirs = a_arm;
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
@@ -1057,8 +1057,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         d.man.prevents(a.man)
             && match d.man {
                 Man::Dodge => true,
-                _ => if P { primary(d_arms, d.arm) } else { d_arms[usize::from(d.arm.min(1))].as_ref() }
-                    .is_some_and(|x| can_parry_vs::<P>(o, x, theirs, s.range, a.man)),
+                _ => declared_arm::<P>(d_arms, d.arm).is_some_and(|x| can_parry_vs::<P>(o, x, theirs, s.range, a.man)),
             }
     });
     let head = if !P && a.man == Man::ShieldBash && o.shield_bash_head_penalty {

@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
+use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1, pool};
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_sim::{RunConfig, run_duels};
@@ -19,16 +19,22 @@ fn bench<R: Ruleset>(c: &mut Criterion, group: &str, trials: u64, (rules, m): &(
     g.throughput(Throughput::Elements(trials));
     g.sample_size(10);
     for threads in [1, 2] {
+        // On a pool of `threads` built once, as `oddsmith run --threads N` runs its matchups.
+        let pool = pool(threads);
         let cfg = RunConfig {
             seed: 1,
             trials,
             precision: None,
-            threads: Some(threads),
+            threads: None,
             units: Default::default(),
             cancel: Default::default(),
         };
         g.bench_function(format!("threads_{threads}"), |b| {
-            b.iter(|| black_box(run_duels(rules, m, &cfg, &|_| {}).expect("valid config")))
+            b.iter(|| {
+                pool.install(|| {
+                    black_box(run_duels(rules, m, &cfg, &|_| {}).expect("valid config"))
+                })
+            })
         });
     }
     g.throughput(Throughput::Elements(1));

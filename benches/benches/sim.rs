@@ -3,16 +3,18 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use oddsmith_benches::{draft_d1, draft_skill_sweep};
+use oddsmith_benches::{draft_d1, draft_skill_sweep, pool};
 use oddsmith_rules::{CheckParams, Ruleset};
 use oddsmith_sim::{RunConfig, run_check, run_paired};
 
-fn cfg(trials: u64, threads: usize) -> RunConfig {
+/// `trials` on the pool the caller installs (`pool`, one per benchmark, as the CLI has one per
+/// command).
+fn cfg(trials: u64) -> RunConfig {
     RunConfig {
         seed: 1,
         trials,
         precision: None,
-        threads: Some(threads),
+        threads: None,
         units: Default::default(),
         cancel: Default::default(),
     }
@@ -28,9 +30,13 @@ fn check(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1_000_000));
     g.sample_size(10);
     for threads in [1, 2] {
-        let cfg = cfg(1_000_000, threads);
+        let (cfg, pool) = (cfg(1_000_000), pool(threads));
         g.bench_function(format!("threads_{threads}"), |b| {
-            b.iter(|| black_box(run_check(&rules, &check, 0, &cfg, &|_| {}).expect("valid")))
+            b.iter(|| {
+                pool.install(|| {
+                    black_box(run_check(&rules, &check, 0, &cfg, &|_| {}).expect("valid"))
+                })
+            })
         });
     }
     g.finish();
@@ -45,9 +51,11 @@ fn sweep(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1_000_000));
     g.sample_size(10);
     for threads in [1, 2] {
-        let cfg = cfg(100_000, threads);
+        let (cfg, pool) = (cfg(100_000), pool(threads));
         g.bench_function(format!("threads_{threads}"), |b| {
-            b.iter(|| black_box(run_paired(&variants, &cfg, &|_| {}).expect("valid")))
+            b.iter(|| {
+                pool.install(|| black_box(run_paired(&variants, &cfg, &|_| {}).expect("valid")))
+            })
         });
     }
     g.finish();

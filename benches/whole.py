@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Issue 15's speed targets measured as a new user would: the whole `oddsmith run` process,
+release build, each reference duel alone with `--no-exact --no-report`, on 1 and on 2 threads,
+beside the raw stream measured in the same run.
+
+    python3 benches/whole.py [RUNS] [DUEL ...]     # from the repository root; RUNS default 5
+
+It builds the release CLI and the `raw` example first. Each run, for each duel, measures in
+this order: the raw stream on 1 thread, the duel on 1 thread, the duel on 2 threads, the raw
+stream on 2 threads (about 20 s a run for all five duels). Each duel is one matchup written to
+a temporary scenario file (the bundled scenario's fighters and options, only the reference
+matchup, no checks), run with enough trials for 1.5 to 2.5 s on one thread, timed from start
+to exit (so start-up, loading and the summary are in the figure). The 2-thread figure is
+scaled to the quiet machine's raw stream (QUIET_RAW) both ways `targets.py` does:
+
+- by the 1-thread raw stream of the same run: x QUIET_RAW / raw(1 thread);
+- by the 2-thread raw stream of the same run: x (2 x QUIET_RAW) / raw(2 threads).
+
+It also prints each run's CPU time over wall time on 2 threads ("busy"): below 2 is time in
+which one of our two threads was not running (waiting for the other, or not given a core).
+
+`targets.py` measures the same duels with criterion's engine benches, a million duels an
+iteration (about 50 ms for Draft D1 on 2 threads); this script's runs are 20 to 40 times longer,
+as the issue's own first figures were (Draft D1, 20 M duels, whole process).
+Nothing here is run by CI; it needs a machine with nothing else running to mean anything.
+"""
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# `dice/raw_u64_x1000` on the quiet machine of 2026-11-24 (M words/s), as in targets.py.
+QUIET_RAW = 985.0
+
+# The cards reference duel (`oddsmith_benches::cards_reference`): no bundled file holds it
+# alone with the default options.
+CARDS_REFERENCE = """\
+name = "cards-reference"
+ruleset = "cards"
+
+[fighters.devon]
+skill = 3
+weapon = "sword"
+combat_training = 2
+backup = "dagger"
+backup_skill = 2
+
+[fighters.soldier]
+skill = 2
+weapon = "sword"
+armor_mod = -1
+backup = "dagger"
+backup_skill = 2
+
+[[matchup]]
+name = "reference"
+a = "devon"
+b = "soldier"
+"""
+
+# Reference duel -> (bundled scenario or None for CARDS_REFERENCE, matchup, trials, 2-thread
+# target in M duels/s). The targets are targets.py's.
+DUELS = {
+    "draft_d1": ("scenarios/draft/reference-duels.toml", "D1", 20_000_000, 25.0),
+    "gamecraft_d1": ("scenarios/gamecraft/reference-duel.toml", "D1", 6_000_000, 5.4),
+    "d20_reference": ("scenarios/d20/reference-duels.toml", "S2r", 4_000_000, 3.9),
+    "openrpg_r1": ("scenarios/openrpg/reference-duel.toml", "R1 Alda vs Bram", 12_000_000, 8.73),
+    "cards_reference": (None, "reference", 3_000_000, 3.21),
+}
+
+TARGET_DIR = os.environ.get("CARGO_TARGET_DIR", "target")
+CLI = os.path.join(TARGET_DIR, "release", "oddsmith")
+RAW = os.path.join(TARGET_DIR, "release", "examples", "raw")
+
+
+def one_matchup(path, name):
+    """The scenario text of `path` with only the matchup `name` and no check blocks: the text
+    before the first `[[...]]` array table, then that matchup's block."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head, blocks, block = [], [], None
+    for line in lines:
+        if line.startswith("[["):
+            block = [line]
+            blocks.append(block)
+        elif line.startswith("[") and block is not None:
+            block = None
+            head.append(line)
+        elif block is not None:
+            block.append(line)
+        else:
+            head.append(line)
+    wanted = [b for b in blocks if b[0].strip() == "[[matchup]]"
+              and any(l.strip() == f'name = "{name}"' for l in b)]
+    if len(wanted) != 1:
+        sys.exit(f"{path}: no single matchup named {name!r}")
+    return "\n".join(head + wanted[0]) + "\n"
+
+
+def timed(cmd):
+    """Runs `cmd`; returns (wall seconds, CPU seconds of the child, stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, p.stdout
+
+
+def raw(threads):
+    return float(timed([RAW, str(threads)])[2])
+
+
+def duel(path, trials, threads):
+    """M duels/s of the whole process, and its CPU time over wall time."""
+    wall, cpu, _ = timed([CLI, "run", path, "--trials", str(trials), "--threads", str(threads),
+                          "--no-exact", "--no-report"])
+    return trials / wall / 1e6, cpu / wall
+
+
+def span(xs, fmt="{:.2f}"):
+    return f"{fmt.format(min(xs))}–{fmt.format(max(xs))}, median {fmt.format(statistics.median(xs))}"
+
+
+def main():
+    args = sys.argv[1:]
+    runs = int(args.pop(0)) if args and args[0].isdigit() else 5
+    names = args or list(DUELS)
+    for d in names:
+        if d not in DUELS:
+            sys.exit(f"unknown duel {d!r}: one of {', '.join(DUELS)}")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "oddsmith"], check=True)
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "oddsmith-benches",
+                    "--example", "raw"], check=True)
+    tmp = tempfile.mkdtemp(prefix="oddsmith-whole-")
+    files = {}
+    for d in names:
+        path, matchup, _, _ = DUELS[d]
+        files[d] = os.path.join(tmp, f"{d}.toml")
+        with open(files[d], "w") as f:
+            f.write(CARDS_REFERENCE if path is None else one_matchup(path, matchup))
+    results = []
+    for k in range(runs):
+        with open("/proc/loadavg") as f:
+            load = " ".join(f.read().split()[:3])
+        print(f"run {k + 1}/{runs} (load before: {load})")
+        r = {}
+        for d in names:
+            trials = DUELS[d][2]
+            raw1 = raw(1)
+            t1, _ = duel(files[d], trials, 1)
+            t2, busy = duel(files[d], trials, 2)
+            raw2 = raw(2)
+            r[d] = {"raw1": raw1, "raw2": raw2, "t1": t1, "t2": t2, "busy": busy,
+                    "speedup": t2 / t1, "raw_speedup": raw2 / raw1,
+                    "by_raw1": t2 * QUIET_RAW / raw1, "by_raw2": t2 * 2 * QUIET_RAW / raw2}
+            x = r[d]
+            print(f"  {d:16} raw {raw1:4.0f} {raw2:5.0f} ({x['raw_speedup']:.2f}x)  "
+                  f"{t1:6.2f} {t2:6.2f} M/s  {x['speedup']:.2f}x  busy {busy:.2f}  "
+                  f"scaled {x['by_raw1']:6.2f} (1-thread raw) {x['by_raw2']:6.2f} (2-thread raw)")
+            sys.stdout.flush()
+        results.append(r)
+    print(f"\n{runs} runs, whole process, 2 threads, M duels/s scaled to the quiet machine "
+          f"({QUIET_RAW:.0f} M words/s):")
+    for d in names:
+        t = DUELS[d][3]
+        pick = lambda key: [r[d][key] for r in results]
+        verdict = lambda xs: "met" if statistics.median(xs) >= t else "short"
+        by1, by2, sp = pick("by_raw1"), pick("by_raw2"), pick("speedup")
+        print(f"  {d:16} target {t:5.2f}: by 1-thread raw {span(by1)} ({verdict(by1)}); "
+              f"by 2-thread raw {span(by2)} ({verdict(by2)})")
+        print(f"  {'':16} unscaled {span(pick('t2'))}; speed-up {span(sp)} "
+              f"({'met' if statistics.median(sp) >= 1.9 else 'short'} against 1.9); "
+              f"raw stream's {span(pick('raw_speedup'))}; busy {span(pick('busy'))}")
+
+
+if __name__ == "__main__":
+    main()

@@ -93,13 +93,20 @@ def span(xs, fmt="{:.2f}"):
     return f"{fmt.format(min(xs))}–{fmt.format(max(xs))}, median {fmt.format(statistics.median(xs))}"
 
 
-def main():
-    args = sys.argv[1:]
+def parse_args(argv):
+    """`[RUNS] [DUEL ...]` (also `whole.py`'s): the number of runs (5 unless given) and the
+    duels named, all of TARGETS unless some are."""
+    args = list(argv)
     runs = int(args.pop(0)) if args and args[0].isdigit() else 5
     duels = args or list(TARGETS)
     for d in duels:
         if d not in TARGETS:
             sys.exit(f"unknown duel {d!r}: one of {', '.join(TARGETS)}")
+    return runs, duels
+
+
+def main():
+    runs, duels = parse_args(sys.argv[1:])
     results = []
     for k in range(runs):
         with open("/proc/loadavg") as f:

@@ -33,8 +33,7 @@ import sys
 import tempfile
 import time
 
-# `dice/raw_u64_x1000` on the quiet machine of 2026-11-24 (M words/s), as in targets.py.
-QUIET_RAW = 985.0
+from targets import QUIET_RAW, TARGETS, parse_args, span
 
 # The cards reference duel (`oddsmith_benches::cards_reference`): no bundled file holds it
 # alone with the default options.
@@ -62,15 +61,16 @@ a = "devon"
 b = "soldier"
 """
 
-# Reference duel -> (bundled scenario or None for CARDS_REFERENCE, matchup, trials, 2-thread
-# target in M duels/s). The targets are targets.py's.
+# Reference duel (targets.py's TARGETS) -> (bundled scenario, or None for CARDS_REFERENCE;
+# matchup; trials).
 DUELS = {
-    "draft_d1": ("scenarios/draft/reference-duels.toml", "D1", 20_000_000, 25.0),
-    "gamecraft_d1": ("scenarios/gamecraft/reference-duel.toml", "D1", 6_000_000, 5.4),
-    "d20_reference": ("scenarios/d20/reference-duels.toml", "S2r", 4_000_000, 3.9),
-    "openrpg_r1": ("scenarios/openrpg/reference-duel.toml", "R1 Alda vs Bram", 12_000_000, 8.73),
-    "cards_reference": (None, "reference", 3_000_000, 3.21),
+    "draft_d1": ("scenarios/draft/reference-duels.toml", "D1", 20_000_000),
+    "gamecraft_d1": ("scenarios/gamecraft/reference-duel.toml", "D1", 6_000_000),
+    "d20_reference": ("scenarios/d20/reference-duels.toml", "S2r", 4_000_000),
+    "openrpg_r1": ("scenarios/openrpg/reference-duel.toml", "R1 Alda vs Bram", 12_000_000),
+    "cards_reference": (None, "reference", 3_000_000),
 }
+assert DUELS.keys() == TARGETS.keys()
 
 TARGET_DIR = os.environ.get("CARGO_TARGET_DIR", "target")
 CLI = os.path.join(TARGET_DIR, "release", "oddsmith")
@@ -125,24 +125,15 @@ def duel(path, trials, threads):
     return trials / wall / 1e6, cpu / wall
 
 
-def span(xs, fmt="{:.2f}"):
-    return f"{fmt.format(min(xs))}–{fmt.format(max(xs))}, median {fmt.format(statistics.median(xs))}"
-
-
 def main():
-    args = sys.argv[1:]
-    runs = int(args.pop(0)) if args and args[0].isdigit() else 5
-    names = args or list(DUELS)
-    for d in names:
-        if d not in DUELS:
-            sys.exit(f"unknown duel {d!r}: one of {', '.join(DUELS)}")
+    runs, names = parse_args(sys.argv[1:])
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "oddsmith"], check=True)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "oddsmith-benches",
                     "--example", "raw"], check=True)
     tmp = tempfile.mkdtemp(prefix="oddsmith-whole-")
     files = {}
     for d in names:
-        path, matchup, _, _ = DUELS[d]
+        path, matchup, _ = DUELS[d]
         files[d] = os.path.join(tmp, f"{d}.toml")
         with open(files[d], "w") as f:
             f.write(CARDS_REFERENCE if path is None else one_matchup(path, matchup))
@@ -170,7 +161,7 @@ def main():
     print(f"\n{runs} runs, whole process, 2 threads, M duels/s scaled to the quiet machine "
           f"({QUIET_RAW:.0f} M words/s):")
     for d in names:
-        t = DUELS[d][3]
+        t = TARGETS[d]
         pick = lambda key: [r[d][key] for r in results]
         verdict = lambda xs: "met" if statistics.median(xs) >= t else "short"
         by1, by2, sp = pick("by_raw1"), pick("by_raw2"), pick("speedup")

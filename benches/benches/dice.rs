@@ -3,6 +3,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
+use oddsmith_benches::raw_words;
 use oddsmith_dice::{Deck, Die, deck, stream};
 use rand_core::RngCore;
 
@@ -78,24 +79,7 @@ fn raw_threads(c: &mut Criterion) {
     for threads in [1u64, 2] {
         g.throughput(Throughput::Elements(WORDS_PER_THREAD * threads));
         g.bench_function(format!("{threads}"), |b| {
-            b.iter(|| {
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = (0..threads)
-                        .map(|t| {
-                            scope.spawn(move || {
-                                let mut rng = stream(1, t);
-                                let mut s = 0u64;
-                                for _ in 0..WORDS_PER_THREAD {
-                                    s = s.wrapping_add(rng.next_u64());
-                                }
-                                s
-                            })
-                        })
-                        .collect();
-                    let sums = handles.into_iter().map(|h| h.join().expect("no panic"));
-                    black_box(sums.fold(0u64, u64::wrapping_add))
-                })
-            })
+            b.iter(|| black_box(raw_words(threads, WORDS_PER_THREAD)))
         });
     }
     g.finish();

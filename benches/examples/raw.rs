@@ -1,14 +1,14 @@
-//! The raw Xoshiro256++ stream on THREADS threads, each on its own stream, for WORDS words each:
-//! the same loop as criterion's `dice/raw_u64_threads`, as one long run that prints its rate, so
-//! a script can measure the RNG limit right beside a whole-process run (`benches/whole.py`).
+//! The raw Xoshiro256++ stream on THREADS threads, each on its own stream, for WORDS words
+//! each: criterion's `dice/raw_u64_threads` loop (`oddsmith_benches::raw_words`) as one long
+//! run that prints its rate, so a script can measure the RNG limit right beside a
+//! whole-process run (`benches/whole.py`).
 //!
 //! `cargo run --release -p oddsmith-benches --example raw -- [THREADS] [WORDS]` (1 thread and
 //! 400,000,000 words unless given) prints `M words/s` over all threads.
 
 use std::time::Instant;
 
-use oddsmith_dice::stream;
-use rand_core::RngCore;
+use oddsmith_benches::raw_words;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -19,24 +19,7 @@ fn main() {
         a.replace('_', "").parse().expect("WORDS is a count")
     });
     let start = Instant::now();
-    let sum = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    let mut rng = stream(1, t);
-                    let mut s = 0u64;
-                    for _ in 0..words {
-                        s = s.wrapping_add(rng.next_u64());
-                    }
-                    s
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("no panic"))
-            .fold(0u64, u64::wrapping_add)
-    });
+    let sum = raw_words(threads, words);
     let secs = start.elapsed().as_secs_f64();
     std::hint::black_box(sum);
     println!("{:.1}", (words * threads) as f64 / secs / 1e6);

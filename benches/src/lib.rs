@@ -25,6 +25,31 @@ pub fn pool(threads: usize) -> rayon::ThreadPool {
         .expect("worker threads start")
 }
 
+/// The raw stream's loop: `threads` threads, thread `t` on stream `t` of seed 1, each summing
+/// `words` words; returns the sum of the sums. The RNG limit's measure, shared by criterion's
+/// `dice/raw_u64_threads` and the `raw` example.
+pub fn raw_words(threads: u64, words: u64) -> u64 {
+    use rand_core::RngCore;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut rng = oddsmith_dice::stream(1, t);
+                    let mut s = 0u64;
+                    for _ in 0..words {
+                        s = s.wrapping_add(rng.next_u64());
+                    }
+                    s
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .fold(0u64, u64::wrapping_add)
+    })
+}
+
 /// Loads `text` under ruleset `R` and returns the ruleset with the matchup called `name`.
 fn matchup<R: Ruleset>(file: &str, text: &str, name: &str) -> (R, R::Matchup) {
     let s = oddsmith_scenario::load::<R>(file, text).unwrap_or_else(|e| panic!("{e}"));

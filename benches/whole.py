@@ -17,23 +17,28 @@ scaled to the quiet machine's raw stream (QUIET_RAW) both ways `targets.py` does
 - by the 2-thread raw stream of the same run: x (2 x QUIET_RAW) / raw(2 threads).
 
 It also prints each run's CPU time over wall time on 2 threads ("busy"): below 2 is time in
-which one of our two threads was not running (waiting for the other, or not given a core).
+which one of our two threads was not running (not given a core, or asleep with nothing to do;
+rayon's idle workers spin for a while before they sleep, so some waiting counts as running).
 
 `targets.py` measures the same duels with criterion's engine benches, a million duels an
-iteration (about 50 ms for Draft D1 on 2 threads); this script's runs are 20 to 40 times longer,
-as the issue's own first figures were (Draft D1, 20 M duels, whole process).
+iteration (about 50 ms for Draft D1 on 2 threads, 300 ms for cards); this script's runs are
+3 to 20 times longer, as the issue's own first figures were (Draft D1, 20 M duels, whole
+process). QUIET_RAW is criterion's `dice/raw_u64_x1000` on the quiet machine; the `raw`
+example's loop was never measured there.
 Nothing here is run by CI; it needs a machine with nothing else running to mean anything.
 """
 
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from targets import QUIET_RAW, TARGETS, parse_args, span
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from targets import QUIET_RAW, TARGETS, parse_args, span  # noqa: E402
 
 # The cards reference duel (`oddsmith_benches::cards_reference`): no bundled file holds it
 # alone with the default options.
@@ -158,6 +163,7 @@ def main():
                   f"scaled {x['by_raw1']:6.2f} (1-thread raw) {x['by_raw2']:6.2f} (2-thread raw)")
             sys.stdout.flush()
         results.append(r)
+    shutil.rmtree(tmp, ignore_errors=True)
     print(f"\n{runs} runs, whole process, 2 threads, M duels/s scaled to the quiet machine "
           f"({QUIET_RAW:.0f} M words/s):")
     for d in names:

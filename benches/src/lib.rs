@@ -15,9 +15,7 @@ use oddsmith_rules::openrpg::OpenRpg;
 /// command (`oddsmith run --threads N` runs every matchup, sweep point and check on one pool).
 /// The engine benchmarks run inside it with `RunConfig::threads` left `None`; with
 /// `threads: Some(n)` each iteration would start and stop its own threads, which no user's run
-/// does between matchups (on this 2-core VM, Draft D1's 2-thread median rose from 19.7 to
-/// 21.5 M duels/s at a million duels an iteration when the pool was built once:
-/// `benches/README.md`, "2026-11-27, fifth round").
+/// does between matchups.
 pub fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

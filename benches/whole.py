@@ -38,7 +38,9 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
-from targets import QUIET_RAW, TARGETS, parse_args, span  # noqa: E402
+from targets import (  # noqa: E402
+    QUIET_RAW, TARGETS, figures, load_average, parse_args, span, target_line,
+)
 
 # The cards reference duel (`oddsmith_benches::cards_reference`): no bundled file holds it
 # alone with the default options.
@@ -144,9 +146,7 @@ def main():
             f.write(CARDS_REFERENCE if path is None else one_matchup(path, matchup))
     results = []
     for k in range(runs):
-        with open("/proc/loadavg") as f:
-            load = " ".join(f.read().split()[:3])
-        print(f"run {k + 1}/{runs} (load before: {load})")
+        print(f"run {k + 1}/{runs} (load before: {load_average()})")
         r = {}
         for d in names:
             trials = DUELS[d][2]
@@ -154,9 +154,8 @@ def main():
             t1, _ = duel(files[d], trials, 1)
             t2, busy = duel(files[d], trials, 2)
             raw2 = raw(2)
-            r[d] = {"raw1": raw1, "raw2": raw2, "t1": t1, "t2": t2, "busy": busy,
-                    "speedup": t2 / t1, "raw_speedup": raw2 / raw1,
-                    "by_raw1": t2 * QUIET_RAW / raw1, "by_raw2": t2 * 2 * QUIET_RAW / raw2}
+            r[d] = {"raw1": raw1, "raw2": raw2, "busy": busy, "raw_speedup": raw2 / raw1,
+                    **figures(t1, t2, raw1, raw2)}
             x = r[d]
             print(f"  {d:16} raw {raw1:4.0f} {raw2:5.0f} ({x['raw_speedup']:.2f}x)  "
                   f"{t1:6.2f} {t2:6.2f} M/s  {x['speedup']:.2f}x  busy {busy:.2f}  "
@@ -167,12 +166,9 @@ def main():
     print(f"\n{runs} runs, whole process, 2 threads, M duels/s scaled to the quiet machine "
           f"({QUIET_RAW:.0f} M words/s):")
     for d in names:
-        t = TARGETS[d]
         pick = lambda key: [r[d][key] for r in results]
-        verdict = lambda xs: "met" if statistics.median(xs) >= t else "short"
-        by1, by2, sp = pick("by_raw1"), pick("by_raw2"), pick("speedup")
-        print(f"  {d:16} target {t:5.2f}: by 1-thread raw {span(by1)} ({verdict(by1)}); "
-              f"by 2-thread raw {span(by2)} ({verdict(by2)})")
+        sp = pick("speedup")
+        print(target_line(d, results))
         print(f"  {'':16} unscaled {span(pick('t2'))}; speed-up {span(sp)} "
               f"({'met' if statistics.median(sp) >= 1.9 else 'short'} against 1.9); "
               f"raw stream's {span(pick('raw_speedup'))}; busy {span(pick('busy'))}")

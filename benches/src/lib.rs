@@ -1,6 +1,18 @@
 //! Fixtures shared by the criterion benchmarks in `benches/` (run with
 //! `cargo bench -p oddsmith-benches`): the digests' reference duels, loaded from the bundled
 //! scenario files so the benchmark measures exactly what users run.
+//!
+//! What else is here: `tests/it` proves no reference duel allocates (10,000 duels of each);
+//! `tests/it/exact.rs` checks outcome branching against the face-by-face enumeration on every
+//! bundled gamecraft and d20 matchup, and d20's interned solver against the shared solver, bit
+//! for bit. Examples: `profile` (one reference duel N times on one stream, with an outcome
+//! checksum, for callgrind; `-- RULESET DUELS engine` runs them through `run_duels` on one
+//! thread, the cost of a trial beyond `duel`), `exact` (every bundled matchup's exact solve
+//! time in thread CPU time, with a checksum of the solution's bits; `COMPARE=1` against the
+//! face-by-face solve) and `raw` (the raw stream on N threads for a long run). `targets.py`
+//! (issue 15's speed targets over several criterion runs, scaled to the quiet machine) and
+//! `whole.py` (the same targets on the whole `oddsmith run` process). Figures and method:
+//! `benches/README.md`.
 
 use oddsmith_rules::Ruleset;
 use oddsmith_rules::cards::spec::{FighterSpec, Tactics, weapon};

@@ -8,6 +8,12 @@
 //! caller; nothing here touches a global RNG, the clock or IO. The rolling
 //! algorithms are hand-written so that published numbers stay stable when the
 //! `rand` ecosystem changes its own algorithms.
+//!
+//! Decks ([`deck`]) deal a hand in one call (`Deck::deal_with`, tested against one draw after
+//! another), keep cards showing across rounds (`Deck::discard_out_except`), and give exact
+//! hypergeometric best-of-N and hand-against-hand distributions. Streams ([`Streams`]) are
+//! Xoshiro256++ advanced by `jump()` per stream, so they never overlap; every other seed comes
+//! from a named derivation in [`seeds`], pinned by value-stability tests.
 
 pub mod deck;
 mod dist;

@@ -1,4 +1,12 @@
 //! Serde helpers shared by rulesets' scenario-side types.
+//!
+//! - `options!`: an options struct or nested option table: the struct, `Default`, a
+//!   `Deserialize` with every key optional and `in LO..=HI` bounds checked while reading (so
+//!   errors carry file:line:col), `DOCS` and `check_ranges`.
+//! - `spec!`: a fighter spec with its `DOCS`; `check_params!`: a check's accepted names and
+//!   `DOCS`.
+//! - `Bounded`/`Within`, `de_range`; `Builtin` + `Entry<T>`: a built-in name or an inline table,
+//!   one deserialiser.
 
 use std::fmt;
 use std::marker::PhantomData;

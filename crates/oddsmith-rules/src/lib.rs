@@ -7,6 +7,60 @@
 //!
 //! This crate does no IO, reads no clock and owns no random generator: every random number
 //! comes from a [`Roller`] passed in.
+//!
+//! # Map
+//!
+//! - `contract`: `Rules<O, B>` (the ruleset value), `HoldsOptions`, `RulesetOptions`, `Build`,
+//!   and the traits on a ruleset's own types: `Compile`, `Pair`, `Duel`, `Check`.
+//! - `outcome`: `DuelOutcome`, `Tally` (`OutcomeTally` for Monte Carlo, `NoTally` for the exact
+//!   solver), `per_side_counters!`. A ruleset with a full set of counters lays them out per side
+//!   (`a_x` at *k*, `b_x` at 4 + *k*, written by `Tally::count_side`); tests check the names
+//!   against the layout and against the constants the duel writes with.
+//! - `roller`: `Roller` (where dice come from) and `Roller::local`, the copy of a stream a hot
+//!   loop rolls with.
+//! - `info`: `Documented`, `info::doc`; `check`: check grids and bands; `registry`: `visit`.
+//! - Shared by rulesets: `solver` (the duel loop and the exact solver, `duel_state!`), `fields`
+//!   (`options!`, `spec!`, `check_params!`), `schema` (shapes for `oddsmith schema`), and the
+//!   Monte Carlo test helpers in `testing`.
+//!
+//! Documentation cannot drift from declarations: an option, nested option member, fighter
+//! field or check parameter is declared once with its doc and cannot compile without one;
+//! `oddsmith rulesets ID` prints those declarations, and a test fails if a documented default
+//! does not parse to `Default`. Bounds are declared beside the field and checked while
+//! deserializing, so the error carries the key's line:col; a ruleset's `validate` keeps only
+//! its cross-field checks, and the shared `new` runs `check_ranges()` (generated from the same
+//! bounds) first, for options built in code. The JSON Schema (`schema/`) comes from the same
+//! declarations; every bundled scenario validates against it (with the `jsonschema` crate) and
+//! a test fails when `schema/` is stale.
+//!
+//! # Adding a ruleset
+//!
+//! All inside `src/<id>/` but the last three steps:
+//!
+//! 1. `options.rs`: one `crate::options!` table (`pub struct XOptions: RulesetOptions {
+//!    max_rounds …, … }`): every option with its default, TOML default text, doc (with the rule
+//!    it comes from) and bounds (`in LO..=HI`; a nested table is its own `options!` marked
+//!    `@nested`, so it can be given in part).
+//! 2. `spec.rs`: the fighter in one `crate::spec!` table (serde attributes, `as "toml_name"` for
+//!    renamed fields, each field's default text and doc), `Builtin` impls for
+//!    built-in-or-inline entries (`Entry<T>`).
+//! 3. `fighter.rs`: `impl Compile<X> for Fighter` and `impl Pair<X> for Matchup` (flat structs,
+//!    per-pair tables).
+//! 4. `duel.rs`: `State` with `crate::duel_state!(State)` and `impl Duel<X> for State` (`start`,
+//!    and the one `step`, reporting through `Tally`).
+//! 5. `check.rs`: `crate::check_params! { pub mod params for XCheck { … } }` (names, aliases,
+//!    docs) and `impl Check<X> for XCheck` (`parse`, `exact`, `sample`).
+//! 6. `mod.rs`: the modules; `pub type X = crate::Rules<XOptions>` (or `Rules<XOptions, B>` with
+//!    `impl Build<XOptions> for B`); `impl Ruleset for X` with `ID`, `TITLE`, `SUMMARY` and the
+//!    types; then only the ruleset's own items: `validate` for cross-field checks, `COUNTERS` via
+//!    `per_side_counters!`, `fighter_facts`, `fighter_cost`, `check_grid`,
+//!    `no_exact_reason`/`exact`/the cache.
+//! 7. `tests.rs`: the digest's oracles, and `crate::solver::tests::check_modes` on a few duels.
+//! 8. `src/lib.rs`: one line in `rulesets! { … }`.
+//! 9. `scenarios/<id>/` bundled scenarios (golden-tested automatically) and
+//!    `docs/rulesets/<id>.md` for users.
+//! 10. Regenerate `schema/` (`cargo run -p oddsmith -- schema --write schema`); add the reference
+//!     duel to `benches/src/lib.rs`, `benches/benches/duel.rs` and the allocation test.
 
 pub mod check;
 pub mod contract;

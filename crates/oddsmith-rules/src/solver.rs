@@ -11,6 +11,27 @@
 //! maps are hash maps plus one sort per iteration (much faster than `BTreeMap`s when fighters
 //! dodge or spend Grace), which gives the very same floating-point results. So do the three
 //! ways of finding a state's transitions ([`Transitions`]) where their contracts say so.
+//!
+//! **Exact branching.** The enumerating roller (`Odometer`) runs `step` once per leaf of the
+//! face sequences it reads (`roller::enumerate`), except that dice a step uses only through one
+//! number (`Roller::outcome`: a class or a total) branch once per distinct value with its exact
+//! probability, while every other roller rolls those same faces. `roller::Branching::Faces`
+//! keeps the face-by-face enumeration, and tests hold the two within [`BRANCHING_TOLERANCE`]
+//! (`solve_branching`, `max_difference`). The enumerating roller alone may also let a step
+//! leave a die unread until the one outcome that uses it (`Roller::defers`: gamecraft's dodge
+//! die, branched on with the attack that meets it); every other roller reads it where the rules
+//! roll it. The exact solver passes a `NoTally`.
+//!
+//! **Modes and bounds.** An optional round-normalised transition cache (`CACHE_TRANSITIONS`,
+//! `cache_round`, `capped`) serves a `step` that cannot tell rounds apart; cached and uncached
+//! modes give the same floating-point values bit for bit (tested per ruleset). A solve stops at
+//! [`MAX_LIVE_STATES`] live states or [`MAX_WORK`] `step` runs (a count, not a clock, so the
+//! same duel always gets the same answer); beyond them `exact` is `None`. A caller that
+//! abandons solves (the explorer) runs them under [`with_stop`]: a raised flag ends the solve
+//! at its next state with `None`, and a solve whose flag stays down answers exactly as without
+//! it. Wherever an exact value was asked for and none came, the run says why in the terminal
+//! and the report (`Ruleset::no_exact_reason` for a ruleset that never solves under its
+//! options, else the budget).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

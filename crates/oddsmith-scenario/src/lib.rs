@@ -5,6 +5,21 @@
 //! with that ruleset's type and deserializes the whole file with the ruleset's own fighter and
 //! option types (`deny_unknown_fields` throughout). This crate takes text, not paths: it does
 //! no IO.
+//!
+//! The envelope: `name`, `ruleset`, `trials`/`precision`, `seed`, `[options]`,
+//! `[fighters.*]`, `[[matchup]]`, and the study sections. Modules:
+//!
+//! - `messages`: `suggest`/`unknown_name`/`humanize`, "did you mean" and plain-word serde
+//!   errors; every located error passes through `humanize`.
+//! - `study`: the study sections, `study::Value` (a swept value is a number, true/false or
+//!   text) and `variant` (the scenario reloaded with fields changed); `Origin` carries where a
+//!   study value was written (`values[k]`, `from`/`to`/`step`, the `field` key), so a variant's
+//!   error points at the value that asked for it.
+//! - `compare`: comparison files. Each `[rulesets.<id>]` or `[variants.<name>]` part (with
+//!   `ruleset`, and `from` merged key by key) becomes a stand-alone scenario text;
+//!   `Comparison::relocate` maps a part's error back into the comparison file.
+//! - `keys`: `KEY_DOCS`, what each envelope, matchup and study-section key means.
+//! - `Scenario::notes` carries the loader's decisions (e.g. two fighters without `[[matchup]]`).
 
 pub mod compare;
 pub mod keys;

@@ -10,6 +10,15 @@
 //! only what is about serving: sessions and the per-session token, job control with
 //! cancellation ([`jobs`]), limits, path safety ([`files`]), TOML edits that keep comments
 //! ([`edit`]) and the page.
+//!
+//! A job runs its Monte Carlo stages (a first one of about 10k duels in all, then 20k, 200k,
+//! the file's trials) with the exact solves on a second thread beside them, each under the
+//! job's stop flag; the page's poll waits for the job's next version. `files::Folder` is the
+//! only folder read or written; save refuses a file whose contents changed on disk since it was
+//! loaded (by a hash of the contents). `edit` also writes the house-rule A/B comparison file;
+//! `bundled` holds the scenarios embedded by `build.rs`; `page/` is one HTML/JS/CSS set
+//! (`include_str!`). Every POST needs the session token and the same origin; nothing is
+//! served beyond the one port.
 
 pub mod bundled;
 pub mod edit;

@@ -11,6 +11,9 @@
 //! that sum ([`Units::merged`]) gives the same numbers, bit for bit, as a single run.
 //!
 //! A run to a precision target cannot be sharded: where it stops depends on every chunk before.
+//!
+//! [`add_shard`] adds one shard into the running sums, so `merge` reads shard files one at a
+//! time: its memory stays flat in the number of shards.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -48,6 +48,9 @@
 //! assert_eq!(rounds.quantile(0.5), Some(5));
 //! assert_eq!(rounds.summary().p90, 9);
 //! ```
+//!
+//! The run's advantage P(A) − P(B) gets its own interval (multinomial normal: both shares come
+//! from one sample). [`nash`] solves its linear programs with microlp.
 
 pub mod counts;
 pub mod diff;

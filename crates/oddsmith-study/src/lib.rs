@@ -13,6 +13,33 @@
 //!
 //! Like the engine, this crate does no IO and reads no clock: every number depends on the
 //! scenario and the seed only.
+//!
+//! `compare` (ruleset comparison: archetypes, skill steps, checks) gives verdicts only where
+//! p < α and the practical threshold are both met; variants of one ruleset run on common
+//! random numbers. The tournament's pairings carry fight length and lethality (`PairingDoc`),
+//! its JSON matrices are keyed by fighter name, and its cost fit is judged before use
+//! (`CostFit`: the slope's 95 % interval by Student's t; per-kit verdicts against
+//! `fair_tolerance` and fair costs only when costs predict win rate; missing costs named).
+//! [`validate`] builds every variant before anything runs.
+//!
+//! Studies never re-implement a rule: a swept or balanced value is written into the parsed TOML
+//! and the scenario is loaded again with the ruleset's own types
+//! (`oddsmith_scenario::variant`), so it is validated exactly like a value in the file. Paired
+//! variants share per-trial seeds (trial *t* of every variant is seeded with the same number
+//! drawn from its chunk's stream), so a neighbouring pair differs by the change, not by noise.
+//!
+//! # Adding a study kind
+//!
+//! 1. `oddsmith-scenario/src/study.rs`: the file syntax (`XSpec`), a `StudySpecs` and a `Study`
+//!    field, a `Section` and `SectionKind` variant and a `build_x` function; the compiler then
+//!    points at `sections`, `kind`, `counted`, `allowed_in_comparison_part`, `needs_matchup` and
+//!    `build` (all exhaustive matches or destructurings).
+//! 2. `oddsmith-scenario/src/lib.rs`: the file key (the `StudySpecs` literal does not compile
+//!    until it is added).
+//! 3. `oddsmith-study/src/<kind>.rs` with `XDoc` and `run_x`; in `lib.rs` a `StudyDoc` field and
+//!    a `StudySection` variant; the compiler points at `sections()`, `run_study` and `validate`.
+//! 4. `oddsmith-report/src/sections/<kind>.rs` and its arm in `study_subjects()`.
+//! 5. A `scenarios/studies/*.toml` example (golden-tested). The CLI needs nothing.
 
 pub mod asserts;
 pub mod balance;

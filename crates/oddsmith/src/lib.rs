@@ -6,6 +6,31 @@
 //!
 //! Exit codes: 0 success · 1 runtime failure · 2 bad input (arguments, scenario files) ·
 //! 3 an `[[assert]]` of the scenario failed (the results and report are still written).
+//!
+//! Map: `main.rs` calls [`main_impl`]; `args` (raw clap structs) → `config` (one checked
+//! configuration: trials, precision, threads, seed) → `cmd/{run,check,validate,rulesets,
+//! equipment,init,schema,merge,serve}`, one module per subcommand.
+//!
+//! - `cmd/validate::check` is the one full check (every part, study variant and skill step)
+//!   that `validate` prints and `run` performs before any work; it also returns the loader's
+//!   notes and the run count behind the work estimate: `run` refuses more than
+//!   `DEFAULT_MAX_WORK` = 1e11 duels unless `--max-work`/`--yes`. The CLI checks its flags
+//!   (trials, precision, threads) before it reads a file, so when both are wrong the flag's
+//!   error is the one reported. No input passes `validate` and then fails at run time for an
+//!   input reason; the corpus test (`tests/corpus/`, each file declaring its expected error)
+//!   proves every listed fault exits 2 at its key with nothing written.
+//! - `cmd/run/{scenario,comparison,matchups}`: one matchup runner for scenarios and
+//!   comparison parts. `cmd::read` refuses files over 1 MiB and files that are not UTF-8.
+//! - `cmd/merge`: `run --shard` writes a shard file (versioned JSON with a run hash and the
+//!   scenario text); `oddsmith merge` checks the set, sums it and runs the same pipeline,
+//!   giving the single run's output bit for bit.
+//! - `interrupt`: on SIGINT/SIGTERM during the computation, raise the runs' `Cancel` flag (the
+//!   engine stops at its next chunk) and print the matchups that finished under "PARTIAL
+//!   RESULTS" (`"partial"` in the JSON), writing no report; during a report write, undo it;
+//!   exit 130/143.
+//! - `cmd/serve`: `CliEngine`, the explorer's engine.
+//! - `error`: exit codes (4: results printed but the report not written); `clock.rs` stamps
+//!   report times.
 
 mod args;
 mod clock;

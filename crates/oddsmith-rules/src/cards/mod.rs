@@ -23,6 +23,26 @@
 //! The decks travel in the duel state, so the duel is Monte Carlo only: [`Cards`] overrides
 //! `exact` to return `None`. The exact values are the checks (best card of N, opposed checks,
 //! one register, unopposed damage, firing into melee), computed hypergeometrically.
+//!
+//! # Map
+//!
+//! Since `exact` returns `None`, the shared `step` is the Monte Carlo duel and is optimised in
+//! place. Built once when the matchup is paired: what each side's kit gives at wrestling range
+//! or not (arms, hand sizes, cap, reach; `fighter::Kit` in `Matchup::kits`, looked up once a
+//! register), the tactics folded with the options they are tested with (`Matchup::plays`,
+//! `hits`, `shot`, `mods`) and the initial state (`Matchup::initial`). Hands are dealt by
+//! `Deck::deal_with` on the stream's local copy; a round's registers run in one inlined frame.
+//!
+//! The registers come in two forms of the same code: the plain form (`registers::<true>`,
+//! chosen once per matchup by `Matchup::plain`: one against one, no off-hand item, no ranged
+//! weapon, no wrestler, so no second arm, shield, ranged kit or wrestling range can arise)
+//! folds those branches away. `plain_tests.rs` plays both forms on the same stream for over a
+//! million duels and shows each clause of the predicate is needed.
+//!
+//! Tactics: the digest's §6.2 plus keep_reach, hesitate, shield_bash, disengage_at_hp,
+//! wrestle/hold and called_shot. `band` swaps each member into the band's seat so the
+//! one-on-one `declare`/`answer`/`resolve` play every pairing, with one hand, one maneuver
+//! budget and the initiative over at most one member.
 
 pub mod band;
 pub mod check;

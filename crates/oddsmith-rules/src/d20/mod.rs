@@ -13,6 +13,13 @@
 //! crippling damage per attack and regeneration; resistance checks; G-25 spells from
 //! Magic Points; skill, resistance, attack and damage checks; an exact duel solver; class cost
 //! units, Exp, Heal Rate and MP Recoup Rate.
+//!
+//! # Map
+//!
+//! 34 options. The state carries the distance. `exact` is the shared solver's cached iteration
+//! keyed by round parity, on interned states: each state is numbered once, transitions are
+//! cached by number, and live states are sorted by packed order keys; its numbers are the
+//! shared solver's, bit for bit (`benches/tests/it/exact.rs` checks it).
 
 pub mod check;
 pub mod duel;

@@ -9,6 +9,26 @@
 //! Every die of one attack sequence is folded into an exact table of turn outcomes per pair of
 //! fighters ([`attack::turn_table`]); the duel ([`duel::advance`]) draws each turn from it, in
 //! Monte Carlo and in the exact solver alike. The seed prices nothing: no fighter cost.
+//!
+//! # Map
+//!
+//! - Monte Carlo samples the turn table through the `Roller`: 48 random bits looked up as
+//!   integer thresholds from a 256-entry guide (`fighter::Cumulative`, tested to give the index
+//!   of the float search). Each turn's side, whether it acts and the ambush state are
+//!   tabulated per matchup from the rules' functions (`Matchup::slots`). The engine's chunks
+//!   run through `Ruleset::duels` on `Roller::local`, tested against one `duel` after another.
+//! - `exact` is overridden (8d10 has too many faces for the shared solver) and enumerates the
+//!   same `duel::advance` over health grids: `grid::solve` applies each turn (`duel::begin` for
+//!   every forced choice, `duel::choices`, then `duel::apply` for the successor's flags) to a
+//!   whole grid per flag word at once, one damage kernel per successor. `duel::solve`, state by
+//!   state, is kept as its reference, and a test compares the two on every bundled matchup.
+//! - Where no turn outcome changes anything but health (`product::factors`: no full dodge, no
+//!   recovery that depends on the outcome) the flags follow one path per initiative draw and
+//!   the grid is the product of the two fighters' health distributions, so `product::solve`
+//!   moves two vectors instead of the grid (tested against the grid on every bundled matchup
+//!   that factors).
+//! - A test rolls the dice one by one with the rules' own functions and matches the tables
+//!   within 4σ.
 
 pub mod attack;
 pub mod check;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod corpus;
+mod docs;
 mod explorer;
 mod schema;
 mod shard;

@@ -210,6 +210,9 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 /// - [`Declared`](crate::schema::Declared): every option's doc, bounds and shape, for
 ///   `oddsmith schema`.
 ///
+/// After the table, `requires = &[…];` declares the options read only with another option
+/// ([`Documented::REQUIRES`](crate::Documented::REQUIRES)).
+///
 /// Derive `Serialize` (not `Deserialize`) on the struct.
 #[macro_export]
 #[doc(hidden)]
@@ -225,6 +228,7 @@ macro_rules! options {
                     => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
+        $(requires = $req:expr;)?
     ) => {
         $(#[$meta])*
         pub struct $name {
@@ -289,6 +293,7 @@ macro_rules! options {
 
         impl $crate::Documented for $name {
             const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+            $(const REQUIRES: &'static [$crate::Requires] = $req;)?
         }
 
         impl $crate::schema::Declared for $name {
@@ -388,7 +393,9 @@ macro_rules! __option_bounds {
 ///
 /// Each field: `name: Type [as "toml_name"] => ("default as TOML", "one-line doc"),` (`as`
 /// when serde renames the field). Bounds stay in the field's serde attributes
-/// (`deserialize_with = "de_range::<_, LO, HI>"`).
+/// (`deserialize_with = "de_range::<_, LO, HI>"`). After the table, `requires = &[…];`
+/// declares the fields read only with another setting
+/// ([`Documented::REQUIRES`](crate::Documented::REQUIRES)).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! spec {
@@ -401,6 +408,7 @@ macro_rules! spec {
                     => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
+        $(requires = $req:expr;)?
     ) => {
         $(#[$meta])*
         pub struct $name {
@@ -423,6 +431,7 @@ macro_rules! spec {
 
         impl $crate::Documented for $name {
             const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+            $(const REQUIRES: &'static [$crate::Requires] = $req;)?
         }
 
         impl $crate::schema::Declared for $name {
@@ -461,7 +470,10 @@ macro_rules! __doc_name {
 /// its doc; `pub mod params for CheckType` makes them the check type's
 /// [`Documented::DOCS`](crate::Documented).
 ///
-/// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`.
+/// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`. After the table,
+/// `requires = &[…];` declares the parameters read only with another parameter's value
+/// (e.g. only with `kind = "register"`), which [`Ruleset::parse_check`](crate::Ruleset::parse_check)
+/// refuses or warns about before the check's own parse.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! check_params {
@@ -472,6 +484,7 @@ macro_rules! check_params {
                 $pname:literal $(| $alias:literal)* => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
+        $(requires = $req:expr;)?
     ) => {
         $(#[$meta])*
         pub mod $module {
@@ -489,6 +502,7 @@ macro_rules! check_params {
 
         impl $crate::Documented for $check {
             const DOCS: &'static [$crate::FieldDoc] = $module::DOCS;
+            $(const REQUIRES: &'static [$crate::Requires] = $req;)?
         }
     };
 }

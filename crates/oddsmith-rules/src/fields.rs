@@ -17,6 +17,17 @@ where
     Within::<i32>::new(LO, HI).deserialize(d)
 }
 
+/// Like [`de_range`], for an optional value (`None` when the key is absent: give the field
+/// `#[serde(default)]`).
+pub(crate) fn de_opt_range<'de, D, const LO: i64, const HI: i64>(
+    d: D,
+) -> Result<Option<i32>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Within::<i32>::new(LO, HI).deserialize(d).map(Some)
+}
+
 /// A table entry that is either a built-in (given by name) or written inline as a table.
 ///
 /// Implemented by the statistics type of an [`Entry`] (then `Entry<T>` deserializes itself),

@@ -7,6 +7,7 @@ mod corpus;
 mod explorer;
 mod schema;
 mod shard;
+mod warnings;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

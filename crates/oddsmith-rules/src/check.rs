@@ -59,7 +59,7 @@ impl CheckParams {
                     self.get(c.field).map(str::to_string).or_else(|| {
                         docs.iter()
                             .find(|d| d.name == c.field)
-                            .map(|d| d.default.to_string())
+                            .map(|d| d.default.trim_matches('"').to_string())
                     })
                 })
                 .collect();

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use oddsmith_rules::{Documented, HoldsOptions, Requires, Ruleset};
+use oddsmith_rules::{Documented, FieldDoc, HoldsOptions, Requires, Ruleset};
 use serde::Serialize;
 
 use crate::locate::{Doc, Seg};
@@ -19,14 +19,20 @@ pub(crate) fn check<R: Ruleset>(
     fighters: &BTreeMap<String, R::FighterSpec>,
 ) -> Result<Vec<Warning>, ScenarioError> {
     let key = |k: &str| Seg::Key(k.to_string());
-    let opts = as_table(options);
+    let opts = Values {
+        table: as_table(options),
+        docs: <R::Options as Documented>::DOCS,
+    };
     let mut warnings = Vec::new();
     let base = vec![key("options")];
     let rules = <R::Options as Documented>::REQUIRES;
     apply(doc, &base, rules, &opts, &opts, &mut warnings)?;
     for (name, spec) in fighters {
         let base = vec![key("fighters"), key(name)];
-        let own = as_table(spec);
+        let own = Values {
+            table: as_table(spec),
+            docs: R::FighterSpec::DOCS,
+        };
         apply(
             doc,
             &base,
@@ -39,14 +45,33 @@ pub(crate) fn check<R: Ruleset>(
     Ok(warnings)
 }
 
+/// A declared table's values in force: as serialized, and where serialization leaves a value
+/// out (a default skipped), its documented default.
+struct Values {
+    table: toml::Table,
+    docs: &'static [FieldDoc],
+}
+
+impl Values {
+    /// The value at a dotted path as text (strings without quotes); `None` where absent.
+    fn get(&self, path: &str) -> Option<String> {
+        lookup(&self.table, path).or_else(|| {
+            let first = path.split('.').next()?;
+            let d = self.docs.iter().find(|d| d.name == first)?;
+            let t: toml::Table = toml::from_str(&format!("{first} = {}", d.default)).ok()?;
+            lookup(&t, path)
+        })
+    }
+}
+
 /// Checks `rules` for the table at `base` (its values in force `own`; `options.…` conditions
 /// read `opts`).
 fn apply(
     doc: &Doc<'_>,
     base: &[Seg],
     rules: &[Requires],
-    own: &toml::Table,
-    opts: &toml::Table,
+    own: &Values,
+    opts: &Values,
     warnings: &mut Vec<Warning>,
 ) -> Result<(), ScenarioError> {
     for r in rules {
@@ -59,8 +84,8 @@ fn apply(
             .only_with
             .iter()
             .map(|c| match c.field.strip_prefix("options.") {
-                Some(rest) => lookup(opts, rest),
-                None => lookup(own, c.field),
+                Some(rest) => opts.get(rest),
+                None => own.get(c.field),
             })
             .collect();
         if let Some(m) = r.unmet(&values) {

@@ -133,7 +133,7 @@ fn cards_fighter(skill: i32, combat_training: i32, armor_mod: i32) -> FighterSpe
         skill,
         weapon: w("sword"),
         off_hand: None,
-        off_hand_skill: 0,
+        off_hand_skill: None,
         backup: Some(w("dagger")),
         backup_skill: 2,
         fast_draw: 0,

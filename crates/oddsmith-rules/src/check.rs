@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use oddsmith_dice::Dist;
 
-use crate::RulesError;
+use crate::{FieldDoc, Requires, RulesError};
 
 /// Check parameters as `key=value` pairs (from the command line or a scenario).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,6 +41,33 @@ impl CheckParams {
                 .parse()
                 .map_err(|_| RulesError::check(key, format!("expected an integer, got {v:?}"))),
         }
+    }
+
+    /// Refuses a given parameter that none of its `requires` conditions lets the check read
+    /// (each other parameter's value as given, else its documented default in `docs`). Every
+    /// breach is an error here: a `key=value` the check ignores is a mistake on the command
+    /// line or in a `[[check]]`.
+    pub fn requires(&self, docs: &[FieldDoc], requires: &[Requires]) -> Result<(), RulesError> {
+        for r in requires {
+            if self.get(r.field).is_none() {
+                continue;
+            }
+            let values: Vec<Option<String>> = r
+                .only_with
+                .iter()
+                .map(|c| {
+                    self.get(c.field).map(str::to_string).or_else(|| {
+                        docs.iter()
+                            .find(|d| d.name == c.field)
+                            .map(|d| d.default.trim_matches('"').to_string())
+                    })
+                })
+                .collect();
+            if let Some(m) = r.unmet(&values) {
+                return Err(RulesError::check(r.field, m));
+            }
+        }
+        Ok(())
     }
 
     /// Fails on any key not in `allowed`.

@@ -25,6 +25,17 @@ where
     Within::<i32>::new(LO, HI).deserialize(d)
 }
 
+/// Like [`de_range`], for an optional value (`None` when the key is absent: give the field
+/// `#[serde(default)]`).
+pub(crate) fn de_opt_range<'de, D, const LO: i64, const HI: i64>(
+    d: D,
+) -> Result<Option<i32>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Within::<i32>::new(LO, HI).deserialize(d).map(Some)
+}
+
 /// A table entry that is either a built-in (given by name) or written inline as a table.
 ///
 /// Implemented by the statistics type of an [`Entry`] (then `Entry<T>` deserializes itself),
@@ -218,6 +229,9 @@ pub fn nested(prefix: &str, e: crate::RulesError) -> crate::RulesError {
 /// - [`Declared`](crate::schema::Declared): every option's doc, bounds and shape, for
 ///   `oddsmith schema`.
 ///
+/// After the table, `requires = &[…];` declares the options read only with another option
+/// ([`Documented::REQUIRES`](crate::Documented::REQUIRES)).
+///
 /// Derive `Serialize` (not `Deserialize`) on the struct.
 #[macro_export]
 #[doc(hidden)]
@@ -233,6 +247,7 @@ macro_rules! options {
                     => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
+        $(requires = $req:expr;)?
     ) => {
         $(#[$meta])*
         pub struct $name {
@@ -297,6 +312,7 @@ macro_rules! options {
 
         impl $crate::Documented for $name {
             const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+            $(const REQUIRES: &'static [$crate::Requires] = $req;)?
         }
 
         impl $crate::schema::Declared for $name {
@@ -396,7 +412,9 @@ macro_rules! __option_bounds {
 ///
 /// Each field: `name: Type [as "toml_name"] => ("default as TOML", "one-line doc"),` (`as`
 /// when serde renames the field). Bounds stay in the field's serde attributes
-/// (`deserialize_with = "de_range::<_, LO, HI>"`).
+/// (`deserialize_with = "de_range::<_, LO, HI>"`). After the table, `requires = &[…];`
+/// declares the fields read only with another setting
+/// ([`Documented::REQUIRES`](crate::Documented::REQUIRES)).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! spec {
@@ -409,6 +427,7 @@ macro_rules! spec {
                     => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
+        $(requires = $req:expr;)?
     ) => {
         $(#[$meta])*
         pub struct $name {
@@ -431,6 +450,7 @@ macro_rules! spec {
 
         impl $crate::Documented for $name {
             const DOCS: &'static [$crate::FieldDoc] = $name::DOCS;
+            $(const REQUIRES: &'static [$crate::Requires] = $req;)?
         }
 
         impl $crate::schema::Declared for $name {
@@ -469,7 +489,10 @@ macro_rules! __doc_name {
 /// its doc; `pub mod params for CheckType` makes them the check type's
 /// [`Documented::DOCS`](crate::Documented).
 ///
-/// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`.
+/// Each parameter: `"name" [| "alias"…] => ("default", "one-line doc"),`. After the table,
+/// `requires = &[…];` declares the parameters read only with another parameter's value
+/// (e.g. only with `kind = "register"`), which [`Ruleset::parse_check`](crate::Ruleset::parse_check)
+/// refuses or warns about before the check's own parse.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! check_params {
@@ -480,6 +503,7 @@ macro_rules! check_params {
                 $pname:literal $(| $alias:literal)* => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
+        $(requires = $req:expr;)?
     ) => {
         $(#[$meta])*
         pub mod $module {
@@ -497,6 +521,7 @@ macro_rules! check_params {
 
         impl $crate::Documented for $check {
             const DOCS: &'static [$crate::FieldDoc] = $module::DOCS;
+            $(const REQUIRES: &'static [$crate::Requires] = $req;)?
         }
     };
 }

@@ -19,6 +19,167 @@ pub struct FieldDoc {
 pub trait Documented {
     /// Every entry's doc, in declaration order.
     const DOCS: &'static [FieldDoc];
+    /// The settings of the table read only when another setting has some value (declared
+    /// with `requires = …` in the same macro); checked for every ruleset by one generic check
+    /// ([`Requires::unmet`]) and shown by `oddsmith rulesets ID` as "only with …".
+    const REQUIRES: &'static [Requires] = &[];
+}
+
+/// What a [`Cond`] asks of the other setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Is {
+    /// It is given (an optional item such as `off_hand`).
+    Set,
+    /// Its value is one of these (text as written without quotes: `until`, `true`, `0`).
+    OneOf(&'static [&'static str]),
+    /// Its value is none of these.
+    NoneOf(&'static [&'static str]),
+}
+
+/// A condition on another setting: `field` (a dotted path in the same table; from a fighter,
+/// `options.` + an option's key reaches the ruleset's options) and what it must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cond {
+    /// Dotted path of the other setting.
+    pub field: &'static str,
+    /// What it must be.
+    pub is: Is,
+}
+
+/// A [`Cond`] (a `const fn`, for the rulesets' `requires` tables).
+pub const fn cond(field: &'static str, is: Is) -> Cond {
+    Cond { field, is }
+}
+
+/// "`field` is read only with …": a setting whose value the rules read only when another
+/// setting has some value. Given in a file where none of `only_with` holds, it is either
+/// refused (`refuse`: the file is certainly wrong) or warned about (merely ineffective).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requires {
+    /// Dotted path of the dependent setting (`tactics.hold`, `off_hand_skill`).
+    pub field: &'static str,
+    /// The setting is read when any of these holds.
+    pub only_with: &'static [Cond],
+    /// An error (exit 2) rather than a warning.
+    pub refuse: bool,
+    /// What the rules do instead, or what to write (one clause, may be empty).
+    pub why: &'static str,
+}
+
+/// A [`Requires`] whose breach is a warning.
+pub const fn warn(field: &'static str, only_with: &'static [Cond], why: &'static str) -> Requires {
+    Requires {
+        field,
+        only_with,
+        refuse: false,
+        why,
+    }
+}
+
+/// A [`Requires`] whose breach is an error.
+pub const fn refuse(
+    field: &'static str,
+    only_with: &'static [Cond],
+    why: &'static str,
+) -> Requires {
+    Requires {
+        field,
+        only_with,
+        refuse: true,
+        why,
+    }
+}
+
+/// A value as a reader writes it: `"until"` quoted, `true` and numbers bare.
+fn quoted(v: &str) -> String {
+    let bare = v == "true" || v == "false" || v.parse::<f64>().is_ok();
+    if bare {
+        v.to_string()
+    } else {
+        format!("{v:?}")
+    }
+}
+
+impl Cond {
+    /// `off_hand`, `tactics.aim = "until"`, `options.distance ≠ 0`, `kind = "register" or "opposed"`.
+    pub fn text(&self) -> String {
+        let list =
+            |vs: &[&str], sep: &str| vs.iter().map(|v| quoted(v)).collect::<Vec<_>>().join(sep);
+        match self.is {
+            Is::Set => format!("{} given", self.field),
+            Is::OneOf(vs) => format!("{} = {}", self.field, list(vs, " or ")),
+            Is::NoneOf(vs) => format!("{} other than {}", self.field, list(vs, " or ")),
+        }
+    }
+
+    /// Whether the condition holds for the other setting's value: `None` when it is not given
+    /// and has no default (an absent optional item), else its value as text (strings without
+    /// quotes).
+    pub fn holds(&self, value: Option<&str>) -> bool {
+        match (self.is, value) {
+            (Is::Set, v) => v.is_some(),
+            (Is::OneOf(vs), Some(v)) => vs.contains(&v),
+            (Is::NoneOf(vs), Some(v)) => !vs.contains(&v),
+            (_, None) => false,
+        }
+    }
+}
+
+impl Requires {
+    /// `only with tactics.wrestle = true` (alternatives joined by "or").
+    pub fn only_with_text(&self) -> String {
+        let alts: Vec<String> = self.only_with.iter().map(Cond::text).collect();
+        format!("only with {}", alts.join(", or "))
+    }
+
+    /// The message when `field` is given but no condition holds, `values` giving the value in
+    /// force of each [`Cond`]'s setting (`None`: not given): `None` when one holds.
+    pub fn unmet(&self, values: &[Option<String>]) -> Option<String> {
+        let met = self
+            .only_with
+            .iter()
+            .zip(values)
+            .any(|(c, v)| c.holds(v.as_deref()));
+        if met {
+            return None;
+        }
+        let here: Vec<String> = self
+            .only_with
+            .iter()
+            .zip(values)
+            .map(|(c, v)| match v {
+                Some(v) => format!("{} is {}", c.field, quoted(v)),
+                None => format!("{} is not given", c.field),
+            })
+            .collect();
+        let mut m = format!(
+            "{} is read {}, and here {}",
+            self.field,
+            self.only_with_text(),
+            here.join(" and ")
+        );
+        if self.refuse {
+            m += ": the setting would be silently ignored";
+        } else {
+            m += ": it has no effect";
+        }
+        if !self.why.is_empty() {
+            m += &format!(" ({})", self.why);
+        }
+        Some(m)
+    }
+}
+
+impl serde::Serialize for Requires {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Requires", 4)?;
+        st.serialize_field("field", self.field)?;
+        st.serialize_field("only_with", &self.only_with_text())?;
+        st.serialize_field("severity", if self.refuse { "error" } else { "warning" })?;
+        st.serialize_field("why", self.why)?;
+        st.end()
+    }
 }
 
 /// A [`FieldDoc`] (a `const fn`, for the rulesets' doc tables).
@@ -41,4 +202,10 @@ pub struct RulesetInfo {
     pub options: Vec<FieldDoc>,
     /// Check parameters for `oddsmith check`.
     pub check_params: Vec<FieldDoc>,
+    /// Fighter fields read only with another setting ("only with …").
+    pub fighter_requires: Vec<Requires>,
+    /// Options read only with another setting.
+    pub option_requires: Vec<Requires>,
+    /// Check parameters read only with another parameter.
+    pub check_requires: Vec<Requires>,
 }

@@ -78,7 +78,7 @@ mod testing;
 pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use contract::{Build, Check, Compile, Duel, HoldsOptions, Pair, Rules, RulesetOptions};
 pub use error::RulesError;
-pub use info::{Documented, FieldDoc, RulesetInfo};
+pub use info::{Cond, Documented, FieldDoc, Is, Requires, RulesetInfo};
 pub use outcome::{
     DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side, Tally,
     Winner,
@@ -122,6 +122,8 @@ use serde::de::DeserializeOwned;
 /// over `step`, [`duel`](Ruleset::duel) (the Monte Carlo duel, [`solver::duel`]) and
 /// [`exact`](Ruleset::exact) (the exact solver, [`solver::solve`]) with the outcome tally
 /// ([`OutcomeTally`]). **Optional**: [`validate`](Ruleset::validate) (cross-field checks),
+/// [`fighter_warnings`](Ruleset::fighter_warnings) and
+/// [`option_warnings`](Ruleset::option_warnings) (accepted but suspicious settings),
 /// [`counter_names`](Ruleset::counter_names) (see [`per_side_counters!`](crate::per_side_counters)),
 /// [`fighter_facts`](Ruleset::fighter_facts),
 /// [`fighter_cost`](Ruleset::fighter_cost), [`check_grid`](Ruleset::check_grid), `exact` for a
@@ -285,11 +287,17 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
             fighter_fields: Self::FighterSpec::DOCS.to_vec(),
             options: Self::Options::DOCS.to_vec(),
             check_params: Self::Check::DOCS.to_vec(),
+            fighter_requires: Self::FighterSpec::REQUIRES.to_vec(),
+            option_requires: Self::Options::REQUIRES.to_vec(),
+            check_requires: Self::Check::REQUIRES.to_vec(),
         }
     }
 
-    /// Parses check parameters (`skill=5 difficulty=hard`; [`Check::parse`]).
+    /// Parses check parameters (`skill=5 difficulty=hard`; [`Check::parse`]), after refusing
+    /// a parameter the check would not read ([`Documented::REQUIRES`] of the check type, e.g.
+    /// `parry_cards` only with `kind = "register"`).
     fn parse_check(&self, params: &CheckParams) -> Result<Self::Check, RulesError> {
+        params.requires(Self::Check::DOCS, Self::Check::REQUIRES)?;
         Self::Check::parse(self, params)
     }
     /// The exact distribution of a check's result and how to read it ([`Check::exact`]).
@@ -300,6 +308,19 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     #[inline]
     fn check_sample<R: Roller>(&self, check: &Self::Check, roller: &mut R) -> i64 {
         check.sample(self, roller)
+    }
+    /// Settings of a fighter the rules accept but that are very likely not what the author
+    /// meant (a bow in a duel that starts engaged, say): each a [`RulesError::InvalidField`]
+    /// (the field relative to the fighter, the message in plain words), which the loader
+    /// shows as a located warning without stopping the run. Settings read only with another
+    /// setting are declared instead ([`Documented::REQUIRES`]) and checked for every ruleset.
+    fn fighter_warnings(&self, _spec: &Self::FighterSpec) -> Vec<RulesError> {
+        Vec::new()
+    }
+    /// Like [`fighter_warnings`](Ruleset::fighter_warnings), for the options (fields relative
+    /// to `[options]`).
+    fn option_warnings(&self) -> Vec<RulesError> {
+        Vec::new()
     }
     /// Derived figures of a fighter worth showing in reports (e.g. Health, point-buy cost),
     /// as (label, value) pairs.

@@ -107,7 +107,8 @@ pub fn with_aliases<T: DeserializeOwned>(mut declared: Vec<Prop>) -> Vec<Prop> {
 /// The bounds in a field's attributes as [`stringify!`] writes them: the `LO, HI` of
 /// `deserialize_with = "de_range::<_, LO, HI>"`, if any.
 pub fn attr_bounds(attrs: &str) -> Option<(f64, f64)> {
-    let rest = &attrs[attrs.find("\"de_range::<_,")? + "\"de_range::<_,".len()..];
+    // `de_range::<_, LO, HI>` or `de_opt_range::<_, LO, HI>`.
+    let rest = &attrs[attrs.find("range::<_,")? + "range::<_,".len()..];
     let (lo, rest) = rest.split_once(',')?;
     let (hi, _) = rest.split_once('>')?;
     Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?))

@@ -85,6 +85,43 @@ pub fn check_docs<R: Ruleset>() {
         "{}: documented defaults",
         R::ID
     );
+    // Every dependency names declared settings: its field and each condition's field (a
+    // fighter's `options.…` conditions name options), by their first key (`tactics.hold`).
+    let named = |docs: &[crate::FieldDoc], path: &str| {
+        let first = path.split('.').next().unwrap_or("");
+        docs.iter().any(|d| d.name == first)
+    };
+    for (what, docs, requires) in [
+        (
+            "fighter field",
+            &info.fighter_fields,
+            &info.fighter_requires,
+        ),
+        ("option", &info.options, &info.option_requires),
+        ("check parameter", &info.check_params, &info.check_requires),
+    ] {
+        for r in requires.iter() {
+            assert!(
+                named(docs, r.field),
+                "{}: requires names no {what} {}",
+                R::ID,
+                r.field
+            );
+            for c in r.only_with {
+                let ok = match c.field.strip_prefix("options.") {
+                    Some(o) if what == "fighter field" => named(&info.options, o),
+                    _ => named(docs, c.field),
+                };
+                assert!(
+                    ok,
+                    "{}: {} is only with an undeclared {}",
+                    R::ID,
+                    r.field,
+                    c.field
+                );
+            }
+        }
+    }
     let serialized = toml::Value::try_from(R::Options::default()).expect("options serialize");
     for k in serialized.as_table().expect("a table").keys() {
         assert!(

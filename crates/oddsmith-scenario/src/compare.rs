@@ -39,7 +39,7 @@ use oddsmith_rules::RULESET_IDS;
 use serde::{Deserialize, Serialize};
 
 use crate::locate::{Doc, Seg};
-use crate::{Num, ScenarioError, Target};
+use crate::{Num, ScenarioError, Target, Warning};
 
 /// Default significance level.
 pub const DEFAULT_ALPHA: f64 = 0.05;
@@ -394,6 +394,41 @@ impl Comparison {
         let mut path = vec![key(section), key(&part.name)];
         path.extend(parse_path(&e.field));
         let mut out = doc.error(&path, e.message);
+        out.message = format!("({}) {}", part.name, out.message);
+        out
+    }
+}
+
+impl Comparison {
+    /// Places a warning found in `part`'s text at the same field of the comparison file,
+    /// marked `(part) …`. A `[variants.*]` part that inherits the field from the variant it
+    /// builds on (`from`) gets the warning where the field is written.
+    pub fn relocate_warning(file: &str, text: &str, part: &Part, w: Warning) -> Warning {
+        let Ok(doc) = Doc::parse(file, text) else {
+            return w;
+        };
+        let inner = parse_path(&w.field);
+        let section = if part.variant { "variants" } else { "rulesets" };
+        let at = |name: &str| {
+            let mut path = vec![key(section), key(name)];
+            path.extend(inner.iter().cloned());
+            path
+        };
+        let mut name = part.name.clone();
+        let mut seen = vec![name.clone()];
+        while part.variant && !doc.given(&at(&name)) {
+            match doc.text_at(&[key("variants"), key(&name), key("from")]) {
+                Some(base) if !seen.contains(&base) => {
+                    seen.push(base.clone());
+                    name = base;
+                }
+                _ => {
+                    name = part.name.clone();
+                    break;
+                }
+            }
+        }
+        let mut out: Warning = doc.error(&at(&name), w.message).into();
         out.message = format!("({}) {}", part.name, out.message);
         out
     }

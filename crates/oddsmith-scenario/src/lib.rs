@@ -25,6 +25,7 @@ pub mod compare;
 pub mod keys;
 mod locate;
 pub mod messages;
+mod requires;
 pub mod study;
 
 use std::collections::BTreeMap;
@@ -62,6 +63,70 @@ fn field_prefix(field: &str) -> String {
         String::new()
     } else {
         format!("{field}: ")
+    }
+}
+
+/// A warning: a located message about a setting that is accepted but very likely not what
+/// the author meant (it has no effect, say). It does not stop the run: `validate` and `run`
+/// print it on stderr before any work, the run's JSON carries it in `warnings`, the report
+/// shows it in its introduction.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{file}:{line}:{column}: {}{message}", field_prefix(field))]
+pub struct Warning {
+    /// The file name as given by the caller.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// Dotted path of the field (`fighters.knight.tactics.hold`), empty for the document.
+    pub field: String,
+    /// What is suspicious, in plain words.
+    pub message: String,
+}
+
+impl Warning {
+    /// The one-line form, `file:line:col: field: message` (also `text` in JSON).
+    pub fn text(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl From<ScenarioError> for Warning {
+    fn from(e: ScenarioError) -> Warning {
+        Warning {
+            file: e.file,
+            line: e.line,
+            column: e.column,
+            field: e.field,
+            message: e.message,
+        }
+    }
+}
+
+impl From<Warning> for ScenarioError {
+    fn from(w: Warning) -> ScenarioError {
+        ScenarioError {
+            file: w.file,
+            line: w.line,
+            column: w.column,
+            field: w.field,
+            message: w.message,
+        }
+    }
+}
+
+impl serde::Serialize for Warning {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Warning", 6)?;
+        st.serialize_field("file", &self.file)?;
+        st.serialize_field("line", &self.line)?;
+        st.serialize_field("column", &self.column)?;
+        st.serialize_field("field", &self.field)?;
+        st.serialize_field("message", &self.message)?;
+        st.serialize_field("text", &self.text())?;
+        st.end()
     }
 }
 
@@ -104,6 +169,10 @@ pub struct Scenario<R: Ruleset> {
     /// Things the loader decided that the file did not say (e.g. the matchup of a file of two
     /// fighters without `[[matchup]]`), for the CLI to print as notes.
     pub notes: Vec<String>,
+    /// Settings accepted but very likely not meant (see [`Warning`]), in file order. Only the
+    /// file's own: a study variant (sweep point, seating …) reloads the text and its
+    /// warnings are not added, so a study never multiplies them.
+    pub warnings: Vec<Warning>,
 }
 
 #[derive(Deserialize)]
@@ -220,15 +289,25 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
             format!("expected a half-width between 0 and 0.5, got {h}"),
         ));
     }
+    let mut warnings = requires::check::<R>(&doc, &f.options, &f.fighters)?;
     let ruleset =
         R::new(f.options.clone()).map_err(|e| rules_error(&doc, vec![key("options")], e))?;
+    for w in ruleset.option_warnings() {
+        warnings.push(rules_error(&doc, vec![key("options")], w).into());
+    }
     let mut compiled = BTreeMap::new();
     for (name, spec) in &f.fighters {
+        let at = || vec![key("fighters"), key(name)];
         let c = ruleset
             .compile(name, spec)
-            .map_err(|e| rules_error(&doc, vec![key("fighters"), key(name)], e))?;
+            .map_err(|e| rules_error(&doc, at(), e))?;
         compiled.insert(name.clone(), c);
+        for w in ruleset.fighter_warnings(spec) {
+            warnings.push(rules_error(&doc, at(), w).into());
+        }
     }
+    warnings.sort_by_key(|w| (w.line, w.column));
+    warnings.dedup();
     let study_specs = study::StudySpecs {
         sweeps: f.sweeps,
         balance: f.balance,
@@ -257,6 +336,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         matchups,
         study: Study::default(),
         notes,
+        warnings,
     };
     scenario.study = study::build(&doc, study_specs, &scenario)?;
     Ok(scenario)

@@ -85,6 +85,31 @@ impl<'a> Doc<'a> {
         self.error_at(node.span().start, path, message.into())
     }
 
+    /// The node at `path`, if the file gives it.
+    fn node(&self, path: &[Seg]) -> Option<&toml::Spanned<DeValue<'a>>> {
+        let mut node = &self.root;
+        for seg in path {
+            node = match seg {
+                Seg::Key(k) => node.get_ref().get(k.as_str()),
+                Seg::Index(i) => node.get_ref().get(*i),
+            }?;
+        }
+        Some(node)
+    }
+
+    /// Whether the file itself gives the field `path` (not a default).
+    pub fn given(&self, path: &[Seg]) -> bool {
+        self.node(path).is_some()
+    }
+
+    /// The text at `path`, if the file gives text there.
+    pub fn text_at(&self, path: &[Seg]) -> Option<String> {
+        match self.node(path)?.get_ref() {
+            DeValue::String(s) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
     fn error_at(&self, offset: usize, path: &[Seg], message: String) -> ScenarioError {
         let (line, column) = line_col(self.text, offset);
         ScenarioError {

@@ -144,9 +144,12 @@ pub struct Checked {
     pub trials: u64,
     /// Notes on what the loader decided.
     pub notes: Vec<String>,
+    /// Warnings: settings accepted but very likely not meant, placed like errors; they do not
+    /// stop a run (the page shows them beside the notes).
+    pub warnings: Vec<Diagnostic>,
 }
 
-/// An error placed in the text.
+/// An error or a warning placed in the text.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Diagnostic {
     /// 1-based line (0: not placed).

@@ -105,7 +105,7 @@ fn dispatch(cli: Cli, command: &str, out: &mut dyn Write, err: &mut dyn Write) -
             note(settings.note.as_deref(), err)?;
             cmd::check::check(settings, out)
         }
-        Command::Validate { files } => cmd::validate::validate(&files, out),
+        Command::Validate { files } => cmd::validate::validate(&files, out, err),
         Command::Rulesets {
             ruleset,
             json,

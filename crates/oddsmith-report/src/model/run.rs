@@ -34,6 +34,11 @@ pub struct RunDoc {
     /// parts); the matchups above are then every part's, named `<ruleset>: <matchup>`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<oddsmith_study::ComparisonDoc>,
+    /// Settings of the file accepted but very likely not meant (each with `file`, `line`,
+    /// `column`, `field`, `message` and the one-line `text`), in file order; absent when
+    /// there are none. For a comparison they are placed in the comparison file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<oddsmith_scenario::Warning>,
 }
 
 /// One option as run.

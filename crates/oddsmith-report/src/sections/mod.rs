@@ -170,6 +170,35 @@ fn shown(sections: &[Section]) -> Vec<&str> {
         .collect()
 }
 
+/// The file's warnings (settings accepted but very likely not meant), one item each with its
+/// place, as a warning box; nothing when there are none.
+fn file_warnings(warnings: &[oddsmith_scenario::Warning]) -> Option<Block> {
+    if warnings.is_empty() {
+        return None;
+    }
+    let n = warnings.len();
+    Some(Block::Warning {
+        title: format!(
+            "{n} warning{} about the scenario file (the run went ahead)",
+            if n == 1 { "" } else { "s" }
+        ),
+        items: warnings
+            .iter()
+            .map(|w| {
+                let field = if w.field.is_empty() {
+                    String::new()
+                } else {
+                    format!("{} ", w.field)
+                };
+                format!(
+                    "{field}(line {}, column {}): {}",
+                    w.line, w.column, w.message
+                )
+            })
+            .collect(),
+    })
+}
+
 /// The report page: intro (description, facts, warnings, the run's notes), the results, the study part, the
 /// charts no section shows, then the checks, fighters, options and the list of tables.
 pub fn page(d: &ReportData, tables: &[&str], charts: Vec<Figure>) -> Page {
@@ -217,6 +246,7 @@ pub fn page(d: &ReportData, tables: &[&str], charts: Vec<Figure>) -> Page {
         intro: subjects
             .iter()
             .flat_map(|s| s.intro())
+            .chain(file_warnings(&d.run.warnings))
             .chain(d.notes.iter().map(|n| Block::Note(format!("Note: {n}."))))
             .collect(),
         sections,

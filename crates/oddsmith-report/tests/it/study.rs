@@ -321,6 +321,7 @@ fn report(study: Option<StudyDoc>) -> ReportData {
             matchups: vec![m],
             study,
             comparison: None,
+            warnings: Vec::new(),
         },
         stats: vec![stats],
         exact: vec![None],

@@ -8,6 +8,7 @@
 use oddsmith_dice::deck::{Deck, best_of, pairwise};
 
 use super::Cards;
+use crate::info::{Cond, Is, Requires, cond, refuse};
 use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
 
 /// A parsed cards check.
@@ -79,7 +80,26 @@ crate::check_params! {
         "edge" => ("0", "damage: weapon edge"),
         "max_damage" => ("3", "damage: weapon maximum damage"),
     }
+    requires = CHECK_REQUIRES;
 }
+
+const fn kind(field: &'static str, kinds: &'static [Cond]) -> Requires {
+    refuse(field, kinds, "")
+}
+
+const REGISTER: &[Cond] = &[cond("kind", Is::OneOf(&["register"]))];
+const DAMAGE: &[Cond] = &[cond("kind", Is::OneOf(&["damage"]))];
+
+/// Each parameter is read by some kinds of check only; the others refuse it.
+const CHECK_REQUIRES: &[Requires] = &[
+    kind("modifier", &[cond("kind", Is::OneOf(&["basic", "opposed", "into_melee"]))]),
+    kind("vs", &[cond("kind", Is::OneOf(&["opposed"]))]),
+    kind("parry_cards", REGISTER),
+    kind("attack", REGISTER),
+    kind("parry", REGISTER),
+    kind("edge", DAMAGE),
+    kind("max_damage", DAMAGE),
+];
 
 fn cards(p: &CheckParams, key: &str, default: i64, deck_len: usize) -> Result<u32, RulesError> {
     let v = p.int_or(key, default)?;

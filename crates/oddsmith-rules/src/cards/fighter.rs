@@ -320,6 +320,49 @@ impl Matchup {
     }
 }
 
+/// §Draw Hands: every hand (and every check draw) is dealt from the fighter's deck, so a
+/// skill that asks for more cards than the deck holds is impossible, not a strong fighter: it
+/// is refused at the skill (a custom deck of 2 cards and skill 12 would deal 2 cards and
+/// leave the other fighter's draws to a reshuffle).
+fn check_hands(o: &CardsOptions, s: &FighterSpec) -> Result<(), RulesError> {
+    let len = deck(o, s.npc)?.len();
+    let skills = [
+        ("skill", Some(s.skill)),
+        ("off_hand_skill", s.off_hand.as_ref().and(s.off_hand_skill)),
+        ("backup_skill", s.backup.as_ref().map(|_| s.backup_skill)),
+        ("brawling", Some(s.brawling)),
+        ("fast_draw", Some(s.fast_draw)),
+        ("combat_training", Some(s.combat_training)),
+        ("dodge", Some(s.dodge)),
+        ("stealth", Some(s.stealth)),
+    ];
+    for (key, n) in skills {
+        if let Some(n) = n
+            && usize::try_from(n).is_ok_and(|n| n > len)
+        {
+            return Err(RulesError::field(
+                key,
+                format!(
+                    "{n} cards cannot be drawn from a deck of {len} cards (§Draw Hands: the cards are dealt from the fighter's deck); lower it to at most {len}, or give a larger custom_deck"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The largest hand of a fighter with a weapon (main or backup), for the shared-deck check.
+fn largest_hand(f: &Fighter) -> usize {
+    use super::duel::{KIT_BACKUP, KIT_MAIN};
+    let main = Matchup::hand_of(f, KIT_MAIN, false, false);
+    let backup = if f.backup.is_some() {
+        Matchup::hand_of(f, KIT_BACKUP, false, false)
+    } else {
+        0
+    };
+    usize::from(main.max(backup)) * usize::from(f.count.max(1))
+}
+
 /// The most yards a melee weapon reaches (§Range: "the weapon's approximate length").
 pub const MAX_REACH: i32 = 6;
 
@@ -435,12 +478,13 @@ impl crate::Compile<Cards> for Fighter {
         {
             return Err(RulesError::field("off_hand", "a ranged weapon cannot be off-hand"));
         }
+        check_hands(o, s)?;
         Ok(Fighter {
             name: name.into(),
             main: Arm::of(main),
             main_skill: s.skill as u8,
             off: s.off_hand.as_ref().map(|w| Arm::of(&w.stats)),
-            off_skill: s.off_hand_skill as u8,
+            off_skill: s.off_hand_skill.unwrap_or(s.skill) as u8,
             backup: s.backup.as_ref().map(|w| Arm::of(&w.stats)),
             backup_skill: s.backup_skill as u8,
             bare: Arm::of(&weapon(BARE_HANDS).expect("built in")),
@@ -473,6 +517,17 @@ impl crate::Pair<Cards> for Matchup {
             DeckOwner::PerFighter => [deck(a.npc)?, deck(b.npc)?],
             DeckOwner::Shared => {
                 let d = deck(a.npc && b.npc)?;
+                // Both hands of a round are dealt from the one deck.
+                let need = largest_hand(a) + largest_hand(b);
+                if need > d.len() {
+                    return Err(RulesError::Unsupported(format!(
+                        "{} and {} hold hands of {} cards together, but they draw from one shared deck of {} cards (deck_owner = \"shared\"): the hands cannot both be dealt; lower their skills, give a larger custom_deck, or use deck_owner = \"per_fighter\"",
+                        a.name,
+                        b.name,
+                        need,
+                        d.len()
+                    )));
+                }
                 [d, d]
             }
         };

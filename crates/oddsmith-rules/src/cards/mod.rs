@@ -126,6 +126,29 @@ impl Ruleset for Cards {
         COUNTERS
     }
 
+    /// A ranged main weapon in a duel that starts engaged never shoots (§Ranged Combat: a
+    /// ranged weapon is "used from a distance"): the file very likely forgot `distance`.
+    fn fighter_warnings(&self, spec: &FighterSpec) -> Vec<RulesError> {
+        let o = self.options();
+        let w = &spec.weapon.stats;
+        let mut out = Vec::new();
+        if w.ranged && (o.distance == 0 || !o.range_model) {
+            let why = if o.range_model {
+                "the duel starts engaged (the option distance is 0)"
+            } else {
+                "without the range model the duel starts engaged"
+            };
+            out.push(RulesError::field(
+                "weapon",
+                format!(
+                    "{} is a ranged weapon, but {why}: it never shoots (§Ranged Combat: ranged weapons are used from a distance): in melee he drops it for his backup weapon or his bare hands; set the option distance (in yards, e.g. distance = 30) for a duel that starts apart",
+                    w.name
+                ),
+            ));
+        }
+        out
+    }
+
     /// Hand size, maneuvers, hit points and the exact chance the best card of the hand is
     /// positive.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::spec::Location;
 use crate::FieldDoc;
+use crate::info::{Cond, Is, Requires, cond, refuse, warn};
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "cards"`.
@@ -190,7 +191,37 @@ crate::options! {
             "round cap; a duel still going after it is a draw (timeout)",
         ),
     }
+    requires = OPTION_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+const TRUE: Is = Is::OneOf(&["true"]);
+const APART: Is = Is::NoneOf(&["0"]);
+
+/// The options read only with another option ("only with …" in `oddsmith rulesets cards`),
+/// checked for every file by the loader.
+pub const OPTION_REQUIRES: &[Requires] = &[
+    refuse(
+        "custom_deck",
+        &on("deck", Is::OneOf(&["custom"])),
+        "add deck = \"custom\" to play these cards",
+    ),
+    warn("jokers", &on("deck", Is::OneOf(&["d44"])), "a custom deck has only its own cards"),
+    warn("hit_chain", &on("hit_rule", Is::OneOf(&["draw_add"])), "with hit_rule = \"none\" no card is hit"),
+    warn("no_step_back_delta", &on("range_model", TRUE), "without the range model the range never moves"),
+    warn("unopposed_attack_closes_range", &on("range_model", TRUE), "without the range model the range never moves"),
+    warn("long_weapon_can_parry_inside_reach", &on("range_model", TRUE), "without the range model every weapon parries"),
+    warn("dodge_steps_back", &on("melee_dodge", TRUE), "the melee dodge is turned off"),
+    warn("shield_bash_head_penalty", &on("shield_bash", TRUE), "Shield Bash is turned off"),
+    warn("close_yards", &on("distance", APART), "with distance 0 the duel starts engaged: no one runs"),
+    warn("arrival_charge", &on("distance", APART), "with distance 0 the duel starts engaged: no one arrives"),
+    warn("target_motion", &on("distance", APART), "with distance 0 no missile flies before the melee"),
+    warn("shot_modifier", &on("distance", APART), "with distance 0 no missile flies before the melee"),
+    warn("distance", &on("range_model", TRUE), "without the range model the duel starts engaged"),
+];
 
 /// Documentation of every option, in declaration order.
 pub const OPTION_DOCS: &[FieldDoc] = CardsOptions::DOCS;

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
+use crate::fields::{Builtin, Entry, Named, de_opt_range, de_range, name_or, unknown};
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
     /// A fighter under the card-combat rules (`[fighters.NAME]`).
@@ -27,11 +28,17 @@ crate::spec! {
             "none",
             "shield (\"small shield\": blocks), parrying dagger or second weapon; hand = lower skill, maneuvers = higher maximum + 1, each item within its own (§Shields, Parrying Daggers & Off-hand Weapons)",
         ),
-        /// Skill with the off-hand item (the hand is the lower of the two skills), 0–16.
-        #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
-        off_hand_skill: i32 => (
-            "0",
-            "skill with the off-hand item, 0–16",
+        /// Skill with the off-hand item (the hand is the lower of the two skills), 0–16; not
+        /// given, the main weapon skill: a fighter given an item can use it (with 0, a shield
+        /// would cut the hand to one card and make the fighter worse than without it).
+        #[serde(
+            default,
+            deserialize_with = "de_opt_range::<_, 0, 16>",
+            skip_serializing_if = "Option::is_none"
+        )]
+        off_hand_skill: Option<i32> => (
+            "skill",
+            "skill with the off-hand item, 0–16; not given = the main weapon skill, so an item never shrinks the hand by default (§Shields, Parrying Daggers & Off-hand Weapons: the hand is the lower of the two skills; give a lower skill to model an untrained off hand)",
         ),
         /// A backup weapon drawn after a disarm (§Changing Weapons).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,7 +145,53 @@ crate::spec! {
             "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in; keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in; hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in)",
         ),
     }
+    requires = FIGHTER_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+/// The fighter fields read only with another setting ("only with …" in `oddsmith rulesets
+/// cards`), checked for every file by the loader.
+pub const FIGHTER_REQUIRES: &[Requires] = &[
+    warn("off_hand_skill", &on("off_hand", Is::Set), "it is the skill with the off-hand item; add off_hand"),
+    warn("backup_skill", &on("backup", Is::Set), "it is the skill with the backup weapon; add backup"),
+    warn(
+        "backup",
+        &on("options.on_disarm", Is::OneOf(&["backup_or_unarmed", "backup_or_defeat"])),
+        "a backup is drawn only after a disarm, under these on_disarm readings",
+    ),
+    warn(
+        "backup",
+        &on("options.disarming_attack", Is::OneOf(&["true"])),
+        "without Disarming Attacks no one is disarmed",
+    ),
+    warn(
+        "fast_draw",
+        &[cond("backup", Is::Set), cond("options.start", Is::OneOf(&["show_down"]))],
+        "the fast-draw skill limits the hand after drawing a backup weapon, and draws round 1's initiative in a show down",
+    ),
+    warn(
+        "dodge",
+        &on("tactics.missile_defense", Is::OneOf(&["dodge"])),
+        "the dodge skill is drawn only to dodge missiles; the melee dodge uses the weapon hand",
+    ),
+    warn("stealth", &on("options.start", Is::OneOf(&["a_surprises"])), "it is A's side of the surprise check"),
+    warn("npc", &on("options.npc_jokerless", Is::OneOf(&["true"])), "only that option gives non-player fighters their own deck"),
+    warn("tactics.aim_until", &on("tactics.aim", Is::OneOf(&["until"])), ""),
+    warn("tactics.aim_rounds", &on("tactics.aim", Is::OneOf(&["rounds"])), ""),
+    warn("tactics.aim", &on("options.distance", Is::NoneOf(&["0"])), "a fighter aims only in the rounds apart, before the melee"),
+    warn("tactics.missile_defense", &on("options.distance", Is::NoneOf(&["0"])), "missiles fly only in the rounds apart"),
+    warn("tactics.hesitate_below", &on("tactics.hesitate", Is::OneOf(&["weak_hand"])), ""),
+    warn("tactics.hold", &on("tactics.wrestle", Is::OneOf(&["true"])), "only a wrestler holds"),
+    warn("tactics.wrestle", &on("options.hand_to_hand", Is::OneOf(&["true"])), "with hand_to_hand = false there is no wrestling"),
+    warn("tactics.shield_bash", &on("off_hand", Is::Set), "a shield bash needs a small shield in the off hand"),
+    warn("tactics.shield_bash", &on("options.shield_bash", Is::OneOf(&["true"])), "the option turns Shield Bash off for everyone"),
+    warn("tactics.disengage_at_hp", &on("options.offensive_disengage", Is::OneOf(&["true"])), "the option turns Offensive Disengage off"),
+    warn("tactics.lunge", &on("options.range_model", Is::OneOf(&["true"])), "without the range model every weapon is always in reach"),
+    warn("tactics.keep_reach", &on("options.range_model", Is::OneOf(&["true"])), "without the range model every weapon is always in reach"),
+];
 
 /// A weapon entry.
 pub type WeaponEntry = Entry<WeaponStats>;

@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::FieldDoc;
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "d20"`.
@@ -210,7 +211,20 @@ crate::options! {
             "the natural-1 fumble's minimum damage is weapon damage: the fumbler's weapon resistance («Resistance Check») rolls against it like any other hit | false (taken in full)",
         ),
     }
+    requires = OPTION_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+const TRUE: Is = Is::OneOf(&["true"]);
+
+/// The options read only with another option ("only with …" in `oddsmith rulesets d20`),
+/// checked for every file by the loader.
+pub const OPTION_REQUIRES: &[Requires] = &[
+    warn("offhand_to_hit", &on("offhand_attack", TRUE), "without it the secondary hand makes no attack"),
+];
 
 /// Documentation of every option, in declaration order.
 pub const OPTION_DOCS: &[FieldDoc] = D20Options::DOCS;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::tables::{self, ArmorStats, ClassStats, Prof, SpeciesStats, WeaponStats, normalise};
 use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
+use crate::info::{Is, Requires, cond, warn};
 
 crate::spec! {
     /// A fighter under the d20 Stats and Rules Taxonomy (`[fighters.NAME]`).
@@ -222,7 +223,18 @@ crate::spec! {
             "G-24: the HP fraction 0–1 for retreat = \"at_hp_fraction\"",
         ),
     }
+    requires = FIGHTER_REQUIRES;
 }
+
+/// The fighter fields read only with an option ("only with …" in `oddsmith rulesets d20`),
+/// checked for every file by the loader.
+pub const FIGHTER_REQUIRES: &[Requires] = &[
+    warn(
+        "offhand",
+        &[cond("options.offhand_attack", Is::OneOf(&["true"]))],
+        "G-20: the light weapon in the secondary hand gives its extra attack only with the option offhand_attack = true; without it the weapon does nothing",
+    ),
+];
 
 fn is_false(v: &bool) -> bool {
     !*v

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::tables::ArmourTable;
 use crate::FieldDoc;
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "draft"`.
@@ -260,7 +261,33 @@ crate::options! {
             "G9: round cap; the duel is then a draw marked \"timeout\"",
         ),
     }
+    requires = OPTION_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+const APART: Is = Is::NoneOf(&["0"]);
+
+/// The options read only with another option ("only with …" in `oddsmith rulesets draft`),
+/// checked for every file by the loader.
+pub const OPTION_REQUIRES: &[Requires] = &[
+    warn("critical_can_attack", &on("end_condition", Is::OneOf(&["death"])), "under the other end conditions a Critical wound ends the duel"),
+    warn("potent_fighter_gap", &on("potent_fighter_shift", Is::OneOf(&["true"])), ""),
+    warn("changing_mind_modifier", &on("changing_mind", Is::OneOf(&["seed"])), "under \"free\" a defence never pays"),
+    warn("missile_shield_modifier", &on("missile_shield", Is::OneOf(&["parry"])), ""),
+    warn("move_per_segment", &on("start_distance", APART), "with start_distance = 0 the duel starts engaged"),
+    warn("ranged_passive_value", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("range_penalty_at_max", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("unskilled_prepare_extra", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("missile_loaded_at_start", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("str_bonus_on_missiles", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("missile_shield", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("charge_attack_bonus", &on("start_distance", APART), "a charge is an arrival from a distance"),
+    warn("charge_damage_bonus", &on("start_distance", APART), "a charge is an arrival from a distance"),
+    warn("charge_defence_modifier", &on("start_distance", APART), "a charge is an arrival from a distance"),
+];
 
 /// Documentation of every option, in declaration order.
 pub const OPTION_DOCS: &[FieldDoc] = DraftOptions::DOCS;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, ArmourKind, WeaponStats};
 use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
     /// A fighter under Draft 0.4 (`[fighters.NAME]`).
@@ -124,7 +125,28 @@ crate::spec! {
             "any further modifier on parry and dodge rolls",
         ),
     }
+    requires = FIGHTER_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+const APART: Is = Is::NoneOf(&["0"]);
+
+/// The fighter fields read only with another setting ("only with …" in `oddsmith rulesets
+/// draft`), checked for every file by the loader.
+pub const FIGHTER_REQUIRES: &[Requires] = &[
+    warn("missile_skill", &on("missile", Is::Set), "it is the skill with the missile weapon; add missile"),
+    warn(
+        "missile",
+        &on("options.start_distance", APART),
+        "a missile is shot only while the duel starts apart; with start_distance = 0 it is never used",
+    ),
+    warn("charge", &on("options.start_distance", APART), "a charge is an arrival from a distance"),
+    warn("shield_skill", &on("shield", Is::NoneOf(&["none"])), "it is the skill with a shield; add shield"),
+    warn("adaptive_threshold", &on("policy", Is::OneOf(&["adaptive"])), ""),
+];
 
 fn five() -> i32 {
     5

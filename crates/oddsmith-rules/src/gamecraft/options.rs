@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::tables::{Area, Attribute, BlastRange, Distance};
 use crate::FieldDoc;
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::options! {
     /// Options under `[options]` for `ruleset = "gamecraft"`.
@@ -435,7 +436,31 @@ crate::options! {
             "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade",
         ),
     }
+    requires = OPTION_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+const TRUE: Is = Is::OneOf(&["true"]);
+
+/// The options read only with another option ("only with …" in `oddsmith rulesets
+/// gamecraft`), checked for every file by the loader.
+pub const OPTION_REQUIRES: &[Requires] = &[
+    warn("crit_extra_amount", &on("crit_effect", Is::OneOf(&["wound_point"])), ""),
+    warn("incap_con_tn", &on("end_condition", Is::OneOf(&["unconscious", "dead"])), "under \"incapacitated\" no one rolls it"),
+    warn("helpless_auto_hit", &on("end_condition", Is::OneOf(&["dead"])), "only there does the duel go on past unconsciousness"),
+    warn("pool_start", &on("pools_enabled", TRUE), "with Grace off there is no pool"),
+    warn("bleed_interval_rounds", &on("bleeding", TRUE), "bleeding is off"),
+    warn("bleed_con_tn", &on("bleeding", TRUE), "bleeding is off"),
+    warn("stop_bleed_tn_base", &on("bleeding", TRUE), "bleeding is off"),
+    warn("aided_incap_interval_mult", &on("bleeding", TRUE), "bleeding is off"),
+    warn("first_aid_attribute", &on("bleeding", TRUE), "bleeding is off"),
+    warn("auto_magazine", &on("ammunition", TRUE), "ammunition is not tracked"),
+    warn("spray_ammo", &on("ammunition", TRUE), "ammunition is not tracked"),
+    warn("reload_actions", &on("ammunition", TRUE), "ammunition is not tracked"),
+];
 
 /// Documentation of every option, in declaration order.
 pub const OPTION_DOCS: &[FieldDoc] = GamecraftOptions::DOCS;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, Distance, WeaponStats};
 use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
     /// A fighter under The Gamecraft System (`[fighters.NAME]`).
@@ -173,7 +174,21 @@ crate::spec! {
             "«Bleeding» (option bleeding): while bleeding, the round's only action is first aid, first_aid_attribute (Intelligence) + Medicine (First Aid) against levels lost + stop_bleed_tn_base; success stops it until the next level is lost",
         ),
     }
+    requires = FIGHTER_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+const TRUE: Is = Is::OneOf(&["true"]);
+
+/// The fighter fields read only with an option ("only with …" in `oddsmith rulesets
+/// gamecraft`), checked for every file by the loader.
+pub const FIGHTER_REQUIRES: &[Requires] = &[
+    warn("first_aid", &on("options.bleeding", TRUE), "first aid stops bleeding, and bleeding is off"),
+    warn("spare_magazines", &on("options.ammunition", TRUE), "ammunition is not tracked"),
+];
 
 fn five() -> i32 {
     5

@@ -9,6 +9,7 @@ use super::attack::{
 };
 use super::OpenRpg;
 use super::options::{OpenRpgOptions, SkillRoll, StrengthToken};
+use crate::info::{Cond, Is, Requires, cond, refuse};
 use crate::{Band, CheckExact, CheckParams, Roller, RulesError};
 
 /// A parsed Open RPG check.
@@ -111,7 +112,28 @@ crate::check_params! {
             "kind=damage: defender's strength (S d4 added to defense)",
         ),
     }
+    requires = CHECK_REQUIRES;
 }
+
+const SKILL: &[Cond] = &[cond("kind", Is::OneOf(&["skill"]))];
+const BLOWS: &[Cond] = &[cond("kind", Is::OneOf(&["blows"]))];
+const DAMAGE: &[Cond] = &[cond("kind", Is::OneOf(&["damage"]))];
+
+/// Each parameter is read by one kind of check; the others refuse it.
+const CHECK_REQUIRES: &[Requires] = &[
+    refuse("dc", SKILL, ""),
+    refuse("rate", BLOWS, ""),
+    refuse("cadence", BLOWS, ""),
+    refuse("required", BLOWS, ""),
+    refuse("damage", DAMAGE, ""),
+    refuse("strength", DAMAGE, ""),
+    refuse("blows", DAMAGE, ""),
+    refuse("crit_range", DAMAGE, ""),
+    refuse("crit", DAMAGE, ""),
+    refuse("dr", DAMAGE, ""),
+    refuse("defense", DAMAGE, ""),
+    refuse("def_strength", DAMAGE, ""),
+];
 
 fn int(p: &CheckParams, k: &str, d: i64, lo: i64, hi: i64) -> Result<i64, RulesError> {
     let v = p.int_or(k, d)?;

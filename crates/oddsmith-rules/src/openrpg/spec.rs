@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
+use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
     /// A fighter under `[fighters.NAME]`.
@@ -101,7 +102,23 @@ crate::spec! {
             "policy: \"never\" | \"when_first\" (hold the turn and act after the opponent)",
         ),
     }
+    requires = FIGHTER_REQUIRES;
 }
+
+const fn on(field: &'static str, is: Is) -> [Cond; 1] {
+    [cond(field, is)]
+}
+
+/// The fighter fields read only with another field ("only with …" in `oddsmith rulesets
+/// openrpg`), checked for every file by the loader.
+pub const FIGHTER_REQUIRES: &[Requires] = &[
+    warn("dodge_size", &on("dodge", Is::OneOf(&["true"])), "only a fighter with the dodge discipline dodges"),
+    warn(
+        "skill",
+        &on("proficient", Is::OneOf(&["true"])),
+        "without the proficiency the combat base is rolled instead (§Rate)",
+    ),
+];
 
 fn five() -> i32 {
     5

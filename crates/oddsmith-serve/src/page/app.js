@@ -131,7 +131,9 @@ async function refresh() {
   st.doc = r.doc;
   st.errors = r.check.errors;
   $("summary").textContent = r.check.summary;
-  $("notes").textContent = (r.check.notes || []).join(" · ");
+  const warned = (r.check.warnings || []).map(w =>
+    "warning: line " + w.line + ":" + w.column + (w.field ? " " + w.field : "") + ": " + w.message);
+  $("notes").textContent = warned.concat(r.check.notes || []).join(" · ");
   renderRows();
   // The numbers first: the poll starts as soon as the run is under way, and the form (which
   // already shows a value typed into it) is redrawn once the first number is in, or after

@@ -264,6 +264,10 @@ pub(crate) fn merge(
         f.exact,
         Units::merged(units),
     )?;
+    // The shard files embed the scenario text: its warnings are found again, and printed
+    // before any work as `run` prints them (the merged JSON and report carry them too).
+    let checked = super::validate::check(&r.file, &f.scenario)?;
+    super::validate::print_warnings(&checked.warnings, err)?;
     super::run::run_text(&r, &f.scenario, command, out, err)
 }
 

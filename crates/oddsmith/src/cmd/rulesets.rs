@@ -67,21 +67,49 @@ impl RulesetVisitor for Info {
     }
 }
 
+/// ` (else refused)` for a dependency whose breach is an error, else ` (else a warning)`.
+fn severity(r: &oddsmith_rules::Requires) -> &'static str {
+    if r.refuse {
+        " (else refused)"
+    } else {
+        " (else a warning: no effect)"
+    }
+}
+
 fn describe(i: &RulesetInfo) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     let _ = writeln!(s, "{} — {}\n{}\n", i.id, i.title, i.summary);
-    for (title, fields) in [
-        ("fighter fields ([fighters.NAME])", &i.fighter_fields),
-        ("options ([options])", &i.options),
+    for (title, fields, requires) in [
+        (
+            "fighter fields ([fighters.NAME])",
+            &i.fighter_fields,
+            &i.fighter_requires,
+        ),
+        ("options ([options])", &i.options, &i.option_requires),
         (
             "check parameters (oddsmith check ID key=value…)",
             &i.check_params,
+            &i.check_requires,
         ),
     ] {
         let _ = writeln!(s, "{title}:");
         for f in fields.iter() {
             let _ = writeln!(s, "  {} = {}\n      {}", f.name, f.default, f.doc);
+            // The field's own dependencies, then those of its nested keys (`tactics.hold`).
+            for r in requires.iter().filter(|r| r.field == f.name) {
+                let _ = writeln!(s, "      {}{}", r.only_with_text(), severity(r));
+            }
+            let nested = format!("{}.", f.name);
+            for r in requires.iter().filter(|r| r.field.starts_with(&nested)) {
+                let _ = writeln!(
+                    s,
+                    "      {}: {}{}",
+                    r.field,
+                    r.only_with_text(),
+                    severity(r)
+                );
+            }
         }
         let _ = writeln!(s);
     }

@@ -17,7 +17,7 @@ use oddsmith_report::{
 use oddsmith_rules::solver::MAX_WORK;
 use oddsmith_scenario::{is_comparison, name_of, ruleset_of};
 
-use crate::cmd::validate::{Checked, check};
+use crate::cmd::validate::{Checked, check, print_warnings};
 use crate::cmd::{merge, read};
 use crate::config::{ReportTo, RunSettings};
 use crate::error::{AssertionsFailed, InputError, Interrupted, ReportNotWritten, ScenarioInput};
@@ -36,6 +36,7 @@ pub(crate) fn run(
     // The whole file is checked (every part and study variant) before any work: the same
     // check `validate` makes.
     let checked = check(&r.file, &text)?;
+    print_warnings(&checked.warnings, err)?;
     for n in &checked.notes {
         writeln!(err, "note: {n}")?;
     }

@@ -189,6 +189,16 @@ impl CliEngine {
             runs: c.runs,
             trials: c.sampling.trials.unwrap_or(DEFAULT_TRIALS),
             notes: c.notes,
+            warnings: c
+                .warnings
+                .into_iter()
+                .map(|w| Diagnostic {
+                    line: w.line,
+                    column: w.column,
+                    field: w.field,
+                    message: w.message,
+                })
+                .collect(),
         })
     }
 }

@@ -7,15 +7,17 @@ use std::io::Write;
 use anyhow::{Result, bail};
 use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
 use oddsmith_scenario::{
-    Comparison, Part, Scenario, ScenarioError, is_comparison, load, load_comparison, ruleset_of,
+    Comparison, Part, Scenario, ScenarioError, Warning, is_comparison, load, load_comparison,
+    ruleset_of,
 };
 
 use crate::cmd::read;
 use crate::config::FileSampling;
 use crate::error::{InputError, ScenarioInput, relocate_err, study_input};
 
-/// Checks every file, printing `ok` or `bad` and the reason for each.
-pub(crate) fn validate(files: &[String], out: &mut dyn Write) -> Result<()> {
+/// Checks every file, printing `ok` or `bad` and the reason for each, and each file's
+/// warnings on `err`.
+pub(crate) fn validate(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     let mut failed = 0;
     for f in files {
         match read(f).and_then(|text| check(f, &text)) {
@@ -24,6 +26,7 @@ pub(crate) fn validate(files: &[String], out: &mut dyn Write) -> Result<()> {
                 for n in &c.notes {
                     writeln!(out, "    note: {n}")?;
                 }
+                print_warnings(&c.warnings, err)?;
             }
             Err(e) => {
                 // A located error starts with the path already: print it once.
@@ -45,6 +48,14 @@ pub(crate) fn validate(files: &[String], out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// Prints warnings on stderr, one line each: `warning: FILE:LINE:COL: FIELD: message`.
+pub(crate) fn print_warnings(warnings: &[Warning], err: &mut dyn Write) -> Result<()> {
+    for w in warnings {
+        writeln!(err, "warning: {w}")?;
+    }
+    Ok(())
+}
+
 /// What checking a file found: a one-line summary, notes on what the loader decided, and
 /// how much work running it takes.
 pub(crate) struct Checked {
@@ -52,6 +63,9 @@ pub(crate) struct Checked {
     pub summary: String,
     /// Decisions the file left to the loader (printed as notes by `validate` and `run`).
     pub notes: Vec<String>,
+    /// Settings accepted but very likely not meant, located in the file (of a comparison: in
+    /// the comparison file), printed on stderr by `validate` and `run` before any work.
+    pub warnings: Vec<Warning>,
     /// Runs of `trials` duels (or check rolls) the file asks for: matchups, sweep points,
     /// tournament seatings, balance evaluations (estimated), check cells, skill steps.
     pub runs: u64,
@@ -96,10 +110,12 @@ pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
         }
         let duel_runs = parts.iter().map(|p| p.duel_runs).sum();
         let solves_exactly = parts.iter().any(|p| p.solves_exactly);
+        let warnings = merge_warnings(parts.iter().map(|p| p.warnings.clone()));
         let notes = parts.into_iter().flat_map(|p| p.notes).collect();
         return Ok(Checked {
             summary,
             notes,
+            warnings,
             runs,
             duel_runs,
             solves_exactly,
@@ -120,6 +136,39 @@ pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
     visit(&id, v).expect("id checked")
 }
 
+/// The warnings of a comparison's parts, relocated into the comparison file, as one list in
+/// file order: one warning found in several parts (a `[variants.*]` part inherits its `from`
+/// part's settings) is given once, naming every part it concerns.
+pub(crate) fn merge_warnings(parts: impl IntoIterator<Item = Vec<Warning>>) -> Vec<Warning> {
+    let mut out: Vec<(Warning, Vec<String>)> = Vec::new();
+    for w in parts.into_iter().flatten() {
+        // `(part) message`, as `Comparison::relocate_warning` writes it.
+        let (part, message) = match w.message.strip_prefix('(').and_then(|m| m.split_once(") ")) {
+            Some((p, m)) => (p.to_string(), m.to_string()),
+            None => (String::new(), w.message.clone()),
+        };
+        let same = |(o, _): &&mut (Warning, Vec<String>)| {
+            (o.line, o.column, &o.field, &o.message) == (w.line, w.column, &w.field, &message)
+        };
+        match out.iter_mut().find(same) {
+            Some((_, names)) => names.push(part),
+            None => out.push((Warning { message, ..w }, vec![part])),
+        }
+    }
+    let mut out: Vec<Warning> = out
+        .into_iter()
+        .map(|(mut w, names)| {
+            let names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
+            if !names.is_empty() {
+                w.message = format!("({}) {}", names.join(", "), w.message);
+            }
+            w
+        })
+        .collect();
+    out.sort_by_key(|w| (w.line, w.column));
+    out
+}
+
 /// Loads and checks every part of a comparison (errors placed in the comparison file);
 /// returns what was found in each part, its name in front.
 pub(crate) fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<Vec<Checked>> {
@@ -134,8 +183,14 @@ pub(crate) fn validate_parts(file: &str, text: &str, c: &Comparison) -> Result<V
             let found = visit(&p.id, v)
                 .expect("load_comparison checked the id")
                 .map_err(|e| relocate_err(file, text, p, e))?;
+            let warnings = found
+                .warnings
+                .iter()
+                .map(|w| Comparison::relocate_warning(file, text, p, w.clone()))
+                .collect();
             Ok(Checked {
                 summary: format!("[{}] {}", p.name, found.summary),
+                warnings,
                 notes: found
                     .notes
                     .iter()
@@ -250,6 +305,7 @@ impl RulesetVisitor for Validate<'_> {
         Ok(Checked {
             summary: summary(&s),
             notes: s.notes.clone(),
+            warnings: s.warnings.clone(),
             runs,
             duel_runs,
             solves_exactly: s.ruleset.no_exact_reason().is_none(),

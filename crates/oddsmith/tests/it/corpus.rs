@@ -9,6 +9,16 @@
 //! words the message must hold, separated by `|`). `validate` and `run --out DIR` (table and
 //! `--json`) must both exit 2 with exactly that place, field and words, print nothing on
 //! stdout when running, and write nothing.
+//!
+//! A file that is accepted with a warning (a setting with no effect, say) declares it instead:
+//!
+//! ```toml
+//! # expect-warning: 12:1 fighters.a.tactics.hold | only with tactics.wrestle = true
+//! ```
+//!
+//! `validate` must then succeed and print that warning on stderr (`warning: FILE:L:C: FIELD:
+//! …`), and `run --json` must succeed, print it on stderr before the results and carry it in
+//! the JSON's `warnings` (its `line`, `column`, `field`, and the words in its `message`).
 
 use std::path::PathBuf;
 
@@ -22,6 +32,8 @@ struct Case {
     /// The field path, empty for the whole file.
     field: String,
     words: Vec<String>,
+    /// A warning (the file is accepted), not an error.
+    warning: bool,
 }
 
 fn cases() -> Vec<Case> {
@@ -37,9 +49,14 @@ fn cases() -> Vec<Case> {
         .map(|path| {
             let text = std::fs::read_to_string(&path).unwrap();
             let head = text.lines().next().unwrap_or("");
-            let spec = head
-                .strip_prefix("# expect: ")
-                .unwrap_or_else(|| panic!("{}: no `# expect:` first line", path.display()));
+            let (spec, warning) = match head.strip_prefix("# expect-warning: ") {
+                Some(spec) => (spec, true),
+                None => (
+                    head.strip_prefix("# expect: ")
+                        .unwrap_or_else(|| panic!("{}: no `# expect:` first line", path.display())),
+                    false,
+                ),
+            };
             let mut parts = spec.split('|').map(str::trim);
             // `LINE:COL FIELD` (a field may hold a quoted key with spaces).
             let (place, field) = parts.next().unwrap().split_once(' ').unwrap_or(("", "-"));
@@ -55,6 +72,7 @@ fn cases() -> Vec<Case> {
                 place,
                 field,
                 words,
+                warning,
             }
         })
         .collect()
@@ -84,7 +102,7 @@ fn check_message(c: &Case, what: &str, text: &str) {
 
 #[test]
 fn every_corpus_file_is_refused_at_its_key_before_any_work() {
-    let cases = cases();
+    let cases: Vec<Case> = cases().into_iter().filter(|c| !c.warning).collect();
     assert!(cases.len() >= 60, "the corpus has {} files", cases.len());
     for c in &cases {
         let path = c.path.to_str().unwrap();
@@ -110,6 +128,87 @@ fn every_corpus_file_is_refused_at_its_key_before_any_work() {
             assert!(left.is_empty(), "run {path} wrote {left:?}");
             std::fs::remove_dir_all(&dir).unwrap();
         }
+    }
+}
+
+#[test]
+fn every_warning_case_runs_and_carries_its_warning_in_the_json() {
+    let cases: Vec<Case> = cases().into_iter().filter(|c| c.warning).collect();
+    assert!(cases.len() >= 15, "{} warning cases", cases.len());
+    for c in &cases {
+        let path = c.path.to_str().unwrap();
+        let (code, out, err) = cli(&["validate", path]);
+        assert_eq!(code, 0, "validate {path}:\n{out}\n{err}");
+        assert!(out.starts_with(&format!("ok  {path}")), "{out}");
+        let warned = |text: &str, what: &str| {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("warning: {path}:{}: ", c.place)))
+                .unwrap_or_else(|| {
+                    panic!("{what} of {path}: no warning at {} in:\n{text}", c.place)
+                });
+            assert!(
+                line.starts_with(&format!("warning: {path}:{}: {}: ", c.place, c.field)),
+                "{what} of {path}: expected the field {} in {line}",
+                c.field
+            );
+            for w in &c.words {
+                assert!(
+                    line.contains(w.as_str()),
+                    "{what} of {path}: expected {w:?} in {line}"
+                );
+            }
+        };
+        warned(&err, "validate");
+        let dir = temp_dir(&format!(
+            "corpus-warn-{}",
+            c.path.file_stem().unwrap().to_str().unwrap()
+        ));
+        let report = dir.join("report");
+        let args = [
+            "run",
+            path,
+            "--trials",
+            "200",
+            "--json",
+            "--out",
+            report.to_str().unwrap(),
+        ];
+        let (code, out, err) = cli(&args);
+        assert_eq!(code, 0, "run {path}:\n{err}");
+        warned(&err, "run");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let (line, column) = c.place.split_once(':').unwrap();
+        let found = doc["warnings"].as_array().into_iter().flatten().find(|w| {
+            w["line"].to_string() == line
+                && w["column"].to_string() == column
+                && w["field"] == c.field.as_str()
+        });
+        let w = found.unwrap_or_else(|| {
+            panic!(
+                "run --json of {path}: no warning at {} {} in {}",
+                c.place, c.field, doc["warnings"]
+            )
+        });
+        for word in &c.words {
+            assert!(
+                w["message"].as_str().unwrap().contains(word.as_str()),
+                "{path}: {word:?} not in {w}"
+            );
+        }
+        assert!(
+            w["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{path}:{}: ", c.place))
+        );
+        // The report shows it too.
+        let page = std::fs::read_to_string(report.join("report.md")).unwrap();
+        assert!(
+            page.contains("about the scenario file"),
+            "{path}: report without the warning"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 

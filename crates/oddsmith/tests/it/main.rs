@@ -8,6 +8,7 @@ mod docs;
 mod explorer;
 mod schema;
 mod shard;
+mod warnings;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

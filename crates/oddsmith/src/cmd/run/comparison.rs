@@ -6,13 +6,14 @@ use anyhow::Result;
 use oddsmith_dice::seeds;
 use oddsmith_report::{ReportData, RunDoc};
 use oddsmith_rules::{Ruleset, RulesetVisitor, visit};
-use oddsmith_scenario::{Part, load, load_comparison};
+use oddsmith_scenario::{Comparison, Part, Warning, load, load_comparison};
 use oddsmith_sim::RunConfig;
 use oddsmith_study::{
     Ctx, PairedMatchup, PartResult, compare, paired_matchups, run_check_study, skill_step,
 };
 
 use super::matchups::{BaseRun, run_base};
+use crate::cmd::validate::merge_warnings;
 use crate::config::{FileSampling, RunSettings};
 use crate::error::{ScenarioInput, relocate_err, study_input};
 
@@ -46,6 +47,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
             matchups: Vec::new(),
             study: None,
             comparison: None,
+            warnings: Vec::new(),
         },
         stats: Vec::new(),
         exact: Vec::new(),
@@ -54,6 +56,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
         meta: super::meta(file),
         notes: Vec::new(),
     };
+    let mut warnings: Vec<Vec<Warning>> = Vec::new();
     for (k, p) in c.parts.iter().enumerate() {
         // Each part on its own seed, so the rulesets' estimates are independent samples, as
         // the comparison's tests assume.
@@ -67,9 +70,15 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
             cfg: &part_cfg,
             exact: r.exact,
         };
-        let (part, base) = visit(&p.id, job)
+        let (part, base, found) = visit(&p.id, job)
             .expect("load_comparison checked the id")
             .map_err(|e| relocate_err(file, text, p, e))?;
+        warnings.push(
+            found
+                .into_iter()
+                .map(|w| Comparison::relocate_warning(file, text, p, w))
+                .collect(),
+        );
         data.run.options.extend(base.options);
         data.run.matchups.extend(base.matchups);
         data.stats.extend(base.stats);
@@ -92,6 +101,7 @@ pub(super) fn run_comparison(r: &RunSettings, text: &str) -> Result<ReportData> 
             paired.extend(visit(&p.id, job).expect("load_comparison checked the id")?);
         }
     }
+    data.run.warnings = merge_warnings(warnings);
     data.run.comparison = Some(compare(&results, &paired, c.alpha, c.practical_threshold));
     Ok(data)
 }
@@ -132,7 +142,7 @@ struct RunPart<'a> {
 }
 
 impl RulesetVisitor for RunPart<'_> {
-    type Output = Result<(PartResult, BaseRun)>;
+    type Output = Result<(PartResult, BaseRun, Vec<Warning>)>;
     fn visit<R: Ruleset>(self) -> Self::Output {
         let (file, text, cfg) = (self.file, self.part.text.as_str(), self.cfg);
         // Checked by `validate::check` before any part ran.
@@ -167,6 +177,6 @@ impl RulesetVisitor for RunPart<'_> {
                 None => None,
             },
         };
-        Ok((part, base))
+        Ok((part, base, s.warnings))
     }
 }

@@ -82,6 +82,7 @@ impl RulesetVisitor for RunScenario<'_> {
                 matchups: base.matchups,
                 study,
                 comparison: None,
+                warnings: s.warnings,
             },
             stats: base.stats,
             exact: base.exact,

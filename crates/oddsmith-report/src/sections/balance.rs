@@ -43,15 +43,23 @@ impl Subject for Balance<'_> {
     }
 }
 
+/// A measured point as it speaks: the exact probability with the Monte Carlo estimate as its
+/// check, or the Monte Carlo estimate alone.
 fn balance_point(p: &BalancePoint, field: &str) -> String {
-    let exact = p
-        .exact
-        .map_or(String::new(), |e| format!(", exact {}", pct(e)));
+    let sp = p.spoken();
+    let figure = match &sp.check {
+        Some(c) => format!(
+            "{} % exact (Monte Carlo {}, {:+.1} standard errors from exact)",
+            pct(sp.value()),
+            est(&p.monte_carlo),
+            c.z
+        ),
+        None => est(&p.monte_carlo),
+    };
     format!(
-        "{} = {}: P {}{exact} · {}",
+        "{} = {}: P {figure} · {}",
         fit(field, 30),
         num(p.value),
-        est(&p.monte_carlo),
         if p.distinguishable {
             "distinguishable from the target"
         } else {

@@ -40,6 +40,7 @@ fn step(y: Option<f64>, from: f64, to: f64, diff: f64) -> StepDoc {
             p_value: 1e-6,
         },
         unpaired_half_width: 0.043,
+        exact_diff: None,
     }
 }
 
@@ -147,6 +148,7 @@ fn tournament() -> TournamentDoc {
         .map(|i| RankDoc {
             fighter: FIGHTERS[i].into(),
             win_rate: rate(i),
+            exact_win_rate: None,
             loss_rate: (0..n).map(|j| wins[j][i]).sum::<u64>() as f64 / 2000.0,
             nash_share: nash[i],
             dominated: i == 1,
@@ -182,6 +184,7 @@ fn tournament() -> TournamentDoc {
                 cost: costs[i],
                 source: "file".into(),
                 win_rate: w,
+                exact_win_rate: None,
                 fair,
                 residual: w.p - fair,
                 verdict: Some(verdict.into()),

@@ -440,7 +440,7 @@ fn evidence(c: &Compared) -> String {
         format!(
             "exact; Monte Carlo {:+.1} points, {:+.1} standard errors from exact",
             100.0 * m.monte_carlo.diff,
-            m.z
+            if m.z.abs() < 0.05 { 0.0 } else { m.z }
         )
     } else if c.exact {
         "exact".into()

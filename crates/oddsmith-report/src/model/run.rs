@@ -9,7 +9,7 @@ use oddsmith_stats::verdict::{self, McCheck, Rule, Side, Spoken, Verdict};
 use oddsmith_stats::{IntHistogram, wilson95};
 use serde::Serialize;
 
-use crate::format::points_short;
+use crate::format::{points_short, z_score};
 
 /// A whole `oddsmith run`: one entry per matchup.
 #[derive(Clone, Debug, Serialize)]
@@ -279,10 +279,10 @@ pub fn advantage(s: &DuelStats, exact: Option<&ExactDuel>) -> Spoken {
 pub fn check_text(c: &McCheck) -> String {
     let d = &c.monte_carlo;
     format!(
-        "Monte Carlo {:+.1} ± {}, {:+.1} standard errors from exact",
+        "Monte Carlo {:+.1} ± {}, {} standard errors from exact",
         100.0 * d.diff,
         points_short(d.half_width),
-        c.z
+        z_score(c.z)
     )
 }
 
@@ -335,7 +335,11 @@ pub fn advantage_text(v: &Verdict, a: &str, b: &str) -> String {
 pub fn verdict_text(s: &Spoken, a: &str, b: &str) -> String {
     let text = advantage_text(&ADVANTAGE_RULE.judge(s.figure), a, b);
     match &s.check {
-        Some(c) => format!("{text} ({})", check_text(c)),
+        // `… more often (exact)` takes the check inside its brackets.
+        Some(c) => match text.strip_suffix(" (exact)") {
+            Some(t) => format!("{t} (exact; {})", check_text(c)),
+            None => format!("{text} ({})", check_text(c)),
+        },
         None => text,
     }
 }

@@ -8,7 +8,9 @@ use oddsmith_study::{BalanceDoc, BalancePoint, BalanceStatus};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot, padded_range};
-use crate::format::{col, col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands};
+use crate::format::{
+    col, col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands, z_score,
+};
 use crate::page::{Block, Section};
 
 use super::subject::{NamedChart, NamedTable, Subject, paragraph};
@@ -47,17 +49,19 @@ impl Subject for Balance<'_> {
 /// check, or the Monte Carlo estimate alone.
 fn balance_point(p: &BalancePoint, field: &str) -> String {
     let sp = p.spoken();
-    let figure = match &sp.check {
-        Some(c) => format!(
-            "{} % exact (Monte Carlo {}, {:+.1} standard errors from exact)",
-            pct(sp.value()),
-            est(&p.monte_carlo),
-            c.z
+    let (figure, check) = match &sp.check {
+        Some(c) => (
+            format!("{} % exact", pct(sp.value())),
+            format!(
+                "\n        Monte Carlo {}, {} standard errors from exact",
+                est(&p.monte_carlo),
+                z_score(c.z)
+            ),
         ),
-        None => est(&p.monte_carlo),
+        None => (est(&p.monte_carlo), String::new()),
     };
     format!(
-        "{} = {}: P {figure} · {}",
+        "{} = {}: P {figure} · {}{check}",
         fit(field, 30),
         num(p.value),
         if p.distinguishable {

@@ -7,7 +7,7 @@ use oddsmith_study::sweep::SweepPoint;
 use oddsmith_study::tournament::CostFit;
 use oddsmith_study::{BalanceStatus, StudySection};
 
-use crate::format::{percent, points_short};
+use crate::format::{percent, points_short, z_score};
 use crate::model::{ReportData, advantage_text};
 use crate::page::Block;
 
@@ -46,10 +46,10 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
         );
         let wins = match (&p_a.check, &m.exact) {
             (Some(c), Some(e)) => format!(
-                "{} exactly (Monte Carlo {}, {:+.1} standard errors from it)",
+                "{} exactly (Monte Carlo {}, {} standard errors from it)",
                 percent(p_a.value()),
                 percent(c.monte_carlo.diff),
-                e.monte_carlo_z
+                z_score(e.monte_carlo_z)
             ),
             _ => percent(p_a.value()),
         };

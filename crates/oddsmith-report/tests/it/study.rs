@@ -518,7 +518,9 @@ fn study_text_shows_the_key_numbers() {
         "knight.skill = 4: P 49.70 [46.61 52.79] · indistinguishable from the target  ← chosen"
             .to_string(),
         "5 evaluations".to_string(),
-        "knight.skill = 5: P 61.20 [".to_string(),
+        // The exact value speaks; Monte Carlo is its check, on the next line.
+        "knight.skill = 5: P 61.23 % exact · distinguishable from the target".to_string(),
+        "Monte Carlo 61.20 [58.14 64.17], +0.0 standard errors from exact".to_string(),
         "indistinguishable".to_string(),
         "1 knight".to_string(),
         "60.0".to_string(),

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod corpus;
+mod exact;
 mod explorer;
 mod schema;
 mod shard;

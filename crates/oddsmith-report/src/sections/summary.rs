@@ -1,6 +1,10 @@
 //! The answer first: a few plain sentences at the top of the page, generated from the results —
 //! who is favoured in each matchup and by how much, where a sweep crosses 50 %, the value the
 //! balance search found, the tournament's leader and what the costs say.
+//!
+//! Every figure here is the one that speaks ([`oddsmith_stats::verdict::speaks`]): the exact
+//! value where one exists, with Monte Carlo as its check, so a sentence never states two
+//! figures that disagree.
 
 use oddsmith_stats::verdict::{Crossing, Difference, Spoken, crossing, speaks};
 use oddsmith_study::sweep::SweepPoint;

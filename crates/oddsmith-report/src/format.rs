@@ -88,6 +88,12 @@ pub fn points_short(d: f64) -> String {
     format!("{:.1}", 100.0 * d)
 }
 
+/// A distance in standard errors, signed, one decimal (`+2.8`); one that rounds to zero is
+/// written `+0.0`, never `-0.0`.
+pub fn z_score(z: f64) -> String {
+    format!("{:+.1}", if z.abs() < 0.05 { 0.0 } else { z })
+}
+
 /// A p-value: four decimals, or `<0.0001`.
 pub fn p_value(p: f64) -> String {
     if p < 1e-4 {

@@ -10,6 +10,14 @@
 //! Both the run's advantage P(A) − P(B) ([`advantage`]) and the ruleset comparison (Newcombe
 //! intervals from [`crate::diff`]) are judged here, so a verdict means the same everywhere.
 //! Words belong to the callers: this module has none.
+//!
+//! **Which figure speaks.** Many quantities are known two ways: a Monte Carlo estimate and,
+//! where the ruleset solves the duel (or the quantity is a check), an exact value. [`speaks`]
+//! is the one rule every verdict, summary sentence, sweep crossing, table and ranking goes
+//! through: the exact value speaks wherever it exists, and the Monte Carlo estimate is then
+//! shown as its check ([`McCheck`]: how many standard errors it lies from the exact value).
+//! A difference of two quantities is exact only when both are ([`exact_difference`]);
+//! between an exact value and a Monte Carlo one it is Monte Carlo.
 
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +71,36 @@ impl Difference {
         }
     }
 
+    /// A Monte Carlo estimate `diff` with its 95 % interval `[lo, hi]`, significant when the
+    /// interval excludes 0 (the half-width is `(hi − lo) / 2`).
+    #[must_use]
+    pub fn interval(diff: f64, lo: f64, hi: f64) -> Self {
+        Difference {
+            diff,
+            lo,
+            hi,
+            half_width: (hi - lo) / 2.0,
+            evidence: Evidence::Interval,
+        }
+    }
+
+    /// The same difference measured from `reference` instead of 0 (`P − 0.5`, `P − target`).
+    #[must_use]
+    pub fn minus(self, reference: f64) -> Self {
+        Difference {
+            diff: self.diff - reference,
+            lo: self.lo - reference,
+            hi: self.hi - reference,
+            ..self
+        }
+    }
+
+    /// Whether the figure is exact.
+    #[must_use]
+    pub fn is_exact(&self) -> bool {
+        self.evidence == Evidence::Exact
+    }
+
     /// A Newcombe difference of proportions, judged by its test's p-value.
     #[must_use]
     pub fn tested(d: &DiffEstimate) -> Self {
@@ -84,6 +122,115 @@ impl Difference {
             Evidence::Test { p_value } => p_value < alpha,
         }
     }
+}
+
+/// The Monte Carlo estimate beside an exact value that speaks: its check.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct McCheck {
+    /// The Monte Carlo estimate with its 95 % interval.
+    pub monte_carlo: Difference,
+    /// Its distance from the exact value in standard errors (`(estimate − exact) / se`, the
+    /// standard error taken from the estimate's own interval; 0 when that interval is empty).
+    pub z: f64,
+}
+
+/// A quantity as it is stated: the figure that speaks, and, when that figure is exact, the
+/// Monte Carlo estimate as its check. Built only by [`speaks`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spoken {
+    /// The figure every verdict, sentence and table uses: exact where known.
+    pub figure: Difference,
+    /// When the exact value speaks: the Monte Carlo estimate beside it.
+    pub check: Option<McCheck>,
+}
+
+impl Spoken {
+    /// Whether the exact value speaks.
+    #[must_use]
+    pub fn is_exact(&self) -> bool {
+        self.figure.is_exact()
+    }
+
+    /// The value that speaks.
+    #[must_use]
+    pub fn value(&self) -> f64 {
+        self.figure.diff
+    }
+}
+
+/// **The one rule of which figure speaks**: the exact value where one exists (the Monte Carlo
+/// estimate then becomes its check, with its distance in standard errors), else the Monte
+/// Carlo estimate. Every verdict, summary sentence, sweep crossing, comparison table, ranking
+/// and balance statement decides through this function, so no section picks for itself.
+///
+/// `exact` is the exact value of the same quantity as `monte_carlo` (for a difference,
+/// [`exact_difference`] of the two exact values, which is `None` unless both are exact).
+#[must_use]
+pub fn speaks(monte_carlo: Difference, exact: Option<f64>) -> Spoken {
+    match exact.filter(|e| e.is_finite()) {
+        Some(e) => {
+            let se = monte_carlo.half_width / Z95;
+            let z = if se > 0.0 && se.is_finite() {
+                (monte_carlo.diff - e) / se
+            } else {
+                0.0
+            };
+            Spoken {
+                figure: Difference::exact(e, 0.0),
+                check: Some(McCheck { monte_carlo, z }),
+            }
+        }
+        None => Spoken {
+            figure: monte_carlo,
+            check: None,
+        },
+    }
+}
+
+/// The exact value of `a − b`: known only when both are exact (a difference between an exact
+/// value and a Monte Carlo one is a Monte Carlo difference).
+#[must_use]
+pub fn exact_difference(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    Some(a? - b?)
+}
+
+/// Where a quantity crosses a level along a sequence of figures: the first place where one
+/// figure lies exactly at the level (within [`EXACT_ZERO`] for an exact figure), or between
+/// two neighbours on opposite sides of it. Index-based, so the caller names the points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Crossing {
+    /// Figure number `i` is at the level.
+    At(usize),
+    /// The level lies strictly between figures `i` and `i + 1`.
+    Between(usize),
+}
+
+/// The first crossing of `level` by the figures that speak (see [`Crossing`]); `None` when
+/// they all stay on one side. An exact figure equal to the level is reached *at* its point,
+/// never "between" it and a neighbour; a Monte Carlo figure is compared by its estimate.
+#[must_use]
+pub fn crossing(figures: &[Spoken], level: f64) -> Option<Crossing> {
+    let off = |s: &Spoken| s.value() - level;
+    let at = |s: &Spoken| {
+        let d = off(s);
+        if s.is_exact() {
+            d.abs() <= EXACT_ZERO
+        } else {
+            d == 0.0
+        }
+    };
+    for (i, s) in figures.iter().enumerate() {
+        if at(s) {
+            return Some(Crossing::At(i));
+        }
+        if let Some(next) = figures.get(i + 1)
+            && !at(next)
+            && off(s) * off(next) < 0.0
+        {
+            return Some(Crossing::Between(i));
+        }
+    }
+    None
 }
 
 /// The advantage of A in one set of duels: P(A wins) − P(B wins) with its 95 % normal
@@ -307,5 +454,56 @@ mod tests {
             strict.judge(Difference::tested(&d)),
             Verdict::Undecided(_)
         ));
+    }
+
+    #[test]
+    fn the_exact_value_speaks_and_monte_carlo_is_its_check() {
+        // The case: Monte Carlo says 2.2 ± 1.4 points (significant), exact 0.6.
+        let mc = Difference::interval(0.022, 0.008, 0.036);
+        assert!(RULE.judge(mc).is_decisive());
+        let s = speaks(mc, Some(0.006));
+        assert!(s.is_exact());
+        assert!(close(s.value(), 0.006));
+        assert!(matches!(RULE.judge(s.figure), Verdict::Balanced(_)));
+        let c = s.check.unwrap();
+        assert_eq!(c.monte_carlo, mc);
+        // se = 0.014 / 1.96; (0.022 − 0.006) / se = 2.24.
+        assert!((c.z - 0.016 / (0.014 / Z95)).abs() < 1e-9, "{}", c.z);
+        // Without an exact value the estimate speaks, with no check.
+        let s = speaks(mc, None);
+        assert_eq!((s.figure, s.check), (mc, None));
+        // A non-finite exact value is no exact value.
+        assert!(!speaks(mc, Some(f64::NAN)).is_exact());
+    }
+
+    #[test]
+    fn a_difference_is_exact_only_when_both_sides_are() {
+        assert_eq!(exact_difference(Some(0.7), Some(0.5)), Some(0.7 - 0.5));
+        assert_eq!(exact_difference(Some(0.7), None), None);
+        assert_eq!(exact_difference(None, Some(0.5)), None);
+    }
+
+    #[test]
+    fn crossings_at_a_point_and_between_points() {
+        let e = |p: f64| speaks(Difference::interval(p + 0.01, p, p + 0.02), Some(p));
+        let m = |p: f64| speaks(Difference::interval(p, p - 0.01, p + 0.01), None);
+        // Exactly 50 % at the second point: reached at it, not "between" it and a neighbour.
+        assert_eq!(
+            crossing(&[e(0.4), e(0.5), e(0.6)], 0.5),
+            Some(Crossing::At(1))
+        );
+        assert_eq!(
+            crossing(&[e(0.4), e(0.45), e(0.6)], 0.5),
+            Some(Crossing::Between(1))
+        );
+        assert_eq!(crossing(&[e(0.4), e(0.45)], 0.5), None);
+        // The exact values decide, whatever the estimates say (here all above 50 %).
+        let tilted = |p: f64| speaks(Difference::interval(0.7, 0.69, 0.71), Some(p));
+        assert_eq!(
+            crossing(&[tilted(0.4), tilted(0.6)], 0.5),
+            Some(Crossing::Between(0))
+        );
+        assert_eq!(crossing(&[m(0.4), m(0.6)], 0.5), Some(Crossing::Between(0)));
+        assert_eq!(crossing(&[m(0.6), m(0.4)], 0.5), Some(Crossing::Between(0)));
     }
 }

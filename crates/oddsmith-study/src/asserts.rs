@@ -3,6 +3,7 @@
 use oddsmith_rules::ExactDuel;
 use oddsmith_scenario::{Assertion, Metric};
 use oddsmith_sim::DuelStats;
+use oddsmith_stats::verdict::{self, Difference};
 use serde::Serialize;
 
 use crate::CheckStudyDoc;
@@ -65,16 +66,19 @@ pub fn evaluate_assert(
                 Metric::PDraw => (Some(o.draws), exact[i].as_ref().map(|e| e.p_draw)),
                 _ => (None, None),
             };
-            match (succ, ex) {
-                (Some(sc), Some(e)) => {
+            match succ {
+                Some(sc) => {
+                    // The figure that speaks: exact where known, else Monte Carlo.
                     let est = crate::Est::new(sc, o.total());
-                    (e, "exact", Some((est.lo, est.hi)))
+                    let sp = verdict::speaks(Difference::interval(est.p, est.lo, est.hi), ex);
+                    let source = if sp.is_exact() {
+                        "exact"
+                    } else {
+                        "monte carlo"
+                    };
+                    (sp.value(), source, Some((est.lo, est.hi)))
                 }
-                (Some(sc), None) => {
-                    let est = crate::Est::new(sc, o.total());
-                    (est.p, "monte carlo", Some((est.lo, est.hi)))
-                }
-                _ => (s.rounds.mean(), "monte carlo", None),
+                None => (s.rounds.mean(), "monte carlo", None),
             }
         }
         _ => unreachable!("assertions are cross-checked when the scenario is loaded"),

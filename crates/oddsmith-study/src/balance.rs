@@ -12,7 +12,7 @@ use oddsmith_dice::seeds::fresh_seed;
 use oddsmith_rules::{RulesError, Ruleset};
 use oddsmith_scenario::{Balance, BalanceSubject, Num, Origin, Scenario, variant};
 use oddsmith_sim::{RunConfig, run_check, run_paired};
-use oddsmith_stats::verdict::{Difference, Evidence, Rule};
+use oddsmith_stats::verdict::{self, Difference, Rule, Spoken};
 use serde::Serialize;
 
 use crate::{Ctx, Est, StudyError};
@@ -41,6 +41,18 @@ pub struct BalancePoint {
     pub distinguishable: bool,
 }
 
+impl BalancePoint {
+    /// The probability as it speaks ([`verdict::speaks`]): exact where known, else the
+    /// fresh Monte Carlo estimate with its interval.
+    pub fn spoken(&self) -> Spoken {
+        spoken(&self.monte_carlo, self.exact)
+    }
+}
+
+fn spoken(mc: &Est, exact: Option<f64>) -> Spoken {
+    verdict::speaks(Difference::interval(mc.p, mc.lo, mc.hi), exact)
+}
+
 /// One step of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Evaluation {
@@ -61,17 +73,9 @@ pub const TARGET_RULE: Rule = Rule {
 /// Whether a probability (exact where known) is distinguishable from `target` under
 /// [`TARGET_RULE`].
 pub fn distinguishable(mc: &Est, exact: Option<f64>, target: f64) -> bool {
-    let d = match exact {
-        Some(e) => Difference::exact(e, target),
-        None => Difference {
-            diff: mc.p - target,
-            lo: mc.lo - target,
-            hi: mc.hi - target,
-            half_width: (mc.hi - mc.lo) / 2.0,
-            evidence: Evidence::Interval,
-        },
-    };
-    TARGET_RULE.judge(d).is_decisive()
+    TARGET_RULE
+        .judge(spoken(mc, exact).figure.minus(target))
+        .is_decisive()
 }
 
 /// The result of `[balance]`.
@@ -466,9 +470,9 @@ fn answer(
     };
     if b.integer {
         let pts = [point(a)?, point(z)?];
-        let gap = |p: &BalancePoint| (p.exact.unwrap_or(p.monte_carlo.p) - b.target).abs();
+        let p = |q: &BalancePoint| q.spoken().value();
+        let gap = |q: &BalancePoint| (p(q) - b.target).abs();
         let best = if gap(&pts[1]) < gap(&pts[0]) { 1 } else { 0 };
-        let p = |q: &BalancePoint| q.exact.unwrap_or(q.monte_carlo.p);
         let (p0, p1) = (p(&pts[0]), p(&pts[1]));
         doc.crossing = ((p1 - p0).abs() > 0.0)
             .then(|| pts[0].value + (b.target - p0) * (pts[1].value - pts[0].value) / (p1 - p0))

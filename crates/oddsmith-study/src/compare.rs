@@ -15,7 +15,7 @@ use oddsmith_scenario::compare::skill_step_origin;
 use oddsmith_scenario::messages::unknown_name;
 use oddsmith_scenario::{Num, Scenario, SkillStep, Target, variant};
 use oddsmith_sim::{Concordance, DuelStats, RunConfig, run_paired};
-use oddsmith_stats::verdict::{Difference, Rule, Side, Verdict};
+use oddsmith_stats::verdict::{self, Difference, McCheck, Rule, Side, Verdict};
 use oddsmith_stats::{
     DiffEstimate, KsTest, diff_independent, diff_paired, ks_two_sample, two_sided_p,
 };
@@ -127,6 +127,10 @@ pub struct Compared {
     /// sentences).
     #[serde(skip)]
     pub verdict: Verdict,
+    /// When the exact difference speaks and a Monte Carlo one was measured too: that
+    /// estimate and its distance from the exact difference in standard errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monte_carlo_check: Option<McCheck>,
 }
 
 impl Compared {
@@ -147,10 +151,30 @@ impl Compared {
             exact: true,
             decisive: verdict.is_decisive(),
             verdict,
+            monte_carlo_check: None,
         }
     }
-    fn from_diff(values: [f64; 2], d: &DiffEstimate, alpha: f64, threshold: f64) -> Compared {
-        let verdict = Rule { alpha, threshold }.judge(Difference::tested(d));
+    /// A measured difference `d` (of the Monte Carlo `values`) with the exact values of both
+    /// sides where known: the figure that speaks is chosen by [`verdict::speaks`] (exact only
+    /// when both sides are exact), and the Monte Carlo difference is then kept as its check.
+    fn measured(
+        values: [f64; 2],
+        d: &DiffEstimate,
+        exact: [Option<f64>; 2],
+        alpha: f64,
+        threshold: f64,
+    ) -> Compared {
+        let spoken = verdict::speaks(
+            Difference::tested(d),
+            verdict::exact_difference(exact[0], exact[1]),
+        );
+        if let (true, [Some(a), Some(b)]) = (spoken.is_exact(), exact) {
+            return Compared {
+                monte_carlo_check: spoken.check,
+                ..Compared::exact(a, b, threshold)
+            };
+        }
+        let verdict = Rule { alpha, threshold }.judge(spoken.figure);
         Compared {
             values,
             diff: d.diff,
@@ -160,6 +184,7 @@ impl Compared {
             exact: false,
             decisive: verdict.is_decisive(),
             verdict,
+            monte_carlo_check: None,
         }
     }
     /// The favoured ruleset of `pair`, for a decisive difference.
@@ -176,13 +201,11 @@ impl Compared {
         alpha: f64,
         threshold: f64,
     ) -> Compared {
-        if let (Some(a), Some(b)) = (e1, e2) {
-            return Compared::exact(a, b, threshold);
-        }
         let d = diff_independent(x1, n1, x2, n2).expect("runs have trials");
-        Compared::from_diff(
+        Compared::measured(
             [x1 as f64 / n1 as f64, x2 as f64 / n2 as f64],
             &d,
+            [e1, e2],
             alpha,
             threshold,
         )
@@ -413,7 +436,13 @@ fn p_text(p: f64) -> String {
 }
 
 fn evidence(c: &Compared) -> String {
-    if c.exact {
+    if let Some(m) = &c.monte_carlo_check {
+        format!(
+            "exact; Monte Carlo {:+.1} points, {:+.1} standard errors from exact",
+            100.0 * m.monte_carlo.diff,
+            if m.z.abs() < 0.05 { 0.0 } else { m.z }
+        )
+    } else if c.exact {
         "exact".into()
     } else {
         p_text(c.p_value)
@@ -521,24 +550,27 @@ pub fn compare(
                 doc.archetypes.push(a);
             }
             if let (Some(a), Some(b)) = (&p.step, &q.step) {
-                let effect = match (a.exact_diff, b.exact_diff) {
-                    (Some(x), Some(y)) => Compared::exact(x, y, threshold),
-                    _ => {
-                        let se = |d: &DiffEstimate| (d.hi - d.lo) / (2.0 * 1.959_963_984_540_054);
-                        let (sa, sb) = (se(&a.diff), se(&b.diff));
-                        let s = (sa * sa + sb * sb).sqrt();
-                        let diff = a.diff.diff - b.diff.diff;
-                        let z = if s > 0.0 { diff / s } else { 0.0 };
-                        let p_value = if s > 0.0 { two_sided_p(z) } else { 1.0 };
-                        let d = DiffEstimate {
-                            diff,
-                            lo: diff - 1.959_963_984_540_054 * s,
-                            hi: diff + 1.959_963_984_540_054 * s,
-                            z,
-                            p_value,
-                        };
-                        Compared::from_diff([a.diff.diff, b.diff.diff], &d, alpha, threshold)
-                    }
+                let effect = {
+                    let se = |d: &DiffEstimate| (d.hi - d.lo) / (2.0 * 1.959_963_984_540_054);
+                    let (sa, sb) = (se(&a.diff), se(&b.diff));
+                    let s = (sa * sa + sb * sb).sqrt();
+                    let diff = a.diff.diff - b.diff.diff;
+                    let z = if s > 0.0 { diff / s } else { 0.0 };
+                    let p_value = if s > 0.0 { two_sided_p(z) } else { 1.0 };
+                    let d = DiffEstimate {
+                        diff,
+                        lo: diff - 1.959_963_984_540_054 * s,
+                        hi: diff + 1.959_963_984_540_054 * s,
+                        z,
+                        p_value,
+                    };
+                    Compared::measured(
+                        [a.diff.diff, b.diff.diff],
+                        &d,
+                        [a.exact_diff, b.exact_diff],
+                        alpha,
+                        threshold,
+                    )
                 };
                 if effect.decisive {
                     // Compare magnitudes: raising side B gives negative effects on P(A wins).
@@ -664,18 +696,18 @@ fn archetype_paired(name: &str, x: &PairedMatchup, alpha: f64, threshold: f64) -
         alpha,
         threshold,
     );
-    if !a.p_a_win.exact {
-        let c = &x.concordance;
-        // First − second: n10 = A won under the first variant only.
-        let d =
-            diff_paired(c.both, c.first_only, c.second_only, c.neither).expect("runs have trials");
-        let (o1, o2) = (&s1.outcomes, &s2.outcomes);
-        let values = [
-            o1.a_wins as f64 / o1.total() as f64,
-            o2.a_wins as f64 / o2.total() as f64,
-        ];
-        a.p_a_win = Compared::from_diff(values, &d, alpha, threshold);
-    }
+    let c = &x.concordance;
+    // First − second: n10 = A won under the first variant only.
+    let d = diff_paired(c.both, c.first_only, c.second_only, c.neither).expect("runs have trials");
+    let (o1, o2) = (&s1.outcomes, &s2.outcomes);
+    let values = [
+        o1.a_wins as f64 / o1.total() as f64,
+        o2.a_wins as f64 / o2.total() as f64,
+    ];
+    // The paired difference speaks unless both variants are solved (the exact difference
+    // then speaks, with the paired estimate as its check).
+    let exact = x.exact.each_ref().map(|e| e.as_ref().map(|e| e.p_a_win));
+    a.p_a_win = Compared::measured(values, &d, exact, alpha, threshold);
     a.paired = true;
     a
 }

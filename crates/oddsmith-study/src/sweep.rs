@@ -3,6 +3,7 @@
 use oddsmith_rules::Ruleset;
 use oddsmith_scenario::{Axis, Origin, Scenario, Sweep, Value, variant};
 use oddsmith_sim::run_paired;
+use oddsmith_stats::verdict::{self, Difference, Spoken};
 use oddsmith_stats::{DiffEstimate, diff_independent, diff_paired};
 use serde::Serialize;
 
@@ -72,6 +73,15 @@ pub struct SweepPoint {
     pub exact_p_a_win: Option<f64>,
 }
 
+impl SweepPoint {
+    /// P(A wins) as it speaks ([`verdict::speaks`]): exact where known, else the Monte
+    /// Carlo estimate with its interval.
+    pub fn spoken(&self) -> Spoken {
+        let e = &self.p_a_win;
+        verdict::speaks(Difference::interval(e.p, e.lo, e.hi), self.exact_p_a_win)
+    }
+}
+
 /// The change of P(A wins) between two neighbouring x values (same y), paired.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StepDoc {
@@ -86,6 +96,27 @@ pub struct StepDoc {
     /// Half-width the interval would have had from independent runs of the same size: what
     /// common random numbers saved.
     pub unpaired_half_width: f64,
+    /// Exact P(A wins at `to`) − P(A wins at `from`), where both points are solved.
+    pub exact_diff: Option<f64>,
+}
+
+impl StepDoc {
+    /// The step as it speaks ([`verdict::speaks`]): the exact difference where both points
+    /// are solved, else the paired Monte Carlo difference judged by McNemar's test.
+    pub fn spoken(&self) -> Spoken {
+        verdict::speaks(Difference::tested(&self.diff), self.exact_diff)
+    }
+
+    /// Whether the step is a real change: an exact step that is not zero, or a Monte Carlo
+    /// step whose 95 % interval excludes 0.
+    pub fn is_real(&self) -> bool {
+        let s = self.spoken();
+        if s.is_exact() {
+            s.figure.significant(0.05)
+        } else {
+            self.diff.lo > 0.0 || self.diff.hi < 0.0
+        }
+    }
 }
 
 /// The result of one `[[sweep]]`.
@@ -198,6 +229,10 @@ pub fn run_sweep<R: Ruleset>(
                 to: x_axis.values[xi],
                 diff,
                 unpaired_half_width: (unpaired.hi - unpaired.lo) / 2.0,
+                exact_diff: verdict::exact_difference(
+                    points[k].exact_p_a_win,
+                    points[k - 1].exact_p_a_win,
+                ),
             });
         }
     }

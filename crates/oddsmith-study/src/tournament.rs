@@ -3,6 +3,7 @@
 
 use oddsmith_rules::{Ending, Ruleset};
 use oddsmith_sim::{DuelStats, run_duels};
+use oddsmith_stats::verdict::{self, Difference, Spoken};
 use oddsmith_stats::{solve_zero_sum, strictly_dominated};
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -16,6 +17,9 @@ pub struct RankDoc {
     pub fighter: String,
     /// P(win) against the field: every opponent equally often, both seatings.
     pub win_rate: Est,
+    /// Exact P(win) against the field (the mean of the exact P(beats j) over every
+    /// opponent j), where every pairing is solved.
+    pub exact_win_rate: Option<f64>,
     /// P(lose) against the field.
     pub loss_rate: f64,
     /// Share in the Nash mix of the meta-game.
@@ -24,6 +28,18 @@ pub struct RankDoc {
     pub dominated: bool,
     /// The loadouts that strictly dominate this one (empty when not dominated).
     pub dominated_by: Vec<String>,
+}
+
+impl RankDoc {
+    /// The win rate as it speaks ([`verdict::speaks`]): exact where every pairing is solved,
+    /// else the Monte Carlo estimate; the ranking is ordered by it.
+    pub fn spoken(&self) -> Spoken {
+        win_rate_spoken(&self.win_rate, self.exact_win_rate)
+    }
+}
+
+fn win_rate_spoken(w: &Est, exact: Option<f64>) -> Spoken {
+    verdict::speaks(Difference::interval(w.p, w.lo, w.hi), exact)
 }
 
 /// One loadout against the fair line.
@@ -37,15 +53,19 @@ pub struct CostPoint {
     pub source: String,
     /// P(win) against the field, with its interval.
     pub win_rate: Est,
+    /// Exact P(win) against the field, where every pairing is solved (it then speaks: the
+    /// fair line, the residual and the verdict use it).
+    pub exact_win_rate: Option<f64>,
     /// P(win) the fair line predicts for this cost.
     pub fair: f64,
-    /// `win_rate − fair`: positive = gives more than it costs.
+    /// `win_rate − fair` (the exact win rate where known): positive = gives more than it
+    /// costs.
     pub residual: f64,
     /// Only when the line predicts win rate ([`CostFit::Predictive`]): "under-priced" (the
     /// interval lies above the line and the kit at least `tolerance` above it),
     /// "over-priced" (the mirror), "fair" (within `tolerance` of the line) or "unclear"
-    /// (beyond the tolerance but the interval reaches the line: more trials needed); `None`
-    /// when the line cannot judge a kit.
+    /// (beyond the tolerance but the interval reaches the line: more trials needed; never
+    /// for an exact win rate); `None` when the line cannot judge a kit.
     pub verdict: Option<String>,
     /// The cost at which the line predicts this kit's win rate — the price that would make
     /// it fair — with the costs its 95 % interval maps to (the line taken as known); only
@@ -393,9 +413,15 @@ pub fn run_tournament<R: Ruleset>(
             let (w, l, tr) = (0..n).fold((0, 0, 0), |(w, l, tr), j| {
                 (w + p.wins[i][j], l + p.losses[i][j], tr + p.trials[i][j])
             });
+            let exact_win_rate = (0..n)
+                .filter(|&j| j != i)
+                .map(|j| exact_win[i][j])
+                .sum::<Option<f64>>()
+                .map(|sum| sum / (n - 1).max(1) as f64);
             RankDoc {
                 fighter: t.fighters[i].clone(),
                 win_rate: Est::new(w, tr),
+                exact_win_rate,
                 loss_rate: l as f64 / tr as f64,
                 nash_share: nash[i],
                 dominated: dominated[i],
@@ -414,7 +440,7 @@ pub fn run_tournament<R: Ruleset>(
         .iter()
         .map(|(a, b, st)| PairingDoc::new(&t.fighters[*a], &t.fighters[*b], st))
         .collect();
-    ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
+    ranking.sort_by(|a, b| b.spoken().value().total_cmp(&a.spoken().value()));
     Ok(Some(TournamentDoc {
         name: t.name.clone(),
         fighters: t.fighters.clone(),
@@ -463,9 +489,13 @@ fn cost_doc<R: Ruleset>(
             missing,
         });
     }
-    let rates: Vec<Est> = priced.iter().map(|p| ranking[p.0].win_rate).collect();
+    let rates: Vec<(Est, Option<f64>)> = priced
+        .iter()
+        .map(|p| (ranking[p.0].win_rate, ranking[p.0].exact_win_rate))
+        .collect();
+    let spoken: Vec<Spoken> = rates.iter().map(|(w, e)| win_rate_spoken(w, *e)).collect();
     let xs: Vec<f64> = priced.iter().map(|p| p.1).collect();
-    let ys: Vec<f64> = rates.iter().map(|r| r.p).collect();
+    let ys: Vec<f64> = spoken.iter().map(Spoken::value).collect();
     let fit = fit_line(&xs, &ys);
     let (slope, intercept, slope_ci95, judged) = match fit {
         Some(l) => (l.slope, l.intercept, l.slope_ci95, l.judge()),
@@ -473,25 +503,27 @@ fn cost_doc<R: Ruleset>(
     };
     let mut points: Vec<CostPoint> = priced
         .iter()
-        .zip(&rates)
-        .map(|((i, cost, source), &w)| {
+        .zip(rates.iter().zip(&spoken))
+        .map(|((i, cost, source), (&(w, exact), sp))| {
             let fair = intercept + slope * cost;
-            let residual = w.p - fair;
+            let residual = sp.value() - fair;
             let predictive = judged == CostFit::Predictive;
             CostPoint {
                 fighter: fighters[*i].clone(),
                 cost: *cost,
                 source: source.clone(),
                 win_rate: w,
+                exact_win_rate: exact,
                 fair,
                 residual,
-                verdict: predictive.then(|| price_verdict(w, fair, tolerance).to_string()),
+                verdict: predictive.then(|| price_verdict(sp, fair, tolerance).to_string()),
                 fair_cost: predictive.then(|| {
                     let at = |p: f64| (p - intercept) / slope;
+                    let f = &sp.figure;
                     Interval {
-                        value: at(w.p),
-                        lo: at(w.lo),
-                        hi: at(w.hi),
+                        value: at(f.diff),
+                        lo: at(f.lo),
+                        hi: at(f.hi),
                     }
                 }),
             }
@@ -510,16 +542,18 @@ fn cost_doc<R: Ruleset>(
     })
 }
 
-/// A kit's price judged against the line: the same rule as every verdict (the interval
-/// excludes the line *and* the distance is at least the tolerance), "fair" within the
-/// tolerance, "unclear" otherwise.
-fn price_verdict(w: Est, fair: f64, tolerance: f64) -> &'static str {
-    let residual = w.p - fair;
+/// A kit's price judged against the line from its win rate as it speaks: the same rule as
+/// every verdict (the interval excludes the line *and* the distance is at least the
+/// tolerance; an exact win rate has an interval of width 0), "fair" within the tolerance,
+/// "unclear" otherwise.
+fn price_verdict(w: &Spoken, fair: f64, tolerance: f64) -> &'static str {
+    let f = &w.figure;
+    let residual = f.diff - fair;
     if residual.abs() < tolerance {
         "fair"
-    } else if w.lo > fair {
+    } else if f.lo > fair {
         "under-priced"
-    } else if w.hi < fair {
+    } else if f.hi < fair {
         "over-priced"
     } else {
         "unclear"

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use oddsmith_rules::{Ending, ExactDuel};
 use oddsmith_sim::DuelStats;
-use oddsmith_stats::verdict::{self, Rule, Side, Verdict};
+use oddsmith_stats::verdict::{self, McCheck, Rule, Side, Spoken, Verdict};
 use oddsmith_stats::{IntHistogram, wilson95};
 use serde::Serialize;
 
-use crate::format::points_short;
+use crate::format::{points_short, z_score};
 
 /// A whole `oddsmith run`: one entry per matchup.
 #[derive(Clone, Debug, Serialize)]
@@ -169,14 +169,26 @@ pub struct MatchupDoc {
     pub side_b: SideDoc,
     /// The ruleset's counters, as means per duel.
     pub counters: BTreeMap<&'static str, f64>,
-    /// P(A wins) − P(B wins) with its 95 % interval.
+    /// P(A wins) − P(B wins) as it speaks, with its 95 % interval: the exact difference
+    /// (an interval of width 0) where the duel is solved, else the Monte Carlo estimate.
     pub advantage_a: [f64; 3],
-    /// Plain-words reading of the advantage (rendered from `advantage`).
+    /// Which figure `advantage_a` and `verdict` come from: `"exact"` or `"monte_carlo"`.
+    pub advantage_source: &'static str,
+    /// When the exact value speaks: the Monte Carlo P(A) − P(B) with its 95 % interval and
+    /// its distance from the exact difference in standard errors, as the exact value's check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advantage_check: Option<McCheckDoc>,
+    /// Plain-words reading of the advantage (rendered from `advantage`), with the Monte
+    /// Carlo check in brackets when the exact value speaks.
     pub verdict: String,
     /// The advantage of A judged: favoured side, balanced or undecided (not in the JSON,
     /// which carries `advantage_a` and `verdict`).
     #[serde(skip)]
     pub advantage: Verdict,
+    /// The advantage as it speaks (not in the JSON, which carries it in `advantage_a`,
+    /// `advantage_source` and `advantage_check`).
+    #[serde(skip)]
+    pub advantage_spoken: Spoken,
     /// The exact solution, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<ExactDoc>,
@@ -184,6 +196,26 @@ pub struct MatchupDoc {
     /// (not met when the trial cap stopped the run first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionDoc>,
+}
+
+/// A Monte Carlo estimate shown as the check of the exact value that speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct McCheckDoc {
+    /// The Monte Carlo estimate with its 95 % interval: `[estimate, lo, hi]`.
+    pub monte_carlo: [f64; 3],
+    /// Its distance from the exact value in standard errors.
+    pub z: f64,
+}
+
+impl McCheckDoc {
+    /// The JSON form of a check.
+    pub fn of(c: &McCheck) -> McCheckDoc {
+        let d = &c.monte_carlo;
+        McCheckDoc {
+            monte_carlo: [d.diff, d.lo, d.hi],
+            z: c.z,
+        }
+    }
 }
 
 /// How a run to a precision target ended.
@@ -237,38 +269,83 @@ fn side(s: &DuelStats, i: usize) -> SideDoc {
     }
 }
 
-/// The advantage of A, P(A) − P(B), with its 95 % interval (see
-/// [`oddsmith_stats::verdict::advantage`] for why a multinomial normal interval), judged by
-/// [`ADVANTAGE_RULE`].
-pub fn advantage(s: &DuelStats) -> Verdict {
-    ADVANTAGE_RULE.judge(verdict::advantage(&s.outcomes))
+/// The advantage of A, P(A) − P(B), as it speaks ([`verdict::speaks`]): the exact
+/// difference where the duel is solved, else the Monte Carlo estimate with its 95 % interval
+/// (see [`oddsmith_stats::verdict::advantage`] for why a multinomial normal interval).
+pub fn advantage(s: &DuelStats, exact: Option<&ExactDuel>) -> Spoken {
+    verdict::speaks(
+        verdict::advantage(&s.outcomes),
+        verdict::exact_difference(exact.map(|e| e.p_a_win), exact.map(|e| e.p_b_win)),
+    )
+}
+
+/// The Monte Carlo check of an exact figure, in words: `Monte Carlo +5.7 ± 3.6, +2.8
+/// standard errors from exact` (points).
+pub fn check_text(c: &McCheck) -> String {
+    let d = &c.monte_carlo;
+    format!(
+        "Monte Carlo {:+.1} ± {}, {} standard errors from exact",
+        100.0 * d.diff,
+        points_short(d.half_width),
+        z_score(c.z)
+    )
 }
 
 /// The advantage in words: `knight favoured: wins 12.3 ± 1.4 points more often
-/// (significant)`, `balanced: …`, or `undecided: …; run more trials`.
+/// (significant)`, `balanced: …`, or `undecided: …; run more trials`; from an exact value
+/// `knight favoured: wins 12.3 points more often (exact)`, `balanced: … exactly, …`, or
+/// `even: P(A) = P(B) exactly`. The Monte Carlo check is not included (see [`check_text`]).
 pub fn advantage_text(v: &Verdict, a: &str, b: &str) -> String {
     let d = v.difference();
     let pm = points_short(d.half_width);
+    let exact = d.is_exact();
     match v {
         Verdict::Favours { side, .. } => {
             let (who, by) = match side {
                 Side::First => (a, d.diff),
                 Side::Second => (b, -d.diff),
             };
-            format!(
-                "{who} favoured: wins {} ± {pm} points more often (significant)",
-                points_short(by)
-            )
+            if exact {
+                format!(
+                    "{who} favoured: wins {} points more often (exact)",
+                    points_short(by)
+                )
+            } else {
+                format!(
+                    "{who} favoured: wins {} ± {pm} points more often (significant)",
+                    points_short(by)
+                )
+            }
         }
+        Verdict::Balanced(_) if exact => format!(
+            "balanced: P(A) − P(B) = {} points exactly, within ±{}",
+            points_short(d.diff),
+            points_short(PRACTICAL_THRESHOLD)
+        ),
         Verdict::Balanced(_) => format!(
             "balanced: P(A) − P(B) = {} ± {pm} points, within ±{} at 95 %",
             points_short(d.diff),
             points_short(PRACTICAL_THRESHOLD)
         ),
-        Verdict::Undecided(_) | Verdict::NoDifference(_) => format!(
+        Verdict::NoDifference(_) => "even: P(A) = P(B) exactly".to_string(),
+        Verdict::Undecided(_) => format!(
             "undecided: P(A) − P(B) = {} ± {pm} points; run more trials",
             points_short(d.diff)
         ),
+    }
+}
+
+/// The advantage's verdict as stated everywhere: [`advantage_text`], followed by the Monte
+/// Carlo check in brackets when the exact value speaks.
+pub fn verdict_text(s: &Spoken, a: &str, b: &str) -> String {
+    let text = advantage_text(&ADVANTAGE_RULE.judge(s.figure), a, b);
+    match &s.check {
+        // `… more often (exact)` takes the check inside its brackets.
+        Some(c) => match text.strip_suffix(" (exact)") {
+            Some(t) => format!("{t} (exact; {})", check_text(c)),
+            None => format!("{text} ({})", check_text(c)),
+        },
+        None => text,
     }
 }
 
@@ -293,7 +370,8 @@ pub fn matchup_doc(
         .zip(s.counters)
         .map(|(name, sum)| (*name, sum as f64 / n.max(1) as f64))
         .collect();
-    let adv = advantage(s);
+    let spoken = advantage(s, exact);
+    let adv = ADVANTAGE_RULE.judge(spoken.figure);
     let d = adv.difference();
     let exact = exact.map(|e| {
         let se = (e.p_a_win * (1.0 - e.p_a_win) / n.max(1) as f64).sqrt();
@@ -330,8 +408,15 @@ pub fn matchup_doc(
         side_b: side(s, 1),
         counters,
         advantage_a: [d.diff, d.lo, d.hi],
-        verdict: advantage_text(&adv, a, b),
+        advantage_source: if spoken.is_exact() {
+            "exact"
+        } else {
+            "monte_carlo"
+        },
+        advantage_check: spoken.check.as_ref().map(McCheckDoc::of),
+        verdict: verdict_text(&spoken, a, b),
         advantage: adv,
+        advantage_spoken: spoken,
         exact,
         precision: None,
     }

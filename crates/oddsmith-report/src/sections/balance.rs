@@ -8,7 +8,9 @@ use oddsmith_study::{BalanceDoc, BalancePoint, BalanceStatus};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot, padded_range};
-use crate::format::{col, col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands};
+use crate::format::{
+    col, col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands, z_score,
+};
 use crate::page::{Block, Section};
 
 use super::subject::{NamedChart, NamedTable, Subject, paragraph};
@@ -43,15 +45,25 @@ impl Subject for Balance<'_> {
     }
 }
 
+/// A measured point as it speaks: the exact probability with the Monte Carlo estimate as its
+/// check, or the Monte Carlo estimate alone.
 fn balance_point(p: &BalancePoint, field: &str) -> String {
-    let exact = p
-        .exact
-        .map_or(String::new(), |e| format!(", exact {}", pct(e)));
+    let sp = p.spoken();
+    let (figure, check) = match &sp.check {
+        Some(c) => (
+            format!("{} % exact", pct(sp.value())),
+            format!(
+                "\n        Monte Carlo {}, {} standard errors from exact",
+                est(&p.monte_carlo),
+                z_score(c.z)
+            ),
+        ),
+        None => (est(&p.monte_carlo), String::new()),
+    };
     format!(
-        "{} = {}: P {}{exact} · {}",
+        "{} = {}: P {figure} · {}{check}",
         fit(field, 30),
         num(p.value),
-        est(&p.monte_carlo),
         if p.distinguishable {
             "distinguishable from the target"
         } else {

@@ -10,7 +10,7 @@ use oddsmith_study::compare::{ArchetypeDoc, CheckCellCompare, CheckCompareDoc, C
 use polars::prelude::{Column, DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
-use crate::format::{col_by, p_value, pct, percent, points_ci, signed_points};
+use crate::format::{col_by, p_value, pct, percent, points_ci, signed_points, z_score};
 use crate::model::ReportData;
 use crate::page::{Block, Section, head};
 
@@ -54,7 +54,14 @@ pub fn check_stem(i: usize) -> String {
 
 /// A difference in points: `+3.10 (exact)`, or `+3.10 [+2.52<sep>+3.69]` with its interval.
 fn diff_points(c: &Compared, sep: &str) -> String {
-    if c.exact {
+    if let Some(m) = &c.monte_carlo_check {
+        format!(
+            "{} (exact; Monte Carlo {}, {} se)",
+            signed_points(c.diff),
+            signed_points(m.monte_carlo.diff),
+            z_score(m.z)
+        )
+    } else if c.exact {
         format!("{} (exact)", signed_points(c.diff))
     } else {
         points_ci(c.diff, c.lo, c.hi, sep)

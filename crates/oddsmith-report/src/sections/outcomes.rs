@@ -69,7 +69,8 @@ impl Subject for Outcomes<'_> {
                     "A is the first fighter of each matchup. Probabilities in %, 95 % Wilson intervals in brackets. \
                      The verdict compares P(A) − P(B) with its own interval and names a favourite only when the difference \
                      is significant and at least {} percentage points. Exact values come from the ruleset's exact solver \
-                     (the same rules code, every die face enumerated).",
+                     (the same rules code, every die face enumerated); where one exists, the verdict is the exact value's \
+                     and the Monte Carlo difference is shown as its check, in standard errors from exact.",
                     points_short(PRACTICAL_THRESHOLD).trim_end_matches(".0")
                 )),
             ],
@@ -256,6 +257,7 @@ pub fn outcomes(d: &ReportData) -> PolarsResult<DataFrame> {
         col_by("advantage_a", m, |x| x.advantage_a[0]),
         col_by("advantage_a_lo", m, |x| x.advantage_a[1]),
         col_by("advantage_a_hi", m, |x| x.advantage_a[2]),
+        col_by("advantage_source", m, |x| x.advantage_source),
         col_by("verdict", m, |x| x.verdict.as_str()),
     ])
 }

@@ -1,12 +1,18 @@
 //! The answer first: a few plain sentences at the top of the page, generated from the results —
 //! who is favoured in each matchup and by how much, where a sweep crosses 50 %, the value the
 //! balance search found, the tournament's leader and what the costs say.
+//!
+//! Every figure here is the one that speaks ([`oddsmith_stats::verdict::speaks`]): the exact
+//! value where one exists, with Monte Carlo as its check, so a sentence never states two
+//! figures that disagree.
 
+use oddsmith_stats::verdict::{Crossing, Difference, Spoken, crossing, speaks};
+use oddsmith_study::sweep::SweepPoint;
 use oddsmith_study::tournament::CostFit;
 use oddsmith_study::{BalanceStatus, StudySection};
 
-use crate::format::{percent, points_short};
-use crate::model::ReportData;
+use crate::format::{percent, points_short, z_score};
+use crate::model::{ReportData, advantage_text};
 use crate::page::Block;
 
 use super::subject::Subject;
@@ -35,15 +41,27 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
     let mut v = Vec::new();
     let ms = &d.run.matchups;
     for m in ms.iter().take(MAX_MATCHUPS) {
-        let exact = m.exact.as_ref().map_or(String::new(), |e| {
-            format!(", exactly {}", percent(e.p_a_win))
-        });
+        // The verdict and P(A wins) both as they speak: one figure per sentence, the exact
+        // one where known, with Monte Carlo as its check.
+        let verdict = advantage_text(&m.advantage, &m.a, &m.b);
+        let p_a = speaks(
+            Difference::interval(m.p_a_win, m.p_a_win_ci95[0], m.p_a_win_ci95[1]),
+            m.exact.as_ref().map(|e| e.p_a_win),
+        );
+        let wins = match (&p_a.check, &m.exact) {
+            (Some(c), Some(e)) => format!(
+                "{} exactly (Monte Carlo {}, {} standard errors from it)",
+                percent(p_a.value()),
+                percent(c.monte_carlo.diff),
+                z_score(e.monte_carlo_z)
+            ),
+            _ => percent(p_a.value()),
+        };
         v.push(format!(
-            "{}: {}; {} wins {}{exact}.",
+            "{}: {}; {} wins {wins}.",
             m.name,
-            m.verdict.trim_end_matches('.'),
+            verdict.trim_end_matches('.'),
             super::outcomes::sides(m).0,
-            percent(m.p_a_win),
         ));
     }
     if ms.len() > MAX_MATCHUPS {
@@ -59,29 +77,31 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                     let (Some(first), Some(last)) = (x.points.first(), x.points.last()) else {
                         continue;
                     };
-                    let p = |pt: &oddsmith_study::sweep::SweepPoint| {
-                        pt.exact_p_a_win.unwrap_or(pt.p_a_win.p)
+                    let figures: Vec<Spoken> = x.points.iter().map(SweepPoint::spoken).collect();
+                    let p = |i: usize| figures[i].value();
+                    let cross = match crossing(&figures, 0.5) {
+                        Some(Crossing::At(i)) => {
+                            format!("; it is even (50 %) at {}", label(&x.x, x.points[i].x))
+                        }
+                        Some(Crossing::Between(i)) => format!(
+                            "; it crosses 50 % between {} and {}",
+                            label(&x.x, x.points[i].x),
+                            label(&x.x, x.points[i + 1].x)
+                        ),
+                        None => String::new(),
                     };
-                    let cross = x
-                        .points
-                        .windows(2)
-                        .find(|w| {
-                            (p(&w[0]) - 0.5) * (p(&w[1]) - 0.5) <= 0.0 && p(&w[0]) != p(&w[1])
-                        })
-                        .map_or(String::new(), |w| {
-                            format!(
-                                "; it crosses 50 % between {} and {}",
-                                label(&x.x, w[0].x),
-                                label(&x.x, w[1].x)
-                            )
-                        });
+                    let exact = if figures.iter().all(Spoken::is_exact) {
+                        " (exact)"
+                    } else {
+                        ""
+                    };
                     v.push(format!(
-                        "Sweep \"{}\": P(A wins) goes from {} at {} = {} to {} at {}{cross}.",
+                        "Sweep \"{}\": P(A wins) goes from {} at {} = {} to {} at {}{exact}{cross}.",
                         x.name,
-                        percent(p(first)),
+                        percent(p(0)),
                         x.x.target,
                         label(&x.x, first.x),
-                        percent(p(last)),
+                        percent(p(figures.len() - 1)),
                         label(&x.x, last.x),
                     ));
                 }
@@ -91,9 +111,11 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                         b.field,
                         num(value),
                         b.subject,
-                        b.achieved
-                            .as_ref()
-                            .map_or("it".into(), |a| percent(a.exact.unwrap_or(a.monte_carlo.p))),
+                        b.achieved.as_ref().map_or("it".into(), |a| {
+                            let s = a.spoken();
+                            let exact = if s.is_exact() { " exactly" } else { "" };
+                            format!("{}{exact}", percent(s.value()))
+                        }),
                         percent(b.target)
                     ),
                     _ => format!(
@@ -114,10 +136,12 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                             .filter(|(_, s)| **s > 0.005)
                             .map(|(f, s)| format!("{f} {}", percent(*s)))
                             .collect();
+                        let rate = top.spoken();
                         v.push(format!(
-                            "Tournament: {} wins most against the field ({}); a perfectly adapted meta picks {}.",
+                            "Tournament: {} wins most against the field ({}{}); a perfectly adapted meta picks {}.",
                             top.fighter,
-                            percent(top.win_rate.p),
+                            percent(rate.value()),
+                            if rate.is_exact() { " exactly" } else { "" },
                             nash.join(", ")
                         ));
                     }

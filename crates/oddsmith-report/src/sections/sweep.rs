@@ -12,7 +12,8 @@ use crate::charts::{
     Chart, Corner, HeatmapPlot, IntervalPlot, Plot, Series, Style, XyPlot, all_whole, padded_range,
 };
 use crate::format::{
-    col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, slug, thousands,
+    col_by, est, est_page, num, p_value, pct, percent, percent_exact, points, signed_points, slug,
+    thousands,
 };
 use crate::page::{Block, Section, head};
 
@@ -128,9 +129,15 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
         s,
         "  steps, paired on common random numbers (change of P(A wins), percentage points):"
     );
+    let exact = sw.steps.iter().any(|st| st.exact_diff.is_some());
+    let exact_head = if exact {
+        format!("  {:>8}", "exact Δ")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         s,
-        "  {:>15}{y_head}  {:<24}  {:>8}  {:>8}  {:>10}",
+        "  {:>15}{y_head}  {:<24}  {:>8}  {:>8}  {:>10}{exact_head}",
         "x from → to", "ΔP(A wins) [95% CI]", "p-value", "paired ±", "unpaired ±"
     );
     for st in &sw.steps {
@@ -139,9 +146,18 @@ fn sweep_text(s: &mut String, i: usize, sw: &SweepDoc) {
             _ => String::new(),
         };
         let d = &st.diff;
+        let exact = if exact {
+            format!(
+                "  {:>8}",
+                st.exact_diff
+                    .map_or("—".into(), |e| format!("{:+.2}", 100.0 * e))
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "  {:>15}{y}  {:<24}  {:>8}  {:>8.2}  {:>10.2}",
+            "  {:>15}{y}  {:<24}  {:>8}  {:>8.2}  {:>10.2}{exact}",
             format!(
                 "{} → {}",
                 axis_text(&sw.x, st.from),
@@ -222,8 +238,9 @@ fn grid_text(s: &mut String, sw: &SweepDoc, g: &Grid<'_>) {
     }
     let _ = writeln!(
         s,
-        "  paired steps along {} (change of P(A wins), points; * = a real change):",
-        sw.x.target
+        "  paired steps along {} (change of P(A wins), points{}; * = a real change):",
+        sw.x.target,
+        if exact { ", exact where known" } else { "" }
     );
     let step_cols: Vec<String> =
         sw.x.values
@@ -238,9 +255,12 @@ fn grid_text(s: &mut String, sw: &SweepDoc, g: &Grid<'_>) {
                 let cells = Grid::steps_at(sw, y)
                     .iter()
                     .map(|st| {
-                        let d = &st.diff;
-                        let real = d.lo > 0.0 || d.hi < 0.0;
-                        format!("{:+.2}{}", 100.0 * d.diff, if real { "*" } else { " " })
+                        let real = st.is_real();
+                        format!(
+                            "{:+.2}{}",
+                            100.0 * st.spoken().value(),
+                            if real { "*" } else { " " }
+                        )
                     })
                     .collect();
                 (axis_text(g.y, y), cells)
@@ -351,6 +371,7 @@ pub fn sweep_steps(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
             (r.2.diff.hi - r.2.diff.lo) / 2.0
         }),
         col_by("unpaired_half_width", &rows, |r| r.2.unpaired_half_width),
+        col_by("exact_diff", &rows, |r| r.2.exact_diff),
     ]);
     DataFrame::new_infer_height(cols)
 }
@@ -370,7 +391,7 @@ pub fn sweep_chart(s: &SweepDoc) -> Option<Chart> {
         let values: Vec<Vec<f64>> = s
             .points
             .chunks(nx)
-            .map(|r| r.iter().map(|p| p.p_a_win.p).collect())
+            .map(|r| r.iter().map(|p| p.spoken().value()).collect())
             .collect();
         return Some(Chart {
             title,
@@ -562,16 +583,17 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
     blocks.push(Block::Chart(sweep_stem(i, sw)));
     blocks.extend(after_chart);
     if !sw.steps.is_empty() {
-        let columns = with_y(
-            sw,
-            "step".into(),
-            head([
-                "change of P(A wins), points [95 % CI]",
-                "p-value",
-                "± paired",
-                "± independent runs",
-            ]),
-        );
+        let exact = sw.steps.iter().any(|st| st.exact_diff.is_some());
+        let mut names = head([
+            "change of P(A wins), points [95 % CI]",
+            "p-value",
+            "± paired",
+            "± independent runs",
+        ]);
+        if exact {
+            names.push("exact change, points".into());
+        }
+        let columns = with_y(sw, "step".into(), names);
         let rows = sw
             .steps
             .iter()
@@ -591,15 +613,23 @@ fn sweep_section(i: usize, sw: &SweepDoc) -> Section {
                     format!("{:.2}", 100.0 * (d.hi - d.lo) / 2.0),
                     format!("{:.2}", 100.0 * st.unpaired_half_width),
                 ]);
+                if exact {
+                    r.push(st.exact_diff.map_or("—".into(), signed_points));
+                }
                 r
             })
             .collect();
         blocks.push(Block::Heading("Steps between neighbouring values".into()));
-        blocks.push(Block::Note(
+        blocks.push(Block::Note(if exact {
+            "Neighbouring points share their random numbers, so a step's interval is narrower than an independent run's (shown beside it). \
+             Where both points are solved exactly, the exact change speaks: it is a real change when it is not zero, and the paired \
+             Monte Carlo change is its check."
+                .into()
+        } else {
             "Neighbouring points share their random numbers, so a step's interval is narrower than an independent run's (shown beside it). \
              A step whose interval excludes 0 is a real change."
-                .into(),
-        ));
+                .into()
+        }));
         blocks.push(Block::table(columns, rows));
     }
     Section::new(format!("Sweep {}: {}", i + 1, sw.name), blocks)

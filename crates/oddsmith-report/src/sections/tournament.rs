@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use oddsmith_stats::verdict::{self, Difference};
 use oddsmith_study::{CostDoc, CostFit, Est, PairingDoc, RankDoc, TournamentDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
@@ -12,7 +13,7 @@ use crate::charts::{
     Chart, Corner, HeatmapPlot, LabelledXy, Plot, PointLabel, Series, Style, XyPlot, all_whole,
     padded_range,
 };
-use crate::format::{col_by, est, est_page, fit, num, pct, percent, thousands};
+use crate::format::{col_by, est, est_page, fit, num, pct, percent, percent_exact, thousands};
 use crate::page::{Block, Section, head};
 
 use super::subject::{NamedChart, NamedTable, Subject, grid, paragraph};
@@ -63,14 +64,23 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
         t.name,
         thousands(t.trials_per_seating)
     );
-    let _ = writeln!(s, "  P(row beats column) %:");
+    let any_exact = t.exact_win.iter().flatten().any(Option::is_some);
+    let _ = writeln!(
+        s,
+        "  P(row beats column) %{}:",
+        if any_exact {
+            " (exact where solved)"
+        } else {
+            ""
+        }
+    );
     let cols: Vec<String> = (1..=n).map(|j| j.to_string()).collect();
     let rows: Vec<(String, Vec<String>)> = (0..n)
         .map(|i| {
             (
                 format!("{} {}", i + 1, t.fighters[i]),
                 (0..n)
-                    .map(|j| t.win[i][j].map_or("—".into(), |e| format!("{:.1}", 100.0 * e.p)))
+                    .map(|j| cell(t, i, j).map_or("—".into(), |v| format!("{:.1}", 100.0 * v)))
                     .collect(),
             )
         })
@@ -87,18 +97,36 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
         s,
         "  ranking against the field; Nash % = share in a perfectly adapted meta (0 = never pick):"
     );
+    let exact_rates = t.ranking.iter().any(|r| r.exact_win_rate.is_some());
+    let exact_col = |v: Option<f64>| {
+        if exact_rates {
+            format!("  {:>8}", v.map_or("—".into(), pct))
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         s,
-        "  {:>2}  {:fw$}  {:<23}  {:>8}  {:>6}  dominated",
-        "#", "fighter", "P(win) % [95% CI]", "P(lose)%", "Nash %"
+        "  {:>2}  {:fw$}  {:<23}{}  {:>8}  {:>6}  dominated",
+        "#",
+        "fighter",
+        "P(win) % [95% CI]",
+        if exact_rates {
+            format!("  {:>8}", "exact %")
+        } else {
+            String::new()
+        },
+        "P(lose)%",
+        "Nash %"
     );
     for (k, r) in t.ranking.iter().enumerate() {
         let _ = writeln!(
             s,
-            "  {:>2}  {:fw$}  {:<23}  {:>8}  {:>6.1}  {}",
+            "  {:>2}  {:fw$}  {:<23}{}  {:>8}  {:>6.1}  {}",
             k + 1,
             fit(&r.fighter, fw),
             est(&r.win_rate),
+            exact_col(r.exact_win_rate),
             pct(r.loss_rate),
             100.0 * r.nash_share,
             dominated_text(r, "")
@@ -124,22 +152,41 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
     }
     let _ = writeln!(
         s,
-        "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>8}  {:<12}  fair cost [95% CI]",
-        "fighter", "cost", "P(win) % [95% CI]", "fair %", "Δ pts", "verdict"
+        "  {:fw$}  {:>8}  {:<23}{}  {:>6}  {:>8}  {:<12}  fair cost [95% CI]",
+        "fighter",
+        "cost",
+        "P(win) % [95% CI]",
+        if exact_rates {
+            format!("  {:>8}", "exact %")
+        } else {
+            String::new()
+        },
+        "fair %",
+        "Δ pts",
+        "verdict"
     );
     for p in &c.points {
         let _ = writeln!(
             s,
-            "  {:fw$}  {:>8}  {:<23}  {:>6}  {:>+8.2}  {:<12}  {}",
+            "  {:fw$}  {:>8}  {:<23}{}  {:>6}  {:>+8.2}  {:<12}  {}",
             fit(&p.fighter, fw),
             num(p.cost),
             est(&p.win_rate),
+            exact_col(p.exact_win_rate),
             pct(p.fair),
             100.0 * p.residual,
             p.verdict.as_deref().unwrap_or("—"),
             fair_cost_text(p)
         );
     }
+}
+
+/// P(row `i` beats column `j`) as it speaks: exact where the pairing is solved, else the
+/// Monte Carlo estimate; `None` on the diagonal.
+fn cell(t: &TournamentDoc, i: usize, j: usize) -> Option<f64> {
+    let mc = t.win.get(i)?.get(j).copied().flatten()?;
+    let exact = t.exact_win.get(i).and_then(|r| r.get(j).copied().flatten());
+    Some(verdict::speaks(Difference::interval(mc.p, mc.lo, mc.hi), exact).value())
 }
 
 /// The pairing's name: "a vs b".
@@ -278,6 +325,7 @@ pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
         col_by("p_win", &r, |x| x.1.win_rate.p),
         col_by("p_win_lo", &r, |x| x.1.win_rate.lo),
         col_by("p_win_hi", &r, |x| x.1.win_rate.hi),
+        col_by("exact_p_win", &r, |x| x.1.exact_win_rate),
         col_by("p_lose", &r, |x| x.1.loss_rate),
         col_by("nash_share", &r, |x| x.1.nash_share),
         col_by("dominated", &r, |x| x.1.dominated),
@@ -394,12 +442,19 @@ fn tournament_section(t: &TournamentDoc) -> Section {
             .map(|i| {
                 std::iter::once(t.fighters[i].clone())
                     .chain((0..n).map(|j| {
-                        t.win[i][j].map_or("—".into(), |e| format!("{:.1} %", 100.0 * e.p))
+                        cell(t, i, j).map_or("—".into(), |v| format!("{:.1} %", 100.0 * v))
                     }))
                     .collect()
             })
             .collect();
-    let rhead = head([
+    let exact_rates = t.ranking.iter().any(|r| r.exact_win_rate.is_some());
+    let with_exact = |mut v: Vec<String>, at: usize, e: Option<f64>| {
+        if exact_rates {
+            v.insert(at, e.map_or("—".into(), percent_exact));
+        }
+        v
+    };
+    let mut rhead = head([
         "#",
         "fighter",
         "P(win) [95 % CI]",
@@ -407,19 +462,26 @@ fn tournament_section(t: &TournamentDoc) -> Section {
         "Nash mix",
         "dominated",
     ]);
+    if exact_rates {
+        rhead.insert(3, "exact P(win)".into());
+    }
     let ranking = t
         .ranking
         .iter()
         .enumerate()
         .map(|(k, r)| {
-            vec![
-                (k + 1).to_string(),
-                r.fighter.clone(),
-                est_page(&r.win_rate),
-                percent(r.loss_rate),
-                format!("{:.1} %", 100.0 * r.nash_share),
-                dominated_text(r, "no"),
-            ]
+            with_exact(
+                vec![
+                    (k + 1).to_string(),
+                    r.fighter.clone(),
+                    est_page(&r.win_rate),
+                    percent(r.loss_rate),
+                    format!("{:.1} %", 100.0 * r.nash_share),
+                    dominated_text(r, "no"),
+                ],
+                3,
+                r.exact_win_rate,
+            )
         })
         .collect();
     let mut blocks = vec![
@@ -439,7 +501,7 @@ fn tournament_section(t: &TournamentDoc) -> Section {
     ];
     blocks.extend(pairings_blocks(t));
     if let Some(c) = &t.costs {
-        let chead = head([
+        let mut chead = head([
             "fighter",
             "cost",
             "cost from",
@@ -449,20 +511,27 @@ fn tournament_section(t: &TournamentDoc) -> Section {
             "verdict",
             "fair cost [95 % CI]",
         ]);
+        if exact_rates {
+            chead.insert(4, "exact P(win)".into());
+        }
         let rows = c
             .points
             .iter()
             .map(|p| {
-                vec![
-                    p.fighter.clone(),
-                    format!("{} {}", num(p.cost), c.unit),
-                    p.source.clone(),
-                    est_page(&p.win_rate),
-                    percent(p.fair),
-                    format!("{:+.2}", 100.0 * p.residual),
-                    p.verdict.clone().unwrap_or_else(|| "—".into()),
-                    fair_cost_text(p),
-                ]
+                with_exact(
+                    vec![
+                        p.fighter.clone(),
+                        format!("{} {}", num(p.cost), c.unit),
+                        p.source.clone(),
+                        est_page(&p.win_rate),
+                        percent(p.fair),
+                        format!("{:+.2}", 100.0 * p.residual),
+                        p.verdict.clone().unwrap_or_else(|| "—".into()),
+                        fair_cost_text(p),
+                    ],
+                    4,
+                    p.exact_win_rate,
+                )
             })
             .collect();
         // No kit priced: one line, no cost section.

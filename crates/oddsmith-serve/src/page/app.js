@@ -320,8 +320,10 @@ function sweepFigure(job, c, sw) {
     const p = sw.points[at.y * nx + at.x];
     if (!p) return;
     const where = `${sw.x.target} = ${label(sw.x, p.x)}` + (sw.y ? `, ${sw.y.target} = ${label(sw.y, p.y)}` : "");
-    out.textContent = `${where}: P(A wins) ${pct(p.p_a_win.p)} (95 % ${pct(p.p_a_win.lo)} – ${pct(p.p_a_win.hi)})` +
-      (p.exact_p_a_win != null ? `, exact ${pct(p.exact_p_a_win)}` : "");
+    // Where the point is solved, the exact value speaks and Monte Carlo is its check.
+    const mc = `${pct(p.p_a_win.p)} (95 % ${pct(p.p_a_win.lo)} – ${pct(p.p_a_win.hi)})`;
+    out.textContent = `${where}: P(A wins) ` +
+      (p.exact_p_a_win != null ? `${pct(p.exact_p_a_win)} exact (Monte Carlo ${mc})` : mc);
     out.dataset.at = at.y * nx + at.x;
     if (busy) { again = true; return; }
     busy = true;
@@ -347,17 +349,31 @@ function label(axis, v) {
 // ---- the house-rule B column -------------------------------------------------------------
 
 /// The verdict on one paired difference (`d.diff` is A − B), in the comparison's terms: a
-/// favoured side when significant and at least the practical threshold `t`.
+/// favoured side when significant and at least the practical threshold `t`. The server has
+/// already chosen the figure that speaks (`d.exact`: both variants solved, the exact
+/// difference; else the paired Monte Carlo one), so this only words it.
 function abVerdict(d, t) {
   const pt = (x) => (100 * x).toFixed(2);
   const tt = `${(100 * t).toFixed(1)}-point threshold`;
-  if (d.decisive) return d.diff < 0 ? "higher under B" : "lower under B";
+  if (d.decisive) return (d.diff < 0 ? "higher under B" : "lower under B") + (d.exact ? " (exact)" : "");
+  if (d.exact) {
+    if (d.diff === 0) return "no difference (exact)";
+    return `${d.diff < 0 ? "higher" : "lower"} under B by ${pt(Math.abs(d.diff))} pts exactly, under the ${tt}`;
+  }
   if (d.lo > 0 || d.hi < 0) {
     const [lo, hi] = d.hi < 0 ? [-d.hi, -d.lo] : [d.lo, d.hi];
     return `${d.hi < 0 ? "higher" : "lower"} under B by ${pt(lo)}–${pt(hi)} pts, under the ${tt}`;
   }
   if (d.lo >= -t && d.hi <= t) return `no difference of ${(100 * t).toFixed(1)} pts or more`;
   return "undecided: more trials would tell";
+}
+
+/// The Monte Carlo check beside an exact difference: `; Monte Carlo −2.10, +0.4 se` (B − A).
+function mcCheck(d) {
+  const m = d.monte_carlo_check;
+  if (!m) return "";
+  const z = -m.z; // B − A, as the column
+  return `; Monte Carlo ${pts(-m.monte_carlo.diff)}, ${(z >= 0 ? "+" : "") + z.toFixed(1)} standard errors from exact`;
 }
 
 function renderAb(ab) {
@@ -370,7 +386,7 @@ function renderAb(ab) {
       el("td", {}, a.archetype),
       el("td", {}, pct(d.values[0])), el("td", {}, pct(d.values[1])),
       el("td", { class: "diff" }, pts(-d.diff) + " pts"),
-      el("td", {}, `${(100 * -d.hi).toFixed(2)} … ${(100 * -d.lo).toFixed(2)}`),
+      el("td", {}, d.exact ? "exact" + mcCheck(d) : `${(100 * -d.hi).toFixed(2)} … ${(100 * -d.lo).toFixed(2)}`),
       el("td", { class: "verdict-cell" }, abVerdict(d, c.practical_threshold)));
   });
   box.replaceChildren(

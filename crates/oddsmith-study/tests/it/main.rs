@@ -983,3 +983,59 @@ fn tournament_json_matrices_carry_the_fighters_names() {
 fn line_of(text: &str, prefix: &str) -> usize {
     text.lines().position(|l| l.starts_with(prefix)).unwrap() + 1
 }
+
+#[test]
+fn tournament_win_rates_speak_exactly_where_every_pairing_is_solved() {
+    let t = study::<Draft>(KITS, 2_000, true)
+        .unwrap()
+        .tournament
+        .unwrap();
+    let n = t.fighters.len();
+    for r in &t.ranking {
+        let i = t.fighters.iter().position(|f| *f == r.fighter).unwrap();
+        // Against the field, every opponent equally often: the mean of the exact P(beats j).
+        let want = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| t.exact_win[i][j].unwrap())
+            .sum::<f64>()
+            / (n - 1) as f64;
+        let e = r.exact_win_rate.unwrap();
+        assert!((e - want).abs() < 1e-15, "{}", r.fighter);
+        assert_eq!(r.spoken().value(), e);
+        // Monte Carlo, its check, within 4 standard errors of it.
+        let se = (e * (1.0 - e) / r.win_rate.trials as f64).sqrt();
+        assert!((r.win_rate.p - e).abs() < 4.0 * se, "{}: {r:?}", r.fighter);
+    }
+    // The ranking follows the exact win rates.
+    assert!(
+        t.ranking
+            .windows(2)
+            .all(|w| w[0].exact_win_rate >= w[1].exact_win_rate)
+    );
+    // The cost line is fitted on the exact win rates, and an exact rate is never "unclear".
+    let c = t.costs.unwrap();
+    for p in &c.points {
+        let e = p.exact_win_rate.unwrap();
+        assert!((p.residual - (e - p.fair)).abs() < 1e-12, "{p:?}");
+        assert_ne!(p.verdict.as_deref(), Some("unclear"), "{p:?}");
+        if let Some(f) = p.fair_cost {
+            assert_eq!((f.lo, f.hi), (f.value, f.value), "{p:?}");
+        }
+    }
+    let xs: Vec<f64> = c.points.iter().map(|p| p.cost).collect();
+    let ys: Vec<f64> = c.points.iter().map(|p| p.exact_win_rate.unwrap()).collect();
+    let (slope, intercept) = oddsmith_study::tournament::least_squares(&xs, &ys).unwrap();
+    assert!((c.slope - slope).abs() < 1e-12 && (c.intercept - intercept).abs() < 1e-12);
+
+    // Without exact values the Monte Carlo estimates speak.
+    let t = study::<Draft>(KITS, 2_000, false)
+        .unwrap()
+        .tournament
+        .unwrap();
+    assert!(t.ranking.iter().all(|r| r.exact_win_rate.is_none()));
+    assert!(
+        t.ranking
+            .windows(2)
+            .all(|w| w[0].win_rate.p >= w[1].win_rate.p)
+    );
+}

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 mod corpus;
 mod docs;
+mod exact;
 mod explorer;
 mod schema;
 mod shard;

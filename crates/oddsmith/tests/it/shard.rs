@@ -420,6 +420,11 @@ fn merge_refuses_forged_shards_naming_the_file_and_the_fault() {
     );
     assert!(err.contains("count 30000 duels"), "{err}");
 
+    // Spacing is not content: the same file pretty-printed merges.
+    std::fs::write(&forged, serde_json::to_vec_pretty(&good).unwrap()).unwrap();
+    let (code, _, err) = cli(&["merge", "--no-report", shown, s2.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+
     // The untouched files merge.
     let (code, out, err) = cli(&[
         "merge",

@@ -11,6 +11,11 @@
 //! that sum ([`Units::merged`]) gives the same numbers, bit for bit, as a single run.
 //!
 //! A run to a precision target cannot be sharded: where it stops depends on every chunk before.
+//!
+//! Units read back from a shard file are checked before they are summed ([`check_shard`]: each
+//! holds exactly its shard's share of the unit's trials, [`Shard::share`], and its own totals
+//! agree) and added without overflow ([`add_shard`]); a merged run takes each unit only if its
+//! seed, trials, kind and shape are the run's ([`Units::misfit`] says why not).
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -215,8 +215,8 @@ fn destination(path: &Path, scenario: &str, run: &str, shard: Shard) -> Result<P
     let shown = path.display();
     let refuse = |why: String| -> anyhow::Error {
         InputError(format!(
-            "--shard-out {shown} {why}; refused before any work, so that it is not \
-             overwritten: remove it or give another --shard-out"
+            "--shard-out {shown} {why}; refused, so that it is not overwritten: remove it \
+             or give another --shard-out"
         ))
         .into()
     };

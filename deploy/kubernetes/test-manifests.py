@@ -8,7 +8,8 @@ submit.sh renders them for another N, and checks what Kubernetes would only find
 time: an Indexed Job whose N (completions) is the N the pods pass to --shard, every volume a
 container mounts declared, one claim shared by both Jobs, names that fit, and container
 scripts that parse (sh -n). Given the oddsmith binary, it then plays the Jobs on this machine:
-it runs the shard container's script once per completion index and then the merge
+it runs the shard container's script once per completion index (index 0 twice, as a retried
+pod: it replaces its own shard file, and no temporary file is left) and then the merge
 container's script, with the volumes as local folders, and compares the merge Job's log (the
 JSON document) and the report's CSV tables with a single run, byte for byte.
 """
@@ -151,9 +152,13 @@ def play(binary, c, m, n, options, tmp):
         e.update(extra)
         return e
 
-    for i in range(n):
+    # Pod 0 runs twice, as a retried pod would: it replaces its own shard file.
+    for i in [*range(n), 0]:
         r = subprocess.run(["sh", "-c", script_of(c)], env=env(c, JOB_COMPLETION_INDEX=str(i)), capture_output=True, text=True)
         check(r.returncode == 0, f"shard pod {i} failed: {r.stderr}")
+    shards = os.path.join(local["work"], env_of(m)["RUN"], "shards")
+    names = sorted(os.listdir(shards))
+    check(names == sorted(f"shard-{k}-of-{n}.json" for k in range(1, n + 1)), f"the shards folder holds {names}")
     r = subprocess.run(["sh", "-c", script_of(m)], env=env(m), capture_output=True, text=True)
     check(r.returncode == 0, f"the merge pod failed: {r.stderr}")
     check(r.stderr == "", f"the merge pod wrote to stderr (its log must be the JSON alone): {r.stderr}")

@@ -13,7 +13,7 @@ mod units;
 
 pub use paired::{Concordance, PairedStats, run_paired};
 pub use stats::{CheckStats, DuelStats};
-pub use units::{Accumulator, Shard, UnitRecord, Units, add_shard, merge_shards};
+pub use units::{Accumulator, Shard, UnitRecord, Units, add_shard, check_shard, merge_shards};
 
 use units::Unit;
 
@@ -171,7 +171,7 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<A, SimError> {
     check_config(cfg)?;
-    if let Some(merged) = cfg.units.take(cfg.seed, cfg.trials)? {
+    if let Some(merged) = cfg.units.take(cfg.seed, cfg.trials, &empty)? {
         return Ok(merged);
     }
     let n_chunks = cfg.trials.div_ceil(CHUNK_TRIALS);

@@ -106,6 +106,13 @@ impl IntHistogram {
         self.counts.iter().sum()
     }
 
+    /// Number of recorded values, or `None` if it does not fit in a `u64` (only a histogram
+    /// read from a file that was not written by a run can get there).
+    #[must_use]
+    pub fn checked_total(&self) -> Option<u64> {
+        self.counts.iter().try_fold(0u64, |t, &c| t.checked_add(c))
+    }
+
     /// Whether no value has been recorded.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -309,6 +316,17 @@ mod tests {
     use super::*;
     use crate::Welford;
     use proptest::prelude::*;
+
+    #[test]
+    fn checked_total_sees_an_overflow() {
+        let mut h: IntHistogram = [1, 1, 4].into_iter().collect();
+        assert_eq!(h.checked_total(), Some(3));
+        h.record_n(2, u64::MAX - 3);
+        assert_eq!(h.checked_total(), Some(u64::MAX));
+        h.record(0);
+        assert_eq!(h.checked_total(), None);
+        assert_eq!(IntHistogram::new().checked_total(), Some(0));
+    }
 
     #[test]
     fn empty() {

@@ -66,7 +66,8 @@ pub(crate) enum Command {
 pub(crate) struct RunArgs {
     /// The scenario or comparison file (UTF-8 text, at most 1 MiB).
     pub scenario: String,
-    /// Trials per matchup (with --precision: the cap).
+    /// Trials per matchup; overrides a precision target the file sets (with --precision: the
+    /// cap).
     #[arg(long)]
     pub trials: Option<u64>,
     /// Seed; stream i of it feeds chunk i of the trials.

@@ -109,9 +109,16 @@ impl Sampling {
 
     /// The engine's configuration for a scenario: the command line first, then the file, then
     /// the defaults ([`DEFAULT_TRIALS`], or [`DEFAULT_MAX_TRIALS_FOR_PRECISION`] as the cap
-    /// when running to a precision; [`DEFAULT_SEED`]). The engine runs on the command's pool.
+    /// when running to a precision; [`DEFAULT_SEED`]). `--trials` without `--precision`
+    /// overrides a precision target the file sets (the run is then a fixed number of trials,
+    /// as a shard needs); with `--precision` it is the cap. The engine runs on the command's
+    /// pool.
     pub(crate) fn for_scenario(&self, file: FileSampling) -> RunConfig {
-        let precision = self.precision.or(file.precision);
+        let precision = match (self.precision, self.trials) {
+            (Some(h), _) => Some(h),
+            (None, Some(_)) => None,
+            (None, None) => file.precision,
+        };
         let default_trials = if precision.is_some() {
             DEFAULT_MAX_TRIALS_FOR_PRECISION
         } else {
@@ -403,6 +410,25 @@ mod tests {
             (cfg.trials, cfg.precision),
             (DEFAULT_MAX_TRIALS_FOR_PRECISION, Some(0.01))
         );
+        // A precision target in the file: --trials overrides it, --precision keeps --trials
+        // as the cap.
+        let file_h = FileSampling {
+            trials: Some(500),
+            precision: Some(0.02),
+            seed: None,
+        };
+        let cfg = run(&[]).unwrap().sampling.for_scenario(file_h);
+        assert_eq!((cfg.trials, cfg.precision), (500, Some(0.02)));
+        let cfg = run(&["--trials", "70"])
+            .unwrap()
+            .sampling
+            .for_scenario(file_h);
+        assert_eq!((cfg.trials, cfg.precision), (70, None));
+        let cfg = run(&["--trials", "70", "--precision", "0.01"])
+            .unwrap()
+            .sampling
+            .for_scenario(file_h);
+        assert_eq!((cfg.trials, cfg.precision), (70, Some(0.01)));
         assert_eq!(
             s.sampling.for_comparison(file),
             Err(refused(

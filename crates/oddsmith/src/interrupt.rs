@@ -1,16 +1,20 @@
 //! Ctrl-C and `kill`: SIGINT and SIGTERM stop the command promptly, with the conventional exit
-//! code 128 + the signal number.
+//! code 128 + the signal number, and a message on stderr that says what was and was not done.
 //!
 //! - During the computation of a run, the signal raises the run's [`Cancel`] flag: the engine
 //!   stops at its next chunk and the command prints the matchups that had finished, marked
 //!   partial (their numbers are the ones the seed gives: a matchup is shown only when all its
 //!   trials ran), writes no report and exits. If the command has not stopped within
 //!   [`GRACE`] (an exact solve does not look at the flag), the process exits without them.
-//! - During a report write, the unfinished write is undone (its temporary folder removed, an
-//!   earlier report put back) and the process exits at once.
-//! - Otherwise the process exits at once.
+//! - After the results were printed ([`printed`]): the process exits at once, saying that the
+//!   results printed are complete. During the report write ([`writing`]) the unfinished write
+//!   is undone first (its temporary folder removed, an earlier report put back), and the
+//!   message says the report was not written.
+//! - During a shard file's write ([`writing_file`]), its temporary file is removed: no shard
+//!   file is written (an earlier one stays as it was).
+//! - Otherwise the process exits at once: no results.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -19,10 +23,21 @@ use oddsmith_sim::Cancel;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-/// The report folder being written right now, if any.
-static WRITING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// What is being written right now, to be undone if a signal comes.
+#[derive(Clone, Debug)]
+enum Undo {
+    /// A report folder.
+    Report(PathBuf),
+    /// A temporary file that will be renamed over the shard file.
+    File(PathBuf),
+}
+
+/// What is being written right now, if anything.
+static WRITING: Mutex<Option<Undo>> = Mutex::new(None);
 /// Whether a run's computation, which stops at the flag, is under way.
 static COMPUTING: AtomicBool = AtomicBool::new(false);
+/// Whether the run's complete results have been printed.
+static PRINTED: AtomicBool = AtomicBool::new(false);
 /// The signal that stopped the computation (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
@@ -57,8 +72,8 @@ pub fn install() {
         let Some(sig) = signals.forever().next() else {
             return;
         };
-        let dir = WRITING.lock().map_or(None, |w| w.clone());
-        if dir.is_none() && COMPUTING.load(Ordering::SeqCst) {
+        let undo = WRITING.lock().map_or(None, |w| w.clone());
+        if undo.is_none() && COMPUTING.load(Ordering::SeqCst) {
             SIGNAL.store(sig, Ordering::SeqCst);
             token().cancel();
             // The command prints what finished and exits; if it is still busy (a long exact
@@ -76,18 +91,44 @@ pub fn install() {
             );
             std::process::exit(128 + sig);
         }
-        if let Some(dir) = &dir {
-            oddsmith_report::abandon_write(dir);
+        match &undo {
+            Some(Undo::Report(dir)) => oddsmith_report::abandon_write(dir),
+            Some(Undo::File(tmp)) => {
+                let _ = std::fs::remove_file(tmp);
+            }
+            None => {}
         }
-        let report = dir.map_or(String::new(), |d| {
-            format!("; the report in {} was not changed", d.display())
-        });
         eprintln!(
-            "\ninterrupted by {}: stopped before the run finished, no results{report}",
-            name(sig)
+            "\n{}",
+            message(name(sig), PRINTED.load(Ordering::SeqCst), undo.as_ref())
         );
         std::process::exit(128 + sig);
     });
+}
+
+/// What a signal `signal` that ends the process at once leaves behind, in plain words: the
+/// results printed or not, the report or shard file being written (`undo`) not written.
+fn message(signal: &str, printed: bool, undo: Option<&Undo>) -> String {
+    match (printed, undo) {
+        (true, Some(Undo::Report(dir))) => format!(
+            "interrupted by {signal} while writing the report: the results printed are \
+             complete, but the report in {} was not written (a report that was there before \
+             is unchanged)",
+            dir.display()
+        ),
+        (true, _) => format!(
+            "interrupted by {signal} after the results were printed: they are complete; no \
+             report was written"
+        ),
+        (false, Some(Undo::File(tmp))) => format!(
+            "interrupted by {signal} while writing the shard file: it was not written (a \
+             shard file that was there before is unchanged); its temporary file {} was removed",
+            tmp.display()
+        ),
+        (false, _) => {
+            format!("interrupted by {signal}: stopped before the run finished, no results")
+        }
+    }
 }
 
 /// Notes that a run's computation is under way until the guard is dropped: a signal then
@@ -106,21 +147,85 @@ impl Drop for Computing {
     }
 }
 
-/// Notes that the report folder `dir` is being written until the guard is dropped.
-pub(crate) fn writing(dir: &std::path::Path) -> Writing {
-    if let Ok(mut w) = WRITING.lock() {
-        *w = Some(dir.to_path_buf());
+/// Notes that the run's complete results have been printed until the guard is dropped: a
+/// signal from then on says so.
+pub(crate) fn printed() -> Printed {
+    PRINTED.store(true, Ordering::SeqCst);
+    Printed
+}
+
+/// Clears the mark set by [`printed`] when dropped.
+pub(crate) struct Printed;
+
+impl Drop for Printed {
+    fn drop(&mut self) {
+        PRINTED.store(false, Ordering::SeqCst);
     }
+}
+
+/// Notes that the report folder `dir` is being written until the guard is dropped.
+pub(crate) fn writing(dir: &Path) -> Writing {
+    set_writing(Some(Undo::Report(dir.to_path_buf())));
     Writing
 }
 
-/// Clears the folder noted by [`writing`] when dropped.
+/// Notes that the temporary file `tmp` is being written until the guard is dropped: a signal
+/// removes it.
+pub(crate) fn writing_file(tmp: &Path) -> Writing {
+    set_writing(Some(Undo::File(tmp.to_path_buf())));
+    Writing
+}
+
+fn set_writing(undo: Option<Undo>) {
+    if let Ok(mut w) = WRITING.lock() {
+        *w = undo;
+    }
+}
+
+/// Clears what [`writing`] or [`writing_file`] noted when dropped.
 pub(crate) struct Writing;
 
 impl Drop for Writing {
     fn drop(&mut self) {
-        if let Ok(mut w) = WRITING.lock() {
-            *w = None;
-        }
+        set_writing(None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_says_what_was_done() {
+        let report = Undo::Report(PathBuf::from("reports/x"));
+        let m = message("SIGINT", true, Some(&report));
+        assert!(
+            m.starts_with(
+                "interrupted by SIGINT while writing the report: the results printed are complete"
+            ),
+            "{m}"
+        );
+        assert!(m.contains("the report in reports/x was not written"), "{m}");
+        assert!(!m.contains("no results"), "{m}");
+        let m = message("SIGTERM", true, None);
+        assert!(
+            m.contains("after the results were printed: they are complete"),
+            "{m}"
+        );
+        assert!(!m.contains("no results"), "{m}");
+        let m = message(
+            "SIGINT",
+            false,
+            Some(&Undo::File(PathBuf::from(".s.json.x.tmp"))),
+        );
+        assert!(
+            m.contains("while writing the shard file: it was not written"),
+            "{m}"
+        );
+        let m = message("SIGINT", false, None);
+        assert!(
+            m.ends_with("stopped before the run finished, no results"),
+            "{m}"
+        );
     }
 }

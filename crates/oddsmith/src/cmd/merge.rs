@@ -6,18 +6,27 @@
 //!
 //! A shard file is JSON: its format and version, the shard `K/N`, a `run` hash of everything
 //! that decides the numbers (format, oddsmith version, scenario text, `--trials`, `--seed`,
-//! `--no-exact`, the chunk size), the scenario file's name and text, and one accumulator per
+//! `--no-exact`, the chunk size), the scenario file's name and text, one accumulator per
 //! unit (each `run_duels`/`run_paired`/`run_check` of the run, in run order) over the shard's
-//! chunks.
+//! chunks, and a `checksum`: SHA-256 over all the rest ([`checksum`]). Merge refuses a file
+//! whose checksum does not match (its counts, shard label or scenario text were edited) or
+//! whose accumulators do not add up ([`oddsmith_sim::check_shard`]), as bad input.
+//!
+//! The shard file is written beside its destination as a temporary file created exclusively
+//! and then renamed over it, so a reader never sees half a file; an existing destination must
+//! be a shard file of the same run and shard (a rerun replaces its own file), never the
+//! scenario file or anything else ([`destination`]), and that is checked before any work.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use oddsmith_report::format::thousands;
-use oddsmith_sim::{CHUNK_TRIALS, Shard, UnitRecord, Units, add_shard};
+use oddsmith_sim::{CHUNK_TRIALS, Shard, UnitRecord, Units, add_shard, check_shard};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::args::MergeArgs;
 use crate::config::RunSettings;
@@ -25,8 +34,8 @@ use crate::error::InputError;
 
 /// The `format` field of every shard file.
 const FORMAT: &str = "oddsmith-shard";
-/// The shard file format's version.
-const VERSION: u32 = 1;
+/// The shard file format's version: 2 added the `checksum`.
+const VERSION: u32 = 2;
 
 /// One shard file.
 #[derive(Debug, Serialize, Deserialize)]
@@ -53,6 +62,33 @@ struct ShardFile {
     scenario: String,
     /// Accumulators over the shard's chunks, one per unit in run order.
     units: Vec<UnitRecord>,
+    /// [`checksum`] of the rest of the file (empty until [`seal`] computes it).
+    #[serde(default)]
+    checksum: String,
+}
+
+/// SHA-256, in hex, of a shard file's JSON without its `checksum` field: the accumulators,
+/// the shard label, the scenario text and every other field. The JSON is written compact
+/// from `serde_json::Value` (fields in one fixed order), so the file's own spacing does not
+/// matter but every value does.
+fn checksum(file_without_checksum: &Value) -> Result<String> {
+    let bytes = serde_json::to_vec(file_without_checksum)?;
+    Ok(Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// The shard file's bytes, its checksum computed over the rest.
+fn seal(file: &ShardFile) -> Result<Vec<u8>> {
+    let mut v = serde_json::to_value(file)?;
+    let o = v.as_object_mut().context("a shard file is a JSON object")?;
+    o.remove("checksum");
+    let sum = checksum(&v)?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("checksum".into(), Value::String(sum));
+    }
+    Ok(serde_json::to_vec(&v)?)
 }
 
 /// FNV-1a, 64 bits: a stable hash (the same on every machine and Rust version).
@@ -72,7 +108,8 @@ fn run_hash(text: &str, trials: Option<u64>, seed: Option<u64>, exact: bool) -> 
 }
 
 /// `--shard K/N`: runs the shard's share of every unit of the file's run and writes the
-/// shard file; prints one line saying what ran and where the file went.
+/// shard file; prints one line saying what ran and where the file went. Where the file goes
+/// is checked before any work ([`destination`]).
 pub(crate) fn write_shard(
     r: &RunSettings,
     text: &str,
@@ -83,38 +120,190 @@ pub(crate) fn write_shard(
         .shard_out
         .clone()
         .unwrap_or_else(|| default_path(&r.file, shard));
+    let (trials, seed) = r.trials_and_seed();
+    let run = run_hash(text, trials, seed, r.exact);
+    // Checked before any work (and again before the write), with a probe that the folder
+    // takes a new file.
+    let target = destination(&path, &r.file, &run, shard)?;
+    let dir = folder_of(&target);
+    tempfile::Builder::new()
+        .prefix(".oddsmith-probe.")
+        .tempfile_in(&dir)
+        .map_err(|e| {
+            InputError(format!(
+                "--shard-out {}: cannot write in the folder {}: {e}",
+                path.display(),
+                dir.display()
+            ))
+        })?;
     super::run::compute(r, text)?;
     let units = r.units.finish()?;
-    let (trials, seed) = r.trials_and_seed();
     let ran: u64 = units.iter().map(|u| u.acc.trials()).sum();
     let all: u64 = units.iter().map(|u| u.trials).sum();
+    let n_units = units.len();
     let file = ShardFile {
         format: FORMAT.into(),
         version: VERSION,
         oddsmith_version: env!("CARGO_PKG_VERSION").into(),
         shard,
-        run: run_hash(text, trials, seed, r.exact),
+        run,
         scenario_file: r.file.clone(),
         trials,
         seed,
         exact: r.exact,
         scenario: text.into(),
         units,
+        checksum: String::new(),
     };
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec(&file)?)
-        .and_then(|()| std::fs::rename(&tmp, &path))
+    let bytes = seal(&file)?;
+    // What is at the destination may have changed during the run: checked again.
+    let target = destination(&path, &r.file, &file.run, shard)?;
+    write_atomically(&target, &bytes)
         .with_context(|| format!("cannot write the shard file {}", path.display()))?;
     writeln!(
         out,
         "shard {shard} of {}: {} runs, {} of their {} trials → {}",
         r.file,
-        file.units.len(),
+        n_units,
         thousands(ran),
         thousands(all),
         path.display()
     )?;
     Ok(())
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temporary file created exclusively in the
+/// same folder (`.<name>.<random>.tmp`, removed if the process is interrupted), then renamed
+/// over `path`.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = folder_of(path);
+    let name = path
+        .file_name()
+        .map_or("shard".into(), |n| n.to_string_lossy());
+    let prefix = format!(".{name}.");
+    let mut b = tempfile::Builder::new();
+    b.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // As `std::fs::write` would: readable by others unless the umask says otherwise.
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = b.tempfile_in(&dir)?;
+    let _writing = crate::interrupt::writing_file(tmp.path());
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)?;
+    Ok(())
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Where the shard file of shard `shard` of run `run` (the hash) goes, for `--shard-out
+/// path`: a new file in an existing folder, or an existing shard file of the same run and
+/// shard (a rerun, e.g. a retried array task, replaces its own file); through a symbolic
+/// link, the file it points to. Anything else is refused in plain words, before any work:
+/// the scenario file `scenario` itself (same path or same file), a folder, a file that is not
+/// a shard file, a shard file of another run or another shard.
+fn destination(path: &Path, scenario: &str, run: &str, shard: Shard) -> Result<PathBuf> {
+    let shown = path.display();
+    let refuse = |why: String| -> anyhow::Error {
+        InputError(format!(
+            "--shard-out {shown} {why}; refused, so that it is not overwritten: remove it \
+             or give another --shard-out"
+        ))
+        .into()
+    };
+    if std::fs::symlink_metadata(path).is_err() {
+        // Nothing there: the folder must exist.
+        let dir = folder_of(path);
+        return match std::fs::metadata(&dir) {
+            Ok(m) if m.is_dir() => Ok(path.to_path_buf()),
+            Ok(_) => bail!(InputError(format!(
+                "--shard-out {shown}: {} is not a folder",
+                dir.display()
+            ))),
+            Err(e) => bail!(InputError(format!(
+                "--shard-out {shown}: cannot use the folder {}: {e}",
+                dir.display()
+            ))),
+        };
+    }
+    let real = std::fs::canonicalize(path)
+        .map_err(|e| refuse(format!("is a link to nothing usable ({e})")))?;
+    if same_file(&real, Path::new(scenario)) {
+        bail!(InputError(format!(
+            "--shard-out {shown} is the scenario file {scenario} itself: a shard file never \
+             replaces its input; give another --shard-out (without it, the shard file is {})",
+            default_path(scenario, shard).display()
+        )));
+    }
+    if !real.is_file() {
+        return Err(refuse("exists and is not a file".into()));
+    }
+    let h =
+        existing_header(&real).ok_or_else(|| refuse("exists and is not a shard file".into()))?;
+    if h.run != run {
+        return Err(refuse(
+            "is a shard file of another run (another scenario text, --trials, --seed, \
+             --no-exact or oddsmith version)"
+                .into(),
+        ));
+    }
+    if h.shard != shard {
+        return Err(refuse(format!(
+            "is shard {} of this run, not {shard}",
+            h.shard
+        )));
+    }
+    Ok(real)
+}
+
+/// Whether `a` (canonical) and `b` name the same file: the same canonical path, or (where
+/// links make two paths of one file) the same device and inode.
+fn same_file(a: &Path, b: &Path) -> bool {
+    if std::fs::canonicalize(b).is_ok_and(|b| b == a) {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    false
+}
+
+/// The fields of an existing file that say whose shard file it is.
+#[derive(Deserialize)]
+struct Whose {
+    /// [`FORMAT`].
+    format: String,
+    /// The run hash.
+    run: String,
+    /// Which shard.
+    shard: Shard,
+}
+
+/// The run and shard of the existing shard file at `path`, or `None` if it is not one. A
+/// file that does not start as JSON does is not read further.
+fn existing_header(path: &Path) -> Option<Whose> {
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut start = [0u8; 64];
+    let n = f.read(&mut start).ok()?;
+    if start[..n].iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let f = std::fs::File::open(path).ok()?;
+    let w: Whose = serde_json::from_reader(std::io::BufReader::new(f)).ok()?;
+    (w.format == FORMAT).then_some(w)
 }
 
 /// `<file stem>.shard-K-of-N.json` in the current folder.
@@ -125,36 +314,52 @@ fn default_path(file: &str, s: Shard) -> PathBuf {
     PathBuf::from(format!("{stem}.shard-{}-of-{}.json", s.k, s.n))
 }
 
-/// The `format` and `version` of a shard file, read before the rest so that another file or
-/// another version is refused in plain words.
-#[derive(Deserialize)]
-struct Header {
-    /// [`FORMAT`] in a shard file.
-    #[serde(default)]
-    format: serde_json::Value,
-    /// [`VERSION`] in a shard file of this version.
-    #[serde(default)]
-    version: serde_json::Value,
-}
-
-/// Reads one shard file; anything else is refused naming the file.
+/// Reads one shard file; anything else is refused naming the file: another file or format
+/// version, a file whose checksum does not match its content (edited after it was written),
+/// or whose accumulators do not add up.
 fn read_shard(path: &str) -> Result<ShardFile> {
     let not = |why: String| InputError(format!("{path} is not an oddsmith shard file: {why}"));
     let text = std::fs::read_to_string(path)
         .map_err(|e| InputError(format!("cannot read shard file {path}: {e}")))?;
-    let h: Header = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
-    if h.format.as_str() != Some(FORMAT) {
+    let mut v: Value = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
+    // The format and version first, so that another file or version is refused in plain
+    // words.
+    if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
         bail!(not(format!("no \"format\": \"{FORMAT}\"")));
     }
-    let version = h.version.as_u64();
+    let version = v.get("version").and_then(Value::as_u64);
     if version != Some(u64::from(VERSION)) {
         bail!(InputError(format!(
-            "{path} is a shard file of format version {}, this oddsmith reads version {VERSION}",
+            "{path} is a shard file of format version {}, this oddsmith reads version \
+             {VERSION}: run that shard again with this oddsmith",
             version.map_or("?".into(), |v| v.to_string())
         )));
     }
-    let f: ShardFile = serde_json::from_str(&text).map_err(|e| not(e.to_string()))?;
-    Shard::new(f.shard.k, f.shard.n).map_err(|e| not(e.to_string()))?;
+    let claimed = v.as_object_mut().and_then(|o| o.remove("checksum"));
+    let actual = checksum(&v)?;
+    let f: ShardFile = serde_json::from_value(v).map_err(|e| not(e.to_string()))?;
+    let shard = Shard::new(f.shard.k, f.shard.n).map_err(|e| not(e.to_string()))?;
+    let totals = check_shard(shard, &f.units);
+    match claimed {
+        Some(Value::String(c)) if c == actual => {}
+        Some(_) => {
+            let also = totals
+                .as_ref()
+                .err()
+                .map_or(String::new(), |e| format!(" (and {e})"));
+            bail!(InputError(format!(
+                "{path} was changed after oddsmith wrote it: its checksum does not match its \
+                 content (its counts, its shard label {shard}, its scenario text or its \
+                 settings){also}; run shard {shard} again"
+            )));
+        }
+        None => bail!(not("it has no \"checksum\"".into())),
+    }
+    totals.map_err(|e| {
+        InputError(format!(
+            "{path}: the counts of shard {shard} do not add up: {e}; run shard {shard} again"
+        ))
+    })?;
     Ok(f)
 }
 
@@ -256,19 +461,20 @@ pub(crate) fn merge(
         set.add(p)?;
     }
     let (f, units) = set.complete()?;
-    let r = RunSettings::for_merge(
-        a,
-        f.scenario_file,
-        f.trials,
-        f.seed,
-        f.exact,
-        Units::merged(units),
-    )?;
+    let units = Units::merged(units);
+    let r = RunSettings::for_merge(a, f.scenario_file, f.trials, f.seed, f.exact, units.clone())?;
     // The shard files embed the scenario text: its warnings are found again, and printed
     // before any work as `run` prints them (the merged JSON and report carry them too).
     let checked = super::validate::check(&r.file, &f.scenario)?;
     super::validate::print_warnings(&checked.warnings, err)?;
-    super::run::run_text(&r, &f.scenario, command, out, err)
+    super::run::run_text(&r, &f.scenario, command, out, err).map_err(|e| {
+        // Shards that do not fit the run they name are bad input, however the engine's
+        // error was worded on its way up.
+        match units.misfit() {
+            Some(m) => InputError(format!("{}: {m}", a.shards.join(", "))).into(),
+            None => e,
+        }
+    })
 }
 
 #[cfg(test)]

@@ -75,6 +75,8 @@ pub(crate) fn run_text(
     data.meta.command = command.to_string();
     // The results are printed first: a report that cannot be written loses nothing.
     print(&data, r.json, out)?;
+    out.flush()?;
+    let _printed = interrupt::printed();
     for n in &data.notes {
         writeln!(err, "note: {n}")?;
     }

@@ -583,7 +583,8 @@ fn send_signal(pid: u32, signal: &str) {
 }
 
 /// SIGTERM during the computation stops at once with 143 and prints no numbers; SIGINT during
-/// the report write leaves no temporary folder and the earlier report in place.
+/// the report write leaves no temporary folder and the earlier report in place, and says that
+/// the results printed are complete.
 #[test]
 fn interruption_stops_promptly_and_cleans_up() {
     use std::process::{Command, Stdio};
@@ -637,7 +638,7 @@ fn interruption_stops_promptly_and_cleans_up() {
                 "--out",
             ])
             .arg(&target)
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -664,7 +665,16 @@ fn interruption_stops_promptly_and_cleans_up() {
         if out.status.code() == Some(130) {
             caught = true;
             let err = String::from_utf8_lossy(&out.stderr);
-            assert!(err.contains("interrupted by SIGINT"), "{err}");
+            // The results were printed whole, and the message says so.
+            assert!(
+                err.contains("interrupted by SIGINT while writing the report: the results printed are complete"),
+                "{err}"
+            );
+            assert!(!err.contains("no results"), "{err}");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            for m in ["D1", "D2", "D3"] {
+                assert!(stdout.contains(m), "{m} missing from the results: {stdout}");
+            }
             assert!(!tmp.exists(), "the temporary folder was left behind");
             assert_eq!(std::fs::read(target.join("report.json")).unwrap(), before);
             break;

@@ -242,3 +242,352 @@ fn sequential_runs_refuse_shard() {
         assert!(err.contains("--shard"), "{err}");
     }
 }
+
+/// Runs shard `k`/`n` of `file` with `args`, writing `out`; returns (exit code, stdout,
+/// stderr).
+fn run_shard(file: &Path, k: u64, n: u64, out: &Path, args: &[&str]) -> (u8, String, String) {
+    let shard = format!("{k}/{n}");
+    let mut a = vec![
+        "run",
+        file.to_str().unwrap(),
+        "--shard",
+        &shard,
+        "--shard-out",
+        out.to_str().unwrap(),
+    ];
+    a.extend(args);
+    cli(&a)
+}
+
+/// The JSON of a shard file.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Writes `v` as a shard file at `path`; with `reseal`, with its checksum recomputed as
+/// oddsmith computes it (SHA-256 of the compact JSON without the field), as a forger would.
+fn write_json(path: &Path, mut v: serde_json::Value, reseal: bool) {
+    use sha2::{Digest, Sha256};
+    if reseal {
+        let o = v.as_object_mut().unwrap();
+        o.remove("checksum");
+        let sum: String = Sha256::digest(serde_json::to_vec(&v).unwrap())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        v.as_object_mut()
+            .unwrap()
+            .insert("checksum".into(), sum.into());
+    }
+    std::fs::write(path, serde_json::to_vec(&v).unwrap()).unwrap();
+}
+
+/// Merges `files` and expects a refusal: exit 2, nothing on stdout; returns stderr.
+fn refused_merge(files: &[&Path]) -> String {
+    let mut a = vec!["merge", "--no-report"];
+    a.extend(files.iter().map(|p| p.to_str().unwrap()));
+    let (code, out, err) = cli(&a);
+    assert_eq!((code, out.as_str()), (2, ""), "{files:?}: {err}");
+    err
+}
+
+/// Edited counts, an edited histogram digit, a relabelled shard, an edited scenario text, an
+/// old format version and totals that do not add up (with the checksum recomputed): each is
+/// refused with exit 2, naming the file and what is wrong; the untouched set merges.
+#[test]
+fn merge_refuses_forged_shards_naming_the_file_and_the_fault() {
+    let dir = temp_dir("shard-forged");
+    let file = root().join("scenarios/draft/reference-duels.toml");
+    let args = ["--trials", "25000", "--seed", "4", "--no-exact"];
+    let (s1, s2) = (dir.join("s1.json"), dir.join("s2.json"));
+    for (k, p) in [(1, &s1), (2, &s2)] {
+        let (code, _, err) = run_shard(&file, k, 2, p, &args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let good = read_json(&s1);
+    assert_eq!(
+        (good["version"].as_u64(), good["format"].as_str()),
+        (Some(2), Some("oddsmith-shard"))
+    );
+    assert_eq!(good["checksum"].as_str().unwrap().len(), 64);
+    let forged = dir.join("forged.json");
+    let shown = forged.to_str().unwrap();
+    let changed = format!(
+        "{shown} was changed after oddsmith wrote it: its checksum does not match its content"
+    );
+
+    // 1,000 wins moved from B to A in the first matchup.
+    let mut v = good.clone();
+    let o = &mut v["units"][0]["stats"]["outcomes"];
+    let (a, b) = (o["a_wins"].as_u64().unwrap(), o["b_wins"].as_u64().unwrap());
+    assert!(b >= 1000, "{o}");
+    o["a_wins"] = (a + 1000).into();
+    o["b_wins"] = (b - 1000).into();
+    write_json(&forged, v, false);
+    let err = refused_merge(&[&forged, &s2]);
+    assert!(err.contains(&changed), "{err}");
+    assert!(err.contains("its wins of A by ending count"), "{err}");
+
+    // One digit of the rounds histogram.
+    let mut v = good.clone();
+    let counts = v["units"][1]["stats"]["rounds"]["counts"]
+        .as_array_mut()
+        .unwrap();
+    let bin = counts
+        .iter()
+        .position(|c| c.as_u64().unwrap() >= 10)
+        .unwrap();
+    let digits = counts[bin].to_string();
+    let first = if digits.starts_with('1') { "2" } else { "1" };
+    counts[bin] = format!("{first}{}", &digits[1..])
+        .parse::<u64>()
+        .unwrap()
+        .into();
+    write_json(&forged, v, false);
+    let err = refused_merge(&[&s2, &forged]);
+    assert!(err.contains(&changed), "{err}");
+    assert!(err.contains("run 2 (duels of 25000 trials"), "{err}");
+    assert!(err.contains("its histogram of rounds counts"), "{err}");
+
+    // Shard 1 relabelled as shard 2 (and 2 as 1): a complete set, but both forged.
+    let mut v = good.clone();
+    v["shard"]["k"] = 2.into();
+    write_json(&forged, v, false);
+    let err = refused_merge(&[&forged]);
+    assert!(err.contains(&changed), "{err}");
+    assert!(err.contains("its shard label 2/2"), "{err}");
+
+    // The embedded scenario edited (a fighter's skill).
+    let mut v = good.clone();
+    let text = v["scenario"].as_str().unwrap().to_string();
+    let edited = text.replacen("skill = 6", "skill = 9", 1);
+    assert_ne!(edited, text);
+    v["scenario"] = edited.into();
+    write_json(&forged, v, false);
+    let err = refused_merge(&[&forged, &s2]);
+    assert!(err.contains(&changed), "{err}");
+
+    // A file of the previous format version (no checksum).
+    let mut v = good.clone();
+    v["version"] = 1.into();
+    v.as_object_mut().unwrap().remove("checksum");
+    write_json(&forged, v, false);
+    let err = refused_merge(&[&s2, &forged]);
+    assert!(
+        err.contains(&format!(
+            "{shown} is a shard file of format version 1, this oddsmith reads version 2"
+        )),
+        "{err}"
+    );
+    // A checksum removed.
+    let mut v = good.clone();
+    v.as_object_mut().unwrap().remove("checksum");
+    write_json(&forged, v, false);
+    let err = refused_merge(&[&forged, &s2]);
+    assert!(err.contains("it has no \"checksum\""), "{err}");
+
+    // Totals that do not add up, checksum recomputed: the wins moved without their endings.
+    let mut v = good.clone();
+    let o = &mut v["units"][0]["stats"]["outcomes"];
+    o["a_wins"] = (a + 1000).into();
+    o["b_wins"] = (b - 1000).into();
+    write_json(&forged, v, true);
+    let err = refused_merge(&[&forged, &s2]);
+    assert!(
+        err.contains(&format!(
+            "{shown}: the counts of shard 1/2 do not add up: run 1 (duels of 25000 trials, \
+             shard 1/2's share 15000): its wins of A by ending count {a} wins, not its {}",
+            a + 1000
+        )),
+        "{err}"
+    );
+    // More duels than the shard ran, consistently (every count of the unit doubled).
+    let mut v = good.clone();
+    fn double(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Number(n) => *v = (n.as_u64().unwrap() * 2).into(),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(double),
+            serde_json::Value::Object(o) => o.values_mut().for_each(double),
+            _ => {}
+        }
+    }
+    double(&mut v["units"][2]["stats"]);
+    write_json(&forged, v, true);
+    let err = refused_merge(&[&forged, &s2]);
+    assert!(
+        err.contains("run 3 (duels of 25000 trials, shard 1/2's share 15000): its wins of A, wins of B and draws"),
+        "{err}"
+    );
+    assert!(err.contains("count 30000 duels"), "{err}");
+
+    // Spacing is not content: the same file pretty-printed merges.
+    std::fs::write(&forged, serde_json::to_vec_pretty(&good).unwrap()).unwrap();
+    let (code, _, err) = cli(&["merge", "--no-report", shown, s2.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+
+    // The untouched files merge.
+    let (code, out, err) = cli(&[
+        "merge",
+        "--no-report",
+        s2.to_str().unwrap(),
+        s1.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The names of the files in `dir` that start with a dot (temporary files left behind).
+fn hidden(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+/// `--shard-out` never replaces the scenario file (by path, through a link or a hard link), a
+/// file that is not a shard file, a folder, or a shard file of another run or shard: exit 2
+/// before any work, the file untouched. A rerun replaces its own shard file.
+#[test]
+fn shard_out_replaces_only_its_own_shard_file() {
+    let dir = temp_dir("shard-out");
+    let scenario = dir.join("duels.toml");
+    let text = std::fs::read(root().join("scenarios/draft/reference-duels.toml")).unwrap();
+    std::fs::write(&scenario, &text).unwrap();
+    let args = ["--trials", "20000", "--no-exact"];
+    let refused = |out: &Path, why: &str| {
+        // A billion trials each: a refusal after any work would not come back soon.
+        let (code, stdout, err) = run_shard(
+            &scenario,
+            1,
+            2,
+            out,
+            &["--trials", "1000000000", "--no-exact", "--yes"],
+        );
+        assert_eq!((code, stdout.as_str()), (2, ""), "{err}");
+        assert!(
+            err.contains(&format!("--shard-out {}", out.display())),
+            "{err}"
+        );
+        assert!(err.contains(why), "{err}");
+        err
+    };
+    let err = refused(&scenario, "is the scenario file");
+    assert!(
+        err.contains("a shard file never replaces its input"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&scenario).unwrap(), text);
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink(&scenario, &link).unwrap();
+        refused(&link, "is the scenario file");
+        let hard = dir.join("hard.json");
+        std::fs::hard_link(&scenario, &hard).unwrap();
+        refused(&hard, "is the scenario file");
+        let dangling = dir.join("dangling.json");
+        std::os::unix::fs::symlink(dir.join("nowhere"), &dangling).unwrap();
+        refused(&dangling, "is a link to nothing usable");
+        assert_eq!(std::fs::read(&scenario).unwrap(), text);
+    }
+    let notes = dir.join("notes.json");
+    std::fs::write(&notes, "{\"mine\": true}").unwrap();
+    refused(&notes, "exists and is not a shard file");
+    assert_eq!(std::fs::read(&notes).unwrap(), b"{\"mine\": true}");
+    refused(&dir, "exists and is not a file");
+    let (code, _, err) = run_shard(&scenario, 1, 2, &dir.join("no/such/folder/s.json"), &args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot use the folder"), "{err}");
+
+    // Shard files: of this run and shard (replaced), of another shard or run (refused).
+    let s1 = dir.join("s1.json");
+    let (code, out, err) = run_shard(&scenario, 1, 2, &s1, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("→ {}", s1.display())), "{out}");
+    let first = std::fs::read(&s1).unwrap();
+    std::fs::write(
+        &s1,
+        b"{\"format\":\"oddsmith-shard\",\"run\":\"0\",\"shard\":{\"k\":1,\"n\":2}}",
+    )
+    .unwrap();
+    let (code, _, err) = run_shard(&scenario, 1, 2, &s1, &args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is a shard file of another run"), "{err}");
+    std::fs::write(&s1, &first).unwrap();
+    let (code, _, err) = run_shard(&scenario, 2, 2, &s1, &args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is shard 1/2 of this run, not 2/2"), "{err}");
+    let (code, _, err) = run_shard(
+        &scenario,
+        1,
+        2,
+        &s1,
+        &["--trials", "20000", "--no-exact", "--seed", "8"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is a shard file of another run"), "{err}");
+    assert_eq!(std::fs::read(&s1).unwrap(), first);
+    // The rerun replaces its own file (the same bytes: the same run), through a link too.
+    let (code, _, err) = run_shard(&scenario, 1, 2, &s1, &args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&s1).unwrap(), first);
+    #[cfg(unix)]
+    {
+        let to_s1 = dir.join("to-s1.json");
+        std::os::unix::fs::symlink(&s1, &to_s1).unwrap();
+        let (code, _, err) = run_shard(&scenario, 1, 2, &to_s1, &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            std::fs::symlink_metadata(&to_s1)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&s1).unwrap(), first);
+    }
+    let s2 = dir.join("s2.json");
+    let (code, _, err) = run_shard(&scenario, 2, 2, &s2, &args);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cli(&[
+        "merge",
+        "--no-report",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(hidden(&dir).is_empty(), "left behind: {:?}", hidden(&dir));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--trials` overrides the file's precision target for `run` and for `--shard` alike, so a
+/// precision file shards, and the merge gives the single run's output with the same flags.
+#[test]
+fn trials_override_a_precision_file_and_its_shards_merge_to_the_single_run() {
+    let file = root().join("scenarios/draft/skill-gap.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("\nprecision = "),
+        "the file sets a precision target"
+    );
+    let (code, out, err) = cli(&["run", file.to_str().unwrap(), "--trials", "15000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for m in v["matchups"].as_array().unwrap() {
+        assert_eq!(m["trials"], 15000, "{m}");
+        assert!(
+            m.get("precision").is_none_or(serde_json::Value::is_null),
+            "{m}"
+        );
+    }
+    assert_shards_merge_to_the_single_run("draft/skill-gap.toml", &["--trials", "15000"], 3);
+    // Without --trials it runs to the file's target: refused, saying what to give.
+    let (code, _, err) = cli(&["run", file.to_str().unwrap(), "--shard", "1/2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("runs to a precision target, which cannot be sharded"),
+        "{err}"
+    );
+    assert!(err.contains("give --trials without --precision"), "{err}");
+}

@@ -102,7 +102,8 @@ fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> R
         bail!(InputError(format!(
             "--shard {shard}: this scenario runs to a precision target, which cannot be sharded \
              (where a run stops depends on every chunk before); run it in one job, or give \
-             --trials and no precision"
+             --trials without --precision (a fixed number of trials, which overrides the \
+             file's precision)"
         )));
     }
     if s.study.balance.is_some() {

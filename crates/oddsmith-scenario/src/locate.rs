@@ -69,6 +69,22 @@ impl<'a> Doc<'a> {
         })
     }
 
+    /// Whether the field `path` is written in the document.
+    pub fn has(&self, path: &[Seg]) -> bool {
+        let mut node = &self.root;
+        for seg in path {
+            let next = match seg {
+                Seg::Key(k) => node.get_ref().get(k.as_str()),
+                Seg::Index(i) => node.get_ref().get(*i),
+            };
+            match next {
+                Some(n) => node = n,
+                None => return false,
+            }
+        }
+        true
+    }
+
     /// An error at the field `path` (or its nearest present ancestor).
     pub fn error(&self, path: &[Seg], message: impl Into<String>) -> ScenarioError {
         let mut node = &self.root;

@@ -334,7 +334,7 @@ fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
     assert!(c.points.iter().all(|p| p.source == "file"));
     assert_eq!(c.points.len(), 3);
     // Residuals are measured from the least-squares line, so they sum to zero.
-    let sum: f64 = c.points.iter().map(|p| p.residual).sum();
+    let sum: f64 = c.points.iter().map(|p| p.residual.unwrap()).sum();
     assert!(sum.abs() < 1e-9, "{sum}");
 }
 
@@ -904,8 +904,8 @@ fn fair_costs_fed_back_as_costs_land_inside_the_tolerance() {
     assert_eq!(again.fit, oddsmith_study::CostFit::Predictive);
     for p in &again.points {
         assert!(
-            p.residual.abs() < again.tolerance,
-            "{}: {}",
+            p.residual.unwrap().abs() < again.tolerance,
+            "{}: {:?}",
             p.fighter,
             p.residual
         );
@@ -982,4 +982,45 @@ fn tournament_json_matrices_carry_the_fighters_names() {
 /// The 1-based number of the first line of `text` that starts with `prefix`.
 fn line_of(text: &str, prefix: &str) -> usize {
     text.lines().position(|l| l.starts_with(prefix)).unwrap() + 1
+}
+
+#[test]
+fn equal_costs_fit_no_line_and_give_no_nan() {
+    // Three kits (and then all five) at one price: no line, no fair value, no residual; said
+    // as "same cost", not as "too few kits".
+    for costs in [
+        "k0 = 20, k1 = 20, k2 = 20",
+        "k0 = 20, k1 = 20, k2 = 20, k3 = 20, k4 = 20",
+    ] {
+        let text = priced_skills(
+            costs,
+            "fighters = [\"k0\", \"k1\", \"k2\", \"k3\", \"k4\"]\n",
+        );
+        let text = if costs.contains("k3") {
+            text
+        } else {
+            text.replace(
+                "fighters = [\"k0\", \"k1\", \"k2\", \"k3\", \"k4\"]",
+                "fighters = [\"k0\", \"k1\", \"k2\"]",
+            )
+        };
+        let c = study::<Draft>(&text, 1_000, false)
+            .unwrap()
+            .tournament
+            .unwrap()
+            .costs
+            .unwrap();
+        assert_eq!(c.fit, oddsmith_study::CostFit::SameCost, "{costs}");
+        assert!(c.points.len() >= 3);
+        for p in &c.points {
+            assert_eq!(
+                (p.fair, p.residual, p.verdict.as_deref()),
+                (None, None, None)
+            );
+            assert!(p.win_rate.p.is_finite());
+        }
+        // The JSON has no NaN (it would be null) where a number is expected per kit.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(json.contains("\"fit\":\"same_cost\""), "{json}");
+    }
 }

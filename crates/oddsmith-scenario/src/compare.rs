@@ -435,7 +435,9 @@ impl Part {
 impl Comparison {
     /// Places an error found in `part`'s text at the same field of the comparison file. A
     /// variant's field it does not write itself but inherits through `from` is placed where
-    /// the variant it comes from writes it, and the message names both (`(house, from book)`).
+    /// the variant it comes from writes it (or, where none writes all of it, the one that
+    /// writes most of its path, e.g. the `[[matchup]]` of a refused pairing), and the message
+    /// names both (`(house, from book)`).
     pub fn relocate(file: &str, text: &str, part: &Part, e: ScenarioError) -> ScenarioError {
         let Ok(doc) = Doc::parse(file, text) else {
             return e;
@@ -448,11 +450,17 @@ impl Comparison {
             path
         };
         let own = at(&part.name);
-        let inherited = if field.is_empty() || doc.has(&own) {
-            None
-        } else {
-            part.from.iter().find(|b| doc.has(&at(b)))
-        };
+        // The nearest variant built on that writes more of the path than the part itself.
+        let mut inherited = None;
+        if !field.is_empty() {
+            let mut deepest = doc.depth(&own);
+            for b in &part.from {
+                let d = doc.depth(&at(b));
+                if d > deepest {
+                    (inherited, deepest) = (Some(b), d);
+                }
+            }
+        }
         match inherited {
             Some(b) => {
                 let mut out = doc.error(&at(b), e.message);

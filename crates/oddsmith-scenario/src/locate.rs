@@ -69,20 +69,26 @@ impl<'a> Doc<'a> {
         })
     }
 
-    /// Whether the field `path` is written in the document.
-    pub fn has(&self, path: &[Seg]) -> bool {
+    /// How many leading steps of `path` are written in the document (`path.len()`: all of
+    /// it).
+    pub fn depth(&self, path: &[Seg]) -> usize {
         let mut node = &self.root;
-        for seg in path {
+        for (depth, seg) in path.iter().enumerate() {
             let next = match seg {
                 Seg::Key(k) => node.get_ref().get(k.as_str()),
                 Seg::Index(i) => node.get_ref().get(*i),
             };
             match next {
                 Some(n) => node = n,
-                None => return false,
+                None => return depth,
             }
         }
-        true
+        path.len()
+    }
+
+    /// Whether the field `path` is written in the document.
+    pub fn has(&self, path: &[Seg]) -> bool {
+        self.depth(path) == path.len()
     }
 
     /// An error at the field `path` (or its nearest present ancestor).

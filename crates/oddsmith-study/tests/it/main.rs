@@ -214,6 +214,74 @@ fn two_dimensional_sweep_is_row_major() {
 }
 
 #[test]
+fn a_two_dimensional_sweep_run_row_by_row_equals_the_whole_grid_run_together() {
+    // Rows run apart (one y value at a time, so only a row's tables are held) replay the same
+    // per-trial seeds: every point's counts are those of all points run together.
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 7]\ny = {{ fighter = \"a\", field = \"skill\", values = [4, 6, 8] }}\n"
+    );
+    let d = study::<Draft>(&text, 3_000, false).unwrap();
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    let variants: Vec<_> = (0..6)
+        .map(|k| oddsmith_study::sweep::point_matchup(FILE, &text, &s, 0, k).unwrap())
+        .collect();
+    let refs: Vec<_> = variants.iter().map(|(r, m)| (r, m)).collect();
+    let whole = oddsmith_sim::run_paired(&refs, &cfg(3_000, 7), &|_| {}).unwrap();
+    for (k, pt) in d.sweeps[0].points.iter().enumerate() {
+        let o = &whole.variants[k].outcomes;
+        assert_eq!(
+            (pt.p_a_win.successes, pt.p_a_win.trials),
+            (o.a_wins, o.total())
+        );
+    }
+    // The paired steps along x are those of the whole run (within a row).
+    for (row, st) in d.sweeps[0].steps.iter().enumerate() {
+        let c = &whole.adjacent[2 * row];
+        let both =
+            oddsmith_stats::diff_paired(c.both, c.second_only, c.first_only, c.neither).unwrap();
+        assert_eq!(st.diff, both);
+    }
+}
+
+#[test]
+fn every_tournament_pairing_is_validated_before_any_work() {
+    // Cards: a band against a band is refused by the rules when the pair is built; the
+    // tournament pairs the two bands, so validation refuses the file at the later one.
+    let text = r#"
+name = "bands"
+ruleset = "cards"
+
+[fighters.master]
+skill = 5
+weapon = "sword"
+
+[fighters.two]
+skill = 2
+weapon = "sword"
+count = 2
+
+[fighters.three]
+skill = 2
+weapon = "sword"
+count = 3
+
+[tournament]
+fighters = ["master", "two", "three"]
+"#;
+    let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, text).unwrap();
+    let e = validate(FILE, text, &s).unwrap_err().to_string();
+    let line = line_of(text, "fighters = [");
+    assert!(
+        e.contains(&format!("test.toml:{line}:30: tournament.fighters[2]: the pairing two vs three of the tournament: count: only one side may be a band")),
+        "{e}"
+    );
+    // Without the second band every pairing is built, and the file validates.
+    let one = text.replace(", \"three\"]", "]");
+    let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, &one).unwrap();
+    validate(FILE, &one, &s).unwrap();
+}
+
+#[test]
 fn bad_swept_value_is_located_before_anything_runs() {
     let text =
         format!("{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [5, 99]\n");

@@ -203,8 +203,13 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
         p.from = from;
         parts.push(p);
     }
-    // TOML tables are sorted by key; keep the parts in the order the file writes them.
-    parts.sort_by_key(|p| text.find(&p.section()).unwrap_or(usize::MAX));
+    // TOML tables are sorted by key; keep the parts in the order the file writes them (where
+    // each part's table is, not where its name first appears: a comment may name it).
+    parts.sort_by_key(|p| {
+        let section = if p.variant { "variants" } else { "rulesets" };
+        let at = doc.error(&[key(section), key(&p.name)], "");
+        (at.line, at.column)
+    });
     Ok(Comparison {
         name: f.name,
         description: f.description,

@@ -73,6 +73,10 @@ pub struct Part {
     pub text: String,
     /// The skill step to measure, if any.
     pub skill_step: Option<SkillStep>,
+    /// For a variant: the variants it builds on through `from`, nearest first (`house` from
+    /// `book`: `["book"]`), so an error in a value it inherited is placed where that value is
+    /// written.
+    pub from: Vec<String>,
 }
 
 /// A loaded comparison file.
@@ -194,11 +198,18 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
         if f.rulesets.contains_key(name) {
             return Err(doc.error(&at, "a [rulesets.<id>] part has this name already"));
         }
-        let (id, table) = resolve_variant(&doc, &f.variants, name, v)?;
-        parts.push(part(&doc, &f, &id, name, &toml::Value::Table(table), true)?);
+        let (id, table, from) = resolve_variant(&doc, &f.variants, name, v)?;
+        let mut p = part(&doc, &f, &id, name, &toml::Value::Table(table), true)?;
+        p.from = from;
+        parts.push(p);
     }
-    // TOML tables are sorted by key; keep the parts in the order the file writes them.
-    parts.sort_by_key(|p| text.find(&p.section()).unwrap_or(usize::MAX));
+    // TOML tables are sorted by key; keep the parts in the order the file writes them (where
+    // each part's table is, not where its name first appears: a comment may name it).
+    parts.sort_by_key(|p| {
+        let section = if p.variant { "variants" } else { "rulesets" };
+        let at = doc.error(&[key(section), key(&p.name)], "");
+        (at.line, at.column)
+    });
     Ok(Comparison {
         name: f.name,
         description: f.description,
@@ -212,13 +223,13 @@ pub fn load_comparison(file: &str, text: &str) -> Result<Comparison, ScenarioErr
 
 /// Variant `name` (the table `v` of `[variants]`): its ruleset id and its table, with the
 /// variant it names in `from` (and that one's `from`, …) merged under it; `ruleset` and
-/// `from` taken out.
+/// `from` taken out; and the variants it builds on, nearest first.
 fn resolve_variant(
     doc: &Doc<'_>,
     variants: &toml::Table,
     name: &str,
     v: &toml::Value,
-) -> Result<(String, toml::Table), ScenarioError> {
+) -> Result<(String, toml::Table, Vec<String>), ScenarioError> {
     let mut chain = vec![name.to_string()];
     let mut layers: Vec<toml::Table> = Vec::new();
     let mut cur = v;
@@ -286,7 +297,12 @@ fn resolve_variant(
     for layer in layers.into_iter().rev() {
         merge(&mut table, layer);
     }
-    Ok((ruleset.expect("every layer names its ruleset"), table))
+    chain.remove(0);
+    Ok((
+        ruleset.expect("every layer names its ruleset"),
+        table,
+        chain,
+    ))
 }
 
 /// Merges `over` into `base`: tables key by key (recursively), anything else replaced.
@@ -300,6 +316,27 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
         }
     }
 }
+
+/// The keys a part's table may hold once `ruleset`, `from` (variants) are taken out: a
+/// scenario's keys (the study sections among them, refused with their own message when the
+/// part is loaded) and the part's `skill_step`.
+const PART_KEYS: &[&str] = &[
+    "description",
+    "options",
+    "fighters",
+    "matchup",
+    "sweep",
+    "balance",
+    "tournament",
+    "check",
+    "assert",
+    "skill_step",
+    "name",
+    "ruleset",
+    "trials",
+    "seed",
+    "precision",
+];
 
 /// Part `name` of a comparison (`[rulesets.<id>]` or `[variants.<name>]`, the table `v`, of
 /// ruleset `id`) as a stand-alone scenario text: the comparison's name, ruleset and
@@ -336,6 +373,21 @@ fn part(
             return Err(doc.error(&p, "set this at the top of the comparison file"));
         }
     }
+    // A key a part cannot hold, said at the key with the keys it can (`form` for `from`): not
+    // left to the part's own loader, which knows neither `from` nor `skill_step`.
+    if let Some(k) = t.keys().find(|k| !PART_KEYS.contains(&k.as_str())) {
+        let mut known = vec!["options", "fighters", "matchup", "check", "skill_step"];
+        if variant {
+            known.extend(["ruleset", "from"]);
+        }
+        let mut p = at.clone();
+        p.push(key(k));
+        let m = match crate::messages::suggest(k, known.iter().copied()) {
+            Some(s) => format!("unknown field `{k}`; did you mean `{s}`?"),
+            None => format!("unknown field `{k}`; expected one of: {}", known.join(", ")),
+        };
+        return Err(doc.error(&p, m));
+    }
     let skill_step = match t.remove("skill_step") {
         None => None,
         Some(v) => {
@@ -370,6 +422,7 @@ fn part(
         variant,
         text,
         skill_step,
+        from: Vec::new(),
     })
 }
 
@@ -385,17 +438,46 @@ impl Part {
 }
 
 impl Comparison {
-    /// Places an error found in `part`'s text at the same field of the comparison file.
+    /// Places an error found in `part`'s text at the same field of the comparison file. A
+    /// variant's field it does not write itself but inherits through `from` is placed where
+    /// the variant it comes from writes it (or, where none writes all of it, the one that
+    /// writes most of its path, e.g. the `[[matchup]]` of a refused pairing), and the message
+    /// names both (`(house, from book)`).
     pub fn relocate(file: &str, text: &str, part: &Part, e: ScenarioError) -> ScenarioError {
         let Ok(doc) = Doc::parse(file, text) else {
             return e;
         };
         let section = if part.variant { "variants" } else { "rulesets" };
-        let mut path = vec![key(section), key(&part.name)];
-        path.extend(parse_path(&e.field));
-        let mut out = doc.error(&path, e.message);
-        out.message = format!("({}) {}", part.name, out.message);
-        out
+        let field = parse_path(&e.field);
+        let at = |name: &str| {
+            let mut path = vec![key(section), key(name)];
+            path.extend(field.iter().cloned());
+            path
+        };
+        let own = at(&part.name);
+        // The nearest variant built on that writes more of the path than the part itself.
+        let mut inherited = None;
+        if !field.is_empty() {
+            let mut deepest = doc.depth(&own);
+            for b in &part.from {
+                let d = doc.depth(&at(b));
+                if d > deepest {
+                    (inherited, deepest) = (Some(b), d);
+                }
+            }
+        }
+        match inherited {
+            Some(b) => {
+                let mut out = doc.error(&at(b), e.message);
+                out.message = format!("({}, from {b}) {}", part.name, out.message);
+                out
+            }
+            None => {
+                let mut out = doc.error(&own, e.message);
+                out.message = format!("({}) {}", part.name, out.message);
+                out
+            }
+        }
     }
 }
 
@@ -435,7 +517,7 @@ impl Comparison {
 }
 
 /// Parses a rendered field path (`fighters.knight.skill`, `matchup[0].a`, `"two words".x`).
-fn parse_path(s: &str) -> Vec<Seg> {
+pub(crate) fn parse_path(s: &str) -> Vec<Seg> {
     let mut out = Vec::new();
     let mut chars = s.chars().peekable();
     let mut cur = String::new();

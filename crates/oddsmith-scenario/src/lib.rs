@@ -405,6 +405,51 @@ fn matchups<R: Ruleset>(
     Ok(matchups)
 }
 
+/// The place in the file for an error the rules found in a pairing a study makes (not a
+/// `[[matchup]]`): pairing `a` against `b` of the `[tournament]`. At the tournament's entry
+/// for the later-listed of the two where `tournament.fighters` is written; else at the
+/// refused field in the fighter's own table (the second fighter's, or the first's where only
+/// it writes the field); else at `[tournament]`. The message names the pairing.
+pub fn tournament_pairing_error(
+    file: &str,
+    text: &str,
+    listed: &[String],
+    (i, j): (usize, usize),
+    e: &RulesError,
+) -> ScenarioError {
+    let doc = match Doc::parse(file, text) {
+        Ok(d) => d,
+        Err(e) => return e,
+    };
+    let key = |k: &str| Seg::Key(k.to_string());
+    let (a, b) = (&listed[i], &listed[j]);
+    let (field, message) = match e {
+        RulesError::InvalidField { field, message } => (field.as_str(), message.clone()),
+        other => ("", other.to_string()),
+    };
+    let what = if field.is_empty() {
+        format!("the pairing {a} vs {b} of the tournament: {message}")
+    } else {
+        format!("the pairing {a} vs {b} of the tournament: {field}: {message}")
+    };
+    let entry = vec![key("tournament"), key("fighters"), Seg::Index(i.max(j))];
+    if doc.has(&entry) {
+        return doc.error(&entry, what);
+    }
+    let own = |f: &str| {
+        let mut p = vec![key("fighters"), key(f)];
+        p.extend(compare::parse_path(field));
+        p
+    };
+    match [b, a]
+        .into_iter()
+        .find(|f| !field.is_empty() && doc.has(&own(f)))
+    {
+        Some(f) => doc.error(&own(f), what),
+        None => doc.error(&[key("tournament")], what),
+    }
+}
+
 /// Places a ruleset error under `base` (e.g. `fighters.knight` + `shield`).
 fn rules_error(doc: &Doc<'_>, mut base: Vec<Seg>, e: RulesError) -> ScenarioError {
     match e {

@@ -69,6 +69,28 @@ impl<'a> Doc<'a> {
         })
     }
 
+    /// How many leading steps of `path` are written in the document (`path.len()`: all of
+    /// it).
+    pub fn depth(&self, path: &[Seg]) -> usize {
+        let mut node = &self.root;
+        for (depth, seg) in path.iter().enumerate() {
+            let next = match seg {
+                Seg::Key(k) => node.get_ref().get(k.as_str()),
+                Seg::Index(i) => node.get_ref().get(*i),
+            };
+            match next {
+                Some(n) => node = n,
+                None => return depth,
+            }
+        }
+        path.len()
+    }
+
+    /// Whether the field `path` is written in the document.
+    pub fn has(&self, path: &[Seg]) -> bool {
+        self.depth(path) == path.len()
+    }
+
     /// An error at the field `path` (or its nearest present ancestor).
     pub fn error(&self, path: &[Seg], message: impl Into<String>) -> ScenarioError {
         let mut node = &self.root;

@@ -94,6 +94,11 @@ fn unknown_serde(m: &str) -> Option<String> {
         ("value", m.strip_prefix("unknown variant `")?)
     };
     let (name, rest) = rest.split_once('`')?;
+    // serde's wording goes on with ", expected …" or ", there are no fields"; a message this
+    // module already wrote (`unknown field `x`; did you mean …`) is left as it is.
+    if !rest.starts_with(',') {
+        return None;
+    }
     if rest.contains("there are no fields") {
         return Some(format!(
             "unknown field `{name}`: this table takes no fields"

@@ -211,9 +211,12 @@ pub struct Ctx<'a, R: Ruleset> {
     pub exact: bool,
 }
 
-/// Checks every variant a study would run (each sweep point, both ends of the balance range)
-/// (check cells were checked when the scenario was loaded), so a bad value stops the run
-/// before any simulation.
+/// Checks everything a study would build before it runs, with the functions the run builds
+/// it with, so a value or a pairing the rules refuse stops the run before any simulation:
+/// every sweep point (each built and dropped in turn, so memory does not grow with the
+/// grid), both ends of the balance range, every pairing of the tournament (both seatings).
+/// Check cells and the assertions' matchups and checks were checked when the scenario was
+/// loaded.
 pub fn validate<R: Ruleset>(
     file: &str,
     text: &str,
@@ -221,13 +224,12 @@ pub fn validate<R: Ruleset>(
 ) -> Result<(), StudyError> {
     for section in scenario.study.sections() {
         match section {
-            Section::Sweep(i, _) => {
-                sweep::point_scenarios(file, text, scenario, i)?;
-            }
+            Section::Sweep(i, _) => sweep::validate_points(file, text, scenario, i)?,
             Section::Balance(_) => balance::validate_ends(file, text, scenario)?,
-            // Checked whole when the scenario was loaded: tournament fighters and costs, every
-            // check cell, the assertions' matchups and checks.
-            Section::Tournament(_) | Section::Check(..) | Section::Assert(_) => {}
+            Section::Tournament(_) => {
+                tournament::each_pairing(file, text, scenario, |_, _, _| Ok(()))?;
+            }
+            Section::Check(..) | Section::Assert(_) => {}
         }
     }
     Ok(())

@@ -143,38 +143,74 @@ fn at<'a>(a: &'a Axis, k: usize, whole: &'a Origin) -> &'a Origin {
     a.origins.get(k).unwrap_or(whole)
 }
 
-/// The scenario at every point of sweep number `index`, row-major (y outer, x inner), each
-/// loaded (and so validated) like a file with the swept values written in.
-pub(crate) fn point_scenarios<R: Ruleset>(
+/// The scenario at point `k` of sweep `sw` (number `index` of the file), row-major (y outer, x
+/// inner), loaded (and so validated) like a file with the swept values written in.
+fn point<R: Ruleset>(
+    file: &str,
+    text: &str,
+    sw: &Sweep,
+    index: usize,
+    k: usize,
+) -> Result<Scenario<R>, StudyError> {
+    let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
+    let nx = sw.x.values.len();
+    let (xi, yi) = (k % nx, k / nx);
+    let mut changes = vec![(&sw.x.target, sw.x.values[xi].clone(), at(&sw.x, xi, &ox))];
+    if let Some(ya) = &sw.y {
+        changes.push((&ya.target, ya.values[yi].clone(), at(ya, yi, &oy)));
+    }
+    Ok(variant::<R>(file, text, &changes)?)
+}
+
+/// The ruleset and swept matchup at point `k` (row-major: y outer, x inner) of sweep number
+/// `index`, as the run builds them (e.g. for a pilot of a few duels there).
+pub fn point_matchup<R: Ruleset>(
     file: &str,
     text: &str,
     scenario: &Scenario<R>,
     index: usize,
-) -> Result<Vec<Scenario<R>>, StudyError> {
+    k: usize,
+) -> Result<(R, R::Matchup), StudyError> {
     let sw = &scenario.study.sweeps[index];
-    let (ox, oy) = (Origin::sweep(index, false), Origin::sweep(index, true));
-    // Each value with where it was written (its list entry, or the range's key).
-    let ys: Vec<Option<(&Value, &Origin)>> = match &sw.y {
-        None => vec![None],
-        Some(a) => (0..a.values.len())
-            .map(|k| Some((&a.values[k], at(a, k, &oy))))
-            .collect(),
-    };
-    let mut out = Vec::with_capacity(ys.len() * sw.x.values.len());
-    for y in &ys {
-        for (k, x) in sw.x.values.iter().enumerate() {
-            let mut changes = vec![(&sw.x.target, x.clone(), at(&sw.x, k, &ox))];
-            if let (Some(ya), Some((yv, yo))) = (&sw.y, y) {
-                changes.push((&ya.target, (*yv).clone(), *yo));
-            }
-            out.push(variant::<R>(file, text, &changes)?);
-        }
-    }
-    Ok(out)
+    let s = point::<R>(file, text, sw, index, k.min(n_points(sw) - 1))?;
+    let m = s.matchups[sw.matchup].matchup.clone();
+    Ok((s.ruleset, m))
 }
 
-/// Runs sweep number `index` of the scenario: every point is validated and compiled first,
-/// then all points run together on the same per-trial random numbers.
+/// Points of sweep `sw`.
+pub fn n_points(sw: &Sweep) -> usize {
+    sw.x.values.len() * sw.y.as_ref().map_or(1, |y| y.values.len())
+}
+
+/// Builds every point of sweep number `index`, each dropped before the next is built on the
+/// same worker, so memory stays that of a point per worker whatever the grid (a 101 × 201
+/// grid of the open RPG is 20,301 sets of turn tables). Every point is built: an axis value
+/// may be refused only beside a value of the other axis (a band against a band, a hand
+/// larger than the deck), so no subset of the grid proves the rest. The error is the first
+/// point's in grid order, whatever the thread count.
+pub(crate) fn validate_points<R: Ruleset>(
+    file: &str,
+    text: &str,
+    scenario: &Scenario<R>,
+    index: usize,
+) -> Result<(), StudyError> {
+    use rayon::prelude::*;
+    let sw = &scenario.study.sweeps[index];
+    match (0..n_points(sw))
+        .into_par_iter()
+        .find_map_first(|k| point::<R>(file, text, sw, index, k).err())
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Runs sweep number `index` of the scenario: every point on the same per-trial random
+/// numbers. A 2-D sweep runs row by row (one y value, every x value together), so only a
+/// row's compiled variants are held at once; each row replays the same per-trial seeds, so
+/// the numbers are those of the whole grid run together, and the paired steps (along x) lie
+/// within a row. With a precision target the grid runs whole, since where it stops depends on
+/// every point.
 pub fn run_sweep<R: Ruleset>(
     ctx: &Ctx<'_, R>,
     index: usize,
@@ -186,60 +222,67 @@ pub fn run_sweep<R: Ruleset>(
         None => vec![None],
         Some(a) => a.values.iter().copied().map(Some).collect(),
     };
-    let variants: Vec<(R, R::Matchup)> = point_scenarios(ctx.file, ctx.text, ctx.scenario, index)?
-        .into_iter()
-        .map(|s| {
-            let m = s.matchups[sw.matchup].matchup.clone();
-            (s.ruleset, m)
-        })
-        .collect();
-    let refs: Vec<(&R, &R::Matchup)> = variants.iter().map(|(r, m)| (r, m)).collect();
-    let stats = run_paired(&refs, ctx.cfg, progress)?;
     let nx = sw.x.values.len();
-    let mut points = Vec::with_capacity(variants.len());
+    let n = n_points(sw);
+    let batch = if ctx.cfg.precision.is_some() { n } else { nx };
+    let mut points = Vec::with_capacity(n);
     let mut steps = Vec::new();
-    for (k, (r, m)) in variants.iter().enumerate() {
-        let (xi, yi) = (k % nx, k / nx);
-        let y = ys[yi];
-        let o = &stats.variants[k].outcomes;
-        points.push(SweepPoint {
-            x: x_axis.values[xi],
-            y,
-            p_a_win: Est::new(o.a_wins, o.total()),
-            p_b_win: o.p_b(),
-            p_draw: o.p_draw(),
-            rounds_mean: stats.variants[k].rounds.mean(),
-            exact_p_a_win: if ctx.exact {
-                r.exact(m).map(|e| e.p_a_win)
-            } else {
-                None
-            },
-        });
-        if xi > 0 {
-            let c = &stats.adjacent[k - 1];
-            // Paired: second − first = P(A wins at x_k) − P(A wins at x_{k−1}).
-            let diff = diff_paired(c.both, c.second_only, c.first_only, c.neither)
-                .expect("a run has trials");
-            let prev = &stats.variants[k - 1].outcomes;
-            let unpaired = diff_independent(o.a_wins, o.total(), prev.a_wins, prev.total())
-                .expect("a run has trials");
-            steps.push(StepDoc {
+    let mut trials = 0;
+    for first in (0..n).step_by(batch) {
+        let variants: Vec<(R, R::Matchup)> = (first..(first + batch).min(n))
+            .map(|k| {
+                let s = point::<R>(ctx.file, ctx.text, sw, index, k)?;
+                let m = s.matchups[sw.matchup].matchup.clone();
+                Ok((s.ruleset, m))
+            })
+            .collect::<Result<_, StudyError>>()?;
+        let refs: Vec<(&R, &R::Matchup)> = variants.iter().map(|(r, m)| (r, m)).collect();
+        let stats = run_paired(&refs, ctx.cfg, progress)?;
+        trials = stats.variants[0].trials();
+        for (b, (r, m)) in variants.iter().enumerate() {
+            let k = first + b;
+            let (xi, yi) = (k % nx, k / nx);
+            let y = ys[yi];
+            let o = &stats.variants[b].outcomes;
+            points.push(SweepPoint {
+                x: x_axis.values[xi],
                 y,
-                from: x_axis.values[xi - 1],
-                to: x_axis.values[xi],
-                diff,
-                unpaired_half_width: (unpaired.hi - unpaired.lo) / 2.0,
-                exact_diff: verdict::exact_difference(
-                    points[k].exact_p_a_win,
-                    points[k - 1].exact_p_a_win,
-                ),
+                p_a_win: Est::new(o.a_wins, o.total()),
+                p_b_win: o.p_b(),
+                p_draw: o.p_draw(),
+                rounds_mean: stats.variants[b].rounds.mean(),
+                exact_p_a_win: if ctx.exact {
+                    r.exact(m).map(|e| e.p_a_win)
+                } else {
+                    None
+                },
             });
+            if xi > 0 {
+                let c = &stats.adjacent[b - 1];
+                // Paired: second − first = P(A wins at x_k) − P(A wins at x_{k−1}).
+                let diff = diff_paired(c.both, c.second_only, c.first_only, c.neither)
+                    .expect("a run has trials");
+                let prev = &stats.variants[b - 1].outcomes;
+                let unpaired = diff_independent(o.a_wins, o.total(), prev.a_wins, prev.total())
+                    .expect("a run has trials");
+                steps.push(StepDoc {
+                    y,
+                    from: x_axis.values[xi - 1],
+                    to: x_axis.values[xi],
+                    diff,
+                    unpaired_half_width: (unpaired.hi - unpaired.lo) / 2.0,
+                    exact_diff: verdict::exact_difference(
+                        points[k].exact_p_a_win,
+                        points[k - 1].exact_p_a_win,
+                    ),
+                });
+            }
         }
     }
     Ok(SweepDoc {
         name: sw.name.clone(),
         matchup: ctx.scenario.matchups[sw.matchup].name.clone(),
-        trials: stats.variants[0].trials(),
+        trials,
         x: x_axis,
         y: y_axis,
         points,

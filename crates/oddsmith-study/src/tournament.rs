@@ -2,6 +2,7 @@
 //! the meta-game, a ranking and cost efficiency.
 
 use oddsmith_rules::{Ending, Ruleset};
+use oddsmith_scenario::{Scenario, tournament_pairing_error};
 use oddsmith_sim::{DuelStats, run_duels};
 use oddsmith_stats::verdict::{self, Difference, Spoken};
 use oddsmith_stats::{solve_zero_sum, strictly_dominated};
@@ -56,11 +57,12 @@ pub struct CostPoint {
     /// Exact P(win) against the field, where every pairing is solved (it then speaks: the
     /// fair line, the residual and the verdict use it).
     pub exact_win_rate: Option<f64>,
-    /// P(win) the fair line predicts for this cost.
-    pub fair: f64,
+    /// P(win) the fair line predicts for this cost; `None` without a line (fewer than two
+    /// priced kits, or all at one cost).
+    pub fair: Option<f64>,
     /// `win_rate − fair` (the exact win rate where known): positive = gives more than it
-    /// costs.
-    pub residual: f64,
+    /// costs; `None` without a line.
+    pub residual: Option<f64>,
     /// Only when the line predicts win rate ([`CostFit::Predictive`]): "under-priced" (the
     /// interval lies above the line and the kit at least `tolerance` above it),
     /// "over-priced" (the mirror), "fair" (within `tolerance` of the line) or "unclear"
@@ -95,6 +97,9 @@ pub enum CostFit {
     NotPredictive,
     /// Fewer than three priced kits: a line through two points cannot be judged.
     TooFewKits,
+    /// Every priced kit has the same cost (two or more kits): no line can be fitted, and costs
+    /// cannot tell the kits apart.
+    SameCost,
 }
 
 /// Cost efficiency: P(win) against cost, with a least-squares fair line judged before use.
@@ -287,18 +292,48 @@ struct Pooled {
     pairs: Vec<(usize, usize, DuelStats)>,
 }
 
+/// Builds the matchup of every ordered pair (*i*, *j*), *i* ≠ *j*, of the tournament's
+/// fighters in the order the round robin fights them, one at a time, and hands each to `f`:
+/// the run fights it, validation drops it, so what the rules refuse about a pair (two bands
+/// against each other, a band at range) is found by `validate` exactly as the run would meet
+/// it, and placed in the file ([`oddsmith_scenario::tournament_pairing_error`]).
+pub(crate) fn each_pairing<R: Ruleset>(
+    file: &str,
+    text: &str,
+    s: &Scenario<R>,
+    mut f: impl FnMut(usize, usize, R::Matchup) -> Result<(), StudyError>,
+) -> Result<(), StudyError> {
+    let Some(t) = &s.study.tournament else {
+        return Ok(());
+    };
+    let rules = &s.ruleset;
+    let compiled = t
+        .fighters
+        .iter()
+        .map(|f| rules.compile(f, &s.fighters[f]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = t.fighters.len();
+    for i in 0..n {
+        for j in 0..n {
+            if i == j {
+                continue;
+            }
+            let m = rules
+                .matchup(&compiled[i], &compiled[j])
+                .map_err(|e| tournament_pairing_error(file, text, &t.fighters, (i, j), &e))?;
+            f(i, j, m)?;
+        }
+    }
+    Ok(())
+}
+
 /// Fights every fighter against every other in both seatings, `cfg.trials` duels each.
 fn round_robin<R: Ruleset>(
     ctx: &Ctx<'_, R>,
     fighters: &[String],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Pooled, StudyError> {
-    let s = ctx.scenario;
-    let rules = &s.ruleset;
-    let compiled = fighters
-        .iter()
-        .map(|f| rules.compile(f, &s.fighters[f]))
-        .collect::<Result<Vec<_>, _>>()?;
+    let rules = &ctx.scenario.ruleset;
     let n = fighters.len();
     let mut p = Pooled {
         wins: vec![vec![0u64; n]; n],
@@ -307,12 +342,8 @@ fn round_robin<R: Ruleset>(
         exact: vec![vec![Some(0.0f64); n]; n],
         pairs: Vec::new(),
     };
-    for i in 0..n {
-        for j in 0..n {
-            if i == j {
-                continue;
-            }
-            let m = rules.matchup(&compiled[i], &compiled[j])?;
+    each_pairing(ctx.file, ctx.text, ctx.scenario, |i, j, m| {
+        {
             let st = run_duels(rules, &m, ctx.cfg, progress)?;
             let o = st.outcomes;
             let (lo, hi) = (i.min(j), i.max(j));
@@ -338,7 +369,8 @@ fn round_robin<R: Ruleset>(
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(p)
 }
 
@@ -499,14 +531,16 @@ fn cost_doc<R: Ruleset>(
     let fit = fit_line(&xs, &ys);
     let (slope, intercept, slope_ci95, judged) = match fit {
         Some(l) => (l.slope, l.intercept, l.slope_ci95, l.judge()),
+        // Two or more kits and no line: they all cost the same.
+        None if xs.len() >= 2 => (f64::NAN, f64::NAN, [f64::NAN; 2], CostFit::SameCost),
         None => (f64::NAN, f64::NAN, [f64::NAN; 2], CostFit::TooFewKits),
     };
     let mut points: Vec<CostPoint> = priced
         .iter()
         .zip(rates.iter().zip(&spoken))
         .map(|((i, cost, source), (&(w, exact), sp))| {
-            let fair = intercept + slope * cost;
-            let residual = sp.value() - fair;
+            let fair = fit.map(|l| l.intercept + l.slope * cost);
+            let residual = fair.map(|f| sp.value() - f);
             let predictive = judged == CostFit::Predictive;
             CostPoint {
                 fighter: fighters[*i].clone(),
@@ -516,7 +550,9 @@ fn cost_doc<R: Ruleset>(
                 exact_win_rate: exact,
                 fair,
                 residual,
-                verdict: predictive.then(|| price_verdict(sp, fair, tolerance).to_string()),
+                verdict: fair
+                    .filter(|_| predictive)
+                    .map(|f| price_verdict(sp, f, tolerance).to_string()),
                 fair_cost: predictive.then(|| {
                     let at = |p: f64| (p - intercept) / slope;
                     let f = &sp.figure;
@@ -529,7 +565,14 @@ fn cost_doc<R: Ruleset>(
             }
         })
         .collect();
-    points.sort_by(|a, b| b.residual.total_cmp(&a.residual));
+    // Most under-priced first; without a line, by win rate (the exact one where known).
+    points.sort_by(|a, b| {
+        let key = |p: &CostPoint| {
+            p.residual
+                .unwrap_or(p.exact_win_rate.unwrap_or(p.win_rate.p))
+        };
+        key(b).total_cmp(&key(a))
+    });
     Some(CostDoc {
         unit: unit.unwrap_or("points").to_string(),
         slope,

@@ -92,8 +92,10 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub no_report: bool,
     /// Most duels (and check rolls) a run may simulate, summed over matchups, sweep points,
-    /// tournament seatings, balance steps and checks; a run estimated above it is refused
-    /// before it starts. Default 100000000000 (1e11, hours of computing).
+    /// tournament seatings, balance steps and checks, in duels of ordinary length (a pilot of a
+    /// few of the file's duels measures their length: a duel of many rounds counts as
+    /// several); a run estimated above it is refused before it starts. Default 100000000000
+    /// (1e11, hours of computing).
     #[arg(long, value_name = "N", conflicts_with = "yes")]
     pub max_work: Option<u64>,
     /// Run however much work the estimate shows (no --max-work limit).

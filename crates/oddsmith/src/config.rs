@@ -180,8 +180,8 @@ pub(crate) struct RunSettings {
     pub report: ReportTo,
     /// A note on stderr before any work (e.g. `--threads` lowered).
     pub note: Option<String>,
-    /// Most duels the run may simulate ([`DEFAULT_MAX_WORK`], `--max-work`, or no limit with
-    /// `--yes`).
+    /// Most work the run may do, in ordinary duels ([`DEFAULT_MAX_WORK`], `--max-work`, or
+    /// no limit with `--yes`; see `validate::duel_cost`).
     pub max_work: u64,
     /// Where the Monte Carlo accumulators come from: computed (all chunks, or a shard's
     /// share with `--shard`), or summed from shard files by `oddsmith merge`.

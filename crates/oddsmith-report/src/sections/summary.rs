@@ -170,6 +170,9 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                             CostFit::TooFewKits => {
                                 "Too few kits are priced to judge costs.".into()
                             }
+                            CostFit::SameCost => {
+                                "Every kit costs the same, so costs cannot be judged.".into()
+                            }
                         });
                     }
                 }

@@ -168,13 +168,14 @@ fn tournament_text(s: &mut String, t: &TournamentDoc) {
     for p in &c.points {
         let _ = writeln!(
             s,
-            "  {:fw$}  {:>8}  {:<23}{}  {:>6}  {:>+8.2}  {:<12}  {}",
+            "  {:fw$}  {:>8}  {:<23}{}  {:>6}  {:>8}  {:<12}  {}",
             fit(&p.fighter, fw),
             num(p.cost),
             est(&p.win_rate),
             exact_col(p.exact_win_rate),
-            pct(p.fair),
-            100.0 * p.residual,
+            p.fair.map_or("—".into(), pct),
+            p.residual
+                .map_or("—".into(), |r| format!("{:+.2}", 100.0 * r)),
             p.verdict.as_deref().unwrap_or("—"),
             fair_cost_text(p)
         );
@@ -337,8 +338,8 @@ pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
             col_by("cost", &r, |x| by(x).map(|p| p.cost)),
             col_by("cost_unit", &r, |_| c.unit.as_str()),
             col_by("cost_source", &r, |x| by(x).map(|p| p.source.as_str())),
-            col_by("fair_p_win", &r, |x| by(x).map(|p| p.fair)),
-            col_by("residual", &r, |x| by(x).map(|p| p.residual)),
+            col_by("fair_p_win", &r, |x| by(x).and_then(|p| p.fair)),
+            col_by("residual", &r, |x| by(x).and_then(|p| p.residual)),
             col_by("verdict", &r, |x| by(x).and_then(|p| p.verdict.as_deref())),
             col_by("fair_cost", &r, |x| {
                 by(x).and_then(|p| p.fair_cost.map(|f| f.value))
@@ -394,7 +395,9 @@ pub fn cost_chart(t: &TournamentDoc) -> Option<Chart> {
     if c.slope.is_finite() {
         let name = match c.fit {
             CostFit::Predictive => "fair line (least squares)",
-            CostFit::NotPredictive | CostFit::TooFewKits => "least-squares line (not a fair line)",
+            CostFit::NotPredictive | CostFit::TooFewKits | CostFit::SameCost => {
+                "least-squares line (not a fair line)"
+            }
         };
         series.push(Series::new(
             name,
@@ -524,8 +527,9 @@ fn tournament_section(t: &TournamentDoc) -> Section {
                         format!("{} {}", num(p.cost), c.unit),
                         p.source.clone(),
                         est_page(&p.win_rate),
-                        percent(p.fair),
-                        format!("{:+.2}", 100.0 * p.residual),
+                        p.fair.map_or("—".into(), percent),
+                        p.residual
+                            .map_or("—".into(), |r| format!("{:+.2}", 100.0 * r)),
                         p.verdict.clone().unwrap_or_else(|| "—".into()),
                         fair_cost_text(p),
                     ],
@@ -576,7 +580,11 @@ pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
                 .find(|p| p.verdict.as_deref() == Some("over-priced"));
             let name = |p: Option<&oddsmith_study::CostPoint>| {
                 p.map_or("none".into(), |p| {
-                    format!("{} ({:+.1} points)", p.fighter, 100.0 * p.residual)
+                    format!(
+                        "{} ({:+.1} points)",
+                        p.fighter,
+                        100.0 * p.residual.unwrap_or(0.0)
+                    )
                 })
             };
             vec![
@@ -616,6 +624,12 @@ pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
             "{} priced kit{}: too few to judge whether costs predict win rate (three needed).",
             c.points.len(),
             if c.points.len() == 1 { "" } else { "s" }
+        )],
+        CostFit::SameCost => vec![format!(
+            "All {} priced kits cost the same ({} {}): costs cannot tell them apart, so no line is fitted and no kit is judged by its price; give the kits their own costs.",
+            c.points.len(),
+            c.points.first().map_or(String::new(), |p| num(p.cost)),
+            c.unit
         )],
     }
 }

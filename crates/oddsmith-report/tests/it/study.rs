@@ -185,8 +185,8 @@ fn tournament() -> TournamentDoc {
                 source: "file".into(),
                 win_rate: w,
                 exact_win_rate: None,
-                fair,
-                residual: w.p - fair,
+                fair: Some(fair),
+                residual: Some(w.p - fair),
                 verdict: Some(verdict.into()),
                 fair_cost: Some(Interval {
                     value: at(w.p),
@@ -196,7 +196,7 @@ fn tournament() -> TournamentDoc {
             }
         })
         .collect();
-    points.sort_by(|a, b| b.residual.total_cmp(&a.residual));
+    points.sort_by(|a, b| b.residual.unwrap().total_cmp(&a.residual.unwrap()));
     let mut ranking = by_fighter;
     ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
     TournamentDoc {

@@ -49,7 +49,7 @@ pub use spec::FighterSpec;
 
 use duel::State;
 
-use crate::{CheckGrid, ExactDuel, Ruleset, RulesError};
+use crate::{CheckGrid, ExactDuel, Ruleset};
 
 /// The Open RPG ruleset with its options.
 pub type OpenRpg = crate::Rules<OpenRpgOptions>;
@@ -72,14 +72,6 @@ impl Ruleset for OpenRpg {
     type Matchup = Matchup;
     type State = State;
     type Check = OpenRpgCheck;
-
-    /// The round cap is 1 to 100000.
-    fn validate(o: &OpenRpgOptions) -> Result<(), RulesError> {
-        if !(1..=100_000).contains(&o.max_rounds) {
-            return Err(RulesError::field("max_rounds", "expected 1 to 100000"));
-        }
-        Ok(())
-    }
 
     /// The shared duel over `step`, one after another, rolled with the roller's
     /// [`Roller::local`](crate::Roller::local) copy (the generator's state kept in registers

@@ -70,7 +70,7 @@ crate::options! {
             "G17 'hits against non-vital areas like limbs can't be lethal': a limb hit leaves at least 1 health",
         ),
         /// G3: the round cap.
-        max_rounds: u32 = 1000 => (
+        max_rounds: u32 = 1000, in 1..=100_000 => (
             "1000",
             "G3 round cap: a duel still going after it is a draw, 1–100000",
         ),

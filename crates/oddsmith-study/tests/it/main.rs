@@ -214,6 +214,74 @@ fn two_dimensional_sweep_is_row_major() {
 }
 
 #[test]
+fn a_two_dimensional_sweep_run_row_by_row_equals_the_whole_grid_run_together() {
+    // Rows run apart (one y value at a time, so only a row's tables are held) replay the same
+    // per-trial seeds: every point's counts are those of all points run together.
+    let text = format!(
+        "{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"con\"\nvalues = [5, 7]\ny = {{ fighter = \"a\", field = \"skill\", values = [4, 6, 8] }}\n"
+    );
+    let d = study::<Draft>(&text, 3_000, false).unwrap();
+    let s: Scenario<Draft> = load(FILE, &text).unwrap();
+    let variants: Vec<_> = (0..6)
+        .map(|k| oddsmith_study::sweep::point_matchup(FILE, &text, &s, 0, k).unwrap())
+        .collect();
+    let refs: Vec<_> = variants.iter().map(|(r, m)| (r, m)).collect();
+    let whole = oddsmith_sim::run_paired(&refs, &cfg(3_000, 7), &|_| {}).unwrap();
+    for (k, pt) in d.sweeps[0].points.iter().enumerate() {
+        let o = &whole.variants[k].outcomes;
+        assert_eq!(
+            (pt.p_a_win.successes, pt.p_a_win.trials),
+            (o.a_wins, o.total())
+        );
+    }
+    // The paired steps along x are those of the whole run (within a row).
+    for (row, st) in d.sweeps[0].steps.iter().enumerate() {
+        let c = &whole.adjacent[2 * row];
+        let both =
+            oddsmith_stats::diff_paired(c.both, c.second_only, c.first_only, c.neither).unwrap();
+        assert_eq!(st.diff, both);
+    }
+}
+
+#[test]
+fn every_tournament_pairing_is_validated_before_any_work() {
+    // Cards: a band against a band is refused by the rules when the pair is built; the
+    // tournament pairs the two bands, so validation refuses the file at the later one.
+    let text = r#"
+name = "bands"
+ruleset = "cards"
+
+[fighters.master]
+skill = 5
+weapon = "sword"
+
+[fighters.two]
+skill = 2
+weapon = "sword"
+count = 2
+
+[fighters.three]
+skill = 2
+weapon = "sword"
+count = 3
+
+[tournament]
+fighters = ["master", "two", "three"]
+"#;
+    let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, text).unwrap();
+    let e = validate(FILE, text, &s).unwrap_err().to_string();
+    let line = line_of(text, "fighters = [");
+    assert!(
+        e.contains(&format!("test.toml:{line}:30: tournament.fighters[2]: the pairing two vs three of the tournament: count: only one side may be a band")),
+        "{e}"
+    );
+    // Without the second band every pairing is built, and the file validates.
+    let one = text.replace(", \"three\"]", "]");
+    let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, &one).unwrap();
+    validate(FILE, &one, &s).unwrap();
+}
+
+#[test]
 fn bad_swept_value_is_located_before_anything_runs() {
     let text =
         format!("{DRAFT_PAIR}\n[[sweep]]\nfighter = \"a\"\nfield = \"skill\"\nvalues = [5, 99]\n");
@@ -334,7 +402,7 @@ fn tournament_flags_the_dominated_kit_and_solves_the_meta_game() {
     assert!(c.points.iter().all(|p| p.source == "file"));
     assert_eq!(c.points.len(), 3);
     // Residuals are measured from the least-squares line, so they sum to zero.
-    let sum: f64 = c.points.iter().map(|p| p.residual).sum();
+    let sum: f64 = c.points.iter().map(|p| p.residual.unwrap()).sum();
     assert!(sum.abs() < 1e-9, "{sum}");
 }
 
@@ -904,8 +972,8 @@ fn fair_costs_fed_back_as_costs_land_inside_the_tolerance() {
     assert_eq!(again.fit, oddsmith_study::CostFit::Predictive);
     for p in &again.points {
         assert!(
-            p.residual.abs() < again.tolerance,
-            "{}: {}",
+            p.residual.unwrap().abs() < again.tolerance,
+            "{}: {:?}",
             p.fighter,
             p.residual
         );
@@ -1016,7 +1084,7 @@ fn tournament_win_rates_speak_exactly_where_every_pairing_is_solved() {
     let c = t.costs.unwrap();
     for p in &c.points {
         let e = p.exact_win_rate.unwrap();
-        assert!((p.residual - (e - p.fair)).abs() < 1e-12, "{p:?}");
+        assert!((p.residual.unwrap() - (e - p.fair.unwrap())).abs() < 1e-12, "{p:?}");
         assert_ne!(p.verdict.as_deref(), Some("unclear"), "{p:?}");
         if let Some(f) = p.fair_cost {
             assert_eq!((f.lo, f.hi), (f.value, f.value), "{p:?}");
@@ -1038,4 +1106,45 @@ fn tournament_win_rates_speak_exactly_where_every_pairing_is_solved() {
             .windows(2)
             .all(|w| w[0].win_rate.p >= w[1].win_rate.p)
     );
+}
+
+#[test]
+fn equal_costs_fit_no_line_and_give_no_nan() {
+    // Three kits (and then all five) at one price: no line, no fair value, no residual; said
+    // as "same cost", not as "too few kits".
+    for costs in [
+        "k0 = 20, k1 = 20, k2 = 20",
+        "k0 = 20, k1 = 20, k2 = 20, k3 = 20, k4 = 20",
+    ] {
+        let text = priced_skills(
+            costs,
+            "fighters = [\"k0\", \"k1\", \"k2\", \"k3\", \"k4\"]\n",
+        );
+        let text = if costs.contains("k3") {
+            text
+        } else {
+            text.replace(
+                "fighters = [\"k0\", \"k1\", \"k2\", \"k3\", \"k4\"]",
+                "fighters = [\"k0\", \"k1\", \"k2\"]",
+            )
+        };
+        let c = study::<Draft>(&text, 1_000, false)
+            .unwrap()
+            .tournament
+            .unwrap()
+            .costs
+            .unwrap();
+        assert_eq!(c.fit, oddsmith_study::CostFit::SameCost, "{costs}");
+        assert!(c.points.len() >= 3);
+        for p in &c.points {
+            assert_eq!(
+                (p.fair, p.residual, p.verdict.as_deref()),
+                (None, None, None)
+            );
+            assert!(p.win_rate.p.is_finite());
+        }
+        // The JSON has no NaN (it would be null) where a number is expected per kit.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(json.contains("\"fit\":\"same_cost\""), "{json}");
+    }
 }

@@ -163,7 +163,8 @@ const MANY_EXACT_SOLVES: u64 = 100;
 /// Runs estimated at or above this many duels get the estimate printed before they start.
 const LONG_RUN_DUELS: u64 = 100_000_000;
 
-/// The work the file asks for (runs × trials) checked against the limit before any work, and
+/// The work the file asks for (runs × trials, each duel counted at what a pilot of a few
+/// of the file's duels found it costs) checked against the limit before any work, and
 /// printed when the run is long.
 fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) -> Result<()> {
     let cfg = if comparison {
@@ -172,23 +173,33 @@ fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) 
         r.sampling.for_scenario(c.sampling)
     };
     let total = c.runs.saturating_mul(cfg.trials);
+    // In ordinary duels (about ten million a second).
+    let work = c.work_per_trial * cfg.trials as f64;
     let upto = if cfg.precision.is_some() {
         "up to "
     } else {
         ""
     };
-    let what = format!(
+    let mut what = format!(
         "{upto}{} duels and rolls ({} runs × {} trials)",
         sci(total),
         c.runs,
         cfg.trials
     );
-    if total > r.max_work {
+    if let Some(p) = c.pilot.filter(|p| p.cost > 1.0) {
+        what += &format!(
+            ", and its duels are long: about {} rounds each in a pilot of {} duels, so the work is that of {} ordinary duels",
+            sci(p.rounds.round() as u64),
+            p.duels,
+            sci(work as u64)
+        );
+    }
+    if work > r.max_work as f64 {
         bail!(InputError(format!(
-            "{}: this run would simulate {what}, more than the limit of {} (at about ten million a second: {}); lower `trials` (or --trials), or pass --max-work N or --yes to run it anyway",
+            "{}: this run would simulate {what}, more than the limit of {} ordinary duels (at about ten million a second: {}); lower `trials` (or --trials), or pass --max-work N or --yes to run it anyway",
             r.file,
             sci(r.max_work),
-            duration(total)
+            duration(work)
         )));
     }
     // The exact solver cannot tell its state count before it solves; its budget bounds it.
@@ -200,11 +211,11 @@ fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) 
             sci(MAX_WORK)
         )?;
     }
-    if total >= LONG_RUN_DUELS {
+    if work >= LONG_RUN_DUELS as f64 {
         writeln!(
             err,
-            "note: this run simulates {what}, about {} at ten million a second",
-            duration(total)
+            "note: this run simulates {what}: about {} at ten million ordinary duels a second",
+            duration(work)
         )?;
     }
     Ok(())
@@ -219,17 +230,20 @@ fn sci(n: u64) -> String {
     }
 }
 
-/// A rough duration of `duels` at ten million a second: `40 seconds`, `3 hours`, `2 years`.
-fn duration(duels: u64) -> String {
-    let s = duels as f64 / 1e7;
+/// A rough duration of `duels` ordinary duels at ten million a second: `40 seconds`,
+/// `3 hours`, `10 months`, `2 years`.
+fn duration(duels: f64) -> String {
+    let s = duels / 1e7;
     let (v, unit) = if s < 120.0 {
         (s, "seconds")
     } else if s < 7200.0 {
         (s / 60.0, "minutes")
     } else if s < 172_800.0 {
         (s / 3600.0, "hours")
-    } else if s < 63_072_000.0 {
+    } else if s < 5_184_000.0 {
         (s / 86_400.0, "days")
+    } else if s < 63_072_000.0 {
+        (s / 2_629_800.0, "months")
     } else {
         (s / 31_536_000.0, "years")
     };

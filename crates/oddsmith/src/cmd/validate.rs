@@ -75,6 +75,12 @@ pub(crate) struct Checked {
     /// Whether the ruleset, with the file's options, solves duels exactly (of a comparison:
     /// any part's).
     pub solves_exactly: bool,
+    /// The work of one trial of every run, in ordinary duels (see [`duel_cost`]): each run of
+    /// duels counted at its pilot's cost, each run of check rolls as 1.
+    pub work_per_trial: f64,
+    /// The longest mean duel length (rounds) a pilot found, with the duels it played: said
+    /// when a run is refused or long.
+    pub pilot: Option<Pilot>,
     /// Matchups of the file (of a comparison part: its own).
     pub matchups: u64,
     /// What the file says about trials, precision and seed.
@@ -111,6 +117,30 @@ pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
         let duel_runs = parts.iter().map(|p| p.duel_runs).sum();
         let solves_exactly = parts.iter().any(|p| p.solves_exactly);
         let warnings = merge_warnings(parts.iter().map(|p| p.warnings.clone()));
+        // Each part's own work, and the paired re-runs at the cost of the part's duels.
+        let mut work_per_trial: f64 = parts.iter().map(|p| p.work_per_trial).sum();
+        work_per_trial += 2.0
+            * c.parts
+                .iter()
+                .zip(&parts)
+                .filter(|(p, _)| p.skill_step.is_some())
+                .map(|(_, q)| q.pilot.map_or(1.0, |x| x.cost))
+                .sum::<f64>();
+        for (i, p) in c.parts.iter().enumerate() {
+            for (j, q) in c.parts.iter().enumerate().skip(i + 1) {
+                if q.id == p.id {
+                    let cost = [&parts[i], &parts[j]]
+                        .iter()
+                        .map(|x| x.pilot.map_or(1.0, |x| x.cost))
+                        .fold(1.0, f64::max);
+                    work_per_trial += (parts[i].matchups.min(parts[j].matchups) * 2) as f64 * cost;
+                }
+            }
+        }
+        let pilot = parts
+            .iter()
+            .filter_map(|p| p.pilot)
+            .max_by(|a, b| a.cost.total_cmp(&b.cost));
         let notes = parts.into_iter().flat_map(|p| p.notes).collect();
         return Ok(Checked {
             summary,
@@ -119,6 +149,8 @@ pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
             runs,
             duel_runs,
             solves_exactly,
+            work_per_trial,
+            pilot,
             matchups: 0,
             sampling: FileSampling {
                 trials: c.trials,
@@ -302,6 +334,8 @@ impl RulesetVisitor for Validate<'_> {
             Role::ComparisonPart(p) => load_part::<R>(self.file, self.text, p)?,
         };
         let (runs, duel_runs) = runs(&s);
+        let pilot = pilot(self.file, self.text, &s);
+        let cost = pilot.map_or(1.0, |p| p.cost);
         Ok(Checked {
             summary: summary(&s),
             notes: s.notes.clone(),
@@ -309,6 +343,8 @@ impl RulesetVisitor for Validate<'_> {
             runs,
             duel_runs,
             solves_exactly: s.ruleset.no_exact_reason().is_none(),
+            work_per_trial: duel_runs as f64 * cost + (runs - duel_runs) as f64,
+            pilot,
             matchups: s.matchups.len() as u64,
             sampling: FileSampling {
                 trials: s.trials,
@@ -317,4 +353,100 @@ impl RulesetVisitor for Validate<'_> {
             },
         })
     }
+}
+
+/// What a pilot of a few duels found: how long the file's duels are, and what one costs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Pilot {
+    /// Mean rounds per duel of the longest matchup piloted.
+    pub rounds: f64,
+    /// Duels the pilot played in all.
+    pub duels: u64,
+    /// What one duel of the file costs, in ordinary duels ([`duel_cost`]).
+    pub cost: f64,
+}
+
+/// Duels a pilot plays of each matchup it measures.
+const PILOT_DUELS: u64 = 32;
+/// Most rounds a pilot plays in all (a few hundredths of a second in the slowest ruleset):
+/// duels of 10,000 rounds stop it after 20.
+const PILOT_ROUNDS: u64 = 200_000;
+/// Most matchups (and tournament pairings) a pilot measures.
+const PILOT_MATCHUPS: usize = 8;
+/// The pilot's seed: the estimate depends on the file only, not on `--seed`.
+const PILOT_SEED: u64 = 0x0dd5_0001;
+
+/// Rounds a second the ruleset fights on two cores, from the benchmarks' reference duels
+/// (benches/README: duels a second on 2 threads × their mean rounds), rounded towards the
+/// slow side; cards' from its slowest duels (an all-zero deck: about 3.7 million rounds a
+/// second).
+fn rounds_per_second(id: &str) -> f64 {
+    match id {
+        "draft" => 4e7,
+        "openrpg" => 2.5e7,
+        "gamecraft" => 1.3e7,
+        "d20" => 5e6,
+        _ => 4e6,
+    }
+}
+
+/// The cost of one duel of `rounds` rounds (mean) in ruleset `id`, in ordinary duels (the
+/// unit of `--max-work`, at about ten million a second): 1 for a duel of ordinary length, more
+/// for long ones (duels of 10,000 rounds in cards cost about 25,000).
+pub(crate) fn duel_cost(id: &str, rounds: f64) -> f64 {
+    (rounds * 1e7 / rounds_per_second(id)).max(1.0)
+}
+
+/// Plays a few duels, deterministically, of the file's matchups (the first few, the first
+/// and last point of each sweep, the first pairings of its tournament) and measures how long
+/// they last; `None` for a file without duels.
+fn pilot<R: Ruleset>(file: &str, text: &str, s: &Scenario<R>) -> Option<Pilot> {
+    let mut budget = PILOT_ROUNDS;
+    let (mut duels, mut longest) = (0u64, None::<f64>);
+    let mut measure = |rules: &R, m: &R::Matchup| {
+        if budget == 0 {
+            return;
+        }
+        let mut rng = oddsmith_dice::stream(PILOT_SEED, 0);
+        let mut roller = oddsmith_rules::RngRoller::new(&mut rng);
+        let (mut n, mut rounds) = (0u64, 0u64);
+        while n < PILOT_DUELS && rounds < budget {
+            rounds += u64::from(rules.duel(m, &mut roller).rounds);
+            n += 1;
+        }
+        budget = budget.saturating_sub(rounds);
+        duels += n;
+        let mean = rounds as f64 / n as f64;
+        longest = Some(longest.map_or(mean, |l: f64| l.max(mean)));
+    };
+    for m in s.matchups.iter().take(PILOT_MATCHUPS) {
+        measure(&s.ruleset, &m.matchup);
+    }
+    for (i, sw) in s.study.sweeps.iter().enumerate() {
+        for k in [0, oddsmith_study::sweep::n_points(sw) - 1] {
+            if let Ok((r, m)) = oddsmith_study::sweep::point_matchup(file, text, s, i, k) {
+                measure(&r, &m);
+            }
+        }
+    }
+    if let Some(t) = &s.study.tournament {
+        let fighters: Vec<_> = t
+            .fighters
+            .iter()
+            .take(PILOT_MATCHUPS)
+            .filter_map(|f| s.ruleset.compile(f, &s.fighters[f]).ok())
+            .collect();
+        for (i, a) in fighters.iter().enumerate() {
+            for b in &fighters[i + 1..] {
+                if let Ok(m) = s.ruleset.matchup(a, b) {
+                    measure(&s.ruleset, &m);
+                }
+            }
+        }
+    }
+    longest.map(|rounds| Pilot {
+        rounds,
+        duels,
+        cost: duel_cost(R::ID, rounds),
+    })
 }

@@ -1487,3 +1487,162 @@ fn check_grid_only_where_checks_are_asked_for() {
         "[[check]] sections ask for checks"
     );
 }
+
+/// A cards duel that never ends before its cap: an all-zero custom deck, 10,000 rounds.
+const ZERO_DECK: &str = "name = \"zero-deck\"\nruleset = \"cards\"\n[options]\ndeck = \"custom\"\n\
+    custom_deck = [\"0\", \"0\", \"0\", \"0\", \"0\", \"0\", \"0\", \"0\", \"0\", \"0\"]\nmax_rounds = 10000\n\
+    [fighters.a]\nskill = 3\nweapon = \"sword\"\n[fighters.b]\nskill = 3\nweapon = \"sword\"\n";
+
+#[test]
+fn the_work_estimate_counts_how_long_the_duels_are() {
+    // These duels run at about 370 a second on two cores: 1e10 of them take about ten months
+    // (the estimate before counted them as ordinary duels: "about 17 minutes").
+    let p = write_temp("work-zero-deck", ZERO_DECK);
+    let path = p.to_str().unwrap();
+    let start = std::time::Instant::now();
+    let (code, out, err) = cli(&["run", path, "--trials", "10000000000"]);
+    let took = start.elapsed();
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("1.0e10 duels and rolls (1 runs × 10000000000 trials)")
+            && err.contains("about 10000 rounds each in a pilot of")
+            && err.contains("more than the limit of 1.0e11 ordinary duels"),
+        "{err}"
+    );
+    // The estimate's order of magnitude: between 3 and 30 months.
+    let months: f64 = err
+        .split("at about ten million a second: ")
+        .nth(1)
+        .and_then(|t| t.strip_suffix_words(" months)"))
+        .unwrap_or_else(|| panic!("no estimate in months: {err}"));
+    assert!((3.0..=30.0).contains(&months), "{months} months: {err}");
+    // The pilot is cheap (a few hundredths of a second of duels; generous for a busy machine).
+    assert!(took.as_secs_f64() < 10.0, "{took:?}");
+    // 100,000 of them (about 4.5 minutes) pass a limit of a billion ordinary duels only when
+    // counted as the short duels they are not.
+    let (code, _, err) = cli(&[
+        "run",
+        path,
+        "--trials",
+        "100000",
+        "--max-work",
+        "1000000000",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("2.5e9 ordinary duels"), "{err}");
+    assert!(
+        err.contains("(at about ten million a second: 4 minutes)"),
+        "{err}"
+    );
+}
+
+/// `"… 10 months); lower …"` → 10.
+trait StripWords {
+    fn strip_suffix_words(&self, unit: &str) -> Option<f64>;
+}
+
+impl StripWords for str {
+    fn strip_suffix_words(&self, unit: &str) -> Option<f64> {
+        let end = self.find(unit)?;
+        self[..end].trim().parse().ok()
+    }
+}
+
+#[test]
+fn validating_a_101_by_201_sweep_keeps_memory_bounded() {
+    // 20,301 open RPG points, each with its own turn tables (about 230 kB a point): built and
+    // dropped one at a time, not held together (4.6 GB before).
+    let text = "name = \"big-sweep\"\nruleset = \"openrpg\"\ntrials = 1000\n\
+        [fighters.alda]\nweapon = \"longsword\"\narmor = \"mail\"\n\
+        [fighters.bram]\nweapon = \"spear\"\narmor = \"brigandine\"\n\
+        [[matchup]]\na = \"alda\"\nb = \"bram\"\n\
+        [[sweep]]\nfighter = \"alda\"\nfield = \"shield\"\nfrom = 0\nto = 100\n\
+        y = { fighter = \"bram\", field = \"health\", from = 1, to = 201 }\n";
+    let p = write_temp("validate-rss", text);
+    let start = std::time::Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_oddsmith"))
+        .args(["validate", p.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The child's peak resident set (VmHWM, which only grows), read while it runs.
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0u64;
+    let exit = loop {
+        if let Ok(s) = std::fs::read_to_string(&status)
+            && let Some(kb) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kb = peak_kb.max(kb);
+        }
+        if let Some(e) = child.try_wait().unwrap() {
+            break e;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(exit.success(), "{stdout}");
+    assert!(stdout.contains("ok "), "{stdout}");
+    assert!(peak_kb > 0, "the peak was read");
+    assert!(
+        peak_kb < 200 * 1024,
+        "peak RSS {} MB (limit 200 MB)",
+        peak_kb / 1024
+    );
+    eprintln!(
+        "validate of a 101 × 201 openrpg sweep: peak RSS {} MB, {:.1} s",
+        peak_kb / 1024,
+        start.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn equal_tournament_costs_print_no_nan() {
+    let mut text = "name = \"same-price\"\nruleset = \"draft\"\n".to_string();
+    for (k, skill) in [4, 5, 6].iter().enumerate() {
+        text += &format!("[fighters.k{k}]\nskill = {skill}\nweapon = \"mace\"\n");
+    }
+    text += "[tournament]\ncosts = { k0 = 10, k1 = 10, k2 = 10 }\n";
+    let p = write_temp("same-price", &text);
+    let dir = temp_dir("same-price-report");
+    let report = dir.join("r");
+    let (code, out, err) = cli(&[
+        "run",
+        p.to_str().unwrap(),
+        "--trials",
+        "500",
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("NaN"), "{out}");
+    assert!(!out.contains("too few"), "{out}");
+    assert!(out.contains("cost the same"), "{out}");
+    let mut csvs = vec![report.clone()];
+    let mut seen = 0;
+    while let Some(d) = csvs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                csvs.push(path);
+            } else if path.file_name().unwrap() == "tournament_ranking.csv" {
+                let csv = std::fs::read_to_string(&path).unwrap();
+                assert!(!csv.contains("NaN"), "{csv}");
+                seen += 1;
+            } else if path.extension().is_some_and(|x| x == "md" || x == "html") {
+                let page = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    !page.contains("NaN") && !page.contains("too few"),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert_eq!(seen, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -140,3 +140,58 @@ fn malformed_scenarios_do_not_validate() {
         assert_eq!(code, 2, "{what}: the loader accepts it: {err}");
     }
 }
+
+#[test]
+fn every_bounded_option_validates_at_both_ends_of_its_schema_bounds() {
+    // The schema's bounds and validation come from one declaration: a value the schema
+    // allows is never refused by validation alone (openrpg's `max_rounds = 0` was allowed by
+    // the schema, as a u32, and refused on load). Cross-field rules are the exception named.
+    let base = |id: &str| -> String {
+        let fighter = match id {
+            "draft" => "skill = 5\nweapon = \"mace\"",
+            "gamecraft" => "weapon = \"dagger\"",
+            "d20" => "species = \"goblin\"\nweapon = \"short sword\"",
+            "openrpg" => "weapon = \"longsword\"",
+            _ => "skill = 3\nweapon = \"sword\"",
+        };
+        format!(
+            "name = \"bounds\"\nruleset = \"{id}\"\n[fighters.a]\n{fighter}\n[fighters.b]\n{fighter}\n"
+        )
+    };
+    let cross_field = ["free_actions_per_round", "max_actions_per_round"];
+    let mut tried = 0;
+    for id in oddsmith_rules::RULESET_IDS {
+        let (code, out, err) = cli(&[
+            "validate",
+            write_temp(&format!("bounds-{id}"), &base(id))
+                .to_str()
+                .unwrap(),
+        ]);
+        assert_eq!(code, 0, "{id}: the base file validates: {out}{err}");
+        let schema: Value = serde_json::from_str(
+            &std::fs::read_to_string(root().join("schema").join(format!("{id}.schema.json")))
+                .unwrap(),
+        )
+        .unwrap();
+        let props = schema["properties"]["options"]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{id}: options in the schema"));
+        for (key, p) in props {
+            if cross_field.contains(&key.as_str()) {
+                continue;
+            }
+            for end in ["minimum", "maximum"] {
+                let Some(v) = p.get(end) else { continue };
+                let text = format!("{}[options]\n{key} = {v}\n", base(id));
+                let f = write_temp(&format!("bounds-{id}-{key}-{end}"), &text);
+                let (code, out, _) = cli(&["validate", f.to_str().unwrap()]);
+                assert_eq!(
+                    code, 0,
+                    "{id} options.{key} = {v} (the schema's {end}): {out}"
+                );
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 30, "{tried} bounds tried");
+}

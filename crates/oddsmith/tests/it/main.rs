@@ -638,15 +638,27 @@ fn interruption_stops_promptly_and_cleans_up() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let tmp = dir.join(format!(".ref.tmp-{}", child.id()));
+        // The write's own temporary folder: `.ref.tmp-<pid>-<random>`.
+        let prefix = format!(".ref.tmp-{}-", child.id());
+        let find_tmp = || {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .find(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .map(|e| e.path())
+        };
         let start = Instant::now();
-        while !tmp.exists() && start.elapsed() < Duration::from_secs(60) {
+        let mut tmp = None;
+        while tmp.is_none() && start.elapsed() < Duration::from_secs(60) {
             if child.try_wait().unwrap().is_some() {
                 break;
             }
-            std::thread::sleep(Duration::from_micros(200));
+            tmp = find_tmp();
+            if tmp.is_none() {
+                std::thread::sleep(Duration::from_micros(200));
+            }
         }
-        if tmp.exists() {
+        if tmp.is_some() {
             send_signal(child.id(), "INT");
         }
         let sent = Instant::now();
@@ -662,7 +674,7 @@ fn interruption_stops_promptly_and_cleans_up() {
             caught = true;
             let err = String::from_utf8_lossy(&out.stderr);
             assert!(err.contains("interrupted by SIGINT"), "{err}");
-            assert!(!tmp.exists(), "the temporary folder was left behind");
+            assert!(find_tmp().is_none(), "the temporary folder was left behind");
             assert_eq!(std::fs::read(target.join("report.json")).unwrap(), before);
             break;
         }

@@ -675,7 +675,20 @@ async fn report<E: Engine>(
     let file = file_name(&b.file);
     let rel = format!("reports/{}", report_stem(&file)?);
     let dir = s.folder.resolve(&rel)?;
-    // A report computes the file's own trials: it waits its turn for a worker like a preview.
+    // A report computes the file's own trials: within the preview's limit of work, and in
+    // its turn for a worker, like a preview.
+    let checked = s.check_text(file.clone(), b.text.clone()).await?;
+    let refuse = |why: String| Err(Fail(StatusCode::UNPROCESSABLE_ENTITY, why));
+    if let Some(d) = checked.errors.first() {
+        return refuse(d.message.clone());
+    }
+    let work = checked.runs.saturating_mul(checked.trials);
+    if work > s.limits.max_work {
+        return refuse(format!(
+            "this file asks for {work} duels ({} runs × {} trials), more than the explorer's limit of {}; lower `trials`, or run it with `oddsmith run`",
+            checked.runs, checked.trials, s.limits.max_work
+        ));
+    }
     let s2 = s.clone();
     let page = blocking(move || {
         let never = AtomicBool::new(false);

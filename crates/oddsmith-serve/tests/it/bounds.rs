@@ -231,6 +231,17 @@ fn report_names_are_derived_safely() {
     assert_eq!(r.json()["folder"], "reports/duel");
     assert!(srv.dir.join("reports/duel/report.html").is_file());
     assert!(!srv.dir.join("reports/report.html").exists());
+    // A report computes the file's own trials: held to the explorer's limit of work, and an
+    // invalid text is refused before anything is written.
+    for (text, why) in [
+        ("trials = 3000000000\n", "limit"),
+        ("weapon = \"bad\"\n", "did you mean"),
+    ] {
+        let r = c.post("/api/report", &json!({ "text": text, "file": "big.toml" }));
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(r.body.contains(why), "{}", r.body);
+    }
+    assert!(!srv.dir.join("reports/big").exists());
 }
 
 /// `evil.toml.oddsmith-save -> a file outside the folder`, planted beside the scenario: a

@@ -51,7 +51,7 @@ pub struct Server<E> {
     jobs: Jobs,
     limits: Limits,
     /// Validations running at once.
-    checks: tokio::sync::Semaphore,
+    checks: Arc<tokio::sync::Semaphore>,
     /// Validations running or waiting.
     checking: AtomicUsize,
 }
@@ -76,7 +76,7 @@ impl<E: Engine> Server<E> {
             file,
             token: new_token(),
             jobs: Jobs::new(limits.workers),
-            checks: tokio::sync::Semaphore::new(limits.checks.max(1)),
+            checks: Arc::new(tokio::sync::Semaphore::new(limits.checks.max(1))),
             checking: AtomicUsize::new(0),
             limits,
         })
@@ -122,7 +122,7 @@ impl<E: Engine> Server<E> {
 
     /// Validates `text` as the engine does, at most [`Limits::checks`] at once; refused as
     /// busy when [`Limits::check_queue`] others already wait. A request that goes away while
-    /// it waits never runs.
+    /// it waits never runs; one that goes away while it runs keeps its place until it ends.
     async fn check_text(self: &Arc<Self>, file: String, text: String) -> Result<Checked, Fail> {
         struct Count<'a>(&'a AtomicUsize);
         impl Drop for Count<'_> {
@@ -140,13 +140,18 @@ impl<E: Engine> Server<E> {
                 ),
             ));
         }
-        let _permit = self
+        let permit = self
             .checks
-            .acquire()
+            .clone()
+            .acquire_owned()
             .await
             .map_err(|e| Fail(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
         let e = self.engine.clone();
-        blocking(move || e.check(&file, &text)).await
+        blocking(move || {
+            let _permit = permit;
+            e.check(&file, &text)
+        })
+        .await
     }
 }
 
@@ -298,7 +303,9 @@ fn host_allowed(name: &str, local: Option<SocketAddr>) -> bool {
     if ip.is_ipv6() == (bare.len() == name.len()) {
         return false;
     }
-    ip.is_loopback() || local.is_some_and(|l| l.ip() == ip)
+    // An IPv4 client of a dual-stack socket shows as `::ffff:a.b.c.d` on the server's side.
+    let ip = ip.to_canonical();
+    ip.is_loopback() || local.is_some_and(|l| l.ip().to_canonical() == ip)
 }
 
 async fn index<E: Engine>(State(s): State<Arc<Server<E>>>) -> Response {
@@ -765,8 +772,10 @@ mod tests {
                 assert!(!host_allowed(name, local), "{name} {local:?}");
             }
         }
-        // The address the request came in on.
+        // The address the request came in on (also as a dual-stack socket shows it).
         assert!(host_allowed("192.168.1.5", Some(lan)));
+        let mapped: SocketAddr = "[::ffff:192.168.1.5]:8080".parse().unwrap();
+        assert!(host_allowed("192.168.1.5", Some(mapped)));
         assert!(!host_allowed("192.168.1.5", Some(lo)) && !host_allowed("192.168.1.5", None));
         assert_eq!(host_name("[::1]:80"), "[::1]");
         assert_eq!(host_name("localhost:80"), "localhost");

@@ -4,8 +4,17 @@
 //! The folder is built under a temporary name beside the target and renamed into place, so a
 //! reader never sees half a report. An existing folder is replaced only if it holds the
 //! marker file [`MARKER`] (it was written by oddsmith).
+//!
+//! Every write builds in its own temporary folder, created exclusively under a random name
+//! (`.<name>.tmp-<pid>-<random>`), so two writes of one report never share files. Writes to
+//! one folder from this process wait for each other; writes from two processes each swap
+//! their whole folder in, and the later one wins: a report folder always holds one run's
+//! files. A destination that is a symbolic link is refused (a link is never replaced by a
+//! folder, nor written through).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use thiserror::Error;
 
@@ -71,6 +80,16 @@ pub enum ReportError {
         /// The scenario being run.
         ours: String,
     },
+    /// The destination is a symbolic link.
+    #[error(
+        "refusing to write the report to {dir}: it is a symbolic link (to {target}); a report folder is replaced whole and a link is neither replaced nor written through: give the folder itself as --out, or remove the link"
+    )]
+    Symlink {
+        /// The report folder asked for.
+        dir: PathBuf,
+        /// Where the link points.
+        target: PathBuf,
+    },
     /// The folder name is too long for the file system.
     #[error(
         "the report folder name {name:?} is {len} bytes; at most {MAX_FOLDER_NAME} are allowed"
@@ -83,8 +102,8 @@ pub enum ReportError {
     },
 }
 
-/// Longest report folder name in bytes: the temporary `.<name>.tmp-<pid>` beside it must stay
-/// under the 255 bytes file systems allow.
+/// Longest report folder name in bytes: the temporary `.<name>.tmp-<pid>-<random>` beside it
+/// must stay under the 255 bytes file systems allow.
 pub const MAX_FOLDER_NAME: usize = 200;
 
 /// What a report folder holds at its top level; anything else there belongs to the user.
@@ -109,6 +128,7 @@ pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> 
             name: base,
         });
     }
+    refuse_link(dir)?;
     if dir.exists() {
         if !dir.join(MARKER).is_file() {
             return Err(ReportError::NotAReport(dir.to_path_buf()));
@@ -142,28 +162,55 @@ pub fn check_destination(dir: &Path, scenario: &str) -> Result<(), ReportError> 
             path: at,
         });
     }
-    let probe = at.join(format!(".oddsmith-probe-{}", std::process::id()));
-    std::fs::create_dir(&probe).map_err(io(&at))?;
-    std::fs::remove_dir(&probe).map_err(io(&probe))
+    // A probe of its own (an exclusive random name, removed when dropped): checks running at
+    // once never collide.
+    let probe = tempfile::Builder::new()
+        .prefix(".oddsmith-probe-")
+        .tempdir_in(&at)
+        .map_err(io(&at))?;
+    probe.close().map_err(io(&at))
 }
 
-/// Undoes this process's unfinished write of a report to `dir` (after an interruption): removes
-/// its temporary folder and, if the earlier report was moved aside but not yet replaced, puts
-/// it back.
+/// Refuses a destination that is a symbolic link (dangling or not).
+fn refuse_link(dir: &Path) -> Result<(), ReportError> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => Err(ReportError::Symlink {
+            dir: dir.to_path_buf(),
+            target: std::fs::read_link(dir).unwrap_or_default(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Undoes this process's unfinished writes of a report to `dir` (after an interruption):
+/// removes their temporary folders and, if the earlier report was moved aside but not yet
+/// replaced, puts it back.
 pub fn abandon_write(dir: &Path) {
     let parent = folder_of(dir);
     let base = base_name(dir);
     let pid = std::process::id();
-    let tmp = temporary(&parent, &base, "tmp", pid);
-    let old = temporary(&parent, &base, "old", pid);
-    // The writer may still be adding files: try a few times.
-    for _ in 0..5 {
-        if !tmp.exists() || std::fs::remove_dir_all(&tmp).is_ok() {
-            break;
+    let ours = |kind: &str| -> Vec<PathBuf> {
+        let prefix = format!(".{base}.{kind}-{pid}-");
+        std::fs::read_dir(&parent)
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for tmp in ours("tmp") {
+        // The writer may still be adding files: try a few times.
+        for _ in 0..5 {
+            if !tmp.exists() || std::fs::remove_dir_all(&tmp).is_ok() {
+                break;
+            }
         }
     }
-    if old.exists() {
-        if dir.exists() {
+    for old in ours("old") {
+        // An empty one was never used (the earlier report was not moved into it).
+        if dir.exists() || std::fs::remove_dir(&old).is_ok() {
             let _ = std::fs::remove_dir_all(&old);
         } else {
             let _ = std::fs::rename(&old, dir);
@@ -185,10 +232,52 @@ fn base_name(dir: &Path) -> String {
         .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Where process `pid` keeps the new report (`kind` "tmp") or the replaced one ("old") while
-/// it swaps them: `.<base>.<kind>-<pid>` beside the report folder.
-fn temporary(parent: &Path, base: &str, kind: &str, pid: u32) -> PathBuf {
-    parent.join(format!(".{base}.{kind}-{pid}"))
+/// A new, empty folder beside the report folder where this write keeps the new report
+/// (`kind` "tmp") or the replaced one ("old") while it swaps them:
+/// `.<base>.<kind>-<pid>-<random>`, created exclusively (no other write, in this process or
+/// another, ever gets the same one). Its permissions are a plain new folder's.
+fn temporary(parent: &Path, base: &str, kind: &str) -> Result<PathBuf, ReportError> {
+    let mut b = tempfile::Builder::new();
+    let prefix = format!(".{base}.{kind}-{}-", std::process::id());
+    b.prefix(&prefix).rand_bytes(8);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The umask applies, as to any new folder (tempfile's default is owner-only).
+        b.permissions(std::fs::Permissions::from_mode(0o777));
+    }
+    b.tempdir_in(parent).map(|d| d.keep()).map_err(io(parent))
+}
+
+/// Destinations this process is writing now (each canonical).
+static WRITING: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+/// Signalled when a write of [`WRITING`] ends.
+static WRITTEN: Condvar = Condvar::new();
+
+fn writing() -> MutexGuard<'static, Option<HashSet<PathBuf>>> {
+    WRITING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// This process's turn to write one destination: taken by [`Turn::wait`] (after any write of
+/// the same folder under way here ends), given back on drop.
+struct Turn(PathBuf);
+
+impl Turn {
+    fn wait(key: PathBuf) -> Turn {
+        let mut w = writing();
+        while w.get_or_insert_default().contains(&key) {
+            w = WRITTEN.wait(w).unwrap_or_else(|e| e.into_inner());
+        }
+        w.get_or_insert_default().insert(key.clone());
+        Turn(key)
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        writing().get_or_insert_default().remove(&self.0);
+        WRITTEN.notify_all();
+    }
 }
 
 /// A scenario name as the marker file keeps it (on one line).
@@ -250,6 +339,7 @@ fn remove_stale_temporaries(parent: &Path, base: &str) {
         let Some(pid) = rest
             .strip_prefix("tmp-")
             .or_else(|| rest.strip_prefix("old-"))
+            .map(|r| r.split_once('-').map_or(r, |(pid, _)| pid))
         else {
             continue;
         };
@@ -280,9 +370,10 @@ pub fn write_report(dir: &Path, d: &ReportData) -> Result<PathBuf, ReportError> 
     let parent = folder_of(dir);
     std::fs::create_dir_all(&parent).map_err(io(&parent))?;
     let base = base_name(dir);
+    let key = parent.canonicalize().map_err(io(&parent))?.join(&base);
+    let _turn = Turn::wait(key);
     remove_stale_temporaries(&parent, &base);
-    let tmp = temporary(&parent, &base, "tmp", std::process::id());
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = temporary(&parent, &base, "tmp")?;
     let result = build(&tmp, d).and_then(|()| swap_in(&tmp, dir, &parent, &base));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -290,23 +381,61 @@ pub fn write_report(dir: &Path, d: &ReportData) -> Result<PathBuf, ReportError> 
     result.map(|()| dir.join("report.html"))
 }
 
+/// Moves the new report `tmp` into place at `dir`, the folder there (if any) aside first. A
+/// report another process put there in the meantime is moved aside in its turn: the later
+/// write wins, whole. On failure the earlier report is put back.
 fn swap_in(tmp: &Path, dir: &Path, parent: &Path, base: &str) -> Result<(), ReportError> {
-    if dir.exists() {
-        if !dir.join(MARKER).is_file() {
-            return Err(ReportError::NotAReport(dir.to_path_buf()));
+    let mut aside: Vec<PathBuf> = Vec::new();
+    let mut attempt = || -> Result<(), ReportError> {
+        for _ in 0..16 {
+            refuse_link(dir)?;
+            if dir.exists() {
+                if !dir.join(MARKER).is_file() {
+                    return Err(ReportError::NotAReport(dir.to_path_buf()));
+                }
+                let old = temporary(parent, base, "old")?;
+                // Onto the new empty folder (where renaming onto one is refused, without it).
+                let moved = std::fs::rename(dir, &old).or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        return Err(e);
+                    }
+                    std::fs::remove_dir(&old)?;
+                    std::fs::rename(dir, &old)
+                });
+                match moved {
+                    Ok(()) => aside.push(old),
+                    // Another process moved it first.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        let _ = std::fs::remove_dir(&old);
+                    }
+                    Err(e) => {
+                        let _ = std::fs::remove_dir(&old);
+                        return Err(io(dir)(e));
+                    }
+                }
+            }
+            match std::fs::rename(tmp, dir) {
+                Ok(()) => return Ok(()),
+                // Another process's report arrived in between: move it aside too.
+                Err(_) if dir.exists() => continue,
+                Err(e) => return Err(io(dir)(e)),
+            }
         }
-        let old = temporary(parent, base, "old", std::process::id());
-        let _ = std::fs::remove_dir_all(&old);
-        std::fs::rename(dir, &old).map_err(io(dir))?;
-        if let Err(e) = std::fs::rename(tmp, dir) {
-            let _ = std::fs::rename(&old, dir);
-            return Err(io(dir)(e));
-        }
-        let _ = std::fs::remove_dir_all(&old);
-        Ok(())
-    } else {
-        std::fs::rename(tmp, dir).map_err(io(dir))
+        Err(io(dir)(std::io::Error::other(
+            "other writers kept replacing it; try again",
+        )))
+    };
+    let result = attempt();
+    if result.is_err()
+        && !dir.exists()
+        && let Some(last) = aside.pop()
+    {
+        let _ = std::fs::rename(&last, dir);
     }
+    for old in aside {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    result
 }
 
 fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {

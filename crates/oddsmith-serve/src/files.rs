@@ -1,6 +1,8 @@
 //! The one folder the explorer may read and write: the scenario's own. Every path from a
 //! request is a relative path inside it, checked by name (no `..`, no root, no drive) and again
-//! after canonicalising (a symbolic link out of the folder is refused too).
+//! after canonicalising (a symbolic link out of the folder is refused too). A save writes a
+//! temporary file created exclusively under a random name and renames it into place, so a
+//! link planted beside the scenario is never followed.
 
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Component, Path, PathBuf};
@@ -102,11 +104,42 @@ impl Folder {
                 Err(e) => return Err(FileError::Io(format!("{rel}: {e}"))),
             }
         }
-        let tmp = p.with_extension("toml.oddsmith-save");
-        std::fs::write(&tmp, text).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
-        std::fs::rename(&tmp, &p).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
+        write_atomically(&p, text.as_bytes()).map_err(|e| FileError::Io(format!("{rel}: {e}")))?;
         Ok(version(text.as_bytes()))
     }
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new temporary file beside it, created
+/// exclusively under a random name (`.<name>.<random>.oddsmith-save`, so a link planted at a
+/// predictable name is never followed), synced, then renamed over `path`. A rename replaces a
+/// link at `path` itself and never writes through it. The file keeps the permissions of the
+/// one it replaces (a new file: a plain new file's); the temporary file is removed on failure.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().ok_or(std::io::ErrorKind::InvalidInput)?;
+    let name = path
+        .file_name()
+        .ok_or(std::io::ErrorKind::InvalidInput)?
+        .to_string_lossy();
+    let mut b = tempfile::Builder::new();
+    let prefix = format!(".{name}.");
+    b.prefix(&prefix).suffix(".oddsmith-save");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The umask applies, as to any new file (tempfile's default is owner-only).
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = b.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    if let Ok(m) = std::fs::symlink_metadata(path)
+        && m.is_file()
+    {
+        tmp.as_file().set_permissions(m.permissions())?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The version of a file's contents the page keeps and sends back with a save: a hash of the
@@ -195,6 +228,69 @@ mod tests {
         // A new file needs no version.
         f.save("new.toml", "a = 1\n", None, false).unwrap();
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_never_followed() {
+        let d = temp("link");
+        let outside = d.with_extension("outside");
+        let _ = std::fs::remove_dir_all(&outside);
+        std::fs::create_dir_all(&outside).unwrap();
+        let target = outside.join("victim");
+        std::fs::write(&target, "precious\n").unwrap();
+        let f = Folder::new(&d).unwrap();
+        std::fs::write(d.join("evil.toml"), "a = 1\n").unwrap();
+        // Links at the names an earlier version wrote its temporary file to, and at the
+        // saved file's own name once it exists as a link.
+        for name in [
+            "evil.toml.oddsmith-save",
+            "new.toml.oddsmith-save",
+            ".evil.toml.oddsmith-save",
+        ] {
+            std::os::unix::fs::symlink(&target, d.join(name)).unwrap();
+        }
+        let (_, v) = f.read("evil.toml", 1000).unwrap();
+        f.save("evil.toml", "a = 2\n", Some(&v), false).unwrap();
+        f.save("new.toml", "b = 1\n", None, false).unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+        assert_eq!(
+            std::fs::read_to_string(d.join("evil.toml")).unwrap(),
+            "a = 2\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("new.toml")).unwrap(),
+            "b = 1\n"
+        );
+        // Nothing new outside; no temporary file left inside.
+        let outside_now: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
+        assert_eq!(outside_now.len(), 1);
+        let inside: Vec<String> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".oddsmith-save") && !n.contains("toml.oddsmith-save"))
+            .collect();
+        assert!(inside.is_empty(), "{inside:?}");
+        // A saved file keeps the permissions of the one it replaced.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(d.join("evil.toml"), std::fs::Permissions::from_mode(0o640))
+            .unwrap();
+        let (_, v) = f.read("evil.toml", 1000).unwrap();
+        f.save("evil.toml", "a = 3\n", Some(&v), false).unwrap();
+        let mode = std::fs::metadata(d.join("evil.toml"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o640);
+        // A link at the file's own name, out of the folder: refused, the target untouched.
+        std::os::unix::fs::symlink(&target, d.join("linked.toml")).unwrap();
+        assert!(matches!(
+            f.save("linked.toml", "x = 1\n", None, true),
+            Err(FileError::Outside(_))
+        ));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+        let _ = std::fs::remove_dir_all(&d);
+        let _ = std::fs::remove_dir_all(&outside);
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Job control: one run per page. Starting a page's job cancels the page's previous one (its
 //! flag is set; the engine stops at its next check and a job that has not started computing
 //! never does). At most [`crate::Limits::workers`] jobs compute at once; the rest wait for a
-//! worker, and a waiting job that is cancelled leaves without computing.
+//! worker in the order they came, and a waiting job that is cancelled leaves without
+//! computing. A page holds at most one worker (it has one job), and a job whose page stopped
+//! asking for it ([`Jobs::reap`]: closed, asleep, gone) is cancelled, so abandoned pages
+//! never keep the workers from the pages in use.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -41,8 +44,11 @@ pub struct JobState {
     pub exact_ms: Option<u64>,
     /// No more stages will come (finished, cancelled or failed).
     pub done: bool,
-    /// The job was cancelled by a newer one.
+    /// The job was cancelled (by a newer one, or because its page stopped following it).
     pub cancelled: bool,
+    /// The job was cancelled because its page stopped following it (a page that sees this
+    /// was asleep: it starts its preview again).
+    pub abandoned: bool,
     /// Why the job failed.
     pub error: Option<String>,
 }
@@ -138,33 +144,51 @@ pub struct Permit<'a> {
 
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
-        *lock(&self.gate.busy) -= 1;
+        lock(&self.gate.state).busy -= 1;
         self.gate.freed.notify_all();
     }
 }
 
-/// Counts busy workers.
+/// Busy workers and the line of jobs waiting for one.
+#[derive(Default)]
+struct GateState {
+    busy: usize,
+    /// Tickets of the waiting jobs, first come first.
+    line: VecDeque<u64>,
+    next: u64,
+}
+
+/// Counts busy workers and lets waiting jobs in, first come first served.
 struct Gate {
-    busy: Mutex<usize>,
+    state: Mutex<GateState>,
     freed: Condvar,
     max: usize,
 }
 
 impl Gate {
     fn acquire(&self, cancel: &AtomicBool) -> Option<()> {
-        let mut busy = lock(&self.busy);
+        let mut g = lock(&self.state);
+        let ticket = g.next;
+        g.next += 1;
+        g.line.push_back(ticket);
         loop {
             if cancel.load(Ordering::Relaxed) {
+                g.line.retain(|&t| t != ticket);
+                // The next in line may be free to go now.
+                self.freed.notify_all();
                 return None;
             }
-            if *busy < self.max {
-                *busy += 1;
+            if g.busy < self.max && g.line.front() == Some(&ticket) {
+                g.line.pop_front();
+                g.busy += 1;
+                self.freed.notify_all();
                 return Some(());
             }
-            // Woken when a worker is freed; the timeout re-checks the cancel flag.
-            busy = self
+            // Woken when a worker is freed or the line moves; the timeout re-checks the
+            // cancel flag.
+            g = self
                 .freed
-                .wait_timeout(busy, Duration::from_millis(50))
+                .wait_timeout(g, Duration::from_millis(50))
                 .map_or_else(|e| e.into_inner().0, |(g, _)| g);
         }
     }
@@ -190,7 +214,7 @@ impl Jobs {
         Jobs {
             pages: Mutex::new(HashMap::new()),
             gate: Arc::new(Gate {
-                busy: Mutex::new(0),
+                state: Mutex::new(GateState::default()),
                 freed: Condvar::new(),
                 max: workers.max(1),
             }),
@@ -246,6 +270,36 @@ impl Jobs {
         }
     }
 
+    /// Cancels every unfinished job whose page has not asked for it (polled its state or its
+    /// charts) for `idle`; returns how many it cancelled. The server calls this a few times a
+    /// second.
+    pub fn reap(&self, idle: Duration) -> usize {
+        let pages = lock(&self.pages);
+        let mut n = 0;
+        for slot in pages.values() {
+            if slot.touched.elapsed() < idle || slot.cancel.load(Ordering::Relaxed) {
+                continue;
+            }
+            let mut st = lock(&slot.state);
+            if st.done {
+                continue;
+            }
+            slot.cancel.store(true, Ordering::Relaxed);
+            st.abandoned = true;
+            st.version += 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// Waits for a worker for work that is not a page's preview (a report), in the same line
+    /// as the jobs; `None` when `cancel` is raised while waiting.
+    pub fn worker<'a>(&'a self, cancel: &AtomicBool) -> Option<Permit<'a>> {
+        self.gate
+            .acquire(cancel)
+            .map(|()| Permit { gate: &self.gate })
+    }
+
     /// What `page`'s job `job` has published (`None` when it is not the page's latest).
     pub fn state(&self, page: &str, job: u64) -> Option<JobState> {
         let mut pages = lock(&self.pages);
@@ -258,8 +312,9 @@ impl Jobs {
     /// What draws the charts of `page`'s job `job`'s latest stage (`None` before its first
     /// stage or when it is not the page's latest job).
     pub fn charts(&self, page: &str, job: u64) -> Option<Arc<dyn Charts>> {
-        let pages = lock(&self.pages);
-        let slot = pages.get(page)?;
+        let mut pages = lock(&self.pages);
+        let slot = pages.get_mut(page)?;
+        slot.touched = Instant::now();
         if lock(&slot.state).job != job {
             return None;
         }
@@ -268,7 +323,7 @@ impl Jobs {
 
     /// Workers computing now.
     pub fn busy(&self) -> usize {
-        *lock(&self.gate.busy)
+        lock(&self.gate.state).busy
     }
 
     /// Cancels every job (at shutdown).
@@ -306,6 +361,50 @@ mod tests {
         assert_eq!((s.finished, s.done, s.cancelled), (1, true, false));
         assert_eq!((s.exact.len(), s.exact_done, s.version), (1, true, 4));
         assert!(jobs.charts("p", b.id).is_some() && jobs.charts("p", a.id).is_none());
+    }
+
+    #[test]
+    fn waiting_jobs_get_workers_in_the_order_they_came() {
+        let jobs = Arc::new(Jobs::new(1));
+        let first = jobs.start("p", vec![]);
+        let permit = first.permit().unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut waiters = Vec::new();
+        for i in 0..4 {
+            let job = jobs.start(&format!("q{i}"), vec![]);
+            let order = order.clone();
+            waiters.push(std::thread::spawn(move || {
+                let _p = job.permit().unwrap();
+                lock(&order).push(i);
+                std::thread::sleep(Duration::from_millis(5));
+            }));
+            // Each in line before the next asks.
+            std::thread::sleep(Duration::from_millis(30));
+        }
+        drop(permit);
+        for w in waiters {
+            w.join().unwrap();
+        }
+        assert_eq!(*lock(&order), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_job_its_page_stopped_following_is_cancelled() {
+        let jobs = Jobs::new(1);
+        let a = jobs.start("p", vec![10]);
+        let b = jobs.start("q", vec![10]);
+        std::thread::sleep(Duration::from_millis(120));
+        // q's page asks for its job; p's does not.
+        assert!(jobs.state("q", b.id).is_some());
+        assert_eq!(jobs.reap(Duration::from_millis(100)), 1);
+        assert!(a.cancelled() && !b.cancelled());
+        let s = jobs.state("p", a.id).unwrap();
+        assert!(s.abandoned, "{s:?}");
+        // A finished job is left alone.
+        b.finish(None);
+        std::thread::sleep(Duration::from_millis(120));
+        assert_eq!(jobs.reap(Duration::from_millis(100)), 0);
+        assert!(!jobs.state("q", b.id).unwrap().cancelled);
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! The server knows nothing of rulesets: everything it computes goes through an [`Engine`]
 //! (the CLI implements it with its own validation, run and report code), so this crate holds
 //! only what is about serving: sessions and the per-session token, job control with
-//! cancellation ([`jobs`]), limits, path safety ([`files`]), TOML edits that keep comments
-//! ([`edit`]) and the page.
+//! cancellation ([`jobs`]: a page's job is cancelled by its next edit, by closing the page, or
+//! when the page stops polling), limits on what a request may cost ([`Limits`]), path safety
+//! ([`files`]), TOML edits that keep comments ([`edit`]) and the page.
 //!
 //! A job runs its Monte Carlo stages (a first one of about 10k duels in all, then 20k, 200k,
 //! the file's trials) with the exact solves on a second thread beside them, each under the
@@ -211,16 +212,35 @@ pub struct Limits {
     pub max_body: usize,
     /// Most duels (runs × trials) one preview stage may simulate.
     pub max_work: u64,
-    /// Jobs computing at once (the others wait; a cancelled one never starts).
+    /// Jobs (previews and reports) computing at once; the others wait their turn, first come
+    /// first served, and a cancelled one never starts. A page has one job at a time, so it
+    /// holds at most one worker.
     pub workers: usize,
+    /// Validations (`/api/check`, and the one `/api/run` makes) running at once.
+    pub checks: usize,
+    /// Validations that may wait for one of [`Limits::checks`]; a request beyond them is
+    /// refused as busy (503) at once.
+    pub check_queue: usize,
+    /// A job whose page has not asked for it for this long (the page was closed or stopped
+    /// polling) is cancelled, freeing its worker. The page polls at least every
+    /// [`crate::LONG_POLL`] while its job runs.
+    pub abandon_after: std::time::Duration,
 }
+
+/// Longest wait of a job poll for something new: a page following its job asks again at
+/// least this often.
+pub const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Default for Limits {
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Limits {
             max_body: 1 << 20,
             max_work: 2_000_000_000,
-            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            workers: cores,
+            checks: cores,
+            check_queue: 32,
+            abandon_after: std::time::Duration::from_secs(5),
         }
     }
 }

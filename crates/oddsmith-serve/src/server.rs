@@ -1,11 +1,22 @@
 //! The HTTP routes. Reads are open to the page; every POST needs the session's token (written
 //! into the page when it is served) and a same-origin request (its `Origin` is this server),
-//! so another site open in the same browser cannot drive the explorer.
+//! so another site open in the same browser cannot drive the explorer; and every request must
+//! name this server as its `Host` (`localhost`, a loopback address, or the address the request
+//! came in on), so a DNS-rebinding page cannot reach it either.
+//!
+//! What requests may cost is bounded: validations run [`Limits::checks`] at a time with a
+//! short line behind them; previews and reports share [`Limits::workers`] workers, first come
+//! first served, one job per page; and a preview whose page stops polling for
+//! [`Limits::abandon_after`] is cancelled.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
+use axum::extract::connect_info::{ConnectInfo, Connected};
 use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -17,7 +28,7 @@ use serde_json::{Value, json};
 use crate::edit::{self, Op, Step};
 use crate::files::{FileError, Folder};
 use crate::jobs::{Job, Jobs};
-use crate::{ChartSvg, Checked, Engine, EngineError, Limits, bundled};
+use crate::{ChartSvg, Checked, Engine, EngineError, LONG_POLL, Limits, bundled};
 
 const INDEX: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
@@ -39,6 +50,21 @@ pub struct Server<E> {
     token: String,
     jobs: Jobs,
     limits: Limits,
+    /// Validations running at once.
+    checks: Arc<tokio::sync::Semaphore>,
+    /// Validations running or waiting.
+    checking: AtomicUsize,
+}
+
+/// The address a connection came in on (the server's side), which a request's `Host` may
+/// name.
+#[derive(Clone, Copy, Debug)]
+pub struct Local(Option<SocketAddr>);
+
+impl Connected<axum::serve::IncomingStream<'_, tokio::net::TcpListener>> for Local {
+    fn connect_info(s: axum::serve::IncomingStream<'_, tokio::net::TcpListener>) -> Self {
+        Local(s.io().local_addr().ok())
+    }
 }
 
 impl<E: Engine> Server<E> {
@@ -50,6 +76,8 @@ impl<E: Engine> Server<E> {
             file,
             token: new_token(),
             jobs: Jobs::new(limits.workers),
+            checks: Arc::new(tokio::sync::Semaphore::new(limits.checks.max(1))),
+            checking: AtomicUsize::new(0),
             limits,
         })
     }
@@ -71,12 +99,59 @@ impl<E: Engine> Server<E> {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let me = self.clone();
-        let app = router(self);
+        let app = router(self).into_make_service_with_connect_info::<Local>();
+        // Cancels the jobs whose pages stopped following them, a few times a second.
+        let reaper = {
+            let me = me.clone();
+            tokio::spawn(async move {
+                let every = (me.limits.abandon_after / 8)
+                    .clamp(Duration::from_millis(10), Duration::from_millis(500));
+                loop {
+                    tokio::time::sleep(every).await;
+                    me.jobs.reap(me.limits.abandon_after);
+                }
+            })
+        };
         let r = axum::serve(listener, app)
             .with_graceful_shutdown(shutdown)
             .await;
+        reaper.abort();
         me.jobs.cancel_all();
         r
+    }
+
+    /// Validates `text` as the engine does, at most [`Limits::checks`] at once; refused as
+    /// busy when [`Limits::check_queue`] others already wait. A request that goes away while
+    /// it waits never runs; one that goes away while it runs keeps its place until it ends.
+    async fn check_text(self: &Arc<Self>, file: String, text: String) -> Result<Checked, Fail> {
+        struct Count<'a>(&'a AtomicUsize);
+        impl Drop for Count<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let n = self.checking.fetch_add(1, Ordering::SeqCst);
+        let _count = Count(&self.checking);
+        if n >= self.limits.checks + self.limits.check_queue {
+            return Err(Fail(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the explorer is busy: {n} validations are running or waiting; try again in a moment"
+                ),
+            ));
+        }
+        let permit = self
+            .checks
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| Fail(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+        let e = self.engine.clone();
+        blocking(move || {
+            let _permit = permit;
+            e.check(&file, &text)
+        })
+        .await
     }
 }
 
@@ -121,6 +196,7 @@ pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
         .route("/api/check", post(check::<E>))
         .route("/api/edit", post(edit_text))
         .route("/api/run", post(run::<E>))
+        .route("/api/cancel", post(cancel::<E>))
         .route("/api/save", post(save::<E>))
         .route("/api/report", post(report::<E>))
         .layer(middleware::from_fn_with_state(s.clone(), guard::<E>))
@@ -162,8 +238,12 @@ async fn guard<E: Engine>(State(s): State<Arc<Server<E>>>, req: Request, next: N
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    let name = host.rsplit_once(':').map_or(host, |(n, _)| n);
-    if !host_allowed(name) {
+    let name = host_name(host);
+    let local = req
+        .extensions()
+        .get::<ConnectInfo<Local>>()
+        .and_then(|c| c.0.0);
+    if !host_allowed(name, local) {
         return Fail(
             StatusCode::FORBIDDEN,
             format!("host {host} is not this explorer"),
@@ -195,14 +275,37 @@ async fn guard<E: Engine>(State(s): State<Arc<Server<E>>>, req: Request, next: N
     r
 }
 
-/// Names a request may reach the explorer by: loopback names and addresses, or an address
-/// (the explicit `--host`).
-fn host_allowed(name: &str) -> bool {
-    name == "localhost"
-        || name
-            .trim_matches(['[', ']'])
-            .parse::<std::net::IpAddr>()
-            .is_ok()
+/// The name part of a `Host` header (`[::1]:8080` → `[::1]`, `localhost:80` → `localhost`).
+fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.find(']').map_or(host, |i| &host[..=i]);
+    }
+    host.rsplit_once(':').map_or(host, |(n, _)| n)
+}
+
+/// Names a request may reach the explorer by: `localhost`, a loopback address, or the
+/// address the request came in on (`local`: the server's side of the connection, e.g. the
+/// machine's address on the network when `--host 0.0.0.0` was given). Any other name, and
+/// any other address, is refused: a page that rebinds its own name to this machine sends its
+/// name, and an address of another machine is not this explorer.
+fn host_allowed(name: &str, local: Option<SocketAddr>) -> bool {
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    let bare = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .unwrap_or(name);
+    let Ok(ip) = bare.parse::<std::net::IpAddr>() else {
+        return false;
+    };
+    // `[…]` only around an IPv6 address, and an IPv6 address only inside `[…]`.
+    if ip.is_ipv6() == (bare.len() == name.len()) {
+        return false;
+    }
+    // An IPv4 client of a dual-stack socket shows as `::ffff:a.b.c.d` on the server's side.
+    let ip = ip.to_canonical();
+    ip.is_loopback() || local.is_some_and(|l| l.ip().to_canonical() == ip)
 }
 
 async fn index<E: Engine>(State(s): State<Arc<Server<E>>>) -> Response {
@@ -313,14 +416,10 @@ async fn check<E: Engine>(
     State(s): State<Arc<Server<E>>>,
     axum::Json(b): axum::Json<TextBody>,
 ) -> Answer {
-    let e = s.engine.clone();
     let file = file_name(&b.file);
     let t0 = std::time::Instant::now();
-    let (checked, doc) = blocking(move || {
-        let doc = toml::from_str::<toml::Value>(&b.text).ok();
-        (e.check(&file, &b.text), doc)
-    })
-    .await?;
+    let checked = s.check_text(file, b.text.clone()).await?;
+    let doc = blocking(move || toml::from_str::<toml::Value>(&b.text).ok()).await?;
     let ms = t0.elapsed().as_millis() as u64;
     ok(json!({ "check": checked, "doc": doc, "ms": ms }))
 }
@@ -393,9 +492,10 @@ async fn run<E: Engine>(
         Ok(ab) => ab,
         Err(e) => return refused(e.0),
     };
-    let e = s.engine.clone();
-    let (text, f2) = (b.text.clone(), file.clone());
-    let checked: Checked = blocking(move || e.check(&f2, &text)).await?;
+    let checked = match s.check_text(file.clone(), b.text.clone()).await {
+        Ok(c) => c,
+        Err(Fail(_, why)) => return refused(why),
+    };
     if let Some(d) = checked.errors.first() {
         return refused(d.message.clone());
     }
@@ -457,9 +557,6 @@ struct JobQuery {
     since: Option<u64>,
 }
 
-/// Longest wait of a job poll for something new.
-const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(2);
-
 async fn job_state<E: Engine>(
     State(s): State<Arc<Server<E>>>,
     Query(q): Query<JobQuery>,
@@ -515,6 +612,20 @@ async fn sweep_chart<E: Engine>(
 }
 
 #[derive(Deserialize)]
+struct CancelBody {
+    page: String,
+}
+
+/// Cancels the page's job (the page sends this as it closes).
+async fn cancel<E: Engine>(
+    State(s): State<Arc<Server<E>>>,
+    axum::Json(b): axum::Json<CancelBody>,
+) -> Answer {
+    s.jobs.cancel(&b.page);
+    ok(json!({ "cancelled": true }))
+}
+
+#[derive(Deserialize)]
 struct SaveBody {
     file: String,
     text: String,
@@ -547,23 +658,52 @@ async fn save<E: Engine>(
     }
 }
 
+/// The report folder's name for the scenario file `file`: its own name without `.toml`.
+/// Refused when that is empty (`.toml`) or starts with a dot (a hidden name, and the
+/// temporary folders' beside the reports).
+fn report_stem(file: &str) -> Result<&str, Fail> {
+    let name = file.rsplit(['/', '\\']).next().unwrap_or_default();
+    let stem = name.strip_suffix(".toml").unwrap_or(name);
+    if stem.is_empty() || stem.starts_with('.') || stem.contains('\0') {
+        return Err(Fail(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "cannot name a report after the file name {file:?}: it needs a name before \".toml\" that does not start with a dot (e.g. \"duel.toml\")"
+            ),
+        ));
+    }
+    Ok(stem)
+}
+
 async fn report<E: Engine>(
     State(s): State<Arc<Server<E>>>,
     axum::Json(b): axum::Json<TextBody>,
 ) -> Answer {
     let file = file_name(&b.file);
-    let stem = file
-        .trim_end_matches(".toml")
-        .rsplit('/')
-        .next()
-        .unwrap_or("scenario")
-        .to_string();
-    let rel = format!("reports/{stem}");
+    let rel = format!("reports/{}", report_stem(&file)?);
     let dir = s.folder.resolve(&rel)?;
-    let e = s.engine.clone();
-    let page = blocking(move || e.report(&file, &b.text, &dir))
-        .await?
-        .map_err(|e| Fail(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    // A report computes the file's own trials: within the preview's limit of work, and in
+    // its turn for a worker, like a preview.
+    let checked = s.check_text(file.clone(), b.text.clone()).await?;
+    let refuse = |why: String| Err(Fail(StatusCode::UNPROCESSABLE_ENTITY, why));
+    if let Some(d) = checked.errors.first() {
+        return refuse(d.message.clone());
+    }
+    let work = checked.runs.saturating_mul(checked.trials);
+    if work > s.limits.max_work {
+        return refuse(format!(
+            "this file asks for {work} duels ({} runs × {} trials), more than the explorer's limit of {}; lower `trials`, or run it with `oddsmith run`",
+            checked.runs, checked.trials, s.limits.max_work
+        ));
+    }
+    let s2 = s.clone();
+    let page = blocking(move || {
+        let never = AtomicBool::new(false);
+        let _worker = s2.jobs.worker(&never);
+        s2.engine.report(&file, &b.text, &dir)
+    })
+    .await?
+    .map_err(|e| Fail(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     let name = page
         .file_name()
         .and_then(|n| n.to_str())
@@ -611,8 +751,56 @@ mod tests {
     }
 
     #[test]
-    fn only_addresses_and_localhost_are_hosts() {
-        assert!(host_allowed("127.0.0.1") && host_allowed("localhost") && host_allowed("[::1]"));
-        assert!(!host_allowed("evil.example"));
+    fn only_this_server_s_names_are_hosts() {
+        let lo: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let lan: SocketAddr = "192.168.1.5:8080".parse().unwrap();
+        for local in [None, Some(lo), Some(lan)] {
+            for name in ["127.0.0.1", "127.0.0.2", "localhost", "LocalHost", "[::1]"] {
+                assert!(host_allowed(name, local), "{name} {local:?}");
+            }
+            for name in [
+                "evil.example",
+                "10.0.0.1",
+                "8.8.8.8",
+                "[10.0.0.1]",
+                "::1",
+                "[127.0.0.1]",
+                "[::ffff:8.8.8.8]",
+                "",
+                "localhost.evil.example",
+            ] {
+                assert!(!host_allowed(name, local), "{name} {local:?}");
+            }
+        }
+        // The address the request came in on (also as a dual-stack socket shows it).
+        assert!(host_allowed("192.168.1.5", Some(lan)));
+        let mapped: SocketAddr = "[::ffff:192.168.1.5]:8080".parse().unwrap();
+        assert!(host_allowed("192.168.1.5", Some(mapped)));
+        assert!(!host_allowed("192.168.1.5", Some(lo)) && !host_allowed("192.168.1.5", None));
+        assert_eq!(host_name("[::1]:80"), "[::1]");
+        assert_eq!(host_name("localhost:80"), "localhost");
+        assert_eq!(host_name("127.0.0.1"), "127.0.0.1");
+    }
+
+    #[test]
+    fn report_names_come_from_the_file_name() {
+        assert_eq!(report_stem("duel.toml").ok(), Some("duel"));
+        assert_eq!(report_stem("sub/duel.toml").ok(), Some("duel"));
+        assert_eq!(report_stem("duel").ok(), Some("duel"));
+        for bad in [
+            ".toml",
+            "sub/.toml",
+            "",
+            ".hidden.toml",
+            "..toml",
+            "a/",
+            "..",
+        ] {
+            let e = report_stem(bad).err().map(|f| f.1);
+            assert!(
+                e.as_deref().is_some_and(|m| m.contains("needs a name")),
+                "{bad}: {e:?}"
+            );
+        }
     }
 }

@@ -8,6 +8,7 @@ use oddsmith_report::charts::{
 use oddsmith_report::{options_table, slug};
 
 mod study;
+mod write;
 
 fn xy(series: Vec<Series>) -> XyPlot {
     XyPlot {

@@ -293,7 +293,7 @@ fn study() -> StudyDoc {
 }
 
 /// A run of one matchup (ten recorded duels) with the study attached.
-fn report(study: Option<StudyDoc>) -> ReportData {
+pub(crate) fn report(study: Option<StudyDoc>) -> ReportData {
     let mut stats = DuelStats::default();
     for k in 0..10u32 {
         let mut d = DuelOutcome::empty();

@@ -145,7 +145,6 @@ async function refresh() {
     else if (job) {
       st.timing.running = since();
       status("running " + job.stages.map(k).join(" → ") + " trials");
-      poll(job.job);
       await Promise.race([st.numberIn, new Promise((res) => setTimeout(res, 150))]);
       if (seq !== st.editSeq) return;
     }
@@ -173,8 +172,21 @@ async function startRun(seq) {
   if (r.refused) return { error: r.refused }; // shown unless the check finds errors
   st.job = r.job;
   st.jobDone = false;
+  // Followed at once: the server cancels a job its page stops asking for.
+  poll(r.job);
   return r;
 }
+
+// A closed page's job is cancelled at once (the server would notice within seconds anyway).
+addEventListener("pagehide", () => {
+  fetch("/api/cancel", {
+    method: "POST", keepalive: true,
+    headers: { "content-type": "application/json", "x-oddsmith-token": BOOT.token },
+    body: JSON.stringify({ page: PAGE }),
+  }).catch(() => {});
+});
+// Back from the browser's page cache: the job was cancelled as the page left; run it again.
+addEventListener("pageshow", (e) => { if (e.persisted && st.text) changed(true); });
 
 const pts = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(100 * x).toFixed(2);
 const k = (n) => (n >= 1000 ? n / 1000 + "k" : String(n));
@@ -187,6 +199,8 @@ async function poll(job) {
     try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}&since=${version}`); }
     catch (e) { return status(e.message, true); }
     if (s.replaced || st.job !== job) return;
+    // The page was asleep (a frozen tab) and the server cancelled its job: run it again.
+    if (s.abandoned) return changed(true);
     version = s.version;
     if (s.exact.length > exactSeen || s.exact_done) {
       exactSeen = s.exact.length;

@@ -1,6 +1,7 @@
 //! Server tests against a fake engine: concurrent clients, cancellation, path safety, limits,
 //! the token and same-origin rule, and the loopback-only default.
 
+mod bounds;
 mod http;
 
 use std::net::{IpAddr, SocketAddr};
@@ -25,11 +26,13 @@ struct Counters {
     max_running: AtomicUsize,
     runs: AtomicUsize,
     cancelled: AtomicUsize,
+    checking: AtomicUsize,
+    max_checking: AtomicUsize,
 }
 
-/// A fake engine: a text containing `bad` is invalid at `fighters.x.weapon`; `trials = N`
-/// asks for N trials; a run takes one millisecond per thousand trials, checking the cancel
-/// flag every millisecond.
+/// A fake engine: a text containing `bad` is invalid at `fighters.x.weapon`; one containing
+/// `slow` takes 300 ms to check; `trials = N` asks for N trials; a run takes one millisecond
+/// per thousand trials, checking the cancel flag every millisecond.
 struct Fake(Arc<Counters>);
 
 fn trials_of(text: &str) -> u64 {
@@ -50,6 +53,13 @@ impl Engine for Fake {
         (id == "fake").then(|| "ruleset = \"fake\"\n".into())
     }
     fn check(&self, _file: &str, text: &str) -> Checked {
+        if text.contains("slow") {
+            let c = &self.0;
+            let now = c.checking.fetch_add(1, Ordering::SeqCst) + 1;
+            c.max_checking.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(300));
+            c.checking.fetch_sub(1, Ordering::SeqCst);
+        }
         if text.contains("bad") {
             return Checked {
                 errors: vec![Diagnostic {

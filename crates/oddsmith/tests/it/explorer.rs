@@ -388,3 +388,267 @@ fn explorer_in_a_real_browser() {
     let _ = std::fs::remove_dir_all(&folder);
     println!("screenshots: {}", shots.display());
 }
+
+// ---- The served explorer over plain HTTP (no browser): what it writes and whom it answers.
+
+/// One HTTP/1.1 request to the explorer at `url` (`http://127.0.0.1:PORT/`), as its page
+/// sends it (token and same origin on a POST); `host` replaces the `Host` header. Returns
+/// (status, body).
+fn http(
+    url: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    host: Option<&str>,
+) -> (u16, String) {
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let host = host.unwrap_or(addr);
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    let body = body.map(Value::to_string);
+    if let Some(b) = &body {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\nOrigin: http://{addr}\r\nX-Oddsmith-Token: {}\r\n",
+            b.len(),
+            token(url)
+        ));
+    }
+    req.push_str("\r\n");
+    if let Some(b) = &body {
+        req.push_str(b);
+    }
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(600))).unwrap();
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        let (mut out, mut s) = (String::new(), rest);
+        while let Some((size, tail)) = s.split_once("\r\n") {
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 || tail.len() < n {
+                break;
+            }
+            out.push_str(&tail[..n]);
+            s = tail[n..].trim_start_matches("\r\n");
+        }
+        out
+    } else {
+        rest.to_string()
+    };
+    (status, body)
+}
+
+/// The session token written into the explorer's page.
+fn token(url: &str) -> String {
+    let (_, page) = http(url, "GET", "/", None, None);
+    let at = page.find("\"token\":\"").expect("a token in the page") + 9;
+    page[at..at + 32].to_string()
+}
+
+/// A fresh folder holding `duel.toml` (the Draft reference duels at `trials` trials); returns
+/// the folder, the file and its text.
+fn duel_folder(name: &str, trials: u64) -> (PathBuf, PathBuf, String) {
+    let folder =
+        std::env::temp_dir().join(format!("oddsmith-explorer-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let text = std::fs::read_to_string(root().join("scenarios/draft/reference-duels.toml"))
+        .unwrap()
+        .replace("trials = 1_000_000", &format!("trials = {trials}"));
+    assert!(text.contains(&format!("trials = {trials}")));
+    let file = folder.join("duel.toml");
+    std::fs::write(&file, &text).unwrap();
+    (folder, file, text)
+}
+
+/// The seed of the run a report folder was written from, read from report.json and checked
+/// against every table with a seed column (a folder mixing two runs fails here).
+fn report_seed(dir: &Path) -> u64 {
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json"))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display())),
+    )
+    .unwrap();
+    let seed = json["seed"].as_u64().unwrap();
+    let mut tables = 0;
+    for e in std::fs::read_dir(dir.join("tables")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "csv") {
+            continue;
+        }
+        let csv = std::fs::read_to_string(&p).unwrap();
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+        let Some(col) = head.iter().position(|h| *h == "seed") else {
+            continue;
+        };
+        tables += 1;
+        for l in lines {
+            assert_eq!(
+                l.split(',').nth(col),
+                Some(seed.to_string().as_str()),
+                "{} is from another run than report.json (seed {seed})",
+                p.display()
+            );
+        }
+    }
+    assert!(
+        tables > 0,
+        "no table with a seed column in {}",
+        dir.display()
+    );
+    for f in ["report.html", "report.md", oddsmith_report::MARKER] {
+        assert!(dir.join(f).is_file(), "{f} missing in {}", dir.display());
+    }
+    seed
+}
+
+/// Six report requests for one file at once, each with its own seed: every answer is a whole
+/// report (the writes of one folder take turns; the last one stays) or a clear refusal, and
+/// the folder never mixes two runs (report.json and every table carry one seed).
+#[test]
+fn six_reports_of_one_file_at_once_never_mix_two_runs() {
+    let (folder, file, text) = duel_folder("reports", 2_000);
+    let (_server, url) = start_server(&file);
+    let seeds: Vec<u64> = (11..17).collect();
+    let answers: Vec<(u16, String)> = seeds
+        .iter()
+        .map(|&seed| {
+            let (url, text) = (
+                url.clone(),
+                text.replace("seed = 1\n", &format!("seed = {seed}\n")),
+            );
+            std::thread::spawn(move || {
+                let body = json!({ "text": text, "file": "duel.toml" });
+                http(&url, "POST", "/api/report", Some(&body), None)
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    for (status, body) in &answers {
+        let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        // Whole reports: the writes take turns, so none is refused.
+        assert_eq!(*status, 200, "{body}");
+        assert_eq!(v["url"], "/files/reports/duel/report.html", "{body}");
+    }
+    let dir = folder.join("reports/duel");
+    let seed = report_seed(&dir);
+    assert!(seeds.contains(&seed), "{seed}");
+    // Nothing else in reports/: no temporary folder left behind.
+    let entries: Vec<String> = std::fs::read_dir(folder.join("reports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(entries, ["duel"]);
+    // The report served is the folder's.
+    let (status, served) = http(&url, "GET", "/files/reports/duel/report.json", None, None);
+    assert_eq!(status, 200);
+    assert_eq!(
+        serde_json::from_str::<Value>(&served).unwrap()["seed"],
+        seed
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// The served explorer answers only to its own names, derives report folders safely and
+/// never writes through a link planted beside the scenario.
+#[test]
+fn the_served_explorer_guards_its_host_and_its_folder() {
+    let (folder, file, text) = duel_folder("guards", 1_000);
+    let (_server, url) = start_server(&file);
+    let port = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_string();
+    for (host, want) in [
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("localhost:{port}"), 200),
+        (format!("10.20.30.40:{port}"), 403),
+        (format!("attacker.example:{port}"), 403),
+    ] {
+        let (status, body) = http(&url, "GET", "/api/catalog", None, Some(&host));
+        assert_eq!(status, want, "{host}: {body}");
+    }
+    // A file named `.toml` has no name for its report: refused, reports/ untouched.
+    let body = json!({ "text": text, "file": ".toml" });
+    let (status, answer) = http(&url, "POST", "/api/report", Some(&body), None);
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("needs a name before"), "{answer}");
+    assert!(!folder.join("reports").exists());
+    // A planted link at the name an earlier version saved through.
+    #[cfg(unix)]
+    {
+        let outside = folder.with_extension("outside");
+        let _ = std::fs::remove_dir_all(&outside);
+        std::fs::create_dir_all(&outside).unwrap();
+        let victim = outside.join("victim.toml");
+        std::fs::write(&victim, "precious\n").unwrap();
+        std::os::unix::fs::symlink(&victim, folder.join("duel.toml.oddsmith-save")).unwrap();
+        let (_, opened) = http(&url, "GET", "/api/open?file=duel.toml", None, None);
+        let version = serde_json::from_str::<Value>(&opened).unwrap()["version"].clone();
+        let saved = text.replace("seed = 1\n", "seed = 2\n");
+        let body = json!({ "file": "duel.toml", "text": saved, "version": version });
+        let (status, answer) = http(&url, "POST", "/api/save", Some(&body), None);
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), saved);
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1);
+        let _ = std::fs::remove_dir_all(&outside);
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// `run --out LINK` where LINK is a symbolic link to a report folder: refused before any work
+/// with a message naming the link, the link and the report it points to left as they were.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_out_folder_is_refused_not_replaced() {
+    let (folder, file, _) = duel_folder("out-link", 1_000);
+    let real = folder.join("real");
+    let (code, _, err) = cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        real.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read(real.join("report.json")).unwrap();
+    let link = folder.join("latest");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (code, out, err) = cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--trials",
+        "10000000000",
+        "--out",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "refused before any work: {out}");
+    assert!(
+        err.contains("is a symbolic link") && err.contains("real"),
+        "{err}"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(real.join("report.json")).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&folder);
+}

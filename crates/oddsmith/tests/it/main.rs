@@ -642,15 +642,27 @@ fn interruption_stops_promptly_and_cleans_up() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let tmp = dir.join(format!(".ref.tmp-{}", child.id()));
+        // The write's own temporary folder: `.ref.tmp-<pid>-<random>`.
+        let prefix = format!(".ref.tmp-{}-", child.id());
+        let find_tmp = || {
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .find(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .map(|e| e.path())
+        };
         let start = Instant::now();
-        while !tmp.exists() && start.elapsed() < Duration::from_secs(60) {
+        let mut tmp = None;
+        while tmp.is_none() && start.elapsed() < Duration::from_secs(60) {
             if child.try_wait().unwrap().is_some() {
                 break;
             }
-            std::thread::sleep(Duration::from_micros(200));
+            tmp = find_tmp();
+            if tmp.is_none() {
+                std::thread::sleep(Duration::from_micros(200));
+            }
         }
-        if tmp.exists() {
+        if tmp.is_some() {
             send_signal(child.id(), "INT");
         }
         let sent = Instant::now();
@@ -675,7 +687,7 @@ fn interruption_stops_promptly_and_cleans_up() {
             for m in ["D1", "D2", "D3"] {
                 assert!(stdout.contains(m), "{m} missing from the results: {stdout}");
             }
-            assert!(!tmp.exists(), "the temporary folder was left behind");
+            assert!(find_tmp().is_none(), "the temporary folder was left behind");
             assert_eq!(std::fs::read(target.join("report.json")).unwrap(), before);
             break;
         }

@@ -24,7 +24,7 @@ mod testing;
 pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use contract::{Build, Check, Compile, Duel, HoldsOptions, Pair, Rules, RulesetOptions};
 pub use error::RulesError;
-pub use info::{Documented, FieldDoc, RulesetInfo};
+pub use info::{Documented, FieldDoc, RulesetInfo, TableDoc};
 pub use outcome::{
     DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side, Tally,
     Winner,
@@ -231,6 +231,7 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
             fighter_fields: Self::FighterSpec::DOCS.to_vec(),
             options: Self::Options::DOCS.to_vec(),
             check_params: Self::Check::DOCS.to_vec(),
+            tables: <Self::FighterSpec as schema::Declared>::tables(),
         }
     }
 

@@ -902,3 +902,7 @@ macro_rules! __inline_default {
         $default
     };
 }
+
+#[cfg(test)]
+#[path = "fields_tests.rs"]
+mod tests;

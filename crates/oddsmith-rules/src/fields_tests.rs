@@ -38,12 +38,20 @@ fn builtin_names(shape: &Shape) -> Option<&[&'static str]> {
     }
 }
 
-/// Compiles a fighter written as TOML: the compiled fighter's `Debug` text, or the error.
+/// Compiles a fighter written as TOML: the compiled fighter's `Debug` text, or the error. A
+/// compiled fighter may keep its spec, which says how the entry was written (`builtin`, Draft's
+/// `Named` or `Custom` armour): that is blanked, the statistics compiled from it are not.
 fn compiled<R: Ruleset>(r: &R, text: &str) -> Result<String, String> {
     let spec: R::FighterSpec = toml::from_str(text).map_err(|e| e.message().to_string())?;
-    r.compile("f", &spec)
-        .map(|f| format!("{f:?}"))
-        .map_err(|e| e.to_string())
+    let f = r.compile("f", &spec).map_err(|e| e.to_string())?;
+    let mut d = format!("{f:?}").replace("builtin: false", "builtin: true");
+    for (open, close) in [("armour: Named(", ")"), ("armour: Custom(", "})")] {
+        while let Some(i) = d.find(open) {
+            let j = i + d[i..].find(close).expect("closed") + close.len();
+            d.replace_range(i..j, "armour: _");
+        }
+    }
+    Ok(d)
 }
 
 /// For every ruleset, every fighter field that takes a built-in and every built-in's name:

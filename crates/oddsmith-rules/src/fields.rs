@@ -7,6 +7,15 @@
 //!   `DOCS`.
 //! - `Bounded`/`Within`, `de_range`; `Builtin` + `Entry<T>`: a built-in name or an inline table,
 //!   one deserialiser.
+//!
+//! **Built-in or inline tables.** A weapon, an armour, a species… is given by a built-in's name
+//! (`armor = "mail"`) or as an inline table (`armor = { name = "mail", dr = 30 }`). Every inline
+//! table type is declared once with [`inline!`](crate::inline): each field is either required
+//! or has a documented default. The table is read with every key optional (so a bad value is
+//! reported at its own key), then resolved by [`de_builtin`]: a table whose `name` is a
+//! built-in's inherits that built-in's fields, the given ones overriding; any other table takes
+//! the documented defaults and must give the required fields. A name close to a built-in's
+//! (a likely typo) with fields left to their defaults is refused with "did you mean".
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -15,6 +24,9 @@ use serde::de::{
     self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, Visitor,
 };
 use serde::{Serialize, Serializer};
+
+use crate::FieldDoc;
+use crate::schema::{Prop, Shape};
 
 /// Deserializes an integer and checks it lies in `LO..=HI`, so no scenario value can make the
 /// duel's arithmetic overflow.
@@ -36,37 +48,143 @@ where
     Within::<i32>::new(LO, HI).deserialize(d).map(Some)
 }
 
+/// The candidate closest to `name` by edit distance (case, `_`, `-` and spaces ignored), if it
+/// is close enough to be a likely typo: at most a third of the name's length (at least 1, at
+/// most 3) edits, counting a swap of neighbours as one. Ties go to the earlier candidate. The
+/// one "did you mean" rule of oddsmith (the scenario loader's messages use it too).
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .map(|c| match c {
+                '_' | '-' => ' ',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect()
+    };
+    let n = norm(name);
+    let limit = (n.chars().count() / 3).clamp(1, 3);
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = strsim::osa_distance(&n, &norm(c));
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// An inline table type declared with [`inline!`](crate::inline): its fields, their docs and
+/// defaults, and how a table as written (every key optional) becomes the statistics.
+pub trait Inline: Sized {
+    /// The table as written: every key optional, unknown keys refused, bounds checked as each
+    /// value is read (so the error carries the key's file:line:col).
+    type Table: DeserializeOwned;
+    /// Every field's doc, in declaration order (`default` is `required` for a required field).
+    const DOCS: &'static [FieldDoc];
+    /// The `name` key, if given.
+    fn given_name(table: &Self::Table) -> Option<&str>;
+    /// The fields left out of `table` (`name` aside).
+    fn omitted(table: &Self::Table) -> Vec<&'static str>;
+    /// The statistics: the given fields over `base` (a built-in's statistics), or without a
+    /// base over the documented defaults; `Err` lists the required fields left out.
+    fn resolve(table: Self::Table, base: Option<Self>) -> Result<Self, Vec<&'static str>>;
+    /// Every field's doc, shape and bounds, for `oddsmith schema`.
+    fn props() -> Vec<Prop>;
+}
+
 /// A table entry that is either a built-in (given by name) or written inline as a table.
 ///
 /// Implemented by the statistics type of an [`Entry`] (then `Entry<T>` deserializes itself),
 /// or by a spec type whose `Deserialize` calls [`de_builtin`].
 pub trait Builtin: Sized {
-    /// The inline form, deserialized with serde (`deny_unknown_fields`).
-    type Table: DeserializeOwned;
+    /// The inline form's statistics, declared with [`inline!`](crate::inline).
+    type Stats: Inline;
+    /// What an entry is, for messages: `weapon`, `armour`, `species`.
+    const WHAT: &'static str;
     /// What serde reports as expected, e.g. `a weapon name (e.g. "sword") or a table { … }`.
     const EXPECTING: &'static str;
+    /// The built-ins' names, for messages and the JSON Schema.
+    fn names() -> Vec<&'static str>;
     /// Looks a built-in up by name; the error is the message shown as is (see [`unknown`]).
     fn by_name(name: &str) -> Result<Self, String>;
-    /// The statistics of an inline table (e.g. with a default name filled in).
-    fn from_table(table: Self::Table) -> Self;
+    /// The statistics an inline table named `name` inherits: `None` if `name` is no built-in's,
+    /// `Some(Err(message))` for a built-in whose statistics cannot be known here (then the
+    /// table must give every field).
+    fn base(name: &str) -> Option<Result<Self::Stats, String>>;
+    /// The entry for an inline table's resolved statistics.
+    fn from_stats(stats: Self::Stats) -> Self;
 }
 
 /// Deserializes a [`Builtin`] given by name or as an inline table.
 pub(crate) fn de_builtin<'de, D: Deserializer<'de>, T: Builtin>(d: D) -> Result<T, D::Error> {
+    de_entry::<D, T>(d).map(|(t, _)| t)
+}
+
+/// [`de_builtin`], and whether the entry was given by name.
+fn de_entry<'de, D: Deserializer<'de>, T: Builtin>(d: D) -> Result<(T, bool), D::Error> {
     struct V<T>(PhantomData<T>);
     impl<'de, T: Builtin> Visitor<'de> for V<T> {
-        type Value = T;
+        type Value = (T, bool);
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str(T::EXPECTING)
         }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-            T::by_name(v).map_err(E::custom)
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<(T, bool), E> {
+            T::by_name(v).map(|t| (t, true)).map_err(E::custom)
         }
-        fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<T, M::Error> {
-            T::Table::deserialize(de::value::MapAccessDeserializer::new(m)).map(T::from_table)
+        fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<(T, bool), M::Error> {
+            let table =
+                <T::Stats as Inline>::Table::deserialize(de::value::MapAccessDeserializer::new(m))?;
+            resolve_table::<T>(table)
+                .map(|s| (T::from_stats(s), false))
+                .map_err(de::Error::custom)
         }
     }
     d.deserialize_any(V(PhantomData))
+}
+
+/// An inline table's statistics (see the module doc), or the message.
+fn resolve_table<T: Builtin>(table: <T::Stats as Inline>::Table) -> Result<T::Stats, String> {
+    let what = T::WHAT;
+    let name = <T::Stats as Inline>::given_name(&table).map(str::to_string);
+    let omitted = <T::Stats as Inline>::omitted(&table);
+    let base = match name.as_deref().and_then(T::base) {
+        Some(Ok(b)) => Some(b),
+        Some(Err(m)) if !omitted.is_empty() => return Err(m),
+        _ => None,
+    };
+    let names = T::names();
+    if base.is_none()
+        && let Some(n) = name.as_deref()
+        && let Some(close) = suggest(n, names.iter().copied())
+        && !omitted.is_empty()
+    {
+        return Err(format!(
+            "{what} {n:?} is not a built-in {what}; did you mean name = {close:?}? An inline \
+             table named like a built-in inherits its fields; this one names none, so {} would \
+             take their defaults or be missing (give every field to define a new {what})",
+            list(&omitted)
+        ));
+    }
+    let inherits = base.is_some();
+    <T::Stats as Inline>::resolve(table, base).map_err(|missing| {
+        debug_assert!(!inherits);
+        format!(
+            "missing {} in the inline {what} table: required unless its name is a built-in \
+             {what}'s ({}), whose fields it then inherits",
+            list(&missing),
+            names.join(", ")
+        )
+    })
+}
+
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b` and `c` ``.
+fn list(fields: &[&str]) -> String {
+    let q: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    match q.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// The message for an unknown built-in name: `unknown {what} {name:?}; {lead}: {names}{hint}`
@@ -76,22 +194,14 @@ pub(crate) fn unknown(what: &str, name: &str, lead: &str, names: &str, hint: &st
     format!("unknown {what} {name:?}; {lead}: {names}{hint}")
 }
 
-/// `name`, or `fallback` if it is empty (inline tables may leave their name out).
-pub(crate) fn name_or(name: String, fallback: &str) -> String {
-    if name.is_empty() {
-        fallback.into()
-    } else {
-        name
-    }
-}
-
 /// Something with a display name (a weapon's statistics, say).
 pub trait Named {
     /// The name shown in reports and written back to scenario files.
     fn name(&self) -> &str;
 }
 
-/// A table entry chosen by built-in name or written inline; serialized back the same way.
+/// A table entry chosen by built-in name or written inline; serialized back the same way (an
+/// inline table with every field, so it reads back to the same statistics).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry<T> {
     /// The resolved statistics.
@@ -100,20 +210,19 @@ pub struct Entry<T> {
     pub builtin: bool,
 }
 
+impl<T: Builtin> Entry<T> {
+    /// The built-in named `name`, as if written `key = "name"`.
+    pub fn named(name: &str) -> Result<Self, String> {
+        T::by_name(name).map(|stats| Entry {
+            stats,
+            builtin: true,
+        })
+    }
+}
+
 impl<'de, T: Builtin> Deserialize<'de> for Entry<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Tagged<T>(T, bool);
-        impl<T: Builtin> Builtin for Tagged<T> {
-            type Table = T::Table;
-            const EXPECTING: &'static str = T::EXPECTING;
-            fn by_name(name: &str) -> Result<Self, String> {
-                T::by_name(name).map(|t| Tagged(t, true))
-            }
-            fn from_table(table: T::Table) -> Self {
-                Tagged(T::from_table(table), false)
-            }
-        }
-        let Tagged(stats, builtin) = de_builtin::<D, Tagged<T>>(d)?;
+        let (stats, builtin) = de_entry::<D, T>(d)?;
         Ok(Entry { stats, builtin })
     }
 }
@@ -125,6 +234,68 @@ impl<T: Serialize + Named> Serialize for Entry<T> {
         } else {
             self.stats.serialize(s)
         }
+    }
+}
+
+/// A fighter field that takes a built-in's name or an inline table (declared `field: Type,
+/// inline` in [`spec!`](crate::spec)): its table's docs for `oddsmith rulesets` and its shape
+/// for `oddsmith schema`.
+pub trait InlineField {
+    /// What an entry is (`weapon`).
+    const WHAT: &'static str;
+    /// The inline table's fields.
+    const FIELDS: &'static [FieldDoc];
+    /// The field's shape: a built-in's name or the declared table.
+    fn shape() -> Shape;
+}
+
+fn builtin_shape<T: Builtin>() -> Shape {
+    Shape::Builtin {
+        names: T::names(),
+        table: Box::new(Shape::Object {
+            props: T::Stats::props(),
+            closed: true,
+        }),
+    }
+}
+
+impl<T: Builtin> InlineField for T {
+    const WHAT: &'static str = T::WHAT;
+    const FIELDS: &'static [FieldDoc] = <T::Stats as Inline>::DOCS;
+    fn shape() -> Shape {
+        builtin_shape::<T>()
+    }
+}
+
+impl<T: Builtin> InlineField for Entry<T> {
+    const WHAT: &'static str = T::WHAT;
+    const FIELDS: &'static [FieldDoc] = <T::Stats as Inline>::DOCS;
+    fn shape() -> Shape {
+        builtin_shape::<T>()
+    }
+}
+
+impl<T: InlineField> InlineField for Option<T> {
+    const WHAT: &'static str = T::WHAT;
+    const FIELDS: &'static [FieldDoc] = T::FIELDS;
+    fn shape() -> Shape {
+        Shape::Optional(Box::new(T::shape()))
+    }
+}
+
+/// Adds fighter field `key` of type `T` to `tables` (one entry per table type, its keys
+/// gathered): for [`spec!`](crate::spec)'s `Declared::tables`.
+pub fn add_table<T: InlineField>(tables: &mut Vec<crate::TableDoc>, key: &'static str) {
+    match tables
+        .iter_mut()
+        .find(|t| std::ptr::eq(t.fields, T::FIELDS) || t.fields == T::FIELDS)
+    {
+        Some(t) => t.keys.push(key),
+        None => tables.push(crate::TableDoc {
+            keys: vec![key],
+            what: T::WHAT,
+            fields: T::FIELDS,
+        }),
     }
 }
 
@@ -410,10 +581,11 @@ macro_rules! __option_bounds {
 /// [`Declared`](crate::schema::Declared) (each field's doc, its `de_range` bounds and the
 /// shape of its type, for `oddsmith schema`).
 ///
-/// Each field: `name: Type [as "toml_name"] => ("default as TOML", "one-line doc"),` (`as`
-/// when serde renames the field). Bounds stay in the field's serde attributes
-/// (`deserialize_with = "de_range::<_, LO, HI>"`). After the table, `requires = &[…];`
-/// declares the fields read only with another setting
+/// Each field: `name: Type [as "toml_name"] [, inline] => ("default as TOML", "one-line doc"),`
+/// (`as` when serde renames the field; `inline` for a built-in's name or an inline table, an
+/// [`InlineField`], whose table is then documented and given a schema from its declaration).
+/// Bounds stay in the field's serde attributes (`deserialize_with = "de_range::<_, LO, HI>"`).
+/// After the table, `requires = &[…];` declares the fields read only with another setting
 /// ([`Documented::REQUIRES`](crate::Documented::REQUIRES)).
 #[macro_export]
 #[doc(hidden)]
@@ -423,7 +595,7 @@ macro_rules! spec {
         pub struct $name:ident {
             $(
                 $(#[$fmeta:meta])*
-                $field:ident : $ty:ty $(as $toml:literal)?
+                $field:ident : $ty:ty $(as $toml:literal)? $(, $inline:ident)?
                     => ($deftext:literal, $doc:literal $(,)?),
             )*
         }
@@ -456,7 +628,7 @@ macro_rules! spec {
         impl $crate::schema::Declared for $name {
             fn props() -> Vec<$crate::schema::Prop> {
                 let attrs: &[&str] = &[$(stringify!($(#[$fmeta])*),)*];
-                let shapes = vec![$($crate::schema::trace::<$ty>(),)*];
+                let shapes = vec![$($crate::__spec_shape!($ty $(, $inline)?),)*];
                 let declared = Self::DOCS
                     .iter()
                     .zip(attrs)
@@ -467,7 +639,39 @@ macro_rules! spec {
                     .collect();
                 $crate::schema::with_aliases::<Self>(declared)
             }
+            fn tables() -> Vec<$crate::TableDoc> {
+                #[allow(unused_mut)]
+                let mut tables = Vec::new();
+                $(
+                    $crate::__spec_table!(
+                        tables, $ty, $crate::__doc_name!($field $(, $toml)?) $(, $inline)?
+                    );
+                )*
+                tables
+            }
         }
+    };
+}
+
+/// A field's shape inside [`spec!`]: an `inline` field's declared table, else traced.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __spec_shape {
+    ($ty:ty) => {
+        $crate::schema::trace::<$ty>()
+    };
+    ($ty:ty, inline) => {
+        <$ty as $crate::fields::InlineField>::shape()
+    };
+}
+
+/// Inside [`spec!`]: lists an `inline` field's table.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __spec_table {
+    ($tables:ident, $ty:ty, $name:expr) => {};
+    ($tables:ident, $ty:ty, $name:expr, inline) => {
+        $crate::fields::add_table::<$ty>(&mut $tables, $name)
     };
 }
 
@@ -525,3 +729,213 @@ macro_rules! check_params {
         }
     };
 }
+
+/// Declares an inline table type (a weapon, an armour, a species…) from one table: the
+/// statistics struct (with its doc comments and serialize attributes, passed through), the
+/// table as written (`$table`: every key optional, unknown keys refused, bounds checked as
+/// each value is read) and [`Inline`] (docs, resolution over a built-in or the defaults,
+/// schema).
+///
+/// Each field: `name: Type [= default] [, in LO..=HI | , with path::to::de_fn] => ("default
+/// as TOML", "one-line doc"),`. A field without `= default` is required (its default text
+/// must be `"required"`; a test checks it) unless the table names a built-in, whose value it
+/// then inherits. The struct must have a `name: String` field. Derive `Serialize` (not
+/// `Deserialize`) on the struct; [`Entry`] and [`de_builtin`] read it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! inline {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident / $table:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident : $ty:ty $(= $default:expr)?
+                    $(, in $lo:literal ..= $hi:literal)?
+                    $(, with $de:path)?
+                    => ($deftext:literal, $doc:literal $(,)?),
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(
+                $(#[$fmeta])*
+                pub $field: $ty,
+            )*
+        }
+
+        #[doc = concat!("An inline `", stringify!($name), "` table as written: every key optional.")]
+        #[derive(Default)]
+        pub struct $table {
+            $(
+                #[doc = concat!("`", stringify!($field), "`, if given.")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $table {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[allow(non_camel_case_types)]
+                #[derive(::serde::Deserialize)]
+                #[serde(field_identifier)]
+                enum Key {
+                    $($field,)*
+                }
+                struct V;
+                impl<'de> ::serde::de::Visitor<'de> for V {
+                    type Value = $table;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter) -> ::std::fmt::Result {
+                        f.write_str(concat!("struct ", stringify!($name)))
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$table, A::Error> {
+                        let mut out = $table::default();
+                        while let Some(k) = map.next_key::<Key>()? {
+                            match k {
+                                $(Key::$field => {
+                                    out.$field = Some($crate::__inline_value!(
+                                        map, $ty $(, in $lo, $hi)? $(, with $de)?
+                                    ));
+                                })*
+                            }
+                        }
+                        Ok(out)
+                    }
+                }
+                const FIELDS: &[&str] = &[$(stringify!($field),)*];
+                d.deserialize_struct(stringify!($name), FIELDS, V)
+            }
+        }
+
+        impl $crate::fields::Inline for $name {
+            type Table = $table;
+            const DOCS: &'static [$crate::FieldDoc] = &[
+                $($crate::FieldDoc {
+                    name: stringify!($field),
+                    default: $deftext,
+                    doc: $doc,
+                },)*
+            ];
+            fn given_name(t: &$table) -> Option<&str> {
+                t.name.as_deref()
+            }
+            fn omitted(t: &$table) -> Vec<&'static str> {
+                let mut v = Vec::new();
+                $(
+                    if t.$field.is_none() && stringify!($field) != "name" {
+                        v.push(stringify!($field));
+                    }
+                )*
+                v
+            }
+            fn resolve(t: $table, base: Option<$name>) -> Result<$name, Vec<&'static str>> {
+                if let Some(b) = base {
+                    return Ok($name {
+                        $($field: t.$field.unwrap_or(b.$field),)*
+                    });
+                }
+                let mut missing: Vec<&'static str> = Vec::new();
+                $(
+                    $crate::__inline_missing!(missing, t.$field, $field $(, $default)?);
+                )*
+                if !missing.is_empty() {
+                    return Err(missing);
+                }
+                Ok($name {
+                    $($field: match t.$field {
+                        Some(v) => v,
+                        None => $crate::__inline_default!($field $(, $default)?),
+                    },)*
+                })
+            }
+            fn props() -> Vec<$crate::schema::Prop> {
+                let shapes = vec![$($crate::__inline_shape!($ty $(, with $de)?),)*];
+                let bounds: Vec<Option<(f64, f64)>> = vec![
+                    $($crate::__option_bounds!($($lo, $hi)?),)*
+                ];
+                <Self as $crate::fields::Inline>::DOCS
+                    .iter()
+                    .zip(shapes)
+                    .zip(bounds)
+                    .map(|((d, s), b)| $crate::schema::Prop::declared(*d, s, b))
+                    .collect()
+            }
+        }
+
+        impl $crate::fields::Named for $name {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+    };
+}
+
+/// One field's value inside [`inline!`]'s table: bounded, read by a function, or plain.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __inline_value {
+    ($map:ident, $ty:ty) => {
+        $map.next_value::<$ty>()?
+    };
+    ($map:ident, $ty:ty, in $lo:literal, $hi:literal) => {
+        $map.next_value_seed($crate::fields::Within::<$ty>::new($lo, $hi))?
+    };
+    ($map:ident, $ty:ty, with $de:path) => {{
+        struct W($ty);
+        impl<'de> ::serde::Deserialize<'de> for W {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<W, D::Error> {
+                $de(d).map(W)
+            }
+        }
+        $map.next_value::<W>()?.0
+    }};
+}
+
+/// One field's shape inside [`inline!`]: traced from its type, or from its reading function.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __inline_shape {
+    ($ty:ty) => {
+        $crate::schema::trace::<$ty>()
+    };
+    ($ty:ty, with $de:path) => {{
+        struct W;
+        impl<'de> ::serde::Deserialize<'de> for W {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<W, D::Error> {
+                let _: $ty = $de(d)?;
+                Ok(W)
+            }
+        }
+        $crate::schema::trace::<W>()
+    }};
+}
+
+/// Inside [`inline!`]: records a required field left out.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __inline_missing {
+    ($missing:ident, $given:expr, $field:ident) => {
+        if $given.is_none() {
+            $missing.push(stringify!($field));
+        }
+    };
+    ($missing:ident, $given:expr, $field:ident, $default:expr) => {};
+}
+
+/// Inside [`inline!`]: a field's default (a required field was checked before).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __inline_default {
+    ($field:ident) => {
+        return Err(vec![stringify!($field)])
+    };
+    ($field:ident, $default:expr) => {
+        $default
+    };
+}
+
+#[cfg(test)]
+#[path = "fields_tests.rs"]
+mod tests;

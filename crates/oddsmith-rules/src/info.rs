@@ -208,4 +208,18 @@ pub struct RulesetInfo {
     pub option_requires: Vec<Requires>,
     /// Check parameters read only with another parameter.
     pub check_requires: Vec<Requires>,
+    /// The inline tables fighter fields take (`weapon = { … }`), each field required or with
+    /// its default; a table whose `name` is a built-in's inherits the fields it leaves out.
+    pub tables: Vec<TableDoc>,
+}
+
+/// The fields of an inline table (a weapon, an armour…) that fighter fields take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableDoc {
+    /// The fighter fields that take it (`weapon`, `off_hand`, `backup`).
+    pub keys: Vec<&'static str>,
+    /// What an entry is (`weapon`).
+    pub what: &'static str,
+    /// Every field of the table, with its default (`required`: unless inherited).
+    pub fields: &'static [FieldDoc],
 }

@@ -78,7 +78,7 @@ mod testing;
 pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use contract::{Build, Check, Compile, Duel, HoldsOptions, Pair, Rules, RulesetOptions};
 pub use error::RulesError;
-pub use info::{Cond, Documented, FieldDoc, Is, Requires, RulesetInfo};
+pub use info::{Cond, Documented, FieldDoc, Is, Requires, RulesetInfo, TableDoc};
 pub use outcome::{
     DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side, Tally,
     Winner,
@@ -290,6 +290,7 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
             fighter_requires: Self::FighterSpec::REQUIRES.to_vec(),
             option_requires: Self::Options::REQUIRES.to_vec(),
             check_requires: Self::Check::REQUIRES.to_vec(),
+            tables: <Self::FighterSpec as schema::Declared>::tables(),
         }
     }
 

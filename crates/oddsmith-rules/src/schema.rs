@@ -45,6 +45,15 @@ pub enum Shape {
     Map(Box<Shape>),
     /// A built-in's name or an inline table of this shape.
     NameOrTable(Box<Shape>),
+    /// A built-in's name or an inline table declared with [`inline!`](crate::inline): a table
+    /// whose `name` is one of `names` inherits that built-in's fields (so its required fields
+    /// are required only under another name).
+    Builtin {
+        /// The built-ins' names.
+        names: Vec<&'static str>,
+        /// The table (an [`Shape::Object`]).
+        table: Box<Shape>,
+    },
     /// A table with named keys.
     Object {
         /// The keys, in declaration order.
@@ -89,6 +98,11 @@ impl Prop {
 pub trait Declared {
     /// Every field, in declaration order.
     fn props() -> Vec<Prop>;
+    /// The inline tables its fields take (a fighter spec's weapon, armour…), for `oddsmith
+    /// rulesets`.
+    fn tables() -> Vec<crate::TableDoc> {
+        Vec::new()
+    }
 }
 
 /// `declared` and, after them, the keys `T`'s `Deserialize` also accepts (serde aliases such

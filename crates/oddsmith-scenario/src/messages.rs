@@ -6,29 +6,9 @@
 //! runs `oddsmith check`'s parameter errors through it too. [`suggest`] is the one edit-distance
 //! rule.
 
-/// The candidate closest to `name` by edit distance (case, `_`, `-` and spaces ignored), if it
-/// is close enough to be a likely typo: at most a third of the name's length (at least 1, at
-/// most 3) edits, counting a swap of neighbours as one. Ties go to the earlier candidate.
-pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let norm = |s: &str| -> String {
-        s.chars()
-            .map(|c| match c {
-                '_' | '-' => ' ',
-                c => c.to_ascii_lowercase(),
-            })
-            .collect()
-    };
-    let n = norm(name);
-    let limit = (n.chars().count() / 3).clamp(1, 3);
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        let d = strsim::osa_distance(&n, &norm(c));
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
+/// The candidate closest to `name` by edit distance, if close enough to be a likely typo (the
+/// one rule, shared with the rulesets' inline tables).
+pub use oddsmith_rules::fields::suggest;
 
 /// `unknown {what} "{name}"; did you mean "{s}"?` when a candidate is close, else the full list
 /// (`unknown {what} "{name}"; expected one of: a, b, c`).

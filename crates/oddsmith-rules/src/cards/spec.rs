@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::fields::{Builtin, Entry, Named, de_opt_range, de_range, name_or, unknown};
+use crate::fields::{Builtin, Entry, de_opt_range, de_range, unknown};
 use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
@@ -18,13 +18,13 @@ crate::spec! {
             "main weapon skill 0–16: cards drawn per round (0 = unskilled, 1 card) (§Draw Hands)",
         ),
         /// The main weapon: a built-in name or an inline table.
-        weapon: WeaponEntry => (
+        weapon: WeaponEntry, inline => (
             "required",
             "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands, short bow (digest §4.16 placeholders; sword range/force/maneuvers, spear range and the short bow's ½ maneuver are TEXT), or { range, force, max_maneuvers (0 = unlimited; \"1/N\" = once every N rounds), edge, max_damage, hands, ranged, aim }",
         ),
         /// A shield, parrying dagger or second weapon in the off hand.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        off_hand: Option<WeaponEntry> => (
+        off_hand: Option<WeaponEntry>, inline => (
             "none",
             "shield (\"small shield\": blocks), parrying dagger or second weapon; hand = lower skill, maneuvers = higher maximum + 1, each item within its own (§Shields, Parrying Daggers & Off-hand Weapons)",
         ),
@@ -42,7 +42,7 @@ crate::spec! {
         ),
         /// A backup weapon drawn after a disarm (§Changing Weapons).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        backup: Option<WeaponEntry> => (
+        backup: Option<WeaponEntry>, inline => (
             "none",
             "weapon drawn after a disarm under on_disarm = \"backup_or_unarmed\" or \"backup_or_defeat\" (§Changing Weapons)",
         ),
@@ -196,42 +196,64 @@ pub const FIGHTER_REQUIRES: &[Requires] = &[
 /// A weapon entry.
 pub type WeaponEntry = Entry<WeaponStats>;
 
-/// A melee weapon or shield (§Melee Weapon Attributes).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeaponStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Range in yards: a melee weapon's reach (0 = close range, at most 6), where alone it
-    /// attacks; a ranged weapon's longest shot (1–120).
-    #[serde(deserialize_with = "de_range::<_, 0, 120>")]
-    pub range: i32,
-    /// Force, −5…+5: added to attack (and parry) totals.
-    #[serde(default, deserialize_with = "de_range::<_, -5, 5>")]
-    pub force: i32,
-    /// Maximum maneuvers per round, 0–10 (0 = only the hand limits, as barehanded), or "1/N"
-    /// for a ranged weapon used once every N rounds.
-    pub max_maneuvers: Maneuvers,
-    /// Edge, −5…+5: added to the damage total.
-    #[serde(default, deserialize_with = "de_range::<_, -5, 5>")]
-    pub edge: i32,
-    /// Maximum damage, 0–20.
-    #[serde(deserialize_with = "de_range::<_, 0, 20>")]
-    pub max_damage: i32,
-    /// Hands needed, 1–2.
-    #[serde(default = "one", deserialize_with = "de_range::<_, 1, 2>")]
-    pub hands: i32,
-    /// A shield: blocks instead of parrying; attacks only by a Shield Bash at range 0.
-    #[serde(default)]
-    pub shield: bool,
-    /// A ranged weapon (§Ranged Combat): fired at any distance up to its range, never used in
-    /// melee.
-    #[serde(default)]
-    pub ranged: bool,
-    /// Aim, 0–10: most cards in the aiming row (§Ranged Weapon Attributes; 0 = cannot aim).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 10>")]
-    pub aim: i32,
+crate::inline! {
+    /// A melee weapon or shield (§Melee Weapon Attributes).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct WeaponStats / WeaponTable {
+        /// Name shown in reports.
+        name: String = "custom weapon".into() => (
+            "\"custom weapon\"",
+            "name in reports; a built-in's name (e.g. \"sword\", \"small shield\") makes the table that weapon with the given fields changed",
+        ),
+        /// Range in yards: a melee weapon's reach (0 = close range, at most 6), where alone it
+        /// attacks; a ranged weapon's longest shot (1–120).
+        range: i32, in 0..=120 => (
+            "required",
+            "range in yards: a melee weapon's reach 0–6 (0 = close range; §Range), a ranged weapon's longest shot 1–120",
+        ),
+        /// Force, −5…+5: added to attack (and parry) totals.
+        force: i32 = 0, in -5..=5 => (
+            "0",
+            "force −5…+5, added to attack and parry totals (§Melee Weapon Attributes)",
+        ),
+        /// Maximum maneuvers per round, 0–10 (0 = only the hand limits, as barehanded), or "1/N"
+        /// for a ranged weapon used once every N rounds.
+        max_maneuvers: Maneuvers => (
+            "required",
+            "maximum maneuvers per round 0–10 (0 = only the hand limits, as barehanded), or \"1/N\" for a ranged weapon used once every N rounds",
+        ),
+        /// Edge, −5…+5: added to the damage total.
+        edge: i32 = 0, in -5..=5 => (
+            "0",
+            "edge −5…+5, added to the damage total",
+        ),
+        /// Maximum damage, 0–20.
+        max_damage: i32, in 0..=20 => (
+            "required",
+            "maximum damage 0–20 (the damage cap)",
+        ),
+        /// Hands needed, 1–2.
+        hands: i32 = 1, in 1..=2 => (
+            "1",
+            "hands needed, 1–2",
+        ),
+        /// A shield: blocks instead of parrying; attacks only by a Shield Bash at range 0.
+        shield: bool = false => (
+            "false",
+            "a shield: blocks instead of parrying; attacks only by a Shield Bash at range 0 (§Shields)",
+        ),
+        /// A ranged weapon (§Ranged Combat): fired at any distance up to its range, never used in
+        /// melee.
+        ranged: bool = false => (
+            "false",
+            "a ranged weapon: fired at any distance up to its range, never used in melee (§Ranged Combat)",
+        ),
+        /// Aim, 0–10: most cards in the aiming row (§Ranged Weapon Attributes; 0 = cannot aim).
+        aim: i32 = 0, in 0..=10 => (
+            "0",
+            "aim 0–10: most cards in the aiming row (0 = cannot aim; §Aiming)",
+        ),
+    }
 }
 
 /// Maximum maneuvers (§Melee and §Ranged Weapon Attributes): a whole number per round, or a
@@ -368,25 +390,25 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
     })
 }
 
-impl Named for WeaponStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-
 impl Builtin for WeaponStats {
-    type Table = WeaponStats;
+    type Stats = WeaponStats;
+    const WHAT: &'static str = "weapon";
     const EXPECTING: &'static str =
         "a weapon name (e.g. \"sword\") or a table { range, force, max_maneuvers, edge, max_damage }";
     fn by_name(v: &str) -> Result<Self, String> {
         weapon(v).ok_or_else(|| {
-            let names: Vec<_> = WEAPONS.iter().map(|w| w.0).chain(RANGED.iter().map(|w| w.0)).collect();
+            let names = Self::names();
             let hint = " (or a table { range = 1, force = 1, max_maneuvers = 3, edge = 0, max_damage = 3 })";
             unknown("weapon", v, "built-in weapons", &names.join(", "), hint)
         })
     }
-    fn from_table(mut stats: WeaponStats) -> Self {
-        stats.name = name_or(stats.name, "custom weapon");
+    fn names() -> Vec<&'static str> {
+        WEAPONS.iter().map(|w| w.0).chain(RANGED.iter().map(|w| w.0)).collect()
+    }
+    fn base(name: &str) -> Option<Result<WeaponStats, String>> {
+        weapon(name).map(Ok)
+    }
+    fn from_stats(stats: WeaponStats) -> Self {
         stats
     }
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::tables::{self, ArmorStats, ClassStats, Prof, SpeciesStats, WeaponStats, normalise};
-use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
+use crate::fields::{Builtin, Entry, Named, de_range, unknown};
 use crate::info::{Is, Requires, cond, warn};
 
 crate::spec! {
@@ -14,13 +14,13 @@ crate::spec! {
     pub struct FighterSpec {
         /// A built-in species or an inline table `{ def, mv, hd, size, attacks, playable }`.
         #[serde(default = "human")]
-        species: SpeciesSpec => (
+        species: SpeciesSpec, inline => (
             "\"human\"",
             "human, dwarf, elf, bug bear, goblin («Sample Creatures»), or { def, mv, hd (0.5 steps), size, attacks = [{ name, damage = \"1d4\", damage_type }, …] (claw/claw/bite), playable }",
         ),
         /// A built-in class or an inline class table; none = an unclassed creature.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        class: Option<ClassSpec> => (
+        class: Option<ClassSpec>, inline => (
             "none",
             "fighter, 80/20, 50/50, 20/80, magic-user (levels 1–6, literal tables), or { hp_base, bth = [per level], mp = [per level] }",
         ),
@@ -99,20 +99,20 @@ crate::spec! {
         ),
         /// The primary weapon; none = the species' natural attack sequence.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        weapon: Option<WeaponSpec> => (
+        weapon: Option<WeaponSpec>, inline => (
             "none (natural attacks)",
             "dagger, short sword, hand axe, club (light); long sword, mace, morning star, spear, battle axe (medium); two-handed sword, great axe, halberd (heavy); javelin, sling, short bow, long bow, crossbow; or { class, damage = \"2d4\", to_hit, damage_bonus, used_as, reach = 1 (Mv units, G-22), damage_type (default the fighter's) }",
         ),
         /// A light weapon in the secondary hand (extra attack under `offhand_attack`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        offhand: Option<WeaponSpec> => (
+        offhand: Option<WeaponSpec>, inline => (
             "none",
             "a light weapon in the secondary hand (an extra attack only with offhand_attack)",
         ),
         /// A melee weapon carried beside a missile weapon, used once engaged
         /// (`engaged_missile = "melee"`) or once the thrown supply is gone.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        melee_weapon: Option<WeaponSpec> => (
+        melee_weapon: Option<WeaponSpec>, inline => (
             "none",
             "a melee weapon (light, medium or heavy) carried beside a missile weapon: used once engaged (engaged_missile = \"melee\") or when the thrown supply runs out; no shield with a heavy one",
         ),
@@ -128,13 +128,13 @@ crate::spec! {
         ),
         /// Body armour: a built-in name or `{ btd, ptm }`.
         #[serde(default = "no_armor", alias = "armour")]
-        armor: ArmorSpec => (
+        armor: ArmorSpec, inline => (
             "\"none\"",
             "none, padded, hide, leather, studded leather, scale mail, ring mail, chain mail, banded mail, plate mail, or { btd 0–10, ptm \"0\"…\"2/3\" }",
         ),
         /// Shield: a built-in name or `{ btd, ptm }`.
         #[serde(default = "no_shield")]
-        shield: ShieldSpec => (
+        shield: ShieldSpec, inline => (
             "\"none\"",
             "none, small shield (buckler), medium shield, large shield, or { btd, ptm }; not with two-handed weapons",
         ),
@@ -346,39 +346,19 @@ pub type ArmorSpec = Entry<ArmorStats>;
 pub type ShieldSpec = Entry<ShieldStats>;
 
 /// Shield statistics (the armour fields, looked up in the shield table).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
 pub struct ShieldStats(pub ArmorStats);
 
-impl Named for SpeciesStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-impl Named for ClassStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-impl Named for WeaponStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-impl Named for ArmorStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
 impl Named for ShieldStats {
     fn name(&self) -> &str {
         &self.0.name
     }
 }
 
-
 impl Builtin for SpeciesStats {
-    type Table = SpeciesStats;
+    type Stats = SpeciesStats;
+    const WHAT: &'static str = "species";
     const EXPECTING: &'static str = "a species name (e.g. \"human\") or a table { def, mv, hd, size }";
     fn by_name(v: &str) -> Result<Self, String> {
         tables::species(v).ok_or_else(|| {
@@ -387,14 +367,20 @@ impl Builtin for SpeciesStats {
             unknown("species", v, "built-in species", &names.join(", "), hint)
         })
     }
-    fn from_table(mut stats: SpeciesStats) -> Self {
-        stats.name = name_or(stats.name, "custom species");
+    fn names() -> Vec<&'static str> {
+        tables::SPECIES.iter().map(|s| s.0).collect()
+    }
+    fn base(name: &str) -> Option<Result<SpeciesStats, String>> {
+        tables::species(name).map(Ok)
+    }
+    fn from_stats(stats: SpeciesStats) -> Self {
         stats
     }
 }
 
 impl Builtin for ClassStats {
-    type Table = ClassStats;
+    type Stats = ClassStats;
+    const WHAT: &'static str = "class";
     const EXPECTING: &'static str = "a class name (e.g. \"fighter\") or a table { hp_base, bth, mp }";
     fn by_name(v: &str) -> Result<Self, String> {
         tables::class(v).ok_or_else(|| {
@@ -403,14 +389,20 @@ impl Builtin for ClassStats {
             unknown("class", v, "built-in classes", &names.join(", "), hint)
         })
     }
-    fn from_table(mut stats: ClassStats) -> Self {
-        stats.name = name_or(stats.name, "custom class");
+    fn names() -> Vec<&'static str> {
+        tables::CLASSES.iter().map(|c| c.0).collect()
+    }
+    fn base(name: &str) -> Option<Result<ClassStats, String>> {
+        tables::class(name).map(Ok)
+    }
+    fn from_stats(stats: ClassStats) -> Self {
         stats
     }
 }
 
 impl Builtin for WeaponStats {
-    type Table = WeaponStats;
+    type Stats = WeaponStats;
+    const WHAT: &'static str = "weapon";
     const EXPECTING: &'static str = "a weapon name (e.g. \"long sword\") or a table { class, damage, to_hit }";
     fn by_name(v: &str) -> Result<Self, String> {
         tables::weapon(v).ok_or_else(|| {
@@ -419,8 +411,13 @@ impl Builtin for WeaponStats {
             unknown("weapon", v, "built-in weapons", &names.join(", "), hint)
         })
     }
-    fn from_table(mut stats: WeaponStats) -> Self {
-        stats.name = name_or(stats.name, "custom weapon");
+    fn names() -> Vec<&'static str> {
+        tables::WEAPONS.iter().map(|w| w.0).collect()
+    }
+    fn base(name: &str) -> Option<Result<WeaponStats, String>> {
+        tables::weapon(name).map(Ok)
+    }
+    fn from_stats(stats: WeaponStats) -> Self {
         stats
     }
 }
@@ -430,7 +427,8 @@ fn table_names(t: &[(&str, i32, i32)]) -> String {
 }
 
 impl Builtin for ArmorStats {
-    type Table = ArmorStats;
+    type Stats = ArmorStats;
+    const WHAT: &'static str = "armour";
     const EXPECTING: &'static str = "an armour name (e.g. \"chain mail\") or a table { btd, ptm }";
     fn by_name(v: &str) -> Result<Self, String> {
         tables::armor_in(tables::ARMORS, v).ok_or_else(|| {
@@ -438,14 +436,20 @@ impl Builtin for ArmorStats {
             unknown("armour", v, "expected one of", &table_names(tables::ARMORS), hint)
         })
     }
-    fn from_table(mut stats: ArmorStats) -> Self {
-        stats.name = name_or(stats.name, "custom armour");
+    fn names() -> Vec<&'static str> {
+        tables::ARMORS.iter().map(|a| a.0).collect()
+    }
+    fn base(name: &str) -> Option<Result<ArmorStats, String>> {
+        tables::armor_in(tables::ARMORS, name).map(Ok)
+    }
+    fn from_stats(stats: ArmorStats) -> Self {
         stats
     }
 }
 
 impl Builtin for ShieldStats {
-    type Table = ArmorStats;
+    type Stats = ArmorStats;
+    const WHAT: &'static str = "shield";
     const EXPECTING: &'static str = "a shield name (e.g. \"medium shield\") or a table { btd, ptm }";
     fn by_name(v: &str) -> Result<Self, String> {
         let n = normalise(v);
@@ -461,8 +465,16 @@ impl Builtin for ShieldStats {
                 unknown("shield", v, "expected one of", &table_names(tables::SHIELDS), hint)
             })
     }
-    fn from_table(mut stats: ArmorStats) -> Self {
-        stats.name = name_or(stats.name, "custom shield");
+    fn names() -> Vec<&'static str> {
+        tables::SHIELDS.iter().map(|a| a.0).collect()
+    }
+    fn base(name: &str) -> Option<Result<ArmorStats, String>> {
+        Self::by_name(name).ok().map(|s| Ok(s.0))
+    }
+    fn from_stats(mut stats: ArmorStats) -> Self {
+        if stats.name == "custom armour" {
+            stats.name = "custom shield".into();
+        }
         ShieldStats(stats)
     }
 }

@@ -154,44 +154,59 @@ impl WeaponClass {
     }
 }
 
-/// A weapon's statistics (the DM defines weapons, «Weapons §1»: only the class matters).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeaponStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Weapon class (decides the damage cap with the wielder's size).
-    pub class: WeaponClass,
-    /// Dice instead of the default die from the cap, e.g. "2d4" (checked by `enforce_caps`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damage: Option<String>,
-    /// Equipment modifier to hit («Rolling Attacks §1.3»), e.g. +1 for a magic weapon.
-    #[serde(default, deserialize_with = "crate::fields::de_range::<_, -10, 10>")]
-    pub to_hit: i32,
-    /// Equipment modifier to damage, added like the ability modifier.
-    #[serde(default, deserialize_with = "crate::fields::de_range::<_, -10, 10>")]
-    pub damage_bonus: i32,
-    /// Grip (G-08): a light weapon used as medium, or a medium one two-handed as heavy.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub used_as: Option<WeaponClass>,
-    /// Reach in Mv units (G-22, default 1): engaged once the distance is at most this; a
-    /// charger faster than twice the defender's reach may hit and run (G-23).
-    #[serde(
-        default = "one",
-        skip_serializing_if = "is_one",
-        deserialize_with = "crate::fields::de_range::<_, 1, 100>"
-    )]
-    pub reach: i32,
-    /// Kind of damage this weapon deals («Damage and Death»); none = the fighter's
-    /// `damage_type`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damage_type: Option<super::spec::DamageKind>,
+crate::inline! {
+    /// A weapon's statistics (the DM defines weapons, «Weapons §1»: only the class matters).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct WeaponStats / WeaponTable {
+        /// Name shown in reports.
+        name: String = "custom weapon".into() => (
+            "\"custom weapon\"",
+            "name in reports; a built-in's name (e.g. \"long sword\") makes the table that weapon with the given fields changed",
+        ),
+        /// Weapon class (decides the damage cap with the wielder's size).
+        class: WeaponClass => (
+            "required",
+            "light | medium | heavy | thrown | sling | bow | crossbow («Weapons»): decides the damage cap with the wielder's size",
+        ),
+        /// Dice instead of the default die from the cap, e.g. "2d4" (checked by `enforce_caps`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        damage: Option<String> = None => (
+            "the class's die",
+            "damage dice instead of the die the class and size give, e.g. \"2d4\" (within the cap under enforce_caps)",
+        ),
+        /// Equipment modifier to hit («Rolling Attacks §1.3»), e.g. +1 for a magic weapon.
+        to_hit: i32 = 0, in -10..=10 => (
+            "0",
+            "equipment modifier to hit −10…10 («Rolling Attacks §1.3»), e.g. +1 for a magic weapon",
+        ),
+        /// Equipment modifier to damage, added like the ability modifier.
+        damage_bonus: i32 = 0, in -10..=10 => (
+            "0",
+            "equipment modifier to damage −10…10, added like the ability modifier",
+        ),
+        /// Grip (G-08): a light weapon used as medium, or a medium one two-handed as heavy.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        used_as: Option<WeaponClass> = None => (
+            "its class",
+            "grip (G-08): a light weapon used as \"medium\", or a medium one two-handed as \"heavy\"",
+        ),
+        /// Reach in Mv units (G-22, default 1): engaged once the distance is at most this; a
+        /// charger faster than twice the defender's reach may hit and run (G-23).
+        #[serde(skip_serializing_if = "is_one")]
+        reach: i32 = 1, in 1..=100 => (
+            "1",
+            "reach in Mv units 1–100 (G-22): engaged once the distance is at most this",
+        ),
+        /// Kind of damage this weapon deals («Damage and Death»); none = the fighter's
+        /// `damage_type`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        damage_type: Option<super::spec::DamageKind> = None => (
+            "the fighter's damage_type",
+            "\"lethal\" | \"nonlethal\" | \"non_regenerative\" | \"crippling\" («Damage and Death»)",
+        ),
+    }
 }
 
-fn one() -> i32 {
-    1
-}
 fn is_one(v: &i32) -> bool {
     *v == 1
 }
@@ -246,19 +261,26 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
         })
 }
 
-/// Armour or shield: Bonus to Defense and Penalty to Movement in sixths («Armor»).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ArmorStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Bonus to Defense, 0–10.
-    #[serde(deserialize_with = "crate::fields::de_range::<_, 0, 10>")]
-    pub btd: i32,
-    /// Penalty to Movement, 0 to 2/3 in sixths: "0", "1/6", "1/3", "1/2", "2/3".
-    #[serde(default)]
-    pub ptm: Ptm,
+crate::inline! {
+    /// Armour or shield: Bonus to Defense and Penalty to Movement in sixths («Armor»).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct ArmorStats / ArmorTable {
+        /// Name shown in reports.
+        name: String = "custom armour".into() => (
+            "\"custom armour\" (\"custom shield\")",
+            "name in reports; a built-in's name (e.g. \"chain mail\", \"medium shield\") makes the table that armour or shield with the given fields changed",
+        ),
+        /// Bonus to Defense, 0–10.
+        btd: i32, in 0..=10 => (
+            "required",
+            "Bonus to Defense 0–10 («Armor»)",
+        ),
+        /// Penalty to Movement, 0 to 2/3 in sixths: "0", "1/6", "1/3", "1/2", "2/3".
+        ptm: Ptm = Ptm(0) => (
+            "\"0\"",
+            "Penalty to Movement \"0\", \"1/6\", \"1/3\", \"1/2\" or \"2/3\" («Armor»)",
+        ),
+    }
 }
 
 /// A Penalty to Movement in sixths (0–4).
@@ -359,30 +381,48 @@ pub struct NaturalAttack {
     pub damage_type: Option<super::spec::DamageKind>,
 }
 
-/// A species («Sample Creatures»).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SpeciesStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Defense, 0–40.
-    #[serde(deserialize_with = "crate::fields::de_range::<_, 0, 40>")]
-    pub def: i32,
-    /// Movement, 1–60.
-    #[serde(deserialize_with = "crate::fields::de_range::<_, 1, 60>")]
-    pub mv: i32,
-    /// Hit Dice, 0–30 in steps of ½ (0.5 for a Goblin).
-    #[serde(with = "half_hd")]
-    pub hd: i32,
-    /// Size category.
-    pub size: Size,
-    /// Attack sequence: empty = "by weapon", else one attack per item (claw/claw/bite).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attacks: Vec<NaturalAttack>,
-    /// Members of a race may take class levels; monsters may not («Creatures §1»).
-    #[serde(default)]
-    pub playable: bool,
+crate::inline! {
+    /// A species («Sample Creatures»).
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct SpeciesStats / SpeciesTable {
+        /// Name shown in reports.
+        name: String = "custom species".into() => (
+            "\"custom species\"",
+            "name in reports; a built-in's name (e.g. \"goblin\") makes the table that species with the given fields changed",
+        ),
+        /// Defense, 0–40.
+        def: i32, in 0..=40 => (
+            "required",
+            "Defense 0–40",
+        ),
+        /// Movement, 1–60.
+        mv: i32, in 1..=60 => (
+            "required",
+            "Movement 1–60",
+        ),
+        /// Hit Dice, 0–30 in steps of ½ (0.5 for a Goblin).
+        #[serde(serialize_with = "half_hd::serialize")]
+        hd: i32, with half_hd::deserialize => (
+            "required",
+            "Hit Dice 0–30 in steps of 0.5 (0.5 for a Goblin)",
+        ),
+        /// Size category.
+        size: Size => (
+            "required",
+            "size: tiny | small | medium | large | huge | gargantuan (or D, T, S, M, L, H, G)",
+        ),
+        /// Attack sequence: empty = "by weapon", else one attack per item (claw/claw/bite).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        attacks: Vec<NaturalAttack> = Vec::new() => (
+            "[]",
+            "natural attack sequence [{ name, damage = \"1d4\" (required), damage_type }] (claw/claw/bite); empty = by weapon",
+        ),
+        /// Members of a race may take class levels; monsters may not («Creatures §1»).
+        playable: bool = false => (
+            "false",
+            "a race whose members may take class levels; monsters may not («Creatures §1»)",
+        ),
+    }
 }
 
 /// Hit Dice stored in halves, written as a number (3, 0.5).
@@ -437,20 +477,31 @@ pub fn species(name: &str) -> Option<SpeciesStats> {
         })
 }
 
-/// A class table («Primary Skill Bonuses for Classed Creatures»), levels 1–6 as literal data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClassStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// HP base per level b in `n(b+d4)`, 0–20.
-    #[serde(deserialize_with = "crate::fields::de_range::<_, 0, 20>")]
-    pub hp_base: i32,
-    /// Cumulative Bonus to Hit at levels 1, 2, … (1–10 entries, each 0–20).
-    pub bth: Vec<i32>,
-    /// Cumulative Magic Points at levels 1, 2, … (same length, multiples of 0.5).
-    pub mp: Vec<f64>,
+crate::inline! {
+    /// A class table («Primary Skill Bonuses for Classed Creatures»), levels 1–6 as literal data.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct ClassStats / ClassTable {
+        /// Name shown in reports.
+        name: String = "custom class".into() => (
+            "\"custom class\"",
+            "name in reports; a built-in's name (e.g. \"fighter\") makes the table that class with the given fields changed",
+        ),
+        /// HP base per level b in `n(b+d4)`, 0–20.
+        hp_base: i32, in 0..=20 => (
+            "required",
+            "HP base b per level in n(b+d4), 0–20",
+        ),
+        /// Cumulative Bonus to Hit at levels 1, 2, … (1–10 entries, each 0–20).
+        bth: Vec<i32> => (
+            "required",
+            "cumulative Bonus to Hit at levels 1, 2, … (1–10 entries, each 0–20)",
+        ),
+        /// Cumulative Magic Points at levels 1, 2, … (same length, multiples of 0.5).
+        mp: Vec<f64> => (
+            "required",
+            "cumulative Magic Points at levels 1, 2, … (as many entries as bth, multiples of 0.5)",
+        ),
+    }
 }
 
 /// The five built-in classes: (name, HP base, BtH by level, MPs ×2 by level).

@@ -226,8 +226,8 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
         ShieldBonusScope::AllDefenses => shield_bonus,
         ShieldBonusScope::ShieldParry => 0,
     };
-    let (protection, movement) = match spec.armour {
-        ArmourSpec::Named(k) => k.stats(o.armor_table).ok_or_else(|| {
+    let (protection, movement) = match &spec.armour {
+        &ArmourSpec::Named(k) => k.stats(o.armor_table).ok_or_else(|| {
             RulesError::field(
                 "armour",
                 format!(
@@ -236,10 +236,7 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
                 ),
             )
         })?,
-        ArmourSpec::Custom {
-            protection,
-            movement,
-        } => (protection, movement),
+        ArmourSpec::Custom(c) => (c.protection, c.movement),
     };
     let (mut attack_mod, mut defence_mod) = (spec.attack_modifier, spec.defence_modifier);
     for s in &spec.situation {

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::tables::{self, ArmourKind, WeaponStats};
-use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
+use super::tables::{self, ArmourKind, ArmourTable, WeaponStats};
+use crate::fields::{Builtin, Entry, de_builtin, de_range, unknown};
 use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
@@ -18,7 +18,7 @@ crate::spec! {
             "weapon skill 0–30, to attack and to parry with the weapon (§4.18)",
         ),
         /// A built-in weapon name or an inline table `{ impact, aspect, bonus, hands, … }`.
-        weapon: WeaponSpec => (
+        weapon: WeaponSpec, inline => (
             "required",
             "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
         ),
@@ -26,7 +26,7 @@ crate::spec! {
         /// bow, long bow, cross bow, pistol, rifle) or an inline table with `ranged = true`,
         /// `point_blank`, `max_range` and `prepare`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        missile: Option<WeaponSpec> => (
+        missile: Option<WeaponSpec>, inline => (
             "none",
             "short bow, long bow, cross bow, pistol, rifle, or { impact, aspect, ranged = true, point_blank, max_range, prepare }: shot while the duel starts apart (start_distance); dropped for the melee weapon on contact (§4.21)",
         ),
@@ -62,7 +62,7 @@ crate::spec! {
         ),
         /// A built-in armour name or an inline table `{ protection, movement }` (§4.17.5).
         #[serde(default, alias = "armor")]
-        armour: ArmourSpec => (
+        armour: ArmourSpec, inline => (
             "\"none\"",
             "none, cloth, leather, chain, plate, full plate, armour_6 / armour_4, or { protection, movement } (§4.17.5)",
         ),
@@ -244,14 +244,9 @@ impl Situation {
 /// A weapon: a built-in name, or a custom table.
 pub type WeaponSpec = Entry<WeaponStats>;
 
-impl Named for WeaponStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-
 impl Builtin for WeaponStats {
-    type Table = WeaponStats;
+    type Stats = WeaponStats;
+    const WHAT: &'static str = "weapon";
     const EXPECTING: &'static str =
         "a weapon name (e.g. \"long sword\") or a table { impact, aspect, … }";
     fn by_name(v: &str) -> Result<Self, String> {
@@ -261,24 +256,24 @@ impl Builtin for WeaponStats {
             unknown("weapon", v, "built-in weapons", &names, hint)
         })
     }
-    fn from_table(mut stats: WeaponStats) -> Self {
-        stats.name = name_or(stats.name, "custom weapon");
+    fn names() -> Vec<&'static str> {
+        tables::weapon_names()
+    }
+    fn base(name: &str) -> Option<Result<WeaponStats, String>> {
+        tables::weapon(name).map(Ok)
+    }
+    fn from_stats(stats: WeaponStats) -> Self {
         stats
     }
 }
 
-/// Armour: a built-in name, or a custom `{ protection, movement }` table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Armour: a built-in name, or a custom `{ name, protection, movement }` table.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArmourSpec {
     /// A named type, resolved with `armor_table`.
     Named(ArmourKind),
     /// Custom protection and Movement modifier.
-    Custom {
-        /// Armour protection subtracted from damage.
-        protection: i32,
-        /// Movement modifier on attack, parry and dodge rolls (≤ 0).
-        movement: i32,
-    },
+    Custom(CustomArmour),
 }
 
 impl Default for ArmourSpec {
@@ -287,34 +282,40 @@ impl Default for ArmourSpec {
     }
 }
 
-/// Custom armour as written inline.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CustomArmour {
-    #[serde(deserialize_with = "de_range::<_, 0, 30>")]
-    protection: i32,
-    #[serde(default, deserialize_with = "de_range::<_, -10, 0>")]
-    movement: i32,
+crate::inline! {
+    /// Custom armour as written inline (§4.17.5).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct CustomArmour / CustomArmourTable {
+        /// Name shown in reports.
+        name: String = "custom armour".into() => (
+            "\"custom armour\"",
+            "name in reports; a built-in's name (e.g. \"chain\") makes the table that armour with the given fields changed (plate, full plate, armour_6 and armour_4 differ between armor_table A and B: give both fields)",
+        ),
+        /// Armour protection subtracted from damage, 0–30.
+        protection: i32, in 0..=30 => (
+            "required",
+            "protection 0–30, subtracted from damage (§4.17.5)",
+        ),
+        /// Movement modifier on attack, parry and dodge rolls, −10…0.
+        movement: i32 = 0, in -10..=0 => (
+            "0",
+            "Movement modifier −10…0 on attack, parry and dodge rolls (§4.17.5)",
+        ),
+    }
 }
 
 impl Serialize for ArmourSpec {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match *self {
+        match self {
             ArmourSpec::Named(k) => k.serialize(s),
-            ArmourSpec::Custom {
-                protection,
-                movement,
-            } => CustomArmour {
-                protection,
-                movement,
-            }
-            .serialize(s),
+            ArmourSpec::Custom(c) => c.serialize(s),
         }
     }
 }
 
 impl Builtin for ArmourSpec {
-    type Table = CustomArmour;
+    type Stats = CustomArmour;
+    const WHAT: &'static str = "armour";
     const EXPECTING: &'static str =
         "an armour name (e.g. \"chain\") or a table { protection, movement }";
     fn by_name(v: &str) -> Result<Self, String> {
@@ -322,11 +323,34 @@ impl Builtin for ArmourSpec {
             .map(ArmourSpec::Named)
             .ok_or_else(|| unknown("armour", v, "expected one of", ArmourKind::names(), ""))
     }
-    fn from_table(c: CustomArmour) -> Self {
-        ArmourSpec::Custom {
-            protection: c.protection,
-            movement: c.movement,
-        }
+    fn names() -> Vec<&'static str> {
+        ArmourKind::NAMES.to_vec()
+    }
+    /// A kind whose row is the same under both armour tables; the others (plate, full plate,
+    /// armour_6, armour_4) depend on `armor_table`, unknown here.
+    fn base(name: &str) -> Option<Result<CustomArmour, String>> {
+        let kind = ArmourKind::from_name(name)?;
+        let (a, b) = (kind.stats(ArmourTable::A), kind.stats(ArmourTable::B));
+        let row = |r: Option<(i32, i32)>| r.map_or("no row".into(), |(p, m)| format!("{p}/{m:+}"));
+        Some(match (a, b) {
+            (Some((protection, movement)), Some(bb)) if (protection, movement) == bb => {
+                Ok(CustomArmour {
+                    name: ArmourKind::name(kind).into(),
+                    protection,
+                    movement,
+                })
+            }
+            _ => Err(format!(
+                "an armour table named {name:?} must give both protection and movement: that \
+                 armour's row depends on options.armor_table (A: {}, B: {}; G7), so its fields \
+                 cannot be inherited; or write armour = {name:?}",
+                row(a),
+                row(b)
+            )),
+        })
+    }
+    fn from_stats(c: CustomArmour) -> Self {
+        ArmourSpec::Custom(c)
     }
 }
 

@@ -14,55 +14,77 @@ pub enum Aspect {
     Blunt,
 }
 
-/// A weapon's statistics.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeaponStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Impact class: 1 small, 2 medium, 3 large, 4 huge (§4.17.4); 0–10.
-    #[serde(deserialize_with = "crate::fields::de_range::<_, 0, 10>")]
-    pub impact: i32,
-    /// Damage aspect; pointed/sharp add `aspect_bonus`.
-    pub aspect: Aspect,
-    /// Magic or supreme-quality bonus to weapon damage (§4.19.1); −20 to 20.
-    #[serde(default, deserialize_with = "crate::fields::de_range::<_, -20, 20>")]
-    pub bonus: i32,
-    /// 1 or 2 hands; shields need a one-handed weapon (§4.18.1).
-    #[serde(default = "one")]
-    pub hands: u8,
-    /// Flexible weapons (flail, whip, net) cannot parry (§4.18.2).
-    #[serde(default)]
-    pub flexible: bool,
-    /// Whether the weapon can parry other weapons at all (unarmed cannot, G18).
-    #[serde(default = "yes")]
-    pub can_parry: bool,
-    /// Length class, used only for striking order (§4.17.2, G4): built-in weapons have one
-    /// (`builtin_length`); an inline weapon without it is not compared by length.
-    #[serde(default)]
-    pub length: Option<u8>,
-    /// A missile weapon (bow, crossbow, gun; §4.21): carried as a fighter's `missile`, never
-    /// as its melee `weapon`.
-    #[serde(default)]
-    pub ranged: bool,
-    /// Missile weapons: point-blank range in metres (§4.21.2); no range penalty within it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub point_blank: Option<u16>,
-    /// Missile weapons: maximum range in metres (§4.21.2); no shot beyond it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_range: Option<u16>,
-    /// Missile weapons: segments to prepare (draw, load and aim) each shot before the
-    /// 1-segment shot (§4.17.1: "Prepare bow 3", "Prepare crossbow 6"; a gun 0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prepare: Option<u8>,
-}
-
-fn one() -> u8 {
-    1
-}
-fn yes() -> bool {
-    true
+crate::inline! {
+    /// A weapon's statistics.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct WeaponStats / WeaponTable {
+        /// Name shown in reports.
+        name: String = "custom weapon".into() => (
+            "\"custom weapon\"",
+            "name in reports; a built-in's name (e.g. \"long sword\", \"short bow\") makes the table that weapon with the given fields changed",
+        ),
+        /// Impact class: 1 small, 2 medium, 3 large, 4 huge (§4.17.4); 0–10.
+        impact: i32, in 0..=10 => (
+            "required",
+            "impact class 0–10: 1 small, 2 medium, 3 large, 4 huge (§4.17.4)",
+        ),
+        /// Damage aspect; pointed/sharp add `aspect_bonus`.
+        aspect: Aspect => (
+            "required",
+            "\"pointed\" | \"sharp\" | \"blunt\": pointed and sharp add aspect_bonus to damage (§4.19.1)",
+        ),
+        /// Magic or supreme-quality bonus to weapon damage (§4.19.1); −20 to 20.
+        bonus: i32 = 0, in -20..=20 => (
+            "0",
+            "magic or supreme-quality damage bonus −20…20 (§4.19.1)",
+        ),
+        /// 1 or 2 hands; shields need a one-handed weapon (§4.18.1).
+        hands: u8 = 1 => (
+            "1",
+            "1 or 2 hands; a shield needs a one-handed weapon (§4.18.1)",
+        ),
+        /// Flexible weapons (flail, whip, net) cannot parry (§4.18.2).
+        flexible: bool = false => (
+            "false",
+            "flexible (flail, whip, net): cannot parry (§4.18.2)",
+        ),
+        /// Whether the weapon can parry other weapons at all (unarmed cannot, G18).
+        can_parry: bool = true => (
+            "true",
+            "can parry other weapons at all (unarmed cannot, G18)",
+        ),
+        /// Length class, used only for striking order (§4.17.2, G4): built-in weapons have one
+        /// (`builtin_length`); an inline weapon without it is not compared by length.
+        length: Option<u8> = None => (
+            "none (not compared)",
+            "length class for striking order (§4.17.2, G4): 0 unarmed … 4 two-handed, a spear 5, a pike 6",
+        ),
+        /// A missile weapon (bow, crossbow, gun; §4.21): carried as a fighter's `missile`, never
+        /// as its melee `weapon`.
+        ranged: bool = false => (
+            "false",
+            "a missile weapon (§4.21): carried as missile, never as the melee weapon",
+        ),
+        /// Missile weapons: point-blank range in metres (§4.21.2); no range penalty within it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        point_blank: Option<u16> = None => (
+            "none",
+            "missile weapons: point-blank range in metres (§4.21.2); required when ranged",
+        ),
+        /// Missile weapons: maximum range in metres (§4.21.2); no shot beyond it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        max_range: Option<u16> = None => (
+            "none",
+            "missile weapons: maximum range in metres (§4.21.2); required when ranged",
+        ),
+        /// Missile weapons: segments to prepare (draw, load and aim) each shot before the
+        /// 1-segment shot (§4.17.1: "Prepare bow 3", "Prepare crossbow 6"; a gun 0).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        prepare: Option<u8> = None => (
+            "none",
+            "missile weapons: segments to prepare each shot (§4.17.1: bow 3, crossbow 6, gun 0); required when ranged",
+        ),
+    }
 }
 
 const fn w(
@@ -234,6 +256,21 @@ const ARMOUR_NAMES: &[(&str, ArmourKind)] = &[
 ];
 
 impl ArmourKind {
+    /// The canonical names, in table order.
+    pub const NAMES: [&'static str; 8] = [
+        "none",
+        "cloth",
+        "leather",
+        "chain",
+        "plate",
+        "full plate",
+        "armour 6",
+        "armour 4",
+    ];
+    /// The canonical name of a kind.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
     /// Parses an armour name (case-, dash- and underscore-insensitive; armour/armor).
     pub fn from_name(name: &str) -> Option<ArmourKind> {
         let n = normalise(name);

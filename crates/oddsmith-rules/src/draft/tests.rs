@@ -749,10 +749,11 @@ fn dagger_against_heavy_armour_times_out() {
         policy: Policy::Defensive,
         ..fighter(5, "dagger", 5, 5, "none")
     };
-    b.armour = ArmourSpec::Custom {
+    b.armour = ArmourSpec::Custom(crate::draft::spec::CustomArmour {
+        name: "custom armour".into(),
         protection: 16,
         movement: 0,
-    };
+    });
     let o = opts(|o| o.max_rounds = 20);
     let e = exact_duel(o.clone(), a.clone(), b.clone());
     close(e.p_draw, 1.0, 1e-12);

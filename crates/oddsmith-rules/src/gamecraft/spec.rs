@@ -8,7 +8,7 @@ use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::tables::{self, Distance, WeaponStats};
-use crate::fields::{Builtin, Entry, Named, de_builtin, de_range, name_or, unknown};
+use crate::fields::{Builtin, Entry, de_builtin, de_range, unknown};
 use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
@@ -72,13 +72,13 @@ crate::spec! {
             "levels 0–30 by name, e.g. { \"Melee Combat\" = 6, \"Melee Combat (Swords)\" = 7, \"Combat Defense\" = 5 }; a specialization counts as max(general, specialization); general skills cap at general_skill_cap",
         ),
         /// A built-in weapon name or an inline table `{ damage, kind, range, skill, … }`.
-        weapon: WeaponSpec => (
+        weapon: WeaponSpec, inline => (
             "required",
             "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), fragmentation grenade (explosive, Athletics, Range Short, Area grenade_area), unarmed, or { damage, kind = melee|thrown|bow|firearm|explosive, range, skill, attack_attribute, bullet, spread, automatic, area = small|medium|large, name }",
         ),
         /// A built-in armour name or an inline table `{ resistance, name }`.
         #[serde(default, alias = "armour")]
-        armor: ArmorSpec => (
+        armor: ArmorSpec, inline => (
             "\"none\"",
             "leather, chain mail, splint mail, plate mail, flak jacket, tactical plate armor, biomechanical power armor, or { resistance, name }",
         ),
@@ -435,14 +435,9 @@ pub enum DamageType {
 /// A weapon: a built-in name, or a custom table.
 pub type WeaponSpec = Entry<WeaponStats>;
 
-impl Named for WeaponStats {
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
-
 impl Builtin for WeaponStats {
-    type Table = WeaponStats;
+    type Stats = WeaponStats;
+    const WHAT: &'static str = "weapon";
     const EXPECTING: &'static str = "a weapon name (e.g. \"sword\") or a table { damage, kind, … }";
     fn by_name(v: &str) -> Result<Self, String> {
         tables::weapon(v).ok_or_else(|| {
@@ -451,8 +446,13 @@ impl Builtin for WeaponStats {
             unknown("weapon", v, "built-in weapons", &names, hint)
         })
     }
-    fn from_table(mut stats: WeaponStats) -> Self {
-        stats.name = name_or(stats.name, "custom weapon");
+    fn names() -> Vec<&'static str> {
+        tables::weapon_names()
+    }
+    fn base(name: &str) -> Option<Result<WeaponStats, String>> {
+        tables::weapon(name).map(Ok)
+    }
+    fn from_stats(stats: WeaponStats) -> Self {
         stats
     }
 }
@@ -478,14 +478,21 @@ impl Default for ArmorSpec {
     }
 }
 
-/// Custom armour as written inline.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CustomArmor {
-    #[serde(default)]
-    name: String,
-    #[serde(deserialize_with = "de_range::<_, 0, 50>")]
-    resistance: i32,
+crate::inline! {
+    /// Custom armour as written inline.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct CustomArmor / CustomArmorTable {
+        /// Name shown in reports.
+        name: String = "custom armour".into() => (
+            "\"custom armour\"",
+            "name in reports; a built-in's name (e.g. \"chain mail\") makes the table that armour with the given fields changed",
+        ),
+        /// Resistance bonus («Damage» table).
+        resistance: i32, in 0..=50 => (
+            "required",
+            "resistance bonus 0–50 («Damage» table)",
+        ),
+    }
 }
 
 impl Serialize for ArmorSpec {
@@ -503,7 +510,8 @@ impl Serialize for ArmorSpec {
 }
 
 impl Builtin for ArmorSpec {
-    type Table = CustomArmor;
+    type Stats = CustomArmor;
+    const WHAT: &'static str = "armour";
     const EXPECTING: &'static str = "an armour name (e.g. \"leather\") or a table { resistance }";
     fn by_name(v: &str) -> Result<Self, String> {
         tables::armor(v)
@@ -518,9 +526,20 @@ impl Builtin for ArmorSpec {
                 unknown("armour", v, "expected one of", &names.join(", "), hint)
             })
     }
-    fn from_table(c: CustomArmor) -> Self {
+    fn names() -> Vec<&'static str> {
+        tables::ARMORS.iter().map(|a| a.0).collect()
+    }
+    fn base(name: &str) -> Option<Result<CustomArmor, String>> {
+        tables::armor(name).map(|(name, resistance)| {
+            Ok(CustomArmor {
+                name: name.into(),
+                resistance,
+            })
+        })
+    }
+    fn from_stats(c: CustomArmor) -> Self {
         ArmorSpec {
-            name: name_or(c.name, "custom armour"),
+            name: c.name,
             resistance: c.resistance,
             builtin: false,
         }

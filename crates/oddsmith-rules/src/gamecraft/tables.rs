@@ -213,62 +213,79 @@ pub enum Attribute {
     Personality,
 }
 
-/// A weapon's statistics.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeaponStats {
-    /// Name shown in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Damage bonus («Damage» table), −10 to 50.
-    #[serde(deserialize_with = "crate::fields::de_range::<_, -10, 50>")]
-    pub damage: i32,
-    /// Melee, thrown, bow, firearm or explosive.
-    #[serde(default = "melee")]
-    pub kind: WeaponKind,
-    /// Range category for ranged weapons (none for melee).
-    #[serde(default)]
-    pub range: Option<Distance>,
-    /// Skill used to attack, e.g. "Melee Combat (Swords)"; specializations build on the
-    /// general skill before the parenthesis.
-    #[serde(default = "melee_skill")]
-    pub skill: String,
-    /// Attribute added to the attack roll; none = Prowess for a melee weapon, option
-    /// `ranged_attack_attribute` (Prowess by default, G6) for any other.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attack_attribute: Option<Attribute>,
-    /// A gun: +`bullet_bonus` to attack («Bullet Weapons»).
-    #[serde(default)]
-    pub bullet: bool,
-    /// A spread weapon («Spread Weapons» table).
-    #[serde(default)]
-    pub spread: bool,
-    /// Semi- or fully automatic: may fire bursts, sprays and strafes («Automatic Weapons»).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub automatic: bool,
-    /// Explosives: the device's Area («Explosions»); none given = option `grenade_area`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub area: Option<Area>,
-    /// Rounds a full magazine holds, 1–200 (the seed gives none); none = not tracked, or
-    /// option `auto_magazine` for an automatic weapon.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "de_magazine"
-    )]
-    pub magazine: Option<u8>,
+crate::inline! {
+    /// A weapon's statistics.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct WeaponStats / WeaponTable {
+        /// Name shown in reports.
+        name: String = "custom weapon".into() => (
+            "\"custom weapon\"",
+            "name in reports; a built-in's name (e.g. \"sword\") makes the table that weapon with the given fields changed",
+        ),
+        /// Damage bonus («Damage» table), −10 to 50.
+        damage: i32, in -10..=50 => (
+            "required",
+            "damage bonus −10…50 («Damage» table)",
+        ),
+        /// Melee, thrown, bow, firearm or explosive.
+        kind: WeaponKind = WeaponKind::Melee => (
+            "\"melee\"",
+            "melee | thrown | bow | firearm | explosive",
+        ),
+        /// Range category for ranged weapons (none for melee).
+        range: Option<Distance> = None => (
+            "none",
+            "range category of a ranged weapon: short | medium | long | extreme (none for melee)",
+        ),
+        /// Skill used to attack, e.g. "Melee Combat (Swords)"; specializations build on the
+        /// general skill before the parenthesis.
+        skill: String = "Melee Combat".into() => (
+            "\"Melee Combat\"",
+            "skill used to attack, e.g. \"Melee Combat (Swords)\" (a specialization builds on the general skill before the parenthesis)",
+        ),
+        /// Attribute added to the attack roll; none = Prowess for a melee weapon, option
+        /// `ranged_attack_attribute` (Prowess by default, G6) for any other.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        attack_attribute: Option<Attribute> = None => (
+            "none",
+            "attribute added to the attack roll; none = Prowess for melee, option ranged_attack_attribute for any other (G6)",
+        ),
+        /// A gun: +`bullet_bonus` to attack («Bullet Weapons»).
+        bullet: bool = false => (
+            "false",
+            "a gun: + option bullet_bonus to attack («Bullet Weapons»)",
+        ),
+        /// A spread weapon («Spread Weapons» table).
+        spread: bool = false => (
+            "false",
+            "a spread weapon («Spread Weapons» table)",
+        ),
+        /// Semi- or fully automatic: may fire bursts, sprays and strafes («Automatic Weapons»).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        automatic: bool = false => (
+            "false",
+            "semi- or fully automatic: may fire bursts, sprays and strafes («Automatic Weapons»)",
+        ),
+        /// Explosives: the device's Area («Explosions»); none given = option `grenade_area`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        area: Option<Area> = None => (
+            "none (option grenade_area)",
+            "an explosive's Area small | medium | large («Explosions»)",
+        ),
+        /// Rounds a full magazine holds, 1–200 (the seed gives none); none = not tracked, or
+        /// option `auto_magazine` for an automatic weapon.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        magazine: Option<u8> = None, with de_magazine => (
+            "none (not tracked; option auto_magazine if automatic)",
+            "rounds a full magazine holds, 1–200 (the seed gives none)",
+        ),
+    }
 }
 
 fn de_magazine<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
     crate::fields::de_range::<_, 1, 200>(d).map(|v| Some(v as u8))
 }
 
-fn melee() -> WeaponKind {
-    WeaponKind::Melee
-}
-fn melee_skill() -> String {
-    "Melee Combat".into()
-}
 
 /// Built-in weapons: (name, damage, kind, range, skill, bullet, spread). Damage from the
 /// seed; ranges other than the thrown dagger are the digest's G19 placeholders (not RAW).

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::fields::{Builtin, Entry, Named, de_range, name_or, unknown};
+use crate::fields::{Builtin, Entry, de_range, unknown};
 use crate::info::{Cond, Is, Requires, cond, warn};
 
 crate::spec! {
@@ -49,13 +49,13 @@ crate::spec! {
             "health 1–10000 (G3, not in the excerpt); out at 0 or less",
         ),
         /// The weapon.
-        weapon: Entry<Weapon> => (
+        weapon: Entry<Weapon>, inline => (
             "required",
             "\"longsword\", \"spear\" (reference duel R1) or { name, class = melee|polearm|short|brawling|missile, damage = \"str+22\", rate, cadence (strike 1/M), crit_range, crit_effect = \"x2\"|\"+5\", length (inches), carries_initiative }",
         ),
         /// The armour (default none: defense is the strength roll alone).
         #[serde(default = "no_armor")]
-        armor: Entry<Armor> => (
+        armor: Entry<Armor>, inline => (
             "\"none\"",
             "\"none\", \"mail\" (20, 25 %), \"brigandine\" (30, 25 %) or { name, defense, dr (percent), uncovered = [locations], agility_penalty }",
         ),
@@ -263,48 +263,55 @@ pub enum WeaponClass {
     Missile,
 }
 
-/// A weapon's statistics.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Weapon {
-    /// Name in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Class.
-    #[serde(default)]
-    pub class: WeaponClass,
-    /// Damage expression, e.g. `str+22` or `2d10+5` (`str` = the wielder's strength).
-    pub damage: String,
-    /// Rate: blows = roll ÷ rate (round down) + 1; 0 = no rate (one blow).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 1000>")]
-    pub rate: i32,
-    /// Cadence M of "strike 1/M" / "fire 1/M": M − 1 recovery rounds after an attack.
-    #[serde(default = "one", deserialize_with = "de_range::<_, 1, 10>")]
-    pub cadence: i32,
-    /// Critical range (d20 ≤ it under `at_most`, ≥ it under `at_least`).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 20>")]
-    pub crit_range: i32,
-    /// Critical effect: `x2` ("Damage x 2") or `+5` ("+5 Damage").
-    #[serde(default = "times_two")]
-    pub crit_effect: String,
-    /// Length in inches, added to the initiative roll.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 100000>")]
-    pub length: i32,
-    /// Carries initiative (legacy priority level 3).
-    #[serde(default)]
-    pub carries_initiative: bool,
-}
-
-fn one() -> i32 {
-    1
-}
-fn times_two() -> String {
-    "x2".into()
-}
-
-impl Named for Weapon {
-    fn name(&self) -> &str {
-        &self.name
+crate::inline! {
+    /// A weapon's statistics.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct Weapon / WeaponTable {
+        /// Name in reports.
+        name: String = "custom weapon".into() => (
+            "\"custom weapon\"",
+            "name in reports; a built-in's name (\"longsword\", \"spear\") makes the table that weapon with the given fields changed",
+        ),
+        /// Class.
+        class: WeaponClass = WeaponClass::Melee => (
+            "\"melee\"",
+            "melee | polearm | short | brawling | missile: subskill, initiative level and mounted rules",
+        ),
+        /// Damage expression, e.g. `str+22` or `2d10+5` (`str` = the wielder's strength).
+        damage: String => (
+            "required",
+            "damage expression, e.g. \"str+22\" or \"2d10+5\" (str = the wielder's strength, §Damage)",
+        ),
+        /// Rate: blows = roll ÷ rate (round down) + 1; 0 = no rate (one blow).
+        rate: i32 = 0, in 0..=1000 => (
+            "0",
+            "rate 0–1000: blows = attack roll ÷ rate (round down) + 1; 0 = one blow (§Rate)",
+        ),
+        /// Cadence M of "strike 1/M" / "fire 1/M": M − 1 recovery rounds after an attack.
+        cadence: i32 = 1, in 1..=10 => (
+            "1",
+            "cadence M of \"strike 1/M\" / \"fire 1/M\", 1–10: M − 1 recovery rounds after an attack",
+        ),
+        /// Critical range (d20 ≤ it under `at_most`, ≥ it under `at_least`).
+        crit_range: i32 = 0, in 0..=20 => (
+            "0",
+            "critical range 0–20 (d20 ≤ it under crit_rule = \"at_most\", ≥ it under \"at_least\"); 0 = no critical",
+        ),
+        /// Critical effect: `x2` ("Damage x 2") or `+5` ("+5 Damage").
+        crit_effect: String = "x2".into() => (
+            "\"x2\"",
+            "critical effect: \"x2\" (Damage x 2) or \"+N\" (+N Damage)",
+        ),
+        /// Length in inches, added to the initiative roll.
+        length: i32 = 0, in 0..=100000 => (
+            "0",
+            "length in inches, added to the initiative roll (§2.3)",
+        ),
+        /// Carries initiative (legacy priority level 3).
+        carries_initiative: bool = false => (
+            "false",
+            "carries initiative (legacy priority level 3)",
+        ),
     }
 }
 
@@ -328,7 +335,8 @@ pub fn builtin_weapons() -> Vec<Weapon> {
 }
 
 impl Builtin for Weapon {
-    type Table = Weapon;
+    type Stats = Weapon;
+    const WHAT: &'static str = "weapon";
     const EXPECTING: &'static str =
         "a weapon name (\"longsword\", \"spear\") or a table { damage, rate, crit_range, … }";
     fn by_name(v: &str) -> Result<Self, String> {
@@ -344,36 +352,46 @@ impl Builtin for Weapon {
             )
         })
     }
-    fn from_table(mut w: Weapon) -> Self {
-        w.name = name_or(w.name, "custom weapon");
+    fn names() -> Vec<&'static str> {
+        vec!["longsword", "spear"]
+    }
+    fn base(name: &str) -> Option<Result<Weapon, String>> {
+        Self::by_name(name).ok().map(Ok)
+    }
+    fn from_stats(w: Weapon) -> Self {
         w
     }
 }
 
-/// An armour's statistics (§Defense).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Armor {
-    /// Name in reports.
-    #[serde(default)]
-    pub name: String,
-    /// Flat defense (added to the wearer's strength roll).
-    #[serde(default, deserialize_with = "de_range::<_, 0, 10000>")]
-    pub defense: i32,
-    /// Damage reduction in percent.
-    #[serde(default, deserialize_with = "de_range::<_, 0, 100>")]
-    pub dr: i32,
-    /// Locations the armour leaves bare (G17), e.g. `["head", "neck", "eyes"]`.
-    #[serde(default)]
-    pub uncovered: Vec<Location>,
-    /// Agility dice lost for dodging (legacy `Dodge-`: "Armor weighs characters down").
-    #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
-    pub agility_penalty: i32,
-}
-
-impl Named for Armor {
-    fn name(&self) -> &str {
-        &self.name
+crate::inline! {
+    /// An armour's statistics (§Defense).
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct Armor / ArmorTable {
+        /// Name in reports.
+        name: String = "custom armour".into() => (
+            "\"custom armour\"",
+            "name in reports; a built-in's name (\"none\", \"mail\", \"brigandine\") makes the table that armour with the given fields changed",
+        ),
+        /// Flat defense (added to the wearer's strength roll).
+        defense: i32, in 0..=10000 => (
+            "required",
+            "flat defense 0–10000, added to the wearer's strength roll (§Defense)",
+        ),
+        /// Damage reduction in percent.
+        dr: i32, in 0..=100 => (
+            "required",
+            "damage reduction in percent, 0–100 (§Defense)",
+        ),
+        /// Locations the armour leaves bare (G17), e.g. `["head", "neck", "eyes"]`.
+        uncovered: Vec<Location> = Vec::new() => (
+            "[]",
+            "locations the armour leaves bare (G17), e.g. [\"head\", \"neck\", \"eyes\"]",
+        ),
+        /// Agility dice lost for dodging (legacy `Dodge-`: "Armor weighs characters down").
+        agility_penalty: i32 = 0, in 0..=30 => (
+            "0",
+            "agility dice lost for dodging, 0–30 (legacy Dodge-: \"Armor weighs characters down\")",
+        ),
     }
 }
 
@@ -390,7 +408,8 @@ pub fn builtin_armors() -> Vec<Armor> {
 }
 
 impl Builtin for Armor {
-    type Table = Armor;
+    type Stats = Armor;
+    const WHAT: &'static str = "armour";
     const EXPECTING: &'static str =
         "an armour name (\"none\", \"mail\", \"brigandine\") or a table { defense, dr }";
     fn by_name(v: &str) -> Result<Self, String> {
@@ -406,8 +425,13 @@ impl Builtin for Armor {
             )
         })
     }
-    fn from_table(mut a: Armor) -> Self {
-        a.name = name_or(a.name, "custom armour");
+    fn names() -> Vec<&'static str> {
+        vec!["none", "mail", "brigandine"]
+    }
+    fn base(name: &str) -> Option<Result<Armor, String>> {
+        Self::by_name(name).ok().map(Ok)
+    }
+    fn from_stats(a: Armor) -> Self {
         a
     }
 }

@@ -1084,7 +1084,10 @@ fn tournament_win_rates_speak_exactly_where_every_pairing_is_solved() {
     let c = t.costs.unwrap();
     for p in &c.points {
         let e = p.exact_win_rate.unwrap();
-        assert!((p.residual.unwrap() - (e - p.fair.unwrap())).abs() < 1e-12, "{p:?}");
+        assert!(
+            (p.residual.unwrap() - (e - p.fair.unwrap())).abs() < 1e-12,
+            "{p:?}"
+        );
         assert_ne!(p.verdict.as_deref(), Some("unclear"), "{p:?}");
         if let Some(f) = p.fair_cost {
             assert_eq!((f.lo, f.hi), (f.value, f.value), "{p:?}");

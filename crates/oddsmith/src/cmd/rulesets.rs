@@ -113,5 +113,18 @@ fn describe(i: &RulesetInfo) -> String {
         }
         let _ = writeln!(s);
     }
+    for t in &i.tables {
+        let _ = writeln!(
+            s,
+            "inline {} table ({} = {{ … }}; named like a built-in {}, it inherits the fields it leaves out):",
+            t.what,
+            t.keys.join(", "),
+            t.what
+        );
+        for f in t.fields {
+            let _ = writeln!(s, "  {} = {}\n      {}", f.name, f.default, f.doc);
+        }
+        let _ = writeln!(s);
+    }
     s
 }

@@ -207,6 +207,19 @@ fn shape(s: &Shape, at: At, slots: &dyn Fn(&str) -> Value) -> Value {
         Shape::NameOrTable(s) => {
             json!({ "anyOf": [{ "type": "string" }, shape(s, at, slots)] })
         }
+        // A table named like a built-in inherits its fields: the required ones are required
+        // only under another name.
+        Shape::Builtin { names, table } => {
+            let mut t = shape(table, at, slots);
+            if let Some(required) = t.as_object_mut().and_then(|o| o.remove("required")) {
+                t["if"] = json!({
+                    "properties": { "name": { "enum": names } },
+                    "required": ["name"],
+                });
+                t["else"] = json!({ "required": required });
+            }
+            json!({ "anyOf": [{ "type": "string" }, t] })
+        }
         Shape::Object { props, closed } => {
             let mut properties = Map::new();
             for p in props {

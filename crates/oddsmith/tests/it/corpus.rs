@@ -179,11 +179,11 @@ fn every_warning_case_runs_and_carries_its_warning_in_the_json() {
         warned(&err, "run");
         let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
         let (line, column) = c.place.split_once(':').unwrap();
-        let found = doc["warnings"].as_array().into_iter().flatten().find(|w| {
-            w["line"].to_string() == line
-                && w["column"].to_string() == column
-                && w["field"] == c.field.as_str()
-        });
+        let (line, column): (u64, u64) = (line.parse().unwrap(), column.parse().unwrap());
+        let found =
+            doc["warnings"].as_array().into_iter().flatten().find(|w| {
+                w["line"] == line && w["column"] == column && w["field"] == c.field.as_str()
+            });
         let w = found.unwrap_or_else(|| {
             panic!(
                 "run --json of {path}: no warning at {} {} in {}",

@@ -69,29 +69,20 @@ pub(crate) fn tables(id: &str) -> Vec<Table> {
 
 fn draft_tables() -> Vec<Table> {
     use draft::tables::{ArmourKind, ArmourTable, WEAPONS, weapon};
-    let armour = [
-        "none",
-        "cloth",
-        "leather",
-        "chain",
-        "plate",
-        "full plate",
-        "armour 6",
-        "armour 4",
-    ]
-    .into_iter()
-    .filter_map(|n| ArmourKind::from_name(n).map(|k| (n, k)))
-    .map(|(name, k)| {
-        let cell = |t| {
-            k.stats(t)
-                .map_or(Value::Null, |(p, m)| json!(format!("{p}/{m:+}")))
-        };
-        json!({
-            "name": name,
-            "table_a (protection/movement)": cell(ArmourTable::A),
-            "table_b (protection/movement)": cell(ArmourTable::B),
-        })
-    });
+    let armour = ArmourKind::NAMES
+        .into_iter()
+        .filter_map(|n| ArmourKind::from_name(n).map(|k| (n, k)))
+        .map(|(name, k)| {
+            let cell = |t| {
+                k.stats(t)
+                    .map_or(Value::Null, |(p, m)| json!(format!("{p}/{m:+}")))
+            };
+            json!({
+                "name": name,
+                "table_a (protection/movement)": cell(ArmourTable::A),
+                "table_b (protection/movement)": cell(ArmourTable::B),
+            })
+        });
     let o = draft::options::DraftOptions::default();
     let shields = [
         (

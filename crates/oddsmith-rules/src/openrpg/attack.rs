@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use oddsmith_dice::{DiceExpr, Dist};
 
 use super::options::{DrRounding, SkillRoll, StrengthToken};
-use super::spec::Location;
+use super::spec::{Defence, DodgeSize, Location};
 use crate::RulesError;
 
 /// The distribution of a skill roll for a trait of value `n` (G1).
@@ -86,12 +86,23 @@ fn with_strength(e: &DiceExpr, s: i32, token: StrengthToken) -> Result<Dist, Rul
 /// rate) and cadence "strike 1/`m`" makes `floor(r / rate) + 1` blows when `m = 1`; for slow
 /// weapons the extra steps first cancel the `m − 1` recovery rounds, then add blows (G15).
 pub fn blows(r: i64, rate: i32, m: i32) -> (u32, u32) {
+    blows_in(r, rate, m, false)
+}
+
+/// [`blows`] under either reading of slow weapons of "1/3" and slower (`slow_weapons`): each
+/// rate step cancels one recovery round (`whole = false`, §Rate "lowers the time it takes"),
+/// or the first step cancels the whole fraction and each further step adds a blow (`whole`,
+/// "the fire 1/2 is canceled"). The two agree for "1/2", the seed's only example.
+pub fn blows_in(r: i64, rate: i32, m: i32, whole: bool) -> (u32, u32) {
     let e = if rate > 0 {
         (r.max(0) / i64::from(rate)) as u32
     } else {
         0
     };
     let rec = (m.max(1) - 1) as u32;
+    if whole && rec > 0 {
+        return if e == 0 { (1, rec) } else { (e, 0) };
+    }
     if e <= rec {
         (1, rec - e)
     } else {
@@ -236,8 +247,7 @@ pub fn tech_resistance(pcts: &[i64]) -> f64 {
 }
 
 /// Required-roll penalty for a missile shot at `yards` (§Accuracy: +1 per 5 yards beyond 50,
-/// G22: whole steps). Duels here start engaged, so it is offered for checks and scenarios' GM
-/// modifiers only.
+/// G22: whole steps), applied to shots in a duel that starts apart (`start_distance`).
 pub fn range_modifier(yards: i64) -> i64 {
     if yards > 50 { (yards - 50) / 5 } else { 0 }
 }
@@ -335,7 +345,9 @@ pub struct DefenderStats {
     /// The dodge roll's distribution, if the defender dodges.
     pub dodge: Option<Vec<(i64, f64)>>,
     /// The dodge size policy.
-    pub dodge_size: super::spec::DodgeSize,
+    pub dodge_size: DodgeSize,
+    /// Which method against each attack when both are at hand.
+    pub defence: Defence,
     /// Mounted (melee against the rider deals half).
     pub mounted: bool,
 }
@@ -353,6 +365,18 @@ pub struct Context {
     pub defenseless: bool,
     /// The defender is caught off guard: no location penalty for melee.
     pub off_guard: bool,
+    /// Added to the required roll (§Accuracy's long range; 0 when defenceless).
+    pub range_penalty: i64,
+    /// One shield check for the whole sequence (else one per blow).
+    pub shield_per_attack: bool,
+    /// One dodge roll for the whole sequence (else one per blow).
+    pub dodge_per_attack: bool,
+    /// Joints' penetration cuts the armour's defense.
+    pub joint_pen_defense: bool,
+    /// Joints' penetration cuts the armour's DR.
+    pub joint_pen_dr: bool,
+    /// A slow weapon's first rate step cancels the whole "1/M" (else one round per step).
+    pub slow_whole: bool,
 }
 
 /// One possible result of an attack turn.
@@ -375,13 +399,13 @@ pub fn turn_table(
     loc: Option<Location>,
     cx: Context,
 ) -> Vec<(TurnOutcome, f64)> {
-    use super::spec::DodgeSize;
     let mut out: BTreeMap<TurnOutcome, f64> = BTreeMap::new();
     let required = if cx.defenseless {
         0
     } else {
         let melee_off_guard = cx.off_guard && !a.missile;
         d.required
+            + cx.range_penalty
             + loc
                 .filter(|_| !melee_off_guard)
                 .map_or(0, |l| i64::from(l.accuracy()))
@@ -392,8 +416,10 @@ pub fn turn_table(
     } else {
         0
     };
+    let pen_dr = if cx.joint_pen_dr { pen } else { 0 };
+    let pen = if cx.joint_pen_defense { pen } else { 0 };
     let (armor, dr_bp) = if covered {
-        (d.armor, d.dr * (100 - pen))
+        (d.armor, d.dr * (100 - pen_dr))
     } else {
         (0, 0)
     };
@@ -403,7 +429,7 @@ pub fn turn_table(
     // Final damage of k landed blows with c crits: distribution over damage.
     let mut final_of = BTreeMap::<(u32, u32), Vec<(i64, f64)>>::new();
     for &(r, pr) in &a.roll {
-        let (n, rec) = blows(r, a.rate, a.cadence);
+        let (n, rec) = blows_in(r, a.rate, a.cadence, cx.slow_whole);
         let acc = if a.mounted && a.missile {
             half_up(r)
         } else {
@@ -422,45 +448,24 @@ pub fn turn_table(
         }
         // Per blow: P(landed, loss), P(avoided, loss), P(landed, no loss), P(avoided, no loss).
         let margin = acc - required; // the blow is avoided when the dodge exceeds it
-        let (mut land, mut loss_land, mut loss_avoid) = (1.0, 0.0, 0.0);
-        if !cx.defenseless {
-            if d.shield > 0 {
-                land = 1.0 - d.shield as f64 / 100.0;
-            } else if let Some(dd) = &d.dodge {
-                land = 0.0;
-                for &(v, pv) in dd {
-                    let half = half_up(v) > margin;
-                    let full = v > margin;
-                    match d.dodge_size {
-                        DodgeSize::Half | DodgeSize::None => {
-                            if !half {
-                                land += pv
-                            }
-                        }
-                        DodgeSize::Full => {
-                            if full {
-                                loss_avoid += pv
-                            } else {
-                                loss_land += pv
-                            }
-                        }
-                        DodgeSize::MinimalSufficient => {
-                            if half {
-                            } else if full {
-                                loss_avoid += pv
-                            } else {
-                                land += pv
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let (land, loss_land, loss_avoid, per_attack) = if cx.defenseless {
+            (1.0, 0.0, 0.0, false)
+        } else {
+            avoidance(d, margin, cx)
+        };
         let avoid = 1.0 - land - loss_land - loss_avoid;
         // Over the n blows: (landed count, any loss).
         let mut st = vec![[0.0f64; 2]; n as usize + 1];
-        st[0][0] = 1.0;
-        for _ in 0..n {
+        if per_attack {
+            // One check for the whole sequence: every blow lands or none does.
+            st[n as usize][0] += land;
+            st[n as usize][1] += loss_land;
+            st[0][1] += loss_avoid;
+            st[0][0] += avoid;
+        } else {
+            st[0][0] = 1.0;
+        }
+        for _ in 0..if per_attack { 0 } else { n } {
             let mut nx = vec![[0.0f64; 2]; n as usize + 1];
             for k in 0..=n as usize {
                 for l in 0..2 {
@@ -521,6 +526,73 @@ pub fn turn_table(
         }
     }
     out.into_iter().filter(|&(_, p)| p > 0.0).collect()
+}
+
+/// One blow's dodge against an attack roll that beats the required roll by `margin`:
+/// (P(lands, turn kept), P(lands, next turn lost), P(avoided, next turn lost)); the rest is
+/// P(avoided, turn kept). The roll D is subtracted from the attacker's accuracy: half (⌈D/2⌉,
+/// keep the turn) or full (lose the next turn), by the `dodge_size` policy (legacy `Dodge-`).
+pub fn dodge_blow(dd: &[(i64, f64)], size: DodgeSize, margin: i64) -> (f64, f64, f64) {
+    let (mut land, mut loss_land, mut loss_avoid) = (0.0, 0.0, 0.0);
+    for &(v, pv) in dd {
+        let half = half_up(v) > margin;
+        let full = v > margin;
+        match size {
+            DodgeSize::Half | DodgeSize::None => {
+                if !half {
+                    land += pv
+                }
+            }
+            DodgeSize::Full => {
+                if full {
+                    loss_avoid += pv
+                } else {
+                    loss_land += pv
+                }
+            }
+            DodgeSize::MinimalSufficient => {
+                if half {
+                } else if full {
+                    loss_avoid += pv
+                } else {
+                    land += pv
+                }
+            }
+        }
+    }
+    (land, loss_land, loss_avoid)
+}
+
+/// The defender's one method against an attack roll that beats the required roll by `margin`
+/// (§Avoiding Damage: "A character may only attempt one method for each attack"), chosen by
+/// the `defence` policy (`best`: the method more likely to stop a blow of this attack, the
+/// shield on a tie), and what it does to one blow: (P(lands, turn kept), P(lands, next turn
+/// lost), P(avoided, next turn lost), whether one check covers every blow of the sequence
+/// (`shield_check` / `dodge_roll` = `"attack"`)). Without a shield or the dodge, every blow
+/// lands.
+pub fn avoidance(d: &DefenderStats, margin: i64, cx: Context) -> (f64, f64, f64, bool) {
+    let shield = (d.shield > 0).then(|| d.shield as f64 / 100.0);
+    let dodge = d
+        .dodge
+        .as_ref()
+        .map(|dd| dodge_blow(dd, d.dodge_size, margin));
+    let use_shield = match (shield, dodge) {
+        (None, None) => return (1.0, 0.0, 0.0, false),
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        (Some(s), Some((land, loss_land, _))) => match d.defence {
+            Defence::Shield => true,
+            Defence::Dodge => false,
+            Defence::Best => s >= 1.0 - land - loss_land,
+        },
+    };
+    match (use_shield, shield, dodge) {
+        (true, Some(s), _) => (1.0 - s, 0.0, 0.0, cx.shield_per_attack),
+        (_, _, Some((land, loss_land, loss_avoid))) => {
+            (land, loss_land, loss_avoid, cx.dodge_per_attack)
+        }
+        _ => (1.0, 0.0, 0.0, false),
+    }
 }
 
 /// P(Bin(n, p) = k).

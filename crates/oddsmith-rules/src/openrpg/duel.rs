@@ -31,6 +31,11 @@ pub struct State {
     pub lost: [bool; 2],
     /// Has had a turn (ends flat-footedness, G13).
     pub acted: [bool; 2],
+    /// Has been attacked while flat footed (ends flat-footedness under
+    /// `flat_footed = "initial_attack"`; never set otherwise).
+    pub struck: [bool; 2],
+    /// Yards between the fighters (0 = engaged, G14).
+    pub dist: u16,
 }
 
 crate::duel_state!(State);
@@ -46,6 +51,8 @@ impl crate::Duel<OpenRpg> for State {
             recovery: [0; 2],
             lost: [false; 2],
             acted: [false; 2],
+            struck: [false; 2],
+            dist: m.start_distance,
         }
     }
 
@@ -231,10 +238,21 @@ pub fn begin<'m, P: Pick>(
         }
         return Turn::Done(Step::Continue);
     }
-    let defenseless = slot.flat_footed && !s.acted[y];
+    if s.dist > 0 && !m.missile[x] {
+        // Apart: a melee fighter's turn closes the distance (G14).
+        s.dist = s.dist.saturating_sub(m.move_yards);
+        return Turn::Done(Step::Continue);
+    }
+    let defenseless = slot.flat_footed && !s.acted[y] && !s.struck[y];
+    if defenseless && m.flat_footed_initial_only {
+        // Legacy: defenceless "against the initial attack" only.
+        s.struck[y] = true;
+    }
+    let k = super::attack::range_modifier(i64::from(s.dist)) as usize;
+    let tables = if k == 0 { &m.turns[x] } else { &m.ranged[x][k - 1] };
     Turn::Attack {
         x,
-        table: &m.turns[x][usize::from(defenseless)][usize::from(slot.off_guard)],
+        table: &tables[usize::from(defenseless)][usize::from(slot.off_guard)],
     }
 }
 
@@ -291,16 +309,20 @@ pub(super) const PRUNE_MASS: f64 = 1e-22;
 
 /// A state's flags packed in a word (everything but its health and round: every live state of
 /// one iteration shares the round, as each step advances the phase of every state alike).
+/// Recovery rounds take 4 bits each (a cadence is at most 1/10: at most 9 rounds).
 pub(super) fn flags(s: &State) -> u32 {
     let b = |x: bool| u32::from(x);
     u32::from(s.phase)
         | u32::from(s.first) << 2
-        | u32::from(s.recovery[0]) << 4
-        | u32::from(s.recovery[1]) << 12
-        | b(s.lost[0]) << 20
-        | b(s.lost[1]) << 21
-        | b(s.acted[0]) << 22
-        | b(s.acted[1]) << 23
+        | u32::from(s.recovery[0] & 0xf) << 4
+        | u32::from(s.recovery[1] & 0xf) << 8
+        | b(s.lost[0]) << 12
+        | b(s.lost[1]) << 13
+        | b(s.acted[0]) << 14
+        | b(s.acted[1]) << 15
+        | b(s.struck[0]) << 16
+        | b(s.struck[1]) << 17
+        | u32::from(s.dist) << 18
 }
 
 /// The state of `flags` with health `hp` in `round`.
@@ -310,9 +332,11 @@ pub(super) fn unflag(f: u32, hp: [i32; 2], round: u32) -> State {
         phase: (f & 3) as u8,
         first: (f >> 2 & 3) as u8,
         hp,
-        recovery: [(f >> 4 & 0xff) as u8, (f >> 12 & 0xff) as u8],
-        lost: [f >> 20 & 1 == 1, f >> 21 & 1 == 1],
-        acted: [f >> 22 & 1 == 1, f >> 23 & 1 == 1],
+        recovery: [(f >> 4 & 0xf) as u8, (f >> 8 & 0xf) as u8],
+        lost: [f >> 12 & 1 == 1, f >> 13 & 1 == 1],
+        acted: [f >> 14 & 1 == 1, f >> 15 & 1 == 1],
+        struck: [f >> 16 & 1 == 1, f >> 17 & 1 == 1],
+        dist: (f >> 18) as u16,
     }
 }
 

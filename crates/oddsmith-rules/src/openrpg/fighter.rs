@@ -3,10 +3,10 @@
 
 use super::attack::{
     AttackerStats, Context, CritEffect, DefenderStats, TurnOutcome, crit_chance, damage_dist,
-    mean_damage, skill_dist, strength_dist, turn_table,
+    mean_damage, range_modifier, skill_dist, strength_dist, turn_table,
 };
 use super::OpenRpg;
-use super::options::{OpenRpgOptions, Resolved};
+use super::options::{ArmourAgility, JointCut, OpenRpgOptions, Resolved, Scope, SlowWeapons};
 use super::spec::{DodgeSize, FighterSpec, Location, Readiness, Target, Wait, WeaponClass};
 use crate::RulesError;
 
@@ -125,6 +125,15 @@ impl Cumulative {
 pub struct Matchup {
     /// Turn tables: `[attacker side][defender defenseless][defender caught off guard]`.
     pub turns: [[[Table; 2]; 2]; 2],
+    /// A missile shooter's turn tables at range: `ranged[x][k - 1]` for a range penalty of
+    /// `k` ≥ 1 (§Accuracy), as `turns[x]` (empty for a melee fighter or an engaged start).
+    pub ranged: [Vec<[[Table; 2]; 2]>; 2],
+    /// Each side wields a missile weapon (shoots while apart; the other closes).
+    pub missile: [bool; 2],
+    /// Yards apart at the start (G14).
+    pub start_distance: u16,
+    /// Yards a melee fighter closes per turn.
+    pub move_yards: u16,
     /// P(A acts first) once ambushes are over, and its complement.
     pub first: [f64; 2],
     /// Cumulative of `first`.
@@ -139,6 +148,8 @@ pub struct Matchup {
     pub legacy: bool,
     /// A full dodge's lost turn comes on top of owed recovery rounds (G15).
     pub dodge_stacks: bool,
+    /// A flat-footed defender is defenceless against the first attack only (G13).
+    pub flat_footed_initial_only: bool,
     /// Each turn of a round, as [`Slot::of`] finds it from the rules
     /// ([`order`](super::duel::order) and the ambush rules): `slots[r][f][t]` for round 1,
     /// round 2 and every later round (`r` = 0, 1, 2), A or B first (`f`) and the first or
@@ -182,13 +193,17 @@ impl crate::Compile<OpenRpg> for Fighter {
         let r = o.resolved();
         let rolled = if s.proficient { s.skill } else { s.combat_base };
         let missile = w.class == WeaponClass::Missile;
-        // Armour weighs the wearer down: its agility penalty lowers the initiative roll as well as
-        // the dodge roll (legacy Dodge-).
+        // Armour weighs the wearer down: its agility penalty lowers the dodge roll (legacy
+        // Dodge-), and the initiative roll under `armour_agility = "dodge_and_initiative"`.
         let agility = skill_dist(o.skill_roll, (s.agility - a.agility_penalty).max(0));
+        let init_agility = match o.armour_agility {
+            ArmourAgility::Dodge => skill_dist(o.skill_roll, s.agility),
+            ArmourAgility::DodgeAndInitiative => agility.clone(),
+        };
         let init = if r.priority_levels {
-            agility.to_f64_pairs()
+            init_agility.to_f64_pairs()
         } else {
-            agility.shift(i64::from(w.length)).to_f64_pairs()
+            init_agility.shift(i64::from(w.length)).to_f64_pairs()
         };
         let dodge = (s.dodge && s.dodge_size != DodgeSize::None)
             .then(|| agility.to_f64_pairs());
@@ -198,7 +213,13 @@ impl crate::Compile<OpenRpg> for Fighter {
                 roll: skill_dist(o.skill_roll, rolled).to_f64_pairs(),
                 rate: w.rate,
                 cadence: w.cadence,
-                crit: crit_chance(w.crit_range, r.crit_at_least),
+                crit: crit_chance(
+                    match legacy_crit_range(w) {
+                        Some(l) if r.crit_at_least => l,
+                        _ => w.crit_range,
+                    },
+                    r.crit_at_least,
+                ),
                 effect,
                 damage: damage.to_f64_pairs(),
                 missile,
@@ -213,6 +234,7 @@ impl crate::Compile<OpenRpg> for Fighter {
                 shield: i64::from(s.shield),
                 dodge,
                 dodge_size: s.dodge_size,
+                defence: s.defence,
                 mounted: s.mounted,
             },
             init,
@@ -223,6 +245,17 @@ impl crate::Compile<OpenRpg> for Fighter {
             },
         })
     }
+}
+
+/// The weapon's range under the legacy crit test, if it has one of its own: a table based on
+/// a built-in that changes `crit_range` without giving `legacy_crit_range` wrote its range for
+/// the draft it plays, so the built-in's legacy range it inherited is not used.
+fn legacy_crit_range(w: &super::spec::Weapon) -> Option<i32> {
+    let own = super::spec::builtin_weapons()
+        .into_iter()
+        .find(|b| b.name == w.name)
+        .is_none_or(|b| b.crit_range == w.crit_range || b.legacy_crit_range != w.legacy_crit_range);
+    w.legacy_crit_range.filter(|_| own)
 }
 
 /// The locations a policy considers.
@@ -258,6 +291,7 @@ pub fn table_for(
     d: &Fighter,
     defenseless: bool,
     off_guard: bool,
+    range_penalty: i64,
 ) -> Table {
     let cx = Context {
         multiplier: r.multiplier,
@@ -265,6 +299,12 @@ pub fn table_for(
         joint_pen: i64::from(o.joint_penetration),
         defenseless,
         off_guard,
+        range_penalty: if defenseless { 0 } else { range_penalty },
+        shield_per_attack: o.shield_check == Scope::Attack,
+        dodge_per_attack: o.dodge_roll == Scope::Attack,
+        joint_pen_defense: o.joint_penetration_cuts != JointCut::Dr,
+        joint_pen_dr: o.joint_penetration_cuts != JointCut::Defense,
+        slow_whole: o.slow_weapons == SlowWeapons::WholeFraction,
     };
     let mut best: Option<(f64, Table)> = None;
     for loc in choices(a.spec.target) {
@@ -301,18 +341,59 @@ impl crate::Pair<OpenRpg> for Matchup {
         let turns = std::array::from_fn(|x| {
             let (att, def) = (f[x], f[1 - x]);
             std::array::from_fn(|dl| {
-                std::array::from_fn(|og| table_for(o, r, att, def, dl == 1, og == 1))
+                std::array::from_fn(|og| table_for(o, r, att, def, dl == 1, og == 1, 0))
             })
         });
+        let missile = [a.attack.missile, b.attack.missile];
+        let start_distance = o.start_distance as u16;
+        let ranged = std::array::from_fn(|x| {
+            let (att, def) = (f[x], f[1 - x]);
+            let top = if missile[x] {
+                range_modifier(i64::from(start_distance))
+            } else {
+                0
+            };
+            (1..=top)
+                .map(|k| {
+                    std::array::from_fn(|dl| {
+                        std::array::from_fn(|og| table_for(o, r, att, def, dl == 1, og == 1, k))
+                    })
+                })
+                .collect()
+        });
+        // §2.3: the initiative roll adds "the distance they need to be from their enemy to
+        // take their first action (in inches)": a shooter apart needs the whole distance;
+        // legacy level 1: "a missile weapon ready … enemies at least twenty feet away" (the
+        // shooter is read as ready).
+        let apart = |x: usize| missile[x] && start_distance > 0;
+        let init = |x: usize| -> Vec<(i64, f64)> {
+            if apart(x) && !r.priority_levels {
+                let extra = 36 * i64::from(start_distance) - i64::from(f[x].spec.weapon.stats.length);
+                f[x].init.iter().map(|&(v, p)| (v + extra, p)).collect()
+            } else {
+                f[x].init.clone()
+            }
+        };
+        let level = |x: usize| {
+            if apart(x) && 3 * i64::from(start_distance) >= 20 {
+                1
+            } else {
+                f[x].level
+            }
+        };
         // Who acts first (ties rerolled): by initiative roll, or by priority level then agility.
-        let p_a = if r.priority_levels && a.level != b.level {
-            if a.level < b.level { 1.0 } else { 0.0 }
+        let p_a = if r.priority_levels && level(0) != level(1) {
+            if level(0) < level(1) { 1.0 } else { 0.0 }
         } else {
-            let (gt, eq) = compare(&a.init, &b.init);
+            let (gt, eq) = compare(&init(0), &init(1));
             if eq >= 1.0 { 0.5 } else { gt / (1.0 - eq) }
         };
         let mut m = Matchup {
             turns,
+            ranged,
+            missile,
+            start_distance,
+            move_yards: o.move_yards as u16,
             first: [p_a, 1.0 - p_a],
             first_cum: Cumulative::new(&[p_a, 1.0]),
             state: [a.spec.state, b.spec.state],
@@ -320,6 +401,7 @@ impl crate::Pair<OpenRpg> for Matchup {
             health: [a.spec.health, b.spec.health],
             legacy: r.legacy,
             dodge_stacks: o.full_dodge_stacks_with_recovery,
+            flat_footed_initial_only: r.flat_footed_initial_only,
             slots: Default::default(),
         };
         m.slots = std::array::from_fn(|r| {
@@ -341,6 +423,8 @@ impl Slot {
             recovery: [0; 2],
             lost: [false; 2],
             acted: [false; 2],
+            struck: [false; 2],
+            dist: 0,
         };
         let x = super::duel::order(m, &s)[turn];
         let y = 1 - x;

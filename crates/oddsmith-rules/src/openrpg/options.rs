@@ -4,8 +4,8 @@
 //! of them (`"variant"` = follow `text_variant`).
 //!
 //! Not offered (fixed at the digest's default): `hit_comparison` (≥), `damage_roll_scope` and
-//! `defense_scope` (once per attack sequence), `defense_floor` (0), `dodge_roll_scope` (per
-//! blow), `full_dodge_choice` (after the roll; only `dodge_size = "minimal_sufficient"` chooses after it), `slow_rate_mode` (cancel then extra),
+//! `defense_scope` (once per attack sequence), `defense_floor` (0), `full_dodge_choice` (after
+//! the roll; only `dodge_size = "minimal_sufficient"` chooses after it),
 //! `initiative_reroll_each_round` (rolled once), `movement` (engaged), `bleed_per_round` (0).
 
 use serde::{Deserialize, Serialize};
@@ -68,6 +68,46 @@ crate::options! {
         limb_nonlethal: bool = true => (
             "true",
             "G17 'hits against non-vital areas like limbs can't be lethal': a limb hit leaves at least 1 health",
+        ),
+        /// Whether a shield is checked per blow or once per attack roll.
+        shield_check: Scope = Scope::Blow => (
+            "\"blow\"",
+            "a shield's block chance is checked \"blow\" (each blow, §Avoiding Damage: the text's \"attacks\" are blows) | \"attack\" (once per attack roll: all blows blocked or none)",
+        ),
+        /// Whether a dodge is rolled per blow or once per attack roll (G9).
+        dodge_roll: Scope = Scope::Blow => (
+            "\"blow\"",
+            "G9 the dodge roll is rolled \"blow\" (each blow, as the shield) | \"attack\" (once per attack roll, against its one accuracy: all blows avoided or none)",
+        ),
+        /// G17: what the joints' armour penetration cuts.
+        joint_penetration_cuts: JointCut = JointCut::Both => (
+            "\"both\"",
+            "G17 the joints' \"armor penetration (25%)\" cuts \"both\" the armour's defense and DR (armour gives both, §Defense) | \"defense\" | \"dr\"",
+        ),
+        /// G15: slow weapons of 1/3 and slower.
+        slow_weapons: SlowWeapons = SlowWeapons::PerStep => (
+            "\"per_step\"",
+            "G15 a slow weapon's rate (strike 1/M, M ≥ 3): \"per_step\" (each rate step cancels one recovery round: 'lowers the time', §Rate) | \"whole_fraction\" (the first step cancels the whole 1/M, each further one adds a blow: 'the fire 1/2 is canceled')",
+        ),
+        /// G13: how long a flat-footed defender is defenceless.
+        flat_footed: FlatFooted = FlatFooted::Variant => (
+            "\"variant\"",
+            "G13 a flat-footed defender cannot avoid and is hit on any roll: \"variant\" (primary until_first_turn, legacy initial_attack) | \"until_first_turn\" (§Avoiding Damage 'can't use these if they're caught flat footed') | \"initial_attack\" (legacy 'against the initial attack')",
+        ),
+        /// What armour's agility penalty lowers.
+        armour_agility: ArmourAgility = ArmourAgility::Dodge => (
+            "\"dodge\"",
+            "armour's agility_penalty lowers \"dodge\" (the dodge roll only: legacy Dodge- 'decreases their ability to dodge') | \"dodge_and_initiative\" (every agility roll, initiative too)",
+        ),
+        /// G14: the starting distance in yards (0 = engaged).
+        start_distance: i32 = 0, in 0..=2000 => (
+            "0",
+            "G14 yards apart at the start, 0–2000 (0 = engaged, as before): a missile weapon shoots from there with §Accuracy's +1 per 5 yards beyond 50 and, under the primary text, adds the distance in inches to its initiative (§2.3); a melee fighter spends its turns closing (move_yards)",
+        ),
+        /// Yards a fighter closes in one turn (not in the seed).
+        move_yards: i32 = 10, in 1..=100 => (
+            "10",
+            "yards a melee fighter closes in one turn while apart, 1–100 (not in the seed: 'agility (speed) is used for movement rate' gives no number; 5–20 is plausible); a turn that closes makes no attack",
         ),
         /// G3: the round cap.
         max_rounds: u32 = 1000, in 1..=100_000 => (
@@ -157,6 +197,60 @@ pub enum DrRounding {
     Floor,
 }
 
+/// Per blow or once per attack roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// One check per blow.
+    Blow,
+    /// One check per attack roll (the whole sequence).
+    Attack,
+}
+
+/// What the joints' armour penetration cuts (G17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JointCut {
+    /// The armour's defense and its DR.
+    Both,
+    /// The armour's defense only.
+    Defense,
+    /// The armour's DR only.
+    Dr,
+}
+
+/// How a slow weapon's rate steps cancel its recovery (G15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlowWeapons {
+    /// Each step cancels one recovery round, then steps add blows.
+    PerStep,
+    /// The first step cancels the whole fraction, then steps add blows.
+    WholeFraction,
+}
+
+/// How long a flat-footed defender is defenceless (G13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlatFooted {
+    /// Follow `text_variant`.
+    Variant,
+    /// Until the defender's own first turn.
+    UntilFirstTurn,
+    /// Against the first attack made on the defender only.
+    InitialAttack,
+}
+
+/// What armour's agility penalty lowers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmourAgility {
+    /// The dodge roll only.
+    Dodge,
+    /// The dodge and the initiative roll.
+    DodgeAndInitiative,
+}
+
 /// The rules in force once `text_variant` and its overrides are resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resolved {
@@ -168,6 +262,9 @@ pub struct Resolved {
     pub multiplier: bool,
     /// Priority levels (else agility + reach).
     pub priority_levels: bool,
+    /// A flat-footed defender is defenceless against the first attack only (else until its
+    /// own first turn).
+    pub flat_footed_initial_only: bool,
 }
 
 impl OpenRpgOptions {
@@ -187,6 +284,10 @@ impl OpenRpgOptions {
             priority_levels: match self.initiative {
                 Initiative::Variant => legacy,
                 c => c == Initiative::PriorityLevels,
+            },
+            flat_footed_initial_only: match self.flat_footed {
+                FlatFooted::Variant => legacy,
+                f => f == FlatFooted::InitialAttack,
             },
         }
     }

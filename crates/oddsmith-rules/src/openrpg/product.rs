@@ -30,7 +30,8 @@ use crate::{ExactDuel, Ruleset, Step};
 /// recovery rounds and the same lost turn, so no outcome changes anything but health (no full
 /// dodge, no recovery that depends on the attack).
 pub fn factors(m: &Matchup) -> bool {
-    m.turns.iter().flatten().flatten().all(|t| {
+    let ranged = m.ranged.iter().flatten().flatten().flatten();
+    m.turns.iter().flatten().flatten().chain(ranged).all(|t| {
         t.outcomes.windows(2).all(|w| {
             w[0].recovery == w[1].recovery && w[0].defender_loses_turn == w[1].defender_loses_turn
         })

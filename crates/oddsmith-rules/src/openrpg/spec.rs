@@ -51,7 +51,7 @@ crate::spec! {
         /// The weapon.
         weapon: Entry<Weapon>, inline => (
             "required",
-            "\"longsword\", \"spear\" (reference duel R1) or { name, class = melee|polearm|short|brawling|missile, damage = \"str+22\", rate, cadence (strike 1/M), crit_range, crit_effect = \"x2\"|\"+5\", length (inches), carries_initiative }",
+            "\"longsword\", \"spear\" (reference duel R1), \"bow\" (§Rate: rate 30, fire 1/2) or { name, class = melee|polearm|short|brawling|missile, damage = \"str+22\", rate, cadence (strike 1/M), crit_range, crit_effect = \"x2\"|\"+5\", length (inches), carries_initiative }",
         ),
         /// The armour (default none: defense is the strength roll alone).
         #[serde(default = "no_armor")]
@@ -94,6 +94,12 @@ crate::spec! {
         dodge_size: DodgeSize => (
             "\"half\"",
             "policy: \"half\" (keep the turn) | \"full\" (lose the next turn) | \"minimal_sufficient\" | \"none\"",
+        ),
+        /// Policy: shield or dodge against each attack (§Avoiding Damage: one method per attack).
+        #[serde(default)]
+        defence: Defence => (
+            "\"best\"",
+            "policy when holding a shield and the dodge (§Avoiding Damage 'only one method for each attack'): \"best\" (per attack roll, the method more likely to stop a blow; the shield on a tie) | \"shield\" | \"dodge\"",
         ),
         /// Policy: waiting (§2.3 "Characters may choose to wait").
         #[serde(default)]
@@ -235,6 +241,19 @@ pub enum DodgeSize {
     None,
 }
 
+/// Which avoidance method a fighter holding both a shield and the dodge uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Defence {
+    /// Per attack roll, the method with the higher chance of stopping a blow (shield on ties).
+    #[default]
+    Best,
+    /// Always the shield.
+    Shield,
+    /// Always the dodge.
+    Dodge,
+}
+
 /// Whether to hold one's turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -292,10 +311,16 @@ crate::inline! {
             "1",
             "cadence M of \"strike 1/M\" / \"fire 1/M\", 1–10: M − 1 recovery rounds after an attack",
         ),
-        /// Critical range (d20 ≤ it under `at_most`, ≥ it under `at_least`).
+        /// Critical range (d20 ≤ it under `at_most`, ≥ it under `at_least` unless
+        /// `legacy_crit_range` is given).
         crit_range: i32 = 0, in 0..=20 => (
             "0",
-            "critical range 0–20 (d20 ≤ it under crit_rule = \"at_most\", ≥ it under \"at_least\"); 0 = no critical",
+            "critical range 0–20, read by the crit test in force: d20 ≤ it (primary §Damage, crit_rule = \"at_most\"), d20 ≥ it (legacy #### Damage, \"at_least\") unless legacy_crit_range is given; 0 = no critical",
+        ),
+        /// The range under the legacy test (d20 ≥ it), if it differs from `crit_range`.
+        legacy_crit_range: Option<i32> = None, with de_legacy_crit => (
+            "none (crit_range as written)",
+            "critical range 1–20 under the legacy test (d20 ≥ it), used instead of crit_range whenever crits are d20 ≥ range; the built-ins give it (the longsword 3 / 17 as the seed's two examples, others 21 − r)",
         ),
         /// Critical effect: `x2` ("Damage x 2") or `+5` ("+5 Damage").
         crit_effect: String = "x2".into() => (
@@ -315,22 +340,59 @@ crate::inline! {
     }
 }
 
-/// Built-in weapons: the digest's reference duel R1 (the excerpt lists no weapons).
+/// Where a built-in weapon's or armour's numbers come from: the seed ("Open RPG 2.3 Combat
+/// Rules") or not (the project's digest, for the reference duel), for `--equipment` and the
+/// docs.
+pub fn builtin_source(name: &str) -> &'static str {
+    match name {
+        "longsword" => {
+            "seed: the §Damage example weapon (Str+22, crit 3 / legacy 17, Damage x 2) and the §Rate example's rate 25; the name and length 40 in are not in the seed"
+        }
+        "spear" => "not in the seed (the digest's reference duel R1)",
+        "bow" => {
+            "seed: the §Rate example bow (rate 30, fire 1/2); damage 2d10+20, crit 2 (legacy 19) x2 and length 40 in are not in the seed"
+        }
+        "none" => "seed: §Defense 'a defense equal to their strength'",
+        "mail" => "not in the seed (the digest's reference duel R1)",
+        "brigandine" => {
+            "seed: the §Defense example (defense 30, DR 25 %); the name is not in the seed"
+        }
+        _ => "",
+    }
+}
+
+/// Reads `legacy_crit_range` (1–20).
+fn de_legacy_crit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
+    crate::fields::de_opt_range::<D, 1, 20>(d)
+}
+
+/// Built-in weapons: the digest's reference duel R1 (the excerpt lists no weapons). Each
+/// carries its critical range under both drafts' tests: the longsword is the seed's worked
+/// example weapon (Str+22, Damage x 2: range 3 under §Damage's d20 ≤, 17 under legacy
+/// `#### Damage`'s d20 ≥); the spear's 2 is converted (21 − r = 19). The bow is §Rate's
+/// example (rate 30, fire 1/2); its damage, crit and length are not in the seed.
 pub fn builtin_weapons() -> Vec<Weapon> {
-    let w = |name: &str, class, damage: &str, rate, crit_range, crit_effect: &str, length| Weapon {
-        name: name.into(),
-        class,
-        damage: damage.into(),
-        rate,
-        cadence: 1,
-        crit_range,
-        crit_effect: crit_effect.into(),
-        length,
-        carries_initiative: false,
+    let w = |name: &str, class, damage: &str, rate, (crit_range, legacy), crit_effect: &str, length| {
+        Weapon {
+            name: name.into(),
+            class,
+            damage: damage.into(),
+            rate,
+            cadence: 1,
+            crit_range,
+            legacy_crit_range: Some(legacy),
+            crit_effect: crit_effect.into(),
+            length,
+            carries_initiative: false,
+        }
     };
     vec![
-        w("longsword", WeaponClass::Melee, "str+22", 25, 3, "x2", 40),
-        w("spear", WeaponClass::Polearm, "2d10+20", 30, 2, "+5", 60),
+        w("longsword", WeaponClass::Melee, "str+22", 25, (3, 17), "x2", 40),
+        w("spear", WeaponClass::Polearm, "2d10+20", 30, (2, 19), "+5", 60),
+        Weapon {
+            cadence: 2,
+            ..w("bow", WeaponClass::Missile, "2d10+20", 30, (2, 19), "x2", 40)
+        },
     ]
 }
 
@@ -338,7 +400,7 @@ impl Builtin for Weapon {
     type Stats = Weapon;
     const WHAT: &'static str = "weapon";
     const EXPECTING: &'static str =
-        "a weapon name (\"longsword\", \"spear\") or a table { damage, rate, crit_range, … }";
+        "a weapon name (\"longsword\", \"spear\", \"bow\") or a table { damage, rate, crit_range, … }";
     fn by_name(v: &str) -> Result<Self, String> {
         let all = builtin_weapons();
         let names: Vec<String> = all.iter().map(|w| w.name.clone()).collect();
@@ -353,7 +415,7 @@ impl Builtin for Weapon {
         })
     }
     fn names() -> Vec<&'static str> {
-        vec!["longsword", "spear"]
+        vec!["longsword", "spear", "bow"]
     }
     fn base(name: &str) -> Option<Result<Weapon, String>> {
         Self::by_name(name).ok().map(Ok)

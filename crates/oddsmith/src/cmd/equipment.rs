@@ -53,10 +53,42 @@ pub(crate) fn tables(id: &str) -> Vec<Table> {
         "draft" => draft_tables(),
         "gamecraft" => gamecraft_tables(),
         "d20" => d20_tables(),
-        "openrpg" => vec![
-            Table::of("weapons (weapon = \"…\")", openrpg::spec::builtin_weapons()),
-            Table::of("armour (armor = \"…\")", openrpg::spec::builtin_armors()),
-        ],
+        "openrpg" => {
+            // Each row says whether its numbers are the seed's (`source`).
+            let sourced = |v: Value| match v {
+                Value::Object(mut m) => {
+                    let name = m
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    m.insert("source".into(), json!(openrpg::spec::builtin_source(&name)));
+                    Value::Object(m)
+                }
+                v => v,
+            };
+            let rows = |v: Vec<Value>| v.into_iter().map(sourced).collect::<Vec<_>>();
+            vec![
+                Table::of(
+                    "weapons (weapon = \"…\"; crit_range under d20 ≤, legacy_crit_range under d20 ≥)",
+                    rows(
+                        openrpg::spec::builtin_weapons()
+                            .iter()
+                            .map(|w| json!(w))
+                            .collect(),
+                    ),
+                ),
+                Table::of(
+                    "armour (armor = \"…\")",
+                    rows(
+                        openrpg::spec::builtin_armors()
+                            .iter()
+                            .map(|a| json!(a))
+                            .collect(),
+                    ),
+                ),
+            ]
+        }
         "cards" => vec![Table::of(
             "weapons and shields (weapon = \"…\", off_hand = \"…\")",
             cards::spec::WEAPONS

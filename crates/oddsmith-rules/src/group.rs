@@ -93,6 +93,13 @@ pub fn pick<R: Roller>(
         };
         return (0..n).filter(|&j| cand(j).is_some()).nth(nth);
     }
+    best(policy, n, cand)
+}
+
+/// The foe a policy that reads no die picks ([`pick`] without a roller, for a ruleset that
+/// offers no `random`): [`Target::Random`] here falls back on the lowest HP.
+#[inline]
+pub fn best(policy: Target, n: usize, cand: impl Fn(usize) -> Option<Candidate>) -> Option<usize> {
     let mut best: Option<(usize, Candidate)> = None;
     for j in 0..n {
         let Some(c) = cand(j) else { continue };

@@ -231,8 +231,32 @@ struct Envelope {
 /// (envelope, matchups, study sections): [`oddsmith_rules::schema::Shape::Slot`]`("fighter")`
 /// and `("options")` mark where the ruleset's fighter spec and options go.
 pub fn file_shape() -> oddsmith_rules::schema::Shape {
-    use oddsmith_rules::schema::{FighterSlot, OptionsSlot, trace};
-    trace::<File<FighterSlot, OptionsSlot>>()
+    use oddsmith_rules::schema::{FighterSlot, OptionsSlot, Shape, trace};
+    let mut shape = trace::<File<FighterSlot, OptionsSlot>>();
+    // A side is read by hand (a name or a list of members): the slot "side", filled by
+    // `oddsmith schema` from [`side_shape`].
+    fn table(s: &mut Shape) -> Option<&mut Vec<oddsmith_rules::schema::Prop>> {
+        match s {
+            Shape::Optional(s) | Shape::Array(s) => table(s),
+            Shape::Object { props, .. } => Some(props),
+            _ => None,
+        }
+    }
+    let sides = table(&mut shape)
+        .and_then(|props| props.iter_mut().find(|p| p.name == "matchup"))
+        .and_then(|m| table(&mut m.shape));
+    for p in sides.into_iter().flatten() {
+        if p.name == "a" || p.name == "b" {
+            p.shape = Shape::Slot("side");
+        }
+    }
+    shape
+}
+
+/// The shape of one member of a side written as a list (`{ fighter, count, target }`; a
+/// fighter's name alone is also a member).
+pub fn member_shape() -> oddsmith_rules::schema::Shape {
+    oddsmith_rules::schema::trace::<side::MemberSpec>()
 }
 
 /// Reads the `ruleset` id of a scenario and checks that it exists.

@@ -29,10 +29,11 @@ fn fighter(target: &str) -> FighterSpec {
 }
 
 fn no_fumbles() -> D20Options {
-    let mut o = D20Options::default();
-    o.nat1_fumble = false;
-    o.nat20_full_damage = false;
-    o
+    D20Options {
+        nat1_fumble: false,
+        nat20_full_damage: false,
+        ..Default::default()
+    }
 }
 
 /// The digest's fighter-vs-two-goblins oracle (§7.9 (c)) through the shared targeting, with

@@ -4,7 +4,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1, pool};
+use oddsmith_benches::{
+    cards_group, cards_reference, d20_group, d20_reference, draft_d1, gamecraft_d1, openrpg_r1,
+    pool,
+};
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
 use oddsmith_sim::{RunConfig, run_duels};
@@ -56,6 +59,7 @@ fn gamecraft(c: &mut Criterion) {
 
 fn d20(c: &mut Criterion) {
     bench(c, "d20_reference", TRIALS, &d20_reference());
+    bench(c, "d20_group", TRIALS, &d20_group());
 }
 
 fn openrpg(c: &mut Criterion) {
@@ -68,6 +72,7 @@ fn openrpg(c: &mut Criterion) {
 
 fn cards(c: &mut Criterion) {
     bench(c, "cards_reference", TRIALS, &cards_reference());
+    bench(c, "cards_group", TRIALS, &cards_group());
 }
 
 criterion_group!(benches, draft, gamecraft, d20, openrpg, cards);

@@ -100,6 +100,26 @@ pub fn d20_reference() -> (D20, <D20 as Ruleset>::Matchup) {
     )
 }
 
+/// d20 reference group fight: Fighter 1 (HP 11) against two goblins (digest §7.9(c)), a side
+/// written as a list of members (the shared group mechanism, canonical band order).
+pub fn d20_group() -> (D20, <D20 as Ruleset>::Matchup) {
+    matchup(
+        "fighter-vs-two-goblins.toml",
+        include_str!("../../scenarios/d20/fighter-vs-two-goblins.toml"),
+        "two goblins",
+    )
+}
+
+/// Cards reference group fight: the master against two soldiers (a band, §Multiple
+/// Opponents), `scenarios/cards/one-against-two.toml`.
+pub fn cards_group() -> (Cards, <Cards as Ruleset>::Matchup) {
+    matchup(
+        "one-against-two.toml",
+        include_str!("../../scenarios/cards/one-against-two.toml"),
+        "master vs two soldiers",
+    )
+}
+
 /// Open-rpg reference duel R1 (the open-rpg digest's R1, `scenarios/openrpg/reference-duel.toml`):
 /// Alda against Bram, primary text.
 pub fn openrpg_r1() -> (OpenRpg, <OpenRpg as Ruleset>::Matchup) {

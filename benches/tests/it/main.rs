@@ -6,7 +6,9 @@
 
 mod exact;
 
-use oddsmith_benches::{cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1};
+use oddsmith_benches::{
+    cards_group, cards_reference, d20_group, d20_reference, draft_d1, gamecraft_d1, openrpg_r1,
+};
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset, Winner};
 
@@ -51,6 +53,12 @@ fn gamecraft_duels_allocate_nothing() {
 #[test]
 fn d20_duels_allocate_nothing() {
     assert_eq!(allocations_in_duels(&d20_reference(), 10_000), 0);
+}
+
+#[test]
+fn group_fights_allocate_nothing() {
+    assert_eq!(allocations_in_duels(&d20_group(), 10_000), 0);
+    assert_eq!(allocations_in_duels(&cards_group(), 10_000), 0);
 }
 
 #[test]

@@ -66,6 +66,7 @@ pub mod check;
 pub mod contract;
 pub mod error;
 pub mod fields;
+pub mod group;
 pub mod info;
 pub mod outcome;
 pub mod registry;
@@ -336,5 +337,27 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     /// The ruleset's standard check table for reports (e.g. skill × difficulty), if any.
     fn check_grid(&self) -> Option<CheckGrid<Self::Check>> {
         None
+    }
+    /// Group fights ([`group`]): the spec of a side of `count` members made from `spec`, each
+    /// attacking by `target` (`None`: as the spec says). `Err` (a plain sentence) where the
+    /// ruleset cannot field that side. By default a side is one fighter.
+    fn side_spec(
+        &self,
+        spec: &Self::FighterSpec,
+        count: u32,
+        target: Option<group::Target>,
+    ) -> Result<Self::FighterSpec, String> {
+        match (count, target) {
+            (1, None) => Ok(spec.clone()),
+            _ => Err(format!(
+                "{} has no group fights yet: a side is one fighter (count = 1, no target)",
+                Self::ID
+            )),
+        }
+    }
+    /// How many identical members a spec fields by its own `count` field (the older way of
+    /// writing a band; the loader notes the newer one).
+    fn spec_count(&self, _spec: &Self::FighterSpec) -> u32 {
+        1
     }
 }

@@ -76,11 +76,19 @@ fn one_initiative(m: &Matchup, s: &mut State, b: usize, count: usize, keep: Opti
         return;
     }
     let keep = keep.unwrap_or_else(|| {
-        let mut it = active(s, count).filter(|&i| init(s, i) == h as u8);
-        match m.f[h].tactics.target {
-            Target::First => it.next().unwrap_or(0),
-            Target::Weakest => it.min_by_key(|&i| (hp(s, b, i), i)).unwrap_or(0),
-        }
+        // The shared group targeting ([`crate::group::best`]): `weakest` is `lowest_hp`.
+        let policy = match m.f[h].tactics.target {
+            Target::First => crate::group::Target::First,
+            Target::Weakest => crate::group::Target::LowestHp,
+        };
+        let held = |i: usize| s.out & (1 << i) == 0 && init(s, i) == h as u8;
+        crate::group::best(policy, count, |i| {
+            held(i).then(|| crate::group::Candidate {
+                hp: i32::from(hp(s, b, i)),
+                ..Default::default()
+            })
+        })
+        .unwrap_or(0)
     });
     for i in 0..count {
         if i != keep && init(s, i) == h as u8 {

@@ -122,6 +122,40 @@ impl Ruleset for Cards {
         Some("a cards duel carries both decks from round to round (card counting), far beyond exact enumeration; its checks are exact")
     }
 
+    /// A band of 1–4 identical fighters (§Multiple Opponents); `target` is a lone fighter's
+    /// choice among a band: `lowest_hp` (tactic `weakest`) or `first`.
+    fn side_spec(
+        &self,
+        spec: &FighterSpec,
+        count: u32,
+        target: Option<crate::group::Target>,
+    ) -> Result<FighterSpec, String> {
+        use crate::group::Target as T;
+        if !(1..=4).contains(&count) {
+            return Err(format!(
+                "count {count} is out of range: a cards band holds 1–4 identical fighters"
+            ));
+        }
+        let mut s = spec.clone();
+        s.count = count as i32;
+        s.tactics.target = match target {
+            None => s.tactics.target,
+            Some(T::LowestHp) => spec::Target::Weakest,
+            Some(T::First) => spec::Target::First,
+            Some(t) => {
+                return Err(format!(
+                    "cards plays target \"lowest_hp\" (tactic weakest) or \"first\", not {:?}",
+                    crate::group::Target::NAMES[t as usize]
+                ));
+            }
+        };
+        Ok(s)
+    }
+
+    fn spec_count(&self, spec: &FighterSpec) -> u32 {
+        spec.count.max(1) as u32
+    }
+
     fn counter_names(&self) -> &'static [&'static str] {
         COUNTERS
     }

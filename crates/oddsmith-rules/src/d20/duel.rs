@@ -430,41 +430,56 @@ fn enter_group(m: &Matchup, s: &mut State) {
             ms.act = ACT_NONE;
         }
     }
+    canonical(m, s);
 }
 
-/// The lowest-HP creature of `side` among those in `mask` and passing `ok` (ties → first).
+/// Target choice (the fighter's `target` policy, by default the digest's AI "lowest_hp";
+/// G-18), through the shared [`crate::group::pick`]: a foe able at the group's start and still
+/// up; else the original targets (able at the group's start); under `fight_to = "death"` a
+/// downed foe not yet dead.
 #[inline]
-fn lowest(
+fn target<R: Roller>(
     m: &Matchup,
+    o: &D20Options,
     s: &State,
     side: usize,
-    ok: impl Fn(usize, &MState) -> bool,
+    r: &mut R,
 ) -> Option<usize> {
-    let mut best: Option<usize> = None;
-    for j in 0..m.f[side].count as usize {
-        let ms = &s.m[side][j];
-        if ok(j, ms) && best.is_none_or(|b| ms.hp < s.m[side][b].hp) {
-            best = Some(j);
-        }
+    use crate::group::{Candidate, pick};
+    let foe = 1 - side;
+    let (g, snap, policy) = (&m.f[foe], s.snap, m.f[side].target);
+    let n = g.count as usize;
+    let cand = |j: usize, ok: bool| {
+        let ms = &s.m[foe][j];
+        ok.then(|| Candidate {
+            hp: i32::from(ms.hp),
+            wounds: i32::from(ms.max) - i32::from(ms.hp),
+            danger: m.danger[foe],
+            defense: g.def,
+        })
+    };
+    let in_snap = |j: usize| snap & bit(foe, j) != 0;
+    if let Some(j) = pick(policy, n, |j| cand(j, in_snap(j) && able(&s.m[foe][j])), r) {
+        return Some(j);
     }
-    best
+    if let Some(j) = pick(policy, n, |j| cand(j, in_snap(j)), r) {
+        return Some(j);
+    }
+    if o.fight_to == FightTo::Death {
+        return pick(policy, n, |j| cand(j, !finished(g, &s.m[foe][j])), r);
+    }
+    None
 }
 
-/// Target choice (digest AI "lowest_hp", G-18): a foe able at the group's start and still up;
-/// else the original target (able at the group's start); under `fight_to = "death"` a downed
-/// foe not yet dead.
+/// Puts each side's identical creatures in canonical order ([`crate::group::canonical`]) at
+/// a round's start, where nothing refers to a creature by its slot.
 #[inline]
-fn target(m: &Matchup, o: &D20Options, s: &State, foe: usize) -> Option<usize> {
-    let snap = s.snap;
-    lowest(m, s, foe, |j, ms| snap & bit(foe, j) != 0 && able(ms))
-        .or_else(|| lowest(m, s, foe, |j, _| snap & bit(foe, j) != 0))
-        .or_else(|| {
-            if o.fight_to == FightTo::Death {
-                lowest(m, s, foe, |_, ms| !finished(&m.f[foe], ms))
-            } else {
-                None
-            }
-        })
+fn canonical(m: &Matchup, s: &mut State) {
+    for side in 0..2 {
+        if m.canonical[side] {
+            crate::group::canonical(&mut s.m[side][..m.f[side].count as usize]);
+        }
+    }
 }
 
 fn halve(o: &D20Options, d: i32) -> i32 {
@@ -783,6 +798,7 @@ impl crate::Duel<D20> for State {
                 if next(s.init_i).is_none() {
                     s.stage = ROUND_START;
                     s.round = 1;
+                    canonical(m, s);
                     if o.start == Start::Range {
                         s.dist = o.start_distance as u16;
                     }
@@ -906,7 +922,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         }
         me.thrown -= 1;
     }
-    let Some(j) = target(m, o, s, foe) else {
+    let Some(j) = target(m, o, s, side, r) else {
         return;
     };
     let g = &m.f[foe];

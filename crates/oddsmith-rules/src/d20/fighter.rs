@@ -210,6 +210,8 @@ pub struct Fighter {
     pub has_melee_weapon: bool,
     /// Thrown weapons carried; `None` = unlimited.
     pub supply: Option<u8>,
+    /// Whom it attacks ([`crate::group::pick`]).
+    pub target: crate::group::Target,
 }
 
 /// The ability modifiers of a spec: Str, Int, Wis, Con, Dex, Chr.
@@ -622,6 +624,7 @@ impl crate::Compile<D20> for Fighter {
             melee_reach,
             has_melee_weapon: s.melee_weapon.is_some(),
             supply: s.thrown_supply.map(|v| v as u8),
+            target: s.target,
             charge: s.charge,
             set_vs_charge: s.set_vs_charge,
             hit_and_run: s.hit_and_run,
@@ -755,6 +758,13 @@ pub struct Matchup {
     pub track_max: bool,
     /// `missile_range` (G-22).
     pub missile_range: i32,
+    /// Per side: each creature's expected damage per round against the other side, in
+    /// thousandths of HP (the `most_dangerous` policy reads it).
+    pub danger: [i32; 2],
+    /// Per side: identical creatures are kept in canonical order at each round's start
+    /// ([`crate::group::canonical`]): the side has several and the foes' policy reads no
+    /// places. Off only to test that it changes nothing.
+    pub canonical: [bool; 2],
 }
 
 impl crate::Pair<D20> for Matchup {
@@ -791,7 +801,18 @@ impl crate::Pair<D20> for Matchup {
                 .iter()
                 .any(|a| a.kind == DamageKind::Crippling)
         });
-        let track_max = crippling || f.iter().any(|x| x.retreat_milli.is_some());
+        let track_max = crippling
+            || f.iter()
+                .any(|x| x.retreat_milli.is_some() || x.target.reads_wounds());
+        let danger = [0, 1].map(|side| {
+            let (me, foe) = (&f[side], &f[1 - side]);
+            let e: f64 = me.attacks[..me.n_attacks as usize]
+                .iter()
+                .map(|a| reference::expected_damage(o, a, foe.def))
+                .sum();
+            (e * 1000.0).round() as i32
+        });
+        let canonical = [0, 1].map(|side| f[side].count > 1 && f[1 - side].target.label_free());
         Ok(Matchup {
             f,
             spell_order,
@@ -799,6 +820,8 @@ impl crate::Pair<D20> for Matchup {
             crippling,
             track_max,
             missile_range: o.missile_range,
+            danger,
+            canonical,
         })
     }
 }

@@ -31,6 +31,8 @@ pub mod spec;
 pub mod tables;
 
 #[cfg(test)]
+mod group_tests;
+#[cfg(test)]
 mod tests;
 
 pub use check::D20Check;
@@ -218,6 +220,32 @@ impl Ruleset for D20 {
             v.push(("warning".into(), w.clone()));
         }
         v
+    }
+
+    /// A band of 1–[`fighter::MAX_BAND`] identical creatures (`count`), each attacking by
+    /// `target` (every policy of [`crate::group::Target`]).
+    fn side_spec(
+        &self,
+        spec: &FighterSpec,
+        count: u32,
+        target: Option<crate::group::Target>,
+    ) -> Result<FighterSpec, String> {
+        if !(1..=fighter::MAX_BAND as u32).contains(&count) {
+            return Err(format!(
+                "count {count} is out of range: a d20 side holds 1–{} identical creatures",
+                fighter::MAX_BAND
+            ));
+        }
+        let mut s = spec.clone();
+        s.count = count as i32;
+        if let Some(t) = target {
+            s.target = t;
+        }
+        Ok(s)
+    }
+
+    fn spec_count(&self, spec: &FighterSpec) -> u32 {
+        spec.count.max(1) as u32
     }
 
     /// P(hit) for attack modifiers −2 … +10 against Defense 10 … 22 (digest §7.1).

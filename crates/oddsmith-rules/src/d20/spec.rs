@@ -152,7 +152,13 @@ crate::spec! {
         #[serde(default = "one", deserialize_with = "de_range::<_, 1, 4>")]
         count: i32 => (
             "1",
-            "identical creatures on this side, 1–4 (each targets the foe with the lowest HP)",
+            "identical creatures on this side, 1–4 (whom each attacks: `target`); a scenario's side may also be written as a list of members, b = [{ fighter = \"goblin\", count = 2 }]",
+        ),
+        /// Whom the creature attacks among the foes it may attack (shared group targeting).
+        #[serde(default, skip_serializing_if = "is_lowest_hp")]
+        target: crate::group::Target => (
+            "\"lowest_hp\"",
+            "whom it attacks among the foes able when its group starts (G-18): \"lowest_hp\" (the digest's AI) | \"highest_hp\" | \"most_wounded\" (most HP lost) | \"most_dangerous\" (most expected damage per round) | \"easiest_to_hit\" (lowest Defense) | \"random\" (one die) | \"first\"; ties go to the lowest HP, then the first",
         ),
         /// Kind of damage the fighter's attacks deal when the weapon or natural attack gives
         /// none («Damage and Death»).
@@ -238,6 +244,9 @@ pub const FIGHTER_REQUIRES: &[Requires] = &[
 
 fn is_false(v: &bool) -> bool {
     !*v
+}
+fn is_lowest_hp(v: &crate::group::Target) -> bool {
+    *v == crate::group::Target::LowestHp
 }
 fn is_never(v: &RetreatPolicy) -> bool {
     *v == RetreatPolicy::Never

@@ -1100,6 +1100,7 @@ fn fighter_docs_cover_every_field() {
     s.hit_and_run = true;
     s.retreat = RetreatPolicy::AtHpFraction;
     s.retreat_hp_fraction = 0.5;
+    s.target = crate::group::Target::Random;
     let v = toml::Value::try_from(&s).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = FighterSpec::DOCS.iter().map(|d| d.name).collect();

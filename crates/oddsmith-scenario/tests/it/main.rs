@@ -490,3 +490,134 @@ fn duplicate_matchup_names_are_refused() {
         err(&t)
     );
 }
+
+/// Group fights: a side is a fighter's name or a list of members.
+mod groups {
+    use oddsmith_rules::Ruleset;
+    use oddsmith_rules::d20::D20;
+    use oddsmith_scenario::load;
+
+    const BASE: &str = r#"
+name = "g"
+ruleset = "d20"
+
+[fighters.fighter]
+species = "human"
+class = "fighter"
+level = 1
+str = 16
+dex = 13
+con = 14
+weapon = "long sword"
+armor = "chain mail"
+shield = "medium shield"
+hp = 11
+
+[fighters.goblin]
+species = "goblin"
+weapon = "short sword"
+armor = "leather"
+shield = "small shield"
+hp = 4
+
+[fighters.goblins]
+species = "goblin"
+weapon = "short sword"
+armor = "leather"
+shield = "small shield"
+hp = 4
+count = 2
+"#;
+
+    fn with(matchup: &str) -> String {
+        format!("{BASE}\n[[matchup]]\n{matchup}\n")
+    }
+
+    #[test]
+    fn a_list_of_members_is_the_old_count() {
+        let s = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", count = 2 }]"),
+        )
+        .unwrap();
+        let old = load::<D20>("g.toml", &with("a = \"fighter\"\nb = \"goblins\"")).unwrap();
+        assert_eq!(s.matchups[0].matchup, old.matchups[0].matchup);
+        assert_eq!(s.matchups[0].name, "fighter vs goblin×2");
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        // The old form still works, with a note pointing at the new one.
+        assert!(
+            old.notes
+                .iter()
+                .any(|n| n.contains("b = [{ fighter = \"goblins\", count = 2 }]")),
+            "{:?}",
+            old.notes
+        );
+        let x = s.ruleset.exact(&s.matchups[0].matchup).unwrap();
+        assert!((x.p_a_win - 0.935758).abs() < 1.5e-6, "{}", x.p_a_win);
+    }
+
+    #[test]
+    fn a_one_member_side_is_the_duel_bit_for_bit() {
+        let g = load::<D20>(
+            "g.toml",
+            &with("a = [\"fighter\"]\nb = [{ fighter = \"goblin\" }]"),
+        )
+        .unwrap();
+        let d = load::<D20>("g.toml", &with("a = \"fighter\"\nb = \"goblin\"")).unwrap();
+        // The same compiled matchup (nothing sorted, nothing to pick): the same duel, dice
+        // for dice, and the same exact answer.
+        let (mg, md) = (&g.matchups[0].matchup, &d.matchups[0].matchup);
+        assert_eq!(mg, md);
+        assert_eq!(mg.canonical, [false, false]);
+        let (x, y) = (g.ruleset.exact(mg).unwrap(), d.ruleset.exact(md).unwrap());
+        assert_eq!(x.p_a_win.to_bits(), y.p_a_win.to_bits());
+    }
+
+    #[test]
+    fn errors_at_the_members_key() {
+        let e = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [{ fighter = \"gobiln\", count = 2 }]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[0].fighter"), "{e}");
+        assert!(e.message.contains("did you mean \"goblin\""), "{e}");
+        let e = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", count = 5 }]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[0]"), "{e}");
+        assert!(e.message.contains("1–4"), "{e}");
+        let e = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", cuont = 2 }]"),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("cuont"), "{e}");
+        let e = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [\"goblin\", \"fighter\"]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[1]"), "{e}");
+        assert!(e.message.contains("mixed members"), "{e}");
+        let e = load::<D20>("g.toml", &with("a = \"fighter\"\nb = []")).unwrap_err();
+        assert!(e.message.contains("empty side"), "{e}");
+        let e = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", target = \"weakest\" }]"),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("lowest_hp"), "{e}");
+    }
+
+    #[test]
+    fn a_members_target_policy_reaches_the_fight() {
+        let s = load::<D20>("g.toml", &with("a = [{ fighter = \"fighter\", target = \"highest_hp\" }]\nb = [{ fighter = \"goblin\", count = 2 }]")).unwrap();
+        assert_eq!(
+            s.matchups[0].matchup.f[0].target,
+            oddsmith_rules::group::Target::HighestHp
+        );
+    }
+}

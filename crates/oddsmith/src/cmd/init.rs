@@ -105,7 +105,18 @@ pub(crate) fn starter(info: &RulesetInfo, name: &str) -> Result<String> {
                 .collect::<Vec<_>>(),
         );
     }
-    let _ = writeln!(s, "\n[[matchup]]\na = \"a\"\nb = \"b\"");
+    let _ = writeln!(s, "\n[[matchup]]\na = \"a\"");
+    if info.fighter_fields.iter().any(|f| f.name == "count") {
+        // A ruleset with group fights: show the list form of a side.
+        let _ = writeln!(
+            s,
+            "# A side may be a list of members (a group fight): fighter, count, whom they attack\n\
+             # (target = \"lowest_hp\" | \"highest_hp\" | \"most_wounded\" | \"most_dangerous\" |\n\
+             # \"easiest_to_hit\" | \"random\" | \"first\"; what the ruleset plays: `oddsmith rulesets {id}`).\n\
+             # b = [{{ fighter = \"b\", count = 2, target = \"lowest_hp\" }}]"
+        );
+    }
+    let _ = writeln!(s, "b = \"b\"");
     Ok(s)
 }
 

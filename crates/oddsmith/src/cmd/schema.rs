@@ -132,8 +132,20 @@ impl RulesetVisitor for Scenario {
         };
         let fighter = table(R::FighterSpec::props());
         let options = table(R::Options::props());
+        let mut member = shape(&oddsmith_scenario::member_shape(), At::NONE, &|_: &str| {
+            json!({})
+        });
+        member["required"] = json!(["fighter"]);
+        member["properties"]["count"]["minimum"] = json!(1);
         let slots = |name: &str| match name {
             "fighter" => shape(&fighter, At::NONE, &|_: &str| json!({})),
+            "side" => json!({ "anyOf": [
+                { "type": "string", "description": "a fighter's name (a duel's side)" },
+                { "type": "array", "minItems": 1, "items": { "anyOf": [
+                    { "type": "string" },
+                    member.clone(),
+                ] } },
+            ] }),
             _ => shape(&options, At::NONE, &|_: &str| json!({})),
         };
         let mut v = shape(&oddsmith_scenario::file_shape(), At::SCENARIO, &slots);

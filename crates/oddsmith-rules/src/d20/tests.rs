@@ -1077,6 +1077,10 @@ fn option_docs_cover_every_option() {
         o.pursuit_rule = PursuitRule::None;
         o.engaged_missile = EngagedMissile::Shoot;
         o.fumble_resisted = false;
+        o.creature_defense = CreatureDefense::Modified;
+        o.equal_speed = EqualSpeed::ResolveFirst;
+        o.fumble_damage = FumbleDamage::FirstAttack;
+        o.magic_minus_one = MagicMinusOne::PerUnit;
     });
     let v = toml::Value::try_from(every).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
@@ -1712,19 +1716,21 @@ fn creature_defense_as_listed_by_default() {
     // A classed character adds Dex and equipment under both readings.
     assert_eq!(compile(&o, &spec(F)).def, compile(&old, &spec(F)).def);
     assert!(compile(&o, &spec(F)).def > 10);
-    let p = |o: D20Options, b: &FighterSpec| {
-        let (g, m) = pair::<D20>(o, &spec(F), b);
-        g.exact(&m).unwrap().p_a_win
+    let p = |o: D20Options, a: &FighterSpec, b: &FighterSpec| {
+        let (g, m) = pair::<D20>(o, a, b);
+        g.exact(&m).expect("exact").p_a_win
     };
-    let bug = spec(B);
-    let goblins = spec(&format!("{G}\ncount = 4\n"));
-    let (bug_new, bug_old) = (p(o.clone(), &bug), p(old.clone(), &bug));
-    let (gob_new, gob_old) = (p(o.clone(), &goblins), p(old.clone(), &goblins));
-    eprintln!("F vs bug bear {bug_old:.4} -> {bug_new:.4}; vs 4 goblins {gob_old:.4} -> {gob_new:.4}");
+    // §7.9 (c)'s pair: F (HP 11) against two Goblins (HP 4), 0.935758 under the old reading.
+    let (f11, bug) = (with_hp(F, 11), spec(B));
+    let goblins = spec(&format!("{G}\nhp = 4\ncount = 2\n"));
+    let (bug_new, bug_old) = (p(o.clone(), &spec(F), &bug), p(old.clone(), &spec(F), &bug));
+    let (gob_new, gob_old) = (p(o.clone(), &f11, &goblins), p(old.clone(), &f11, &goblins));
+    eprintln!("F vs bug bear {bug_old:.4} -> {bug_new:.4}; vs 2 goblins {gob_old:.4} -> {gob_new:.4}");
+    close(gob_old, 0.935758, 1.5e-6);
     assert!(bug_new > bug_old && gob_new > gob_old);
     // Monte Carlo within 4σ of the exact value under each reading.
     for (k, (o, b)) in [(o, goblins.clone()), (old, goblins)].into_iter().enumerate() {
-        let (g, m) = pair::<D20>(o, &spec(F), &b);
+        let (g, m) = pair::<D20>(o, &f11, &b);
         let x = g.exact(&m).unwrap();
         let n = 20_000;
         let (mc, _) = monte_carlo(&g, &m, n, 3510 + k as u64);

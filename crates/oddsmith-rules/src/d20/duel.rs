@@ -30,7 +30,7 @@
 use super::D20;
 use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
 use super::options::{
-    CripplingCurrent, CritRule, D20Options, EngagedMissile, EqualSpeed, FightTo, HalveRounding,
+    CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, HalveRounding,
     MagicMinusOne, PursuitRule, Start,
 };
 use super::reference::crit_is_max;

@@ -620,10 +620,15 @@ pub fn own_band(o: &GamecraftOptions, d: u8) -> Option<u8> {
 }
 
 /// Whether `x` holds its explosive at distance `d` (`own_blast = "step_back"`: a competent
-/// grenadier does not throw where the blast would catch him).
+/// grenadier does not throw where the blast would catch him as fully as the target, at Point
+/// Blank; further out, under `blast_catches_thrower = "by_distance"`, he is a Range or more
+/// further from the centre than his target and throws).
 #[inline]
 fn holds_throw(m: &Matchup, o: &GamecraftOptions, x: usize, d: u8) -> bool {
-    m.line[x].explosive && m.f[x].own_blast == OwnBlast::StepBack && own_band(o, d).is_some()
+    m.line[x].explosive
+        && m.f[x].own_blast == OwnBlast::StepBack
+        && d == 0
+        && own_band(o, d).is_some()
 }
 
 /// Distance categories a fighter crosses with a move action (`run = false`) or a move-only

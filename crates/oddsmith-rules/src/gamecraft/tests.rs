@@ -1095,7 +1095,7 @@ fn option_docs_cover_every_option() {
     let v = toml::Value::try_from(every).unwrap();
     assert_eq!(
         v.as_table().unwrap().len() - plain.as_table().unwrap().len(),
-        35
+        37
     );
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();

@@ -30,8 +30,8 @@
 use super::D20;
 use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
 use super::options::{
-    CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, HalveRounding, PursuitRule,
-    Start,
+    CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, HalveRounding,
+    MagicMinusOne, PursuitRule, Start,
 };
 use super::reference::crit_is_max;
 use super::spec::DamageKind;
@@ -317,6 +317,9 @@ fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
 fn group_sides(m: &Matchup, seg: u8, sub: u8) -> Option<[bool; 2]> {
     let (a, b) = (m.f[0].order_speed, m.f[1].order_speed);
     match (sub, a.cmp(&b)) {
+        // «Order of Combat §2.1» under `equal_speed = "resolve_first"`: side B, attacking the
+        // party, resolves first.
+        (0 | 1, std::cmp::Ordering::Equal) if m.b_first => Some([sub == 1, sub == 0]),
         (0, std::cmp::Ordering::Equal) => Some([true, true]),
         (0, std::cmp::Ordering::Greater) | (1, std::cmp::Ordering::Less) => Some([true, false]),
         (0, std::cmp::Ordering::Less) | (1, std::cmp::Ordering::Greater) => Some([false, true]),
@@ -600,7 +603,8 @@ fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
                     let switch = f.missile && (out || o.engaged_missile == EngagedMissile::Melee);
                     act = if !switch {
                         if reloading { ACT_NONE } else { ACT_ATTACK }
-                    } else if f.has_melee_weapon || !(out || reloading) {
+                    } else if f.has_melee_weapon || !out {
+                        // Swung in melee, a crossbow needs no reloading.
                         ACT_MELEE
                     } else {
                         ACT_NONE
@@ -869,13 +873,25 @@ impl crate::Duel<D20> for State {
     }
 }
 
-/// A resistance check («Resistance Check») against `full` damage: (damage taken, damage
-/// reflected back).
+/// A resistance check («Resistance Check») against `full` damage of a spell of `units` HP
+/// units (0 for weapon damage): (damage taken, damage reflected back). The −1 result takes 1
+/// off a set of damage dice, and off a spell 1 in all or 1 per unit (`magic_minus_one`).
 #[inline]
-fn resisted<R: Roller>(o: &D20Options, level: super::tables::Prof, full: i32, r: &mut R) -> (i32, i32) {
+pub(super) fn resisted<R: Roller>(
+    o: &D20Options,
+    level: super::tables::Prof,
+    full: i32,
+    units: i32,
+    r: &mut R,
+) -> (i32, i32) {
+    let minus = if units > 0 && o.magic_minus_one == MagicMinusOne::PerUnit {
+        units
+    } else {
+        1
+    };
     match resist_result(level, r.roll(20)) {
         Resist::Normal => (full, 0),
-        Resist::MinusOne => ((full - 1).max(1), 0),
+        Resist::MinusOne => ((full - minus).max(1), 0),
         Resist::Half => (halve(o, full), 0),
         Resist::One => (full.min(1), 0),
         Resist::Zero => (0, 0),
@@ -899,8 +915,10 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     }
     // Fumbles hurt only engaged opponents (always engaged without distance).
     let engaged = s.dist == 0 || matches!(act, ACT_CHARGE_HR | ACT_RETURN_SET);
+    let mut units = 0;
     let a = if is_spell(act) {
         let sp = &f.spells[(act - ACT_SPELL) as usize];
+        units = sp.damage;
         let me = &mut s.m[side][i];
         me.mp2 -= sp.cost2 as i16;
         me.buff = me.buff.max(sp.bth as i8);
@@ -957,7 +975,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
             for k in 0..g.count as usize {
                 if s.snap & bit(foe, k) != 0 {
                     let (dmg, reflect) = match (f.resist, o.fumble_resisted) {
-                        (Some(level), true) => resisted(o, level, g.min_dmg, r),
+                        (Some(level), true) => resisted(o, level, g.min_dmg, 0, r),
                         _ => (g.min_dmg, 0),
                     };
                     if dmg < g.min_dmg {
@@ -985,7 +1003,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
     let mut reflect = 0;
     let bypass = crit && o.crit_rule == CritRule::BypassResistance;
     if let (Some(level), false) = (res, bypass) {
-        (dmg, reflect) = resisted(o, level, full, r);
+        (dmg, reflect) = resisted(o, level, full, units, r);
         if dmg < full {
             t.count_side(foe, RESISTED, 1);
         }

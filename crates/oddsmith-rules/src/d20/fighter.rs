@@ -3,8 +3,8 @@
 use oddsmith_dice::Dist;
 
 use super::options::{
-    ClassHpRoll, ConHp, CrossbowReading, D20Options, DamageDie, EngagedMissile, EnforceCaps,
-    FractionalBth, HalfHd, InitiativeSpeed, PtmStacking,
+    ClassHpRoll, ConHp, CreatureDefense, CrossbowReading, D20Options, DamageDie, EngagedMissile,
+    EnforceCaps, FractionalBth, FumbleDamage, HalfHd, InitiativeSpeed, PtmStacking,
 };
 use super::D20;
 use super::reference;
@@ -381,7 +381,14 @@ impl crate::Compile<D20> for Fighter {
         hp.fixed = s.hp;
         // Defense and speed.
         let (armor, shield) = (&s.armor.stats, &s.shield.stats.0);
-        let def = sp.def + m[4] + armor.btd + shield.btd;
+        // «Sample Creatures»: "These stats are not modified by equipment, ability scores, or
+        // class level" (`creature_defense`); a classed character adds Dex and equipment
+        // («Standard Abilities §2.3»).
+        let def = if class.is_none() && o.creature_defense == CreatureDefense::AsListed {
+            sp.def
+        } else {
+            sp.def + m[4] + armor.btd + shield.btd
+        };
         let spd = speed(o, sp.mv, m[4], armor.ptm.0, shield.ptm.0);
         let order_speed = match o.initiative_speed {
             InitiativeSpeed::Effective => spd,
@@ -529,7 +536,17 @@ impl crate::Compile<D20> for Fighter {
         }
         let switches = missile && o.engaged_missile == EngagedMissile::Melee;
         // The fumble's "minimum damage" is dealt by an engaged creature: with its engaged attack.
-        let first = if switches { melee[0] } else { attacks[0] };
+        let engaged = if switches {
+            &melee[..n_melee]
+        } else {
+            &attacks[..n]
+        };
+        let first = engaged.first().copied().unwrap_or_default();
+        // «Rolling Attacks §2»: its whole engaged sequence at its least (`fumble_damage`).
+        let min_dmg = match o.fumble_damage {
+            FumbleDamage::Sequence => engaged.iter().map(Attack::min_damage).sum(),
+            FumbleDamage::FirstAttack => first.min_damage(),
+        };
         // Magic.
         let mp2 = class
             .map_or(0, |(c, l)| (c.mp[l as usize - 1] * 2.0) as i32 + 4 * m[2])
@@ -615,7 +632,7 @@ impl crate::Compile<D20> for Fighter {
             regenerates: s.regenerates,
             resist: s.resistance,
             magic_resist: s.magic_resistance,
-            min_dmg: first.min_damage(),
+            min_dmg,
             min_kind: first.kind,
             cap_warning,
             reach: s.weapon.as_ref().map_or(1, |w| w.stats.reach),
@@ -765,6 +782,8 @@ pub struct Matchup {
     /// ([`crate::group::canonical`]): the side has several and the foes' policy reads no
     /// places. Off only to test that it changes nothing.
     pub canonical: [bool; 2],
+    /// `equal_speed = "resolve_first"`: at equal speeds side B's group resolves before A's.
+    pub b_first: bool,
 }
 
 impl crate::Pair<D20> for Matchup {
@@ -822,6 +841,7 @@ impl crate::Pair<D20> for Matchup {
             missile_range: o.missile_range,
             danger,
             canonical,
+            b_first: o.equal_speed == super::options::EqualSpeed::ResolveFirst,
         })
     }
 }

@@ -184,13 +184,13 @@ crate::options! {
         #[serde(skip_serializing_if = "is_24")]
         start_distance: i32 = 24, in 1..=1000 => (
             "24",
-            "G-22: starting distance in Mv units under start = \"range\", 1–1000",
+            "G-22: starting distance in Mv units under start = \"range\", 1–1000 (24: not in the seed, invented; plausible 6–60)",
         ),
         /// G-22: missile weapons shoot while the distance is at most this (Mv units).
         #[serde(skip_serializing_if = "is_60")]
         missile_range: i32 = 60, in 1..=1000 => (
             "60",
-            "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it",
+            "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it (60: not in the seed, invented; plausible 20–200)",
         ),
         /// G-24: whether a pursuer catches a retreating creature.
         #[serde(skip_serializing_if = "is_default")]
@@ -209,6 +209,31 @@ crate::options! {
         fumble_resisted: bool = true => (
             "true",
             "the natural-1 fumble's minimum damage is weapon damage: the fumbler's weapon resistance («Resistance Check») rolls against it like any other hit | false (taken in full)",
+        ),
+        /// «Sample Creatures»: "These stats are not modified by equipment, ability scores, or
+        /// class level."
+        #[serde(skip_serializing_if = "is_default")]
+        creature_defense: CreatureDefense = CreatureDefense::AsListed => (
+            "\"as_listed\"",
+            "«Sample Creatures» (\"these stats are not modified by equipment, ability scores, or class level\"): a creature without a class fights with its species' Defense as listed, no Dex, armour or shield added (\"as_listed\") | \"modified\" (species Defense + Dex + armour + shield for every creature, the digest's G-12 reading); a classed character always adds them («Standard Abilities §2.3»)",
+        ),
+        /// «Order of Combat §2.1»: what "rolled first" means for equal speeds.
+        #[serde(skip_serializing_if = "is_default")]
+        equal_speed: EqualSpeed = EqualSpeed::Simultaneous => (
+            "\"simultaneous\"",
+            "«Order of Combat §2.1» (\"the same speed attack simultaneously. However, those attacking the player's character or party are rolled first\"): \"simultaneous\" (side B, attacking the party, only rolls first; damage lands together) | \"resolve_first\" (side B's equal-speed group resolves before side A's, so a party member it drops does not strike back)",
+        ),
+        /// «Rolling Attacks §2»: an engaged opponent's "minimum damage" on a natural 1.
+        #[serde(skip_serializing_if = "is_default")]
+        fumble_damage: FumbleDamage = FumbleDamage::Sequence => (
+            "\"sequence\"",
+            "«Rolling Attacks §2» natural 1, \"minimum damage from all engaged opponents\": each engaged opponent deals the minimum of its whole engaged attack sequence, every attack at its least (\"sequence\") | \"first_attack\" (the minimum of its first attack only)",
+        ),
+        /// «Resistance Check §3.1»: "−1 … slightly lessen the effect of each unit of magic".
+        #[serde(skip_serializing_if = "is_default")]
+        magic_minus_one: MagicMinusOne = MagicMinusOne::Total => (
+            "\"total\"",
+            "«Resistance Check §3.1» −1 against a damage spell: \"total\" (1 off the spell, as off one set of damage dice: \"slightly\", and weaker than ½ as the table orders them) | \"per_unit\" (1 off for each HP unit of the spell, at least min_damage_on_hit)",
         ),
     }
     requires = OPTION_REQUIRES;
@@ -240,6 +265,51 @@ fn is_24(v: &i32) -> bool {
 }
 fn is_60(v: &i32) -> bool {
     *v == 60
+}
+
+/// «Sample Creatures»: whether a creature's listed Defense takes Dex and equipment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CreatureDefense {
+    /// A creature without a class uses the table's Defense as it stands ("not modified by
+    /// equipment, ability scores, or class level").
+    #[default]
+    AsListed,
+    /// Species Defense + Dex modifier + armour + shield for everyone (digest G-12).
+    Modified,
+}
+
+/// «Order of Combat §2.1»: equal speeds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EqualSpeed {
+    /// One simultaneous group; side B's dice are read first.
+    #[default]
+    Simultaneous,
+    /// Side B (attacking the party, side A) resolves in a group of its own before side A.
+    ResolveFirst,
+}
+
+/// «Rolling Attacks §2»: an engaged opponent's minimum damage on a natural 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FumbleDamage {
+    /// Every attack of its engaged sequence at its least.
+    #[default]
+    Sequence,
+    /// Its first attack at its least (the reading before issue 35).
+    FirstAttack,
+}
+
+/// «Resistance Check §3.1»: the −1 result against a damage spell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MagicMinusOne {
+    /// 1 off the spell's damage.
+    #[default]
+    Total,
+    /// 1 off per HP unit of the spell.
+    PerUnit,
 }
 
 /// What an engaged creature with a missile weapon does (§6 AI, G-20).

@@ -195,7 +195,7 @@ crate::inline! {
         #[serde(skip_serializing_if = "is_one")]
         reach: i32 = 1, in 1..=100 => (
             "1",
-            "reach in Mv units 1–100 (G-22): engaged once the distance is at most this",
+            "reach in Mv units 1–100 (G-22): engaged once the distance is at most this (1: not in the seed, invented; plausible 1–3)",
         ),
         /// Kind of damage this weapon deals («Damage and Death»); none = the fighter's
         /// `damage_type`.

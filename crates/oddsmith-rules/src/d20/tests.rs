@@ -45,7 +45,14 @@ fn off() -> D20Options {
     opts(|o| {
         o.nat1_fumble = false;
         o.nat20_full_damage = false;
+        o.creature_defense = CreatureDefense::Modified;
     })
+}
+
+/// The digest's §7.9 oracles read every creature's Defense as species Def + Dex + armour +
+/// shield (G-12); the seed's «Sample Creatures» keeps an unclassed creature's as listed.
+fn digest() -> D20Options {
+    opts(|o| o.creature_defense = CreatureDefense::Modified)
 }
 
 fn compile(o: &D20Options, s: &FighterSpec) -> Fighter {
@@ -362,7 +369,7 @@ fn o7_6_expected_damage() {
 // §7.9 (b) last table: one attack of F against Def 13 with the options on.
 #[test]
 fn o7_9_single_attack_outcomes() {
-    let o = D20Options::default();
+    let o = digest();
     let f = compile(&o, &spec(F));
     let g = compile(&o, &spec(G));
     assert_eq!(
@@ -591,7 +598,7 @@ fn o7_9a_closed_forms() {
     ];
     for (name, mv, off_row, on_row) in cases {
         let a = f_with_mv(mv);
-        for (o, (_, p, e)) in [(off(), off_row), (D20Options::default(), on_row)] {
+        for (o, (_, p, e)) in [(off(), off_row), (digest(), on_row)] {
             let (r, m) = pair::<D20>(o, &a, &b);
             let x = r.exact(&m).unwrap();
             let f = |(n, d): (u128, u128)| n as f64 / d as f64;
@@ -730,7 +737,7 @@ fn s_rows() -> Vec<Row> {
 #[test]
 fn o7_9b_full_duels_exact() {
     for r in s_rows() {
-        let o = if r.on { D20Options::default() } else { off() };
+        let o = if r.on { digest() } else { off() };
         let d = detail(o.clone(), &r.a, &r.b);
         let tol = 1.5e-6;
         let n = r.name;
@@ -790,7 +797,7 @@ fn o7_9c_two_goblins() {
     let gg = spec(&format!("{G}\nhp = 4\ncount = 2\n"));
     for (o, pf, e) in [
         (off(), 0.968661, 4.000011),
-        (D20Options::default(), 0.935758, 3.784816),
+        (digest(), 0.935758, 3.784816),
     ] {
         let (r, m) = pair::<D20>(o, &f, &gg);
         let x = r.exact(&m).unwrap();
@@ -806,7 +813,7 @@ fn o7_9c_two_goblins() {
 fn o7_9_monte_carlo() {
     let n = 20_000;
     for (k, r) in s_rows().into_iter().enumerate() {
-        let o = if r.on { D20Options::default() } else { off() };
+        let o = if r.on { digest() } else { off() };
         let (g, m) = pair::<D20>(o, &r.a, &r.b);
         let (p, rounds) = monte_carlo(&g, &m, n, 100 + k as u64);
         within_4_sigma(p, r.want[0], n);
@@ -819,7 +826,7 @@ fn o7_9_monte_carlo() {
     }
     let f = with_hp(F, 11);
     let gg = spec(&format!("{G}\nhp = 4\ncount = 2\n"));
-    let (g, m) = pair::<D20>(D20Options::default(), &f, &gg);
+    let (g, m) = pair::<D20>(digest(), &f, &gg);
     let (p, _) = monte_carlo(&g, &m, n, 7);
     within_4_sigma(p, 0.935758, n);
 }
@@ -1024,6 +1031,12 @@ fn exact_matches_monte_carlo_across_features() {
             spec(&format!("{B}\nhp = 12\nresistance = \"+\"")),
         ),
         (
+            "mage vs resistant goblin, -1 per unit",
+            opts(|o| o.magic_minus_one = MagicMinusOne::PerUnit),
+            mage.clone(),
+            spec(&format!("{G}\nmagic_resistance = \"-\"")),
+        ),
+        (
             "fight to death",
             opts(|o| o.fight_to = FightTo::Death),
             with_hp(F, 11),
@@ -1064,6 +1077,10 @@ fn option_docs_cover_every_option() {
         o.pursuit_rule = PursuitRule::None;
         o.engaged_missile = EngagedMissile::Shoot;
         o.fumble_resisted = false;
+        o.creature_defense = CreatureDefense::Modified;
+        o.equal_speed = EqualSpeed::ResolveFirst;
+        o.fumble_damage = FumbleDamage::FirstAttack;
+        o.magic_minus_one = MagicMinusOne::PerUnit;
     });
     let v = toml::Value::try_from(every).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
@@ -1684,4 +1701,122 @@ fn damage_kind_per_attack() {
     let e = g.exact(&m).unwrap();
     let (p, _) = monte_carlo(&g, &m, 30_000, 611);
     within_4_sigma(p, e.p_a_win, 30_000);
+}
+
+// Issue 35 item 10: «Sample Creatures» "These stats are not modified by equipment, ability
+// scores, or class level": an unclassed creature fights with its listed Defense; the digest's
+// reading (Dex + armour + shield on every creature) is `creature_defense = "modified"`.
+#[test]
+fn creature_defense_as_listed_by_default() {
+    let o = D20Options::default();
+    let old = digest();
+    assert_eq!(compile(&o, &spec(G)).def, 10);
+    assert!(compile(&old, &spec(G)).def > 10);
+    assert_eq!(compile(&o, &spec(B)).def, 12);
+    assert!(compile(&old, &spec(B)).def > 12);
+    // A classed character adds Dex and equipment under both readings.
+    assert_eq!(compile(&o, &spec(F)).def, compile(&old, &spec(F)).def);
+    assert!(compile(&o, &spec(F)).def > 10);
+    let p = |o: D20Options, a: &FighterSpec, b: &FighterSpec| {
+        let (g, m) = pair::<D20>(o, a, b);
+        g.exact(&m).expect("exact").p_a_win
+    };
+    // §7.9 (c)'s pair: F (HP 11) against two Goblins (HP 4), 0.935758 under the old reading.
+    let (f11, bug) = (with_hp(F, 11), spec(B));
+    let goblins = spec(&format!("{G}\nhp = 4\ncount = 2\n"));
+    let (bug_new, bug_old) = (p(o.clone(), &spec(F), &bug), p(old.clone(), &spec(F), &bug));
+    let (gob_new, gob_old) = (p(o.clone(), &f11, &goblins), p(old.clone(), &f11, &goblins));
+    eprintln!("F vs bug bear {bug_old:.4} -> {bug_new:.4}; vs 2 goblins {gob_old:.4} -> {gob_new:.4}");
+    close(gob_old, 0.935758, 1.5e-6);
+    assert!(bug_new > bug_old && gob_new > gob_old);
+    // Monte Carlo within 4σ of the exact value under each reading.
+    for (k, (o, b)) in [(o, goblins.clone()), (old, goblins)].into_iter().enumerate() {
+        let (g, m) = pair::<D20>(o, &f11, &b);
+        let x = g.exact(&m).unwrap();
+        let n = 20_000;
+        let (mc, _) = monte_carlo(&g, &m, n, 3510 + k as u64);
+        within_4_sigma(mc, x.p_a_win, n);
+    }
+}
+
+// Issue 35 item 11: «Order of Combat §2.1» "those attacking the player's character or party
+// are rolled first": `equal_speed = "resolve_first"` lets side B's equal-speed group resolve
+// before side A's, so the equal-speed mirror has no draws left and B gains.
+#[test]
+fn equal_speed_resolve_first() {
+    let f = spec(F);
+    let first = opts(|o| o.equal_speed = EqualSpeed::ResolveFirst);
+    let same = detail(D20Options::default(), &f, &f);
+    let d = detail(first.clone(), &f, &f);
+    eprintln!("mirror: simultaneous {:?} resolve_first {:?}", same.p, d.p);
+    assert!(same.p[2] > 0.01);
+    assert!(d.p[2] < 1e-12, "{:?}", d.p);
+    assert!(d.p[1] > d.p[0]);
+    let (g, m) = pair::<D20>(first, &f, &f);
+    let n = 20_000;
+    let (mc, _) = monte_carlo(&g, &m, n, 3511);
+    within_4_sigma(mc, d.p[0], n);
+}
+
+// Issue 35 item 11: a natural 1 takes "minimum damage from all engaged opponents": each
+// opponent's whole engaged attack sequence at its least (`fumble_damage = "sequence"`), not
+// only its first attack; resistance's −1 against a spell per unit under
+// `magic_minus_one = "per_unit"`; an engaged crossbowman with no melee weapon swings it every
+// round.
+#[test]
+fn fumble_sequence_magic_units_and_engaged_crossbow() {
+    let claws = spec(
+        r#"
+species = { name = "clawed", def = 12, mv = 9, hd = 4, size = "medium", attacks = [{ name = "claw", damage = "1d4+1" }, { name = "claw", damage = "1d4+1" }, { name = "bite", damage = "1d6+1" }] }
+"#,
+    );
+    let o = D20Options::default();
+    assert_eq!(compile(&o, &claws).min_dmg, 6);
+    let first = opts(|o| o.fumble_damage = FumbleDamage::FirstAttack);
+    assert_eq!(compile(&first, &claws).min_dmg, 2);
+    // The fighter fumbles more painfully against the clawed creature.
+    let f = spec(F);
+    let (seq, one) = (
+        detail(o.clone(), &f, &claws).p[0],
+        detail(first.clone(), &f, &claws).p[0],
+    );
+    assert!(seq < one, "{seq} {one}");
+    // «Resistance Check §3.1» −1 (Novice, roll 4–17) against a 6-unit spell dealing 9: 1 off
+    // in all, or 1 per unit; weapon damage always 1 off.
+    let per_unit = opts(|o| o.magic_minus_one = MagicMinusOne::PerUnit);
+    let r = |o: &D20Options, units| {
+        duel::resisted(o, Prof::Novice, 9, units, &mut crate::roller::TapeRoller::new(&[10]))
+    };
+    assert_eq!((r(&o, 6), r(&per_unit, 6)), ((8, 0), (3, 0)));
+    assert_eq!((r(&o, 0), r(&per_unit, 0)), ((8, 0), (8, 0)));
+    assert_eq!(r(&per_unit, 12), (1, 0));
+    // Crossbow engaged, no melee weapon, under engaged_missile = "melee": swung every round
+    // (it used to skip the even rounds, reloading); shooting engaged, it still reloads.
+    let xbow = spec("weapon = \"crossbow\"\nhp = 1000\n");
+    let sword = spec("weapon = \"long sword\"\nhp = 1000\n");
+    let quiet = opts(|o| o.nat1_fumble = false);
+    let (log, _, _) = trace(quiet.clone(), &xbow, &sword, 4, 3);
+    assert_eq!(log.iter().filter(|x| x.1 == 0).count(), 4);
+    let shoot = opts(|o| {
+        o.nat1_fumble = false;
+        o.engaged_missile = EngagedMissile::Shoot;
+    });
+    let (log, _, _) = trace(shoot, &xbow, &sword, 4, 3);
+    assert_eq!(log.iter().filter(|x| x.1 == 0).count(), 2);
+    let xbow = spec("weapon = \"crossbow\"\nhp = 12\n");
+    // Monte Carlo within 4σ of the exact values.
+    for (k, (o, a, b)) in [
+        (o.clone(), f.clone(), claws.clone()),
+        (first, f.clone(), claws.clone()),
+        (o.clone(), xbow, spec(G)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (g, m) = pair::<D20>(o, &a, &b);
+        let x = g.exact(&m).unwrap();
+        let n = 20_000;
+        let (mc, _) = monte_carlo(&g, &m, n, 3520 + k as u64);
+        within_4_sigma(mc, x.p_a_win, n);
+    }
 }

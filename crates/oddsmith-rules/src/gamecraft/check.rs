@@ -124,7 +124,7 @@ crate::check_params! {
         ),
         "difficulty" => (
             "moderate",
-            "very_easy (3), easy (8), moderate (13), difficult (18), very_difficult (23), heroic (28), nigh_impossible (31)",
+            "very_easy (3), easy (8), moderate (13), difficult (18), very_difficult (22), heroic (28), nigh_impossible (30); the TNs of the option difficulty_tns",
         ),
         "tn" => (
             "13",
@@ -483,7 +483,7 @@ fn parse_diceless(
     let skill = int("skill", 0, -1000, 1000)?;
     let modifier = int("modifier", 0, -1000, 1000)?;
     let pool = capped_pool(p, skill)?;
-    let tn = target_number(p)?;
+    let tn = target_number(o, p)?;
     let base = attribute + skill + pool + modifier;
     Ok(match kind {
         "cooperation" => {
@@ -513,12 +513,12 @@ fn parse_diceless(
 }
 
 /// The target number of a skill-like check: `difficulty` or `tn` (13 when neither).
-fn target_number(p: &CheckParams) -> Result<i64, RulesError> {
+fn target_number(o: &GamecraftOptions, p: &CheckParams) -> Result<i64, RulesError> {
     Ok(match (p.get("difficulty"), p.get("tn")) {
         (Some(_), Some(_)) => {
             return Err(RulesError::check("tn", "give difficulty or tn, not both"));
         }
-        (Some(d), None) => tables::difficulty_tn(d).ok_or_else(|| {
+        (Some(d), None) => tables::difficulty_tn(d, o.difficulty_tns).ok_or_else(|| {
             let names: Vec<_> = DIFFICULTIES.iter().map(|d| d.0.replace(' ', "_")).collect();
             RulesError::check(
                 "difficulty",
@@ -747,7 +747,7 @@ fn parse_rolled(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck,
     )?;
     let skill = p.int_or("skill", 0)?;
     let pool = capped_pool(p, skill)?;
-    let tn = target_number(p)?;
+    let tn = target_number(o, p)?;
     Ok(GamecraftCheck::Simple {
         base: p.int_or("attribute", 0)? + skill + pool + modifier,
         tn,

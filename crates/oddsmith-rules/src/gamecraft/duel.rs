@@ -11,10 +11,10 @@ use super::fighter::{DieTable, Fighter, Matchup};
 use super::options::{
     AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplodeMode, ExplosionDelivery, FumbleEffect,
     GamecraftOptions, InitiativeTie, MovePenaltyMode, MovingTargetScope, MultiActionMode,
-    PenaltyScope, StrafeCritTiming, StrafeHitRule,
+    PenaltyScope, StrafeCritTiming, StrafeHitRule, ThrowerInBlast,
 };
 use super::reference;
-use super::spec::{ActionPlan, GracePolicy, PenaltySplit, ReservePolicy};
+use super::spec::{ActionPlan, GracePolicy, OwnBlast, PenaltySplit, ReservePolicy};
 use super::tables::gc_die;
 use crate::{Ending, Roller, Winner};
 
@@ -49,6 +49,9 @@ pub struct FState {
     pub mv: bool,
     /// A move-only round (up to 3× Move, no other action).
     pub run: bool,
+    /// This round's move action steps away from the enemy (`own_blast = "step_back"`)
+    /// instead of toward the movement goal.
+    pub back: bool,
     /// This round's declared actions are simultaneous: all in the fighter's phase-1 slot.
     pub sim: bool,
     /// The reserved action: 0 none this round, 1 held, 2 used.
@@ -91,12 +94,13 @@ pub struct State {
     /// The distance category between the fighters (0 Point Blank … 4 Extreme).
     pub dist: u8,
     /// A blast waiting to be resolved ([`Blast`], packed; 0 = none).
-    pub blast: u8,
+    pub blast: u16,
 }
 
 /// A pending blast («Explosions»): set off by an explosive, then resolved in two steps of its
 /// own (the avoidance roll, then damage against resistance), so the exact solver enumerates
-/// the dice of each part after the other instead of their product.
+/// the dice of each part after the other instead of their product. A blast that also catches
+/// its thrower (`blast_catches_thrower`) is resolved on the target, then on the thrower.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Blast {
     /// The fighter caught in it (the other set it off).
@@ -107,24 +111,44 @@ pub struct Blast {
     pub damage_stage: bool,
     /// No Constitution against the damage (a critical failure, or an unaware target).
     pub no_con: bool,
+    /// The target set the device off itself (the thrower caught in his own blast).
+    pub own: bool,
+    /// The thrower is caught next, at blast Range `thrower - 1`; 0 = not caught.
+    pub thrower: u8,
 }
 
 impl Blast {
-    /// Packs into a non-zero byte.
-    pub fn encode(self) -> u8 {
-        0x80 | self.target as u8
-            | (self.band & 3) << 1
-            | u8::from(self.damage_stage) << 3
-            | u8::from(self.no_con) << 4
+    /// Packs into a non-zero word.
+    pub fn encode(self) -> u16 {
+        0x8000
+            | self.target as u16
+            | u16::from(self.band & 3) << 1
+            | u16::from(self.damage_stage) << 3
+            | u16::from(self.no_con) << 4
+            | u16::from(self.own) << 5
+            | u16::from(self.thrower & 3) << 6
     }
     /// Unpacks [`Blast::encode`]; `None` for 0.
-    pub fn decode(v: u8) -> Option<Blast> {
+    pub fn decode(v: u16) -> Option<Blast> {
         (v != 0).then_some(Blast {
             target: usize::from(v & 1),
-            band: (v >> 1) & 3,
+            band: ((v >> 1) & 3) as u8,
             damage_stage: v & 8 != 0,
             no_con: v & 16 != 0,
+            own: v & 32 != 0,
+            thrower: ((v >> 6) & 3) as u8,
         })
+    }
+    /// A blast on its target only, as set off by the enemy.
+    pub fn on(target: usize, band: u8, damage_stage: bool, no_con: bool) -> Blast {
+        Blast {
+            target,
+            band,
+            damage_stage,
+            no_con,
+            own: false,
+            thrower: 0,
+        }
     }
 }
 
@@ -148,7 +172,8 @@ impl FState {
         let ammo = u64::from(self.ammo)
             | u64::from(self.spare) << 8
             | u64::from(self.loading) << 13
-            | u64::from(self.dodge_deferred) << 21;
+            | u64::from(self.dodge_deferred) << 21
+            | u64::from(self.back) << 22;
         (u64::from(self.dmg)
             | u64::from(self.fat) << 8
             | u64::from(self.grace) << 16
@@ -579,6 +604,33 @@ fn wants_aid(o: &GamecraftOptions, f: &Fighter, st: &FState) -> bool {
     o.bleeding && (3..6).contains(&status) && usize::from(st.aided) != status
 }
 
+/// The blast Range (0 Short, 1 Medium, 2 Long) at which a fighter's own blast catches it when
+/// it stands at distance category `d` from the target, under `blast_catches_thrower`; `None`
+/// outside the blast.
+#[inline]
+pub fn own_band(o: &GamecraftOptions, d: u8) -> Option<u8> {
+    let out = match o.blast_catches_thrower {
+        ThrowerInBlast::Never => return None,
+        ThrowerInBlast::PointBlank if d > 0 => return None,
+        ThrowerInBlast::PointBlank => 0,
+        ThrowerInBlast::ByDistance => d,
+    };
+    let band = o.explosion_range as u8 + out;
+    (band <= 2).then_some(band)
+}
+
+/// Whether `x` holds its explosive at distance `d` (`own_blast = "step_back"`: a competent
+/// grenadier does not throw where the blast would catch him as fully as the target, at Point
+/// Blank; further out, under `blast_catches_thrower = "by_distance"`, he is a Range or more
+/// further from the centre than his target and throws).
+#[inline]
+fn holds_throw(m: &Matchup, o: &GamecraftOptions, x: usize, d: u8) -> bool {
+    m.line[x].explosive
+        && m.f[x].own_blast == OwnBlast::StepBack
+        && d == 0
+        && own_band(o, d).is_some()
+}
+
 /// Distance categories a fighter crosses with a move action (`run = false`) or a move-only
 /// round (G21): Badly and Critically Wounded fighters "cannot move faster than Move", so a run
 /// crosses no more than a move action; a conscious Incapacitated fighter (≤ 3 ft) none.
@@ -608,6 +660,7 @@ struct Plan {
     dodge_slot: u8,
     full: bool,
     mv: bool,
+    back: bool,
     run: bool,
     aid: bool,
     reserve: bool,
@@ -654,6 +707,16 @@ fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> Plan {
         } else if bands(o, f, st, true) > 0 {
             p.run = true;
             return p;
+        }
+    }
+    // «Explosions»: a grenadier whose blast would catch it (`own_blast = "step_back"`) leads
+    // with a move action away, then throws from where it ends.
+    if !p.mv && n_att > 0 && holds_throw(m, o, i, at) {
+        let after = toward(at, 4, bands(o, f, st, false));
+        if after != at && line.reach[usize::from(after)] {
+            p.mv = true;
+            p.back = true;
+            at = after;
         }
     }
     // Out of reach, or out of ammunition: no attack to declare.
@@ -787,6 +850,7 @@ fn start_round<R: Roller, T: Tally>(
         f.dodge_slot = p.dodge_slot;
         f.full = p.full;
         f.mv = p.mv;
+        f.back = p.back;
         f.run = p.run;
         f.aid_act = p.aid;
         f.reserve = u8::from(p.reserve);
@@ -937,6 +1001,8 @@ impl crate::Duel<Gamecraft> for State {
             Act::Move | Act::Run => {
                 if s.f[x].skip {
                     s.f[x].skip = false;
+                } else if s.f[x].back {
+                    s.dist = toward(s.dist, 4, bands(o, &m.f[x], &s.f[x], false));
                 } else if let Some(goal) = m.f[x].goal {
                     let run = s.f[x].run;
                     s.dist = toward(s.dist, goal, bands(o, &m.f[x], &s.f[x], run));
@@ -1137,6 +1203,11 @@ fn attack<R: Roller, T: Tally>(
         // Out of reach (melee beyond Point Blank, or beyond a hard Range): the action is lost.
         return;
     }
+    if holds_throw(m, o, x, s.dist) {
+        // The enemy is (back) at a distance where the blast would catch the thrower: the
+        // competent grenadier keeps the device (`own_blast = "step_back"`).
+        return;
+    }
     if !feed(o, fx, &mut s.f[x]) {
         return;
     }
@@ -1224,11 +1295,16 @@ fn attack<R: Roller, T: Tally>(
         // «Explosions»: the device goes off with the target at `explosion_range`; an unaware
         // target neither avoids it nor resists with Constitution. A critical throw adds
         // nothing: the blast replaces the weapon's damage.
+        // «Explosions» ("damage to an area"): a thrower standing in the area is caught next
+        // (`blast_catches_thrower`).
         s.blast = Blast {
-            target: y,
-            band: o.explosion_range as u8,
-            damage_stage: !aware || o.explosion_avoid_roll == AvoidRoll::None,
-            no_con: !aware,
+            thrower: own_band(o, s.dist).map_or(0, |b| b + 1),
+            ..Blast::on(
+                y,
+                o.explosion_range as u8,
+                !aware || o.explosion_avoid_roll == AvoidRoll::None,
+                !aware,
+            )
         }
         .encode();
         tally.attack(x, true, 0);
@@ -1362,10 +1438,12 @@ fn blast_step<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> Step {
-    let (y, x) = (b.target, 1 - b.target);
+    // `x` set the device off: the enemy, or the target itself when caught in its own blast.
+    let (y, x) = (b.target, if b.own { b.target } else { 1 - b.target });
     let (fx, fy, sy) = (&m.f[x], &m.f[y], s.f[y]);
     if !b.damage_stage {
         let skill = match o.explosion_avoid_roll {
+            AvoidRoll::ProCd if b.own => fy.cd_explosives,
             AvoidRoll::ProCd => m.line[x].cd,
             AvoidRoll::ProOnly | AvoidRoll::None => 0,
         };
@@ -1386,7 +1464,7 @@ fn blast_step<R: Roller, T: Tally>(
         let (out, crit_fail) = ((class / 2) as u8, class % 2 == 1);
         let band = b.band + out;
         s.blast = if band > 2 {
-            0
+            next_blast(o, b)
         } else {
             Blast {
                 band,
@@ -1422,6 +1500,33 @@ fn blast_step<R: Roller, T: Tally>(
         (false, true) => sus_of(0, 0),
     };
     take_wounds(m, o, s, y, sus, false);
-    tally.damage(x, sus);
+    // Damage is tallied by the side that dealt it to the other: a thrower's own wounds are not.
+    if !b.own {
+        tally.damage(x, sus);
+    }
+    s.blast = next_blast(o, b);
+    if s.blast != 0 {
+        // The thrower's part of the same blast comes before any verdict: both may fall.
+        return Step::Continue;
+    }
     end_part(m, o, s)
+}
+
+/// The blast part after `b` is done: the thrower's, if the blast also caught it (aware of
+/// its own device, so it rolls to avoid unless `explosion_avoid_roll = "none"`), else none.
+fn next_blast(o: &GamecraftOptions, b: Blast) -> u16 {
+    if b.own || b.thrower == 0 {
+        return 0;
+    }
+    Blast {
+        own: true,
+        thrower: 0,
+        ..Blast::on(
+            1 - b.target,
+            b.thrower - 1,
+            o.explosion_avoid_roll == AvoidRoll::None,
+            false,
+        )
+    }
+    .encode()
 }

@@ -6,8 +6,8 @@ use super::options::{ExplodeMode, GamecraftOptions, PoolStart, SprayAmmo, Spread
 use super::Gamecraft;
 use super::reference::{self, Derived};
 use super::spec::{
-    ActionPlan, DamageType, FighterSpec, FireMode, GracePolicy, MovePolicy, PenaltySplit,
-    ReservePolicy,
+    ActionPlan, DamageType, FighterSpec, FireMode, GracePolicy, MovePolicy, OwnBlast,
+    PenaltySplit, ReservePolicy,
 };
 use super::tables::{self, Attribute, Distance, WeaponKind};
 use crate::RulesError;
@@ -25,6 +25,8 @@ pub struct Fighter {
     pub kind: WeaponKind,
     /// Weapon range category (ranged weapons).
     pub range: Distance,
+    /// The weapon cannot attack beyond its Range (its `hard_range`, else `max_range_hard`).
+    pub hard_range: bool,
     /// Bullet weapon.
     pub bullet: bool,
     /// Spread weapon.
@@ -82,6 +84,10 @@ pub struct Fighter {
     pub per_attack: u8,
     /// Spare magazines at the start of the duel.
     pub spares: u8,
+    /// What a grenadier does where its own blast would catch it (`own_blast`).
+    pub own_blast: OwnBlast,
+    /// Its Combat Defense (Explosives): the skill it avoids its own blast with.
+    pub cd_explosives: i32,
 }
 
 impl Fighter {
@@ -121,18 +127,21 @@ pub fn max_actions(p: ActionPlan) -> u8 {
 /// The most actions a fighter ever takes in one round: its plan, a move action and a
 /// reserved action.
 pub fn max_actions_of(s: &FighterSpec) -> u8 {
+    let steps_back =
+        s.weapon.stats.kind == WeaponKind::Explosive && s.own_blast == OwnBlast::StepBack;
     max_actions(s.policy)
-        + u8::from(s.movement != MovePolicy::Hold)
+        + u8::from(s.movement != MovePolicy::Hold || steps_back)
         + u8::from(s.reserve != ReservePolicy::None)
 }
 
 /// Whether a weapon of this kind and Range can attack at distance `d`: melee only at Point
-/// Blank (digest §4.5); others anywhere, or up to their Range with `max_range_hard`.
-pub fn reaches(o: &GamecraftOptions, kind: WeaponKind, range: Distance, d: Distance) -> bool {
+/// Blank (digest §4.5); others anywhere, or up to their Range when `hard` (the weapon's
+/// `hard_range`, else option `max_range_hard`).
+pub fn reaches(kind: WeaponKind, range: Distance, hard: bool, d: Distance) -> bool {
     if kind == WeaponKind::Melee {
         d == Distance::PointBlank
     } else {
-        !(o.max_range_hard && d > range)
+        !(hard && d > range)
     }
 }
 
@@ -201,11 +210,12 @@ impl crate::Compile<Gamecraft> for Fighter {
             MovePolicy::To(d) => Some(d),
         };
         let stand = goal.unwrap_or(o.distance);
-        if o.max_range_hard && w.kind != WeaponKind::Melee && stand > range {
+        let hard_range = w.hard_range.unwrap_or(o.max_range_hard);
+        if hard_range && w.kind != WeaponKind::Melee && stand > range {
             return Err(RulesError::field(
                 "weapon",
                 format!(
-                    "{:?} cannot attack beyond its Range ({range:?}) with max_range_hard = true («Range»); give the fighter a movement toward its Range",
+                    "{:?} cannot attack beyond its Range ({range:?}) with a hard range («Range»: weapon hard_range or option max_range_hard); give the fighter a movement toward its Range",
                     w.name
                 ),
             ));
@@ -312,6 +322,7 @@ impl crate::Compile<Gamecraft> for Fighter {
             skills: s.skills.clone(),
             kind: w.kind,
             range,
+            hard_range,
             bullet: w.bullet,
             spread: w.spread
                 || matches!(s.fire_mode, FireMode::Burst | FireMode::Spray)
@@ -350,6 +361,11 @@ impl crate::Compile<Gamecraft> for Fighter {
             mag,
             per_attack,
             spares: if mag > 0 { s.spare_magazines } else { 0 },
+            own_blast: s.own_blast,
+            cd_explosives: reference::skill_level(
+                &s.skills,
+                WeaponKind::Explosive.defense_skill(),
+            ),
         })
     }
 }
@@ -550,7 +566,7 @@ pub fn attack_line(o: &GamecraftOptions, x: &Fighter, y: &Fighter) -> AttackLine
         atk_at: all.map(|v| v.0),
         tn_at: all.map(|v| v.1),
         dmg_at: all.map(|v| v.2),
-        reach: Distance::ALL.map(|d| reaches(o, x.kind, x.range, d)),
+        reach: Distance::ALL.map(|d| reaches(x.kind, x.range, x.hard_range, d)),
         strafe: strafe_pen > 0,
         explosive: x.kind == WeaponKind::Explosive,
     }

@@ -168,9 +168,10 @@ impl Ruleset for Gamecraft {
 
     /// Attribute + skill 2–20 against the seven difficulty levels («Skill Checks»).
     fn check_grid(&self) -> Option<CheckGrid<GamecraftCheck>> {
+        let tns = self.options().difficulty_tns.tns();
         let cells = (2..=20)
             .flat_map(|base| {
-                tables::DIFFICULTIES.iter().map(move |&(name, _, _, tn)| {
+                tables::DIFFICULTIES.iter().zip(tns).map(move |(&(name, ..), tn)| {
                     (
                         base,
                         name.to_string(),

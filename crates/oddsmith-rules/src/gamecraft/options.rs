@@ -155,7 +155,7 @@ crate::options! {
         /// «Range»: weapons cannot attack beyond their Range at all (instead of a doubled modifier).
         max_range_hard: bool = false => (
             "false",
-            "«Range»: a weapon cannot attack beyond its Range at all (false: the TN modifier doubles)",
+            "«Range»: a weapon that does not say (its hard_range) cannot attack beyond its Range at all (false: the TN modifier doubles; the seed makes only \"certain weapons—such as flamethrowers\" stop there)",
         ),
         /// Attack bonus of guns («Bullet Weapons»).
         bullet_bonus: i32 = 2, in -10..=10 => (
@@ -269,13 +269,13 @@ crate::options! {
         #[serde(skip_serializing_if = "is_1u8")]
         move_action_bands: u8 = 1, in 0..=4 => (
             "1",
-            "G21 approach model (not RAW): distance categories crossed by a move action (≤ 2× Move, still acting)",
+            "G21 approach model (not in the seed: categories have no distances; invented, plausible 0–2): distance categories crossed by a move action (≤ 2× Move, still acting)",
         ),
         /// G21: distance categories crossed by a move-only round (up to 3× Move).
         #[serde(skip_serializing_if = "is_2u8")]
         move_only_bands: u8 = 2, in 0..=4 => (
             "2",
-            "G21: categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
+            "G21 (not in the seed; invented, plausible 1–4): categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
         ),
         /// «Range»: the TN modifier's multiplier beyond the weapon's Range.
         #[serde(skip_serializing_if = "is_2")]
@@ -324,6 +324,12 @@ crate::options! {
         explosion_range: BlastRange = BlastRange::Short => (
             "\"short\"",
             "«Explosions»: the blast Range (short | medium | long) the target is in when the device goes off",
+        ),
+        /// «Explosions»: whether a blast also catches the fighter who set it off.
+        #[serde(skip_serializing_if = "is_default")]
+        blast_catches_thrower: ThrowerInBlast = ThrowerInBlast::PointBlank => (
+            "\"point_blank\"",
+            "«Explosions» (\"damage to an area rather than an individual target\"): a thrower at Point Blank (melee range) of the target stands in the blast at the target's Range and makes his own avoidance roll (\"point_blank\") | \"by_distance\" (also from further: one blast Range out per distance category, outside beyond Long; the mapping is not in the seed) | \"never\" (the blast catches only its target)",
         ),
         /// G20: the roll that avoids a blast.
         #[serde(skip_serializing_if = "is_default")]
@@ -408,7 +414,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_30u8")]
         auto_magazine: u8 = 30, in 0..=200 => (
             "30",
-            "G19 (not RAW: the seed gives no capacity): rounds in the magazine of an automatic weapon that gives no magazine; 0 = not tracked",
+            "G19 (not in the seed: it gives no capacity; invented 30, plausible 10–100): rounds in the magazine of an automatic weapon that gives no magazine; 0 = not tracked",
         ),
         /// «Automatic Weapons»: rounds a burst fires ("three to five").
         #[serde(skip_serializing_if = "is_3u8")]
@@ -427,13 +433,19 @@ crate::options! {
         #[serde(skip_serializing_if = "is_1u8")]
         reload_actions: u8 = 1, in 1..=4 => (
             "1",
-            "not RAW (the seed has no reloading rule): actions a reload takes; an attack the magazine cannot feed becomes one of them",
+            "not in the seed (it has no reloading rule; invented 1, plausible 1–3): actions a reload takes; an attack the magazine cannot feed becomes one of them",
+        ),
+        /// «Skill Checks»: the TN of a named difficulty level.
+        #[serde(skip_serializing_if = "is_default")]
+        difficulty_tns: DifficultyTns = DifficultyTns::Examples => (
+            "\"examples\"",
+            "«Skill Checks»: the TN a named difficulty stands for: \"examples\" (the seed's worked examples: Moderate 13, Very Difficult 22; the middle of the other bands; Nigh Impossible 30, the least of \"30+\") | \"middle\" (the middle of every band: Very Difficult 23, Nigh Impossible 31) | \"lowest\" (the least TN of every band: 1, 6, 11, 16, 21, 26, 30)",
         ),
         /// G19: the Area of an explosive that gives none (the fragmentation grenade).
         #[serde(skip_serializing_if = "is_default")]
         grenade_area: Area = Area::Small => (
             "\"small\"",
-            "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade",
+            "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade (its Area is not in the seed)",
         ),
     }
     requires = OPTION_REQUIRES;
@@ -750,6 +762,49 @@ pub enum AvoidRoll {
     ProOnly,
     /// No roll: the target stays where it is and resists normally.
     None,
+}
+
+/// «Explosions»: who else a blast catches beside its target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThrowerInBlast {
+    /// A thrower at Point Blank of the target (melee range) stands in the blast at the
+    /// target's Range; further away he is outside it.
+    #[default]
+    PointBlank,
+    /// At distance category `d` the thrower is `d` blast Ranges further out than the target
+    /// (Point Blank: the same Range), outside beyond Long (not in the seed).
+    ByDistance,
+    /// The blast catches only its target (the reading before issue 35).
+    Never,
+}
+
+/// «Skill Checks»: the TN a named difficulty level stands for. The table gives bands
+/// (Very Easy 1–5 … Heroic 26–30, Nigh Impossible 30+); the worked examples use Moderate 13
+/// (Joline persuades) and Very Difficult 22 (Joline climbs: 8 + 4 Grace "would still need to
+/// roll a result of 10").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DifficultyTns {
+    /// 3, 8, 13, 18, 22, 28, 30: the examples' TNs where the seed gives one, else the middle of
+    /// the band; Nigh Impossible the least of "30+".
+    #[default]
+    Examples,
+    /// 3, 8, 13, 18, 23, 28, 31: the middle of every band (the reading before issue 35).
+    Middle,
+    /// 1, 6, 11, 16, 21, 26, 30: the least TN of every band.
+    Lowest,
+}
+
+impl DifficultyTns {
+    /// The TN of every named level, Very Easy … Nigh Impossible.
+    pub fn tns(self) -> [i64; 7] {
+        match self {
+            DifficultyTns::Examples => [3, 8, 13, 18, 22, 28, 30],
+            DifficultyTns::Middle => [3, 8, 13, 18, 23, 28, 31],
+            DifficultyTns::Lowest => [1, 6, 11, 16, 21, 26, 30],
+        }
+    }
 }
 
 /// §2.9: rounding of half and quarter blast damage (the seed does not say).

@@ -74,7 +74,7 @@ crate::spec! {
         /// A built-in weapon name or an inline table `{ damage, kind, range, skill, … }`.
         weapon: WeaponSpec, inline => (
             "required",
-            "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), fragmentation grenade (explosive, Athletics, Range Short, Area grenade_area), unarmed, or { damage, kind = melee|thrown|bow|firearm|explosive, range, skill, attack_attribute, bullet, spread, automatic, area = small|medium|large, name }",
+            "dagger, thrown dagger, sword, longbow, war axe, light pistol, heavy pistol, shotgun, sniper rifle, sub machinegun (automatic), fragmentation grenade (explosive, Athletics, Range Short, Area grenade_area), unarmed (Ranges other than the thrown dagger's Short, the grenade's Area and its Athletics skill are not in the seed: G19 placeholders), or { damage, kind = melee|thrown|bow|firearm|explosive, range, skill, attack_attribute, bullet, spread, automatic, area = small|medium|large, name }",
         ),
         /// A built-in armour name or an inline table `{ resistance, name }`.
         #[serde(default, alias = "armour")]
@@ -159,11 +159,18 @@ crate::spec! {
             "\"single\"",
             "«Automatic Weapons» (automatic weapons only): \"single\" | \"burst\" (spread, bonus ×1.5 up) | \"spray\" (spread from Short, bonus ×spray_mult) | \"strafe_small\" | \"strafe_medium\" | \"strafe_large\" (−2/−4/−6, hit if TN < total, crit ×strafe_crit_mult damage)",
         ),
+        /// «Explosions»: what the fighter does where its own blast would catch it (option
+        /// `blast_catches_thrower`).
+        #[serde(default, skip_serializing_if = "is_default")]
+        own_blast: OwnBlast => (
+            "\"step_back\"",
+            "«Explosions» (explosives only): where its own blast would catch it, \"step_back\" (a move action away first, and no throw while the blast would still catch it) | \"throw\" (throws anyway and makes its own avoidance roll)",
+        ),
         /// Spare magazines carried beside the loaded one (option `ammunition`).
         #[serde(default = "two_u8", skip_serializing_if = "is_two_u8", deserialize_with = "de_u8_0_20")]
         spare_magazines: u8 => (
             "2",
-            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; the seed gives no figure)",
+            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; not in the seed: invented 2, plausible 0–6)",
         ),
         /// «Bleeding»: while bleeding, spend the round's action on first aid
         /// (`first_aid_attribute` + Medicine (First Aid)) against TN levels lost +
@@ -287,6 +294,19 @@ impl<'de> Deserialize<'de> for MovePolicy {
         let s = String::deserialize(d)?;
         MovePolicy::parse(&s).map_err(de::Error::custom)
     }
+}
+
+/// What a fighter does where its own explosive's blast would catch it («Explosions»).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OwnBlast {
+    /// The competent default: a move action away from the enemy first (the seed allows a
+    /// move and an action in one round, «Movement in Combat»), then the throw; while the
+    /// blast would still catch it, it keeps the device.
+    #[default]
+    StepBack,
+    /// Throws wherever it stands and is caught in its own blast.
+    Throw,
 }
 
 /// Fire mode of an automatic weapon («Automatic Weapons»). Each attack spends its rounds

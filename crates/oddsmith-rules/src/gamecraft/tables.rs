@@ -272,12 +272,19 @@ crate::inline! {
             "none (option grenade_area)",
             "an explosive's Area small | medium | large («Explosions»)",
         ),
+        /// «Range»: the weapon cannot attack beyond its Range at all ("certain weapons—such as
+        /// flamethrowers—do have a maximum range"); none = option `max_range_hard`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hard_range: Option<bool> = None => (
+            "none (option max_range_hard)",
+            "«Range»: true = the weapon cannot attack beyond its Range at all (a flamethrower's maximum range), false = the TN modifier doubles beyond it; none = option max_range_hard",
+        ),
         /// Rounds a full magazine holds, 1–200 (the seed gives none); none = not tracked, or
         /// option `auto_magazine` for an automatic weapon.
         #[serde(skip_serializing_if = "Option::is_none")]
         magazine: Option<u8> = None, with de_magazine => (
             "none (not tracked; option auto_magazine if automatic)",
-            "rounds a full magazine holds, 1–200 (the seed gives none)",
+            "rounds a full magazine holds, 1–200 (not in the seed: it gives none)",
         ),
     }
 }
@@ -423,6 +430,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 spread,
                 automatic: name == "sub machinegun",
                 area: None,
+                hard_range: None,
                 magazine: None,
             },
         )
@@ -451,9 +459,9 @@ pub fn armor(name: &str) -> Option<(&'static str, i32)> {
     ARMORS.iter().find(|a| a.0 == n).copied()
 }
 
-/// Difficulty levels («Skill Checks»): (name, lowest TN, highest TN, TN used for the name).
-/// INTERPRETATION: a named difficulty uses the middle of its band (Joline's Moderate is 13);
-/// Nigh Impossible is 31+ (G25) and uses 31.
+/// Difficulty levels («Skill Checks»): (name, lowest TN, highest TN, middle of the band).
+/// Nigh Impossible is "30+" (it overlaps Heroic at 30, G25). The TN a name stands for is the
+/// option `difficulty_tns` ([`difficulty_tn`]).
 pub const DIFFICULTIES: [(&str, i64, i64, i64); 7] = [
     ("very easy", 1, 5, 3),
     ("easy", 6, 10, 8),
@@ -461,13 +469,16 @@ pub const DIFFICULTIES: [(&str, i64, i64, i64); 7] = [
     ("difficult", 16, 20, 18),
     ("very difficult", 21, 25, 23),
     ("heroic", 26, 30, 28),
-    ("nigh impossible", 31, i64::MAX, 31),
+    ("nigh impossible", 30, i64::MAX, 31),
 ];
 
-/// The TN of a named difficulty level.
-pub fn difficulty_tn(name: &str) -> Option<i64> {
+/// The TN of a named difficulty level under `difficulty_tns`.
+pub fn difficulty_tn(name: &str, tns: super::options::DifficultyTns) -> Option<i64> {
     let n = normalise(name);
-    DIFFICULTIES.iter().find(|d| d.0 == n).map(|d| d.3)
+    DIFFICULTIES
+        .iter()
+        .position(|d| d.0 == n)
+        .map(|i| tns.tns()[i])
 }
 
 /// The difficulty level whose band holds `tn`.

@@ -56,6 +56,8 @@ pub mod spec;
 mod tests;
 #[cfg(test)]
 mod plain_tests;
+#[cfg(test)]
+mod choice_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};

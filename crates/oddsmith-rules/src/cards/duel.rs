@@ -1071,8 +1071,7 @@ fn defending_arm(
             let force = |i: usize| mine[i].map_or(i32::MIN, |x| i32::from(x.force));
             let seizes = |i: usize| {
                 mine[i].is_some_and(|x| {
-                    !x.shield
-                        && !(x.bare && o.hand_to_hand)
+                    !(x.shield || (x.bare && o.hand_to_hand))
                         && o.seize_the_initiative
                         && !c.seized
                         && i32::from(card.value) + mods(m, def, Some(&x), Man::Seize) - 3

@@ -23,7 +23,9 @@ use super::fighter::{
     PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_HESITATE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
     PLAY_RANGE_FIX, PLAY_TACKLE,
 };
-use super::options::{CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start};
+use super::options::{
+    CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start, SurpriseCheck,
+};
 use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
@@ -96,6 +98,25 @@ pub struct State {
     pub more: [Member; MAX_BAND - 1],
     /// Band members out of the fight (bit `i` = member `i`).
     pub out: u8,
+    /// A Pin or Suffocate being held (§Wrestling Maneuvers), under `hold_checks`.
+    pub hold: Held,
+}
+
+/// §Wrestling Maneuvers: a successful Pin or Suffocate "ends normal combat"; every turn the
+/// target may make a might check to break the hold, opposed by the value of the card played
+/// for it, and a suffocated target makes a vitality check or passes out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Held {
+    /// A hold is on.
+    pub on: bool,
+    /// The side holding.
+    pub by: u8,
+    /// The value of the card played for the hold.
+    pub card: i8,
+    /// A Suffocate (else a Pin).
+    pub suffocate: bool,
+    /// Turns the pin has held.
+    pub turns: u8,
 }
 
 crate::duel_state!(State);
@@ -214,6 +235,20 @@ pub enum Man {
     Dodge,
     /// Block with a shield (0).
     Block,
+    /// The hand-to-hand Dodge (0, §Striking Maneuvers): prevents an attack by moving out of
+    /// its way; no weapon, so no force.
+    HandDodge,
+    /// Dodge Seize the Initiative (−3, §Striking Maneuvers), resolve immediately: if the
+    /// dodge succeeds the dodger takes the initiative.
+    DodgeSeize,
+    /// Leg Attack (−1, §Striking Maneuvers): maximum damage 1, edge −1.
+    LegAttack,
+    /// Head Butt (−2, §Striking Maneuvers): maximum damage 1, edge −1; the attacker takes
+    /// half the damage he deals (rounded down).
+    HeadButt,
+    /// Take Down (less the defender's finesse, §Striking Maneuvers): no damage; the thrown
+    /// fighter's maneuvers are at −`take_down_penalty` for the rest of the round.
+    TakeDown,
 }
 
 impl Man {
@@ -229,10 +264,14 @@ impl Man {
             Man::Disarm => -5,
             Man::Close | Man::Retreat | Man::Seize => -3,
             Man::ParryNoStep | Man::Dodge | Man::Lunge | Man::AttackNoStep => -2,
+            Man::HandDodge | Man::TakeDown => 0,
+            Man::DodgeSeize => -3,
+            Man::LegAttack => -1,
+            Man::HeadButt => -2,
         }
     }
     /// Every maneuver, in declaration order (`man as usize` is its index).
-    pub const ALL: [Man; 23] = [
+    pub const ALL: [Man; 28] = [
         Man::Attack,
         Man::AttackNoStep,
         Man::Disarm,
@@ -256,6 +295,11 @@ impl Man {
         Man::Seize,
         Man::Dodge,
         Man::Block,
+        Man::HandDodge,
+        Man::DodgeSeize,
+        Man::LegAttack,
+        Man::HeadButt,
+        Man::TakeDown,
     ];
     /// Whether this defence prevents `attack` (the "prevented by" clauses; a counter or
     /// reversal "prevents an opponent's maneuver"): [`Man::prevents_rule`], tabulated.
@@ -268,6 +312,9 @@ impl Man {
         let parry = matches!(self, Man::Parry | Man::ParryNoStep | Man::Seize);
         let block = matches!(self, Man::Block | Man::HandBlock | Man::BlockGrab);
         let counter = matches!(self, Man::Counter | Man::Reversal);
+        let dodge = matches!(self, Man::Dodge | Man::HandDodge | Man::DodgeSeize);
+        // The hand-to-hand Disengage "can be prevented with a successful dodge or block".
+        let hand_dodge = matches!(self, Man::HandDodge | Man::DodgeSeize);
         counter
             || match attack {
                 Man::Attack
@@ -275,9 +322,13 @@ impl Man {
                 | Man::Disarm
                 | Man::Lunge
                 | Man::ShieldBash
-                | Man::Tackle => parry || block || matches!(self, Man::Dodge),
-                Man::Close | Man::Retreat | Man::Disengage => parry || block,
-                Man::Push => matches!(self, Man::Dodge),
+                | Man::Tackle
+                | Man::LegAttack
+                | Man::HeadButt
+                | Man::TakeDown => parry || block || dodge,
+                Man::Close | Man::Retreat => parry || block,
+                Man::Disengage => parry || block || hand_dodge,
+                Man::Push => dodge,
                 _ => false,
             }
     }
@@ -359,6 +410,8 @@ pub struct SideRound {
     pub hesitated: bool,
     /// Bashed with the shield this round: it cannot block (§Shield Bash).
     pub bashed: bool,
+    /// Thrown by a Take Down this round: his maneuvers are at −`take_down_penalty`.
+    pub down: bool,
 }
 
 /// What one register came to (for replays and tests).
@@ -572,6 +625,7 @@ fn situational_in<const P: bool>(m: &Matchup, s: &State, att: usize, man: Man, c
         Man::BlockGrab if !P && stronger() => -4,
         Man::BlockGrab if !P => -6,
         Man::Tackle if !P && (s.range == 1 || charge) => -2,
+        Man::TakeDown => -m.f[1 - att].finesse,
         _ => 0,
     }
 }
@@ -586,7 +640,7 @@ fn takes_initiative(m: &Matchup, s: &State, def: usize, arm: Option<&Arm>, card:
 #[inline]
 pub(super) fn mods(m: &Matchup, side: usize, arm: Option<&Arm>, man: Man) -> i32 {
     let force = match (man, arm) {
-        (Man::Dodge | Man::Change, _) | (_, None) => 0,
+        (Man::Dodge | Man::Change | Man::HandDodge | Man::DodgeSeize, _) | (_, None) => 0,
         (_, Some(a)) => i32::from(a.force),
     };
     m.mods[side] + force
@@ -682,15 +736,22 @@ fn declare_in<const P: bool, R: Roller>(
         };
         return Some(take(rs, att, man, 0, idx));
     }
-    // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1 (never in the plain
-    // form: no side wrestles).
+    // §Striking Maneuvers Tackle: a barehanded wrestler at range 0 or 1, when his card's
+    // total reaches his seize threshold (hit or miss a Tackle ends the round: "Initiative must
+    // be re-determined"); never in the plain form: no side wrestles.
     if !P
         && plays & PLAY_TACKLE != 0
         && a[0].is_some_and(|x| x.bare)
         && (decl_range == 0 || decl_range == 1)
     {
         let idx = attack_card(c, t.reserve as usize, t.attacker, r);
-        return Some(take(rs, att, Man::Tackle, 0, idx));
+        let total = i32::from(c.hand.cards()[idx].value)
+            + mods(m, att, a[0].as_ref(), Man::Tackle)
+            + Man::Tackle.difficulty()
+            + if decl_range == 1 { -2 } else { 0 };
+        if total >= t.seize_threshold {
+            return Some(take(rs, att, Man::Tackle, 0, idx));
+        }
     }
     // §Complex Maneuvers Offensive Disengage: a fighter worn down gets out.
     if let Some(i) = attack_arm
@@ -711,6 +772,26 @@ fn declare_in<const P: bool, R: Roller>(
         let idx = attack_card(c, t.reserve as usize, t.attacker, r);
         return Some(take(rs, att, Man::ShieldBash, 1, idx));
     }
+    // §Striking Maneuvers: a barehanded striker's Take Down (his round's first maneuver, under
+    // the take_down tactic) and his strike (Hand, Leg or Head Butt).
+    if let Some(0) = attack_arm
+        && o.hand_to_hand
+        && a[0].is_some_and(|x| x.bare)
+    {
+        let man = if t.take_down && c.declared == 0 && !rs[def].hand.is_empty() {
+            Man::TakeDown
+        } else {
+            match t.strike {
+                super::spec::Strike::Hand => Man::Attack,
+                super::spec::Strike::Leg => Man::LegAttack,
+                super::spec::Strike::HeadButt => Man::HeadButt,
+            }
+        };
+        if man != Man::Attack {
+            let idx = attack_card(c, t.reserve as usize, t.attacker, r);
+            return Some(take(rs, att, man, 0, idx));
+        }
+    }
     match attack_arm {
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
@@ -721,7 +802,7 @@ fn declare_in<const P: bool, R: Roller>(
                 && i32::from(card.value) + mods(m, att, a[i].as_ref(), Man::Disarm) - 5 >= 1
             {
                 Man::Disarm
-            } else if plays & PLAY_KEEP_REACH != 0 && kd.reach < decl_range && {
+            } else if plays & PLAY_KEEP_REACH != 0 && o.no_step_back_delta < 0 && kd.reach < decl_range && {
                 // He cannot step back: no card, or his closing parry is still to come and he
                 // has no shield to block with (a block steps back).
                 let shield = !P && kd.shield;
@@ -799,7 +880,7 @@ fn take(rs: &mut [SideRound; 2], side: usize, man: Man, arm: u8, idx: usize) -> 
         }
     }
     match man {
-        Man::Seize | Man::Reversal | Man::BlockGrab => c.seized = true,
+        Man::Seize | Man::Reversal | Man::BlockGrab | Man::DodgeSeize => c.seized = true,
         Man::ParryNoStep => c.no_step = true,
         Man::ShieldBash => c.bashed = true,
         _ => {}
@@ -853,15 +934,11 @@ fn answer_in<const P: bool, R: Roller>(
     let room = c.total < c.cap || a.man == Man::Disarm;
     let mine = &kd.arms;
     let theirs = declared_arm::<P>(&ka.arms, a.arm);
-    // Off-hand item first (the parrying dagger or shield defends), then the main weapon (the
-    // plain form has no off-hand item).
-    let arm = if !P && room && defends::<P>(o, c, mine, 1, theirs, decl_range, a.man) {
-        Some(1)
-    } else if room && defends::<P>(o, c, mine, 0, theirs, decl_range, a.man) {
-        Some(0)
-    } else {
-        None
-    };
+    // The arms that can defend this register (the plain form has no off-hand item).
+    let can = [
+        room && defends::<P>(o, c, mine, 0, theirs, decl_range, a.man),
+        !P && room && defends::<P>(o, c, mine, 1, theirs, decl_range, a.man),
+    ];
     let plays = m.plays[def];
     if plays & PLAY_PASS != 0 {
         let ac = &rs[att];
@@ -885,20 +962,47 @@ fn answer_in<const P: bool, R: Roller>(
         let card = c.hand.cards()[idx];
         let man = if takes_over(card, Man::Reversal) {
             Man::Reversal
+        } else if !t.wrestle
+            && matches!(a.man, Man::Pin | Man::Suffocate)
+            && i32::from(card.value) + mods(m, def, mine[0].as_ref(), Man::Escape) - 4 >= 1
+        {
+            // §Wrestling Maneuvers Escape, resolved at once: a sure escape (its total is
+            // above 0 on the card alone) voids the hold.
+            Man::Escape
         } else {
             Man::Counter
         };
         return Some(take(rs, def, man, 0, idx));
     }
-    if let Some(i) = arm {
-        let x = mine[i].as_ref().expect("found above");
+    if can[0] || can[1] {
         let idx = pick(&c.hand, best, random, r);
         let card = c.hand.cards()[idx];
+        let i = if P || !can[1] {
+            0
+        } else if !can[0] {
+            1
+        } else {
+            defending_arm(o, m, def, c, mine, card, t)
+        };
+        let x = mine[i].as_ref().expect("found above");
         let man = if x.bare && o.hand_to_hand {
             // §Striking Maneuvers: the barehanded Block; a wrestler's Block Grab at the
             // seize threshold.
+            // Then the better of the Block (+1 if the stronger, else −1) and the Dodge (0, no
+            // force), or a Dodge Seize the Initiative (−3) at the seize threshold.
+            let stronger = m.f[def].might > m.f[att].might;
             if t.wrestle && Man::BlockGrab.prevents(a.man) && takes_over(card, Man::BlockGrab) {
                 Man::BlockGrab
+            } else if o.seize_the_initiative
+                && !c.seized
+                && Man::DodgeSeize.prevents(a.man)
+                && i32::from(card.value) + mods(m, def, None, Man::DodgeSeize) - 3 >= t.seize_threshold
+            {
+                Man::DodgeSeize
+            } else if (stronger || !t.hand_dodge) && Man::HandBlock.prevents(a.man) {
+                Man::HandBlock
+            } else if t.hand_dodge && Man::HandDodge.prevents(a.man) {
+                Man::HandDodge
             } else {
                 Man::HandBlock
             }
@@ -912,7 +1016,7 @@ fn answer_in<const P: bool, R: Roller>(
         } else if plays & PLAY_CLOSE_WITH_PARRY != 0
             && matches!(a.man, Man::Attack | Man::AttackNoStep)
             && !c.no_step
-            && kd.reach < decl_range
+            && toward_reach(o, kd.reach, decl_range)
         {
             Man::ParryNoStep
         } else {
@@ -930,6 +1034,57 @@ fn answer_in<const P: bool, R: Roller>(
         return Some(take(rs, def, Man::Change, 2, i));
     }
     None
+}
+
+/// Whether a parry without stepping back moves the range (by `no_step_back_delta`) toward a
+/// defender's `reach` from `range`: closes in under −1 when his reach is shorter, opens out
+/// under +1 when it is longer, never under 0.
+#[inline(always)]
+fn toward_reach(o: &CardsOptions, reach: i8, range: i8) -> bool {
+    match o.no_step_back_delta.signum() {
+        -1 => reach < range,
+        1 => reach > range,
+        _ => false,
+    }
+}
+
+/// Which of the two arms that can both defend does, with `card`, under the defender's
+/// `defend_with` tactic (0 the main weapon, 1 the off-hand item). `best`: a Parry/Seize with a
+/// weapon whose total reaches the seize threshold (the higher force, the off-hand item on a
+/// tie), else the arm with the higher defence total (force; the off-hand item on a tie, so the
+/// main weapon keeps its maneuvers for attacks and seizes).
+#[inline(always)]
+fn defending_arm(
+    o: &CardsOptions,
+    m: &Matchup,
+    def: usize,
+    c: &SideRound,
+    mine: &[Option<Arm>; 2],
+    card: Card,
+    t: &super::spec::Tactics,
+) -> usize {
+    use super::spec::DefendWith;
+    match t.defend_with {
+        DefendWith::OffHand => 1,
+        DefendWith::Main => 0,
+        DefendWith::Best => {
+            let force = |i: usize| mine[i].map_or(i32::MIN, |x| i32::from(x.force));
+            let seizes = |i: usize| {
+                mine[i].is_some_and(|x| {
+                    !(x.shield || (x.bare && o.hand_to_hand))
+                        && o.seize_the_initiative
+                        && !c.seized
+                        && i32::from(card.value) + mods(m, def, Some(&x), Man::Seize) - 3
+                            >= t.seize_threshold
+                })
+            };
+            match (seizes(0), seizes(1)) {
+                (true, false) => 0,
+                (false, true) => 1,
+                _ => usize::from(force(1) >= force(0)),
+            }
+        }
+    }
 }
 
 /// Whether the defender's arm `i` (of `mine`) can defend against the attacker's maneuver `man`
@@ -1037,12 +1192,27 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
     let d_arms = &kd.arms;
     let a_arm = declared_arm::<P>(a_arms, a.arm);
     let theirs = a_arm;
+    // §Wrestling Maneuvers Escape by the defender, resolved at once (on its card alone): out to
+    // close range before the attacker's maneuver takes effect (a hold then fails).
+    if !P
+        && let Some(d) = d
+        && d.man == Man::Escape
+        && s.range < 0
+        && i32::from(d.card.value) + mods(m, def, d_arms[0].as_ref(), Man::Escape) - 4 >= 1
+    {
+        s.range = 0;
+    }
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
             a_arm.is_some_and(|x| can_attack_in::<P>(o, *x, s.range))
         }
-        Man::Lunge => {
-            a_arm.is_some_and(|x| (P || !x.shield) && (!o.range_model || x.range + 1 == s.range))
+        // §Complex Maneuvers Lunge: "a weapon that would work at either the current range or
+        // one range less".
+        Man::Lunge => a_arm.is_some_and(|x| {
+            (P || !x.shield) && (!o.range_model || x.range + 1 == s.range || x.range == s.range)
+        }),
+        Man::LegAttack | Man::HeadButt | Man::TakeDown => {
+            a_arm.is_some_and(|x| x.bare && can_attack_in::<P>(o, *x, s.range))
         }
         Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
         Man::Disengage => a_arm.is_some_and(|x| can_attack_in::<P>(o, *x, s.range)),
@@ -1072,7 +1242,9 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         Man::Attack | Man::AttackNoStep | Man::Lunge => m.shot[att],
         _ => [0, 0],
     };
+    let down = |side: usize| if rs[side].down { -o.take_down_penalty } else { 0 };
     let a_base = mods(m, att, a_arm, a.man)
+        + down(att)
         + a.man.difficulty()
         + head
         + loc_mod
@@ -1084,6 +1256,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
             d_arms.get(usize::from(d.arm)).and_then(Option::as_ref)
         };
         mods(m, def, d_arm, d.man)
+            + down(def)
             + d.man.difficulty()
             + situational_in::<P>(m, s, att, d.man, charged)
     });
@@ -1125,7 +1298,12 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
     };
     let mut end = None;
     match a.man {
-        Man::Attack | Man::AttackNoStep | Man::Lunge | Man::ShieldBash => {
+        Man::Attack
+        | Man::AttackNoStep
+        | Man::Lunge
+        | Man::ShieldBash
+        | Man::LegAttack
+        | Man::HeadButt => {
             // §Striking Maneuvers Lunge: barehanded, maximum damage 1, edge −3, and the
             // initiative goes to the opponent.
             let h2h_lunge = a.man == Man::Lunge && o.hand_to_hand && a_arm.is_some_and(|x| x.bare);
@@ -1151,6 +1329,12 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
             s.hp[def] -= dmg as i16;
             if s.hp[def] <= 0 {
                 end = Some(Step::Over(Winner::of(side(att)), Ending::Incapacitated));
+            } else if a.man == Man::HeadButt && dmg / 2 > 0 {
+                // "The attacker will take half the damage that he deals" (rounded down).
+                s.hp[att] -= (dmg / 2) as i16;
+                if s.hp[att] <= 0 {
+                    end = Some(Step::Over(Winner::of(side(def)), Ending::Incapacitated));
+                }
             }
         }
         Man::Disarm if success => {
@@ -1187,11 +1371,24 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
             s.range += 2;
             end = Some(Step::Over(Winner::Draw, Ending::Yield));
         }
-        Man::Tackle if success => {
-            s.range = WRESTLING;
+        // "Initiative must be re-determined after performing this maneuver", hit or miss.
+        Man::Tackle if legal => {
+            if success {
+                s.range = WRESTLING;
+            }
             s.init = 2;
         }
+        Man::TakeDown if success => rs[def].down = true,
         Man::Escape if success => s.range = 0,
+        Man::Pin | Man::Suffocate if success && o.hold_checks && m.band.is_none() => {
+            s.hold = Held {
+                on: true,
+                by: att as u8,
+                card: a.card.value,
+                suffocate: a.man == Man::Suffocate,
+                turns: 0,
+            };
+        }
         Man::Pin if success => end = Some(Step::Over(Winner::of(side(att)), Ending::Yield)),
         Man::Suffocate if success => {
             end = Some(Step::Over(Winner::of(side(att)), Ending::Incapacitated));
@@ -1213,7 +1410,9 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         match d.man {
             Man::Change => change(m, s, rs, def),
             Man::ParryNoStep if a.man == Man::Attack => shift::<P>(s, step),
-            Man::Seize | Man::Reversal | Man::BlockGrab if opposed.is_some() && !success => {
+            Man::Seize | Man::Reversal | Man::BlockGrab | Man::DodgeSeize
+                if opposed.is_some() && !success =>
+            {
                 s.init = def as u8;
                 tally.count_side(def, C_SEIZES, 1);
                 if d.man == Man::BlockGrab {
@@ -1273,7 +1472,7 @@ fn steps_back(o: &CardsOptions, d: Man) -> bool {
     matches!(
         d,
         Man::Parry | Man::Block | Man::Seize | Man::HandBlock | Man::BlockGrab
-    ) || (d == Man::Dodge && o.dodge_steps_back)
+    ) || (matches!(d, Man::Dodge | Man::HandDodge | Man::DodgeSeize) && o.dodge_steps_back)
 }
 
 /// Whether the register's announced maneuvers moved the range, so the tactics see the new
@@ -1302,7 +1501,10 @@ pub(super) fn immediate(a: &Decl, d: Option<&Decl>) -> bool {
             | Man::Escape
             | Man::Tackle
     ) || d.is_some_and(|d| {
-        matches!(d.man, Man::Seize | Man::Change | Man::Reversal | Man::BlockGrab)
+        matches!(
+            d.man,
+            Man::Seize | Man::Change | Man::Reversal | Man::BlockGrab | Man::DodgeSeize | Man::Escape
+        )
             || (d.man == Man::ParryNoStep && a.man == Man::Attack)
     })
 }
@@ -1388,7 +1590,10 @@ fn surprise<R: Roller, T: Tally>(
     let (fa, fb) = (&m.f[0], &m.f[1]);
     let avoided = fb.combat_training > 0 && {
         let b = best_of(s, 1, fb.combat_training, r) + fb.awareness;
-        let a = best_of(s, 0, fa.stealth, r) + fa.finesse;
+        let a = match o.surprise_check {
+            SurpriseCheck::Stealth => best_of(s, 0, fa.stealth, r) + fa.finesse,
+            SurpriseCheck::CombatTraining => best_of(s, 0, fa.combat_training, r) + fa.willpower,
+        };
         b > a
     };
     let mut end = None;
@@ -1415,6 +1620,38 @@ fn surprise<R: Roller, T: Tally>(
         d.discard_out();
     }
     end
+}
+
+/// A turn under a hold (§Wrestling Maneuvers): the held fighter's might check (one card +
+/// might) breaks it if above the value of the card played for it (the fight goes on at
+/// wrestling range, the initiative drawn again); else a suffocated fighter makes a vitality
+/// check (one card + vitality, above 0) or passes out, and a pinned one stays pinned: after
+/// `pin_turns` turns the holder wins.
+fn hold_turn<R: Roller>(o: &CardsOptions, m: &Matchup, s: &mut State, r: &mut R) -> Step {
+    let r = &mut r.local();
+    let h = s.hold;
+    let (by, held) = (usize::from(h.by), 1 - usize::from(h.by));
+    let mut check = |s: &mut State, attr: i32| {
+        if o.reshuffle == Reshuffle::EveryCheck {
+            reset_decks(o, s);
+        }
+        draw(&mut s.decks[deck_of(o, held)], r).map_or(0, |c| i32::from(c.value)) + attr
+    };
+    let end = if check(s, m.f[held].might) > i32::from(h.card) {
+        s.hold = Held::default();
+        s.init = 2;
+        None
+    } else if h.suffocate {
+        (check(s, m.f[held].vitality) < 1)
+            .then_some(Step::Over(Winner::of(side(by)), Ending::Incapacitated))
+    } else {
+        s.hold.turns += 1;
+        (u32::from(s.hold.turns) >= o.pin_turns).then_some(Step::Over(Winner::of(side(by)), Ending::Yield))
+    };
+    for d in &mut s.decks {
+        d.discard_out();
+    }
+    end.unwrap_or(Step::Continue)
 }
 
 /// The state before round 1 of fighters `f` with their fresh decks `deck`, engaged at
@@ -1455,6 +1692,7 @@ pub(super) fn initial(
         more: [member(band); MAX_BAND - 1],
         // Members beyond the band's count never fight.
         out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
+        hold: Held::default(),
     }
 }
 
@@ -1480,6 +1718,9 @@ impl crate::Duel<Cards> for State {
         }
         if o.reshuffle == Reshuffle::EveryRound {
             reset_decks(o, s);
+        }
+        if s.hold.on {
+            return hold_turn(o, m, s, r);
         }
         let mut charger = None;
         if s.round == 1 {
@@ -1663,8 +1904,9 @@ fn registers<'m, const P: bool, R: Roller, T: Tally>(
         if let Some(end) = end {
             return end;
         }
-        if s.init > 1 {
-            // §Striking Maneuvers Tackle: "Initiative must be re-determined".
+        if s.init > 1 || (!P && s.hold.on) {
+            // §Striking Maneuvers Tackle: "Initiative must be re-determined"; a hold "ends
+            // normal combat".
             break;
         }
         // (Where the range is where the tactics saw it, there is nothing to announce.)

@@ -94,6 +94,8 @@ pub struct Fighter {
     pub might: i32,
     /// Willpower.
     pub willpower: i32,
+    /// Vitality (the suffocated fighter's check).
+    pub vitality: i32,
     /// Awareness.
     pub awareness: i32,
     /// Armour modifier.
@@ -497,6 +499,7 @@ impl crate::Compile<Cards> for Fighter {
             finesse: s.finesse,
             might: s.might,
             willpower: s.willpower,
+            vitality: s.vitality,
             awareness: s.awareness,
             armor_mod: s.armor_mod,
             protection: s.protection,

@@ -13,8 +13,10 @@
 //! at the weapon's maximum, Attack and Parry (each with and without stepping forward/back),
 //! Parry/Seize the Initiative, Melee Dodge, Block, Disarming Attack, Lunge, Close, Retreat,
 //! Push, Offensive Disengage, Shield Bash, called shots and weapon changes, hesitating at will,
-//! hand-to-hand combat (the barehanded Block, Tackle, Block Grab, the hand-to-hand Lunge, and at
-//! wrestling range Pin, Suffocate, Counter, Reversal, Escape), range and reach, charging,
+//! hand-to-hand combat (the Hand and Leg Attacks, Head Butt, Take Down, the barehanded Block and
+//! Dodge, Dodge Seize the Initiative, Tackle, Block Grab, the hand-to-hand Lunge, and at
+//! wrestling range Pin and Suffocate held against might and vitality checks, Counter, Reversal,
+//! Escape by either side), range and reach, charging,
 //! surprise and show downs, hit points (G4) and the round cap; ranged combat from a starting
 //! distance ([`ranged`]: ranged weapons with aim and fractional maneuvers, range bands, aiming
 //! rows, dodging and blocking missiles, running into melee with a charge); several opponents
@@ -39,8 +41,10 @@
 //! folds those branches away. `plain_tests.rs` plays both forms on the same stream for over a
 //! million duels and shows each clause of the predicate is needed.
 //!
-//! Tactics: the digest's §6.2 plus keep_reach, hesitate, shield_bash, disengage_at_hp,
-//! wrestle/hold and called_shot. `band` swaps each member into the band's seat so the
+//! Tactics: the digest's §6.2 plus defend_with, keep_reach, hesitate, shield_bash,
+//! disengage_at_hp, wrestle/hold, hand_dodge, strike, take_down and called_shot. Where the post
+//! leaves a choice to the fighter the default is the competent one (issue 34; the tests in
+//! `choice_tests.rs`). `band` swaps each member into the band's seat so the
 //! one-on-one `declare`/`answer`/`resolve` play every pairing, with one hand, one maneuver
 //! budget and the initiative over at most one member.
 
@@ -56,6 +60,8 @@ pub mod spec;
 mod tests;
 #[cfg(test)]
 mod plain_tests;
+#[cfg(test)]
+mod choice_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};

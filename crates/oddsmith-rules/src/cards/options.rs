@@ -130,6 +130,31 @@ crate::options! {
             "true",
             "§Hand to Hand Combat: barehanded fighters block by the hand-to-hand Block (+1 if the stronger, else -1), tackle (-3, -5 at range 1 or in a charge) and block-grab (-4/-6) into wrestling range, lunge by the hand-to-hand Lunge (maximum damage 1, edge -3, the initiative given up); at wrestling range everyone fights barehanded with his brawling skill: Pin (-5), Suffocate (-4), Counter (0), Reversal (-2), Escape (-4); false = bare hands fight as a weapon (range 0, edge -1, maximum damage 1)",
         ),
+        /// §Wrestling Maneuvers: a hold is broken by checks, turn by turn.
+        hold_checks: bool = true => (
+            "true",
+            "§Wrestling Maneuvers: a successful Pin or Suffocate \"ends normal combat\" and holds: every turn the target makes a might check (one card + might) to break it, above the value of the card played for it; a suffocated target then makes a vitality check (one card + vitality, above 0) or passes out; a pinned one who has not broken free in pin_turns turns is beaten; false = a hold wins at once (the former reading)",
+        ),
+        /// INVENTED (not in the seed): turns a pin must hold to win.
+        pin_turns: u32 = 3, in 1..=20 => (
+            "3",
+            "NOT IN THE SEED (invented, plausible 1–5): turns a Pin must hold, the target failing his might check each turn, before the holder wins (the post says only that the pin \"ends combat\" and the target may try every turn)",
+        ),
+        /// INVENTED (not in the seed): the Take Down's effect.
+        take_down_penalty: i32 = 3, in 0..=10 => (
+            "3",
+            "NOT IN THE SEED (invented, plausible 2–5; the post says only that the target goes \"to the ground\"): a fighter thrown by a Take Down makes his maneuvers at minus this for the rest of the round (3 = the Prone modifier of §Other Modifiers)",
+        ),
+        /// §Ranged Combat: the hand behind several shots in a round.
+        shot_hand: ShotHand = ShotHand::Fresh => (
+            "\"fresh\"",
+            "a ranged weapon with several shots a round (a whole-number maximum maneuvers above 1): \"fresh\" (each shot a basic check with a fresh hand of skill cards, §Resolving Ranged Attacks) | \"one_hand\" (one hand of skill cards for the round, a card per shot, best first, no more shots than cards: §Compound Actions)",
+        ),
+        /// §Surprise: whose skill opposes the defender's combat training.
+        surprise_check: SurpriseCheck = SurpriseCheck::Stealth => (
+            "\"stealth\"",
+            "§Surprise (\"an opposed skill check\", against what not given): B's combat training + awareness against \"stealth\" (A's stealth + finesse) | \"combat_training\" (A's combat training + willpower)",
+        ),
         /// G12: extra damage of a hit on a called location (tactic `called_shot`).
         location_damage: LocationDamage = LocationDamage::default(), @nested => (
             "{ head = 0, head_vitals = 0, torso_vitals = 0, legs = 0, arms = 0 }",
@@ -215,6 +240,11 @@ pub const OPTION_REQUIRES: &[Requires] = &[
     warn("unopposed_attack_closes_range", &on("range_model", TRUE), "without the range model the range never moves"),
     warn("long_weapon_can_parry_inside_reach", &on("range_model", TRUE), "without the range model every weapon parries"),
     warn("dodge_steps_back", &on("melee_dodge", TRUE), "the melee dodge is turned off"),
+    warn("pin_turns", &on("hold_checks", TRUE), "without hold checks a pin wins at once"),
+    warn("hold_checks", &on("hand_to_hand", TRUE), "with hand_to_hand = false there is no wrestling"),
+    warn("take_down_penalty", &on("hand_to_hand", TRUE), "with hand_to_hand = false there is no Take Down"),
+    warn("shot_hand", &on("distance", APART), "with distance 0 no missile flies before the melee"),
+    warn("surprise_check", &on("start", Is::OneOf(&["a_surprises"])), "only a surprise start makes the check"),
     warn("shield_bash_head_penalty", &on("shield_bash", TRUE), "Shield Bash is turned off"),
     warn("close_yards", &on("distance", APART), "with distance 0 the duel starts engaged: no one runs"),
     warn("arrival_charge", &on("distance", APART), "with distance 0 the duel starts engaged: no one arrives"),
@@ -304,6 +334,26 @@ pub enum InitiativeTie {
     Redraw,
     /// Higher willpower wins; equal willpower redraws.
     Willpower,
+}
+
+/// §Surprise: the attacker's side of the check the defender makes to avoid surprise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SurpriseCheck {
+    /// A's stealth + finesse.
+    Stealth,
+    /// A's combat training + willpower.
+    CombatTraining,
+}
+
+/// §Ranged Combat: the hand behind several shots in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShotHand {
+    /// Each shot its own basic check, a fresh hand.
+    Fresh,
+    /// One hand for the round, a card per shot.
+    OneHand,
 }
 
 /// How the duel starts.

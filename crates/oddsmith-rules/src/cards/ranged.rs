@@ -10,13 +10,13 @@
 //! capped at the weapon's maximum. Running fighters cover `close_yards` a round; one who
 //! reaches melee range charges (§Charging), unless `arrival_charge` is off.
 
-use oddsmith_dice::deck::Card;
+use oddsmith_dice::deck::{Card, Hand};
 
 use super::duel::{
     AimRow, Apart, State, arms, deck_of, discard_round, draw, hit_loop, reach, reset_decks,
 };
 use super::fighter::{Arm, Matchup};
-use super::options::{CardsOptions, Reshuffle};
+use super::options::{CardsOptions, Reshuffle, ShotHand};
 use super::spec::{AimPolicy, MissileDefense};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
@@ -146,11 +146,29 @@ pub fn shoot<R: Roller, T: Tally>(
     r: &mut R,
     tally: &mut T,
 ) -> i32 {
+    shoot_with(o, m, s, side, target, dodge, block, None, r, tally)
+}
+
+/// [`shoot`] with the card already chosen from the round's one hand (`shot_hand =
+/// "one_hand"`), or `None`: the aiming row's best card, else a fresh hand of skill cards.
+#[allow(clippy::too_many_arguments)]
+pub fn shoot_with<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    side: usize,
+    target: Act,
+    dodge: i32,
+    block: Option<i32>,
+    preset: Option<Card>,
+    r: &mut R,
+    tally: &mut T,
+) -> i32 {
     let f = &m.f[side];
     let Some(w) = ranged_arm(m, s, side) else {
         return 0;
     };
-    let card = match s.aim[side].best() {
+    let card = match preset.or_else(|| s.aim[side].best()) {
         Some(c) => c,
         None => {
             let n = f.main_skill;
@@ -229,8 +247,33 @@ pub fn round<R: Roller, T: Tally>(
             // §Ranged Weapon Attributes: up to the weapon's maximum maneuvers shots a round,
             // each its own check (one for "1/N" or 0).
             let shots = ranged_arm(m, s, side).map_or(1, |w| if w.mm == u8::MAX { 1 } else { w.mm.max(1) });
-            for _ in 0..shots {
-                dmg[other] += shoot(o, m, s, side, acts[other], dodge[other], block[other], r, tally);
+            if o.shot_hand == ShotHand::OneHand && shots > 1 {
+                // One compound hand for the round's shots (§Compound Actions: a card per
+                // maneuver, no more maneuvers than cards): the best card first; a row aimed
+                // before is the first shot's card.
+                let mut hand = Hand::default();
+                if o.reshuffle == Reshuffle::EveryCheck {
+                    reset_decks(o, s);
+                }
+                let n = usize::from(m.f[side].main_skill.max(1));
+                for _ in 0..n {
+                    if let Some(c) = draw(&mut s.decks[deck_of(o, side)], r) {
+                        hand.push(c);
+                    }
+                }
+                for k in 0..shots {
+                    let card = if k == 0 && s.aim[side].best().is_some() {
+                        None
+                    } else {
+                        let Some(i) = hand.best() else { break };
+                        Some(hand.take(i))
+                    };
+                    dmg[other] += shoot_with(o, m, s, side, acts[other], dodge[other], block[other], card, r, tally);
+                }
+            } else {
+                for _ in 0..shots {
+                    dmg[other] += shoot(o, m, s, side, acts[other], dodge[other], block[other], r, tally);
+                }
             }
         } else {
             s.reload[side] = s.reload[side].saturating_sub(1);

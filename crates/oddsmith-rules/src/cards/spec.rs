@@ -141,8 +141,8 @@ crate::spec! {
         /// How the fighter plays (digest §6.2).
         #[serde(default)]
         tactics: Tactics => (
-            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, keep_reach = false, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\" }",
-            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; parry without stepping back to close in; keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in; hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in)",
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, defend_with = \"best\", keep_reach = true, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", hand_dodge = true, strike = \"hand\", take_down = false, called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\" }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; close_with_parry: parry without stepping back (−2) when that moves the range toward his reach (never under no_step_back_delta = 0); defend_with best | off_hand | main: which item parries or blocks when both can (best: a Parry/Seize with a weapon whose card reaches the threshold, else the higher force, the off-hand item on a tie); keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in (only under no_step_back_delta = −1, where his no-step parry closes); hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); hand_dodge (barehanded: the Dodge (0) when it beats the Block (−1 unless the stronger); Dodge Seize the Initiative (−3) at the seize threshold either way); strike hand | leg | head_butt (the barehanded attack; hand is best); take_down (barehanded: open each round with a Take Down, less the defender's finesse); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in)",
         ),
     }
     requires = FIGHTER_REQUIRES;
@@ -185,10 +185,14 @@ pub const FIGHTER_REQUIRES: &[Requires] = &[
     warn("tactics.missile_defense", &on("options.distance", Is::NoneOf(&["0"])), "missiles fly only in the rounds apart"),
     warn("tactics.hesitate_below", &on("tactics.hesitate", Is::OneOf(&["weak_hand"])), ""),
     warn("tactics.hold", &on("tactics.wrestle", Is::OneOf(&["true"])), "only a wrestler holds"),
+    warn("tactics.hand_dodge", &on("options.hand_to_hand", Is::OneOf(&["true"])), "with hand_to_hand = false bare hands parry like a weapon"),
+    warn("tactics.strike", &on("options.hand_to_hand", Is::OneOf(&["true"])), "with hand_to_hand = false bare hands attack like a weapon"),
+    warn("tactics.take_down", &on("options.hand_to_hand", Is::OneOf(&["true"])), "with hand_to_hand = false there is no Take Down"),
     warn("tactics.wrestle", &on("options.hand_to_hand", Is::OneOf(&["true"])), "with hand_to_hand = false there is no wrestling"),
     warn("tactics.shield_bash", &on("off_hand", Is::Set), "a shield bash needs a small shield in the off hand"),
     warn("tactics.shield_bash", &on("options.shield_bash", Is::OneOf(&["true"])), "the option turns Shield Bash off for everyone"),
     warn("tactics.disengage_at_hp", &on("options.offensive_disengage", Is::OneOf(&["true"])), "the option turns Offensive Disengage off"),
+    warn("tactics.defend_with", &on("off_hand", Is::Set), "only a fighter with an off-hand item chooses which item defends"),
     warn("tactics.lunge", &on("options.range_model", Is::OneOf(&["true"])), "without the range model every weapon is always in reach"),
     warn("tactics.keep_reach", &on("options.range_model", Is::OneOf(&["true"])), "without the range model every weapon is always in reach"),
 ];
@@ -441,9 +445,14 @@ pub struct Tactics {
     /// Melee-dodge when reach forbids a parry (the best card; a random one under the random
     /// defender tactic).
     pub dodge_when_no_parry: bool,
-    /// A defender whose weapon is shorter than the range parries without stepping back once
-    /// per round (−2), closing by one.
+    /// A defender whose reach is not the range parries without stepping back once per round
+    /// (−2) when that moves the range toward his reach (under `no_step_back_delta` −1 a
+    /// shorter weapon closes in; under +1 a longer one opens out; under 0 never).
     pub close_with_parry: bool,
+    /// Which item defends when both could (a main weapon and an off-hand shield, parrying
+    /// dagger or second weapon; §Shields, Parrying Daggers & Off-hand Weapons leaves it to
+    /// the fighter).
+    pub defend_with: DefendWith,
     /// Attack without stepping forward (−2, §Range) while the opponent's reach is shorter than
     /// the range and he will not step back: he holds no card, or he has no shield and has not
     /// yet parried without stepping back this round. He cannot close in.
@@ -467,6 +476,14 @@ pub struct Tactics {
     pub wrestle: bool,
     /// The wrestler's hold: Pin (−5) or Suffocate (−4).
     pub hold: Hold,
+    /// Barehanded, answer an attack with the hand-to-hand Dodge (0) when it beats the Block
+    /// (−1 unless the stronger); false = always the Block.
+    pub hand_dodge: bool,
+    /// The barehanded striker's attack (§Striking Maneuvers).
+    pub strike: Strike,
+    /// Barehanded, open each round with a Take Down (less the defender's finesse) while the
+    /// defender holds cards.
+    pub take_down: bool,
     /// Where his attacks aim (§Hit Location): the torso (no modifier) or a called shot.
     pub called_shot: Location,
     /// When to aim and when to fire a ranged weapon (§Aiming; digest §6.2 ranged policy).
@@ -499,13 +516,17 @@ impl Default for Tactics {
             lunge: false,
             dodge_when_no_parry: true,
             close_with_parry: true,
-            keep_reach: false,
+            defend_with: DefendWith::Best,
+            keep_reach: true,
             hesitate: Hesitate::Never,
             hesitate_below: 1,
             shield_bash: false,
             disengage_at_hp: 0,
             wrestle: false,
             hold: Hold::Pin,
+            hand_dodge: true,
+            strike: Strike::Hand,
+            take_down: false,
             called_shot: Location::Torso,
             aim: AimPolicy::FireNow,
             aim_until: 5,
@@ -558,6 +579,19 @@ pub enum Hold {
     Suffocate,
 }
 
+/// §Striking Maneuvers: the barehanded striker's attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strike {
+    /// Hand Attack (0): maximum damage 1, edge −1 (the best: the same damage at the easiest
+    /// difficulty).
+    Hand,
+    /// Leg Attack (−1): maximum damage 1, edge −1.
+    Leg,
+    /// Head Butt (−2): maximum damage 1, edge −1; the attacker takes half the damage dealt.
+    HeadButt,
+}
+
 /// §Hesitating: "At any point a player with the initiative may hesitate and relinquish the
 /// initiative to his opponent. If both players hesitate, combat ends."
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -598,6 +632,22 @@ pub enum DefenderPolicy {
     CoverLast,
     /// A uniformly random card each register.
     Random,
+}
+
+/// Which item defends when the main weapon and the off-hand item both could (§Shields,
+/// Parrying Daggers & Off-hand Weapons: the seed's example parries with the dagger by choice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DefendWith {
+    /// The competent choice for this card: a Parry/Seize with the weapon that reaches the
+    /// seize threshold (the higher force, the off-hand on a tie), else the item with the
+    /// higher defence total (force; the off-hand item on a tie, keeping the main weapon's
+    /// maneuvers for attacks and seizes).
+    Best,
+    /// The off-hand item first, then the main weapon (the code's former fixed choice).
+    OffHand,
+    /// The main weapon first, then the off-hand item.
+    Main,
 }
 
 /// Digest §6.2 hit decisions.

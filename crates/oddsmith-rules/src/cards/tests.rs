@@ -906,7 +906,7 @@ fn hand_to_hand_block_by_might() {
         format!("skill = 3\nweapon = \"bare hands\"\nmight = {might}\ntactics = {{ seize_threshold = 99 }}")
     };
     for (o, might, man, total) in [
-        (CardsOptions::default(), 0, Man::HandBlock, 3 - 1),
+        (CardsOptions::default(), 0, Man::HandDodge, 3),
         (CardsOptions::default(), 1, Man::HandBlock, 3 + 1),
         (opts(|o| o.hand_to_hand = false), 1, Man::Parry, 3),
     ] {
@@ -1002,7 +1002,7 @@ fn wrestling_maneuvers() {
     // The wrestler pins an opponent without cards; against a +8 he strikes (8 − 5 ≥ 1 holds).
     for (hold, ending) in [("pin", Ending::Yield), ("suffocate", Ending::Incapacitated)] {
         let w = WRESTLER.replace("wrestle = true", &format!("wrestle = true, hold = \"{hold}\""));
-        let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&w), &spec(KNIFE));
+        let (r, m) = pair::<Cards>(opts(|o| o.hold_checks = false), &spec(&w), &spec(KNIFE));
         let mut s = r.start(&m);
         s.range = duel::WRESTLING;
         let mut rs = rounds([&[Card::plain(-6)], &[]]);

@@ -303,7 +303,7 @@ crate::options! {
         /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
         max_rounds: u32 = 100, in 1..=100_000 => (
             "100",
-            "G9: round cap; the duel is then a draw marked \"timeout\"",
+            "G9: round cap (not in the seed: the project's); the duel is then a draw marked \"timeout\"",
         ),
     }
     requires = OPTION_REQUIRES;

@@ -20,7 +20,7 @@ crate::spec! {
         /// A built-in weapon name or an inline table `{ impact, aspect, bonus, hands, … }`.
         weapon: WeaponSpec, inline => (
             "required",
-            "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
+            "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed; rapier and unarmed are not in the seed, G18) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
         ),
         /// A missile weapon carried besides the melee weapon (§4.21): a built-in name (short
         /// bow, long bow, cross bow, pistol, rifle) or an inline table with `ranged = true`,
@@ -150,6 +150,15 @@ const APART: Is = Is::NoneOf(&["0"]);
 /// draft`), checked for every file by the loader.
 pub const FIGHTER_REQUIRES: &[Requires] = &[
     warn("missile_skill", &on("missile", Is::Set), "it is the skill with the missile weapon; add missile"),
+    warn(
+        "missile",
+        &[
+            cond("options.start_distance", APART),
+            cond("missile_in_melee", Is::OneOf(&["always"])),
+            cond("missile", Is::OneOf(&["pistol", "rifle"])),
+        ],
+        "engaged, a missile weapon that needs preparation is shot only with missile_in_melee = \"always\"; else it is never used",
+    ),
     warn("aim", &on("missile", Is::Set), "it is how the missile weapon is aimed; add missile"),
     warn("missile_in_melee", &on("missile", Is::Set), "it is about the missile weapon; add missile"),
     warn("charge", &on("options.start_distance", APART), "a charge is an arrival from a distance"),

@@ -57,7 +57,7 @@ crate::inline! {
         /// (`builtin_length`); an inline weapon without it is not compared by length.
         length: Option<u8> = None => (
             "none (not compared)",
-            "length class for striking order (§4.17.2, G4): 0 unarmed … 4 two-handed, a spear 5, a pike 6",
+            "length class for striking order (§4.17.2, G4): 0 unarmed … 4 two-handed, a spear 5, a pike 6; the seed gives no lengths: the built-ins' are not in the seed",
         ),
         /// A missile weapon (bow, crossbow, gun; §4.21): carried as a fighter's `missile`, never
         /// as its melee `weapon`.

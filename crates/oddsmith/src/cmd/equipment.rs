@@ -138,30 +138,7 @@ fn gamecraft_tables() -> Vec<Table> {
     vec![
         Table::of(
             "weapons (weapon = \"…\")",
-            WEAPONS
-                .iter()
-                .filter_map(|w| weapon(w.0))
-                .filter(|w| !w.ranged),
-        ),
-        Table::of(
-            "missile and thrown weapons (missile = \"…\"; ranges in metres, preparation in segments; supply not in the seed)",
-            WEAPONS
-                .iter()
-                .filter_map(|w| weapon(w.0))
-                .filter(|w| w.ranged)
-                .map(|w| {
-                    json!({
-                        "name": w.name,
-                        "impact": w.impact,
-                        "aspect": w.aspect,
-                        "hands": w.hands,
-                        "point_blank": w.point_blank,
-                        "max_range": w.max_range,
-                        "prepare": w.prepare,
-                        "thrown": w.thrown,
-                        "supply": w.supply,
-                    })
-                }),
+            WEAPONS.iter().filter_map(|w| weapon(w.0)),
         ),
         Table::of(
             "armour (armor = \"…\")",
@@ -182,30 +159,7 @@ fn d20_tables() -> Vec<Table> {
     vec![
         Table::of(
             "weapons (weapon = \"…\")",
-            WEAPONS
-                .iter()
-                .filter_map(|w| weapon(w.0))
-                .filter(|w| !w.ranged),
-        ),
-        Table::of(
-            "missile and thrown weapons (missile = \"…\"; ranges in metres, preparation in segments; supply not in the seed)",
-            WEAPONS
-                .iter()
-                .filter_map(|w| weapon(w.0))
-                .filter(|w| w.ranged)
-                .map(|w| {
-                    json!({
-                        "name": w.name,
-                        "impact": w.impact,
-                        "aspect": w.aspect,
-                        "hands": w.hands,
-                        "point_blank": w.point_blank,
-                        "max_range": w.max_range,
-                        "prepare": w.prepare,
-                        "thrown": w.thrown,
-                        "supply": w.supply,
-                    })
-                }),
+            WEAPONS.iter().filter_map(|w| weapon(w.0)),
         ),
         Table::of("armour (armor = \"…\")", ptm(ARMORS)),
         Table::of("shields (shield = \"…\")", ptm(SHIELDS)),

@@ -50,6 +50,8 @@ pub struct FState {
     /// Parries or dodges still declared in this round's plan (§4.17.6, `changing_mind =
     /// "seed"`); a defence beyond them replaces a planned attack. Always 0 under `"free"`.
     pub guard: u8,
+    /// Shots or throws made with the missile weapon (its `supply`, §4.21.3).
+    pub fired: u8,
 }
 
 /// The whole duel state between steps.
@@ -69,6 +71,10 @@ pub struct State {
     pub dist: u16,
     /// While apart: segments of this round already resolved.
     pub seg: u8,
+    /// While apart: this round is an arrival (a Normal move and contact after segment 2).
+    pub arriving: bool,
+    /// While apart: who closes this round (bit 0 A, bit 1 B), fixed at its first segment.
+    pub closers: u8,
     /// Both fighters.
     pub f: [FState; 2],
 }
@@ -410,6 +416,9 @@ fn attack<R: Roller, T: Tally>(
     roller: &mut R,
     tally: &mut T,
 ) -> bool {
+    if shooting(m, s, x) {
+        return melee_shot(m, o, s, x, seg, defer, roller, tally);
+    }
     let y = 1 - x;
     let (fx, fy) = (&m.f[x], &m.f[y]);
     let rnd = s.round;
@@ -433,6 +442,8 @@ fn attack<R: Roller, T: Tally>(
     let empty_handed = sy.disarmed || (sy.pickup && seg <= sy.offset);
     let hand = if empty_handed {
         DefenceHand::Empty
+    } else if shooting(m, s, y) {
+        DefenceHand::Shooting
     } else if seg > sy.offset {
         DefenceHand::Armed
     } else {
@@ -607,11 +618,119 @@ fn arm_hit<R: Roller>(m: &Matchup, f: &mut FState, y: usize, roller: &mut R) {
     f.unready = f.unready.saturating_add(2 * items);
 }
 
-/// Whether `x` closes in this round instead of shooting: no missile weapon, or the other
-/// fighter beyond its maximum range.
+/// Whether `x` closes in this round instead of shooting: no missile weapon (or none left to
+/// shoot), or the other fighter beyond its maximum range.
 #[inline]
 fn closing(m: &Matchup, s: &State, x: usize) -> bool {
-    m.f[x].missile.is_none_or(|ms| s.dist > ms.max_range)
+    !has_shots(m, s, x) || m.f[x].missile.is_none_or(|ms| s.dist > ms.max_range)
+}
+
+/// Whether `x` has a missile weapon with a shot or throw left (its `supply`).
+#[inline]
+pub(super) fn has_shots(m: &Matchup, s: &State, x: usize) -> bool {
+    m.f[x]
+        .missile
+        .is_some_and(|ms| ms.supply.is_none_or(|n| s.f[x].fired < n))
+}
+
+/// Whether `x` fights in melee with its missile weapon (`Matchup::shoots`) and has a shot left.
+#[inline]
+pub(super) fn shooting(m: &Matchup, s: &State, x: usize) -> bool {
+    m.shoots[x] && has_shots(m, s, x)
+}
+
+/// Metres `x` covers per segment while closing: a sprint, unless its armour is heavy
+/// (§4.17.5) or it holds a Severe wound (§4.19.2).
+#[inline]
+fn pace_of(m: &Matchup, o: &DraftOptions, s: &State, x: usize) -> u16 {
+    let sprint = m.f[x].movement > o.heavy_armour_movement && s.f[x].severe == 0;
+    if sprint {
+        o.move_per_segment
+    } else {
+        o.run_per_segment
+    }
+}
+
+/// Segments left for shooting before contact, this one included (at least `cap` when there
+/// are that many): `pace` metres a segment closed, `u8::MAX` when no one closes.
+fn segments_left(s: &State, pace: u16, cap: u8) -> u8 {
+    if pace == 0 {
+        return u8::MAX;
+    }
+    if s.arriving {
+        return 3 - s.seg;
+    }
+    let mut left = 4 - s.seg;
+    let mut d = s.dist.saturating_sub(pace * u16::from(4 - s.seg));
+    while d > 0 && left < cap {
+        if d <= 2 * pace {
+            left += 2;
+            break;
+        }
+        left += 3;
+        d = d.saturating_sub(3 * pace);
+    }
+    left
+}
+
+/// One shot in melee of `x`, a fighter that keeps its missile weapon (§4.17.1 "Trigger gun",
+/// the §4.21.1 gunslinger): at point blank, unaimed under `aim = "auto"`, against the target's
+/// defence against missiles (§4.21.3); the rest of the round prepares the next shot. A thrown
+/// weapon's last throw leaves the fighter to draw its melee weapon.
+#[allow(clippy::too_many_arguments)]
+fn melee_shot<R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &DraftOptions,
+    s: &mut State,
+    x: usize,
+    seg: u8,
+    defer: bool,
+    roller: &mut R,
+    tally: &mut T,
+) -> bool {
+    let y = 1 - x;
+    let sx = &s.f[x];
+    let Some(ms) = m.f[x].missile else {
+        return false;
+    };
+    let quick = ms.melee_quick();
+    let able = can_attack(o, sx)
+        && sx.actions < o.max_actions_per_round
+        && !sx.disarmed
+        && sx.prep >= ms.need(quick);
+    if !able {
+        return false;
+    }
+    let mut bonus = ms.aim_mod(quick);
+    if helpless(&s.f[y]) {
+        bonus += o.lying_target_bonus;
+    }
+    let roll = roller.d10() as i32;
+    let Some(attack) = shot_total(m, o, s, x, 0, roll) else {
+        return false;
+    };
+    let attack = attack + bonus;
+    let f = &mut s.f[x];
+    f.actions += 1;
+    f.fired = f.fired.saturating_add(1);
+    f.prep = 3u8.saturating_sub(seg);
+    if !has_shots(m, s, x) {
+        let f = &mut s.f[x];
+        f.disarmed = true;
+        f.unready = m.f[x].draw;
+    }
+    let Some(level) = missile_hit(m, o, s, x, attack, roller, tally) else {
+        return false;
+    };
+    if level == Level::None {
+        return false;
+    }
+    if defer {
+        s.pending = Some((y as u8, level as u8));
+    } else {
+        apply(o, &mut s.f[y], level);
+    }
+    true
 }
 
 /// The total of a missile shot by `x` at `d` metres with die `roll`, before the target's
@@ -647,11 +766,18 @@ fn approach_segment<R: Roller, T: Tally>(
         return start_round(m, o, s, roller);
     }
     s.seg += 1;
-    let closes = [closing(m, s, 0), closing(m, s, 1)];
-    let pace =
-        o.move_per_segment * u16::from(closes[0]) + o.move_per_segment * u16::from(closes[1]);
-    let arrival = pace > 0 && s.dist <= 2 * pace;
-    let d = s.dist.saturating_sub(pace * u16::from(s.seg - 1));
+    if s.seg == 1 {
+        s.closers = u8::from(closing(m, s, 0)) | (u8::from(closing(m, s, 1)) << 1);
+    }
+    let closes = [s.closers & 1 != 0, s.closers & 2 != 0];
+    let pace = (0..2)
+        .filter(|&x| closes[x])
+        .map(|x| pace_of(m, o, s, x))
+        .sum::<u16>();
+    if s.seg == 1 {
+        s.arriving = pace > 0 && s.dist <= 2 * pace;
+    }
+    let d = s.dist;
     let first = match m.first_shot {
         Some(side) => side as usize,
         None => s.first as usize,
@@ -660,13 +786,23 @@ fn approach_segment<R: Roller, T: Tally>(
         let (Some(ms), false) = (m.f[x].missile, closes[x]) else {
             continue;
         };
-        if helpless(&s.f[x]) {
+        if helpless(&s.f[x]) || !has_shots(m, s, x) {
             continue;
         }
-        if s.f[x].prep < ms.prepare {
+        // The shot of the fighter's aim when ready; under aim = "auto" an unaimed one where
+        // the aimed one could not go off before contact (§4.21.1).
+        let prep = s.f[x].prep;
+        let quick = if prep >= ms.prepare {
+            false
+        } else if ms.auto && prep >= ms.quick && {
+            let more = ms.prepare - prep + 1;
+            segments_left(s, pace, more) < more
+        } {
+            true
+        } else {
             s.f[x].prep += 1;
             continue;
-        }
+        };
         if s.f[x].actions >= o.max_actions_per_round {
             continue;
         }
@@ -674,8 +810,10 @@ fn approach_segment<R: Roller, T: Tally>(
         let Some(attack) = shot_total(m, o, s, x, d, roll) else {
             continue;
         };
+        let attack = attack + ms.aim_mod(quick);
         s.f[x].actions += 1;
         s.f[x].prep = 0;
+        s.f[x].fired = s.f[x].fired.saturating_add(1);
         let y = 1 - x;
         if let Some(level) = missile_hit(m, o, s, x, attack, roller, tally) {
             if level != Level::None {
@@ -686,13 +824,21 @@ fn approach_segment<R: Roller, T: Tally>(
             }
         }
     }
-    if arrival && s.seg == 2 {
+    if s.arriving && s.seg == 2 {
         // Contact: the rest of the round is melee (segment 3).
         s.dist = 0;
+        s.arriving = false;
         s.ev = 0;
         let mut charging = false;
-        for (f, fighter) in s.f.iter_mut().zip(&m.f) {
-            let busy = 2 + drop_and_draw(fighter);
+        let draws = [drop_and_draw(m, s, 0), drop_and_draw(m, s, 1)];
+        let ready = [0, 1].map(|x| {
+            shooting(m, s, x)
+                && m.f[x]
+                    .missile
+                    .is_some_and(|ms| s.f[x].prep >= ms.need(ms.melee_quick()))
+        });
+        for (f, draw) in s.f.iter_mut().zip(draws) {
+            let busy = 2 + draw;
             f.offset = busy.min(3);
             f.unready = busy - f.offset;
             f.planned = 0;
@@ -701,7 +847,7 @@ fn approach_segment<R: Roller, T: Tally>(
         let shifted = shift_potent(m, s);
         for (x, &closer) in closes.iter().enumerate() {
             let offset = s.f[x].offset;
-            if (closer && offset == 2) || (shifted == Some(x) && offset <= 2) {
+            if ((closer || ready[x]) && offset == 2) || (shifted == Some(x) && offset <= 2) {
                 let (planned, dp) = plan(m, o, s, x);
                 let f = &mut s.f[x];
                 f.planned = planned.min(1);
@@ -717,12 +863,13 @@ fn approach_segment<R: Roller, T: Tally>(
         if charging && let Some(side) = m.first_on_charge {
             s.first = side as u8;
         }
-    } else if s.seg == 3 {
-        s.dist = s.dist.saturating_sub(3 * pace);
-        if s.dist == 0 {
+    } else {
+        s.dist = s.dist.saturating_sub(pace);
+        if s.seg == 3 && s.dist == 0 {
             // Contact at the end of a Full move: the melee starts next round.
-            for (f, fighter) in s.f.iter_mut().zip(&m.f) {
-                f.unready = drop_and_draw(fighter);
+            let draws = [drop_and_draw(m, s, 0), drop_and_draw(m, s, 1)];
+            for (f, draw) in s.f.iter_mut().zip(draws) {
+                f.unready = draw;
                 f.planned = 0;
             }
             s.ev = 0;
@@ -732,14 +879,22 @@ fn approach_segment<R: Roller, T: Tally>(
 }
 
 /// Segments to get the melee weapon in hand on contact: a fighter holding a missile weapon
-/// drops it and draws (§4.17.1), any other already holds its weapon.
+/// drops it and draws (§4.17.1), unless it keeps shooting in melee; any other already holds
+/// its weapon.
 #[inline]
-fn drop_and_draw(f: &Fighter) -> u8 {
-    if f.missile.is_some() { f.draw } else { 0 }
+fn drop_and_draw(m: &Matchup, s: &State, x: usize) -> u8 {
+    if m.f[x].missile.is_some() && !shooting(m, s, x) {
+        m.f[x].draw
+    } else {
+        0
+    }
 }
 
 /// Resolves the target's defence against a missile total `attack` of `x` (§4.21.3) and
-/// reports it; returns the wound level of a hit, `None` for a miss.
+/// reports it; returns the wound level of a hit, `None` for a miss. A shot meets
+/// `ranged_passive_value`, or the target's active defence (a shield parry, half a Dodge
+/// against a thrown weapon) when that is higher: a failed defence never makes the hit better
+/// than standing still would.
 fn missile_hit<R: Roller, T: Tally>(
     m: &Matchup,
     o: &DraftOptions,
@@ -753,17 +908,19 @@ fn missile_hit<R: Roller, T: Tally>(
     let (fx, fy, sy) = (&m.f[x], &m.f[y], &s.f[y]);
     let ms = fx.missile?;
     let md = m.vs_missile[y];
-    let passive = |tally: &mut T| {
-        if attack > o.ranged_passive_value {
-            let damage = attack - o.ranged_passive_value + ms.damage - fy.protection - md.quality;
+    let protection = fy.protection + md.armour;
+    let from = |defence: i32, quality: i32, tally: &mut T| {
+        if attack > defence {
+            let damage = attack - defence + ms.damage - protection - quality;
             Some(hit(m, y, damage, tally, x))
         } else {
             tally.attack(x, false, 0);
             None
         }
     };
+    let passive = o.ranged_passive_value;
     let Some(base) = md.parry.filter(|_| !helpless(sy)) else {
-        return passive(tally);
+        return from(passive, 0, tally);
     };
     let parry = base + fy.defence_mod + roll_mods(o, fy, sy, s.round) + roller.d10() as i32;
     if parry >= attack {
@@ -772,11 +929,10 @@ fn missile_hit<R: Roller, T: Tally>(
             None
         } else {
             // Parried, but the shield cannot stop this missile: its quality adds to armour.
-            passive(tally)
+            from(passive, md.quality, tally)
         }
     } else {
-        let damage = attack - parry + ms.damage - fy.protection;
-        Some(hit(m, y, damage, tally, x))
+        from(parry.max(passive), 0, tally)
     }
 }
 
@@ -838,6 +994,29 @@ fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: 
         f.dp = dp && !apart;
         f.guard = 0;
         declare_defences(o, f);
+    }
+    if !apart {
+        for x in 0..2 {
+            let Some(ms) = m.f[x].missile.filter(|_| shooting(m, s, x)) else {
+                continue;
+            };
+            // A shooter in melee prepares (draws, aims) in the round's first segments, and a
+            // weapon that needs preparation shoots at most once a round.
+            let full = ms.need(ms.melee_quick());
+            let f = &mut s.f[x];
+            let need = full.saturating_sub(f.prep);
+            if need > 0 {
+                let w = need.min(3);
+                f.offset = f.offset.max(w);
+                f.prep += w;
+                f.actions = 1;
+            }
+            if full > 0 {
+                f.planned = f.planned.min(1);
+            }
+            f.guard = 0;
+            declare_defences(o, f);
+        }
     }
     shift_potent(m, s);
     s.ev = 0;

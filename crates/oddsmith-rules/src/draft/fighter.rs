@@ -2,11 +2,11 @@
 
 use super::options::{
     DamageTerm, DraftOptions, FirstStrikeTie, MissileShield, Rounding, ShieldBonusScope,
-    StrikingOrder,
+    StrikingOrder, ThrownDodge,
 };
 use super::Draft;
 use super::fast::Engaged;
-use super::spec::{ArmourSpec, DefenceChoice, FighterSpec, Policy, ShieldKind};
+use super::spec::{Aim, ArmourSpec, DefenceChoice, FighterSpec, MeleeMissile, Policy, ShieldKind};
 use super::tables::{Aspect, WeaponStats};
 use crate::{RulesError, Side};
 
@@ -83,6 +83,8 @@ pub struct Fighter {
     pub shield_quality: i32,
     /// Highest impact the shield parries (0 without a shield).
     pub shield_max: i32,
+    /// Whether the missile weapon is shot in melee (§4.17.1, `missile_in_melee`).
+    pub melee_missile: MeleeMissile,
 }
 
 /// A compiled missile weapon (§4.21).
@@ -99,11 +101,47 @@ pub struct Missile {
     pub point_blank: u16,
     /// Maximum range, metres.
     pub max_range: u16,
-    /// Segments of preparation before each shot (with the unskilled extra).
+    /// Segments of preparation before each shot of the fighter's `aim` (with the unskilled
+    /// extra; an aimed bow, crossbow or gun shot at least `aim_segments`, §4.21.1).
     pub prepare: u8,
+    /// Segments of preparation before an unaimed shot: the weapon's own (a gun's 0).
+    pub quick: u8,
+    /// Modifier on a shot made after `prepare` (`extra_aim_bonus` for `aim = "extra_round"`,
+    /// `unaimed_shot_modifier` for `"unaimed"`, else 0).
+    pub aim_bonus: i32,
+    /// Modifier on a shot made after `quick` only: `unaimed_shot_modifier` when aiming takes
+    /// longer than the weapon's own preparation, else 0.
+    pub unaimed: i32,
+    /// `aim = "auto"`: an unaimed shot where an aimed one cannot go off before contact, and in
+    /// melee.
+    pub auto: bool,
+    /// A thrown weapon (§4.21.3).
+    pub thrown: bool,
+    /// Hands the weapon needs (a two-handed one leaves no hand for a shield).
+    pub hands: u8,
+    /// Shots or throws available in the duel; `None` = not counted.
+    pub supply: Option<u8>,
 }
 
 impl Missile {
+    /// Segments of preparation before a shot, unaimed (`quick`) or of the fighter's `aim`.
+    #[inline]
+    pub fn need(&self, quick: bool) -> u8 {
+        if quick { self.quick } else { self.prepare }
+    }
+
+    /// The aiming modifier of a shot, unaimed (`quick`) or of the fighter's `aim`.
+    #[inline]
+    pub fn aim_mod(&self, quick: bool) -> i32 {
+        if quick { self.unaimed } else { self.aim_bonus }
+    }
+
+    /// Whether the shots in melee are unaimed (`aim = "auto"`: no full round to aim there).
+    #[inline]
+    pub fn melee_quick(&self) -> bool {
+        self.auto
+    }
+
     /// The range modifier at `d` metres (§4.21.2, G16), or `None` beyond the maximum range.
     pub fn range_modifier(&self, o: &DraftOptions, d: u16) -> Option<i32> {
         if d <= self.point_blank {
@@ -144,6 +182,12 @@ fn missile(
         return Ok(None);
     };
     let w = &entry.stats;
+    if w.thrown && !w.ranged {
+        return Err(RulesError::field(
+            "missile.thrown",
+            "a thrown weapon needs ranged = true, point_blank, max_range and prepare",
+        ));
+    }
     let (Some(point_blank), Some(max_range), Some(prepare), true) =
         (w.point_blank, w.max_range, w.prepare, w.ranged)
     else {
@@ -171,13 +215,40 @@ fn missile(
     } else {
         0
     };
+    // §4.21.1: a bow, crossbow or gun shot is aimed for a full round ("markmen need a full
+    // round to aim"); a bow's preparation includes its aiming. Thrown weapons "go off hand
+    // much faster" and need no more than their own preparation.
+    let quick = prepare.saturating_add(unskilled);
+    let aimed = if w.thrown {
+        quick
+    } else {
+        prepare.max(o.aim_segments).saturating_add(unskilled)
+    };
+    let unaimed = if aimed > quick {
+        o.unaimed_shot_modifier
+    } else {
+        0
+    };
+    let (prepare, aim_bonus) = match spec.aim {
+        Aim::Auto | Aim::Aimed => (aimed, 0),
+        Aim::Unaimed => (quick, unaimed),
+        // "aims for the duration of another round": three segments more.
+        Aim::ExtraRound => (aimed.saturating_add(3), o.extra_aim_bonus),
+    };
     Ok(Some(Missile {
         attack: spec.missile_skill + attack_mod,
         impact: w.impact,
         damage: damage_term(o, w) + str_bonus,
         point_blank,
         max_range,
-        prepare: prepare.saturating_add(unskilled),
+        prepare,
+        quick,
+        aim_bonus,
+        unaimed,
+        auto: spec.aim == Aim::Auto,
+        thrown: w.thrown,
+        hands: w.hands,
+        supply: w.supply,
     }))
 }
 
@@ -242,7 +313,9 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
     for s in &spec.situation {
         let (a, d) = s.modifiers();
         attack_mod += a;
-        defence_mod += d;
+        if o.situation_on_defence {
+            defence_mod += d;
+        }
     }
     let missile = missile(o, spec, attack_mod)?;
     let unfamiliar = if spec.unfamiliar_weapon {
@@ -281,6 +354,7 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
         charge: spec.charge,
         shield_quality: shield_bonus,
         shield_max,
+        melee_missile: spec.missile_in_melee,
     })
 }
 
@@ -349,6 +423,11 @@ pub struct Matchup {
     pub defence_dodge: [(Defence, i32); 2],
     /// Each side's defence against the other's missile (§4.21.3).
     pub vs_missile: [MissileDefence; 2],
+    /// Whether each side shoots its missile weapon in melee (`missile_in_melee`, §4.17.1).
+    pub shoots: [bool; 2],
+    /// Each side's defence while it holds its missile weapon in melee: shield or dodge, dodge
+    /// only behind a two-handed one.
+    pub defence_shooting: [(Defence, i32); 2],
     /// Who strikes first in a round where a fighter charges (§4.22.2: "longer weapons always
     /// hit earlier than shorter counterparts"), else `first_by_rules`.
     pub first_on_charge: Option<Side>,
@@ -377,7 +456,7 @@ pub struct Hot {
     /// it and with nothing in hand ([`DefenceHand`]): `None` when that side never defends so
     /// (no active defence, or `all_out`), else the base + static defence modifiers + armour
     /// Movement.
-    pub defence: [[Option<i32>; 3]; 2],
+    pub defence: [[Option<i32>; 4]; 2],
     /// The plan of each side's policy when it can attack (its attacks and Defensive Position),
     /// `None` for `adaptive`, which looks at the wounds.
     pub plan: [Option<(u8, bool)>; 2],
@@ -399,6 +478,8 @@ pub enum DefenceHand {
     Drawing = 1,
     /// Nothing in hand ([`Matchup::defence_dodge`]).
     Empty = 2,
+    /// The missile weapon in hand in melee ([`Matchup::defence_shooting`]).
+    Shooting = 3,
 }
 
 impl Hot {
@@ -406,7 +487,13 @@ impl Hot {
     fn new(o: &DraftOptions, m: &Matchup) -> Hot {
         let side = |x: usize| {
             let (f, other) = (&m.f[x], &m.f[1 - x]);
-            let defence = [m.defence[x], m.defence_bare[x], m.defence_dodge[x]].map(
+            let defence = [
+                m.defence[x],
+                m.defence_bare[x],
+                m.defence_dodge[x],
+                m.defence_shooting[x],
+            ]
+            .map(
                 |(kind, base)| {
                     (kind != Defence::None && f.policy != Policy::AllOut)
                         .then_some(base + f.defence_mod + f.movement)
@@ -437,6 +524,7 @@ impl Hot {
         let engaged = o.start_distance == 0
             && !o.exhaustion
             && !o.hit_locations
+            && !m.shoots.contains(&true)
             && (m.first_by_rules.is_some() || o.first_strike_tie != FirstStrikeTie::Simultaneous);
         if engaged {
             hot.fast = Engaged::new(o, m, &hot);
@@ -445,39 +533,111 @@ impl Hot {
     }
 }
 
-/// A defence against missiles (§4.21.3): arrows and bullets cannot be dodged and only a
-/// shield can parry.
+/// A defence against missiles (§4.21.3): arrows and bullets cannot be dodged; "shields, and
+/// shields only, can be used to parry thrown weapons", which may also be dodged at half the
+/// Dodge skill at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MissileDefence {
-    /// Shield parry base (shield skill + bonus + `missile_shield_modifier`), under
-    /// `missile_shield = "parry"`.
+    /// The active defence's base: a shield parry (shield skill + bonus +
+    /// `missile_shield_modifier`), or half the Dodge against a thrown weapon when that is
+    /// higher; `None` = none (the shot meets `ranged_passive_value`).
     pub parry: Option<i32>,
-    /// Whether a successful parry stops the missile (the shield parries its impact).
+    /// Whether a successful defence stops the missile (a dodge, or a shield that parries its
+    /// impact).
     pub blocks: bool,
-    /// Protection added by the shield's quality when the shield does not stop the missile.
+    /// Protection added by the shield's quality when it parries but cannot stop the missile.
     pub quality: i32,
+    /// Protection the shield adds against every hit (`missile_shield = "armour"`).
+    pub armour: i32,
 }
 
-/// How `d` meets the missile of `att` (§4.21.3, `missile_shield`).
+/// How `d` meets the missile of `att` (§4.21.3, `missile_shield`, `thrown_dodge`).
 pub fn missile_defence(o: &DraftOptions, d: &Fighter, att: &Fighter) -> MissileDefence {
-    let has_shield = d.shield.is_some();
-    let impact = att.missile.map_or(0, |m| m.impact);
-    match o.missile_shield {
-        MissileShield::None => MissileDefence {
+    let quality = if d.shield.is_some() {
+        d.shield_quality
+    } else {
+        0
+    };
+    let Some(ms) = att.missile else {
+        return MissileDefence {
             parry: None,
             blocks: false,
             quality: 0,
-        },
-        MissileShield::Armour => MissileDefence {
+            armour: 0,
+        };
+    };
+    if d.defence == DefenceChoice::None {
+        return MissileDefence {
             parry: None,
             blocks: false,
-            quality: if has_shield { d.shield_quality } else { 0 },
+            quality: 0,
+            armour: if !ms.thrown && o.missile_shield == MissileShield::Armour {
+                quality
+            } else {
+                0
+            },
+        };
+    }
+    let shield_parries = ms.thrown || o.missile_shield == MissileShield::Parry;
+    let shield = d
+        .shield
+        .filter(|_| shield_parries)
+        .map(|(base, _)| (base + o.missile_shield_modifier, ms.impact <= d.shield_max));
+    let dodge = (ms.thrown && o.thrown_dodge == ThrownDodge::Half).then_some((d.dodge / 2, true));
+    // The better of the two; at equal totals the one that stops the weapon.
+    let best = match (shield, dodge) {
+        (Some(s), Some(dg)) => Some(if (dg.0, dg.1) > (s.0, s.1) { dg } else { s }),
+        (s, dg) => s.or(dg),
+    };
+    MissileDefence {
+        parry: best.map(|b| b.0),
+        blocks: best.is_some_and(|b| b.1),
+        quality: if shield.is_some() { quality } else { 0 },
+        armour: if !ms.thrown && o.missile_shield == MissileShield::Armour {
+            quality
+        } else {
+            0
         },
-        MissileShield::Parry => MissileDefence {
-            parry: d.shield.map(|(base, _)| base + o.missile_shield_modifier),
-            blocks: impact <= d.shield_max,
-            quality: if has_shield { d.shield_quality } else { 0 },
-        },
+    }
+}
+
+/// Whether `f` shoots its missile weapon in melee against `other` (`missile_in_melee`):
+/// `"auto"` keeps a weapon that needs no preparation (a gun, §4.17.1 "Trigger gun") when its
+/// shot is worth more than the melee blow: the expected margin (a shot against
+/// `ranged_passive_value` or the active defence `vs` gives, a blow against the defence `other`
+/// makes) plus the damage term, both before armour.
+pub fn shoots_in_melee(
+    o: &DraftOptions,
+    f: &Fighter,
+    other: &Fighter,
+    vs: &MissileDefence,
+) -> bool {
+    let Some(ms) = f.missile else {
+        return false;
+    };
+    match f.melee_missile {
+        MeleeMissile::Never => false,
+        MeleeMissile::Always => true,
+        MeleeMissile::Auto => {
+            let quick = ms.melee_quick();
+            if ms.need(quick) > 0 {
+                return false;
+            }
+            // Twice the expected values, in integers: a d10 averages 5.5.
+            let passive = 2 * o.ranged_passive_value - 11;
+            let shot_def = vs
+                .parry
+                .map_or(passive, |b| (2 * (b + other.defence_mod)).max(passive));
+            let shot = 2 * (ms.attack + ms.aim_mod(quick) + ms.damage - vs.armour) - shot_def;
+            let (kind, def) = choose_defence(o, other, f);
+            let blow_def = if kind == Defence::None || other.policy == Policy::AllOut {
+                2 * o.undefended_value - 11
+            } else {
+                2 * (def + other.defence_mod + other.movement)
+            };
+            let blow = 2 * (f.skill + f.attack_mod + f.weapon_damage + f.str_bonus) - blow_def;
+            shot > blow
+        }
     }
 }
 
@@ -570,7 +730,24 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
         weapon_can_parry: false,
         ..f.clone()
     };
-    let first_by_rules = first_striker(o, a, b);
+    let vs_missile = [missile_defence(o, a, b), missile_defence(o, b, a)];
+    let shoots = [
+        shoots_in_melee(o, a, b, &vs_missile[1]),
+        shoots_in_melee(o, b, a, &vs_missile[0]),
+    ];
+    // §4.17.1's order: "Trigger gun" and "Fire missile weapon" before a melee attack, "Throw
+    // weapon" after it.
+    let early = |x: usize, f: &Fighter| shoots[x] && f.missile.is_some_and(|m| !m.thrown);
+    let late = |x: usize, f: &Fighter| shoots[x] && f.missile.is_some_and(|m| m.thrown);
+    let first_by_rules = match ((early(0, a), late(0, a)), (early(1, b), late(1, b))) {
+        ((true, _), (false, _)) | ((false, false), (false, true)) => Some(Side::A),
+        ((false, _), (true, _)) | ((false, true), (false, false)) => Some(Side::B),
+        _ => first_striker(o, a, b),
+    };
+    let shooting = |f: &Fighter, other: &Fighter| match f.missile {
+        Some(ms) if ms.hands >= 2 => dodge_only(f),
+        _ => choose_defence(o, &bare(f), other),
+    };
     let first_on_charge = match (a.length, b.length) {
         (Some(la), Some(lb)) if la != lb => Some(if la > lb { Side::A } else { Side::B }),
         _ => first_by_rules,
@@ -590,7 +767,9 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
             choose_defence(o, &bare(b), a),
         ],
         defence_dodge: [dodge_only(a), dodge_only(b)],
-        vs_missile: [missile_defence(o, a, b), missile_defence(o, b, a)],
+        vs_missile,
+        shoots,
+        defence_shooting: [shooting(a, b), shooting(b, a)],
         first_by_rules,
         first_on_charge,
         first_shot,
@@ -599,7 +778,7 @@ pub fn matchup(o: &DraftOptions, a: &Fighter, b: &Fighter) -> Matchup {
         hot: Hot {
             attack: [0; 2],
             damage: [0; 2],
-            defence: [[None; 3]; 2],
+            defence: [[None; 4]; 2],
             plan: [None; 2],
             fast: None,
         },

@@ -75,8 +75,10 @@ impl Ruleset for Draft {
         "Duels: d10 + skill opposed rolls (defender wins ties), damage = margin \
         + strength bonus + weapon damage − armour, wounds against CON that stack \
         (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
-        apart with missile fire while one side closes, walking in or charging. \
-        Exact solver included. Hit locations and magic are not modelled.";
+        apart with aimed or unaimed missile and thrown fire while one side closes \
+        (no sprint in heavy armour or with a Severe wound), walking in or charging; \
+        guns fired in melee. Optional hit locations and exhaustion. Exact solver \
+        included. Magic, cover and target size are not modelled.";
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;

@@ -11,8 +11,13 @@
 //! digest's loop); the potent-fighter shift (§4.17.2) is offered off, as the seed leaves it to
 //! the GM (`potent_fighter_shift`).
 //!
-//! Not offered, because the duel model has no place for them yet: aiming an extra round
-//! (§4.21.1), target size and cover (§4.21.2, §4.21.4) and magic.
+//! Aiming (§4.21.1: `aim_segments`, `unaimed_shot_modifier`, `extra_aim_bonus` with the
+//! fighter's `aim`), thrown weapons (§4.21.3: `thrown_dodge`) and closing speeds (§4.17.5,
+//! §4.19.2: `run_per_segment`, `heavy_armour_movement`) are offered; values the seed does not
+//! give are marked "not in the seed" in their docs.
+//!
+//! Not offered, because the duel model has no place for them yet: target size and cover
+//! (§4.21.2, §4.21.4) and magic.
 
 use serde::{Deserialize, Serialize};
 
@@ -174,6 +179,11 @@ crate::options! {
             "2",
             "parry/dodge bonus in Defensive Position (§4.22.1)",
         ),
+        /// Whether the §4.23.3 position and surprise flags modify parries and dodges too.
+        situation_on_defence: bool = true => (
+            "true",
+            "§4.23.3 gives its modifiers for \"certain actions\": true (a reading: higher_ground, surprised, lower_ground, sitting and lying modify parries and dodges as well as attacks) | false (attacks only)",
+        ),
         /// Bonus to attacks on a fighter lying helpless (§4.23.3 "opponent lying").
         lying_target_bonus: i32 = 1, in -50..=50 => (
             "1",
@@ -195,10 +205,21 @@ crate::options! {
             "0",
             "G17: metres apart at the start; 0 = engaged, weapons drawn (today's duel); > 0: a fighter with a missile weapon in range shoots, the other closes",
         ),
-        /// Metres a closing fighter covers per segment (the seed gives no speed, §4.17.1).
+        /// Metres a sprinting fighter covers per segment while closing (the seed gives no speed,
+        /// §4.17.1: not in the seed).
         move_per_segment: u16 = 6, in 1..=100 => (
             "6",
-            "metres covered per segment while closing: a Full move (3 segments, §4.17.1) covers 3× this; the arrival is a Normal move (2 segments) and an attack in segment 3",
+            "metres a sprinting fighter covers per segment while closing (not in the seed, plausible 5–8): a Full move (3 segments, §4.17.1) covers 3× this; the arrival is a Normal move (2 segments) and an attack in segment 3",
+        ),
+        /// Metres per segment of a closing fighter that may not sprint (§4.17.5, §4.19.2).
+        run_per_segment: u16 = 4, in 1..=100 => (
+            "4",
+            "metres per segment of a closing fighter that may not sprint: in heavy armour (§4.17.5 \"sprinting … not possible while wearing heavy armor\") or with a Severe wound (§4.19.2); not in the seed, plausible 3–5",
+        ),
+        /// Armour at or below this Movement modifier is heavy (§4.17.5, no sprint).
+        heavy_armour_movement: i32 = -1, in -10..=0 => (
+            "-1",
+            "§4.17.5: armour whose Movement modifier is at or below this is heavy: no sprinting (a reading: the armour that \"interferes with its wearer's movements\", chain and heavier; -2 would keep it to full plate)",
         ),
         /// Passive defence total of a missile target (G1: TN − 1).
         ranged_passive_value: i32 = 9, in -50..=50 => (
@@ -225,15 +246,39 @@ crate::options! {
             "false",
             "G13: the strength bonus adds to bows, crossbows and guns too",
         ),
-        /// What a shield does against a missile (§4.21.3).
-        missile_shield: MissileShield = MissileShield::Armour => (
-            "\"armour\"",
-            "§4.21.3: \"armour\" (the shield's quality, its bonus, adds to protection) | \"parry\" (shield skill + bonus + missile_shield_modifier; a shield below the missile's impact only adds its quality) | \"none\"",
+        /// What a shield does against a bow, crossbow or gun shot (§4.21.3: "shields, and shields
+        /// only, can be used to parry thrown weapons"; it says nothing of a shield against
+        /// missile weapons, which "move so fast" that they cannot be dodged).
+        missile_shield: MissileShield = MissileShield::None => (
+            "\"none\"",
+            "§4.21.3, against bows, crossbows and guns (thrown weapons always meet the shield's parry): \"none\" (the text gives shields only against thrown weapons) | \"armour\" (the shield's quality, its bonus, adds to protection) | \"parry\" (as against a thrown weapon)",
         ),
-        /// Velocity modifier on a shield parry against a missile (§4.21.3 gives no number).
+        /// Velocity modifier on a shield parry against a thrown weapon, and a missile under
+        /// `missile_shield = "parry"` (§4.21.3 "recommended to modify the Shield skill", no
+        /// number: not in the seed).
         missile_shield_modifier: i32 = -2, in -50..=50 => (
             "-2",
-            "§4.21.3: modifier on a shield parry against a missile, under missile_shield = \"parry\"",
+            "§4.21.3: modifier on a shield parry against a thrown weapon (and a missile under missile_shield = \"parry\"); the seed gives no number: not in the seed, plausible −1…−4",
+        ),
+        /// Dodging a thrown weapon (§4.21.3: "halve of the character's dodge skill at most").
+        thrown_dodge: ThrownDodge = ThrownDodge::Half => (
+            "\"half\"",
+            "§4.21.3: \"half\" (a thrown weapon is dodged at half the Dodge skill, rounded down, when that beats the shield) | \"none\" (the GM does not allow it)",
+        ),
+        /// Segments of aiming before an aimed bow, crossbow or gun shot (§4.21.1).
+        aim_segments: u8 = 2, in 0..=6 => (
+            "2",
+            "§4.21.1 \"markmen need a full round to aim at their target and perform a standard shot\": segments of aiming before the 1-segment shot (a reading: 2 + the shot = one round; 3 would be the archer's \"3 segments … to draw … and aim\" before the shot); a bow's or crossbow's longer preparation includes it (\"skilled marksmen already follow their targets while loading\"); thrown weapons need none",
+        ),
+        /// Modifier on an unaimed missile shot (§4.21.1 gives none: not in the seed).
+        unaimed_shot_modifier: i32 = -3, in -20..=0 => (
+            "-3",
+            "§4.21.1: modifier on a shot without the full round of aiming (aim = \"unaimed\", or \"auto\" where an aimed shot cannot go off in time, and in melee); \"without any modifications\" only when aimed: not in the seed, plausible −2…−5",
+        ),
+        /// Bonus for aiming one more round (§4.21.1).
+        extra_aim_bonus: i32 = 1, in -10..=10 => (
+            "1",
+            "§4.21.1: bonus of a shot aimed for another round (aim = \"extra_round\"; not cumulative)",
         ),
         /// Charge: bonus on the charger's attack (§4.22.2).
         charge_attack_bonus: i32 = 1, in -50..=50 => (
@@ -258,7 +303,7 @@ crate::options! {
         /// Round cap; a duel still going after it is a draw marked "timeout" (G9).
         max_rounds: u32 = 100, in 1..=100_000 => (
             "100",
-            "G9: round cap; the duel is then a draw marked \"timeout\"",
+            "G9: round cap (not in the seed: the project's); the duel is then a draw marked \"timeout\"",
         ),
     }
     requires = OPTION_REQUIRES;
@@ -276,14 +321,10 @@ pub const OPTION_REQUIRES: &[Requires] = &[
     warn("critical_can_attack", &on("end_condition", Is::OneOf(&["death"])), "under the other end conditions a Critical wound ends the duel"),
     warn("potent_fighter_gap", &on("potent_fighter_shift", Is::OneOf(&["true"])), ""),
     warn("changing_mind_modifier", &on("changing_mind", Is::OneOf(&["seed"])), "under \"free\" a defence never pays"),
-    warn("missile_shield_modifier", &on("missile_shield", Is::OneOf(&["parry"])), ""),
     warn("move_per_segment", &on("start_distance", APART), "with start_distance = 0 the duel starts engaged"),
-    warn("ranged_passive_value", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
-    warn("range_penalty_at_max", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
-    warn("unskilled_prepare_extra", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
-    warn("missile_loaded_at_start", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
-    warn("str_bonus_on_missiles", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
-    warn("missile_shield", &on("start_distance", APART), "missiles fly only while the duel starts apart"),
+    warn("range_penalty_at_max", &on("start_distance", APART), "engaged, a missile is shot at point blank"),
+    warn("run_per_segment", &on("start_distance", APART), "with start_distance = 0 the duel starts engaged"),
+    warn("heavy_armour_movement", &on("start_distance", APART), "it only slows a fighter closing from a distance"),
     warn("charge_attack_bonus", &on("start_distance", APART), "a charge is an arrival from a distance"),
     warn("charge_damage_bonus", &on("start_distance", APART), "a charge is an arrival from a distance"),
     warn("charge_defence_modifier", &on("start_distance", APART), "a charge is an arrival from a distance"),
@@ -392,12 +433,22 @@ pub enum ChangingMind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissileShield {
-    /// The shield's quality (its bonus) adds to armour protection; no parry.
+    /// The shield's quality (its bonus) adds to armour protection against every missile.
     Armour,
     /// The shield parries (with `missile_shield_modifier`); a shield whose highest parried
     /// impact is below the missile's only adds its quality to armour.
     Parry,
-    /// The shield does nothing against missiles.
+    /// The shield does nothing against missiles (the seed: shields parry thrown weapons).
+    None,
+}
+
+/// §4.21.3: dodging thrown weapons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThrownDodge {
+    /// At half the Dodge skill (rounded down), where that beats the shield.
+    Half,
+    /// Not at all.
     None,
 }
 

@@ -20,7 +20,7 @@ crate::spec! {
         /// A built-in weapon name or an inline table `{ impact, aspect, bonus, hands, … }`.
         weapon: WeaponSpec, inline => (
             "required",
-            "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
+            "built-in name (dagger, small club, mace, flail, giant's club, short sword, long sword, two handed sword, two handed war hammer, rapier, unarmed; rapier and unarmed are not in the seed, G18) or { impact, aspect = \"pointed\"|\"sharp\"|\"blunt\", bonus, hands, flexible, can_parry, length, name }",
         ),
         /// A missile weapon carried besides the melee weapon (§4.21): a built-in name (short
         /// bow, long bow, cross bow, pistol, rifle) or an inline table with `ranged = true`,
@@ -28,13 +28,25 @@ crate::spec! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         missile: Option<WeaponSpec>, inline => (
             "none",
-            "short bow, long bow, cross bow, pistol, rifle, or { impact, aspect, ranged = true, point_blank, max_range, prepare }: shot while the duel starts apart (start_distance); dropped for the melee weapon on contact (§4.21)",
+            "short bow, long bow, cross bow, pistol, rifle, dart, knife, javelin, or { impact, aspect, ranged = true, point_blank, max_range, prepare, thrown, supply }: shot while the duel is apart (start_distance), and in melee per missile_in_melee (§4.17.1 \"Trigger gun\", §4.21.1); else dropped for the melee weapon on contact",
         ),
         /// Skill with the missile weapon (§4.18), 0–30.
         #[serde(default, deserialize_with = "de_range::<_, 0, 30>")]
         missile_skill: i32 => (
             "0",
             "skill with the missile weapon (§4.21.1: 5 or more is a trained marksman)",
+        ),
+        /// How the fighter aims its missile weapon (§4.21.1).
+        #[serde(default)]
+        aim: Aim => (
+            "\"auto\"",
+            "§4.21.1: \"auto\" (an aimed shot, a full round: aim_segments before the shot; unaimed at unaimed_shot_modifier where an aimed one could not go off before contact, and in melee) | \"aimed\" (always) | \"unaimed\" (no aiming: a gun fires every segment) | \"extra_round\" (aims one more round, extra_aim_bonus)",
+        ),
+        /// Whether the fighter shoots its missile weapon in melee (§4.17.1, §4.21.1).
+        #[serde(default)]
+        missile_in_melee: MeleeMissile => (
+            "\"auto\"",
+            "§4.17.1 \"Trigger gun\", the §4.21.1 gunslinger: \"auto\" (keeps shooting in melee a missile weapon that needs no preparation when its shot is worth more than its melee blow, a reading) | \"always\" (shoots in melee; a bow is drawn there, shield or dodge only meanwhile) | \"never\" (drops it for the melee weapon)",
         ),
         /// Charge on arrival when the duel starts apart (§4.22.2).
         #[serde(default)]
@@ -140,9 +152,15 @@ pub const FIGHTER_REQUIRES: &[Requires] = &[
     warn("missile_skill", &on("missile", Is::Set), "it is the skill with the missile weapon; add missile"),
     warn(
         "missile",
-        &on("options.start_distance", APART),
-        "a missile is shot only while the duel starts apart; with start_distance = 0 it is never used",
+        &[
+            cond("options.start_distance", APART),
+            cond("missile_in_melee", Is::OneOf(&["always"])),
+            cond("missile", Is::OneOf(&["pistol", "rifle"])),
+        ],
+        "engaged, a missile weapon that needs preparation is shot only with missile_in_melee = \"always\"; else it is never used",
     ),
+    warn("aim", &on("missile", Is::Set), "it is how the missile weapon is aimed; add missile"),
+    warn("missile_in_melee", &on("missile", Is::Set), "it is about the missile weapon; add missile"),
     warn("charge", &on("options.start_distance", APART), "a charge is an arrival from a distance"),
     warn("shield_skill", &on("shield", Is::NoneOf(&["none"])), "it is the skill with a shield; add shield"),
     warn("adaptive_threshold", &on("policy", Is::OneOf(&["adaptive"])), ""),
@@ -184,6 +202,38 @@ pub enum Policy {
     /// Balanced, but Defensive Position for a round when its own wound penalty exceeds the
     /// opponent's by at least `adaptive_threshold`.
     Adaptive,
+}
+
+/// How a fighter aims its missile weapon (§4.21.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aim {
+    /// An aimed shot (a full round, `aim_segments`, §4.21.1), except where an aimed shot
+    /// could not go off before contact and in melee: there an unaimed one, if ready.
+    #[default]
+    Auto,
+    /// Always the aimed shot.
+    Aimed,
+    /// Never aims: `unaimed_shot_modifier`, but only the weapon's own preparation (a gun
+    /// fires every segment, the third of a round at −1).
+    Unaimed,
+    /// Aims for another round before each shot: `extra_aim_bonus` (§4.21.1, "not cumulative
+    /// beyond one additional round").
+    ExtraRound,
+}
+
+/// Whether a fighter shoots its missile weapon in melee (§4.17.1, §4.21.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeleeMissile {
+    /// Shoots in melee a missile weapon that needs no preparation (a gun) when its shot is
+    /// worth more than the melee blow (expected margin plus damage against this opponent).
+    #[default]
+    Auto,
+    /// Shoots in melee (a bow or a thrown weapon is prepared there).
+    Always,
+    /// Drops it for the melee weapon.
+    Never,
 }
 
 /// Which defence to roll when attacked.

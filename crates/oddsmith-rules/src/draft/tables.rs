@@ -57,7 +57,7 @@ crate::inline! {
         /// (`builtin_length`); an inline weapon without it is not compared by length.
         length: Option<u8> = None => (
             "none (not compared)",
-            "length class for striking order (§4.17.2, G4): 0 unarmed … 4 two-handed, a spear 5, a pike 6",
+            "length class for striking order (§4.17.2, G4): 0 unarmed … 4 two-handed, a spear 5, a pike 6; the seed gives no lengths: the built-ins' are not in the seed",
         ),
         /// A missile weapon (bow, crossbow, gun; §4.21): carried as a fighter's `missile`, never
         /// as its melee `weapon`.
@@ -82,7 +82,20 @@ crate::inline! {
         #[serde(skip_serializing_if = "Option::is_none")]
         prepare: Option<u8> = None => (
             "none",
-            "missile weapons: segments to prepare each shot (§4.17.1: bow 3, crossbow 6, gun 0); required when ranged",
+            "missile weapons: segments to prepare each shot (§4.17.1: bow 3, crossbow 6, gun 0; a thrown weapon the draw of its weight, not in the seed); required when ranged; an aimed bow, crossbow or gun shot takes at least aim_segments",
+        ),
+        /// A thrown weapon (dart, knife, javelin; §4.21.3): half Dodge at most, shields parry it,
+        /// thrown after melee attacks (§4.17.1 "Throw weapon"), no full round of aiming.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        thrown: bool = false => (
+            "false",
+            "a thrown weapon (§4.21.3): needs ranged = true; dodged at half Dodge, parried by shields, thrown after melee attacks (§4.17.1), no full round of aiming (§4.21.1)",
+        ),
+        /// Missile weapons: how many can be shot or thrown in a duel; `None` = not counted.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        supply: Option<u8> = None => (
+            "none (not counted)",
+            "missile weapons: shots or throws available in the duel (built-in dart 4, knife 3, javelin 2: not in the seed); none = not counted",
         ),
     }
 }
@@ -116,6 +129,11 @@ pub const WEAPONS: &[(&str, i32, Aspect, u8, bool, bool)] = &[
     w("cross bow", 3, Aspect::Pointed, 2, false, true),
     w("pistol", 3, Aspect::Pointed, 1, false, true),
     w("rifle", 4, Aspect::Pointed, 2, false, true),
+    // Thrown weapons (§4.21.2 ranges): the seed gives no impact for them; a dart and a knife
+    // are read as small (the dagger's 1), a javelin as medium (2). Not in the seed.
+    w("dart", 1, Aspect::Pointed, 1, false, true),
+    w("knife", 1, Aspect::Pointed, 1, false, true),
+    w("javelin", 2, Aspect::Pointed, 1, false, true),
 ];
 
 /// Other spellings accepted for built-in weapons.
@@ -130,6 +148,8 @@ const WEAPON_ALIASES: &[(&str, &str)] = &[
     ("giants club", "giant's club"),
     ("club", "small club"),
     ("brawl", "unarmed"),
+    ("throwing knife", "knife"),
+    ("pilum", "javelin"),
 ];
 
 /// Normalises a table name: lower case, `-`/`_` as spaces, single spaces.
@@ -160,12 +180,14 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 bonus: 0,
                 hands,
                 flexible,
-                can_parry: impact > 0,
+                can_parry: impact > 0 && !ranged,
                 length: builtin_length(name),
                 ranged,
                 point_blank: builtin_missile(name).map(|m| m.0),
                 max_range: builtin_missile(name).map(|m| m.1),
                 prepare: builtin_missile(name).map(|m| m.2),
+                thrown: builtin_thrown(name).is_some(),
+                supply: builtin_thrown(name),
             },
         )
 }
@@ -198,6 +220,21 @@ pub fn builtin_missile(name: &str) -> Option<(u16, u16, u8)> {
         "cross bow" => (30, 100, 6),
         "pistol" => (20, 80, 0),
         "rifle" => (40, 200, 0),
+        // Thrown weapons: the §4.21.2 ranges; the preparation is drawing the next one by its
+        // weight (§4.17.1 "Draw light weapon 1", "Draw medium weapon 2"; not in the seed).
+        "dart" | "knife" => (5, 15, 1),
+        "javelin" => (15, 40, 2),
+        _ => return None,
+    })
+}
+
+/// The supply of a built-in thrown weapon (how many a fighter carries), `None` for the other
+/// weapons. Not in the seed: a plausible 4 darts, 3 knives, 2 javelins (range 1–6).
+pub fn builtin_thrown(name: &str) -> Option<u8> {
+    Some(match name {
+        "dart" => 4,
+        "knife" => 3,
+        "javelin" => 2,
         _ => return None,
     })
 }
@@ -310,6 +347,12 @@ mod tests {
         assert_eq!(weapon("claymore").unwrap().name, "two handed sword");
         assert!(weapon("long swrd").is_none());
         assert!(!weapon("unarmed").unwrap().can_parry);
+        assert!(!weapon("long bow").unwrap().can_parry, "a bow cannot parry");
+        let j = weapon("pilum").unwrap();
+        assert_eq!(
+            (j.name.as_str(), j.point_blank, j.max_range, j.thrown, j.supply),
+            ("javelin", Some(15), Some(40), true, Some(2))
+        );
     }
 
     #[test]

@@ -38,6 +38,8 @@ fn fighter(skill: i32, weapon: &str, str_: i32, con: i32, armour: &str) -> Fight
         defence_modifier: 0,
         missile: None,
         missile_skill: 0,
+        aim: Aim::Auto,
+        missile_in_melee: MeleeMissile::Auto,
         charge: false,
     }
 }

@@ -132,7 +132,30 @@ fn draft_tables() -> Vec<Table> {
     vec![
         Table::of(
             "weapons (weapon = \"…\")",
-            WEAPONS.iter().filter_map(|w| weapon(w.0)),
+            WEAPONS
+                .iter()
+                .filter_map(|w| weapon(w.0))
+                .filter(|w| !w.ranged),
+        ),
+        Table::of(
+            "missile and thrown weapons (missile = \"…\"; ranges in metres, preparation in segments; supply not in the seed)",
+            WEAPONS
+                .iter()
+                .filter_map(|w| weapon(w.0))
+                .filter(|w| w.ranged)
+                .map(|w| {
+                    json!({
+                        "name": w.name,
+                        "impact": w.impact,
+                        "aspect": w.aspect,
+                        "hands": w.hands,
+                        "point_blank": w.point_blank,
+                        "max_range": w.max_range,
+                        "prepare": w.prepare,
+                        "thrown": w.thrown,
+                        "supply": w.supply,
+                    })
+                }),
         ),
         Table::of(
             "armour (armour = \"…\"; options.armor_table picks A or B)",

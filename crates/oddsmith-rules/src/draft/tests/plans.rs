@@ -143,14 +143,14 @@ fn potent_fighter_strikes_first_in_spite_of_weapons() {
 }
 
 /// §4.17.2, the Lonesome Stranger: a potent archer (melee skill 9) whom a skill-4 swordsman
-/// reaches from 12 m drops the bow and draws his short sword (1 segment) in time to strike in
+/// reaches from 8 m (in chain, no sprint: 4 m a segment) drops the bow and draws his short sword (1 segment) in time to strike in
 /// segment 3 of the arrival round, one segment earlier than a common archer, who only draws.
 #[test]
 fn potent_fighter_finishes_drawing_a_segment_sooner() {
     let archer = with_missile(fighter(9, "short sword", 6, 6, "leather"), "long bow", 6);
     let closer = fighter(4, "long sword", 6, 6, "chain");
     for (shift, offset, planned) in [(false, 3, 0), (true, 2, 1)] {
-        let o = apart(12, |o| o.potent_fighter_shift = shift);
+        let o = apart(8, |o| o.potent_fighter_shift = shift);
         let (d, m) = crate::testing::pair::<Draft>(o, &archer, &closer);
         let mut s = d.start(&m);
         // The round start and segments 1 and 2: the swordsman arrives after segment 2.

@@ -72,6 +72,11 @@ fn oracle_m5_long_bow_at_point_blank() {
 fn shots_in(rounds: u32, a: &str, a_skill: i32, b: &str, loaded: bool) -> [u32; 2] {
     let fa = with_missile(fighter(0, "dagger", 5, 6, "none"), a, a_skill);
     let fb = with_missile(fighter(0, "dagger", 5, 6, "none"), b, 5);
+    shots_of(rounds, fa, fb, loaded)
+}
+
+/// [`shots_in`] for two given fighters.
+fn shots_of(rounds: u32, fa: FighterSpec, fb: FighterSpec, loaded: bool) -> [u32; 2] {
     let o = apart(40, |o| o.missile_loaded_at_start = loaded);
     let (d, m) = crate::testing::pair::<Draft>(o, &fa, &fb);
     let mut s = d.start(&m);
@@ -86,14 +91,25 @@ fn shots_in(rounds: u32, a: &str, a_skill: i32, b: &str, loaded: bool) -> [u32; 
 
 /// §4.21.1 and §4.17.1, worked examples (digest §7.12 item 8): the experienced archer
 /// prepares 3 segments and fires 1, "three arrows per four rounds"; a crossbow takes 6 + 1;
-/// a gun only its trigger (three shots a round, the third at −1, §4.17.1); a shooter below
-/// skill 5 needs one segment more (G15); a loaded weapon fires in segment 1 (the legionary's
-/// readied pilum).
+/// an aimed gun shot a full round (§4.21.1 "markmen need a full round to aim at their target
+/// and perform a standard shot": `aim_segments` 2 and the trigger), an unaimed one only its
+/// trigger (three shots a round, the third at −1, §4.17.1); a shooter below skill 5 needs one
+/// segment more (G15); a loaded weapon fires in segment 1 (the legionary's readied pilum).
 #[test]
 fn rates_of_fire() {
     assert_eq!(shots_in(4, "long bow", 5, "cross bow", false), [3, 1]);
     assert_eq!(shots_in(8, "short bow", 5, "cross bow", false), [6, 3]);
-    assert_eq!(shots_in(2, "pistol", 5, "rifle", false), [6, 6]);
+    assert_eq!(shots_in(2, "pistol", 5, "rifle", false), [2, 2]);
+    let unaimed = |g: &str| FighterSpec {
+        aim: Aim::Unaimed,
+        ..with_missile(fighter(0, "dagger", 5, 6, "none"), g, 5)
+    };
+    assert_eq!(shots_of(2, unaimed("pistol"), unaimed("rifle"), false), [6, 6]);
+    let extra = FighterSpec {
+        aim: Aim::ExtraRound,
+        ..with_missile(fighter(0, "dagger", 5, 6, "none"), "pistol", 5)
+    };
+    assert_eq!(shots_of(4, extra, unaimed("rifle"), false), [2, 12]);
     assert_eq!(shots_in(5, "long bow", 4, "long bow", false), [3, 3]);
     assert_eq!(shots_in(4, "long bow", 5, "cross bow", true), [3, 2]);
 }
@@ -143,14 +159,14 @@ fn missile_defences() {
         m.vs_missile[1]
     };
     let def = md(DraftOptions::default());
-    assert_eq!((def.parry, def.quality), (None, 2));
+    assert_eq!((def.parry, def.quality, def.armour), (None, 0, 0));
+    let armour = md(opts(|o| o.missile_shield = MissileShield::Armour));
+    assert_eq!((armour.parry, armour.armour), (None, 2));
     let parry = md(opts(|o| o.missile_shield = MissileShield::Parry));
     assert_eq!(
-        (parry.parry, parry.blocks, parry.quality),
-        (Some(6 + 2 - 2), true, 2)
+        (parry.parry, parry.blocks, parry.quality, parry.armour),
+        (Some(6 + 2 - 2), true, 2, 0)
     );
-    let none = md(opts(|o| o.missile_shield = MissileShield::None));
-    assert_eq!((none.parry, none.quality), (None, 0));
     // A rifle (impact 4) is beyond what the shield parries: it only adds its quality.
     let rifle = with_missile(fighter(0, "unarmed", 5, 6, "none"), "rifle", 5);
     let (_, m) = crate::testing::pair::<Draft>(
@@ -312,7 +328,8 @@ fn charge_bonuses_and_longer_weapon_first() {
 fn drawing_after_contact_takes_segments_by_weight() {
     for (weapon, offset_next) in [("dagger", 0), ("long sword", 1), ("two handed sword", 2)] {
         let archer = with_missile(fighter(5, weapon, 6, 6, "none"), "long bow", 5);
-        let (d, m) = crate::testing::pair::<Draft>(apart(12, |_| {}), &archer, &swordsman());
+        // The swordsman in chain does not sprint (§4.17.5): 4 m a segment, arriving from 8 m.
+        let (d, m) = crate::testing::pair::<Draft>(apart(8, |_| {}), &archer, &swordsman());
         assert_eq!(m.defence_bare[0].0, fighter::Defence::Dodge);
         let mut s = d.start(&m);
         let mut t = Shots::default();
@@ -330,5 +347,296 @@ fn drawing_after_contact_takes_segments_by_weight() {
             duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
         }
         assert_eq!(s.f[0].offset, offset_next, "{weapon}");
+    }
+}
+
+/// The gunman of issue 35 (skill 6 with a pistol, a dagger at 4) against a swordsman closing
+/// from 30 m with a small shield in chain.
+fn gunman() -> FighterSpec {
+    with_missile(fighter(4, "dagger", 5, 6, "leather"), "pistol", 6)
+}
+
+fn shield_swordsman() -> FighterSpec {
+    FighterSpec {
+        shield: ShieldKind::Small,
+        shield_skill: 6,
+        ..swordsman()
+    }
+}
+
+/// The options that reproduce the duel before issue 35: guns fire three unaimed shots a round
+/// without penalty, a shield adds its quality against bullets, everyone sprints.
+fn before_issue_35(d: u16) -> DraftOptions {
+    apart(d, |o| {
+        o.unaimed_shot_modifier = 0;
+        o.missile_shield = MissileShield::Armour;
+        o.heavy_armour_movement = -10;
+    })
+}
+
+/// §4.21.1: "markmen need a full round to aim at their target and perform a standard shot".
+/// Three free shots a round made the gunman all but unbeatable; aimed by default, he drops
+/// well below 0.9, and the default (`aim = "auto"`) is no worse than always aiming or never.
+#[test]
+fn the_gunman_aims_by_default() {
+    let unaimed = FighterSpec {
+        aim: Aim::Unaimed,
+        ..gunman()
+    };
+    let before = exact_duel(before_issue_35(30), unaimed.clone(), shield_swordsman()).p_a_win;
+    let auto = exact_duel(apart(30, |_| {}), gunman(), shield_swordsman()).p_a_win;
+    let aimed = exact_duel(
+        apart(30, |_| {}),
+        FighterSpec {
+            aim: Aim::Aimed,
+            ..gunman()
+        },
+        shield_swordsman(),
+    )
+    .p_a_win;
+    let never = exact_duel(apart(30, |_| {}), unaimed, shield_swordsman()).p_a_win;
+    eprintln!("before {before:.4} auto {auto:.4} aimed {aimed:.4} unaimed {never:.4}");
+    assert!(before > 0.95, "{before}");
+    assert!(auto < 0.86, "{auto}");
+    assert!(auto >= aimed - 1e-12 && auto >= never - 1e-12, "{auto} {aimed} {never}");
+}
+
+/// §4.17.1 "Trigger gun" comes first in the round and the §4.21.1 gunslinger draws and fires:
+/// an engaged duel with a pistol is not the duel without it. `missile_in_melee = "never"` is
+/// the duel without it, bit for bit; the default keeps the pistol only where it is better.
+#[test]
+fn the_pistol_changes_an_engaged_duel() {
+    let bare = fighter(4, "dagger", 5, 6, "leather");
+    let without = exact_duel(DraftOptions::default(), bare, shield_swordsman());
+    let with = exact_duel(DraftOptions::default(), gunman(), shield_swordsman());
+    let never = exact_duel(
+        DraftOptions::default(),
+        FighterSpec {
+            missile_in_melee: MeleeMissile::Never,
+            ..gunman()
+        },
+        shield_swordsman(),
+    );
+    eprintln!("without {} with {}", without.p_a_win, with.p_a_win);
+    assert!(with.p_a_win > without.p_a_win + 0.05, "{} {}", with.p_a_win, without.p_a_win);
+    assert_eq!(never.p_a_win.to_bits(), without.p_a_win.to_bits());
+    // The shooter goes first in a segment; the fast path declines the matchup.
+    let (_, m) = crate::testing::pair::<Draft>(DraftOptions::default(), &gunman(), &swordsman());
+    assert_eq!((m.shoots, m.first_by_rules), ([true, false], Some(Side::A)));
+    assert!(m.hot.fast.is_none());
+    // A good swordsman keeps his sword: the pistol's shot is worth less than his blow.
+    let (_, m) = crate::testing::pair::<Draft>(
+        DraftOptions::default(),
+        &with_missile(fighter(8, "long sword", 6, 6, "leather"), "pistol", 3),
+        &swordsman(),
+    );
+    assert_eq!(m.shoots, [false, false]);
+    assert!(m.hot.fast.is_some());
+    // A bow shot in melee: drawn in the round (3 segments), three arrows per four rounds.
+    let archer = FighterSpec {
+        missile_in_melee: MeleeMissile::Always,
+        ..longbowman()
+    };
+    let bow = exact_duel(DraftOptions::default(), archer.clone(), swordsman()).p_a_win;
+    let sword = exact_duel(DraftOptions::default(), longbowman(), swordsman()).p_a_win;
+    assert!(bow != sword, "{bow} {sword}");
+}
+
+/// §4.21.3 and issue 35 item 4: a failed shield parry never gives the shot a bigger margin
+/// than no parry would, so a better shield skill never helps the archer, under
+/// `missile_shield = "parry"` and against a thrown javelin (which shields parry by default).
+#[test]
+fn a_better_shield_never_helps_the_archer() {
+    for (o, missile) in [
+        (
+            apart(60, |o| o.missile_shield = MissileShield::Parry),
+            "long bow",
+        ),
+        (apart(30, |_| {}), "javelin"),
+    ] {
+        let archer = with_missile(fighter(4, "short sword", 6, 6, "leather"), missile, 6);
+        let mut last = 1.0;
+        for skill in 0..=8 {
+            let knight = FighterSpec {
+                shield_skill: skill,
+                ..shield_swordsman()
+            };
+            let p = exact_duel(o.clone(), archer.clone(), knight).p_a_win;
+            assert!(p <= last + 1e-12, "{missile} shield skill {skill}: {p} > {last}");
+            last = p;
+        }
+    }
+    // By default a shield does nothing against an arrow (§4.21.3 gives shields against thrown
+    // weapons only): with or without it, the same shots.
+    let (_, m) = crate::testing::pair::<Draft>(apart(60, |_| {}), &longbowman(), &shield_swordsman());
+    assert_eq!(
+        (m.vs_missile[1].parry, m.vs_missile[1].armour, m.vs_missile[1].quality),
+        (None, 0, 0)
+    );
+}
+
+/// Steps `rounds` whole rounds apart with dice that always show `face`; returns the state.
+fn run_rounds(o: DraftOptions, a: &FighterSpec, b: &FighterSpec, rounds: u32, face: u32) -> State {
+    let (d, m) = crate::testing::pair::<Draft>(o, a, b);
+    let mut s = d.start(&m);
+    let mut t = Shots::default();
+    while s.round < rounds || s.seg < 3 {
+        duel::step(&m, d.options(), &mut s, &mut Fixed(face), &mut t);
+    }
+    s
+}
+
+/// §4.17.5 "sprinting … not possible while wearing heavy armor", §4.19.2 Severe wounds: no
+/// "exhaustive actions, such as sprinting": such a fighter closes at `run_per_segment`.
+#[test]
+fn heavy_armour_and_severe_wounds_do_not_sprint() {
+    let archer = with_missile(fighter(4, "short sword", 6, 6, "leather"), "long bow", 4);
+    let leather = fighter(6, "long sword", 6, 6, "leather");
+    // Every die shows 1: the archer (4 + 1) never hits.
+    let s = run_rounds(apart(60, |_| {}), &archer, &leather, 1, 1);
+    assert_eq!(s.dist, 60 - 18);
+    let s = run_rounds(apart(60, |_| {}), &archer, &swordsman(), 1, 1);
+    assert_eq!(s.dist, 60 - 12, "chain is heavy armour");
+    let s = run_rounds(
+        apart(60, |o| o.heavy_armour_movement = -2),
+        &archer,
+        &swordsman(),
+        1,
+        1,
+    );
+    assert_eq!(s.dist, 60 - 18, "under -2 only full plate is heavy");
+    // A Severe wound: the next round at 4 m a segment.
+    let (d, m) = crate::testing::pair::<Draft>(apart(60, |_| {}), &archer, &leather);
+    let mut s = d.start(&m);
+    let mut t = Shots::default();
+    s.f[1].severe = 1;
+    for _ in 0..4 {
+        duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+    }
+    assert_eq!(s.dist, 60 - 12);
+    // The long bow's price against the swordsman in chain rises with his slower approach.
+    let slow = exact_duel(apart(60, |_| {}), longbowman(), swordsman()).p_a_win;
+    let fast = exact_duel(apart(60, |o| o.heavy_armour_movement = -10), longbowman(), swordsman())
+        .p_a_win;
+    assert!(slow > fast + 0.05, "{slow} {fast}");
+}
+
+/// §4.21.3 thrown weapons: built-in dart, knife and javelin with the §4.21.2 ranges, a finite
+/// supply (then the thrower closes), half the Dodge at most, shields parry them.
+#[test]
+fn thrown_weapons() {
+    let thrower = |w: &str| with_missile(fighter(4, "short sword", 6, 6, "none"), w, 5);
+    // Two javelin throwers 40 m apart, every die 1 (no hits): two throws each, then they
+    // close (15 m point blank, 40 m maximum).
+    let (d, m) = crate::testing::pair::<Draft>(
+        apart(40, |o| o.missile_loaded_at_start = true),
+        &thrower("javelin"),
+        &thrower("javelin"),
+    );
+    let mut s = d.start(&m);
+    let mut t = Shots::default();
+    while s.round < 3 || s.seg < 3 {
+        duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+    }
+    assert_eq!(t.0, [2, 2]);
+    assert!(s.dist < 40, "out of javelins, they close");
+    let mut dodger = fighter(6, "long sword", 6, 6, "leather");
+    dodger.dodge = 9;
+    let (_, m) = crate::testing::pair::<Draft>(apart(20, |_| {}), &thrower("knife"), &dodger);
+    assert_eq!((m.vs_missile[1].parry, m.vs_missile[1].blocks), (Some(4), true));
+    let (_, m) = crate::testing::pair::<Draft>(
+        apart(20, |o| o.thrown_dodge = ThrownDodge::None),
+        &thrower("knife"),
+        &dodger,
+    );
+    assert_eq!(m.vs_missile[1].parry, None);
+    // A large shield at skill 6 parries at 6 + 2 − 2 = 6 and stops a javelin (impact 2).
+    let knight = FighterSpec {
+        shield: ShieldKind::Large,
+        ..shield_swordsman()
+    };
+    let (_, m) = crate::testing::pair::<Draft>(apart(20, |_| {}), &thrower("javelin"), &knight);
+    assert_eq!((m.vs_missile[1].parry, m.vs_missile[1].blocks), (Some(6), true));
+    // No full round of aiming for a thrown weapon (§4.21.1 "go off hand much faster").
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    let ms = d.compile("a", &thrower("dart")).unwrap().missile.unwrap();
+    assert_eq!((ms.prepare, ms.unaimed, ms.supply, ms.thrown), (1, 0, Some(4), true));
+}
+
+/// §4.23.3 flags on defences are a reading: `situation_on_defence = false` keeps them to
+/// attacks.
+#[test]
+fn situation_flags_on_defence_is_an_option() {
+    let mut f = fighter(6, "long sword", 6, 6, "leather");
+    f.situation = vec![Situation::HigherGround];
+    let on = Draft::new(DraftOptions::default()).unwrap().compile("a", &f).unwrap();
+    let off = Draft::new(opts(|o| o.situation_on_defence = false))
+        .unwrap()
+        .compile("a", &f)
+        .unwrap();
+    assert_eq!((on.attack_mod, on.defence_mod), (1, 1));
+    assert_eq!((off.attack_mod, off.defence_mod), (1, 0));
+}
+
+/// Every new option and fighter field of issue 35, exact against Monte Carlo within 4σ.
+#[test]
+fn issue_35_options_exact_matches_monte_carlo() {
+    let bow_in_melee = FighterSpec {
+        missile_in_melee: MeleeMissile::Always,
+        ..longbowman()
+    };
+    let rifle = FighterSpec {
+        aim: Aim::ExtraRound,
+        ..with_missile(fighter(4, "dagger", 5, 6, "leather"), "rifle", 6)
+    };
+    let javelin = with_missile(fighter(5, "short sword", 6, 6, "none"), "javelin", 6);
+    let mut dodger = shield_swordsman();
+    dodger.dodge = 8;
+    let mut flagged = fighter(6, "long sword", 6, 6, "leather");
+    flagged.situation = vec![Situation::LowerGround];
+    let cases: Vec<(DraftOptions, FighterSpec, FighterSpec)> = vec![
+        (apart(30, |_| {}), gunman(), shield_swordsman()),
+        (DraftOptions::default(), gunman(), shield_swordsman()),
+        (DraftOptions::default(), bow_in_melee, swordsman()),
+        (
+            apart(50, |o| {
+                o.aim_segments = 3;
+                o.extra_aim_bonus = 2;
+                o.run_per_segment = 3;
+            }),
+            rifle,
+            swordsman(),
+        ),
+        (apart(35, |_| {}), javelin.clone(), dodger.clone()),
+        (
+            apart(35, |o| {
+                o.thrown_dodge = ThrownDodge::None;
+                o.missile_shield_modifier = -1;
+            }),
+            javelin,
+            dodger,
+        ),
+        (
+            apart(30, |o| {
+                o.missile_shield = MissileShield::Parry;
+                o.unaimed_shot_modifier = -2;
+                o.heavy_armour_movement = -2;
+                o.move_per_segment = 5;
+            }),
+            FighterSpec {
+                aim: Aim::Unaimed,
+                ..gunman()
+            },
+            shield_swordsman(),
+        ),
+        (
+            opts(|o| o.situation_on_defence = false),
+            flagged,
+            fighter(6, "long sword", 6, 6, "leather"),
+        ),
+    ];
+    for (i, (o, a, b)) in cases.into_iter().enumerate() {
+        let e = exact_checked_by_monte_carlo(o, a, b, 3500 + i as u64);
+        assert!(e.truncated < 1e-9, "case {i}: truncated {}", e.truncated);
     }
 }

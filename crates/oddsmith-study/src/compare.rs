@@ -327,6 +327,7 @@ fn plan_skill_step<R: Ruleset>(
             column: 0,
             field: format!("skill_step.{key}"),
             message: m,
+            also: Vec::new(),
         })
     };
     let matchup = s

@@ -490,3 +490,70 @@ fn duplicate_matchup_names_are_refused() {
         err(&t)
     );
 }
+
+#[test]
+fn every_error_of_a_file_comes_at_once_in_file_order() {
+    // Three mistakes: the run names all three, in file order, each at its line:col.
+    let text = r#"
+name = "t"
+ruleset = "draft"
+trials = "many"
+
+[fighters.zed]
+skill = 6
+weapon = "great club"
+
+[fighters.brute]
+skil = 5
+weapon = "mace"
+"#;
+    let e = err(text);
+    let all: Vec<_> = e
+        .all()
+        .map(|x| (x.line, x.column, x.field.clone()))
+        .collect();
+    assert_eq!(
+        all,
+        vec![
+            (4, 10, "trials".to_string()),
+            (8, 10, "fighters.zed.weapon".to_string()),
+            (11, 1, "fighters.brute.skil".to_string()),
+        ],
+        "{e}"
+    );
+    let shown = e.to_string();
+    assert_eq!(shown.lines().count(), 3, "{shown}");
+    assert!(
+        shown
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("s.toml:8:10: fighters.zed.weapon: unknown weapon"),
+        "{shown}"
+    );
+    assert!(
+        shown
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("did you mean `skill`"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_missing_required_field_is_still_reported_beside_other_errors() {
+    // `name` missing is the file's own error; a removed bad field never invents one.
+    let text = r#"
+ruleset = "draft"
+trials = "many"
+
+[fighters.knight]
+skill = 6
+weapon = "long sword"
+"#;
+    let e = err(text);
+    let msgs: Vec<_> = e.all().map(|x| x.message.clone()).collect();
+    assert_eq!(msgs.len(), 2, "{e}");
+    assert!(msgs.iter().any(|m| m.contains("name")), "{e}");
+}

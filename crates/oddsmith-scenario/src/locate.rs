@@ -148,13 +148,43 @@ impl<'a> Doc<'a> {
                 })
                 .collect();
             let inner = e.into_inner();
-            let message = first_line(inner.message());
+            let mut message = first_line(inner.message());
+            if message == "wanted string or table"
+                && let Some(m) = self.names_instead::<T>(root, &path, inner.span())
+            {
+                message = m;
+            }
             let err = match inner.span() {
                 Some(s) => self.error_at(s.start, &path, message),
                 None => self.error(&path, message),
             };
             (path, err)
         })
+    }
+
+    /// For a value that must be a name (a text option) but is not text: the names it may take,
+    /// found by reading the document again with text in its place, and what was written.
+    fn names_instead<T: DeserializeOwned>(
+        &self,
+        root: &toml::Spanned<DeValue<'a>>,
+        path: &[Seg],
+        span: Option<std::ops::Range<usize>>,
+    ) -> Option<String> {
+        let mut copy = root.clone();
+        let node = node_mut(&mut copy, path)?;
+        *node.get_mut() = DeValue::String(std::borrow::Cow::Borrowed("\u{1}"));
+        let (p2, e2) = self.deserialize_from::<T>(&copy).err()?;
+        if p2 != path {
+            return None;
+        }
+        let list = e2.message.split("expected one of: ").nth(1)?;
+        let written = span
+            .and_then(|s| self.text.get(s))
+            .map(|t| t.trim().to_string())
+            .unwrap_or_default();
+        Some(format!(
+            "expected one of: {list} (a name in quotes), got {written}"
+        ))
     }
 
     /// How many leading steps of `path` are written in the document (`path.len()`: all of
@@ -249,6 +279,22 @@ fn depth_in(root: &toml::Spanned<DeValue<'_>>, path: &[Seg]) -> usize {
     path.len()
 }
 
+/// The node at `path` under `root`, to change it.
+fn node_mut<'n, 'i>(
+    root: &'n mut toml::Spanned<DeValue<'i>>,
+    path: &[Seg],
+) -> Option<&'n mut toml::Spanned<DeValue<'i>>> {
+    let mut node = root;
+    for seg in path {
+        node = match (seg, node.get_mut()) {
+            (Seg::Key(k), DeValue::Table(t)) => t.get_mut(k.as_str())?,
+            (Seg::Index(i), DeValue::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
 /// Takes the key at the end of `path` (a [`Seg::Key`]) out of its table; false if it is not
 /// there.
 fn remove(root: &mut toml::Spanned<DeValue<'_>>, path: &[Seg]) -> bool {
@@ -334,7 +380,43 @@ fn syntax_message(text: &str, span: std::ops::Range<usize>, message: &str) -> (u
             }
         }
     }
-    (start, message.to_string())
+    (start, plain_syntax(message))
+}
+
+/// The TOML parser's own wording ("unexpected key or value, expected newline, `#`") in plain
+/// words, with what to write.
+fn plain_syntax(message: &str) -> String {
+    let known = [
+        (
+            "unexpected key or value, expected newline",
+            "unexpected text after the value: put each `key = value` on its own line (a comment starts with `#`)",
+        ),
+        (
+            "key with no value",
+            "a key without a value: write `key = value`",
+        ),
+        (
+            "invalid basic string",
+            "text not closed: end it with `\"` on the same line",
+        ),
+        ("unclosed table", "table header not closed: end it with `]`"),
+        (
+            "unclosed array",
+            "list not closed: end it with `]` (items separated by commas)",
+        ),
+        (
+            "unclosed inline table",
+            "inline table not closed: end it with `}` on the same line",
+        ),
+        ("extra `=`", "one `=` too many: write `key = value`"),
+    ];
+    if let Some((_, m)) = known.iter().find(|(k, _)| message.starts_with(k)) {
+        return (*m).to_string();
+    }
+    // Anything else: the parser's "…, expected `x`" as "…; expected `x`", newline in words.
+    message
+        .replacen(", expected ", "; expected ", 1)
+        .replace("expected newline", "expected the end of the line")
 }
 
 fn first_line(m: &str) -> String {

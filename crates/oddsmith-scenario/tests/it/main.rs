@@ -557,3 +557,51 @@ weapon = "long sword"
     assert_eq!(msgs.len(), 2, "{e}");
     assert!(msgs.iter().any(|m| m.contains("name")), "{e}");
 }
+
+#[test]
+fn toml_syntax_errors_are_said_in_plain_words() {
+    for (t, place, words) in [
+        (
+            "name = \"t\" x\nruleset = \"draft\"\n",
+            (1, 12),
+            "on its own line",
+        ),
+        (
+            "name = \"t\"\nruleset \"draft\"\n",
+            (2, 9),
+            "write `key = value`",
+        ),
+        (
+            "[fighters.a\nskill = 1\n",
+            (1, 12),
+            "table header not closed",
+        ),
+        (
+            "name = \"t\"\nruleset = \"draft\"\nx = { a = 1\n",
+            (3, 12),
+            "inline table not closed",
+        ),
+    ] {
+        let e = err(t);
+        assert_eq!((e.line, e.column), place, "{e}");
+        assert!(e.message.contains(words), "{e}");
+        assert!(!e.message.contains("expected newline"), "{e}");
+    }
+}
+
+#[test]
+fn a_number_for_a_text_option_lists_the_names_and_long_names_find_short_fields() {
+    let t = "name = \"t\"\nruleset = \"draft\"\n[options]\ndamage_term = 3\n[fighters.a]\nskill = 5\nweapon = \"mace\"\nstrength = 4\n";
+    let e = err(t);
+    let all: Vec<_> = e.all().collect();
+    assert_eq!(all.len(), 2, "{e}");
+    assert_eq!(all[0].field, "options.damage_term");
+    assert!(
+        all[0]
+            .message
+            .contains("expected one of: weapon_damage, impact")
+            && all[0].message.contains("got 3"),
+        "{e}"
+    );
+    assert!(all[1].message.contains("did you mean `str`?"), "{e}");
+}

@@ -443,7 +443,18 @@ impl Comparison {
     /// the variant it comes from writes it (or, where none writes all of it, the one that
     /// writes most of its path, e.g. the `[[matchup]]` of a refused pairing), and the message
     /// names both (`(house, from book)`).
-    pub fn relocate(file: &str, text: &str, part: &Part, e: ScenarioError) -> ScenarioError {
+    pub fn relocate(file: &str, text: &str, part: &Part, mut e: ScenarioError) -> ScenarioError {
+        let also = std::mem::take(&mut e.also);
+        let first = Self::relocate_one(file, text, part, e);
+        let mut all = vec![first];
+        all.extend(
+            also.into_iter()
+                .map(|x| Self::relocate_one(file, text, part, x)),
+        );
+        ScenarioError::many(all).expect("one error at least")
+    }
+
+    fn relocate_one(file: &str, text: &str, part: &Part, e: ScenarioError) -> ScenarioError {
         let Ok(doc) = Doc::parse(file, text) else {
             return e;
         };

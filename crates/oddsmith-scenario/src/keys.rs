@@ -54,6 +54,7 @@ pub const KEY_DOCS: &[(&str, &str)] = &[
     ("tournament.fighters", "The fighters taking part (default every fighter)."),
     ("tournament.costs", "Costs by fighter, overriding the ruleset's own cost rules."),
     ("tournament.costs.*", "This fighter's cost."),
+    ("tournament.cost_unit", "The unit of `costs` (e.g. \"gold\"), shown with every cost and fair cost (default: the rules' unit, else \"points\")."),
     ("tournament.fair_tolerance", "How far (in probability) a kit's win rate may lie from the fair line and still be fair (default 0.03)."),
     ("check", "A check, or a grid of checks over one or two parameters."),
     ("check.name", "The check's name (for [balance] check and [[assert]] check)."),

@@ -43,9 +43,19 @@ pub use study::{
     Metric, Num, Origin, Section, SectionKind, Study, Sweep, Target, Tournament, Value, variant,
 };
 
-/// A scenario error located in its file.
+/// The most errors one load reports (the first in file order carries the rest in
+/// [`ScenarioError::also`]).
+pub const MAX_ERRORS: usize = 10;
+
+/// A scenario error located in its file. A file with several mistakes gives them all at once
+/// (up to [`MAX_ERRORS`]): the first in file order here, the others in `also`, and the
+/// one-line-per-error text shows them all.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{file}:{line}:{column}: {}{message}", field_prefix(field))]
+#[error(
+    "{file}:{line}:{column}: {}{message}{}",
+    field_prefix(field),
+    also_lines(also)
+)]
 pub struct ScenarioError {
     /// The file name as given by the caller.
     pub file: String,
@@ -57,6 +67,40 @@ pub struct ScenarioError {
     pub field: String,
     /// What is wrong and what was expected.
     pub message: String,
+    /// The file's further errors, in file order (empty for a single error).
+    pub also: Vec<ScenarioError>,
+}
+
+impl ScenarioError {
+    /// The first of `errors` (in file order) carrying the others; `None` for no errors.
+    pub fn many(mut errors: Vec<ScenarioError>) -> Option<ScenarioError> {
+        errors.sort_by_key(|e| (e.line, e.column));
+        errors.dedup();
+        errors.truncate(MAX_ERRORS);
+        let mut it = errors.into_iter();
+        let mut first = it.next()?;
+        first.also.extend(it);
+        Some(first)
+    }
+
+    /// This error and those in `also`, in file order.
+    pub fn all(&self) -> impl Iterator<Item = &ScenarioError> {
+        std::iter::once(self).chain(self.also.iter())
+    }
+}
+
+fn also_lines(also: &[ScenarioError]) -> String {
+    let mut s = String::new();
+    for e in also {
+        s.push('\n');
+        s.push_str(&e.to_string());
+    }
+    if also.len() + 1 >= MAX_ERRORS {
+        s.push_str(&format!(
+            "\n(stopped after {MAX_ERRORS} errors; fix these and run again)"
+        ));
+    }
+    s
 }
 
 fn field_prefix(field: &str) -> String {
@@ -113,6 +157,7 @@ impl From<Warning> for ScenarioError {
             column: w.column,
             field: w.field,
             message: w.message,
+            also: Vec::new(),
         }
     }
 }
@@ -298,7 +343,9 @@ pub fn name_of(text: &str) -> Option<String> {
 /// Loads and validates a scenario under ruleset `R`.
 pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioError> {
     let doc = Doc::parse(file, text)?;
-    let f: File<R::FighterSpec, R::Options> = doc.deserialize()?;
+    let f: File<R::FighterSpec, R::Options> = doc
+        .deserialize_all(MAX_ERRORS)
+        .map_err(|errors| ScenarioError::many(errors).expect("at least one error"))?;
     let key = |k: &str| Seg::Key(k.to_string());
     if f.name.trim().is_empty() {
         return Err(doc.error(&[key("name")], "must not be empty"));
@@ -321,15 +368,21 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         warnings.push(rules_error(&doc, vec![key("options")], w).into());
     }
     let mut compiled = BTreeMap::new();
+    let mut errors = Vec::new();
     for (name, spec) in &f.fighters {
         let at = || vec![key("fighters"), key(name)];
-        let c = ruleset
-            .compile(name, spec)
-            .map_err(|e| rules_error(&doc, at(), e))?;
-        compiled.insert(name.clone(), c);
+        match ruleset.compile(name, spec) {
+            Ok(c) => {
+                compiled.insert(name.clone(), c);
+            }
+            Err(e) => errors.push(rules_error(&doc, at(), e)),
+        }
         for w in ruleset.fighter_warnings(spec) {
             warnings.push(rules_error(&doc, at(), w).into());
         }
+    }
+    if let Some(e) = ScenarioError::many(errors) {
+        return Err(e);
     }
     warnings.sort_by_key(|w| (w.line, w.column));
     warnings.dedup();

@@ -92,14 +92,27 @@ fn unknown_serde(m: &str) -> Option<String> {
             format!("{s:?}")
         }
     };
-    Some(match suggest(name, names.iter().copied()) {
-        Some(s) => format!("unknown {kind} {}; did you mean {}?", q(name), q(s)),
-        None => format!(
-            "unknown {kind} {}; expected one of: {}",
-            q(name),
-            names.join(", ")
-        ),
-    })
+    Some(
+        match suggest(name, names.iter().copied()).or_else(|| short_form(name, &names)) {
+            Some(s) => format!("unknown {kind} {}; did you mean {}?", q(name), q(s)),
+            None => format!(
+                "unknown {kind} {}; expected one of: {}",
+                q(name),
+                names.join(", ")
+            ),
+        },
+    )
+}
+
+/// The abbreviation among `names` that a long name was written for (`strength` → `str`,
+/// `constitution` → `con`): a name of three letters or more that begins the written one.
+fn short_form<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    names
+        .iter()
+        .copied()
+        .filter(|n| n.len() >= 3 && n.len() < lower.len() && lower.starts_with(n))
+        .max_by_key(|n| n.len())
 }
 
 /// serde's "invalid type: string \"six\", expected i32" and "invalid value: integer `-1`,

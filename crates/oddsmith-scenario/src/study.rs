@@ -226,6 +226,9 @@ pub struct Tournament {
     /// How far (in probability) a kit's win rate may lie from the fair line and still be
     /// "fair" ([`DEFAULT_FAIR_TOLERANCE`] unless the file says).
     pub fair_tolerance: f64,
+    /// The unit of `costs` as the file names it (`cost_unit = "gold"`); `None`: the rules'
+    /// unit, else "points".
+    pub cost_unit: Option<String>,
 }
 
 /// Default `[tournament] fair_tolerance`: 3 percentage points of win rate.
@@ -544,6 +547,8 @@ pub(crate) struct TournamentSpec {
     costs: BTreeMap<String, f64>,
     #[serde(default)]
     fair_tolerance: Option<f64>,
+    #[serde(default)]
+    cost_unit: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -1203,6 +1208,28 @@ fn build_tournament<R: Ruleset>(
             "a tournament needs at least two fighters",
         ));
     }
+    // A priced name that is no fighter at all is most likely misspelt: say so before saying
+    // that the fighter it was meant for has no price.
+    for (f, c) in &t.costs {
+        if !fighters.contains(f) {
+            return Err(doc.error(
+                &[key("tournament"), key("costs"), key(f)],
+                crate::messages::unknown_name("fighter", f, list.iter().map(String::as_str)),
+            ));
+        }
+        if !list.contains(f) {
+            return Err(doc.error(
+                &[key("tournament"), key("costs"), key(f)],
+                "not a fighter of the tournament",
+            ));
+        }
+        if !c.is_finite() {
+            return Err(doc.error(
+                &[key("tournament"), key("costs"), key(f)],
+                "expected a number",
+            ));
+        }
+    }
     // A price list must price every fighter (or the rules must): a kit left unpriced would
     // drop out of the cost analysis.
     if !t.costs.is_empty() {
@@ -1224,20 +1251,6 @@ fn build_tournament<R: Ruleset>(
             ));
         }
     }
-    for (f, c) in &t.costs {
-        if !list.contains(f) {
-            return Err(doc.error(
-                &[key("tournament"), key("costs"), key(f)],
-                "not a fighter of the tournament",
-            ));
-        }
-        if !c.is_finite() {
-            return Err(doc.error(
-                &[key("tournament"), key("costs"), key(f)],
-                "expected a number",
-            ));
-        }
-    }
     let fair_tolerance = t.fair_tolerance.unwrap_or(DEFAULT_FAIR_TOLERANCE);
     if !(0.0..0.5).contains(&fair_tolerance) {
         return Err(doc.error(
@@ -1250,6 +1263,11 @@ fn build_tournament<R: Ruleset>(
         fighters: list,
         costs: t.costs.clone(),
         fair_tolerance,
+        cost_unit: t
+            .cost_unit
+            .as_ref()
+            .map(|u| u.trim().to_string())
+            .filter(|u| !u.is_empty()),
     })
 }
 
@@ -1400,6 +1418,16 @@ pub fn variant<R: Ruleset>(
                 .or_insert_with(|| toml::Value::Table(toml::Table::new()));
             match entry {
                 toml::Value::Table(t2) => node = t2,
+                toml::Value::String(name) => {
+                    // A built-in given by name: an inline table named like it inherits its
+                    // fields, and a study can change one of them.
+                    return Err(doc.error(
+                        &origin.0,
+                        format!(
+                            "cannot set {t} = {v}: `{k}` is given by name ({name:?}); to vary one of its fields, write it as a table named like it, {k} = {{ name = {name:?} }} (it keeps the built-in's other fields)"
+                        ),
+                    ));
+                }
                 other => {
                     let what = other.type_str();
                     return Err(doc.error(
@@ -1465,7 +1493,22 @@ pub fn variant<R: Ruleset>(
         } else {
             &origin.0
         };
-        let mut err = doc.error(at, format!("{what}: {}{}", field_prefix(field), e.message));
+        // A fractional value for a whole-number field: the study made it, so say which
+        // numbers to write rather than "got the number 3.0".
+        let message = if matches!(v, Value::Num(Num::Real(_)))
+            && field.is_empty()
+            && e.message.starts_with("expected a whole number")
+        {
+            let how = if origin.1.is_some() {
+                "write `from`, `to` and `step` as whole numbers (e.g. step = 1)"
+            } else {
+                "write the values as whole numbers (3, not 3.0 or 3.5)"
+            };
+            format!("{t} takes whole numbers; {how}")
+        } else {
+            e.message.clone()
+        };
+        let mut err = doc.error(at, format!("{what}: {}{}", field_prefix(field), message));
         err.message = err.message.replace("  ", " ");
         err
     })

@@ -59,13 +59,13 @@ pub use asserts::{AssertDoc, evaluate_assert, evaluate_asserts};
 pub use balance::{BalanceDoc, BalancePoint, BalanceStatus, run_balance};
 pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
 pub use compare::{
-    ComparisonDoc, PairedMatchup, PartResult, StepEffect, compare, paired_matchups, skill_step,
-    validate_skill_step,
+    BalanceIndexDoc, ComparisonDoc, PairedMatchup, PartResult, ROUNDS_PRACTICAL, StepEffect,
+    balance_index, compare, paired_matchups, skill_step, validate_skill_step,
 };
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{
-    CostDoc, CostFit, CostPoint, Interval, PairingDoc, RankDoc, TournamentDoc, fit_line,
-    run_tournament,
+    CostDoc, CostFit, CostPoint, FairCost, Interval, PairingDoc, RankDoc, TournamentDoc, fair_cost,
+    fit_line, run_tournament,
 };
 
 /// Why a study could not be run.

@@ -69,10 +69,18 @@ pub struct CostPoint {
     /// (beyond the tolerance but the interval reaches the line: more trials needed; never
     /// for an exact win rate); `None` when the line cannot judge a kit.
     pub verdict: Option<String>,
-    /// The cost at which the line predicts this kit's win rate — the price that would make
-    /// it fair — with the costs its 95 % interval maps to (the line taken as known); only
-    /// when the line predicts win rate.
+    /// The cost at which the line through the *other* kits (leave-one-out: a kit never
+    /// judges itself) predicts this kit's win rate — the price that would make it fair —
+    /// with a 95 % interval that carries both the Monte Carlo noise of the win rate and the
+    /// line's own uncertainty (delta method on the inverse prediction, Student's t with
+    /// m − 2 degrees of freedom for the m other kits). `None` with fewer than three other
+    /// priced kits at two costs or more, or when their line does not rise with cost.
     pub fair_cost: Option<Interval>,
+    /// Whether `fair_cost` can be acted on: costs predict win rate ([`CostFit::Predictive`]),
+    /// the other kits' slope is significantly positive too, and the interval is no wider
+    /// than the spread of the kits' costs. `false`: "too wide
+    /// to act on".
+    pub fair_cost_usable: bool,
 }
 
 /// A value with its 95 % interval.
@@ -119,8 +127,11 @@ pub struct CostDoc {
     pub fit: CostFit,
     /// How far a kit may lie from the line and still be fair (probability).
     pub tolerance: f64,
-    /// Every priced loadout, most under-priced first.
+    /// Every priced loadout, in the file's order of fighters.
     pub points: Vec<CostPoint>,
+    /// The priced loadouts ranked by residual, most under-priced (gives most for its price)
+    /// first; by win rate without a line.
+    pub by_residual: Vec<String>,
     /// Loadouts without a cost (neither in the file nor from the rules): left out of the fit.
     pub missing: Vec<String>,
 }
@@ -465,7 +476,13 @@ pub fn run_tournament<R: Ruleset>(
             }
         })
         .collect();
-    let costs = cost_doc(ctx, &t.fighters, &t.costs, t.fair_tolerance, &ranking);
+    let costs = cost_doc(
+        ctx,
+        &t.fighters,
+        (&t.costs, t.cost_unit.as_deref()),
+        t.fair_tolerance,
+        &ranking,
+    );
     let mut pairs = p.pairs;
     pairs.sort_by_key(|&(a, b, _)| (a, b));
     let pairings = pairs
@@ -490,11 +507,11 @@ pub fn run_tournament<R: Ruleset>(
 fn cost_doc<R: Ruleset>(
     ctx: &Ctx<'_, R>,
     fighters: &[String],
-    given: &std::collections::BTreeMap<String, f64>,
+    (given, file_unit): (&std::collections::BTreeMap<String, f64>, Option<&str>),
     tolerance: f64,
     ranking: &[RankDoc],
 ) -> Option<CostDoc> {
-    let mut unit = None;
+    let mut unit: Option<String> = file_unit.map(str::to_string);
     // (index, cost, source) of every priced kit; the rest are named as missing.
     let mut priced = Vec::new();
     let mut missing = Vec::new();
@@ -502,7 +519,7 @@ fn cost_doc<R: Ruleset>(
         if let Some(&c) = given.get(f) {
             priced.push((i, c, "file".to_string()));
         } else if let Some((c, u)) = ctx.scenario.ruleset.fighter_cost(&ctx.scenario.fighters[f]) {
-            unit.get_or_insert(u);
+            unit.get_or_insert_with(|| u.to_string());
             priced.push((i, c, format!("{} rules", R::ID)));
         } else {
             missing.push(f.clone());
@@ -511,13 +528,14 @@ fn cost_doc<R: Ruleset>(
     if priced.is_empty() {
         // No kit priced: say so (the report tells how to add costs).
         return Some(CostDoc {
-            unit: "points".into(),
+            unit: unit.unwrap_or_else(|| "points".into()),
             slope: f64::NAN,
             slope_ci95: [f64::NAN; 2],
             intercept: f64::NAN,
             fit: CostFit::TooFewKits,
             tolerance,
             points: Vec::new(),
+            by_residual: Vec::new(),
             missing,
         });
     }
@@ -535,11 +553,19 @@ fn cost_doc<R: Ruleset>(
         None if xs.len() >= 2 => (f64::NAN, f64::NAN, [f64::NAN; 2], CostFit::SameCost),
         None => (f64::NAN, f64::NAN, [f64::NAN; 2], CostFit::TooFewKits),
     };
-    let mut points: Vec<CostPoint> = priced
+    let spread = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        - xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let var_ys: Vec<f64> = spoken
+        .iter()
+        .map(|sp| sp.figure.half_width.powi(2) / (Z95 * Z95))
+        .collect();
+    let points: Vec<CostPoint> = priced
         .iter()
         .zip(rates.iter().zip(&spoken))
-        .map(|((i, cost, source), (&(w, exact), sp))| {
+        .enumerate()
+        .map(|(k, ((i, cost, source), (&(w, exact), sp)))| {
             let fair = fit.map(|l| l.intercept + l.slope * cost);
+            let loo = fair_cost(k, &xs, &ys, &var_ys);
             let residual = fair.map(|f| sp.value() - f);
             let predictive = judged == CostFit::Predictive;
             CostPoint {
@@ -553,35 +579,99 @@ fn cost_doc<R: Ruleset>(
                 verdict: fair
                     .filter(|_| predictive)
                     .map(|f| price_verdict(sp, f, tolerance).to_string()),
-                fair_cost: predictive.then(|| {
-                    let at = |p: f64| (p - intercept) / slope;
-                    let f = &sp.figure;
-                    Interval {
-                        value: at(f.diff),
-                        lo: at(f.lo),
-                        hi: at(f.hi),
-                    }
-                }),
+                fair_cost_usable: predictive
+                    && loo
+                        .as_ref()
+                        .is_some_and(|f| f.slope_significant && f.cost.hi - f.cost.lo <= spread),
+                fair_cost: loo.map(|f| f.cost),
             }
         })
         .collect();
     // Most under-priced first; without a line, by win rate (the exact one where known).
-    points.sort_by(|a, b| {
+    let mut order: Vec<&CostPoint> = points.iter().collect();
+    order.sort_by(|a, b| {
         let key = |p: &CostPoint| {
             p.residual
                 .unwrap_or(p.exact_win_rate.unwrap_or(p.win_rate.p))
         };
         key(b).total_cmp(&key(a))
     });
+    let by_residual = order.iter().map(|p| p.fighter.clone()).collect();
     Some(CostDoc {
-        unit: unit.unwrap_or("points").to_string(),
+        unit: unit.unwrap_or_else(|| "points".into()),
         slope,
         slope_ci95,
         intercept,
         fit: judged,
         tolerance,
         points,
+        by_residual,
         missing,
+    })
+}
+
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// A kit's fair cost judged by the line through the other kits (see [`CostPoint::fair_cost`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FairCost {
+    /// The cost at which the other kits' line predicts this kit's win rate, with its interval.
+    pub cost: Interval,
+    /// This kit's win rate minus the other kits' line at its cost.
+    pub residual: f64,
+    /// Whether the other kits' slope interval lies wholly above 0.
+    pub slope_significant: bool,
+}
+
+/// The fair cost of kit `k` of the priced kits (costs `xs`, win rates `ys` with Monte Carlo
+/// variances `var_ys`, 0 where exact), leave-one-out: the line is fitted to the other kits
+/// only. With the other kits' line `y = a + b·x` over `m` kits (residual variance `s²` on
+/// `m − 2` degrees of freedom), `c* = (y_k − a)/b` and, by the delta method,
+/// `Var c* ≈ [Var y_k + s²(1/m + (c* − x̄)²/Sxx)] / b²`; the interval is
+/// `c* ± t(m − 2)·√Var c*`. `None` with fewer than three other kits, other kits all at one
+/// cost, or a line that does not rise.
+pub fn fair_cost(k: usize, xs: &[f64], ys: &[f64], var_ys: &[f64]) -> Option<FairCost> {
+    let ox: Vec<f64> = xs
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != k)
+        .map(|(_, v)| *v)
+        .collect();
+    let oy: Vec<f64> = ys
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != k)
+        .map(|(_, v)| *v)
+        .collect();
+    let m = ox.len();
+    if m < 3 {
+        return None;
+    }
+    let line = fit_line(&ox, &oy)?;
+    let (a, b) = (line.intercept, line.slope);
+    if b <= 0.0 {
+        return None;
+    }
+    let mf = m as f64;
+    let mx = ox.iter().sum::<f64>() / mf;
+    let sxx: f64 = ox.iter().map(|v| (v - mx).powi(2)).sum();
+    let rss: f64 = ox
+        .iter()
+        .zip(&oy)
+        .map(|(x, y)| (y - a - b * x).powi(2))
+        .sum();
+    let s2 = rss / (mf - 2.0);
+    let c = (ys[k] - a) / b;
+    let var = (var_ys[k] + s2 * (1.0 / mf + (c - mx).powi(2) / sxx)) / (b * b);
+    let half = t_975(m - 2) * var.max(0.0).sqrt();
+    Some(FairCost {
+        cost: Interval {
+            value: c,
+            lo: c - half,
+            hi: c + half,
+        },
+        residual: ys[k] - (a + b * xs[k]),
+        slope_significant: line.judge() == CostFit::Predictive,
     })
 }
 

@@ -132,6 +132,10 @@ pub(crate) struct CheckArgs {
     pub ruleset: String,
     /// Check parameters as key=value (see `oddsmith rulesets RULESET`).
     pub params: Vec<String>,
+    /// A ruleset option as key=value, the names of `[options]` (repeatable; dotted keys
+    /// for nested options, e.g. `--set full_dodge_bonus=2`).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Monte Carlo rolls.
     #[arg(long, default_value_t = DEFAULT_TRIALS)]
     pub trials: u64,

@@ -277,6 +277,8 @@ pub(crate) struct CheckSettings {
     pub ruleset: String,
     /// `key=value` parameters, as given.
     pub params: Vec<String>,
+    /// `--set key=value` ruleset options, as given.
+    pub options: Vec<String>,
     /// Seed and rolls.
     pub cfg: RunConfig,
     /// Worker threads.
@@ -295,6 +297,7 @@ impl TryFrom<CheckArgs> for CheckSettings {
         Ok(CheckSettings {
             ruleset: a.ruleset,
             params: a.params,
+            options: a.set,
             cfg: sampling.for_scenario(FileSampling::default()),
             threads,
             json: a.json,

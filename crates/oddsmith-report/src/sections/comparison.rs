@@ -95,6 +95,9 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
     if let Some(note) = paired_note(c) {
         let _ = writeln!(s, "  {note}");
     }
+    if !c.balance.is_empty() {
+        balance_text(&mut s, c);
+    }
     if !c.archetypes.is_empty() {
         archetypes_text(&mut s, c);
     }
@@ -119,6 +122,39 @@ pub fn comparison_table(c: &ComparisonDoc) -> String {
         let _ = writeln!(s, "  - {v}");
     }
     s
+}
+
+/// Overall balance: each part's mean distance of P(A wins) from 50 % and their difference.
+fn balance_text(s: &mut String, c: &ComparisonDoc) {
+    let _ = writeln!(
+        s,
+        "\nOverall balance (mean distance of P(A wins) from 50 %, in points; lower is more even)"
+    );
+    let rows: Vec<Vec<String>> = c.balance.iter().map(balance_row).collect();
+    aligned(
+        s,
+        &[
+            ("rulesets", false),
+            ("matchups", true),
+            ("first / second", true),
+            ("difference", false),
+            ("worst first", false),
+            ("worst second", false),
+        ],
+        &rows,
+    );
+}
+
+fn balance_row(b: &oddsmith_study::BalanceIndexDoc) -> Vec<String> {
+    let v = b.index.values;
+    vec![
+        b.rulesets.join(" vs "),
+        b.matchups.to_string(),
+        format!("{:.1} / {:.1}", 100.0 * v[0], 100.0 * v[1]),
+        format!("{}{}", diff_text(&b.index), mark(b.index.decisive)),
+        format!("{} ({:.1})", b.worst[0].0, 100.0 * b.worst[0].1),
+        format!("{} ({:.1})", b.worst[1].0, 100.0 * b.worst[1].1),
+    ]
 }
 
 /// The archetypes: P(A wins), fight length and lethality under each ruleset, one aligned row
@@ -578,6 +614,20 @@ fn verdicts_section(c: &ComparisonDoc) -> Section {
     if let Some(note) = paired_note(c) {
         b.push(Block::Note(note));
     }
+    if !c.balance.is_empty() {
+        b.push(Block::Note("Overall balance: each part's balance index is the mean distance of P(A wins) from 50 % over the matchups both parts have (lower is more even), with its worst matchup. The difference (first − second) has a delta-method interval, paired on common random numbers where the parts ran together, and gets a verdict by the same rule.".into()));
+        b.push(Block::table(
+            head([
+                "rulesets",
+                "matchups",
+                "index (points)",
+                "difference (points)",
+                "worst matchup, first",
+                "worst matchup, second",
+            ]),
+            c.balance.iter().map(balance_row).collect(),
+        ));
+    }
     if c.verdicts.is_empty() {
         b.push(Block::Note(
             "No verdict: no difference passed both tests.".into(),
@@ -637,11 +687,27 @@ fn archetypes_section(c: &ComparisonDoc) -> Section {
     Section::new(
         format!("{}: archetypes", heading(c)),
         vec![
-            Block::Note("The same archetype written in each ruleset's terms. P(A wins) differences use Newcombe's interval for two independent proportions; fight lengths are compared by a two-sample Kolmogorov–Smirnov test; lethality is the share of fights that end with the loser dead. * marks a verdict.".into()),
+            Block::Note(archetypes_note(c)),
             Block::table(columns, rows),
             Block::Chart(WIN_STEM.into()),
             Block::Chart(LETHALITY_STEM.into()),
         ],
+    )
+}
+
+/// What the archetype table's intervals and tests are, as they were used.
+fn archetypes_note(c: &ComparisonDoc) -> String {
+    let paired = c.archetypes.iter().filter(|a| a.paired).count();
+    let interval = if paired == c.archetypes.len() {
+        "P(A wins) differences use the paired interval (Newcombe's method for paired proportions) and McNemar's test, as the variants ran on common random numbers"
+    } else if paired == 0 {
+        "P(A wins) differences use Newcombe's interval for two independent proportions"
+    } else {
+        "P(A wins) differences use the paired interval (Newcombe's method for paired proportions) and McNemar's test for variants run on common random numbers, and Newcombe's interval for two independent proportions for the others"
+    };
+    format!(
+        "The same archetype written in each ruleset's terms. {interval}; where both sides are solved the difference is exact. Fight lengths are compared by a two-sample Kolmogorov–Smirnov test and get a verdict only when the mean lengths also differ by at least {} %; lethality is the share of fights that end with the loser dead (independent-proportion interval, conservative on paired runs). * marks a verdict.",
+        100.0 * oddsmith_study::ROUNDS_PRACTICAL
     )
 }
 

@@ -146,6 +146,17 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                         ));
                     }
                     if let Some(c) = t.costs.as_ref().filter(|c| !c.points.is_empty()) {
+                        // Whatever the fit says: the kits that give most and least for
+                        // their price, with the honest fair-cost interval.
+                        let extremes = super::tournament::extremes(c).map(|(hi, lo)| {
+                            format!(
+                                " Most under-priced: {} ({}); most over-priced: {} ({}).",
+                                hi.fighter,
+                                super::tournament::residual_and_cost(hi, &c.unit),
+                                lo.fighter,
+                                super::tournament::residual_and_cost(lo, &c.unit)
+                            )
+                        });
                         v.push(match c.fit {
                             CostFit::Predictive => {
                                 let fair: Vec<String> = c
@@ -173,7 +184,7 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                             CostFit::SameCost => {
                                 "Every kit costs the same, so costs cannot be judged.".into()
                             }
-                        });
+                        } + extremes.as_deref().unwrap_or(""));
                     }
                 }
                 _ => {}
@@ -186,17 +197,45 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
 /// A comparison's answer: its verdicts, who wins first (then fight length, lethality), or
 /// that no difference reached the threshold.
 fn comparison_lines(c: &oddsmith_study::ComparisonDoc) -> Vec<String> {
+    // The overall answer first: which part is better balanced, or that none is.
+    let overall: Vec<String> = c
+        .balance
+        .iter()
+        .filter(|b| !b.index.decisive)
+        .map(|b| {
+            let v = b.index.values;
+            format!(
+                "Overall balance: {} and {} are equally balanced within the threshold (mean distance from 50 % {:.1} vs {:.1} points, difference {:+.1} [{:+.1} {:+.1}]).",
+                b.rulesets[0],
+                b.rulesets[1],
+                100.0 * v[0],
+                100.0 * v[1],
+                100.0 * b.index.diff,
+                100.0 * b.index.lo,
+                100.0 * b.index.hi
+            )
+        })
+        .collect();
+    let with_overall = |mut v: Vec<String>| {
+        let mut out = overall.clone();
+        out.append(&mut v);
+        out
+    };
     if c.verdicts.is_empty() {
-        return vec![format!(
+        return with_overall(vec![format!(
             "No difference between {} is both significant (α = {}) and at least {} points.",
             c.rulesets.join(", "),
             c.alpha,
             num(c.practical_threshold * 100.0)
-        )];
+        )]);
     }
+    let (first, others): (Vec<&String>, Vec<&String>) = c
+        .verdicts
+        .iter()
+        .partition(|v| v.starts_with("Overall balance"));
     let (wins, rest): (Vec<&String>, Vec<&String>) =
-        c.verdicts.iter().partition(|v| v.contains(" wins "));
-    let all: Vec<&String> = wins.into_iter().chain(rest).collect();
+        others.into_iter().partition(|v| v.contains(" wins "));
+    let all: Vec<&String> = first.into_iter().chain(wins).chain(rest).collect();
     let mut v: Vec<String> = all
         .iter()
         .take(MAX_MATCHUPS)
@@ -208,7 +247,7 @@ fn comparison_lines(c: &oddsmith_study::ComparisonDoc) -> Vec<String> {
             all.len() - MAX_MATCHUPS
         ));
     }
-    v
+    with_overall(v)
 }
 
 /// An axis value as its label (text options) or number.

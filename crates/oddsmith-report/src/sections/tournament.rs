@@ -569,13 +569,11 @@ pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
     );
     match c.fit {
         CostFit::Predictive => {
-            let under = c
-                .points
-                .iter()
-                .find(|p| p.verdict.as_deref() == Some("under-priced"));
-            let over = c
-                .points
-                .iter()
+            let ranked = || c.by_residual.iter().filter_map(|f| point(c, f));
+            let under = ranked().find(|p| p.verdict.as_deref() == Some("under-priced"));
+            let over = ranked()
+                .collect::<Vec<_>>()
+                .into_iter()
                 .rev()
                 .find(|p| p.verdict.as_deref() == Some("over-priced"));
             let name = |p: Option<&oddsmith_study::CostPoint>| {
@@ -600,7 +598,9 @@ pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
                     .into(),
                 "unclear: that far off but the interval reaches the line (more trials needed)."
                     .into(),
-                "Fair cost: the price at which the line predicts the kit's win rate.".into(),
+                "Fair cost: the price at which the line through the other kits predicts the kit's win rate;"
+                    .into(),
+                "its interval carries the line's own uncertainty and the Monte Carlo noise.".into(),
                 format!(
                     "Most under-priced: {}; most over-priced: {}.",
                     name(under),
@@ -609,7 +609,8 @@ pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
             ]
         }
         CostFit::NotPredictive => vec![
-            "Costs do not predict win rate here: no kit is judged and no fair cost is given."
+            "Costs do not predict win rate here: no kit gets a price verdict,".into(),
+            "and a fair cost (from the line through the other kits) is too uncertain to act on."
                 .into(),
             format!("Least-squares line: {line};"),
             format!(
@@ -619,7 +620,23 @@ pub fn cost_judgement(c: &CostDoc) -> Vec<String> {
                 c.unit
             ),
             "Compare the kits by win rate and the Nash mix, or reprice them and run again.".into(),
-        ],
+        ]
+        .into_iter()
+        .chain(extremes(c).into_iter().flat_map(|(hi, lo)| {
+            [
+                format!(
+                    "Gives most for its price: {} ({}).",
+                    hi.fighter,
+                    residual_and_cost(hi, &c.unit)
+                ),
+                format!(
+                    "Gives least: {} ({}).",
+                    lo.fighter,
+                    residual_and_cost(lo, &c.unit)
+                ),
+            ]
+        }))
+        .collect(),
         CostFit::TooFewKits => vec![format!(
             "{} priced kit{}: too few to judge whether costs predict win rate (three needed).",
             c.points.len(),
@@ -650,11 +667,57 @@ fn fmt_points(p: f64) -> String {
     num((1000.0 * p).round() / 10.0)
 }
 
-/// "52.3 [48.1 56.0]", or "—" without a fair cost.
-fn fair_cost_text(p: &oddsmith_study::CostPoint) -> String {
+/// "52.3 [48.1 56.0]", or "—" without a fair cost; "(too wide to act on)" when it cannot be
+/// acted on.
+pub fn fair_cost_text(p: &oddsmith_study::CostPoint) -> String {
     p.fair_cost.map_or("—".into(), |f| {
-        format!("{:.1} [{:.1} {:.1}]", f.value, f.lo, f.hi)
+        let wide = if p.fair_cost_usable {
+            ""
+        } else {
+            " (too wide to act on)"
+        };
+        format!("{:.1} [{:.1} {:.1}]{wide}", f.value, f.lo, f.hi)
     })
+}
+
+fn point<'c>(c: &'c CostDoc, fighter: &str) -> Option<&'c oddsmith_study::CostPoint> {
+    c.points.iter().find(|p| p.fighter == fighter)
+}
+
+/// The kits that give most and least for their price (first and last by residual), when
+/// there are two or more with a residual.
+pub fn extremes(c: &CostDoc) -> Option<(&oddsmith_study::CostPoint, &oddsmith_study::CostPoint)> {
+    let ranked: Vec<_> = c
+        .by_residual
+        .iter()
+        .filter_map(|f| point(c, f))
+        .filter(|p| p.residual.is_some())
+        .collect();
+    (ranked.len() >= 2).then(|| (ranked[0], ranked[ranked.len() - 1]))
+}
+
+/// "residual +12.3 points at 3 gold, fair cost 5.2 [1.0 9.4] gold".
+pub fn residual_and_cost(p: &oddsmith_study::CostPoint, unit: &str) -> String {
+    let r = format!(
+        "residual {:+.1} points, wins {} at {} {unit}",
+        100.0 * p.residual.unwrap_or(0.0),
+        percent(p.exact_win_rate.unwrap_or(p.win_rate.p)),
+        num(p.cost)
+    );
+    match p.fair_cost {
+        Some(f) => format!(
+            "{r}; fair cost {:.1} [{:.1} {:.1}] {unit}{}",
+            f.value,
+            f.lo,
+            f.hi,
+            if p.fair_cost_usable {
+                ""
+            } else {
+                ", too wide to act on"
+            }
+        ),
+        None => r,
+    }
 }
 
 /// `by greatsword, sword-shield` for a dominated loadout, else `otherwise`.

@@ -165,7 +165,7 @@ fn tournament() -> TournamentDoc {
     let tolerance = 0.015;
     let ys: Vec<f64> = (0..n).map(|i| rate(i).p).collect();
     let (slope, intercept) = least_squares(&costs, &ys).unwrap();
-    let mut points: Vec<CostPoint> = (0..n)
+    let points: Vec<CostPoint> = (0..n)
         .map(|i| {
             let fair = intercept + slope * costs[i];
             let w = rate(i);
@@ -193,10 +193,13 @@ fn tournament() -> TournamentDoc {
                     lo: at(w.lo),
                     hi: at(w.hi),
                 }),
+                fair_cost_usable: true,
             }
         })
         .collect();
-    points.sort_by(|a, b| b.residual.unwrap().total_cmp(&a.residual.unwrap()));
+    let mut ranked = points.clone();
+    ranked.sort_by(|a, b| b.residual.unwrap().total_cmp(&a.residual.unwrap()));
+    let by_residual = ranked.iter().map(|p| p.fighter.clone()).collect();
     let mut ranking = by_fighter;
     ranking.sort_by(|a, b| b.win_rate.p.total_cmp(&a.win_rate.p));
     TournamentDoc {
@@ -229,6 +232,7 @@ fn tournament() -> TournamentDoc {
             fit: CostFit::Predictive,
             tolerance,
             points,
+            by_residual,
             missing: vec!["squire".into()],
         }),
     }
@@ -978,6 +982,7 @@ fn a_comparison_summary_leads_with_its_verdicts() {
         alpha: 0.05,
         practical_threshold: 0.02,
         steps: vec![],
+        balance: vec![],
         archetypes: vec![],
         step_comparisons: vec![],
         checks: vec![],

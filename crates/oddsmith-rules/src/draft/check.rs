@@ -60,7 +60,7 @@ crate::check_params! {
         ),
         "difficulty" => (
             "normal",
-            "extremely_easy (TN 4) … normal (10) … beyond_imagination (20) (§3.10)",
+            "extremely_easy (TN 4), very_easy (6), easy (8), normal (10), hard (12), very_hard (14), extremely_hard (16), exceptional_hard (18), beyond_imagination (20) (§3.10)",
         ),
         "tn" => (
             "10",

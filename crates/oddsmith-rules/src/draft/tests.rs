@@ -1400,3 +1400,18 @@ fn wound_level_branching_gives_the_margins_successors() {
     }
     assert!(2 * by_level < by_margin, "{by_level} leaves against {by_margin}");
 }
+
+#[test]
+fn difficulty_parameter_doc_lists_all_nine_levels() {
+    // `oddsmith rulesets draft` prints this doc: every level with its TN, not three of nine.
+    let doc = check::params::DOCS
+        .iter()
+        .find(|d| d.name == "difficulty")
+        .unwrap()
+        .doc;
+    for (name, tn) in check::DIFFICULTIES {
+        let written = name.replace(' ', "_");
+        assert!(doc.contains(&written), "{written} missing from {doc}");
+        assert!(doc.contains(&format!("{tn})")), "TN {tn} missing from {doc}");
+    }
+}

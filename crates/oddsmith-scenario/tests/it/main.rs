@@ -621,3 +621,118 @@ count = 2
         );
     }
 }
+
+#[test]
+fn every_error_of_a_file_comes_at_once_in_file_order() {
+    // Three mistakes: the run names all three, in file order, each at its line:col.
+    let text = r#"
+name = "t"
+ruleset = "draft"
+trials = "many"
+
+[fighters.zed]
+skill = 6
+weapon = "great club"
+
+[fighters.brute]
+skil = 5
+weapon = "mace"
+"#;
+    let e = err(text);
+    let all: Vec<_> = e
+        .all()
+        .map(|x| (x.line, x.column, x.field.clone()))
+        .collect();
+    assert_eq!(
+        all,
+        vec![
+            (4, 10, "trials".to_string()),
+            (8, 10, "fighters.zed.weapon".to_string()),
+            (11, 1, "fighters.brute.skil".to_string()),
+        ],
+        "{e}"
+    );
+    let shown = e.to_string();
+    assert_eq!(shown.lines().count(), 3, "{shown}");
+    assert!(
+        shown
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("s.toml:8:10: fighters.zed.weapon: unknown weapon"),
+        "{shown}"
+    );
+    assert!(
+        shown
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("did you mean `skill`"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_missing_required_field_is_still_reported_beside_other_errors() {
+    // `name` missing is the file's own error; a removed bad field never invents one.
+    let text = r#"
+ruleset = "draft"
+trials = "many"
+
+[fighters.knight]
+skill = 6
+weapon = "long sword"
+"#;
+    let e = err(text);
+    let msgs: Vec<_> = e.all().map(|x| x.message.clone()).collect();
+    assert_eq!(msgs.len(), 2, "{e}");
+    assert!(msgs.iter().any(|m| m.contains("name")), "{e}");
+}
+
+#[test]
+fn toml_syntax_errors_are_said_in_plain_words() {
+    for (t, place, words) in [
+        (
+            "name = \"t\" x\nruleset = \"draft\"\n",
+            (1, 12),
+            "on its own line",
+        ),
+        (
+            "name = \"t\"\nruleset \"draft\"\n",
+            (2, 9),
+            "write `key = value`",
+        ),
+        (
+            "[fighters.a\nskill = 1\n",
+            (1, 12),
+            "table header not closed",
+        ),
+        (
+            "name = \"t\"\nruleset = \"draft\"\nx = { a = 1\n",
+            (3, 12),
+            "inline table not closed",
+        ),
+    ] {
+        let e = err(t);
+        assert_eq!((e.line, e.column), place, "{e}");
+        assert!(e.message.contains(words), "{e}");
+        assert!(!e.message.contains("expected newline"), "{e}");
+    }
+}
+
+#[test]
+fn a_number_for_a_text_option_lists_the_names_and_long_names_find_short_fields() {
+    let t = "name = \"t\"\nruleset = \"draft\"\n[options]\ndamage_term = 3\n[fighters.a]\nskill = 5\nweapon = \"mace\"\nstrength = 4\n";
+    let e = err(t);
+    let all: Vec<_> = e.all().collect();
+    assert_eq!(all.len(), 2, "{e}");
+    assert_eq!(all[0].field, "options.damage_term");
+    assert!(
+        all[0]
+            .message
+            .contains("expected one of: weapon_damage, impact")
+            && all[0].message.contains("got 3"),
+        "{e}"
+    );
+    assert!(all[1].message.contains("did you mean `str`?"), "{e}");
+}

@@ -581,8 +581,14 @@ fn comparison_verdicts_need_significance_and_the_threshold() {
     );
     let d = oddsmith_study::compare(&parts, &[], 0.05, 0.05);
     assert!(d.archetypes[0].p_a_win.decisive);
+    // The overall balance first, then the matchup.
     assert!(
-        d.verdicts[0].contains("more often under x"),
+        d.verdicts[0].starts_with("Overall balance"),
+        "{:?}",
+        d.verdicts
+    );
+    assert!(
+        d.verdicts[1].contains("more often under x"),
         "{:?}",
         d.verdicts
     );
@@ -881,6 +887,97 @@ fn two_variants_of_one_ruleset_are_compared_paired() {
     assert_eq!(w.diff, exact);
 }
 
+/// The balance index of two variants on a fixed seed, against a computation by hand from
+/// the paired runs' counts: mean |P(A wins) − ½| per variant, and the delta-method paired
+/// interval of the difference.
+#[test]
+fn balance_index_matches_a_hand_computation_on_paired_runs() {
+    let text = format!("{DRAFT_PAIR}\n[[matchup]]\nname = \"b first\"\na = \"b\"\nb = \"a\"\n");
+    let book: Scenario<Draft> = load(FILE, &text).unwrap();
+    let house_text = format!("{text}\n[options]\nend_condition = \"first_severe\"\n");
+    let house: Scenario<Draft> = load(FILE, &house_text).unwrap();
+    let paired = oddsmith_study::paired_matchups(
+        ["book", "house"],
+        &book,
+        &house,
+        &cfg(20_000, 7),
+        false,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(paired.len(), 2);
+    let parts = [
+        part("book", &text, 1_000, 1, false),
+        part("house", &house_text, 1_000, 2, false),
+    ];
+    let d = oddsmith_study::compare(&parts, &paired, 0.05, 0.02);
+    assert_eq!(d.balance.len(), 1);
+    let b = &d.balance[0];
+    assert!(b.paired && !b.index.exact);
+    assert_eq!(b.matchups, 2);
+    // By hand, from the concordance tables.
+    let mut idx = [0.0; 2];
+    let mut var = 0.0;
+    for x in &paired {
+        let c = x.concordance;
+        let n = (c.both + c.first_only + c.second_only + c.neither) as f64;
+        let p1 = (c.both + c.first_only) as f64 / n;
+        let p2 = (c.both + c.second_only) as f64 / n;
+        idx[0] += (p1 - 0.5).abs() / 2.0;
+        idx[1] += (p2 - 0.5).abs() / 2.0;
+        let s = (p1 - 0.5).signum() * (p2 - 0.5).signum();
+        let cov = (c.both as f64 / n - p1 * p2) / n;
+        var += (p1 * (1.0 - p1) / n + p2 * (1.0 - p2) / n - 2.0 * s * cov) / 4.0;
+    }
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(
+        close(b.index.values[0], idx[0]) && close(b.index.values[1], idx[1]),
+        "{b:?} vs {idx:?}"
+    );
+    assert!(close(b.index.diff, idx[0] - idx[1]));
+    let half = 1.959_963_984_540_054 * var.sqrt();
+    assert!(close(b.index.hi - b.index.diff, half), "{b:?} vs ±{half}");
+    // The exact index is within 4σ of the Monte Carlo one.
+    let exact = |s: &Scenario<Draft>| {
+        s.matchups
+            .iter()
+            .map(|m| (s.ruleset.exact(&m.matchup).unwrap().p_a_win - 0.5).abs())
+            .sum::<f64>()
+            / 2.0
+    };
+    let e = exact(&book) - exact(&house);
+    assert!(
+        (b.index.diff - e).abs() < 4.0 * half / 1.96,
+        "{} vs exact {e}",
+        b.index.diff
+    );
+    // The verdict, when there is one, leads the verdicts.
+    if b.index.decisive {
+        assert!(
+            d.verdicts[0].starts_with("Overall balance: "),
+            "{:?}",
+            d.verdicts
+        );
+    }
+    // Solved on both sides: the exact index difference speaks.
+    let solved = oddsmith_study::paired_matchups(
+        ["book", "house"],
+        &book,
+        &house,
+        &cfg(2_000, 7),
+        true,
+        &|_| {},
+    )
+    .unwrap();
+    let parts = [
+        part("book", &text, 500, 1, true),
+        part("house", &house_text, 500, 2, true),
+    ];
+    let d = oddsmith_study::compare(&parts, &solved, 0.05, 0.02);
+    assert!(d.balance[0].index.exact);
+    assert!(close(d.balance[0].index.diff, e));
+}
+
 #[test]
 fn five_kits_whose_costs_do_not_predict_win_rate_get_no_verdicts() {
     // The bundled five priced Draft kits: the slope's interval includes 0.
@@ -896,8 +993,11 @@ fn five_kits_whose_costs_do_not_predict_win_rate_get_no_verdicts() {
     assert!(
         c.points
             .iter()
-            .all(|p| p.verdict.is_none() && p.fair_cost.is_none())
+            .all(|p| p.verdict.is_none() && !p.fair_cost_usable)
     );
+    // Still ranked by residual, file order kept in the table.
+    assert_eq!(c.by_residual.len(), 5);
+    assert_eq!(c.points[0].fighter, t.fighters[0]);
     assert_eq!(c.tolerance, oddsmith_scenario::DEFAULT_FAIR_TOLERANCE);
     assert!(c.missing.is_empty());
     // The dagger priced as the dearest kit: the line slopes downward (the case, where
@@ -914,7 +1014,7 @@ fn five_kits_whose_costs_do_not_predict_win_rate_get_no_verdicts() {
     assert!(
         c.points
             .iter()
-            .all(|p| p.verdict.is_none() && p.fair_cost.is_none())
+            .all(|p| p.verdict.is_none() && !p.fair_cost_usable)
     );
 }
 
@@ -951,34 +1051,59 @@ fn fair_costs_fed_back_as_costs_land_inside_the_tolerance() {
             .any(|p| p.verdict.as_deref() != Some("fair")),
         "some kit is off the line"
     );
-    for p in &c.points {
+    let xs: Vec<f64> = c.points.iter().map(|p| p.cost).collect();
+    let ys: Vec<f64> = c.points.iter().map(|p| p.win_rate.p).collect();
+    for (k, p) in c.points.iter().enumerate() {
         let f = p.fair_cost.unwrap();
         assert!(f.lo <= f.value && f.value <= f.hi, "{f:?}");
-        // The line at the fair cost gives the kit's win rate.
-        assert!((c.intercept + c.slope * f.value - p.win_rate.p).abs() < 1e-12);
+        // The line through the *other* kits at the fair cost gives the kit's win rate.
+        let (ox, oy): (Vec<f64>, Vec<f64>) =
+            (0..5).filter(|&j| j != k).map(|j| (xs[j], ys[j])).unzip();
+        let l = oddsmith_study::fit_line(&ox, &oy).unwrap();
+        assert!((l.intercept + l.slope * f.value - p.win_rate.p).abs() < 1e-9);
     }
-    // Priced at their fair costs (same seed, so the same duels), every kit is fair.
-    let fair: Vec<String> = c
-        .points
-        .iter()
-        .map(|p| format!("{} = {}", p.fighter, p.fair_cost.unwrap().value))
-        .collect();
-    let again = study::<Draft>(&priced_skills(&fair.join(", "), ""), 4_000, false)
-        .unwrap()
-        .tournament
-        .unwrap()
-        .costs
-        .unwrap();
-    assert_eq!(again.fit, oddsmith_study::CostFit::Predictive);
-    for p in &again.points {
-        assert!(
-            p.residual.unwrap().abs() < again.tolerance,
-            "{}: {:?}",
-            p.fighter,
-            p.residual
-        );
-        assert_eq!(p.verdict.as_deref(), Some("fair"), "{}", p.fighter);
-    }
+}
+
+/// The fair cost of a kit is judged by the other kits' line only, and its interval carries
+/// the line's uncertainty: a noisy fit widens it far beyond the Monte Carlo noise.
+#[test]
+fn fair_cost_is_leave_one_out_and_widens_with_the_fit_noise() {
+    use oddsmith_study::fair_cost;
+    let xs = [10.0, 20.0, 30.0, 40.0, 50.0];
+    let clean = [0.30, 0.40, 0.50, 0.60, 0.70];
+    let noisy = [0.30, 0.47, 0.43, 0.66, 0.64];
+    let var = [1e-6; 5];
+    // Kit 2 (cost 30) on a perfect line: fair cost 30, interval from Monte Carlo noise only
+    // (±1.96·0.001/0.01·t(2) ≈ ±0.4).
+    let c = fair_cost(2, &xs, &clean, &var).unwrap();
+    assert!((c.cost.value - 30.0).abs() < 1e-9, "{c:?}");
+    let t2 = 4.302_652_729_911_275;
+    let mc_only = t2 * 1e-3 / 0.01;
+    assert!((c.cost.hi - c.cost.value - mc_only).abs() < 1e-6, "{c:?}");
+    // The same kit among noisy others: the line's own uncertainty widens the interval.
+    let mut n = noisy;
+    n[2] = 0.50;
+    let w = fair_cost(2, &xs, &n, &var).unwrap();
+    assert!(
+        w.cost.hi - w.cost.lo > 10.0 * (c.cost.hi - c.cost.lo),
+        "clean {c:?} noisy {w:?}"
+    );
+    // By hand: others (10, .30) (20, .47) (40, .66) (50, .64): x̄ = 30, Sxx = 1000,
+    // slope = (−20·−.2175 − 10·−.0475 + 10·.1425 + 20·.1225)/1000 = 0.008700,
+    // intercept = .5175 − .0087·30 = 0.2565; c* = (.5 − .2565)/.0087 = 27.99.
+    assert!(
+        (w.cost.value - (0.5 - 0.2565) / 0.0087).abs() < 1e-6,
+        "{w:?}"
+    );
+    // A kit never judges itself: moving its own win rate moves its fair cost along the
+    // others' line (1/slope per unit), never the line.
+    let mut m = n;
+    m[2] = 0.60;
+    let moved = fair_cost(2, &xs, &m, &var).unwrap();
+    assert!((moved.cost.value - w.cost.value - 0.1 / 0.0087).abs() < 1e-6);
+    assert_eq!(moved.slope_significant, w.slope_significant);
+    // Too few other kits for an interval: no fair cost.
+    assert!(fair_cost(0, &xs[..3], &clean[..3], &var[..3]).is_none());
 }
 
 #[test]

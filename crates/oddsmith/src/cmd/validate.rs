@@ -258,6 +258,7 @@ fn load_part<R: Ruleset>(file: &str, text: &str, part: &Part) -> Result<Scenario
             column: 0,
             field: x.kind().file_key().into(),
             message: "a comparison part holds fighters, options, matchups and [[check]]s; sweeps, balance, tournaments and assertions belong in a scenario file".into(),
+            also: Vec::new(),
         }));
     }
     oddsmith_study::validate(file, text, &s).map_err(study_input)?;

@@ -275,6 +275,50 @@ fn bad_scenario_stops_before_any_output() {
 }
 
 #[test]
+fn check_takes_ruleset_options_with_set() {
+    // Gamecraft's full dodge adds `full_dodge_bonus` (default 10) to the defense: the
+    // option, given on the command line, changes the answer.
+    let p = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "gamecraft",
+            "attack=5",
+            "defense=10",
+            "dodge=full",
+            "--trials",
+            "1000",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = cli(&args);
+        assert_eq!(code, 0, "{err}");
+        json(&out)["exact"]["p_success"].as_f64().unwrap()
+    };
+    let default = p(&[]);
+    assert_eq!(default, p(&["--set", "full_dodge_bonus=10"]));
+    let smaller = p(&["--set", "full_dodge_bonus=2"]);
+    assert!(smaller > default, "{smaller} vs {default}");
+    let (code, _, err) = cli(&[
+        "check",
+        "gamecraft",
+        "attack=5",
+        "--set",
+        "full_dodge_bonu=2",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("full_dodge_bonus"), "{err}");
+    let (code, _, err) = cli(&[
+        "check",
+        "gamecraft",
+        "attack=5",
+        "--set",
+        "full_dodge_bonus",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected key=value"), "{err}");
+}
+
+#[test]
 fn check_command_json_and_errors() {
     let (code, out, _) = cli(&[
         "check",

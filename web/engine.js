@@ -153,7 +153,7 @@
     }).catch(() => {}).finally(() => exactW.end());
     try {
       for (const t of st) {
-        const abDoc = ab ? await sharded(j, "ab.toml", ab, t, false, local.workers) : null;
+        const abDoc = ab ? await sharded(j, file, ab, t, false, local.workers) : null;
         const doc = await sharded(j, file, text, t, false, local.workers);
         if (j.cancelled) return;
         j.state.result = JSON.parse(doc);

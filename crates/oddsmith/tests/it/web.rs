@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
 
+use super::root;
+
 /// Trials per run in the comparisons: enough for every chunk path (several chunks of 10,000,
 /// so 4 workers each get a share), small enough for CI.
 const TRIALS: u64 = 40_000;
@@ -32,10 +34,6 @@ const SCENARIOS: [&str; 6] = [
     "scenarios/cards/devon-vs-soldier.toml",
     "scenarios/studies/draft-skill-sweep.toml",
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// A child process killed when dropped.
 struct Kill(Child);
@@ -144,28 +142,10 @@ fn start_driver() -> Result<(Kill, u16), String> {
 
 /// `oddsmith run FILE --json --no-report --trials TRIALS`, in this process: its stdout.
 fn native(file: &str) -> String {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
     let trials = TRIALS.to_string();
-    let code = oddsmith::main_impl(
-        [
-            "oddsmith",
-            "run",
-            file,
-            "--json",
-            "--no-report",
-            "--trials",
-            &trials,
-        ],
-        &mut out,
-        &mut err,
-    );
-    assert_eq!(
-        code,
-        std::process::ExitCode::SUCCESS,
-        "{file}: {}",
-        String::from_utf8_lossy(&err)
-    );
-    String::from_utf8(out).unwrap()
+    let (code, out, err) = super::cli(&["run", file, "--json", "--no-report", "--trials", &trials]);
+    assert_eq!(code, 0, "{file}: {err}");
+    out
 }
 
 async fn js(c: &Client, script: &str, args: Vec<Value>) -> Value {
@@ -278,8 +258,8 @@ fn the_page_runs_the_engine_with_the_native_numbers() {
 
         // 3. An error in the TOML shows at its line.
         js(&c, "const t = document.getElementById('toml'); t.value = 'ruleset = \"draft\"\\nname = \"x\"\\n\\n[fighters.a]\\nskil = 3\\n'; t.dispatchEvent(new Event('input'));", vec![]).await;
-        let err = until(&c, "const e = document.querySelector('#errors li'); return e && e.textContent;", Duration::from_secs(30)).await;
-        assert!(err.as_str().unwrap().starts_with("line 5:"), "{err}");
+        let err = until(&c, "return [...document.querySelectorAll('#errors li')].map((e) => e.textContent).join('\\n');", Duration::from_secs(30)).await;
+        assert!(err.as_str().unwrap().lines().any(|l| l.starts_with("line 5:") && l.contains("skil")), "{err}");
 
         // 4. Cancel ends the run's workers (only the page's own engine stays).
         let idle = js(&c, "return oddsmithLocal.live;", vec![]).await;

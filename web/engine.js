@@ -206,7 +206,10 @@
     const file = body.file || "scenario.toml";
     const { check } = await json("check", file, body.text);
     if (check.errors.length) throw new Error(check.errors[0].message);
-    await local.runJson(body.text, file);
+    // At the file's trials as a fixed number: a run to a precision target cannot be cut into
+    // shards (where it stops depends on every chunk before), so such a file's report is that
+    // of `oddsmith run FILE --trials T` (T its trial cap).
+    await local.runJson(body.text, file, { trials: check.trials });
     const html = await aux.call("report_html");
     const name = file.replace(/^.*[\\/]/, "").replace(/\.toml$/, "") + ".html";
     const blob = new Blob([html], { type: "text/html" });

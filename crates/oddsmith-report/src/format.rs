@@ -3,6 +3,7 @@
 //! helper. Terminal text, tables, charts and pages all format through here.
 
 use oddsmith_study::Est;
+#[cfg(feature = "tables")]
 use polars::prelude::{Column, NamedFrom, Series};
 
 /// A probability in percent, two decimals, no unit: `52.30`.
@@ -239,6 +240,7 @@ pub fn plural(n: usize) -> &'static str {
 }
 
 /// A named table column from a vector (polars' `Column::new` with a `&str` name).
+#[cfg(feature = "tables")]
 pub fn col<T, P>(name: &str, v: T) -> Column
 where
     Series: NamedFrom<T, P>,
@@ -248,12 +250,19 @@ where
 }
 
 /// A named table column with one value per row: `col_by("p", &rows, |r| r.p)`.
+#[cfg(feature = "tables")]
 pub fn col_by<'a, R, T>(name: &str, rows: &'a [R], f: impl Fn(&'a R) -> T) -> Column
 where
     Series: NamedFrom<Vec<T>, [T]>,
 {
     col(name, rows.iter().map(f).collect::<Vec<T>>())
 }
+
+// Without `tables` there are no table columns: the names stay, so the sections' imports hold.
+#[cfg(not(feature = "tables"))]
+pub(crate) fn col() {}
+#[cfg(not(feature = "tables"))]
+pub(crate) fn col_by() {}
 
 #[cfg(test)]
 mod tests {

@@ -46,6 +46,9 @@
 //!    `page.rs` (a new block kind, rendered in both `render_markdown` and `render_html`).
 //! 4. A test in `tests/it/`.
 
+// Without `tables` (the browser build) the helpers only the tables use are unused.
+#![cfg_attr(not(feature = "tables"), allow(unused))]
+
 pub mod charts;
 pub mod format;
 pub mod model;

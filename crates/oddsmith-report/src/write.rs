@@ -18,6 +18,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 
 use thiserror::Error;
 
+#[cfg(feature = "tables")]
 use polars::prelude::{CsvWriter, DataFrame, ParquetWriter, PolarsResult, SerWriter};
 
 use crate::charts::{self, ChartError};
@@ -451,6 +452,35 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
             one_line(&d.run.scenario)
         ),
     )?;
+    #[cfg(feature = "tables")]
+    let names = write_tables(tmp, d)?;
+    #[cfg(not(feature = "tables"))]
+    let names: Vec<&str> = Vec::new();
+    let mut figures = Vec::new();
+    for (stem, chart) in sections::charts(d) {
+        let svg = charts::svg(&chart)?;
+        put(&tmp.join(format!("charts/{stem}.svg")), &svg)?;
+        charts::png(&chart, &tmp.join(format!("charts/{stem}.png")))?;
+        figures.push(Figure {
+            stem,
+            title: chart.title,
+            svg,
+        });
+    }
+    let json = crate::format::json_pretty(&d.run).map_err(|e| ReportError::Table {
+        name: "report.json".into(),
+        message: e.to_string(),
+    })?;
+    put(&tmp.join("report.json"), json)?;
+    let page = sections::page(d, &names, figures);
+    put(&tmp.join("report.md"), render_markdown(&page))?;
+    put(&tmp.join("report.html"), render_html(&page))?;
+    Ok(())
+}
+
+/// Writes every table of the report as CSV and Parquet under `tables/`; returns their stems.
+#[cfg(feature = "tables")]
+fn write_tables(tmp: &Path, d: &ReportData) -> Result<Vec<&'static str>, ReportError> {
     let table_err = |name: &str| {
         let name = name.to_string();
         move |e: polars::prelude::PolarsError| ReportError::Table {
@@ -469,30 +499,11 @@ fn build(tmp: &Path, d: &ReportData) -> Result<(), ReportError> {
             to_parquet(df).map_err(table_err(name))?,
         )?;
     }
-    let mut figures = Vec::new();
-    for (stem, chart) in sections::charts(d) {
-        let svg = charts::svg(&chart)?;
-        put(&tmp.join(format!("charts/{stem}.svg")), &svg)?;
-        charts::png(&chart, &tmp.join(format!("charts/{stem}.png")))?;
-        figures.push(Figure {
-            stem,
-            title: chart.title,
-            svg,
-        });
-    }
-    let json = crate::format::json_pretty(&d.run).map_err(|e| ReportError::Table {
-        name: "report.json".into(),
-        message: e.to_string(),
-    })?;
-    put(&tmp.join("report.json"), json)?;
-    let names: Vec<&str> = tables.iter().map(|t| t.0).collect();
-    let page = sections::page(d, &names, figures);
-    put(&tmp.join("report.md"), render_markdown(&page))?;
-    put(&tmp.join("report.html"), render_html(&page))?;
-    Ok(())
+    Ok(tables.iter().map(|t| t.0).collect())
 }
 
 /// A table as CSV text (polars' writers take the frame mutably; it is not changed).
+#[cfg(feature = "tables")]
 pub fn to_csv(df: &mut DataFrame) -> PolarsResult<String> {
     let mut buf = Vec::new();
     CsvWriter::new(&mut buf).finish(df)?;
@@ -500,6 +511,7 @@ pub fn to_csv(df: &mut DataFrame) -> PolarsResult<String> {
 }
 
 /// A table as Parquet bytes.
+#[cfg(feature = "tables")]
 pub fn to_parquet(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
     let mut buf = Vec::new();
     ParquetWriter::new(&mut buf).finish(df)?;

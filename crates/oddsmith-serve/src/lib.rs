@@ -23,8 +23,11 @@
 
 pub mod bundled;
 pub mod edit;
+#[cfg(feature = "server")]
 pub mod files;
+#[cfg(feature = "server")]
 pub mod jobs;
+#[cfg(feature = "server")]
 mod server;
 
 use std::net::{IpAddr, SocketAddr};
@@ -35,6 +38,7 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 use serde_json::Value;
 
+#[cfg(feature = "server")]
 pub use server::{Server, router};
 
 /// What the server asks of the oddsmith pipeline. Every method is blocking and is called off

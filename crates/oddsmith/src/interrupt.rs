@@ -20,8 +20,14 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use oddsmith_sim::Cancel;
+#[cfg(feature = "native")]
 use signal_hook::consts::{SIGINT, SIGTERM};
+#[cfg(feature = "native")]
 use signal_hook::iterator::Signals;
+/// Without `native` (the browser build) no signal reaches the pipeline; the numbers name
+/// nothing.
+#[cfg(not(feature = "native"))]
+const SIGINT: i32 = 2;
 
 /// What is being written right now, to be undone if a signal comes.
 #[derive(Clone, Debug)]
@@ -64,6 +70,7 @@ fn name(sig: i32) -> &'static str {
 
 /// Starts the thread that waits for SIGINT or SIGTERM (the `oddsmith` binary calls this once;
 /// tests that call `main_impl` in-process do not).
+#[cfg(feature = "native")]
 pub fn install() {
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
         return; // Without the handler, the default action (stop at once) remains.
@@ -105,6 +112,10 @@ pub fn install() {
         std::process::exit(128 + sig);
     });
 }
+
+/// Without `native` there are no signals to handle.
+#[cfg(not(feature = "native"))]
+pub fn install() {}
 
 /// What a signal `signal` that ends the process at once leaves behind, in plain words: the
 /// results printed or not, the report or shard file being written (`undo`) not written.

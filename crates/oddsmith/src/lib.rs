@@ -32,6 +32,9 @@
 //! - `error`: exit codes (4: results printed but the report not written); `clock.rs` stamps
 //!   report times.
 
+// Without `native` (the browser build) the command-line-only helpers are unused.
+#![cfg_attr(not(feature = "native"), allow(unused))]
+
 mod args;
 mod clock;
 mod cmd;
@@ -39,6 +42,7 @@ mod config;
 mod error;
 pub mod interrupt;
 mod progress;
+pub mod web;
 
 use std::ffi::OsString;
 use std::io::Write;

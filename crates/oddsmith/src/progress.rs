@@ -3,9 +3,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "native")]
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Progress of one matchup.
+#[cfg(feature = "native")]
 pub struct Bar {
     bar: ProgressBar,
     start: Instant,
@@ -14,6 +16,7 @@ pub struct Bar {
 
 const DELAY: Duration = Duration::from_secs(1);
 
+#[cfg(feature = "native")]
 impl Bar {
     /// A hidden bar for `total` trials (a cap, when running to a precision).
     pub fn new(name: &str, total: u64, open_ended: bool) -> Bar {
@@ -49,4 +52,21 @@ impl Bar {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// Without `native` (the browser build) there is no terminal and no clock: a bar that does
+/// nothing.
+#[cfg(not(feature = "native"))]
+pub struct Bar;
+
+#[cfg(not(feature = "native"))]
+impl Bar {
+    /// A bar that is never shown.
+    pub fn new(_name: &str, _total: u64, _open_ended: bool) -> Bar {
+        Bar
+    }
+    /// Nothing to count.
+    pub fn inc(&self, _n: u64) {}
+    /// Nothing to clear.
+    pub fn finish(&self) {}
 }

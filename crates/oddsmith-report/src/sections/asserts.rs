@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use oddsmith_study::AssertDoc;
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::format::{col_by, num, pass_fail, pct, plural};
@@ -59,6 +60,7 @@ impl Subject for Asserts<'_> {
         out
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![("asserts", asserts_table(&self.0)?)])
     }
@@ -131,6 +133,7 @@ pub(crate) fn assert_line(a: &AssertDoc) -> String {
 
 /// One row per `[[assert]]`: the bounds, the value judged and where it came from, the Monte
 /// Carlo interval (for probabilities), whether it passed and whether the verdict is certain.
+#[cfg(feature = "tables")]
 pub fn asserts_table(a: &[&AssertDoc]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(vec![
         col_by("name", a, |x| x.name.as_str()),

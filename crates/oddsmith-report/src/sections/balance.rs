@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use oddsmith_study::{BalanceDoc, BalancePoint, BalanceStatus};
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot, padded_range};
@@ -26,6 +27,7 @@ impl Subject for Balance<'_> {
         paragraph(|s| balance_text(s, self.0))
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![
             ("balance", balance_evaluations(self.0)?),
@@ -130,6 +132,7 @@ fn balance_text(s: &mut String, b: &BalanceDoc) {
 
 /// Every evaluation of the balance search, in order: the value tried and the probability
 /// found there.
+#[cfg(feature = "tables")]
 pub fn balance_evaluations(b: &BalanceDoc) -> PolarsResult<DataFrame> {
     let e = &b.evaluations;
     DataFrame::new_infer_height(vec![
@@ -142,6 +145,7 @@ pub fn balance_evaluations(b: &BalanceDoc) -> PolarsResult<DataFrame> {
 /// The balance result: for whole numbers, the two values either side of the target (`role` =
 /// "chosen" for the closer, "bracket" for the other); otherwise one row, the chosen value; a
 /// single row with `role` = "none" and empty values when the target is not reached.
+#[cfg(feature = "tables")]
 pub fn balance_result(b: &BalanceDoc) -> PolarsResult<DataFrame> {
     let mut pts: Vec<(&str, Option<&BalancePoint>)> =
         roles(b).into_iter().map(|(r, p)| (r, Some(p))).collect();

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use oddsmith_study::{CheckCellDoc, CheckStudyDoc};
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
@@ -27,6 +28,7 @@ impl Subject for CheckStudies<'_> {
             .collect()
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![("check_study", check_study(&self.0)?)])
     }
@@ -122,6 +124,7 @@ fn check_text(s: &mut String, c: &CheckStudyDoc) {
 
 /// Every cell of every `[[check]]`: the check, the row and column parameter values, exact
 /// P(success) and the Monte Carlo estimate with its interval.
+#[cfg(feature = "tables")]
 pub fn check_study(checks: &[&CheckStudyDoc]) -> PolarsResult<DataFrame> {
     let rows: Vec<(&CheckStudyDoc, &CheckCellDoc)> = checks
         .iter()

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot};
@@ -17,6 +18,7 @@ use super::subject::{NamedChart, NamedTable, Place, Subject};
 pub struct Checks<'a>(pub &'a ReportData);
 
 impl Subject for Checks<'_> {
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(checks(self.0)?.map(|c| ("checks", c)).into_iter().collect())
     }
@@ -90,6 +92,7 @@ fn check_grid(d: &ReportData) -> Option<(Vec<String>, Vec<Vec<String>>)> {
 }
 
 /// The check grid: exact P(success) and the Monte Carlo estimate with its interval.
+#[cfg(feature = "tables")]
 pub fn checks(d: &ReportData) -> PolarsResult<Option<DataFrame>> {
     let Some(g) = &d.checks else { return Ok(None) };
     let cells = &g.cells;

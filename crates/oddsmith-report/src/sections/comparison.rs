@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use oddsmith_study::ComparisonDoc;
 use oddsmith_study::compare::{ArchetypeDoc, CheckCellCompare, CheckCompareDoc, Compared};
+#[cfg(feature = "tables")]
 use polars::prelude::{Column, DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, IntervalPlot, Plot, Series, Style, XyPlot};
@@ -29,6 +30,7 @@ impl Subject for Comparison<'_> {
         comparison_table(self.c)
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         tables(self.c)
     }
@@ -296,6 +298,7 @@ fn check_text(s: &mut String, ch: &CheckCompareDoc) {
 }
 
 /// The comparison's tables: `comparison_archetypes`, `comparison_steps`, `comparison_checks`.
+#[cfg(feature = "tables")]
 pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
     let mut v = Vec::new();
     if !c.archetypes.is_empty() {
@@ -367,6 +370,7 @@ pub fn tables(c: &ComparisonDoc) -> PolarsResult<Vec<NamedTable>> {
 
 /// The columns of a compared value: `<name>_1`, `<name>_2`, `<name>_diff` with its interval,
 /// `<name>_p_value`, `<name>_exact` (when `exact`) and `<name>_verdict`.
+#[cfg(feature = "tables")]
 fn compared_columns<'a>(
     name: &str,
     a: &'a [ArchetypeDoc],

@@ -1,5 +1,6 @@
 //! The ruleset's own counters (e.g. dodges, fumbles) as means per duel: the `counters` table.
 
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::format::col;
@@ -11,12 +12,14 @@ use super::subject::{NamedTable, Subject};
 pub struct Counters<'a>(pub &'a ReportData);
 
 impl Subject for Counters<'_> {
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![("counters", counters(self.0)?)])
     }
 }
 
 /// The ruleset's extra counters as means per duel.
+#[cfg(feature = "tables")]
 pub fn counters(d: &ReportData) -> PolarsResult<DataFrame> {
     let (mut name, mut counter, mut mean) = (vec![], vec![], vec![]);
     for m in &d.run.matchups {

@@ -1,5 +1,6 @@
 //! Damage dealt per duel by each side: the `damage` table and one chart per matchup.
 
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot};
@@ -13,6 +14,7 @@ use super::subject::{NamedChart, NamedTable, Subject};
 pub struct Damage<'a>(pub &'a ReportData);
 
 impl Subject for Damage<'_> {
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![("damage", damage(self.0)?)])
     }
@@ -24,6 +26,7 @@ impl Subject for Damage<'_> {
 }
 
 /// Damage dealt per duel by each side: one row per matchup, side and damage total.
+#[cfg(feature = "tables")]
 pub fn damage(d: &ReportData) -> PolarsResult<DataFrame> {
     let (mut name, mut side, mut fighter, mut dmg, mut count, mut p) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);

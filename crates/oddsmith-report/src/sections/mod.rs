@@ -7,6 +7,7 @@
 //! [`study_subjects`]).
 
 use oddsmith_study::{StudyDoc, StudySection};
+#[cfg(feature = "tables")]
 use polars::prelude::PolarsResult;
 
 use crate::format::col;
@@ -106,6 +107,7 @@ pub const RUN_COLUMNS: [&str; 3] = ["scenario", "ruleset", "seed"];
 
 /// Every table of a report, by file stem, in report order; each starts with the
 /// [`RUN_COLUMNS`] (but for one the table already has).
+#[cfg(feature = "tables")]
 pub fn tables(d: &ReportData) -> PolarsResult<Vec<NamedTable>> {
     let mut v = Vec::new();
     for s in subjects(d) {

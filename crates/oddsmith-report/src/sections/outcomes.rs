@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use oddsmith_rules::Ending;
 use oddsmith_stats::wilson95;
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, IntervalPlot, Plot};
@@ -25,6 +26,7 @@ pub const WIN_STEM: &str = "win-probability";
 pub struct Outcomes<'a>(pub &'a ReportData);
 
 impl Subject for Outcomes<'_> {
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![
             ("outcomes", outcomes(self.0)?),
@@ -224,6 +226,7 @@ fn matchup_lines(s: &mut String, m: &MatchupDoc) {
 
 /// One row per matchup: outcome probabilities with 95 % Wilson intervals, exact values,
 /// fight length and the advantage of A.
+#[cfg(feature = "tables")]
 pub fn outcomes(d: &ReportData) -> PolarsResult<DataFrame> {
     let m = &d.run.matchups[..];
     let e = |x: &MatchupDoc, g: fn(&ExactDoc) -> f64| x.exact.as_ref().map(g);
@@ -263,6 +266,7 @@ pub fn outcomes(d: &ReportData) -> PolarsResult<DataFrame> {
 }
 
 /// One row per matchup and way of ending (incapacitated, death, timeout, …).
+#[cfg(feature = "tables")]
 pub fn endings(d: &ReportData) -> PolarsResult<DataFrame> {
     let (mut name, mut ending, mut count, mut p, mut lo, mut hi) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);

@@ -2,6 +2,7 @@
 //! of duels ending in each round (with exact probabilities) and its cumulative distribution.
 
 use oddsmith_stats::IntHistogram;
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, Corner, Plot, Series, Style, XyPlot};
@@ -14,6 +15,7 @@ use super::subject::{NamedChart, NamedTable, Subject};
 pub struct Rounds<'a>(pub &'a ReportData);
 
 impl Subject for Rounds<'_> {
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![("rounds", rounds(self.0)?)])
     }
@@ -25,6 +27,7 @@ impl Subject for Rounds<'_> {
 }
 
 /// The full fight-length histogram: one row per matchup and number of rounds.
+#[cfg(feature = "tables")]
 pub fn rounds(d: &ReportData) -> PolarsResult<DataFrame> {
     let (mut name, mut r, mut count, mut p, mut cdf, mut exact) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);

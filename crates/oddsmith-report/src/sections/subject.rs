@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::Chart;
@@ -102,7 +103,11 @@ pub(crate) fn paragraph(f: impl FnOnce(&mut String)) -> String {
 }
 
 /// A table of a report: file stem and frame.
+#[cfg(feature = "tables")]
 pub type NamedTable = (&'static str, DataFrame);
+/// Without `tables` a report has no tables (the name stays, so the sections' imports hold).
+#[cfg(not(feature = "tables"))]
+pub type NamedTable = (&'static str, ());
 /// A chart of a report: file stem and chart.
 pub type NamedChart = (String, Chart);
 
@@ -132,6 +137,7 @@ pub trait Subject {
         String::new()
     }
     /// Tables, by file stem.
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(Vec::new())
     }

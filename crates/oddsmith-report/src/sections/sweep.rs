@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use oddsmith_study::{AxisDoc, StepDoc, SweepDoc, SweepPoint};
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
@@ -28,6 +29,7 @@ impl Subject for Sweeps<'_> {
         self.0.iter().enumerate().map(text).collect()
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         let mut v = vec![("sweep_points", sweep_points(&self.0)?)];
         if self.0.iter().any(|w| !w.steps.is_empty()) {
@@ -298,6 +300,7 @@ fn label_of(a: Option<&AxisDoc>, v: Option<f64>) -> Option<String> {
 /// with its 95 % interval, the exact value where known, P(B wins), P(draw), mean rounds.
 /// Where some sweep's axis holds text or `true`/`false`, `x` and `y` are positions on that
 /// axis and `x_value`/`y_value` the values as written.
+#[cfg(feature = "tables")]
 pub fn sweep_points(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
     let rows = sweep_rows(sweeps, |w| &w.points);
     let mut cols = vec![
@@ -341,6 +344,7 @@ pub fn sweep_points(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
 /// paired 95 % interval, the test, and the half-width an unpaired comparison would have had.
 /// With text or `true`/`false` axes, `y_value`, `x_from_value` and `x_to_value` give the values
 /// as written.
+#[cfg(feature = "tables")]
 pub fn sweep_steps(sweeps: &[&SweepDoc]) -> PolarsResult<DataFrame> {
     let rows = sweep_rows(sweeps, |w| &w.steps);
     let mut cols = vec![

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use oddsmith_stats::verdict::{self, Difference};
 use oddsmith_study::{CostDoc, CostFit, Est, PairingDoc, RankDoc, TournamentDoc};
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{
@@ -31,6 +32,7 @@ impl Subject for Tournament<'_> {
         paragraph(|s| tournament_text(s, self.0))
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![
             ("tournament_matrix", tournament_matrix(self.0)?),
@@ -232,6 +234,7 @@ fn pairings_text(s: &mut String, t: &TournamentDoc) {
 /// Fight length and lethality per pairing (both seatings pooled): mean, sd, median and 90th
 /// percentile of the rounds; the shares ending in a death, with the loser incapacitated, and
 /// otherwise, each with its interval.
+#[cfg(feature = "tables")]
 pub fn tournament_pairings(t: &TournamentDoc) -> PolarsResult<DataFrame> {
     let p = &t.pairings;
     DataFrame::new_infer_height(vec![
@@ -295,6 +298,7 @@ fn pairings_blocks(t: &TournamentDoc) -> Vec<Block> {
 /// The win matrix in long form: one row per ordered pair (fighter, opponent), P(fighter beats
 /// opponent) over both seatings with its interval, the exact value where known, and the
 /// meta-game payoff P(win) − P(lose).
+#[cfg(feature = "tables")]
 pub fn tournament_matrix(t: &TournamentDoc) -> PolarsResult<DataFrame> {
     let n = t.fighters.len();
     let pairs: Vec<(usize, usize, Est)> = (0..n)
@@ -318,6 +322,7 @@ pub fn tournament_matrix(t: &TournamentDoc) -> PolarsResult<DataFrame> {
 /// The standings, best first: P(win) against the field with its interval, P(lose), the
 /// loadout's share in the Nash mix, whether it is strictly dominated, and — when every loadout
 /// has a cost — its cost, the win rate the fair line predicts, the residual and the verdict.
+#[cfg(feature = "tables")]
 pub fn tournament_ranking(t: &TournamentDoc) -> PolarsResult<DataFrame> {
     let r: Vec<(u32, &RankDoc)> = (1..).zip(&t.ranking).collect();
     let mut cols = vec![

@@ -14,7 +14,12 @@ const st = {
 };
 window.oddsmith = st; // for tests and the curious
 
+// Without a server (the static page of `web/`, the engine in WebAssembly) the same questions
+// are answered in the page by `web/engine.js`.
+const LOCAL = BOOT.engine === "wasm" ? window.oddsmithLocal : null;
+
 async function api(method, url, body) {
+  if (LOCAL) return LOCAL.api(method, url, body);
   const opt = { method, headers: {} };
   if (body !== undefined) {
     opt.headers["content-type"] = "application/json";
@@ -62,6 +67,13 @@ async function init() {
   $("save").addEventListener("click", save);
   $("report").addEventListener("click", report);
   $("share").addEventListener("click", share);
+  if (LOCAL) {
+    // No folder to write to: the file and the report are downloads.
+    $("save").textContent = "Download TOML";
+    $("save").title = "Download the TOML";
+    $("report").textContent = "HTML report";
+    $("report").title = "Run at the file's trials and download the report as one HTML file";
+  }
   const shared = await fromHash();
   if (shared) return setText(shared, "shared.toml", null, true);
   if (cat.file) return openFrom("file:" + cat.file);
@@ -179,6 +191,7 @@ async function startRun(seq) {
 
 // A closed page's job is cancelled at once (the server would notice within seconds anyway).
 addEventListener("pagehide", () => {
+  if (LOCAL) return LOCAL.api("POST", "/api/cancel", { page: PAGE });
   fetch("/api/cancel", {
     method: "POST", keepalive: true,
     headers: { "content-type": "application/json", "x-oddsmith-token": BOOT.token },

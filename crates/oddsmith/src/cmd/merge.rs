@@ -126,6 +126,7 @@ pub(crate) fn write_shard(
     // takes a new file.
     let target = destination(&path, &r.file, &run, shard)?;
     let dir = folder_of(&target);
+    #[cfg(feature = "native")]
     tempfile::Builder::new()
         .prefix(".oddsmith-probe.")
         .tempfile_in(&dir)
@@ -175,6 +176,7 @@ pub(crate) fn write_shard(
 /// Writes `bytes` to `path` whole or not at all: a temporary file created exclusively in the
 /// same folder (`.<name>.<random>.tmp`, removed if the process is interrupted), then renamed
 /// over `path`.
+#[cfg(feature = "native")]
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = folder_of(path);
     let name = path
@@ -195,6 +197,12 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path)?;
     Ok(())
+}
+
+/// Without `native` (no temporary files): a plain write.
+#[cfg(not(feature = "native"))]
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    Ok(std::fs::write(path, bytes)?)
 }
 
 /// The folder `path` is in (`.` for a bare name).

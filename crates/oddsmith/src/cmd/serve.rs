@@ -17,10 +17,13 @@ use oddsmith_report::sections::charts as report_charts;
 use oddsmith_report::sections::sweep::{sweep_chart_at, sweep_stem};
 use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetVisitor, solver, visit};
 use oddsmith_scenario::{is_comparison, ruleset_of};
+#[cfg(feature = "native")]
 use oddsmith_serve::files::Folder;
 use oddsmith_serve::{
-    ChartSvg, Charts, Checked, Diagnostic, Engine, EngineError, ExactRow, Limits, Preview, Server,
+    ChartSvg, Charts, Checked, Diagnostic, Engine, EngineError, ExactRow, Preview,
 };
+#[cfg(feature = "native")]
+use oddsmith_serve::{Limits, Server};
 use serde_json::{Value, json};
 
 use crate::DEFAULT_TRIALS;
@@ -33,6 +36,7 @@ use crate::error::{InputError, ScenarioInput};
 
 /// Starts the explorer and serves until Ctrl-C (the process's interrupt handler ends it; no
 /// file is half-written: saves are atomic and an unfinished report is undone).
+#[cfg(feature = "native")]
 pub(crate) fn serve(a: ServeArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     let explicit = a.host.is_some();
     let host: IpAddr = match &a.host {
@@ -97,6 +101,7 @@ pub(crate) fn serve(a: ServeArgs, out: &mut dyn Write, err: &mut dyn Write) -> R
 }
 
 /// Opens `url` in the desktop's browser; says so when it cannot.
+#[cfg(feature = "native")]
 fn open_browser(url: &str, err: &mut dyn Write) {
     let opener = if cfg!(target_os = "macos") {
         "open"
@@ -108,6 +113,15 @@ fn open_browser(url: &str, err: &mut dyn Write) {
     if std::process::Command::new(opener).arg(url).spawn().is_err() {
         let _ = writeln!(err, "note: could not start {opener}; open {url} yourself");
     }
+}
+
+/// Without `native` there is no server to start.
+#[cfg(not(feature = "native"))]
+pub(crate) fn serve(_: ServeArgs, _: &mut dyn Write, _: &mut dyn Write) -> Result<()> {
+    Err(
+        InputError("this build of oddsmith has no explorer server (feature `native`)".into())
+            .into(),
+    )
 }
 
 /// The oddsmith pipeline as the explorer's engine.
@@ -222,33 +236,36 @@ fn chart_svg(stem: String, sweep: Option<usize>, c: &Chart) -> ChartSvg {
     }
 }
 
-impl CliCharts {
-    /// The sweeps' chart stems, in the report's order.
-    fn sweep_stems(&self) -> Vec<String> {
-        let sweeps = self.0.run.study.iter().flat_map(|s| &s.sweeps);
-        sweeps.enumerate().map(|(i, s)| sweep_stem(i, s)).collect()
-    }
+/// Every chart of the report of `d`, in the report's order, as the page shows them.
+pub(crate) fn all_charts(d: &ReportData) -> Vec<ChartSvg> {
+    let sweeps = d.run.study.iter().flat_map(|s| &s.sweeps);
+    let stems: Vec<String> = sweeps.enumerate().map(|(i, s)| sweep_stem(i, s)).collect();
+    report_charts(d)
+        .into_iter()
+        .map(|(stem, c)| {
+            let sweep = stems.iter().position(|s| *s == stem);
+            chart_svg(stem, sweep, &c)
+        })
+        .collect()
+}
+
+/// The chart of sweep `sweep` of the report of `d` with point `at` marked.
+pub(crate) fn sweep_chart(d: &ReportData, sweep: usize, at: usize) -> Option<ChartSvg> {
+    let sw = d.run.study.as_ref()?.sweeps.get(sweep)?;
+    Some(chart_svg(
+        sweep_stem(sweep, sw),
+        Some(sweep),
+        &sweep_chart_at(sw, at)?,
+    ))
 }
 
 impl Charts for CliCharts {
     fn all(&self) -> Vec<ChartSvg> {
-        let stems = self.sweep_stems();
-        report_charts(&self.0)
-            .into_iter()
-            .map(|(stem, c)| {
-                let sweep = stems.iter().position(|s| *s == stem);
-                chart_svg(stem, sweep, &c)
-            })
-            .collect()
+        all_charts(&self.0)
     }
 
     fn sweep(&self, sweep: usize, at: usize) -> Option<ChartSvg> {
-        let sw = self.0.run.study.as_ref()?.sweeps.get(sweep)?;
-        Some(chart_svg(
-            sweep_stem(sweep, sw),
-            Some(sweep),
-            &sweep_chart_at(sw, at)?,
-        ))
+        sweep_chart(&self.0, sweep, at)
     }
 }
 

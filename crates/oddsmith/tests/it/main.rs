@@ -10,6 +10,7 @@ mod explorer;
 mod schema;
 mod shard;
 mod warnings;
+mod web;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

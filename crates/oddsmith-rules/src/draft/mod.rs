@@ -77,6 +77,7 @@ impl Ruleset for Draft {
         (3 Light, 2 Severe, 1 Critical), three segments a round; engaged, or \
         apart with missile fire while one side closes, walking in or charging. \
         Exact solver included. Hit locations and magic are not modelled.";
+    const PLACEHOLDERS: &'static [crate::Placeholder] = tables::PLACEHOLDERS;
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;

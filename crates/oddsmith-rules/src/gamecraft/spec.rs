@@ -163,7 +163,7 @@ crate::spec! {
         #[serde(default = "two_u8", skip_serializing_if = "is_two_u8", deserialize_with = "de_u8_0_20")]
         spare_magazines: u8 => (
             "2",
-            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; the seed gives no figure)",
+            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; the seed gives no figure)", invented (0, 4, "the seed gives no figure for magazines carried"),
         ),
         /// «Bleeding»: while bleeding, spend the round's action on first aid
         /// (`first_aid_attribute` + Medicine (First Aid)) against TN levels lost +

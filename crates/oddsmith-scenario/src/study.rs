@@ -1367,6 +1367,10 @@ impl Origin {
     pub fn balance() -> Origin {
         Origin(vec![key("balance"), key("range")], None, Vec::new())
     }
+    /// The `[readings]` section (a readings study's factor).
+    pub fn readings() -> Origin {
+        Origin(vec![key("readings")], None, Vec::new())
+    }
     /// End `k` (0 low, 1 high) of the `[balance]` section's `range`.
     pub fn balance_end(k: usize) -> Origin {
         Origin(
@@ -1477,4 +1481,92 @@ fn field_prefix(f: &str) -> String {
     } else {
         format!("{f}: ")
     }
+}
+
+/// The `[readings]` section: which of the ruleset's declared readings and invented numbers
+/// (`oddsmith rulesets ID` marks them) a readings study varies. A name is a marked key
+/// (`options.hp_base`, `fighters.*.health`) or its last part (`hp_base`, `health`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadingsSpec {
+    /// Only these factors (empty: every marked factor the file uses).
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Never these factors.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+impl ReadingsSpec {
+    /// Whether the marked key `key` is studied.
+    pub fn admits(&self, key: &str) -> bool {
+        let hit = |n: &String| readings_name_matches(n, key);
+        (self.include.is_empty() || self.include.iter().any(hit)) && !self.exclude.iter().any(hit)
+    }
+}
+
+/// Whether name `n` (as written in `[readings]`) names marked key `key`: the key itself, or
+/// its part after `options.` / `fighters.*.`, or its last part.
+pub fn readings_name_matches(n: &str, key: &str) -> bool {
+    let short = key
+        .strip_prefix("options.")
+        .or_else(|| key.strip_prefix("fighters.*."))
+        .unwrap_or(key);
+    n == key || n == short || key.rsplit('.').next() == Some(n)
+}
+
+/// Checks every name of `[readings]` names a marked key of ruleset `R`.
+pub(crate) fn check_readings<R: Ruleset>(
+    doc: &Doc<'_>,
+    r: &ReadingsSpec,
+) -> Result<(), ScenarioError> {
+    let marks = R::info().marks;
+    for (list, names) in [("include", &r.include), ("exclude", &r.exclude)] {
+        for (i, n) in names.iter().enumerate() {
+            if marks.iter().any(|m| readings_name_matches(n, &m.key)) {
+                continue;
+            }
+            let shorts: Vec<&str> = marks
+                .iter()
+                .map(|m| m.key.rsplit('.').next().unwrap_or(&m.key))
+                .collect();
+            let hint = oddsmith_rules::fields::suggest(n, shorts.iter().copied())
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            return Err(doc.error(
+                &[key("readings"), key(list), Seg::Index(i)],
+                format!(
+                    "{n:?} is no marked reading or invented number of {} (oddsmith rulesets {} lists them){hint}",
+                    R::ID,
+                    R::ID
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Value {
+    /// A value written as TOML text (`5`, `true`, `"shared"`), as a mark declares it; `None`
+    /// for a table, an array or text that is not one TOML value.
+    pub fn from_toml_text(text: &str) -> Option<Value> {
+        #[derive(Deserialize)]
+        struct W {
+            v: Value,
+        }
+        toml::from_str::<W>(&format!("v = {text}"))
+            .ok()
+            .map(|w| w.v)
+    }
+}
+
+/// The value a scenario's text gives at dotted `path` (`options.hp_base`,
+/// `fighters.knight.health`), if it gives one there that is a plain value.
+pub fn given_value(text: &str, path: &str) -> Option<Value> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    let mut node = &toml::Value::Table(table);
+    for k in path.split('.') {
+        node = node.as_table()?.get(k)?;
+    }
+    Value::from_toml_text(&node.to_string())
 }

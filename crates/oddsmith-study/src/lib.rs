@@ -45,6 +45,7 @@ pub mod asserts;
 pub mod balance;
 pub mod checks;
 pub mod compare;
+pub mod readings;
 pub mod sweep;
 pub mod tournament;
 
@@ -62,6 +63,7 @@ pub use compare::{
     ComparisonDoc, PairedMatchup, PartResult, StepEffect, compare, paired_matchups, skill_step,
     validate_skill_step,
 };
+pub use readings::{Factor, MatchupReadings, ReadingDoc, factors, run_readings};
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{
     CostDoc, CostFit, CostPoint, Interval, PairingDoc, RankDoc, TournamentDoc, fit_line,
@@ -148,6 +150,9 @@ pub struct StudyDoc {
     /// One per `[[assert]]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub asserts: Vec<AssertDoc>,
+    /// The readings study (`oddsmith run --readings` or `[readings]`): one per matchup.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<MatchupReadings>,
 }
 
 /// One result of a [`StudyDoc`]: the one list of study kinds on the result side (the
@@ -176,6 +181,8 @@ impl StudyDoc {
             tournament,
             checks,
             asserts,
+            // Shown by its own table and report section, beside the study kinds.
+            readings: _,
         } = self;
         sweeps
             .iter()
@@ -187,7 +194,7 @@ impl StudyDoc {
     }
     /// Whether nothing was studied.
     pub fn is_empty(&self) -> bool {
-        self.sections().next().is_none()
+        self.sections().next().is_none() && self.readings.is_empty()
     }
     /// The assertions that failed.
     pub fn failed_asserts(&self) -> impl Iterator<Item = &AssertDoc> {

@@ -289,6 +289,7 @@ fn study() -> StudyDoc {
         tournament: Some(tournament()),
         checks: vec![check_grid()],
         asserts: asserts(),
+        readings: vec![],
     }
 }
 

@@ -40,7 +40,7 @@ use locate::{Doc, Seg};
 pub use study::{
     Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, DEFAULT_FAIR_TOLERANCE,
     Metric, Num, Origin, ReadingsSpec, Section, SectionKind, Study, Sweep, Target, Tournament,
-    Value, given_value, variant,
+    Value, given_value, variant, variant_text,
 };
 
 /// A scenario error located in its file.

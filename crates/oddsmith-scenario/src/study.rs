@@ -1389,6 +1389,19 @@ pub fn variant<R: Ruleset>(
     changes: &[(&Target, Value, &Origin)],
 ) -> Result<Scenario<R>, ScenarioError> {
     let doc = Doc::parse(file, text)?;
+    let changed = variant_text(file, text, changes)?;
+    variant_load::<R>(&doc, file, &changed, changes)
+}
+
+/// The scenario's text with `changes` applied (each target set to its value), as
+/// [`variant`] loads it: for a study that runs another study on a variant (a readings study
+/// of a `[balance]`).
+pub fn variant_text(
+    file: &str,
+    text: &str,
+    changes: &[(&Target, Value, &Origin)],
+) -> Result<String, ScenarioError> {
+    let doc = Doc::parse(file, text)?;
     let mut table: toml::Table = toml::from_str(text)
         .map_err(|e| doc.error(&[], format!("cannot re-read the file: {}", e.message())))?;
     for (t, v, origin) in changes {
@@ -1414,9 +1427,19 @@ pub fn variant<R: Ruleset>(
             }
         }
     }
-    let changed = toml::to_string(&table)
-        .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))?;
-    load::<R>(file, &changed).map_err(|e| {
+    toml::to_string(&table)
+        .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))
+}
+
+/// Loads `changed` (the text [`variant_text`] wrote), placing an error at the change's origin
+/// in the original file (`doc`).
+fn variant_load<R: Ruleset>(
+    doc: &Doc<'_>,
+    file: &str,
+    changed: &str,
+    changes: &[(&Target, Value, &Origin)],
+) -> Result<Scenario<R>, ScenarioError> {
+    load::<R>(file, changed).map_err(|e| {
         // Point at the study field whose change the error is about (e.g. the y axis of a 2-D
         // sweep), judged by the error's field path; else at the first change.
         let score = |t: &Target| {

@@ -63,7 +63,10 @@ pub use compare::{
     ComparisonDoc, PairedMatchup, PartResult, StepEffect, compare, paired_matchups, skill_step,
     validate_skill_step,
 };
-pub use readings::{Factor, MatchupReadings, ReadingDoc, factors, run_readings};
+pub use readings::{
+    BalanceReading, CostLabelReadings, Factor, MatchupReadings, ReadingDoc, factors,
+    placeholders_relied_on, run_balance_readings, run_cost_readings, run_readings,
+};
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{
     CostDoc, CostFit, CostPoint, Interval, PairingDoc, RankDoc, TournamentDoc, fit_line,
@@ -153,6 +156,16 @@ pub struct StudyDoc {
     /// The readings study (`oddsmith run --readings` or `[readings]`): one per matchup.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<MatchupReadings>,
+    /// The `[balance]` solved again under each factor that moved a matchup.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub balance_readings: Vec<BalanceReading>,
+    /// Per priced tournament kit, whether its cost label holds across the readings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cost_readings: Vec<CostLabelReadings>,
+    /// The built-in items' placeholder statistics the fighters rely on ("spearman's spear:
+    /// max_damage is a placeholder, not in the seed (2 to 4)").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placeholders: Vec<String>,
 }
 
 /// One result of a [`StudyDoc`]: the one list of study kinds on the result side (the
@@ -183,6 +196,9 @@ impl StudyDoc {
             asserts,
             // Shown by its own table and report section, beside the study kinds.
             readings: _,
+            balance_readings: _,
+            cost_readings: _,
+            placeholders: _,
         } = self;
         sweeps
             .iter()
@@ -194,7 +210,10 @@ impl StudyDoc {
     }
     /// Whether nothing was studied.
     pub fn is_empty(&self) -> bool {
-        self.sections().next().is_none() && self.readings.is_empty()
+        self.sections().next().is_none()
+            && self.readings.is_empty()
+            && self.balance_readings.is_empty()
+            && self.cost_readings.is_empty()
     }
     /// The assertions that failed.
     pub fn failed_asserts(&self) -> impl Iterator<Item = &AssertDoc> {

@@ -13,12 +13,16 @@
 //! variant its own generator per trial, whatever the other variants.
 
 use oddsmith_rules::{Mark, Ruleset};
-use oddsmith_scenario::{Origin, ReadingsSpec, Target, Value, given_value, variant};
+use oddsmith_scenario::{
+    Origin, ReadingsSpec, Target, Value, given_value, load, variant, variant_text,
+};
 use oddsmith_sim::run_paired;
 use oddsmith_stats::verdict::{self, Difference, Rule, Side, Spoken};
 use oddsmith_stats::{DiffEstimate, diff_paired};
 use serde::Serialize;
 
+use crate::balance::{BalanceStatus, run_balance};
+use crate::tournament::run_tournament;
 use crate::{Ctx, Est, StudyError};
 
 /// The verdict rule of a matchup's advantage (the run's own: significant and at least 2
@@ -326,4 +330,187 @@ pub fn run_readings<R: Ruleset>(
         });
     }
     Ok(out)
+}
+
+/// The `[balance]` solved again under one factor.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BalanceReading {
+    /// The marked key.
+    pub factor: String,
+    /// `reading` or `invented`.
+    pub kind: &'static str,
+    /// The value tried, as TOML.
+    pub value: String,
+    /// The value found (`None`: no crossing in the range).
+    pub solved: Option<f64>,
+    /// How the search ended.
+    pub status: BalanceStatus,
+}
+
+impl BalanceReading {
+    /// `hp_base = 10`.
+    pub fn label(&self) -> String {
+        let name = self
+            .factor
+            .strip_prefix("options.")
+            .or_else(|| self.factor.strip_prefix("fighters.*."))
+            .unwrap_or(&self.factor);
+        format!("{name} = {}", self.value)
+    }
+}
+
+/// The scenario's text and scenario with factor `f` written in.
+fn factor_text<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    f: &Factor,
+) -> Result<(String, oddsmith_scenario::Scenario<R>), StudyError> {
+    let origin = Origin::readings();
+    let changes: Vec<(&Target, Value, &Origin)> = f
+        .targets
+        .iter()
+        .map(|t| (t, f.value.clone(), &origin))
+        .collect();
+    let text = variant_text(ctx.file, ctx.text, &changes)?;
+    let s = load::<R>(ctx.file, &text)?;
+    Ok((text, s))
+}
+
+/// Whether a tournament kit's cost label (over-priced, fair, under-priced) holds across the
+/// readings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CostLabelReadings {
+    /// The kit (fighter).
+    pub fighter: String,
+    /// Its label by the default readings (`None`: no verdict, e.g. costs do not predict win
+    /// rate).
+    pub label: Option<String>,
+    /// Whether every factor gives the same label.
+    pub holds: bool,
+    /// The factors that change it: `hp_base = 10: over-priced`.
+    pub changed_by: Vec<String>,
+}
+
+/// The `[tournament]` run again under every factor, and for each priced kit whether its cost
+/// label holds across the readings. Empty without a tournament with costs.
+pub fn run_cost_readings<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    factors: &[Factor],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<CostLabelReadings>, StudyError> {
+    let Some(base) = run_tournament(ctx, progress)?.and_then(|t| t.costs) else {
+        return Ok(Vec::new());
+    };
+    let mut out: Vec<CostLabelReadings> = base
+        .points
+        .iter()
+        .map(|p| CostLabelReadings {
+            fighter: p.fighter.clone(),
+            label: p.verdict.clone(),
+            holds: true,
+            changed_by: Vec::new(),
+        })
+        .collect();
+    for f in factors {
+        let (text, s) = factor_text(ctx, f)?;
+        let c = Ctx {
+            file: ctx.file,
+            text: &text,
+            scenario: &s,
+            cfg: ctx.cfg,
+            exact: ctx.exact,
+        };
+        let Some(costs) = run_tournament(&c, progress)?.and_then(|t| t.costs) else {
+            continue;
+        };
+        for k in &mut out {
+            let label = costs
+                .points
+                .iter()
+                .find(|p| p.fighter == k.fighter)
+                .and_then(|p| p.verdict.clone());
+            if label != k.label {
+                k.holds = false;
+                k.changed_by.push(format!(
+                    "{}: {}",
+                    f.label(),
+                    label.as_deref().unwrap_or("no verdict")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The `[balance]` search of `ctx`'s scenario run again under each factor that moved some
+/// matchup (`moved`, from [`run_readings`]): "fair length 4 by the book; 3 under
+/// striking_order = skill_first". Empty without a `[balance]`.
+pub fn run_balance_readings<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+    factors: &[Factor],
+    moved: &[MatchupReadings],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<BalanceReading>, StudyError> {
+    if ctx.scenario.study.balance.is_none() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for f in factors {
+        let value = f.value.to_string();
+        let matters = moved.iter().any(|m| {
+            m.readings
+                .iter()
+                .any(|r| r.factor == f.key && r.value == value && r.matters())
+        });
+        if !matters {
+            continue;
+        }
+        let (text, s) = factor_text(ctx, f)?;
+        let c = Ctx {
+            file: ctx.file,
+            text: &text,
+            scenario: &s,
+            cfg: ctx.cfg,
+            exact: ctx.exact,
+        };
+        if let Some(b) = run_balance(&c, progress)? {
+            out.push(BalanceReading {
+                factor: f.key.clone(),
+                kind: f.kind,
+                value,
+                solved: b.value,
+                status: b.status,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The built-in items' placeholder statistics ([`oddsmith_rules::Ruleset::PLACEHOLDERS`]) the
+/// scenario's fighters rely on: a fighter naming the item (`weapon = "spear"`) without giving
+/// the statistic in an inline table.
+pub fn placeholders_relied_on<R: Ruleset>(
+    text: &str,
+    scenario: &oddsmith_scenario::Scenario<R>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in scenario.fighters.keys() {
+        for p in R::PLACEHOLDERS {
+            for key in [
+                "weapon", "off_hand", "backup", "shield", "missile", "ranged",
+            ] {
+                let path = format!("fighters.{name}.{key}");
+                let named = matches!(given_value(text, &path), Some(Value::Text(t)) if t == p.item);
+                if named {
+                    if let Some(m) = p.mark.text() {
+                        let m = m.trim_start_matches("placeholder (not in the seed): ");
+                        out.push(format!(
+                            "{name}'s {}: {} is a placeholder, not in the seed ({m})",
+                            p.item, p.field
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
 }

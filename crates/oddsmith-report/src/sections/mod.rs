@@ -81,8 +81,8 @@ pub fn study_subjects(s: &StudyDoc) -> Vec<Box<dyn Subject + '_>> {
     if !asserts.is_empty() {
         v.push(Box::new(asserts::Asserts(asserts)));
     }
-    if !s.readings.is_empty() {
-        v.push(Box::new(readings::Readings(&s.readings)));
+    if !s.readings.is_empty() || !s.cost_readings.is_empty() || !s.balance_readings.is_empty() {
+        v.push(Box::new(readings::Readings(s)));
     }
     v
 }

@@ -3,7 +3,7 @@
 //! P(A wins) by at least the practical threshold ranked by size, the others summed up in one
 //! line; the `readings` table, a tornado chart per matchup and the page section.
 
-use oddsmith_study::{MatchupReadings, ReadingDoc};
+use oddsmith_study::{BalanceReading, MatchupReadings, ReadingDoc, StudyDoc};
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, IntervalPlot, Plot, padded_range};
@@ -12,20 +12,31 @@ use crate::page::{Block, Section};
 
 use super::subject::{NamedChart, NamedTable, Subject};
 
-/// A run's readings study.
-pub struct Readings<'a>(pub &'a [MatchupReadings]);
+/// A run's readings study (the study's `readings` and `balance_readings`).
+pub struct Readings<'a>(pub &'a StudyDoc);
 
 impl Subject for Readings<'_> {
     fn text(&self) -> String {
-        readings_table(self.0) + "\n"
+        let mut s = readings_table(&self.0.readings);
+        if let Some(b) = balance_line(self.0) {
+            s += &format!("\n{b}\n");
+        }
+        for l in cost_lines(self.0) {
+            s += &format!("{l}\n");
+        }
+        for p in &self.0.placeholders {
+            s += &format!("placeholder: {p}\n");
+        }
+        s + "\n"
     }
 
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
-        Ok(vec![("readings", readings_frame(self.0)?)])
+        Ok(vec![("readings", readings_frame(&self.0.readings)?)])
     }
 
     fn charts(&self) -> Vec<NamedChart> {
         self.0
+            .readings
             .iter()
             .enumerate()
             .filter_map(|(i, m)| tornado(m).map(|c| (stem(i), c)))
@@ -33,8 +44,67 @@ impl Subject for Readings<'_> {
     }
 
     fn sections(&self) -> Vec<Section> {
-        vec![readings_section(self.0)]
+        let mut sec = readings_section(&self.0.readings);
+        if let Some(b) = balance_line(self.0) {
+            sec.blocks.insert(1, Block::Paragraph(b));
+        }
+        for l in cost_lines(self.0) {
+            sec.blocks.push(Block::Paragraph(l));
+        }
+        for p in &self.0.placeholders {
+            sec.blocks.push(Block::Note(format!("{p}.")));
+        }
+        vec![sec]
     }
+}
+
+/// One line per priced tournament kit: whether its cost label holds across the readings.
+pub fn cost_lines(st: &StudyDoc) -> Vec<String> {
+    st.cost_readings
+        .iter()
+        .map(|k| {
+            let label = k.label.as_deref().unwrap_or("no verdict");
+            if k.holds {
+                format!("cost: {} is {label} under every reading", k.fighter)
+            } else {
+                format!(
+                    "cost: {} is {label} by the default readings, but {}",
+                    k.fighter,
+                    k.changed_by.join("; ")
+                )
+            }
+        })
+        .collect()
+}
+
+/// The `[balance]` answer under each factor that moves it: "balance: skill = 4 by the book;
+/// 3 under striking_order = \"skill_first\"; 5 with hp_base = 10" (`None` without a balance
+/// or without factors).
+pub fn balance_line(st: &StudyDoc) -> Option<String> {
+    let b = st.balance.as_ref()?;
+    if st.balance_readings.is_empty() {
+        return None;
+    }
+    let v = |x: Option<f64>| x.map_or("no crossing in the range".to_string(), |x| format!("{x}"));
+    let by_book = v(b.value);
+    let others: Vec<String> = st
+        .balance_readings
+        .iter()
+        .filter(|r: &&BalanceReading| r.solved != b.value)
+        .map(|r| format!("{} under {}", v(r.solved), r.label()))
+        .collect();
+    Some(if others.is_empty() {
+        format!(
+            "balance: {} = {by_book} by the default readings, and the same under every reading that moves a matchup",
+            b.field
+        )
+    } else {
+        format!(
+            "balance: {} = {by_book} by the default readings; {}",
+            b.field,
+            others.join("; ")
+        )
+    })
 }
 
 /// Stem of matchup `i`'s tornado chart.
@@ -172,6 +242,9 @@ fn small_line(m: &MatchupReadings) -> String {
 /// The readings tables of a run, one block per matchup.
 pub fn readings_table(ms: &[MatchupReadings]) -> String {
     use std::fmt::Write as _;
+    if ms.is_empty() {
+        return String::new();
+    }
     let mut s = String::from(
         "readings: what each answer depends on (one factor at a time, paired with the baseline; \
          P(A wins) in %, change in points)\n",

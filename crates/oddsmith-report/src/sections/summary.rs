@@ -71,7 +71,11 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
         ));
     }
     if let Some(s) = &d.run.study {
-        // Which readings the headline answers depend on (issue 36).
+        // Which readings the headline answers depend on, and the placeholders the fighters
+        // rely on (issue 36).
+        for p in &s.placeholders {
+            v.push(format!("{p}."));
+        }
         for m in &s.readings {
             let tried = m.readings.len();
             if m.robust {

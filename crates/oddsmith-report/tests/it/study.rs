@@ -290,6 +290,9 @@ fn study() -> StudyDoc {
         checks: vec![check_grid()],
         asserts: asserts(),
         readings: vec![],
+        balance_readings: vec![],
+        cost_readings: vec![],
+        placeholders: vec![],
     }
 }
 

@@ -211,3 +211,36 @@ fn an_unknown_readings_name_is_refused_with_a_suggestion() {
         "{e}"
     );
 }
+
+/// A `[balance]` is solved again under each factor that moves the matchup, and a factor that
+/// changes the duel changes the fair value (here: the damage term changes how much B's
+/// leather stops, so the CON that makes the duel fair moves too).
+#[test]
+fn balance_is_solved_again_under_each_factor_that_moves_it() {
+    let text = format!(
+        "{}\n[readings]\ninclude = [\"damage_term\", \"undefended_value\"]\n\n[balance]\nfighter = \"a\"\nfield = \"con\"\nrange = [2, 16]\ntarget = 0.5\n",
+        super::DRAFT_PAIR
+    );
+    let s: Scenario<Draft> = load(FILE, &text).expect("loads");
+    let spec = s.readings.clone().expect("[readings]");
+    let f = factors::<Draft>(&text, &s, &spec);
+    assert_eq!(f.len(), 3, "{f:?}");
+    let c = cfg(4_000, 11);
+    let ctx = Ctx {
+        file: FILE,
+        text: &text,
+        scenario: &s,
+        cfg: &c,
+        exact: true,
+    };
+    let r = run_readings(&ctx, &f, &|_| {}).expect("readings");
+    let b = oddsmith_study::run_balance_readings(&ctx, &f, &r, &|_| {}).expect("balance");
+    let moved = r[0].readings.iter().filter(|x| x.matters()).count();
+    assert_eq!(b.len(), moved, "{r:#?}\n{b:#?}");
+    assert!(!b.is_empty(), "the damage term moves the duel: {r:#?}");
+    let book = oddsmith_study::run_balance(&ctx, &|_| {})
+        .unwrap()
+        .unwrap()
+        .value;
+    assert!(b.iter().any(|x| x.solved != book), "{book:?} {b:#?}");
+}

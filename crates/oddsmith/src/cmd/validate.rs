@@ -370,7 +370,24 @@ impl RulesetVisitor for Validate<'_> {
         let readings = match self.role {
             Role::Scenario => {
                 let f = readings_factors(self.file, self.text, &s);
-                let runs = s.matchups.len() as u64 * (1 + f.len() as u64);
+                let n = f.len() as u64;
+                // Matchups: the baseline and every factor; a tournament again per factor
+                // (for its cost labels); a balance again per factor (at most: only those
+                // that move a matchup), each counted as the file's own.
+                let mut runs = s.matchups.len() as u64 * (1 + n);
+                if let Some(t) = &s.study.tournament {
+                    let k = t.fighters.len() as u64;
+                    runs += k * k.saturating_sub(1) * (1 + n);
+                }
+                if let Some(b) = &s.study.balance {
+                    let width = b.range.1 - b.range.0;
+                    let steps = if b.integer {
+                        width
+                    } else {
+                        width / b.tolerance
+                    };
+                    runs += (steps.max(1.0).log2().ceil() as u64 + 3) * n;
+                }
                 ReadingsWork {
                     in_file: s.readings.is_some(),
                     factors: f.len() as u64,

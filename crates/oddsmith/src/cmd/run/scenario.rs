@@ -71,9 +71,12 @@ impl RulesetVisitor for RunScenario<'_> {
             match readings(&ctx) {
                 Err(_) if interrupt::stopped_by().is_some() => study,
                 Err(e) => return Err(e),
-                Ok(rd) => {
+                Ok((rd, br, cr)) => {
                     let mut doc = study.unwrap_or_default();
                     doc.readings = rd;
+                    doc.balance_readings = br;
+                    doc.cost_readings = cr;
+                    doc.placeholders = oddsmith_study::placeholders_relied_on(text, &s);
                     Some(doc)
                 }
             }
@@ -144,12 +147,24 @@ fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> R
 
 /// Runs the readings study: every matchup against each factor the file uses
 /// ([`readings_factors`]), paired with its baseline.
-fn readings<R: Ruleset>(ctx: &Ctx<'_, R>) -> Result<Vec<oddsmith_study::MatchupReadings>> {
+/// With a `[balance]`, the search is solved again under each factor that moved a matchup;
+/// with a priced `[tournament]`, it runs again under every factor.
+fn readings<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+) -> Result<(
+    Vec<oddsmith_study::MatchupReadings>,
+    Vec<oddsmith_study::BalanceReading>,
+    Vec<oddsmith_study::CostLabelReadings>,
+)> {
     let factors = readings_factors(ctx.file, ctx.text, ctx.scenario);
     let bar = progress::Bar::new("readings", 0, true);
     let doc = oddsmith_study::run_readings(ctx, &factors, &|n| bar.inc(n)).map_err(study_input)?;
+    let balance = oddsmith_study::run_balance_readings(ctx, &factors, &doc, &|n| bar.inc(n))
+        .map_err(study_input)?;
+    let costs =
+        oddsmith_study::run_cost_readings(ctx, &factors, &|n| bar.inc(n)).map_err(study_input)?;
     bar.finish();
-    Ok(doc)
+    Ok((doc, balance, costs))
 }
 
 /// Runs the scenario's study sections against its base matchups' results.

@@ -64,7 +64,12 @@ pub fn cost_lines(st: &StudyDoc) -> Vec<String> {
         .iter()
         .map(|k| {
             let label = k.label.as_deref().unwrap_or("no verdict");
-            if k.holds {
+            if k.holds && k.label.is_none() {
+                format!(
+                    "cost: {}: no priced verdict by the default readings or under any other",
+                    k.fighter
+                )
+            } else if k.holds {
                 format!("cost: {} is {label} under every reading", k.fighter)
             } else {
                 format!(

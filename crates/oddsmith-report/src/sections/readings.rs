@@ -138,7 +138,7 @@ pub fn tornado(m: &MatchupReadings) -> Option<Chart> {
     Some(Chart {
         title: format!("{}: change of P(A wins) under each reading", m.matchup),
         width: 720,
-        height: (120 + 28 * shown.len() as u32).min(900),
+        height: (160 + 28 * shown.len() as u32).clamp(240, 900),
         plot: Plot::Intervals(IntervalPlot {
             value_desc: "change of P(A wins) from the default reading (points)".into(),
             categories: shown.iter().map(|r| r.label()).collect(),

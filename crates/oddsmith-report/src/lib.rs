@@ -64,6 +64,7 @@ pub use model::{
 pub use sections::checks::check_table;
 pub use sections::comparison::comparison_table;
 pub use sections::outcomes::run_table;
+pub use sections::readings::readings_table;
 pub use sections::study_table;
 pub use write::{
     MARKER, MAX_FOLDER_NAME, ReportError, abandon_write, check_destination, write_report,

@@ -84,6 +84,10 @@ pub trait RulesetOptions:
 {
     /// Checks every declared bound (for options built in code; [`Ruleset::new`] calls it).
     fn check_ranges(&self) -> Result<(), RulesError>;
+    /// Every marked option ([`Mark`](crate::Mark): a reading or an invented number) with its
+    /// dotted path (`shield_max_parry_impact.small` for a nested table's), in declaration
+    /// order.
+    fn marks() -> Vec<(String, crate::FieldDoc)>;
     /// The round cap (a duel still going after it is a draw).
     fn max_rounds(&self) -> u32;
 }

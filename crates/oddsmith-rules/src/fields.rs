@@ -415,7 +415,7 @@ macro_rules! options {
                 $field:ident : $ty:ty = $default:expr
                     $(, in $lo:literal ..= $hi:literal)?
                     $(, @$nested:ident)?
-                    => ($deftext:literal, $doc:literal $(,)?),
+                    => ($deftext:literal, $doc:literal $(, $mk:ident $mkargs:tt)? $(,)?),
             )*
         }
         $(requires = $req:expr;)?
@@ -477,6 +477,7 @@ macro_rules! options {
                     name: stringify!($field),
                     default: $deftext,
                     doc: $doc,
+                    mark: $crate::__mark!($($mk $mkargs)?),
                 },)*
             ];
         }
@@ -502,6 +503,19 @@ macro_rules! options {
         }
 
         impl $name {
+            /// Every marked option ([`Mark`]($crate::Mark)) with its dotted path, nested
+            /// tables' under theirs, in declaration order.
+            pub fn marks() -> Vec<(String, $crate::FieldDoc)> {
+                #[allow(unused_mut)]
+                let mut out: Vec<(String, $crate::FieldDoc)> = Vec::new();
+                let mut docs = Self::DOCS.iter();
+                $(
+                    let d = docs.next().expect("one doc per option");
+                    $crate::__option_marks!(out, d, $ty $(, @$nested)?);
+                )*
+                out
+            }
+
             /// Checks every declared bound (`in LO..=HI`, and nested tables under their path):
             /// for options built in code; deserialized ones were checked as they were read.
             pub fn check_ranges(&self) -> Result<(), $crate::RulesError> {
@@ -527,12 +541,45 @@ macro_rules! options {
                 fn check_ranges(&self) -> Result<(), $crate::RulesError> {
                     $name::check_ranges(self)
                 }
+                fn marks() -> Vec<(String, $crate::FieldDoc)> {
+                    $name::marks()
+                }
                 #[inline]
                 fn max_rounds(&self) -> u32 {
                     self.max_rounds
                 }
             }
         )?
+    };
+}
+
+/// A declared [`Mark`](crate::Mark) inside [`options!`], [`spec!`] and [`inline!`]: nothing,
+/// `reading [v1, v2, …]`, `invented (LO, HI, "why")` or `placeholder (LO, HI, "why")`; each
+/// value a TOML literal (strings quoted), kept as its TOML text.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __mark {
+    () => {
+        $crate::Mark::None
+    };
+    (reading [$($v:literal),+ $(,)?]) => {
+        $crate::Mark::Reading {
+            values: &[$(stringify!($v)),+],
+        }
+    };
+    (invented ($lo:literal, $hi:literal, $why:literal $(,)?)) => {
+        $crate::Mark::Invented {
+            low: stringify!($lo),
+            high: stringify!($hi),
+            why: $why,
+        }
+    };
+    (placeholder ($lo:literal, $hi:literal, $why:literal $(,)?)) => {
+        $crate::Mark::Placeholder {
+            low: stringify!($lo),
+            high: stringify!($hi),
+            why: $why,
+        }
     };
 }
 
@@ -559,6 +606,22 @@ macro_rules! __option_shape {
         $crate::schema::Shape::Object {
             props: <$ty as $crate::schema::Declared>::props(),
             closed: true,
+        }
+    };
+}
+
+/// One option's marks inside [`options!`]: its own, or a nested table's under its path.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __option_marks {
+    ($out:ident, $doc:ident, $ty:ty) => {
+        if !$doc.mark.is_none() {
+            $out.push(($doc.name.to_string(), *$doc));
+        }
+    };
+    ($out:ident, $doc:ident, $ty:ty, @$nested:ident) => {
+        for (path, d) in <$ty>::marks() {
+            $out.push((format!("{}.{}", $doc.name, path), d));
         }
     };
 }
@@ -596,7 +659,7 @@ macro_rules! spec {
             $(
                 $(#[$fmeta:meta])*
                 $field:ident : $ty:ty $(as $toml:literal)? $(, $inline:ident)?
-                    => ($deftext:literal, $doc:literal $(,)?),
+                    => ($deftext:literal, $doc:literal $(, $mk:ident $mkargs:tt)? $(,)?),
             )*
         }
         $(requires = $req:expr;)?
@@ -616,6 +679,7 @@ macro_rules! spec {
                     name: $crate::__doc_name!($field $(, $toml)?),
                     default: $deftext,
                     doc: $doc,
+                    mark: $crate::__mark!($($mk $mkargs)?),
                 },)*
             ];
         }
@@ -719,6 +783,7 @@ macro_rules! check_params {
                     name: $pname,
                     default: $deftext,
                     doc: $doc,
+                    mark: $crate::Mark::None,
                 },)*
             ];
         }
@@ -752,7 +817,7 @@ macro_rules! inline {
                 $field:ident : $ty:ty $(= $default:expr)?
                     $(, in $lo:literal ..= $hi:literal)?
                     $(, with $de:path)?
-                    => ($deftext:literal, $doc:literal $(,)?),
+                    => ($deftext:literal, $doc:literal $(, $mk:ident $mkargs:tt)? $(,)?),
             )*
         }
     ) => {
@@ -816,6 +881,7 @@ macro_rules! inline {
                     name: stringify!($field),
                     default: $deftext,
                     doc: $doc,
+                    mark: $crate::__mark!($($mk $mkargs)?),
                 },)*
             ];
             fn given_name(t: &$table) -> Option<&str> {

@@ -79,7 +79,9 @@ mod testing;
 pub use check::{Band, CheckExact, CheckGrid, CheckParams};
 pub use contract::{Build, Check, Compile, Duel, HoldsOptions, Pair, Rules, RulesetOptions};
 pub use error::RulesError;
-pub use info::{Cond, Documented, FieldDoc, Is, Requires, RulesetInfo, TableDoc};
+pub use info::{
+    Cond, Documented, FieldDoc, Is, Mark, Marked, Placeholder, Requires, RulesetInfo, TableDoc,
+};
 pub use outcome::{
     DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side, Tally,
     Winner,
@@ -264,6 +266,9 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     /// and reused in every round. Only for a `step` that cannot tell such rounds apart (the
     /// round cap aside, which [`capped`](Ruleset::capped) then applies).
     const CACHE_TRANSITIONS: bool = false;
+    /// Built-in items' statistics that are placeholders (declared beside the equipment
+    /// tables with [`info::placeholder`]).
+    const PLACEHOLDERS: &'static [Placeholder] = &[];
     /// With the cache: the round a state in `round` is solved under (0 if `step` never reads
     /// the round, the round's parity if it reads only that).
     fn cache_round(&self, round: u32) -> u32 {
@@ -292,6 +297,13 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
             option_requires: Self::Options::REQUIRES.to_vec(),
             check_requires: Self::Check::REQUIRES.to_vec(),
             tables: <Self::FighterSpec as schema::Declared>::tables(),
+            placeholders: Self::PLACEHOLDERS.to_vec(),
+            marks: info::marks(
+                <Self::Options as RulesetOptions>::marks(),
+                Self::FighterSpec::DOCS,
+                &<Self::FighterSpec as schema::Declared>::tables(),
+                Self::PLACEHOLDERS,
+            ),
         }
     }
 

@@ -74,6 +74,9 @@ pub const KEY_DOCS: &[(&str, &str)] = &[
     ("assert.p_draw", "[low, high] for P(draw)."),
     ("assert.rounds_mean", "[low, high] for the mean fight length in rounds."),
     ("assert.p_success", "[low, high] for a single check's P(success)."),
+    ("readings", "Run the readings study: every matchup under each declared reading and invented number it uses, one at a time, paired with the default."),
+    ("readings.include", "Only these factors (marked keys such as \"hp_base\" or \"options.hp_base\"; default every one the file uses)."),
+    ("readings.exclude", "Never these factors."),
 ];
 
 /// The doc of the key at `path` (see [`KEY_DOCS`]), if it has one.

@@ -40,7 +40,8 @@ pub use compare::{Comparison, Part, SkillStep, is_comparison, load_comparison};
 use locate::{Doc, Seg};
 pub use study::{
     Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, DEFAULT_FAIR_TOLERANCE,
-    Metric, Num, Origin, Section, SectionKind, Study, Sweep, Target, Tournament, Value, variant,
+    Metric, Num, Origin, ReadingsSpec, Section, SectionKind, Study, Sweep, Target, Tournament,
+    Value, given_value, variant, variant_text,
 };
 
 /// The most errors one load reports (the first in file order carries the rest in
@@ -215,6 +216,9 @@ pub struct Scenario<R: Ruleset> {
     /// Things the loader decided that the file did not say (e.g. the matchup of a file of two
     /// fighters without `[[matchup]]`), for the CLI to print as notes.
     pub notes: Vec<String>,
+    /// The `[readings]` section: which declared readings and invented numbers a readings
+    /// study varies (`oddsmith run --readings`, or the section alone).
+    pub readings: Option<study::ReadingsSpec>,
     /// Settings accepted but very likely not meant (see [`Warning`]), in file order. Only the
     /// file's own: a study variant (sweep point, seating …) reloads the text and its
     /// warnings are not added, so a study never multiplies them.
@@ -253,6 +257,8 @@ struct File<F, O> {
     checks: Vec<study::CheckSpec>,
     #[serde(default, rename = "assert")]
     asserts: Vec<study::AssertSpec>,
+    #[serde(default)]
+    readings: Option<study::ReadingsSpec>,
 }
 
 #[derive(Deserialize)]
@@ -393,6 +399,9 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         checks: f.checks,
         asserts: f.asserts,
     };
+    if let Some(r) = &f.readings {
+        study::check_readings::<R>(&doc, r)?;
+    }
     let invented = f.matchups.is_empty();
     let (matchups, side_notes) = matchups(
         &doc,
@@ -422,6 +431,7 @@ pub fn load<R: Ruleset>(file: &str, text: &str) -> Result<Scenario<R>, ScenarioE
         matchups,
         study: Study::default(),
         notes,
+        readings: f.readings,
         warnings,
     };
     scenario.study = study::build(&doc, study_specs, &scenario)?;

@@ -1385,6 +1385,10 @@ impl Origin {
     pub fn balance() -> Origin {
         Origin(vec![key("balance"), key("range")], None, Vec::new())
     }
+    /// The `[readings]` section (a readings study's factor).
+    pub fn readings() -> Origin {
+        Origin(vec![key("readings")], None, Vec::new())
+    }
     /// End `k` (0 low, 1 high) of the `[balance]` section's `range`.
     pub fn balance_end(k: usize) -> Origin {
         Origin(
@@ -1402,6 +1406,19 @@ pub fn variant<R: Ruleset>(
     text: &str,
     changes: &[(&Target, Value, &Origin)],
 ) -> Result<Scenario<R>, ScenarioError> {
+    let doc = Doc::parse(file, text)?;
+    let changed = variant_text(file, text, changes)?;
+    variant_load::<R>(&doc, file, &changed, changes)
+}
+
+/// The scenario's text with `changes` applied (each target set to its value), as
+/// [`variant`] loads it: for a study that runs another study on a variant (a readings study
+/// of a `[balance]`).
+pub fn variant_text(
+    file: &str,
+    text: &str,
+    changes: &[(&Target, Value, &Origin)],
+) -> Result<String, ScenarioError> {
     let doc = Doc::parse(file, text)?;
     let mut table: toml::Table = toml::from_str(text)
         .map_err(|e| doc.error(&[], format!("cannot re-read the file: {}", e.message())))?;
@@ -1438,9 +1455,19 @@ pub fn variant<R: Ruleset>(
             }
         }
     }
-    let changed = toml::to_string(&table)
-        .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))?;
-    load::<R>(file, &changed).map_err(|e| {
+    toml::to_string(&table)
+        .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))
+}
+
+/// Loads `changed` (the text [`variant_text`] wrote), placing an error at the change's origin
+/// in the original file (`doc`).
+fn variant_load<R: Ruleset>(
+    doc: &Doc<'_>,
+    file: &str,
+    changed: &str,
+    changes: &[(&Target, Value, &Origin)],
+) -> Result<Scenario<R>, ScenarioError> {
+    load::<R>(file, changed).map_err(|e| {
         // Point at the study field whose change the error is about (e.g. the y axis of a 2-D
         // sweep), judged by the error's field path; else at the first change.
         let score = |t: &Target| {
@@ -1520,4 +1547,92 @@ fn field_prefix(f: &str) -> String {
     } else {
         format!("{f}: ")
     }
+}
+
+/// The `[readings]` section: which of the ruleset's declared readings and invented numbers
+/// (`oddsmith rulesets ID` marks them) a readings study varies. A name is a marked key
+/// (`options.hp_base`, `fighters.*.health`) or its last part (`hp_base`, `health`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadingsSpec {
+    /// Only these factors (empty: every marked factor the file uses).
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Never these factors.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+impl ReadingsSpec {
+    /// Whether the marked key `key` is studied.
+    pub fn admits(&self, key: &str) -> bool {
+        let hit = |n: &String| readings_name_matches(n, key);
+        (self.include.is_empty() || self.include.iter().any(hit)) && !self.exclude.iter().any(hit)
+    }
+}
+
+/// Whether name `n` (as written in `[readings]`) names marked key `key`: the key itself, or
+/// its part after `options.` / `fighters.*.`, or its last part.
+pub fn readings_name_matches(n: &str, key: &str) -> bool {
+    let short = key
+        .strip_prefix("options.")
+        .or_else(|| key.strip_prefix("fighters.*."))
+        .unwrap_or(key);
+    n == key || n == short || key.rsplit('.').next() == Some(n)
+}
+
+/// Checks every name of `[readings]` names a marked key of ruleset `R`.
+pub(crate) fn check_readings<R: Ruleset>(
+    doc: &Doc<'_>,
+    r: &ReadingsSpec,
+) -> Result<(), ScenarioError> {
+    let marks = R::info().marks;
+    for (list, names) in [("include", &r.include), ("exclude", &r.exclude)] {
+        for (i, n) in names.iter().enumerate() {
+            if marks.iter().any(|m| readings_name_matches(n, &m.key)) {
+                continue;
+            }
+            let shorts: Vec<&str> = marks
+                .iter()
+                .map(|m| m.key.rsplit('.').next().unwrap_or(&m.key))
+                .collect();
+            let hint = oddsmith_rules::fields::suggest(n, shorts.iter().copied())
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            return Err(doc.error(
+                &[key("readings"), key(list), Seg::Index(i)],
+                format!(
+                    "{n:?} is no marked reading or invented number of {} (oddsmith rulesets {} lists them){hint}",
+                    R::ID,
+                    R::ID
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Value {
+    /// A value written as TOML text (`5`, `true`, `"shared"`), as a mark declares it; `None`
+    /// for a table, an array or text that is not one TOML value.
+    pub fn from_toml_text(text: &str) -> Option<Value> {
+        #[derive(Deserialize)]
+        struct W {
+            v: Value,
+        }
+        toml::from_str::<W>(&format!("v = {text}"))
+            .ok()
+            .map(|w| w.v)
+    }
+}
+
+/// The value a scenario's text gives at dotted `path` (`options.hp_base`,
+/// `fighters.knight.health`), if it gives one there that is a plain value.
+pub fn given_value(text: &str, path: &str) -> Option<Value> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    let mut node = &toml::Value::Table(table);
+    for k in path.split('.') {
+        node = node.as_table()?.get(k)?;
+    }
+    Value::from_toml_text(&node.to_string())
 }

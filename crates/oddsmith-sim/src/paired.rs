@@ -63,6 +63,10 @@ pub struct PairedStats {
     pub variants: Vec<DuelStats>,
     /// `adjacent[k]` pairs variant `k` (first) with variant `k + 1` (second).
     pub adjacent: Vec<Concordance>,
+    /// `vs_first[k]` pairs variant 0 (first) with variant `k + 1` (second): every variant
+    /// against a baseline (a readings study's factors).
+    #[serde(default)]
+    pub vs_first: Vec<Concordance>,
 }
 
 impl PairedStats {
@@ -70,6 +74,7 @@ impl PairedStats {
         PairedStats {
             variants: vec![DuelStats::default(); n],
             adjacent: vec![Concordance::default(); n.saturating_sub(1)],
+            vs_first: vec![Concordance::default(); n.saturating_sub(1)],
         }
     }
 
@@ -82,6 +87,9 @@ impl PairedStats {
             a.merge(b);
         }
         for (a, b) in self.adjacent.iter_mut().zip(&o.adjacent) {
+            a.merge(b);
+        }
+        for (a, b) in self.vs_first.iter_mut().zip(&o.vs_first) {
             a.merge(b);
         }
     }
@@ -112,7 +120,7 @@ pub fn run_paired<R: Ruleset>(
             let mut acc = PairedStats::new(n);
             for _ in 0..trials {
                 let trial_seed = s.next_u64();
-                let mut prev = false;
+                let (mut prev, mut first) = (false, false);
                 for (k, (rules, m)) in variants.iter().enumerate() {
                     let mut rng = seeds::trial_stream_of(trial_seed);
                     let o = rules.duel(m, &mut RngRoller::new(&mut rng));
@@ -120,6 +128,9 @@ pub fn run_paired<R: Ruleset>(
                     let won = o.winner == Winner::A;
                     if k > 0 {
                         acc.adjacent[k - 1].record(prev, won);
+                        acc.vs_first[k - 1].record(first, won);
+                    } else {
+                        first = won;
                     }
                     prev = won;
                 }

@@ -45,6 +45,7 @@ pub mod asserts;
 pub mod balance;
 pub mod checks;
 pub mod compare;
+pub mod readings;
 pub mod sweep;
 pub mod tournament;
 
@@ -61,6 +62,10 @@ pub use checks::{CheckCellDoc, CheckStudyDoc, run_check_study};
 pub use compare::{
     BalanceIndexDoc, ComparisonDoc, PairedMatchup, PartResult, ROUNDS_PRACTICAL, StepEffect,
     balance_index, compare, paired_matchups, skill_step, validate_skill_step,
+};
+pub use readings::{
+    BalanceReading, CostLabelReadings, Factor, MatchupReadings, ReadingDoc, factors,
+    placeholders_relied_on, run_balance_readings, run_cost_readings, run_readings,
 };
 pub use sweep::{AxisDoc, StepDoc, SweepDoc, SweepPoint, run_sweep};
 pub use tournament::{
@@ -148,6 +153,19 @@ pub struct StudyDoc {
     /// One per `[[assert]]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub asserts: Vec<AssertDoc>,
+    /// The readings study (`oddsmith run --readings` or `[readings]`): one per matchup.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<MatchupReadings>,
+    /// The `[balance]` solved again under each factor that moved a matchup.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub balance_readings: Vec<BalanceReading>,
+    /// Per priced tournament kit, whether its cost label holds across the readings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cost_readings: Vec<CostLabelReadings>,
+    /// The built-in items' placeholder statistics the fighters rely on ("spearman's spear:
+    /// max_damage is a placeholder, not in the seed (2 to 4)").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placeholders: Vec<String>,
 }
 
 /// One result of a [`StudyDoc`]: the one list of study kinds on the result side (the
@@ -176,6 +194,11 @@ impl StudyDoc {
             tournament,
             checks,
             asserts,
+            // Shown by its own table and report section, beside the study kinds.
+            readings: _,
+            balance_readings: _,
+            cost_readings: _,
+            placeholders: _,
         } = self;
         sweeps
             .iter()
@@ -188,6 +211,9 @@ impl StudyDoc {
     /// Whether nothing was studied.
     pub fn is_empty(&self) -> bool {
         self.sections().next().is_none()
+            && self.readings.is_empty()
+            && self.balance_readings.is_empty()
+            && self.cost_readings.is_empty()
     }
     /// The assertions that failed.
     pub fn failed_asserts(&self) -> impl Iterator<Item = &AssertDoc> {

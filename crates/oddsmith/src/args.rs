@@ -101,6 +101,11 @@ pub(crate) struct RunArgs {
     /// Run however much work the estimate shows (no --max-work limit).
     #[arg(long)]
     pub yes: bool,
+    /// Also run the readings study: every matchup once per alternative reading and at both
+    /// ends of every invented number it uses (`oddsmith rulesets ID` marks them), paired with
+    /// the baseline; `[readings]` in the file chooses the factors (and runs it without the flag).
+    #[arg(long, conflicts_with = "shard")]
+    pub readings: bool,
     /// Run only shard K of N of the work (every N-th chunk of trials, from the K-th) and write
     /// a shard file for `oddsmith merge`, instead of the results and report.
     #[arg(long, value_name = "K/N", conflicts_with_all = ["json", "out", "precision"])]

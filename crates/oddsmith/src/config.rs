@@ -190,6 +190,8 @@ pub(crate) struct RunSettings {
     pub shard_out: Option<PathBuf>,
     /// What stops the run early: the process's Ctrl-C flag, or the explorer's job flag.
     pub cancel: Cancel,
+    /// `--readings`: run the readings study (a file's `[readings]` runs it too).
+    pub readings: bool,
 }
 
 impl ReportTo {
@@ -227,6 +229,7 @@ impl RunSettings {
             units,
             shard_out: None,
             cancel: crate::interrupt::token(),
+            readings: false,
         })
     }
 
@@ -266,6 +269,7 @@ impl TryFrom<RunArgs> for RunSettings {
             units,
             shard_out: a.shard_out,
             cancel: crate::interrupt::token(),
+            readings: a.readings,
         })
     }
 }

@@ -23,6 +23,7 @@ pub mod comparison;
 pub mod counters;
 pub mod damage;
 pub mod outcomes;
+pub mod readings;
 pub mod rounds;
 mod subject;
 pub mod summary;
@@ -80,6 +81,9 @@ pub fn study_subjects(s: &StudyDoc) -> Vec<Box<dyn Subject + '_>> {
     }
     if !asserts.is_empty() {
         v.push(Box::new(asserts::Asserts(asserts)));
+    }
+    if !s.readings.is_empty() || !s.cost_readings.is_empty() || !s.balance_readings.is_empty() {
+        v.push(Box::new(readings::Readings(s)));
     }
     v
 }

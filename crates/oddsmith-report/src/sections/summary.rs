@@ -71,6 +71,26 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
         ));
     }
     if let Some(s) = &d.run.study {
+        // Which readings the headline answers depend on, and the placeholders the fighters
+        // rely on (issue 36).
+        for p in &s.placeholders {
+            v.push(format!("{p}."));
+        }
+        for m in &s.readings {
+            let tried = m.readings.len();
+            if m.robust {
+                v.push(format!(
+                    "{}: the verdict holds under every reading ({tried} factor values tried).",
+                    m.matchup
+                ));
+            } else {
+                v.push(format!(
+                    "{}: the verdict {} (see Readings).",
+                    m.matchup,
+                    m.robustness()
+                ));
+            }
+        }
         for section in s.sections() {
             match section {
                 StudySection::Sweep(x) if x.y.is_none() => {

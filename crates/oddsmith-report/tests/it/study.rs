@@ -293,6 +293,10 @@ fn study() -> StudyDoc {
         tournament: Some(tournament()),
         checks: vec![check_grid()],
         asserts: asserts(),
+        readings: vec![],
+        balance_readings: vec![],
+        cost_readings: vec![],
+        placeholders: vec![],
     }
 }
 

@@ -104,6 +104,7 @@ impl Ruleset for Cards {
         of identical fighters (one hand against all, the initiative over at most \
         one). Monte Carlo only (the decks are in the state); checks are exact \
         (hypergeometric).";
+    const PLACEHOLDERS: &'static [crate::Placeholder] = spec::PLACEHOLDERS;
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;

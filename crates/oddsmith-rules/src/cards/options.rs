@@ -28,7 +28,7 @@ crate::options! {
         /// G1: how the two jokers of D44 count.
         jokers: Jokers = Jokers::Zero => (
             "\"zero\"",
-            "G1 jokers of D44: \"zero\" (value 0, not hit cards) | \"wild\" (the holder names the value: the deck's highest) | \"remove\" (a 42-card deck)",
+            "G1 jokers of D44: \"zero\" (value 0, not hit cards) | \"wild\" (the holder names the value: the deck's highest) | \"remove\" (a 42-card deck)", reading ["zero", "wild", "remove"],
         ),
         /// G1: fighters marked `npc` draw from the GM's world deck, which has no jokers.
         npc_jokerless: bool = false => (
@@ -38,27 +38,27 @@ crate::options! {
         /// G3: when the discard pile goes back into the deck.
         reshuffle: Reshuffle = Reshuffle::WhenEmpty => (
             "\"when_empty\"",
-            "G3 reshuffle: \"when_empty\" (a persistent deck; discards return when the stock runs out) | \"every_round\" (all cards back at each round start) | \"every_check\" (all back before every draw: initiative, hands)",
+            "G3 reshuffle: \"when_empty\" (a persistent deck; discards return when the stock runs out) | \"every_round\" (all cards back at each round start) | \"every_check\" (all back before every draw: initiative, hands)", reading ["when_empty", "every_round", "every_check"],
         ),
         /// G3: whose deck a fighter draws from.
         deck_owner: DeckOwner = DeckOwner::PerFighter => (
             "\"per_fighter\"",
-            "G3 deck owner: \"per_fighter\" (each his own karma deck, §Basic Actions) | \"shared\" (one deck for both)",
+            "G3 deck owner: \"per_fighter\" (each his own karma deck, §Basic Actions) | \"shared\" (one deck for both)", reading ["per_fighter", "shared"],
         ),
         /// G2: what a "(hit)" card does.
         hit_rule: HitRule = HitRule::DrawAdd => (
             "\"draw_add\"",
-            "G2 \"(hit)\" cards: \"draw_add\" (after the reveal the holder may draw the top card and add its value, blackjack-like) | \"none\"",
+            "G2 \"(hit)\" cards: \"draw_add\" (after the reveal the holder may draw the top card and add its value, blackjack-like) | \"none\"", reading ["draw_add", "none"],
         ),
         /// G2: a drawn hit card may be hit again.
         hit_chain: bool = true => (
             "true",
-            "G2: a hit card drawn by hitting may itself be hit",
+            "G2: a hit card drawn by hitting may itself be hit", reading [true, false],
         ),
         /// G7: an unopposed maneuver succeeds whatever its total (§Unopposed Actions).
         unopposed_auto_success: bool = true => (
             "true",
-            "G7 §Unopposed Actions: unopposed maneuvers succeed automatically (a disarm still needs a total above 0); false = every unopposed maneuver needs a total above 0",
+            "G7 §Unopposed Actions: unopposed maneuvers succeed automatically (a disarm still needs a total above 0); false = every unopposed maneuver needs a total above 0", reading [true, false],
         ),
         /// §Range: weapons attack only at their range.
         range_model: bool = true => (
@@ -68,22 +68,22 @@ crate::options! {
         /// G6/E1: the range change when the defender parries without stepping back.
         no_step_back_delta: i32 = -1, in -1..=1 => (
             "-1",
-            "G6 (errata E1): range change when an attacked defender parries without stepping back: -1 (the example's 'reducing') or +1 (the text's 'increased')",
+            "G6 (errata E1): range change when an attacked defender parries without stepping back: -1 (the example's 'reducing') or +1 (the text's 'increased')", reading [-1, 1],
         ),
         /// §Range, literal: an attack met by no stepping-back maneuver changes the range.
         unopposed_attack_closes_range: bool = true => (
             "true",
-            "§Range: \"If a character attacks normally and his opponent does not use a maneuver that includes a step back … then the range is increased by one\": an attack the defender meets with an empty register, a dodge or a weapon change moves the range by no_step_back_delta (parries, blocks and Parry/Seize step back); false = the range never moves (the digest's reading)",
+            "§Range: \"If a character attacks normally and his opponent does not use a maneuver that includes a step back … then the range is increased by one\": an attack the defender meets with an empty register, a dodge or a weapon change moves the range by no_step_back_delta (parries, blocks and Parry/Seize step back); false = the range never moves (the digest's reading)", reading [true, false],
         ),
         /// G15: a weapon longer than the current range may parry.
         long_weapon_can_parry_inside_reach: bool = false => (
             "false",
-            "G15: a weapon longer than the current range may still parry (the literal rule says no)",
+            "G15: a weapon longer than the current range may still parry (the literal rule says no)", reading [false, true],
         ),
         /// G13: the defender may leave a register empty (the `cover_last` tactic passes).
         defender_may_pass: bool = true => (
             "true",
-            "G13: the defender may leave a register empty (the attack is then unopposed); false = cover_last parries every register it can",
+            "G13: the defender may leave a register empty (the attack is then unopposed); false = cover_last parries every register it can", reading [true, false],
         ),
         /// §Melee Dodge: the once-per-round jump back that needs no weapon.
         melee_dodge: bool = true => (
@@ -93,7 +93,7 @@ crate::options! {
         /// §Basic Maneuvers Melee Dodge: the dodge is "jumping backwards", a step back.
         dodge_steps_back: bool = true => (
             "true",
-            "§Basic Maneuvers Melee Dodge, \"jumping backwards out of the way of an attack\": a dodge steps back, so an attack it meets does not move the range (§Range) | false = a dodge is no step back (the range moves as for an unopposed attack)",
+            "§Basic Maneuvers Melee Dodge, \"jumping backwards out of the way of an attack\": a dodge steps back, so an attack it meets does not move the range (§Range) | false = a dodge is no step back (the range moves as for an unopposed attack)", reading [true, false],
         ),
         /// §Complex Maneuvers: Parry/Seize the Initiative.
         seize_the_initiative: bool = true => (
@@ -123,7 +123,7 @@ crate::options! {
         /// §Shield Bash: its difficulty (not given).
         shield_bash_head_penalty: bool = false => (
             "false",
-            "§Shield Bash \"done to the head\" with \"no benefit for hit location\": false = difficulty 0 (the digest's reading); true = the head's called-shot -5 (§Hit Location)",
+            "§Shield Bash \"done to the head\" with \"no benefit for hit location\": false = difficulty 0 (the digest's reading); true = the head's called-shot -5 (§Hit Location)", reading [false, true],
         ),
         /// §Hand to Hand Combat: the striking and wrestling maneuvers.
         hand_to_hand: bool = true => (
@@ -163,17 +163,17 @@ crate::options! {
         /// §Changing Weapons / disarm: what a disarmed fighter does.
         on_disarm: OnDisarm = OnDisarm::BackupOrUnarmed => (
             "\"backup_or_unarmed\"",
-            "disarm (§Disarming Attack: \"This does not necessarily end combat\"): \"backup_or_unarmed\" (spends a card to draw his backup weapon, §Changing Weapons; no backup = fights on barehanded, keeping his off-hand item) | \"backup_or_defeat\" (the digest's reading: no backup = defeated) | \"defeat\" | \"unarmed\" (fights on barehanded)",
+            "disarm (§Disarming Attack: \"This does not necessarily end combat\"): \"backup_or_unarmed\" (spends a card to draw his backup weapon, §Changing Weapons; no backup = fights on barehanded, keeping his off-hand item) | \"backup_or_defeat\" (the digest's reading: no backup = defeated) | \"defeat\" | \"unarmed\" (fights on barehanded)", reading ["backup_or_unarmed", "backup_or_defeat", "defeat", "unarmed"],
         ),
         /// G10: initiative ties.
         initiative_tie: InitiativeTie = InitiativeTie::Redraw => (
             "\"redraw\"",
-            "G10 initiative ties: \"redraw\" (both draw again) | \"willpower\" (higher willpower wins, then redraw)",
+            "G10 initiative ties: \"redraw\" (both draw again) | \"willpower\" (higher willpower wins, then redraw)", reading ["redraw", "willpower"],
         ),
         /// G4: hit points are hp_base + vitality.
         hp_base: i32 = 5, in 1..=100 => (
             "5",
-            "G4 hit points = hp_base + vitality; out of the fight at 0",
+            "G4 hit points = hp_base + vitality; out of the fight at 0", invented (3, 10, "G4: the post gives hit points as base + vitality but no base; 3–10 keeps a duel to a few hits"),
         ),
         /// G4: the lowest damage total of a successful attack.
         damage_floor: i32 = 0, in -10..=0 => (
@@ -193,7 +193,7 @@ crate::options! {
         /// INTERPRETATION (no movement rate in the post): yards run per round to close.
         close_yards: i32 = 20, in 1..=120 => (
             "20",
-            "INTERPRETATION (the post gives no movement rate; a round read as about 5 seconds, digest G20): yards a fighter runs per round toward his opponent while apart",
+            "INTERPRETATION (the post gives no movement rate; a round read as about 5 seconds, digest G20): yards a fighter runs per round toward his opponent while apart", invented (10, 30, "G20: the post gives no movement rate; a 5-second round at a walk to a run"),
         ),
         /// §Charging: the closing fighter's arrival is a charge.
         arrival_charge: bool = true => (
@@ -375,15 +375,15 @@ crate::options! {
     #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
     pub struct LocationDamage {
         /// The head (−5).
-        head: i32 = 0, in 0..=10 => ("0", "the head (-5)"),
+        head: i32 = 0, in 0..=10 => ("0", "the head (-5)", invented (0, 3, "G12: §Hit Location's effects are \"described later\", never given")),
         /// The head's vitals (−8).
-        head_vitals: i32 = 0, in 0..=10 => ("0", "the head's vitals (-8)"),
+        head_vitals: i32 = 0, in 0..=10 => ("0", "the head's vitals (-8)", invented (0, 3, "G12: §Hit Location's effects are \"described later\", never given")),
         /// The torso's vitals (−6).
-        torso_vitals: i32 = 0, in 0..=10 => ("0", "the torso's vitals (-6)"),
+        torso_vitals: i32 = 0, in 0..=10 => ("0", "the torso's vitals (-6)", invented (0, 3, "G12: §Hit Location's effects are \"described later\", never given")),
         /// The legs (−3).
-        legs: i32 = 0, in 0..=10 => ("0", "the legs (-3)"),
+        legs: i32 = 0, in 0..=10 => ("0", "the legs (-3)", invented (0, 3, "G12: §Hit Location's effects are \"described later\", never given")),
         /// The arms (−3).
-        arms: i32 = 0, in 0..=10 => ("0", "the arms (-3)"),
+        arms: i32 = 0, in 0..=10 => ("0", "the arms (-3)", invented (0, 3, "G12: §Hit Location's effects are \"described later\", never given")),
     }
 }
 

@@ -37,17 +37,17 @@ crate::options! {
         /// G-15: what "full normal damage" means.
         crit_rule: CritRule = CritRule::Max => (
             "\"max\"",
-            "G-15 meaning of full damage: \"max\" (all dice at maximum + modifiers) | \"bypass_resistance\" (rolled damage, no resistance check)",
+            "G-15 meaning of full damage: \"max\" (all dice at maximum + modifiers) | \"bypass_resistance\" (rolled damage, no resistance check)", reading ["max", "bypass_resistance"],
         ),
         /// G-08: the damage die a weapon rolls from its maximum damage (cap).
         damage_die: DamageDie = DamageDie::OneDie => (
             "\"one_die\"",
-            "G-08 damage from a weapon's maximum damage M: \"one_die\" (1dM) | \"two_dice\" (2d(M/2), odd M keeps 1dM)",
+            "G-08 damage from a weapon's maximum damage M: \"one_die\" (1dM) | \"two_dice\" (2d(M/2), odd M keeps 1dM)", reading ["one_die", "two_dice"],
         ),
         /// G-08: a light weapon used as medium (or medium as heavy) takes the cap of that class.
         versatile_upgrade: bool = false => (
             "false",
-            "G-08: a weapon's used_as grip (light as medium, medium as heavy) also raises its cap",
+            "G-08: a weapon's used_as grip (light as medium, medium as heavy) also raises its cap", reading [false, true],
         ),
         /// G-08: what a weapon whose dice exceed its cap does.
         enforce_caps: EnforceCaps = EnforceCaps::Warn => (
@@ -57,17 +57,17 @@ crate::options! {
         /// G-09: the ability modifier may lift damage above the weapon's cap.
         damage_mod_exceeds_cap: bool = true => (
             "true",
-            "G-09: the ability (and equipment) damage modifier may take damage above the cap",
+            "G-09: the ability (and equipment) damage modifier may take damage above the cap", reading [true, false],
         ),
         /// G-10: least damage of a hit (and of a fumble's "minimum damage").
         min_damage_on_hit: i32 = 1, in 0..=5 => (
             "1",
-            "G-10: least damage of a hit and of a fumble's 'minimum damage', 0–5",
+            "G-10: least damage of a hit and of a fumble's 'minimum damage', 0–5", invented (0, 2, "G-10: the seed gives no least damage of a hit"),
         ),
         /// G-03: Con modifier on species Hit Dice: per die or once.
         con_hp_species: ConHp = ConHp::PerHd => (
             "\"per_hd\"",
-            "G-03 Con modifier on species Hit Dice: \"per_hd\" | \"once\" (class levels always add it per level)",
+            "G-03 Con modifier on species Hit Dice: \"per_hd\" | \"once\" (class levels always add it per level)", reading ["per_hd", "once"],
         ),
         /// «Modifiers» note 1: the Con modifier is added at each class level (else once).
         con_per_level: bool = true => (
@@ -77,27 +77,27 @@ crate::options! {
         /// G-07: HP of a ½ Hit Die.
         half_hd_hp: HalfHd = HalfHd::CeilHalfDie => (
             "\"ceil_half_die\"",
-            "G-07 HP of ½ HD: \"ceil_half_die\" (ceil(d8/2) ~ U1–4) | \"half_die_type\" (d4) | \"round_down\" (none)",
+            "G-07 HP of ½ HD: \"ceil_half_die\" (ceil(d8/2) ~ U1–4) | \"half_die_type\" (d4) | \"round_down\" (none)", reading ["ceil_half_die", "half_die_type", "round_down"],
         ),
         /// G-07: BtH from fractional Hit Dice.
         fractional_bth: FractionalBth = FractionalBth::Floor => (
             "\"floor\"",
-            "G-07 BtH of ½ HD (+1 per HD): \"floor\" | \"round_up\"",
+            "G-07 BtH of ½ HD (+1 per HD): \"floor\" | \"round_up\"", reading ["floor", "round_up"],
         ),
         /// G-04: least HP from each Hit Die or class level (the total is always at least 1).
         min_hp_per_die: i32 = 1, in 0..=5 => (
             "1",
-            "G-04: least HP per Hit Die or class level after Con, 0–5; total HP is at least 1",
+            "G-04: least HP per Hit Die or class level after Con, 0–5; total HP is at least 1", invented (0, 2, "G-04: the seed gives no least HP per Hit Die"),
         ),
         /// G-05: `n(b+d4)`: a d4 per level, or one d4 times n.
         class_hp_roll: ClassHpRoll = ClassHpRoll::PerLevel => (
             "\"per_level\"",
-            "G-05 n(b+d4): \"per_level\" (n·b + n d4) | \"single_times_n\" (n·(b + one d4))",
+            "G-05 n(b+d4): \"per_level\" (n·b + n d4) | \"single_times_n\" (n·(b + one d4))", reading ["per_level", "single_times_n"],
         ),
         /// G-06: species Hit Dice and class levels stack (HP and BtH), or class levels replace them.
         species_class_stacking: bool = true => (
             "true",
-            "G-06: species HD and class levels both give HP and BtH; false = a classed creature uses class levels only",
+            "G-06: species HD and class levels both give HP and BtH; false = a classed creature uses class levels only", reading [true, false],
         ),
         /// G-33: monsters (non-playable species) may take class levels.
         allow_monster_classes: bool = false => (
@@ -107,22 +107,22 @@ crate::options! {
         /// G-13: Dex modifies Movement before armour's penalty (else after).
         dex_before_armor: bool = true => (
             "true",
-            "G-13: speed = ceil((Mv + Dex mod) × (1 − PtM)); false = ceil(Mv × (1 − PtM)) + Dex mod; at least 1",
+            "G-13: speed = ceil((Mv + Dex mod) × (1 − PtM)); false = ceil(Mv × (1 − PtM)) + Dex mod; at least 1", reading [true, false],
         ),
         /// G-13: how armour and shield penalties to movement combine.
         ptm_stacking: PtmStacking = PtmStacking::AddCap => (
             "\"add_cap\"",
-            "G-13 armour + shield PtM: \"add_cap\" (sum, at most 2/3) | \"multiply\"",
+            "G-13 armour + shield PtM: \"add_cap\" (sum, at most 2/3) | \"multiply\"", reading ["add_cap", "multiply"],
         ),
         /// G-14: the speed that orders actions within a segment.
         initiative_speed: InitiativeSpeed = InitiativeSpeed::Effective => (
             "\"effective\"",
-            "G-14 speed ordering a segment (fastest first, equal = simultaneous): \"effective\" | \"base\" (species Mv)",
+            "G-14 speed ordering a segment (fastest first, equal = simultaneous): \"effective\" | \"base\" (species Mv)", reading ["effective", "base"],
         ),
         /// G-20: attacks per round of a "by weapon" creature with its primary weapon.
         by_weapon_attacks: u8 = 1, in 1..=4 => (
             "1",
-            "G-20 attacks per round of a 'by weapon' creature, 1–4 (bows shoot twice per attack action)",
+            "G-20 attacks per round of a 'by weapon' creature, 1–4 (bows shoot twice per attack action)", invented (1, 2, "G-20: the seed says 'by weapon' without a count"),
         ),
         /// G-20: a light weapon in the secondary hand gives one extra attack.
         offhand_attack: bool = false => (
@@ -142,12 +142,12 @@ crate::options! {
         /// G-21: per-hit cap of a crossbow.
         crossbow_reading: CrossbowReading = CrossbowReading::PerRoundCap => (
             "\"per_round_cap\"",
-            "G-21 crossbow per-hit cap: \"per_round_cap\" (table value; fires rounds 1, 3, 5, …) | \"average_rate\" (twice the table value)",
+            "G-21 crossbow per-hit cap: \"per_round_cap\" (table value; fires rounds 1, 3, 5, …) | \"average_rate\" (twice the table value)", reading ["per_round_cap", "average_rate"],
         ),
         /// G-19: fight until a side is incapacitated, or until it is dead.
         fight_to: FightTo = FightTo::Incapacitated => (
             "\"incapacitated\"",
-            "G-19: \"incapacitated\" (a side with nobody at HP > 0 loses) | \"death\" (downed foes are attacked until HP ≤ Death Point)",
+            "G-19: \"incapacitated\" (a side with nobody at HP > 0 loses) | \"death\" (downed foes are attacked until HP ≤ Death Point)", reading ["incapacitated", "death"],
         ),
         /// G-19: under `fight_to = "death"`, attacks on a downed foe hit automatically.
         helpless_auto_hit: bool = false => (
@@ -162,17 +162,17 @@ crate::options! {
         /// G-28: rounding of the resistance "½" and of Reflect ½.
         halve_rounding: HalveRounding = HalveRounding::FloorMin1 => (
             "\"floor_min1\"",
-            "G-28 resistance ½ and Reflect ½: \"floor_min1\" | \"ceil\" | \"floor\"",
+            "G-28 resistance ½ and Reflect ½: \"floor_min1\" | \"ceil\" | \"floor\"", reading ["floor_min1", "ceil", "floor"],
         ),
         /// «Damage and Death §4»: crippling damage lowers maximum HPs; what happens to current HPs.
         crippling_current: CripplingCurrent = CripplingCurrent::Cap => (
             "\"cap\"",
-            "«Damage and Death §4» crippling damage lowers maximum HP: \"cap\" (current HP cut to the new maximum; seed as written) | \"reduce\" (current HP falls too)",
+            "«Damage and Death §4» crippling damage lowers maximum HP: \"cap\" (current HP cut to the new maximum; seed as written) | \"reduce\" (current HP falls too)", reading ["cap", "reduce"],
         ),
         /// G-29: skill checks: no modifier (RAW), or the proficiency shifts rolls 2–19.
         skill_modifier_mode: SkillMode = SkillMode::None => (
             "\"none\"",
-            "G-29 skill checks: \"none\" (unmodified d20) | \"shift\" (proficiency bonus on rolls 2–19, clamped)",
+            "G-29 skill checks: \"none\" (unmodified d20) | \"shift\" (proficiency bonus on rolls 2–19, clamped)", reading ["none", "shift"],
         ),
         /// G-22: the duel starts engaged in melee, or at `start_distance`.
         #[serde(skip_serializing_if = "is_default")]
@@ -184,19 +184,19 @@ crate::options! {
         #[serde(skip_serializing_if = "is_24")]
         start_distance: i32 = 24, in 1..=1000 => (
             "24",
-            "G-22: starting distance in Mv units under start = \"range\", 1–1000 (24: not in the seed, invented; plausible 6–60)",
+            "G-22: starting distance in Mv units under start = \"range\", 1–1000 (24: not in the seed, invented; plausible 6–60)", invented (6, 60, "G-22: the seed gives no starting distance in Mv units"),
         ),
         /// G-22: missile weapons shoot while the distance is at most this (Mv units).
         #[serde(skip_serializing_if = "is_60")]
         missile_range: i32 = 60, in 1..=1000 => (
             "60",
-            "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it (60: not in the seed, invented; plausible 20–200)",
+            "G-22: missile weapons shoot (Missile segment) while the distance is ≤ this, 1–1000; a missile fighter farther away closes to it (60: not in the seed, invented; plausible 20–200)", invented (20, 200, "G-22: the seed gives no missile range in Mv units"),
         ),
         /// G-24: whether a pursuer catches a retreating creature.
         #[serde(skip_serializing_if = "is_default")]
         pursuit_rule: PursuitRule = PursuitRule::FasterCatches => (
             "\"faster_catches\"",
-            "G-24 pursuit of a retreating creature: \"faster_catches\" (caught iff the pursuer's effective Mv is greater; melee resumes next round, else it escapes: the duel ends, the side holding the field wins, ending 'yield') | \"none\" (always escapes)",
+            "G-24 pursuit of a retreating creature: \"faster_catches\" (caught iff the pursuer's effective Mv is greater; melee resumes next round, else it escapes: the duel ends, the side holding the field wins, ending 'yield') | \"none\" (always escapes)", reading ["faster_catches", "none"],
         ),
         /// §6 AI "else melee": what an engaged creature with a missile weapon does.
         #[serde(skip_serializing_if = "is_default")]
@@ -208,7 +208,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_true")]
         fumble_resisted: bool = true => (
             "true",
-            "the natural-1 fumble's minimum damage is weapon damage: the fumbler's weapon resistance («Resistance Check») rolls against it like any other hit | false (taken in full)",
+            "the natural-1 fumble's minimum damage is weapon damage: the fumbler's weapon resistance («Resistance Check») rolls against it like any other hit | false (taken in full)", reading [true, false],
         ),
         /// «Sample Creatures»: "These stats are not modified by equipment, ability scores, or
         /// class level."

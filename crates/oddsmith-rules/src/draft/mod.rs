@@ -79,6 +79,7 @@ impl Ruleset for Draft {
         (no sprint in heavy armour or with a Severe wound), walking in or charging; \
         guns fired in melee. Optional hit locations and exhaustion. Exact solver \
         included. Magic, cover and target size are not modelled.";
+    const PLACEHOLDERS: &'static [crate::Placeholder] = tables::PLACEHOLDERS;
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;

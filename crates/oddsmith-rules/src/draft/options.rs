@@ -47,7 +47,7 @@ crate::options! {
         /// What enters damage: `weapon_damage` (§4.19.1) or `impact` (§4.19 prose), G2.
         damage_term: DamageTerm = DamageTerm::WeaponDamage => (
             "\"weapon_damage\"",
-            "G2: \"weapon_damage\" = 2·impact + aspect + bonus (§4.19.1) | \"impact\" (§4.19 prose)",
+            "G2: \"weapon_damage\" = 2·impact + aspect + bonus (§4.19.1) | \"impact\" (§4.19 prose)", reading ["weapon_damage", "impact"],
         ),
         /// Weapon damage = multiplier × impact + aspect bonus + weapon bonus (§4.19.1).
         weapon_damage_multiplier: i32 = 2, in 0..=10 => (
@@ -72,7 +72,7 @@ crate::options! {
         /// How "half the CON" is compared for Light wounds (G6).
         light_wound_rounding: Rounding = Rounding::Exact => (
             "\"exact\"",
-            "G6: Light iff 2·dmg ≤ CON (\"exact\") | \"half_up\" | \"floor\"",
+            "G6: Light iff 2·dmg ≤ CON (\"exact\") | \"half_up\" | \"floor\"", reading ["exact", "half_up", "floor"],
         ),
         /// Wounds a fighter endures per level before the next is upgraded (§4.19.3).
         wound_capacity: WoundCapacity = WoundCapacity::default(), @nested => (
@@ -82,7 +82,7 @@ crate::options! {
         /// What happens to a full track when a wound overflows (G8).
         wound_overflow: Overflow = Overflow::Keep => (
             "\"keep\"",
-            "G8: a full track stays full (\"keep\") | is emptied as it converts (\"reset\")",
+            "G8: a full track stays full (\"keep\") | is emptied as it converts (\"reset\")", reading ["keep", "reset"],
         ),
         /// Penalty per wound held on attack, parry and dodge rolls (§4.19.2, G10).
         wound_penalties: WoundPenalties = WoundPenalties::default(), @nested => (
@@ -92,12 +92,12 @@ crate::options! {
         /// Apply the Severe "manual dexterity −1" to combat rolls too (G10).
         severe_manual_penalty_in_combat: bool = false => (
             "false",
-            "G10: also apply the Severe −1 manual penalty to combat rolls",
+            "G10: also apply the Severe −1 manual penalty to combat rolls", reading [false, true],
         ),
         /// Effect of being "driven backwards" by a Severe wound (G11).
         severe_knockback: Knockback = Knockback::PushedBack => (
             "\"pushed_back\"",
-            "G11: \"pushed_back\" (no effect in the open) | \"penalty\" (−1 rest of round)",
+            "G11: \"pushed_back\" (no effect in the open) | \"penalty\" (−1 rest of round)", reading ["pushed_back", "penalty"],
         ),
         /// What ends the duel (G9).
         end_condition: EndCondition = EndCondition::Incapacitated => (
@@ -112,12 +112,12 @@ crate::options! {
         /// Passive defence total of a fighter that does not or cannot defend (G1).
         undefended_value: i32 = 5, in -50..=50 => (
             "5",
-            "G1: passive defence total when no active defence is made (§4.18.1)",
+            "G1: passive defence total when no active defence is made (§4.18.1)", invented (3, 7, "G1: §4.18.1 gives no passive defence total; 5 is a middling total"),
         ),
         /// §4.17.2: what decides who strikes first within a segment.
         striking_order: StrikingOrder = StrikingOrder::Seed => (
             "\"seed\"",
-            "§4.17.2, G4: \"seed\" (a very wide weight gap: lighter first; else the longer weapon; else the higher skill; else first_strike_tie) | \"skill_first\" (the digest's §6 loop: weight gap, then skill, then first_strike_tie; lengths unused)",
+            "§4.17.2, G4: \"seed\" (a very wide weight gap: lighter first; else the longer weapon; else the higher skill; else first_strike_tie) | \"skill_first\" (the digest's §6 loop: weight gap, then skill, then first_strike_tie; lengths unused)", reading ["seed", "skill_first"],
         ),
         /// §4.17.2: the optional potent-fighter shift ("a GM could decide"), off by default.
         potent_fighter_shift: bool = false => (
@@ -142,7 +142,7 @@ crate::options! {
         /// Who strikes first when weapons and skills do not decide (G4).
         first_strike_tie: FirstStrikeTie = FirstStrikeTie::Random => (
             "\"random\"",
-            "G4: when weapons and skills tie: \"random\" each round | \"a\" | \"b\" | \"simultaneous\"",
+            "G4: when weapons and skills tie: \"random\" each round | \"a\" | \"b\" | \"simultaneous\"", reading ["random", "simultaneous"],
         ),
         /// Impact gap at which the lighter weapon strikes first (§4.17.2, G4).
         wide_weight_gap: i32 = 2, in 1..=10 => (
@@ -162,7 +162,7 @@ crate::options! {
         /// Where the shield bonus applies (G5).
         shield_bonus_applies_to: ShieldBonusScope = ShieldBonusScope::ShieldParry => (
             "\"shield_parry\"",
-            "G5: \"shield_parry\" | \"all_defenses\" (also weapon parries and dodges)",
+            "G5: \"shield_parry\" | \"all_defenses\" (also weapon parries and dodges)", reading ["shield_parry", "all_defenses"],
         ),
         /// Highest attacking impact a shield can parry (§4.18.1, G5).
         shield_max_parry_impact: ShieldMaxParryImpact = ShieldMaxParryImpact::default(), @nested => (
@@ -192,7 +192,7 @@ crate::options! {
         /// Which damaged armour row is which type (G7).
         armor_table: ArmourTable = ArmourTable::A => (
             "\"A\"",
-            "G7: which damaged armour row is which type: \"A\" | \"B\" (§4.17.5)",
+            "G7: which damaged armour row is which type: \"A\" | \"B\" (§4.17.5)", reading ["A", "B"],
         ),
         /// Optional exhaustion rule (§4.24.1): one exhaustion point per round against Stamina
         /// (every round of an engaged duel counts as exhausting for both fighters).
@@ -209,7 +209,7 @@ crate::options! {
         /// §4.17.1: not in the seed).
         move_per_segment: u16 = 6, in 1..=100 => (
             "6",
-            "metres a sprinting fighter covers per segment while closing (not in the seed, plausible 5–8): a Full move (3 segments, §4.17.1) covers 3× this; the arrival is a Normal move (2 segments) and an attack in segment 3",
+            "metres a sprinting fighter covers per segment while closing (not in the seed, plausible 5–8): a Full move (3 segments, §4.17.1) covers 3× this; the arrival is a Normal move (2 segments) and an attack in segment 3", invented (5, 8, "the seed gives no metres per segment for a sprint"),
         ),
         /// Metres per segment of a closing fighter that may not sprint (§4.17.5, §4.19.2).
         run_per_segment: u16 = 4, in 1..=100 => (
@@ -229,12 +229,12 @@ crate::options! {
         /// Penalty at maximum range; between point blank and it the penalty grows linearly (G16).
         range_penalty_at_max: i32 = 4, in 0..=20 => (
             "4",
-            "G16: beyond point blank the shot is at −ceil(this × (d − PB)/(MAX − PB)); no shot beyond MAX (§4.21.2)",
+            "G16: beyond point blank the shot is at −ceil(this × (d − PB)/(MAX − PB)); no shot beyond MAX (§4.21.2)", invented (2, 6, "G16: §4.21.2 gives no penalty beyond point blank"),
         ),
         /// Extra preparation segments of a shooter with missile skill below 5 (G15).
         unskilled_prepare_extra: u8 = 1, in 0..=10 => (
             "1",
-            "G15: extra segments to prepare a shot for missile skill < 5 (§4.21.1 \"less experienced shooters need even more time\")",
+            "G15: extra segments to prepare a shot for missile skill < 5 (§4.21.1 \"less experienced shooters need even more time\")", invented (0, 2, "G15: 'even more time' without a number"),
         ),
         /// Whether the first shot is already prepared when the duel starts.
         missile_loaded_at_start: bool = false => (
@@ -244,14 +244,14 @@ crate::options! {
         /// Strength bonus on missile damage (G13).
         str_bonus_on_missiles: bool = false => (
             "false",
-            "G13: the strength bonus adds to bows, crossbows and guns too",
+            "G13: the strength bonus adds to bows, crossbows and guns too", reading [false, true],
         ),
         /// What a shield does against a bow, crossbow or gun shot (§4.21.3: "shields, and shields
         /// only, can be used to parry thrown weapons"; it says nothing of a shield against
         /// missile weapons, which "move so fast" that they cannot be dodged).
         missile_shield: MissileShield = MissileShield::None => (
             "\"none\"",
-            "§4.21.3, against bows, crossbows and guns (thrown weapons always meet the shield's parry): \"none\" (the text gives shields only against thrown weapons) | \"armour\" (the shield's quality, its bonus, adds to protection) | \"parry\" (as against a thrown weapon)",
+            "§4.21.3, against bows, crossbows and guns (thrown weapons always meet the shield's parry): \"none\" (the text gives shields only against thrown weapons) | \"armour\" (the shield's quality, its bonus, adds to protection) | \"parry\" (as against a thrown weapon)", reading ["none", "armour", "parry"],
         ),
         /// Velocity modifier on a shield parry against a thrown weapon, and a missile under
         /// `missile_shield = "parry"` (§4.21.3 "recommended to modify the Shield skill", no
@@ -478,9 +478,9 @@ crate::options! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     pub struct ShieldMaxParryImpact {
         /// Small shield (3).
-        small: i32 = 3, in 0..=10 => ("3", "small shield"),
+        small: i32 = 3, in 0..=10 => ("3", "small shield", invented (2, 4, "G5: §4.18.1 gives no highest impact a shield parries")),
         /// Large shield (3).
-        large: i32 = 3, in 0..=10 => ("3", "large shield"),
+        large: i32 = 3, in 0..=10 => ("3", "large shield", invented (2, 5, "G5: §4.18.1 gives no highest impact a shield parries")),
     }
 }
 

@@ -209,6 +209,21 @@ pub fn builtin_length(name: &str) -> Option<u8> {
     })
 }
 
+/// The built-in weapons' length classes (`builtin_length`): the seed gives impact, not
+/// length, so each class is a placeholder read from its weapon list, with a plausible range.
+pub const PLACEHOLDERS: &[crate::Placeholder] = &[
+    crate::info::placeholder("dagger", "length", "1", "2", "§4.17.2: the seed gives no lengths; a dagger is the shortest blade"),
+    crate::info::placeholder("short sword", "length", "1", "3", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("small club", "length", "1", "3", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("long sword", "length", "3", "4", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("rapier", "length", "3", "4", "§4.17.2: the seed gives no lengths; a rapier is long and light"),
+    crate::info::placeholder("mace", "length", "2", "3", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("flail", "length", "2", "4", "§4.17.2: the seed gives no lengths; the chain adds reach"),
+    crate::info::placeholder("two handed sword", "length", "4", "5", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("two handed war hammer", "length", "4", "5", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("giant's club", "length", "3", "5", "§4.17.2: the seed gives no lengths"),
+];
+
 /// (point blank m, maximum range m, preparation segments) of a built-in missile weapon: the
 /// ranges of the §4.21.2 table, the preparation of the §4.17.1 action table ("Prepare bow 3",
 /// "Prepare crossbow 6"; "Trigger gun 1" with no preparation: "once loaded, their rate of fire

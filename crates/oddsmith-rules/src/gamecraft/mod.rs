@@ -69,6 +69,7 @@ impl Ruleset for Gamecraft {
         targets; bursts, sprays and strafes; first aid against bleeding; \
         explosives (a blast the target rolls to avoid, Range by Range, at full, \
         half or quarter damage). Exact solver included.";
+    const PLACEHOLDERS: &'static [crate::Placeholder] = tables::PLACEHOLDERS;
     type FighterSpec = FighterSpec;
     type Fighter = Fighter;
     type Matchup = Matchup;

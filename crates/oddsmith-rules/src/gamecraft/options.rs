@@ -45,42 +45,42 @@ crate::options! {
         /// G1: what a combat critical adds.
         crit_effect: CritEffect = CritEffect::WoundPoint => (
             "\"wound_point\"",
-            "G1: critical hit adds crit_extra_amount points after resistance | \"wound_level\" (to the next level) | \"none\"",
+            "G1: critical hit adds crit_extra_amount points after resistance | \"wound_level\" (to the next level) | \"none\"", reading ["wound_point", "wound_level", "none"],
         ),
         /// G1: points added by `crit_effect = "wound_point"`.
         crit_extra_amount: i32 = 1, in 0..=20 => (
             "1",
-            "G1: points added by a critical under \"wound_point\"",
+            "G1: points added by a critical under \"wound_point\"", invented (1, 2, "G1: the seed says a critical does more without a number"),
         ),
         /// G15: what a combat fumble costs.
         fumble_effect: FumbleEffect = FumbleEffect::None => (
             "\"none\"",
-            "G15: combat fumble: \"none\" | \"lose_next_action\"",
+            "G15: combat fumble: \"none\" | \"lose_next_action\"", reading ["none", "lose_next_action"],
         ),
         /// G4: which rolls the wound and Fatigue penalties hit.
         wound_penalty_scope: PenaltyScope = PenaltyScope::AllRolls => (
             "\"all_rolls\"",
-            "G4: wound/Fatigue penalties on \"all_rolls\" (attack, dodge, damage, resistance, initiative) | \"checks_only\"",
+            "G4: wound/Fatigue penalties on \"all_rolls\" (attack, dodge, damage, resistance, initiative) | \"checks_only\"", reading ["all_rolls", "checks_only"],
         ),
         /// G4: whether wound penalties also lower the static defense.
         wound_penalty_static_defense: bool = false => (
             "false",
-            "G4: wound penalties also lower the static defense",
+            "G4: wound penalties also lower the static defense", reading [false, true],
         ),
         /// G17: the Incapacitated penalty ("with above penalties").
         incapacitated_penalty: i32 = 4, in 0..=20 => (
             "4",
-            "G17: penalty while Incapacitated (\"with above penalties\")",
+            "G17: penalty while Incapacitated (\"with above penalties\")", invented (2, 6, "G17: 'with above penalties' gives no figure of its own"),
         ),
         /// G7: where the bonus wound points go.
         bonus_allocation: BonusAllocation = BonusAllocation::RoundRobin => (
             "\"round_robin\"",
-            "G7: bonus wound points \"round_robin\" from Healthy down | \"front_loaded\" (fighters may give wound_levels)",
+            "G7: bonus wound points \"round_robin\" from Healthy down | \"front_loaded\" (fighters may give wound_levels)", reading ["round_robin", "front_loaded"],
         ),
         /// G3: what takes a fighter out.
         end_condition: EndCondition = EndCondition::Incapacitated => (
             "\"incapacitated\"",
-            "G3: out at \"incapacitated\" | \"unconscious\" (failed CON roll TN 5, on entering and each later round) | \"dead\"",
+            "G3: out at \"incapacitated\" | \"unconscious\" (failed CON roll TN 5, on entering and each later round) | \"dead\"", reading ["incapacitated", "unconscious", "dead"],
         ),
         /// TN of the Incapacitated Constitution roll (5).
         incap_con_tn: i32 = 5, in -20..=50 => (
@@ -90,7 +90,7 @@ crate::options! {
         /// G3: under `end_condition = "dead"`, attacks on an unconscious fighter hit automatically.
         helpless_auto_hit: bool = true => (
             "true",
-            "G3: under \"dead\", attacks on an unconscious fighter hit automatically (armour-only resistance)",
+            "G3: under \"dead\", attacks on an unconscious fighter hit automatically (armour-only resistance)", reading [true, false],
         ),
         /// Round cap: a duel still going is a draw marked "timeout".
         max_rounds: u32 = 100, in 1..=100_000 => (
@@ -110,12 +110,12 @@ crate::options! {
         /// G5: when a dodge action starts to count.
         dodge_timing: DodgeTiming = DodgeTiming::Round => (
             "\"round\"",
-            "G5: dodge rolled after declarations and counts all round | \"from_phase\"",
+            "G5: dodge rolled after declarations and counts all round | \"from_phase\"", reading ["round", "from_phase"],
         ),
         /// G2: how the multiple-action penalty is charged.
         multi_action_mode: MultiActionMode = MultiActionMode::Pool => (
             "\"pool\"",
-            "G2: N actions cost −N in total, split by the fighter's penalty_split (RAW) | \"per_check\" (−N on each)",
+            "G2: N actions cost −N in total, split by the fighter's penalty_split (RAW) | \"per_check\" (−N on each)", reading ["pool", "per_check"],
         ),
         /// Penalty per action when more than one is taken (1).
         multi_action_penalty: i32 = 1, in 0..=5 => (
@@ -135,17 +135,17 @@ crate::options! {
         /// G9: a resistance total below 0 counts as 0.
         resist_clamp_zero: bool = true => (
             "true",
-            "G9: a negative resistance total counts as 0",
+            "G9: a negative resistance total counts as 0", reading [true, false],
         ),
         /// G24: duellists are aware of attacks (Constitution resists).
         aware: bool = true => (
             "true",
-            "G24: duellists roll Constitution to resist (false: armour only)",
+            "G24: duellists roll Constitution to resist (false: armour only)", reading [true, false],
         ),
         /// G24: the first attack of the duel is resisted by armour only.
         surprise_first_attack: bool = false => (
             "false",
-            "G24: the duel's first attack is resisted by armour only",
+            "G24: the duel's first attack is resisted by armour only", reading [false, true],
         ),
         /// G21: the fixed distance category of the duel.
         distance: Distance = Distance::PointBlank => (
@@ -170,12 +170,12 @@ crate::options! {
         /// G23: how much Grace a fighter has when the duel starts.
         pool_start: PoolStart = PoolStart::Full => (
             "\"full\"",
-            "G23: Grace at the start of the duel: \"full\" | \"half\" (rounded down) | \"empty\"",
+            "G23: Grace at the start of the duel: \"full\" | \"half\" (rounded down) | \"empty\"", reading ["full", "half", "empty"],
         ),
         /// G10: who wins a tie in an opposed check.
         opposed_tie: OpposedTie = OpposedTie::Report => (
             "\"report\"",
-            "G10: opposed-check ties: \"report\" | \"reroll\" | \"higher_base\" (equal bases re-roll) | \"defender\" (B wins)",
+            "G10: opposed-check ties: \"report\" | \"reroll\" | \"higher_base\" (equal bases re-roll) | \"defender\" (B wins)", reading ["report", "reroll", "higher_base", "defender"],
         ),
         /// Highest level of a general skill (Skilled, 6); 0 = no cap.
         general_skill_cap: i32 = 6, in 0..=30 => (
@@ -200,7 +200,7 @@ crate::options! {
         /// G18: damage bonus of the unarmed "weapon".
         unarmed_damage_bonus: i32 = 0, in -10..=10 => (
             "0",
-            "G18: damage bonus of unarmed attacks",
+            "G18: damage bonus of unarmed attacks", invented (0, 2, "G18: the seed gives no unarmed damage"),
         ),
         /// Off-hand attack penalty.
         offhand_penalty: i32 = 2, in 0..=10 => (
@@ -215,12 +215,12 @@ crate::options! {
         /// G16: rounds between bleeding checks (one minute = 12 rounds).
         bleed_interval_rounds: u32 = 12, in 1..=240 => (
             "12",
-            "G16: rounds between bleeding checks (a minute of 5-second rounds)",
+            "G16: rounds between bleeding checks (a minute of 5-second rounds)", invented (6, 24, "G16: 'a minute' at 5-second rounds; round length itself is not given"),
         ),
         /// G16: TN of the bleeding Constitution check.
         bleed_con_tn: i32 = 5, in -20..=50 => (
             "5",
-            "G16: TN of the bleeding check",
+            "G16: TN of the bleeding check", invented (3, 7, "G16: the seed gives no bleeding check TN"),
         ),
         /// «Bleeding»: first aid TN = wound levels lost + this.
         #[serde(skip_serializing_if = "is_5")]
@@ -245,7 +245,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         move_action_penalty_mode: MovePenaltyMode = MovePenaltyMode::MovementSection => (
             "\"movement_section\"",
-            "G12: N actions including a move cost N − 1 («Movement in Combat») | \"derived_section\" (the move counts as an action: −2 with one other)",
+            "G12: N actions including a move cost N − 1 («Movement in Combat») | \"derived_section\" (the move counts as an action: −2 with one other)", reading ["movement_section", "derived_section"],
         ),
         /// «Movement in Combat»: TN bonus against a target taking a move action.
         #[serde(skip_serializing_if = "is_2")]
@@ -263,19 +263,19 @@ crate::options! {
         #[serde(skip_serializing_if = "is_false")]
         full_dodge_counts_as_moving: bool = false => (
             "false",
-            "G25: a full dodge's forced move also gives the moving-target bonus (Jack's 21 shows it does not)",
+            "G25: a full dodge's forced move also gives the moving-target bonus (Jack's 21 shows it does not)", reading [false, true],
         ),
         /// G21: distance categories crossed by a move action (up to 2× Move while acting).
         #[serde(skip_serializing_if = "is_1u8")]
         move_action_bands: u8 = 1, in 0..=4 => (
             "1",
-            "G21 approach model (not in the seed: categories have no distances; invented, plausible 0–2): distance categories crossed by a move action (≤ 2× Move, still acting)",
+            "G21 approach model (not in the seed: categories have no distances; invented, plausible 0–2): distance categories crossed by a move action (≤ 2× Move, still acting)", invented (0, 2, "G21: distance categories have no size in the seed"),
         ),
         /// G21: distance categories crossed by a move-only round (up to 3× Move).
         #[serde(skip_serializing_if = "is_2u8")]
         move_only_bands: u8 = 2, in 0..=4 => (
             "2",
-            "G21 (not in the seed; invented, plausible 1–4): categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands",
+            "G21 (not in the seed; invented, plausible 1–4): categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands", invented (1, 4, "G21: distance categories have no size in the seed"),
         ),
         /// «Range»: the TN modifier's multiplier beyond the weapon's Range.
         #[serde(skip_serializing_if = "is_2")]
@@ -293,13 +293,13 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         strafe_hit_rule: StrafeHitRule = StrafeHitRule::StrictLt => (
             "\"strict_lt\"",
-            "G14: a strafe hits if the TN is lower than the total (RAW) | \"ge\"",
+            "G14: a strafe hits if the TN is lower than the total (RAW) | \"ge\"", reading ["strict_lt", "ge"],
         ),
         /// G14: strafe damage bonus.
         #[serde(skip_serializing_if = "is_default")]
         strafe_damage: StrafeDamage = StrafeDamage::Normal => (
             "\"normal\"",
-            "G14: strafe damage is the weapon's plain bonus | \"tripled\" (the spray's)",
+            "G14: strafe damage is the weapon's plain bonus | \"tripled\" (the spray's)", reading ["normal", "tripled"],
         ),
         /// «Automatic Weapons»: damage multiplier of a strafe critical.
         #[serde(skip_serializing_if = "is_2")]
@@ -335,13 +335,13 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         explosion_avoid_roll: AvoidRoll = AvoidRoll::ProCd => (
             "\"pro_cd\"",
-            "G20: the blast-avoidance roll against the «Explosions» TN: \"pro_cd\" (Prowess + Combat Defense (Explosives) + die) | \"pro_only\" | \"none\"; beat it: one Range out, critical: two, critical failure: no move and armour-only resistance",
+            "G20: the blast-avoidance roll against the «Explosions» TN: \"pro_cd\" (Prowess + Combat Defense (Explosives) + die) | \"pro_only\" | \"none\"; beat it: one Range out, critical: two, critical failure: no move and armour-only resistance", reading ["pro_cd", "pro_only", "none"],
         ),
         /// G20: the die is added to an explosive's listed damage (before the blast fraction).
         #[serde(skip_serializing_if = "is_true")]
         explosion_damage_die: bool = true => (
             "true",
-            "G20: the die is added to an explosive's listed damage before the blast fraction",
+            "G20: the die is added to an explosive's listed damage before the blast fraction", reading [true, false],
         ),
         /// «Explosions»: the damage fraction at Short, Medium and Long Range of a blast.
         #[serde(skip_serializing_if = "is_default_fraction")]
@@ -353,37 +353,37 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         blast_rounding: BlastRounding = BlastRounding::Down => (
             "\"down\"",
-            "§2.9: rounding of fractional blast damage (unspecified): \"down\" | \"up\" | \"nearest\"",
+            "§2.9: rounding of fractional blast damage (unspecified): \"down\" | \"up\" | \"nearest\"", reading ["down", "up", "nearest"],
         ),
         /// «Automatic Weapons»: when a strafe critical's multiplier applies.
         #[serde(skip_serializing_if = "is_default")]
         strafe_crit_timing: StrafeCritTiming = StrafeCritTiming::BeforeResistance => (
             "\"before_resistance\"",
-            "«Automatic Weapons»: a strafe critical's \"double damage is dealt\" multiplies the damage dealt \"before_resistance\" (the seed's «Damage» calls that dealt) | \"after_resistance\" (the damage sustained)",
+            "«Automatic Weapons»: a strafe critical's \"double damage is dealt\" multiplies the damage dealt \"before_resistance\" (the seed's «Damage» calls that dealt) | \"after_resistance\" (the damage sustained)", reading ["before_resistance", "after_resistance"],
         ),
         /// «Automatic Weapons»: a strafe counts as a spread weapon.
         #[serde(skip_serializing_if = "is_false")]
         strafe_spread: bool = false => (
             "false",
-            "«Automatic Weapons»: a strafe is a spread weapon like the controlled spray it is \"like\" (spread table read from Short) | false (RAW: \"the normal damage of the weapon\", no spread modifier)",
+            "«Automatic Weapons»: a strafe is a spread weapon like the controlled spray it is \"like\" (spread table read from Short) | false (RAW: \"the normal damage of the weapon\", no spread modifier)", reading [false, true],
         ),
         /// «Attack» / «Primary Attributes»: the attribute a ranged attack adds.
         #[serde(skip_serializing_if = "is_prowess")]
         ranged_attack_attribute: Attribute = Attribute::Prowess => (
             "\"prowess\"",
-            "«Attack»: attribute added to an attack with a thrown weapon, bow, firearm or explosive that names none (the seed says only \"your relevant skill and attribute\"; «Primary Attributes» ties Prowess to melee attacks and Perception to the senses, and «Damage» bases ranged damage on Perception): \"prowess\" (digest G6) | \"perception\" | any attribute; melee attacks always add Prowess",
+            "«Attack»: attribute added to an attack with a thrown weapon, bow, firearm or explosive that names none (the seed says only \"your relevant skill and attribute\"; «Primary Attributes» ties Prowess to melee attacks and Perception to the senses, and «Damage» bases ranged damage on Perception): \"prowess\" (digest G6) | \"perception\" | any attribute; melee attacks always add Prowess", reading ["prowess", "perception"],
         ),
         /// «Spread Weapons»: whether the table's attack modifier helps or hinders.
         #[serde(skip_serializing_if = "is_default")]
         spread_attack: SpreadAttack = SpreadAttack::Bonus => (
             "\"bonus\"",
-            "«Spread Weapons»: the table's attack modifier (+1 Short, +2 Medium, +1 Long) is added to the attack, as the table reads (\"bonus\") | subtracted, as the prose's \"+1 penalty to his attack roll\" reads (\"penalty\")",
+            "«Spread Weapons»: the table's attack modifier (+1 Short, +2 Medium, +1 Long) is added to the attack, as the table reads (\"bonus\") | subtracted, as the prose's \"+1 penalty to his attack roll\" reads (\"penalty\")", reading ["bonus", "penalty"],
         ),
         /// «Bleeding»: the attribute of the Medicine (First Aid) check.
         #[serde(skip_serializing_if = "is_intelligence")]
         first_aid_attribute: Attribute = Attribute::Intelligence => (
             "\"intelligence\"",
-            "«Bleeding»: attribute added to Medicine (First Aid) (the seed names none; Medicine is a Mental skill): strength | constitution | prowess | beauty | intelligence | spirit | perception | personality",
+            "«Bleeding»: attribute added to Medicine (First Aid) (the seed names none; Medicine is a Mental skill): strength | constitution | prowess | beauty | intelligence | spirit | perception | personality", reading ["intelligence", "spirit"],
         ),
         /// «Cooperation»: TN of a helper's cooperation check.
         #[serde(skip_serializing_if = "is_10")]
@@ -414,26 +414,26 @@ crate::options! {
         #[serde(skip_serializing_if = "is_30u8")]
         auto_magazine: u8 = 30, in 0..=200 => (
             "30",
-            "G19 (not in the seed: it gives no capacity; invented 30, plausible 10–100): rounds in the magazine of an automatic weapon that gives no magazine; 0 = not tracked",
+            "G19 (not in the seed: it gives no capacity; invented 30, plausible 10–100): rounds in the magazine of an automatic weapon that gives no magazine; 0 = not tracked", invented (10, 100, "G19: the seed gives no magazine capacity"),
         ),
         /// «Automatic Weapons»: rounds a burst fires ("three to five").
         #[serde(skip_serializing_if = "is_3u8")]
         burst_rounds: u8 = 3, in 3..=5 => (
             "3",
-            "«Automatic Weapons»: rounds a burst fires (the seed: three to five; default the fewest)",
+            "«Automatic Weapons»: rounds a burst fires (the seed: three to five; default the fewest)", reading [3, 5],
         ),
         /// «Automatic Weapons»: rounds a controlled spray (and a strafe, "like a controlled
         /// spray") expends.
         #[serde(skip_serializing_if = "is_default")]
         spray_ammo: SprayAmmo = SprayAmmo::Half => (
             "\"half\"",
-            "«Automatic Weapons»: a controlled spray or a strafe expends \"half\" a full magazine, rounded up (RAW \"half or more\": the least) | \"all\" (the whole magazine)",
+            "«Automatic Weapons»: a controlled spray or a strafe expends \"half\" a full magazine, rounded up (RAW \"half or more\": the least) | \"all\" (the whole magazine)", reading ["half", "all"],
         ),
         /// Seed silent: actions a reload takes.
         #[serde(skip_serializing_if = "is_1u8")]
         reload_actions: u8 = 1, in 1..=4 => (
             "1",
-            "not in the seed (it has no reloading rule; invented 1, plausible 1–3): actions a reload takes; an attack the magazine cannot feed becomes one of them",
+            "not in the seed (it has no reloading rule; invented 1, plausible 1–3): actions a reload takes; an attack the magazine cannot feed becomes one of them", invented (1, 3, "the seed has no reloading rule"),
         ),
         /// «Skill Checks»: the TN of a named difficulty level.
         #[serde(skip_serializing_if = "is_default")]
@@ -445,7 +445,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         grenade_area: Area = Area::Small => (
             "\"small\"",
-            "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade (its Area is not in the seed)",
+            "G19: Area (small | medium | large) of an explosive with no area of its own, such as the fragmentation grenade (its Area is not in the seed)", reading ["small", "medium", "large"],
         ),
     }
     requires = OPTION_REQUIRES;

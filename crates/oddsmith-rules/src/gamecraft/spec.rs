@@ -170,7 +170,7 @@ crate::spec! {
         #[serde(default = "two_u8", skip_serializing_if = "is_two_u8", deserialize_with = "de_u8_0_20")]
         spare_magazines: u8 => (
             "2",
-            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; not in the seed: invented 2, plausible 0–6)",
+            "spare magazines beside the loaded one, 0–20, for a weapon whose ammunition is tracked (option ammunition; not in the seed: invented 2, plausible 0–6)", invented (0, 6, "the seed gives no figure for magazines carried"),
         ),
         /// «Bleeding»: while bleeding, spend the round's action on first aid
         /// (`first_aid_attribute` + Medicine (First Aid)) against TN levels lost +

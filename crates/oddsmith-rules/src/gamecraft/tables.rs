@@ -412,6 +412,19 @@ pub const WEAPONS: &[(&str, i32, WeaponKind, Option<Distance>, &str, bool, bool)
     ),
 ];
 
+/// The built-in weapons' statistics the seed does not give (the digest's G18, G19
+/// placeholders): each with a plausible range, for `oddsmith rulesets gamecraft --equipment`
+/// and the report's "In short".
+pub const PLACEHOLDERS: &[crate::Placeholder] = &[
+    crate::info::placeholder("light pistol", "range", "\"short\"", "\"medium\"", "G19: the seed gives no pistol Range"),
+    crate::info::placeholder("heavy pistol", "range", "\"short\"", "\"long\"", "G19: the seed gives no pistol Range"),
+    crate::info::placeholder("shotgun", "range", "\"point_blank\"", "\"medium\"", "G19: the seed gives no shotgun Range"),
+    crate::info::placeholder("sniper rifle", "range", "\"long\"", "\"extreme\"", "G19: the seed gives no rifle Range"),
+    crate::info::placeholder("sub machinegun", "range", "\"point_blank\"", "\"medium\"", "G19: the «Automatic Weapons» example gives damage, not Range"),
+    crate::info::placeholder("longbow", "range", "\"medium\"", "\"extreme\"", "G19: the seed gives no bow Range"),
+    crate::info::placeholder("unarmed", "damage", "0", "2", "G18: the seed gives no unarmed damage"),
+];
+
 /// A built-in weapon by name.
 pub fn weapon(name: &str) -> Option<WeaponStats> {
     let n = normalise(name);

@@ -17,17 +17,17 @@ crate::options! {
         /// G2: which draft governs where both speak.
         text_variant: TextVariant = TextVariant::Primary => (
             "\"primary\"",
-            "G2 which draft governs: \"primary\" (Open RPG 2.3 §Rate … §Mounted) | \"legacy\" (the older draft: d20 ≥ crit range, base × multiplier, priority levels, ambushed lose round 1)",
+            "G2 which draft governs: \"primary\" (Open RPG 2.3 §Rate … §Mounted) | \"legacy\" (the older draft: d20 ≥ crit range, base × multiplier, priority levels, ambushed lose round 1)", reading ["primary", "legacy"],
         ),
         /// G1: how a trait of value N is rolled.
         skill_roll: SkillRoll = SkillRoll::Nd10 => (
             "\"nd10\"",
-            "G1 skill roll of a trait N: \"nd10\" (N d10, sum) | \"nd4\" | \"d100_plus_n\" (1d100 + N)",
+            "G1 skill roll of a trait N: \"nd10\" (N d10, sum) | \"nd4\" | \"d100_plus_n\" (1d100 + N)", reading ["nd10", "nd4", "d100_plus_n"],
         ),
         /// G7: `str` in damage and the strength part of defense.
         strength_token: StrengthToken = StrengthToken::Nd4 => (
             "\"nd4\"",
-            "G7 strength S in damage (str) and defense: \"nd4\" (S d4, as both worked examples) | \"flat\" (S, as the gloss 'strength base plus fifteen')",
+            "G7 strength S in damage (str) and defense: \"nd4\" (S d4, as both worked examples) | \"flat\" (S, as the gloss 'strength base plus fifteen')", reading ["nd4", "flat"],
         ),
         /// Open RPG 2.3 §Accuracy: required roll = this × the target's combat base.
         hit_multiplier: i32 = 5, in 1..=20 => (
@@ -37,22 +37,22 @@ crate::options! {
         /// G25: the critical test (overrides the variant's).
         crit_rule: CritRule = CritRule::Variant => (
             "\"variant\"",
-            "G25 crit test per landed blow: \"variant\" (primary at_most, legacy at_least) | \"at_most\" (d20 ≤ range, §Damage) | \"at_least\" (d20 ≥ range, legacy #### Damage)",
+            "G25 crit test per landed blow: \"variant\" (primary at_most, legacy at_least) | \"at_most\" (d20 ≤ range, §Damage) | \"at_least\" (d20 ≥ range, legacy #### Damage)", reading ["variant", "at_most", "at_least"],
         ),
         /// How the blows of one attack sequence combine (overrides the variant's).
         blow_combination: BlowCombination = BlowCombination::Variant => (
             "\"variant\"",
-            "combining the blows of a sequence: \"variant\" | \"sum\" (§Damage) | \"multiplier\" (legacy: base × (largest submultiplier + ½ the rest))",
+            "combining the blows of a sequence: \"variant\" | \"sum\" (§Damage) | \"multiplier\" (legacy: base × (largest submultiplier + ½ the rest))", reading ["variant", "sum", "multiplier"],
         ),
         /// Initiative (overrides the variant's).
         initiative: Initiative = Initiative::Variant => (
             "\"variant\"",
-            "initiative: \"variant\" | \"agility_plus_reach\" (§2.3: agility roll + weapon length in inches) | \"priority_levels\" (legacy levels 1–6, agility roll within a level)",
+            "initiative: \"variant\" | \"agility_plus_reach\" (§2.3: agility roll + weapon length in inches) | \"priority_levels\" (legacy levels 1–6, agility roll within a level)", reading ["variant", "agility_plus_reach", "priority_levels"],
         ),
         /// G6: rounding of the total after damage reduction.
         dr_rounding: DrRounding = DrRounding::HalfUp => (
             "\"half_up\"",
-            "G6 rounding of T × (1 − DR): \"half_up\" (112.5 → 113, §Defense) | \"ceil\" | \"floor\"",
+            "G6 rounding of T × (1 − DR): \"half_up\" (112.5 → 113, §Defense) | \"ceil\" | \"floor\"", reading ["half_up", "ceil", "floor"],
         ),
         /// G17: armour penetration of joint hits, in percent.
         joint_penetration: i32 = 25, in 0..=100 => (
@@ -62,12 +62,12 @@ crate::options! {
         /// G15: a full dodge's lost turn is not absorbed by a recovery round already owed.
         full_dodge_stacks_with_recovery: bool = true => (
             "true",
-            "G15 a full dodge's lost turn comes on top of a recovery round already owed (the text: 'lose their next turn', strike 1/M); false = the two can be the same turn (the digest's default)",
+            "G15 a full dodge's lost turn comes on top of a recovery round already owed (the text: 'lose their next turn', strike 1/M); false = the two can be the same turn (the digest's default)", reading [true, false],
         ),
         /// G17: limb hits cannot kill.
         limb_nonlethal: bool = true => (
             "true",
-            "G17 'hits against non-vital areas like limbs can't be lethal': a limb hit leaves at least 1 health",
+            "G17 'hits against non-vital areas like limbs can't be lethal': a limb hit leaves at least 1 health", reading [true, false],
         ),
         /// Whether a shield is checked per blow or once per attack roll.
         shield_check: Scope = Scope::Blow => (

@@ -46,7 +46,7 @@ crate::spec! {
         #[serde(default = "hundred", deserialize_with = "de_range::<_, 1, 10000>")]
         health: i32 => (
             "100",
-            "health 1–10000 (G3, not in the excerpt); out at 0 or less",
+            "health 1–10000 (G3, not in the excerpt); out at 0 or less", invented (50, 200, "G3: the excerpt gives no health; the worked examples' damage (15–40 a blow) makes 100 a few blows"),
         ),
         /// The weapon.
         weapon: Entry<Weapon>, inline => (

@@ -8,6 +8,8 @@ use oddsmith_scenario::{Scenario, load};
 use oddsmith_sim::RunConfig;
 use oddsmith_study::{BalanceStatus, Ctx, StudyDoc, StudyError, run_study, validate};
 
+mod readings;
+
 const FILE: &str = "test.toml";
 
 fn cfg(trials: u64, seed: u64) -> RunConfig {

@@ -19,6 +19,10 @@ pub(crate) struct Table {
     pub columns: Vec<String>,
     /// One object per entry.
     pub rows: Vec<Map<String, Value>>,
+    /// The statistics of these rows that are placeholders (not in the seed), with a
+    /// plausible range: marked `*` in the text listing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placeholders: Vec<oddsmith_rules::Placeholder>,
 }
 
 impl Table {
@@ -43,12 +47,33 @@ impl Table {
             title: title.into(),
             columns,
             rows,
+            placeholders: Vec::new(),
         }
     }
 }
 
-/// The built-in tables of ruleset `id` (empty for an unknown id).
+/// The built-in tables of ruleset `id` (empty for an unknown id), each with the placeholders
+/// its rows hold ([`oddsmith_rules::Ruleset::PLACEHOLDERS`]).
 pub(crate) fn tables(id: &str) -> Vec<Table> {
+    let placeholders = oddsmith_rules::visit(id, crate::cmd::rulesets::Info)
+        .map(|i| i.placeholders)
+        .unwrap_or_default();
+    let mut tables = builtin_tables(id);
+    for t in &mut tables {
+        t.placeholders = placeholders
+            .iter()
+            .filter(|p| {
+                t.rows
+                    .iter()
+                    .any(|r| r.get("name").and_then(Value::as_str) == Some(p.item))
+            })
+            .copied()
+            .collect();
+    }
+    tables
+}
+
+fn builtin_tables(id: &str) -> Vec<Table> {
     match id {
         "draft" => draft_tables(),
         "gamecraft" => gamecraft_tables(),
@@ -217,7 +242,20 @@ pub(crate) fn print(id: &str, tables: &[Table], out: &mut dyn Write) -> Result<(
         let cells: Vec<Vec<String>> = t
             .rows
             .iter()
-            .map(|r| t.columns.iter().map(|c| cell(r.get(c))).collect())
+            .map(|r| {
+                let name = r.get("name").and_then(Value::as_str);
+                t.columns
+                    .iter()
+                    .map(|c| {
+                        let v = cell(r.get(c));
+                        let marked = t
+                            .placeholders
+                            .iter()
+                            .any(|p| Some(p.item) == name && c.starts_with(p.field));
+                        if marked { format!("{v}*") } else { v }
+                    })
+                    .collect()
+            })
             .collect();
         let widths: Vec<usize> = t
             .columns
@@ -243,6 +281,15 @@ pub(crate) fn print(id: &str, tables: &[Table], out: &mut dyn Write) -> Result<(
         writeln!(out, "{}", line(&t.columns))?;
         for r in &cells {
             writeln!(out, "{}", line(r))?;
+        }
+        if !t.placeholders.is_empty() {
+            writeln!(out, "  * placeholder (not in the seed):")?;
+            for p in &t.placeholders {
+                if let Some(text) = p.mark.text() {
+                    let text = text.trim_start_matches("placeholder (not in the seed): ");
+                    writeln!(out, "    {} {}: {text}", p.item, p.field)?;
+                }
+            }
         }
     }
     Ok(())

@@ -96,6 +96,16 @@ fn describe(i: &RulesetInfo) -> String {
         let _ = writeln!(s, "{title}:");
         for f in fields.iter() {
             let _ = writeln!(s, "  {} = {}\n      {}", f.name, f.default, f.doc);
+            if let Some(m) = f.mark.text() {
+                let _ = writeln!(s, "      {m}");
+            }
+            // Marks of its nested keys (`shield_max_parry_impact.small`).
+            let nested = format!("options.{}.", f.name);
+            for m in i.marks.iter().filter(|m| m.key.starts_with(&nested)) {
+                if let Some(t) = m.mark.text() {
+                    let _ = writeln!(s, "      {}: {t}", &m.key["options.".len()..]);
+                }
+            }
             // The field's own dependencies, then those of its nested keys (`tactics.hold`).
             for r in requires.iter().filter(|r| r.field == f.name) {
                 let _ = writeln!(s, "      {}{}", r.only_with_text(), severity(r));
@@ -123,8 +133,33 @@ fn describe(i: &RulesetInfo) -> String {
         );
         for f in t.fields {
             let _ = writeln!(s, "  {} = {}\n      {}", f.name, f.default, f.doc);
+            if let Some(m) = f.mark.text() {
+                let _ = writeln!(s, "      {m}");
+            }
         }
         let _ = writeln!(s);
     }
+    if !i.placeholders.is_empty() {
+        let _ = writeln!(
+            s,
+            "built-in statistics that are placeholders (oddsmith rulesets {} --equipment):",
+            i.id
+        );
+        for p in &i.placeholders {
+            if let Some(t) = p.mark.text() {
+                let _ = writeln!(s, "  {} {}: {t}", p.item, p.field);
+            }
+        }
+        let _ = writeln!(s);
+    }
+    let (r, n) = i.marks.iter().fold((0, 0), |(r, n), m| match m.mark {
+        oddsmith_rules::Mark::Reading { .. } => (r + 1, n),
+        _ => (r, n + 1),
+    });
+    let _ = writeln!(
+        s,
+        "{r} readings and {n} invented or placeholder numbers are marked above; \
+         `oddsmith run FILE --readings` shows which of them move an answer."
+    );
     s
 }

@@ -172,9 +172,20 @@ fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) 
     } else {
         r.sampling.for_scenario(c.sampling)
     };
-    let total = c.runs.saturating_mul(cfg.trials);
+    // The readings study, when asked for, is one paired run per matchup of the baseline and
+    // every factor.
+    let readings = (r.readings || c.readings.in_file) && !comparison;
+    let (runs, per_trial) = if readings {
+        (
+            c.runs + c.readings.runs,
+            c.work_per_trial + c.readings.work_per_trial,
+        )
+    } else {
+        (c.runs, c.work_per_trial)
+    };
+    let total = runs.saturating_mul(cfg.trials);
     // In ordinary duels (about ten million a second).
-    let work = c.work_per_trial * cfg.trials as f64;
+    let work = per_trial * cfg.trials as f64;
     let upto = if cfg.precision.is_some() {
         "up to "
     } else {
@@ -183,9 +194,15 @@ fn foresee(r: &RunSettings, c: &Checked, comparison: bool, err: &mut dyn Write) 
     let mut what = format!(
         "{upto}{} duels and rolls ({} runs × {} trials)",
         sci(total),
-        c.runs,
+        runs,
         cfg.trials
     );
+    if readings {
+        what += &format!(
+            ", of which {} runs are the readings study ({} factors)",
+            c.readings.runs, c.readings.factors
+        );
+    }
     if let Some(p) = c.pilot.filter(|p| p.cost > 1.0) {
         what += &format!(
             ", and its duels are long: about {} rounds each in a pilot of {} duels, so the work is that of {} ordinary duels",

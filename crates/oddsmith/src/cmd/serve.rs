@@ -143,6 +143,7 @@ fn settings(file: &str, trials: Option<u64>, out: Option<PathBuf>) -> Result<Run
         yes: false,
         shard: None,
         shard_out: None,
+        readings: false,
     })?)
 }
 

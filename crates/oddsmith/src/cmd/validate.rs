@@ -85,6 +85,22 @@ pub(crate) struct Checked {
     pub matchups: u64,
     /// What the file says about trials, precision and seed.
     pub sampling: FileSampling,
+    /// The readings study the file's matchups would run (`--readings` or `[readings]`).
+    pub readings: ReadingsWork,
+}
+
+/// What a readings study of a scenario costs: one paired run per matchup of the baseline and
+/// every factor.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ReadingsWork {
+    /// The file has a `[readings]` section (the study runs without `--readings`).
+    pub in_file: bool,
+    /// Factors (readings and invented-number ends) the file's matchups use.
+    pub factors: u64,
+    /// Runs of `trials` duels: matchups × (baseline + factors).
+    pub runs: u64,
+    /// Their work per trial, in ordinary duels.
+    pub work_per_trial: f64,
 }
 
 /// Checks a scenario or comparison file completely (every part, every study variant, the
@@ -157,6 +173,7 @@ pub(crate) fn check(file: &str, text: &str) -> Result<Checked> {
                 precision: None,
                 seed: c.seed,
             },
+            readings: ReadingsWork::default(),
         });
     }
     let id = ruleset_of(file, text).map_err(ScenarioInput)?;
@@ -240,6 +257,20 @@ pub(crate) fn load_scenario<R: Ruleset>(file: &str, text: &str) -> Result<Scenar
     let s = load::<R>(file, text).map_err(ScenarioInput)?;
     oddsmith_study::validate(file, text, &s).map_err(study_input)?;
     Ok(s)
+}
+
+/// The factors of a readings study of scenario `s` (its `[readings]` choice, else every
+/// marked factor it uses) whose variant loads: an alternative a file's fighters cannot take
+/// (a reading another setting of the file refuses) is left out, not an error.
+pub(crate) fn readings_factors<R: Ruleset>(
+    file: &str,
+    text: &str,
+    s: &Scenario<R>,
+) -> Vec<oddsmith_study::Factor> {
+    let spec = s.readings.clone().unwrap_or_default();
+    let mut f = oddsmith_study::factors::<R>(text, s, &spec);
+    f.retain(|f| oddsmith_study::readings::factor_scenario::<R>(file, text, f).is_ok());
+    f
 }
 
 /// Loads one part of a comparison (its text as a stand-alone scenario): like a scenario, but
@@ -337,6 +368,36 @@ impl RulesetVisitor for Validate<'_> {
         let (runs, duel_runs) = runs(&s);
         let pilot = pilot(self.file, self.text, &s);
         let cost = pilot.map_or(1.0, |p| p.cost);
+        let readings = match self.role {
+            Role::Scenario => {
+                let f = readings_factors(self.file, self.text, &s);
+                let n = f.len() as u64;
+                // Matchups: the baseline and every factor; a tournament again per factor
+                // (for its cost labels); a balance again per factor (at most: only those
+                // that move a matchup), each counted as the file's own.
+                let mut runs = s.matchups.len() as u64 * (1 + n);
+                if let Some(t) = &s.study.tournament {
+                    let k = t.fighters.len() as u64;
+                    runs += k * k.saturating_sub(1) * (1 + n);
+                }
+                if let Some(b) = &s.study.balance {
+                    let width = b.range.1 - b.range.0;
+                    let steps = if b.integer {
+                        width
+                    } else {
+                        width / b.tolerance
+                    };
+                    runs += (steps.max(1.0).log2().ceil() as u64 + 3) * n;
+                }
+                ReadingsWork {
+                    in_file: s.readings.is_some(),
+                    factors: f.len() as u64,
+                    runs,
+                    work_per_trial: runs as f64 * cost,
+                }
+            }
+            Role::ComparisonPart(_) => ReadingsWork::default(),
+        };
         Ok(Checked {
             summary: summary(&s),
             notes: s.notes.clone(),
@@ -352,6 +413,7 @@ impl RulesetVisitor for Validate<'_> {
                 precision: s.precision,
                 seed: s.seed,
             },
+            readings,
         })
     }
 }

@@ -400,3 +400,57 @@ fn the_document_checks_catch_planted_faults() {
         [("`x`".to_string(), MAX_CODEMAP_WORDS + 2)]
     );
 }
+
+/// The sections of a ruleset doc that list its readings and differences from the seed.
+fn readings_sections(text: &str) -> String {
+    let mut out = String::new();
+    for title in ["## How each ambiguous rule is read", "## Known differences"] {
+        if let Some(a) = text.find(title) {
+            let rest = &text[a + title.len()..];
+            let end = rest.find("\n## ").unwrap_or(rest.len());
+            out += &rest[..end];
+        }
+    }
+    out
+}
+
+/// Issue 36: every reading and invented number a ruleset declares (`oddsmith rulesets ID`
+/// marks them) is named in its doc's "How each ambiguous rule is read" or "Known differences"
+/// section, and every built-in item with a placeholder statistic is named in the doc.
+#[test]
+fn ruleset_docs_name_every_declared_reading() {
+    struct V;
+    impl oddsmith_rules::RulesetVisitor for V {
+        type Output = oddsmith_rules::RulesetInfo;
+        fn visit<R: oddsmith_rules::Ruleset>(self) -> oddsmith_rules::RulesetInfo {
+            R::info()
+        }
+    }
+    let root = root();
+    let mut missing = Vec::new();
+    for id in oddsmith_rules::RULESET_IDS {
+        let info = oddsmith_rules::visit(id, V).expect("registered");
+        let doc = std::fs::read_to_string(root.join(format!("docs/rulesets/{id}.md"))).unwrap();
+        let sections = readings_sections(&doc);
+        for m in &info.marks {
+            let name = match (m.option(), m.fighter_field()) {
+                (Some(p), _) => p.split('.').next().unwrap_or(p),
+                (_, Some(f)) => f,
+                _ => {
+                    let item = m.key.rsplit_once('.').map_or(m.key.as_str(), |(i, _)| i);
+                    if !doc.to_lowercase().contains(item) {
+                        missing.push(format!("{id}: placeholder item {item:?}"));
+                    }
+                    continue;
+                }
+            };
+            if !sections.contains(name) {
+                missing.push(format!("{id}: {}", m.key));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "marked but not in the docs: {missing:#?}"
+    );
+}

@@ -1064,6 +1064,178 @@ document.getElementById('r').addEventListener('load', () => {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 36: `--readings` adds `study.readings` to the JSON (per matchup: every factor with
+/// kind, value, P(A wins), the paired change and whether the verdict holds); the work estimate
+/// counts its runs, so `--max-work` refuses a readings run the plain run fits under.
+#[test]
+fn readings_json_contract_and_work_estimate() {
+    let p = root().join("scenarios/cards/spear-vs-sword.toml");
+    let p = p.to_str().unwrap();
+    let (code, out, err) = cli(&["run", p, "--readings", "--trials", "2000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ms = v["study"]["readings"].as_array().expect("study.readings");
+    assert_eq!(ms.len(), 2);
+    let m = &ms[0];
+    assert_eq!(m["matchup"], "spear vs sword");
+    assert!(m["robust"].is_boolean());
+    let rs = m["readings"].as_array().unwrap();
+    let mut factors: Vec<&str> = rs.iter().map(|r| r["factor"].as_str().unwrap()).collect();
+    factors.dedup();
+    assert!(factors.len() >= 5, "{factors:?}");
+    let r = &rs[0];
+    for key in [
+        "factor",
+        "kind",
+        "value",
+        "p_a_win",
+        "delta",
+        "verdict_holds",
+    ] {
+        assert!(!r[key].is_null(), "{key} in {r}");
+    }
+    assert!(r["delta"]["lo"].is_number() && r["delta"]["hi"].is_number());
+    assert!(["reading", "invented"].contains(&r["kind"].as_str().unwrap()));
+    // The plain run at 2,000 trials is 2 runs; the readings add 2 × (1 + factors).
+    let (code, _, err) = cli(&["run", p, "--trials", "2000", "--max-work", "100000"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cli(&[
+        "run",
+        p,
+        "--readings",
+        "--trials",
+        "2000",
+        "--max-work",
+        "100000",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the readings study"), "{err}");
+}
+
+/// Issue 36: a readings run's report has its Readings section with a tornado chart per
+/// matchup, and renders in headless Chromium with every chart drawn and no console error.
+#[test]
+fn readings_report_renders_in_headless_chromium() {
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|c| {
+            std::process::Command::new("which")
+                .arg(c)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        })
+    else {
+        println!(
+            "SKIPPED readings_report_renders_in_headless_chromium: no chromium binary on PATH"
+        );
+        return;
+    };
+    let p = write_temp(
+        "readings-report",
+        r#"
+name = "readings-report"
+ruleset = "draft"
+seed = 3
+
+[fighters.plate]
+skill = 6
+weapon = "long sword"
+armour = "full plate"
+str = 7
+con = 6
+
+[fighters.bare]
+skill = 6
+weapon = "long sword"
+str = 7
+con = 6
+
+[[matchup]]
+a = "plate"
+b = "bare"
+
+[readings]
+include = ["armor_table", "striking_order", "undefended_value", "damage_term"]
+"#,
+    );
+    let dir = p.parent().unwrap().to_path_buf();
+    let out = dir.join("report");
+    let (code, stdout, err) = run_to(&p, "2000", &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("readings: what each answer depends on"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("depends on: armor_table"), "{stdout}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Readings: what the answers depend on"));
+    assert!(
+        html.contains("the verdict depends on: armor_table"),
+        "In short names it"
+    );
+    assert_valid_svg(&out.join("charts/readings-1.svg"));
+    let check = dir.join("check.html");
+    std::fs::write(&check, r#"<!DOCTYPE html><html><body><iframe id="r" src="report/report.html" style="width:1280px;height:3000px"></iframe>
+<script>
+document.getElementById('r').addEventListener('load', () => {
+  const d = document.getElementById('r').contentDocument;
+  const broken = [...d.images].filter(i => !(i.complete && i.naturalWidth > 0)).length;
+  const svgs = [...d.querySelectorAll('svg')];
+  const empty = svgs.filter(s => { const b = s.getBoundingClientRect(); return !(b.width > 100 && b.height > 100); }).length;
+  const tornado = d.body.innerHTML.includes('change of P(A wins) under each reading');
+  const out = document.createElement('pre');
+  out.id = 'result';
+  out.textContent = `RESULT svgs=${svgs.length} empty=${empty} broken_images=${broken} tornado=${tornado}`;
+  document.body.appendChild(out);
+});
+</script></body></html>"#).unwrap();
+    let o = std::process::Command::new(&chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--allow-file-access-from-files",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", dir.join("profile").display()))
+        .arg(format!("file://{}", check.display()))
+        .output()
+        .expect("chromium runs");
+    let (dom, log) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no result in DOM:\n{dom}\n{log}"));
+    assert!(
+        result.contains("empty=0 broken_images=0 tornado=true"),
+        "{result}"
+    );
+    let console: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught"))
+        .collect();
+    assert!(
+        console.is_empty(),
+        "console messages:\n{}",
+        console.join("\n")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn write_temp(name: &str, text: &str) -> PathBuf {
     let dir = temp_dir(name);
     let p = dir.join(format!("{name}.toml"));

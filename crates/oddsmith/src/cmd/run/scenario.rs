@@ -10,7 +10,7 @@ use oddsmith_sim::{RunConfig, Shard, run_check};
 use oddsmith_study::{Ctx, StudyDoc, run_study};
 
 use super::matchups::{BaseRun, run_base};
-use crate::cmd::validate::load_scenario;
+use crate::cmd::validate::{load_scenario, readings_factors};
 use crate::config::{FileSampling, ReportTo, RunSettings};
 use crate::error::{InputError, study_input};
 use crate::{CHECK_GRID_TRIALS, interrupt, progress};
@@ -59,6 +59,30 @@ impl RulesetVisitor for RunScenario<'_> {
                 r => Some(r?),
             }
         };
+        let wants_readings = (r.readings || s.readings.is_some()) && !base.stopped;
+        let study = if wants_readings && interrupt::stopped_by().is_none() {
+            let ctx = Ctx {
+                file,
+                text,
+                scenario: &s,
+                cfg: &cfg,
+                exact: r.exact,
+            };
+            match readings(&ctx) {
+                Err(_) if interrupt::stopped_by().is_some() => study,
+                Err(e) => return Err(e),
+                Ok((rd, br, cr)) => {
+                    let mut doc = study.unwrap_or_default();
+                    doc.readings = rd;
+                    doc.balance_readings = br;
+                    doc.cost_readings = cr;
+                    doc.placeholders = oddsmith_study::placeholders_relied_on(text, &s);
+                    Some(doc)
+                }
+            }
+        } else {
+            study
+        };
         // The ruleset's check grid only where the file asks about checks: one with [[check]]
         // sections, or a file with nothing else to show (no matchup, no study). A tournament
         // or balance study without matchups is not a check study.
@@ -106,6 +130,12 @@ fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> R
              file's precision)"
         )));
     }
+    if s.readings.is_some() {
+        bail!(InputError(format!(
+            "--shard {shard}: this scenario has a [readings] section, whose study is not \
+             sharded yet; run it in one job, or remove [readings] for the sharded run"
+        )));
+    }
     if s.study.balance.is_some() {
         bail!(InputError(format!(
             "--shard {shard}: a [balance] search cannot be sharded (each step depends on the \
@@ -113,6 +143,28 @@ fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> R
         )));
     }
     Ok(())
+}
+
+/// Runs the readings study: every matchup against each factor the file uses
+/// ([`readings_factors`]), paired with its baseline.
+/// With a `[balance]`, the search is solved again under each factor that moved a matchup;
+/// with a priced `[tournament]`, it runs again under every factor.
+fn readings<R: Ruleset>(
+    ctx: &Ctx<'_, R>,
+) -> Result<(
+    Vec<oddsmith_study::MatchupReadings>,
+    Vec<oddsmith_study::BalanceReading>,
+    Vec<oddsmith_study::CostLabelReadings>,
+)> {
+    let factors = readings_factors(ctx.file, ctx.text, ctx.scenario);
+    let bar = progress::Bar::new("readings", 0, true);
+    let doc = oddsmith_study::run_readings(ctx, &factors, &|n| bar.inc(n)).map_err(study_input)?;
+    let balance = oddsmith_study::run_balance_readings(ctx, &factors, &doc, &|n| bar.inc(n))
+        .map_err(study_input)?;
+    let costs =
+        oddsmith_study::run_cost_readings(ctx, &factors, &|n| bar.inc(n)).map_err(study_input)?;
+    bar.finish();
+    Ok((doc, balance, costs))
 }
 
 /// Runs the scenario's study sections against its base matchups' results.

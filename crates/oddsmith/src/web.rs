@@ -40,6 +40,7 @@ fn settings(
         yes: true,
         shard,
         shard_out: None,
+        readings: false,
     })?)
 }
 

@@ -4,6 +4,7 @@
 //! line; the `readings` table, a tornado chart per matchup and the page section.
 
 use oddsmith_study::{BalanceReading, MatchupReadings, ReadingDoc, StudyDoc};
+#[cfg(feature = "tables")]
 use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, IntervalPlot, Plot, padded_range};
@@ -30,6 +31,7 @@ impl Subject for Readings<'_> {
         s + "\n"
     }
 
+    #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
         Ok(vec![("readings", readings_frame(&self.0.readings)?)])
     }
@@ -152,6 +154,7 @@ pub fn tornado(m: &MatchupReadings) -> Option<Chart> {
 }
 
 /// One row per matchup and factor value.
+#[cfg(feature = "tables")]
 pub fn readings_frame(ms: &[MatchupReadings]) -> PolarsResult<DataFrame> {
     let rows: Vec<(&MatchupReadings, &ReadingDoc)> = ms
         .iter()

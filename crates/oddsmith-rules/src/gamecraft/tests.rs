@@ -3220,7 +3220,8 @@ fn grenade_at_point_blank_catches_its_thrower() {
     assert!(thrown < 0.6, "{thrown}");
     // The thrower's own avoidance roll uses its own Combat Defense (Explosives).
     let (g, m) = setup(GamecraftOptions::default(), &forced, &sword);
-    assert_eq!(m.f[0].cd_explosives, 0);
+    // Aldric has no Explosives specialisation: his general Combat Defense 5 stands for it.
+    assert_eq!(m.f[0].cd_explosives, 5);
     assert_eq!(m.f[0].own_blast, OwnBlast::Throw);
     assert_eq!(g.compile("t", &blast_target()).unwrap().cd_explosives, 5);
     // Where the blast catches the thrower, under each reading.

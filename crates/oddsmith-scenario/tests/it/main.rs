@@ -501,6 +501,10 @@ mod groups {
 name = "g"
 ruleset = "d20"
 
+# The digest's §7.9 oracle reads a creature's Defense with Dex and armour added.
+[options]
+creature_defense = "modified"
+
 [fighters.fighter]
 species = "human"
 class = "fighter"

@@ -133,27 +133,27 @@ crate::options! {
         /// §Wrestling Maneuvers: a hold is broken by checks, turn by turn.
         hold_checks: bool = true => (
             "true",
-            "§Wrestling Maneuvers: a successful Pin or Suffocate \"ends normal combat\" and holds: every turn the target makes a might check (one card + might) to break it, above the value of the card played for it; a suffocated target then makes a vitality check (one card + vitality, above 0) or passes out; a pinned one who has not broken free in pin_turns turns is beaten; false = a hold wins at once (the former reading)",
+            "§Wrestling Maneuvers: a successful Pin or Suffocate \"ends normal combat\" and holds: every turn the target makes a might check (one card + might) to break it, above the value of the card played for it; a suffocated target then makes a vitality check (one card + vitality, above 0) or passes out; a pinned one who has not broken free in pin_turns turns is beaten; false = a hold wins at once (the former reading)", reading [true, false],
         ),
         /// INVENTED (not in the seed): turns a pin must hold to win.
         pin_turns: u32 = 3, in 1..=20 => (
             "3",
-            "NOT IN THE SEED (invented, plausible 1–5): turns a Pin must hold, the target failing his might check each turn, before the holder wins (the post says only that the pin \"ends combat\" and the target may try every turn)",
+            "NOT IN THE SEED (invented, plausible 1–5): turns a Pin must hold, the target failing his might check each turn, before the holder wins (the post says only that the pin \"ends combat\" and the target may try every turn)", invented (1, 5, "no duration for a pin"),
         ),
         /// INVENTED (not in the seed): the Take Down's effect.
         take_down_penalty: i32 = 3, in 0..=10 => (
             "3",
-            "NOT IN THE SEED (invented, plausible 2–5; the post says only that the target goes \"to the ground\"): a fighter thrown by a Take Down makes his maneuvers at minus this for the rest of the round (3 = the Prone modifier of §Other Modifiers)",
+            "NOT IN THE SEED (invented, plausible 2–5; the post says only that the target goes \"to the ground\"): a fighter thrown by a Take Down makes his maneuvers at minus this for the rest of the round (3 = the Prone modifier of §Other Modifiers)", invented (2, 5, "'to the ground'; 3 is the Prone modifier"),
         ),
         /// §Ranged Combat: the hand behind several shots in a round.
         shot_hand: ShotHand = ShotHand::Fresh => (
             "\"fresh\"",
-            "a ranged weapon with several shots a round (a whole-number maximum maneuvers above 1): \"fresh\" (each shot a basic check with a fresh hand of skill cards, §Resolving Ranged Attacks) | \"one_hand\" (one hand of skill cards for the round, a card per shot, best first, no more shots than cards: §Compound Actions)",
+            "a ranged weapon with several shots a round (a whole-number maximum maneuvers above 1): \"fresh\" (each shot a basic check with a fresh hand of skill cards, §Resolving Ranged Attacks) | \"one_hand\" (one hand of skill cards for the round, a card per shot, best first, no more shots than cards: §Compound Actions)", reading ["fresh", "one_hand"],
         ),
         /// §Surprise: whose skill opposes the defender's combat training.
         surprise_check: SurpriseCheck = SurpriseCheck::Stealth => (
             "\"stealth\"",
-            "§Surprise (\"an opposed skill check\", against what not given): B's combat training + awareness against \"stealth\" (A's stealth + finesse) | \"combat_training\" (A's combat training + willpower)",
+            "§Surprise (\"an opposed skill check\", against what not given): B's combat training + awareness against \"stealth\" (A's stealth + finesse) | \"combat_training\" (A's combat training + willpower)", reading ["stealth", "combat_training"],
         ),
         /// G12: extra damage of a hit on a called location (tactic `called_shot`).
         location_damage: LocationDamage = LocationDamage::default(), @nested => (

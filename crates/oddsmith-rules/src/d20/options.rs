@@ -215,25 +215,25 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         creature_defense: CreatureDefense = CreatureDefense::AsListed => (
             "\"as_listed\"",
-            "«Sample Creatures» (\"these stats are not modified by equipment, ability scores, or class level\"): a creature without a class fights with its species' Defense as listed, no Dex, armour or shield added (\"as_listed\") | \"modified\" (species Defense + Dex + armour + shield for every creature, the digest's G-12 reading); a classed character always adds them («Standard Abilities §2.3»)",
+            "«Sample Creatures» (\"these stats are not modified by equipment, ability scores, or class level\"): a creature without a class fights with its species' Defense as listed, no Dex, armour or shield added (\"as_listed\") | \"modified\" (species Defense + Dex + armour + shield for every creature, the digest's G-12 reading); a classed character always adds them («Standard Abilities §2.3»)", reading ["as_listed", "modified"],
         ),
         /// «Order of Combat §2.1»: what "rolled first" means for equal speeds.
         #[serde(skip_serializing_if = "is_default")]
         equal_speed: EqualSpeed = EqualSpeed::Simultaneous => (
             "\"simultaneous\"",
-            "«Order of Combat §2.1» (\"the same speed attack simultaneously. However, those attacking the player's character or party are rolled first\"): \"simultaneous\" (side B, attacking the party, only rolls first; damage lands together) | \"resolve_first\" (side B's equal-speed group resolves before side A's, so a party member it drops does not strike back)",
+            "«Order of Combat §2.1» (\"the same speed attack simultaneously. However, those attacking the player's character or party are rolled first\"): \"simultaneous\" (side B, attacking the party, only rolls first; damage lands together) | \"resolve_first\" (side B's equal-speed group resolves before side A's, so a party member it drops does not strike back)", reading ["simultaneous", "resolve_first"],
         ),
         /// «Rolling Attacks §2»: an engaged opponent's "minimum damage" on a natural 1.
         #[serde(skip_serializing_if = "is_default")]
         fumble_damage: FumbleDamage = FumbleDamage::Sequence => (
             "\"sequence\"",
-            "«Rolling Attacks §2» natural 1, \"minimum damage from all engaged opponents\": each engaged opponent deals the minimum of its whole engaged attack sequence, every attack at its least (\"sequence\") | \"first_attack\" (the minimum of its first attack only)",
+            "«Rolling Attacks §2» natural 1, \"minimum damage from all engaged opponents\": each engaged opponent deals the minimum of its whole engaged attack sequence, every attack at its least (\"sequence\") | \"first_attack\" (the minimum of its first attack only)", reading ["sequence", "first_attack"],
         ),
         /// «Resistance Check §3.1»: "−1 … slightly lessen the effect of each unit of magic".
         #[serde(skip_serializing_if = "is_default")]
         magic_minus_one: MagicMinusOne = MagicMinusOne::Total => (
             "\"total\"",
-            "«Resistance Check §3.1» −1 against a damage spell: \"total\" (1 off the spell, as off one set of damage dice: \"slightly\", and weaker than ½ as the table orders them) | \"per_unit\" (1 off for each HP unit of the spell, at least min_damage_on_hit)",
+            "«Resistance Check §3.1» −1 against a damage spell: \"total\" (1 off the spell, as off one set of damage dice: \"slightly\", and weaker than ½ as the table orders them) | \"per_unit\" (1 off for each HP unit of the spell, at least min_damage_on_hit)", reading ["total", "per_unit"],
         ),
     }
     requires = OPTION_REQUIRES;

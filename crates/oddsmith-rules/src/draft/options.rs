@@ -182,7 +182,7 @@ crate::options! {
         /// Whether the §4.23.3 position and surprise flags modify parries and dodges too.
         situation_on_defence: bool = true => (
             "true",
-            "§4.23.3 gives its modifiers for \"certain actions\": true (a reading: higher_ground, surprised, lower_ground, sitting and lying modify parries and dodges as well as attacks) | false (attacks only)",
+            "§4.23.3 gives its modifiers for \"certain actions\": true (a reading: higher_ground, surprised, lower_ground, sitting and lying modify parries and dodges as well as attacks) | false (attacks only)", reading [true, false],
         ),
         /// Bonus to attacks on a fighter lying helpless (§4.23.3 "opponent lying").
         lying_target_bonus: i32 = 1, in -50..=50 => (
@@ -214,12 +214,12 @@ crate::options! {
         /// Metres per segment of a closing fighter that may not sprint (§4.17.5, §4.19.2).
         run_per_segment: u16 = 4, in 1..=100 => (
             "4",
-            "metres per segment of a closing fighter that may not sprint: in heavy armour (§4.17.5 \"sprinting … not possible while wearing heavy armor\") or with a Severe wound (§4.19.2); not in the seed, plausible 3–5",
+            "metres per segment of a closing fighter that may not sprint: in heavy armour (§4.17.5 \"sprinting … not possible while wearing heavy armor\") or with a Severe wound (§4.19.2); not in the seed, plausible 3–5", invented (3, 5, "no running speed in the seed"),
         ),
         /// Armour at or below this Movement modifier is heavy (§4.17.5, no sprint).
         heavy_armour_movement: i32 = -1, in -10..=0 => (
             "-1",
-            "§4.17.5: armour whose Movement modifier is at or below this is heavy: no sprinting (a reading: the armour that \"interferes with its wearer's movements\", chain and heavier; -2 would keep it to full plate)",
+            "§4.17.5: armour whose Movement modifier is at or below this is heavy: no sprinting (a reading: the armour that \"interferes with its wearer's movements\", chain and heavier; -2 would keep it to full plate)", reading [-1, -2],
         ),
         /// Passive defence total of a missile target (G1: TN − 1).
         ranged_passive_value: i32 = 9, in -50..=50 => (
@@ -258,22 +258,22 @@ crate::options! {
         /// number: not in the seed).
         missile_shield_modifier: i32 = -2, in -50..=50 => (
             "-2",
-            "§4.21.3: modifier on a shield parry against a thrown weapon (and a missile under missile_shield = \"parry\"); the seed gives no number: not in the seed, plausible −1…−4",
+            "§4.21.3: modifier on a shield parry against a thrown weapon (and a missile under missile_shield = \"parry\"); the seed gives no number: not in the seed, plausible −1…−4", invented (-4, -1, "'recommended to modify', no number"),
         ),
         /// Dodging a thrown weapon (§4.21.3: "halve of the character's dodge skill at most").
         thrown_dodge: ThrownDodge = ThrownDodge::Half => (
             "\"half\"",
-            "§4.21.3: \"half\" (a thrown weapon is dodged at half the Dodge skill, rounded down, when that beats the shield) | \"none\" (the GM does not allow it)",
+            "§4.21.3: \"half\" (a thrown weapon is dodged at half the Dodge skill, rounded down, when that beats the shield) | \"none\" (the GM does not allow it)", reading ["half", "none"],
         ),
         /// Segments of aiming before an aimed bow, crossbow or gun shot (§4.21.1).
         aim_segments: u8 = 2, in 0..=6 => (
             "2",
-            "§4.21.1 \"markmen need a full round to aim at their target and perform a standard shot\": segments of aiming before the 1-segment shot (a reading: 2 + the shot = one round; 3 would be the archer's \"3 segments … to draw … and aim\" before the shot); a bow's or crossbow's longer preparation includes it (\"skilled marksmen already follow their targets while loading\"); thrown weapons need none",
+            "§4.21.1 \"markmen need a full round to aim at their target and perform a standard shot\": segments of aiming before the 1-segment shot (a reading: 2 + the shot = one round; 3 would be the archer's \"3 segments … to draw … and aim\" before the shot); a bow's or crossbow's longer preparation includes it (\"skilled marksmen already follow their targets while loading\"); thrown weapons need none", reading [2, 3],
         ),
         /// Modifier on an unaimed missile shot (§4.21.1 gives none: not in the seed).
         unaimed_shot_modifier: i32 = -3, in -20..=0 => (
             "-3",
-            "§4.21.1: modifier on a shot without the full round of aiming (aim = \"unaimed\", or \"auto\" where an aimed shot cannot go off in time, and in melee); \"without any modifications\" only when aimed: not in the seed, plausible −2…−5",
+            "§4.21.1: modifier on a shot without the full round of aiming (aim = \"unaimed\", or \"auto\" where an aimed shot cannot go off in time, and in melee); \"without any modifications\" only when aimed: not in the seed, plausible −2…−5", invented (-5, -2, "the seed gives no number for an unaimed shot"),
         ),
         /// Bonus for aiming one more round (§4.21.1).
         extra_aim_bonus: i32 = 1, in -10..=10 => (

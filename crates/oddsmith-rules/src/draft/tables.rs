@@ -210,7 +210,8 @@ pub fn builtin_length(name: &str) -> Option<u8> {
 }
 
 /// The built-in weapons' length classes (`builtin_length`): the seed gives impact, not
-/// length, so each class is a placeholder read from its weapon list, with a plausible range.
+/// length, so each class is a placeholder read from its weapon list, with a plausible range;
+/// and the thrown weapons' impact, preparation and supply, which the seed does not give.
 pub const PLACEHOLDERS: &[crate::Placeholder] = &[
     crate::info::placeholder("dagger", "length", "1", "2", "§4.17.2: the seed gives no lengths; a dagger is the shortest blade"),
     crate::info::placeholder("short sword", "length", "1", "3", "§4.17.2: the seed gives no lengths"),
@@ -222,6 +223,15 @@ pub const PLACEHOLDERS: &[crate::Placeholder] = &[
     crate::info::placeholder("two handed sword", "length", "4", "5", "§4.17.2: the seed gives no lengths"),
     crate::info::placeholder("two handed war hammer", "length", "4", "5", "§4.17.2: the seed gives no lengths"),
     crate::info::placeholder("giant's club", "length", "3", "5", "§4.17.2: the seed gives no lengths"),
+    crate::info::placeholder("dart", "impact", "1", "2", "§4.21.2: the seed gives thrown weapons no impact; read as small, the dagger's 1"),
+    crate::info::placeholder("dart", "prepare", "1", "2", "§4.17.1: drawing the next dart read as 'Draw light weapon 1'"),
+    crate::info::placeholder("dart", "supply", "1", "6", "§4.21.3: the seed gives no number of darts carried"),
+    crate::info::placeholder("knife", "impact", "1", "2", "§4.21.2: the seed gives thrown weapons no impact; read as small, the dagger's 1"),
+    crate::info::placeholder("knife", "prepare", "1", "2", "§4.17.1: drawing the next knife read as 'Draw light weapon 1'"),
+    crate::info::placeholder("knife", "supply", "1", "6", "§4.21.3: the seed gives no number of knives carried"),
+    crate::info::placeholder("javelin", "impact", "1", "2", "§4.21.2: the seed gives thrown weapons no impact; read as medium, 2"),
+    crate::info::placeholder("javelin", "prepare", "1", "2", "§4.17.1: drawing the next javelin read as 'Draw medium weapon 2'"),
+    crate::info::placeholder("javelin", "supply", "1", "6", "§4.21.3: the seed gives no number of javelins carried"),
 ];
 
 /// (point blank m, maximum range m, preparation segments) of a built-in missile weapon: the

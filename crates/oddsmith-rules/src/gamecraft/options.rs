@@ -329,7 +329,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         blast_catches_thrower: ThrowerInBlast = ThrowerInBlast::PointBlank => (
             "\"point_blank\"",
-            "«Explosions» (\"damage to an area rather than an individual target\"): a thrower at Point Blank (melee range) of the target stands in the blast at the target's Range and makes his own avoidance roll (\"point_blank\") | \"by_distance\" (also from further: one blast Range out per distance category, outside beyond Long; the mapping is not in the seed) | \"never\" (the blast catches only its target)",
+            "«Explosions» (\"damage to an area rather than an individual target\"): a thrower at Point Blank (melee range) of the target stands in the blast at the target's Range and makes his own avoidance roll (\"point_blank\") | \"by_distance\" (also from further: one blast Range out per distance category, outside beyond Long; the mapping is not in the seed) | \"never\" (the blast catches only its target)", reading ["point_blank", "by_distance", "never"],
         ),
         /// G20: the roll that avoids a blast.
         #[serde(skip_serializing_if = "is_default")]
@@ -439,7 +439,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         difficulty_tns: DifficultyTns = DifficultyTns::Examples => (
             "\"examples\"",
-            "«Skill Checks»: the TN a named difficulty stands for: \"examples\" (the seed's worked examples: Moderate 13, Very Difficult 22; the middle of the other bands; Nigh Impossible 30, the least of \"30+\") | \"middle\" (the middle of every band: Very Difficult 23, Nigh Impossible 31) | \"lowest\" (the least TN of every band: 1, 6, 11, 16, 21, 26, 30)",
+            "«Skill Checks»: the TN a named difficulty stands for: \"examples\" (the seed's worked examples: Moderate 13, Very Difficult 22; the middle of the other bands; Nigh Impossible 30, the least of \"30+\") | \"middle\" (the middle of every band: Very Difficult 23, Nigh Impossible 31) | \"lowest\" (the least TN of every band: 1, 6, 11, 16, 21, 26, 30)", reading ["examples", "middle", "lowest"],
         ),
         /// G19: the Area of an explosive that gives none (the fragmentation grenade).
         #[serde(skip_serializing_if = "is_default")]

@@ -72,32 +72,32 @@ crate::options! {
         /// Whether a shield is checked per blow or once per attack roll.
         shield_check: Scope = Scope::Blow => (
             "\"blow\"",
-            "a shield's block chance is checked \"blow\" (each blow, §Avoiding Damage: the text's \"attacks\" are blows) | \"attack\" (once per attack roll: all blows blocked or none)",
+            "a shield's block chance is checked \"blow\" (each blow, §Avoiding Damage: the text's \"attacks\" are blows) | \"attack\" (once per attack roll: all blows blocked or none)", reading ["blow", "attack"],
         ),
         /// Whether a dodge is rolled per blow or once per attack roll (G9).
         dodge_roll: Scope = Scope::Blow => (
             "\"blow\"",
-            "G9 the dodge roll is rolled \"blow\" (each blow, as the shield) | \"attack\" (once per attack roll, against its one accuracy: all blows avoided or none)",
+            "G9 the dodge roll is rolled \"blow\" (each blow, as the shield) | \"attack\" (once per attack roll, against its one accuracy: all blows avoided or none)", reading ["blow", "attack"],
         ),
         /// G17: what the joints' armour penetration cuts.
         joint_penetration_cuts: JointCut = JointCut::Both => (
             "\"both\"",
-            "G17 the joints' \"armor penetration (25%)\" cuts \"both\" the armour's defense and DR (armour gives both, §Defense) | \"defense\" | \"dr\"",
+            "G17 the joints' \"armor penetration (25%)\" cuts \"both\" the armour's defense and DR (armour gives both, §Defense) | \"defense\" | \"dr\"", reading ["both", "defense", "dr"],
         ),
         /// G15: slow weapons of 1/3 and slower.
         slow_weapons: SlowWeapons = SlowWeapons::PerStep => (
             "\"per_step\"",
-            "G15 a slow weapon's rate (strike 1/M, M ≥ 3): \"per_step\" (each rate step cancels one recovery round: 'lowers the time', §Rate) | \"whole_fraction\" (the first step cancels the whole 1/M, each further one adds a blow: 'the fire 1/2 is canceled')",
+            "G15 a slow weapon's rate (strike 1/M, M ≥ 3): \"per_step\" (each rate step cancels one recovery round: 'lowers the time', §Rate) | \"whole_fraction\" (the first step cancels the whole 1/M, each further one adds a blow: 'the fire 1/2 is canceled')", reading ["per_step", "whole_fraction"],
         ),
         /// G13: how long a flat-footed defender is defenceless.
         flat_footed: FlatFooted = FlatFooted::Variant => (
             "\"variant\"",
-            "G13 a flat-footed defender cannot avoid and is hit on any roll: \"variant\" (primary until_first_turn, legacy initial_attack) | \"until_first_turn\" (§Avoiding Damage 'can't use these if they're caught flat footed') | \"initial_attack\" (legacy 'against the initial attack')",
+            "G13 a flat-footed defender cannot avoid and is hit on any roll: \"variant\" (primary until_first_turn, legacy initial_attack) | \"until_first_turn\" (§Avoiding Damage 'can't use these if they're caught flat footed') | \"initial_attack\" (legacy 'against the initial attack')", reading ["variant", "until_first_turn", "initial_attack"],
         ),
         /// What armour's agility penalty lowers.
         armour_agility: ArmourAgility = ArmourAgility::Dodge => (
             "\"dodge\"",
-            "armour's agility_penalty lowers \"dodge\" (the dodge roll only: legacy Dodge- 'decreases their ability to dodge') | \"dodge_and_initiative\" (every agility roll, initiative too)",
+            "armour's agility_penalty lowers \"dodge\" (the dodge roll only: legacy Dodge- 'decreases their ability to dodge') | \"dodge_and_initiative\" (every agility roll, initiative too)", reading ["dodge", "dodge_and_initiative"],
         ),
         /// G14: the starting distance in yards (0 = engaged).
         start_distance: i32 = 0, in 0..=2000 => (
@@ -107,7 +107,7 @@ crate::options! {
         /// Yards a fighter closes in one turn (not in the seed).
         move_yards: i32 = 10, in 1..=100 => (
             "10",
-            "yards a melee fighter closes in one turn while apart, 1–100 (not in the seed: 'agility (speed) is used for movement rate' gives no number; 5–20 is plausible); a turn that closes makes no attack",
+            "yards a melee fighter closes in one turn while apart, 1–100 (not in the seed: 'agility (speed) is used for movement rate' gives no number; 5–20 is plausible); a turn that closes makes no attack", invented (5, 20, "the seed gives no speed in yards"),
         ),
         /// G3: the round cap.
         max_rounds: u32 = 1000, in 1..=100_000 => (

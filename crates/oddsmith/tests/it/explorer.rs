@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::{cli, root};
 
 /// A child process killed when dropped (the server and chromedriver this test started).
-struct Kill(Child);
+pub(super) struct Kill(pub(super) Child);
 
 impl Drop for Kill {
     fn drop(&mut self) {
@@ -26,14 +26,14 @@ impl Drop for Kill {
     }
 }
 
-fn free_port() -> u16 {
+pub(super) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .unwrap_or(9515)
 }
 
-fn which(name: &str) -> Option<PathBuf> {
+pub(super) fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| {
         std::env::split_paths(&p)
             .map(|d| d.join(name))
@@ -66,7 +66,7 @@ fn start_server(file: &Path) -> (Kill, String) {
 }
 
 /// Starts chromedriver and waits until it answers; `Err` with the reason when it cannot run.
-fn start_driver() -> Result<(Kill, u16), String> {
+pub(super) fn start_driver() -> Result<(Kill, u16), String> {
     let driver =
         which("chromedriver").ok_or("chromedriver is not installed (Debian: chromium-driver)")?;
     if which("chromium").is_none() {

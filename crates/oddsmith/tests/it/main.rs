@@ -951,12 +951,9 @@ fn report_folder_end_to_end() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Opens report.html in headless Chromium: it must render (screenshot), show every chart, and
-/// log no console error. Skipped, with the reason printed, only where Chromium is not installed
-/// (`.ci/run` installs Debian's `chromium` when it is missing).
-#[test]
-fn report_renders_in_headless_chromium() {
-    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+/// The path of a Chromium binary on PATH, if any.
+fn chromium() -> Option<String> {
+    ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .find_map(|c| {
             std::process::Command::new("which")
@@ -966,7 +963,14 @@ fn report_renders_in_headless_chromium() {
                 .filter(|o| o.status.success())
                 .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         })
-    else {
+}
+
+/// Opens report.html in headless Chromium: it must render (screenshot), show every chart, and
+/// log no console error. Skipped, with the reason printed, only where Chromium is not installed
+/// (`.ci/run` installs Debian's `chromium` when it is missing).
+#[test]
+fn report_renders_in_headless_chromium() {
+    let Some(chromium) = chromium() else {
         println!(
             "SKIPPED report_renders_in_headless_chromium: no chromium binary on PATH (install Debian's `chromium`)"
         );
@@ -1116,17 +1120,7 @@ fn readings_json_contract_and_work_estimate() {
 /// matchup, and renders in headless Chromium with every chart drawn and no console error.
 #[test]
 fn readings_report_renders_in_headless_chromium() {
-    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|c| {
-            std::process::Command::new("which")
-                .arg(c)
-                .output()
-                .ok()
-                .filter(|o| o.status.success())
-                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        })
-    else {
+    let Some(chromium) = chromium() else {
         println!(
             "SKIPPED readings_report_renders_in_headless_chromium: no chromium binary on PATH"
         );

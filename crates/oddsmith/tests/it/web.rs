@@ -13,12 +13,12 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
 
+use super::explorer::start_driver;
 use super::root;
 
 /// Trials per run in the comparisons: enough for every chunk path (several chunks of 10,000,
@@ -34,31 +34,6 @@ const SCENARIOS: [&str; 6] = [
     "scenarios/cards/devon-vs-soldier.toml",
     "scenarios/studies/draft-skill-sweep.toml",
 ];
-
-/// A child process killed when dropped.
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| {
-        std::env::split_paths(&p)
-            .map(|d| d.join(name))
-            .find(|f| f.is_file())
-    })
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(9516)
-}
 
 /// Serves the files of `dir` on loopback (GET only, no listing), as any static host would.
 fn serve(dir: PathBuf) -> u16 {
@@ -114,30 +89,6 @@ fn answer(dir: &Path, mut s: TcpStream) {
     let _ = s
         .write_all(head.as_bytes())
         .and_then(|()| s.write_all(&body));
-}
-
-fn start_driver() -> Result<(Kill, u16), String> {
-    let driver =
-        which("chromedriver").ok_or("chromedriver is not installed (Debian: chromium-driver)")?;
-    if which("chromium").is_none() {
-        return Err("chromium is not installed".into());
-    }
-    let port = free_port();
-    let child = Command::new(driver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("chromedriver does not start: {e}"))?;
-    let kill = Kill(child);
-    let t = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if t.elapsed() > Duration::from_secs(20) {
-            return Err("chromedriver did not listen within 20 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Ok((kill, port))
 }
 
 /// `oddsmith run FILE --json --no-report --trials TRIALS`, in this process: its stdout.

@@ -64,9 +64,20 @@ pub fn pct_ci_padded(p: f64, ci: [f64; 2]) -> String {
     )
 }
 
-/// A difference in percentage points, signed, two decimals: `+3.10`.
+/// A difference in percentage points, signed, two decimals: `+3.10`; one that rounds to zero
+/// is written `+0.00`, never `-0.00`.
 pub fn signed_points(d: f64) -> String {
-    format!("{:+.2}", 100.0 * d)
+    format!("{:+.2}", not_negative_zero(100.0 * d, 0.005))
+}
+
+/// `x`, or `0.0` when it would print as a negative zero at the precision whose half-step is
+/// `half`.
+fn not_negative_zero(x: f64, half: f64) -> f64 {
+    if x.abs() < half {
+        0.0
+    } else {
+        x
+    }
 }
 
 /// A difference in percentage points with its interval: `+3.10 [+2.52<sep>+3.69]`.
@@ -84,9 +95,9 @@ pub fn points(d: f64, lo: f64, hi: f64) -> String {
     points_ci(d, lo, hi, " ")
 }
 
-/// A difference in percentage points, one decimal: `3.1`, `-0.4`.
+/// A difference in percentage points, one decimal: `3.1`, `-0.4`, and `0.0` (never `-0.0`).
 pub fn points_short(d: f64) -> String {
-    format!("{:.1}", 100.0 * d)
+    format!("{:.1}", not_negative_zero(100.0 * d, 0.05))
 }
 
 /// A distance in standard errors, signed, one decimal (`+2.8`); one that rounds to zero is
@@ -266,6 +277,15 @@ pub(crate) fn col_by() {}
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn small_negative_differences_print_as_zero() {
+        assert_eq!(super::points_short(-0.0004), "0.0");
+        assert_eq!(super::points_short(-0.0006), "-0.1");
+        assert_eq!(super::signed_points(-0.00004), "+0.00");
+        assert_eq!(super::signed_points(-0.00006), "-0.01");
+        assert_eq!(super::signed_points(-0.0), "+0.00");
+    }
+
     use super::*;
 
     #[test]

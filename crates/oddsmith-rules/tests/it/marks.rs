@@ -158,6 +158,7 @@ fn d20_marks() {
         "options.creature_defense",
         "options.equal_speed",
         "options.fumble_damage",
+        "options.fumble_resist_per",
         "options.magic_minus_one",
     ]);
 }

@@ -30,8 +30,8 @@
 use super::D20;
 use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
 use super::options::{
-    CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, HalveRounding,
-    MagicMinusOne, PursuitRule, Start,
+    CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, FumbleResistPer,
+    HalveRounding, MagicMinusOne, PursuitRule, Start,
 };
 use super::reference::crit_is_max;
 use super::spec::DamageKind;
@@ -972,18 +972,27 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
             // foe able when the group started).
             // The fumbler's weapon resistance rolls against it (`fumble_resisted`), a
             // reflection going back to that opponent.
+            // Under `fumble_resist_per = "attack"` each engaged attack's minimum is a set of
+            // damage dice of its own («Resistance Check §3.1»), resisted by its own roll.
+            let lump = [(g.min_dmg, g.min_kind)];
+            let sets = match (f.resist, o.fumble_resisted, o.fumble_resist_per) {
+                (Some(_), true, FumbleResistPer::Attack) => &g.min_sets[..g.n_min_sets as usize],
+                _ => &lump[..],
+            };
             for k in 0..g.count as usize {
                 if s.snap & bit(foe, k) != 0 {
-                    let (dmg, reflect) = match (f.resist, o.fumble_resisted) {
-                        (Some(level), true) => resisted(o, level, g.min_dmg, 0, r),
-                        _ => (g.min_dmg, 0),
-                    };
-                    if dmg < g.min_dmg {
-                        t.count_side(side, RESISTED, 1);
-                    }
-                    apply(o, f, &mut s.m[side][i], dmg, g.min_kind);
-                    if reflect > 0 {
-                        apply(o, g, &mut s.m[foe][k], reflect, g.min_kind);
+                    for &(min, kind) in sets {
+                        let (dmg, reflect) = match (f.resist, o.fumble_resisted) {
+                            (Some(level), true) => resisted(o, level, min, 0, r),
+                            _ => (min, 0),
+                        };
+                        if dmg < min {
+                            t.count_side(side, RESISTED, 1);
+                        }
+                        apply(o, f, &mut s.m[side][i], dmg, kind);
+                        if reflect > 0 {
+                            apply(o, g, &mut s.m[foe][k], reflect, kind);
+                        }
                     }
                 }
             }

@@ -187,6 +187,12 @@ pub struct Fighter {
     pub min_dmg: i32,
     /// Kind of that damage.
     pub min_kind: DamageKind,
+    /// The same minimum per set of damage dice (per engaged attack, or the first only under
+    /// `fumble_damage = "first_attack"`) with its kind: what a fumbler resists roll by roll
+    /// under `fumble_resist_per = "attack"`. They sum to `min_dmg`.
+    pub min_sets: [(i32, DamageKind); MAX_ATTACKS],
+    /// Number of `min_sets`.
+    pub n_min_sets: u8,
     /// A note when weapon dice exceed the cap (`enforce_caps = "warn"`).
     pub cap_warning: Option<String>,
     /// Reach of the primary weapon in Mv units (natural attacks 1; G-22).
@@ -543,10 +549,18 @@ impl crate::Compile<D20> for Fighter {
         };
         let first = engaged.first().copied().unwrap_or_default();
         // «Rolling Attacks §2»: its whole engaged sequence at its least (`fumble_damage`).
+        let sets = match o.fumble_damage {
+            FumbleDamage::Sequence => engaged,
+            FumbleDamage::FirstAttack => &engaged[..engaged.len().min(1)],
+        };
         let min_dmg = match o.fumble_damage {
             FumbleDamage::Sequence => engaged.iter().map(Attack::min_damage).sum(),
             FumbleDamage::FirstAttack => first.min_damage(),
         };
+        let mut min_sets = [(0, DamageKind::default()); MAX_ATTACKS];
+        for (slot, a) in min_sets.iter_mut().zip(sets) {
+            *slot = (a.min_damage(), a.kind);
+        }
         // Magic.
         let mp2 = class
             .map_or(0, |(c, l)| (c.mp[l as usize - 1] * 2.0) as i32 + 4 * m[2])
@@ -634,6 +648,8 @@ impl crate::Compile<D20> for Fighter {
             magic_resist: s.magic_resistance,
             min_dmg,
             min_kind: first.kind,
+            min_sets,
+            n_min_sets: sets.len().min(MAX_ATTACKS) as u8,
             cap_warning,
             reach: s.weapon.as_ref().map_or(1, |w| w.stats.reach),
             melee,

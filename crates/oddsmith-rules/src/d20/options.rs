@@ -229,6 +229,13 @@ crate::options! {
             "\"sequence\"",
             "«Rolling Attacks §2» natural 1, \"minimum damage from all engaged opponents\": each engaged opponent deals the minimum of its whole engaged attack sequence, every attack at its least (\"sequence\") | \"first_attack\" (the minimum of its first attack only)", reading ["sequence", "first_attack"],
         ),
+        /// «Rolling Attacks §2» with «Resistance Check §3.1»: how a natural 1's minimum
+        /// damage is resisted, per set of damage dice or in one lump per opponent.
+        #[serde(skip_serializing_if = "is_default")]
+        fumble_resist_per: FumbleResistPer = FumbleResistPer::Attack => (
+            "\"attack\"",
+            "«Rolling Attacks §2» natural 1 (\"minimum damage from all engaged opponents\") under fumble_resisted: \"attack\" (a reading of «Resistance Check §3.1» \"each set of damage dice\": every engaged attack's minimum is its own set, resisted by its own roll) | \"opponent\" (one roll against each opponent's summed minimum, the reading before)", reading ["attack", "opponent"],
+        ),
         /// «Resistance Check §3.1»: "−1 … slightly lessen the effect of each unit of magic".
         #[serde(skip_serializing_if = "is_default")]
         magic_minus_one: MagicMinusOne = MagicMinusOne::Total => (
@@ -249,6 +256,7 @@ const TRUE: Is = Is::OneOf(&["true"]);
 /// checked for every file by the loader.
 pub const OPTION_REQUIRES: &[Requires] = &[
     warn("offhand_to_hit", &on("offhand_attack", TRUE), "without it the secondary hand makes no attack"),
+    warn("fumble_resist_per", &[cond("nat1_fumble", TRUE), cond("fumble_resisted", TRUE)], "it is how a resisted fumble is rolled"),
 ];
 
 /// Documentation of every option, in declaration order.
@@ -299,6 +307,18 @@ pub enum FumbleDamage {
     Sequence,
     /// Its first attack at its least (the reading before issue 35).
     FirstAttack,
+}
+
+/// «Rolling Attacks §2» with «Resistance Check §3.1»: what one resistance roll meets when a
+/// fumbler resists the minimum damage of its engaged opponents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FumbleResistPer {
+    /// Each engaged attack's minimum, a set of damage dice of its own: one roll each.
+    #[default]
+    Attack,
+    /// Each opponent's summed minimum: one roll per opponent (the reading before issue 35).
+    Opponent,
 }
 
 /// «Resistance Check §3.1»: the −1 result against a damage spell.

@@ -1081,6 +1081,7 @@ fn option_docs_cover_every_option() {
         o.equal_speed = EqualSpeed::ResolveFirst;
         o.fumble_damage = FumbleDamage::FirstAttack;
         o.magic_minus_one = MagicMinusOne::PerUnit;
+        o.fumble_resist_per = FumbleResistPer::Opponent;
     });
     let v = toml::Value::try_from(every).unwrap();
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
@@ -1817,6 +1818,57 @@ species = { name = "clawed", def = 12, mv = 9, hd = 4, size = "medium", attacks 
         let x = g.exact(&m).unwrap();
         let n = 20_000;
         let (mc, _) = monte_carlo(&g, &m, n, 3520 + k as u64);
+        within_4_sigma(mc, x.p_a_win, n);
+    }
+}
+
+// Issue 35 item 6: a natural 1 takes "minimum damage from all engaged opponents" («Rolling
+// Attacks §2»), and a resisting fumbler's roll meets "each set of damage dice" («Resistance
+// Check §3.1»): under the default `fumble_resist_per = "attack"` each engaged attack's
+// minimum is resisted by its own roll (a Novice's −1 on 4–17 takes 1 off each of three sets
+// of 2: 3 in all), not the opponent's summed 6 as one lump (5).
+#[test]
+fn fumble_minimum_is_resisted_per_attack() {
+    let claws = spec(
+        r#"
+species = { name = "clawed", def = 12, mv = 9, hd = 4, size = "medium", attacks = [{ name = "claw", damage = "1d4+1" }, { name = "claw", damage = "1d4+1" }, { name = "bite", damage = "1d4+1" }] }
+"#,
+    );
+    let o = D20Options::default();
+    assert_eq!(o.fumble_resist_per, FumbleResistPer::Attack);
+    let g = compile(&o, &claws);
+    assert_eq!(g.min_dmg, 6);
+    assert_eq!(
+        &g.min_sets[..usize::from(g.n_min_sets)],
+        &[(2, DamageKind::Lethal); 3]
+    );
+    let first = opts(|o| o.fumble_damage = FumbleDamage::FirstAttack);
+    assert_eq!(compile(&first, &claws).n_min_sets, 1);
+    // A resisting fighter fumbles less painfully per attack than in one lump.
+    let mut tough = spec(F);
+    tough.resistance = Some(Prof::Novice);
+    let lump = opts(|o| o.fumble_resist_per = FumbleResistPer::Opponent);
+    let (per_attack, per_opponent) = (
+        detail(o.clone(), &tough, &claws).p[0],
+        detail(lump.clone(), &tough, &claws).p[0],
+    );
+    assert!(
+        per_attack > per_opponent + 1e-4,
+        "{per_attack} {per_opponent}"
+    );
+    // Without resistance the two readings are the same duel.
+    let plain = spec(F);
+    close(
+        detail(o.clone(), &plain, &claws).p[0],
+        detail(lump.clone(), &plain, &claws).p[0],
+        1e-12,
+    );
+    // Monte Carlo within 4σ of the exact values, both readings.
+    for (k, o) in [o, lump].into_iter().enumerate() {
+        let (g, m) = pair::<D20>(o, &tough, &claws);
+        let x = g.exact(&m).unwrap();
+        let n = 20_000;
+        let (mc, _) = monte_carlo(&g, &m, n, 3560 + k as u64);
         within_4_sigma(mc, x.p_a_win, n);
     }
 }

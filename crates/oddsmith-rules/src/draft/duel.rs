@@ -8,7 +8,7 @@
 use super::Draft;
 use super::fighter::{DefenceHand, Fighter, Level, Matchup, WOUND_TABLE_LEN};
 use super::options::{
-    ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow,
+    ChangingMind, DraftOptions, EndCondition, FirstStrikeTie, Knockback, Overflow, ParrySegment,
 };
 use super::spec::Policy;
 pub use crate::solver::Step;
@@ -52,6 +52,11 @@ pub struct FState {
     pub guard: u8,
     /// Shots or throws made with the missile weapon (its `supply`, §4.21.3).
     pub fired: u8,
+    /// Under `parry_segment = "segment"`: attack events of this round already resolved.
+    pub made: u8,
+    /// Under `parry_segment = "segment"`: segments each planned attack of this round was
+    /// pushed back by the fighter's parries and dodges (§4.18.2).
+    pub delay: [u8; 3],
 }
 
 /// The whole duel state between steps.
@@ -92,10 +97,14 @@ impl State {
     pub fn start_at(m: &Matchup, o: &DraftOptions, dist: u16) -> State {
         let mut s = State::start();
         s.dist = dist;
-        if o.missile_loaded_at_start {
-            for (f, fighter) in s.f.iter_mut().zip(&m.f) {
-                f.prep = fighter.missile.map_or(0, |ms| ms.prepare);
-            }
+        for (f, fighter) in s.f.iter_mut().zip(&m.f) {
+            f.prep = match fighter.missile {
+                Some(ms) if o.missile_loaded_at_start => ms.prepare,
+                // §4.21.1: the legionary "begins the round with his pilum readily prepared";
+                // aiming one more round (aim = "extra_round") still takes its round.
+                Some(ms) if ms.thrown && o.thrown_ready_at_start => ms.quick,
+                _ => 0,
+            };
         }
         s
     }
@@ -220,8 +229,7 @@ fn event(s: &State, k: u8) -> Option<(usize, u8)> {
     let mut i = 0;
     for seg in 1..=3u8 {
         for who in [first, 1 - first] {
-            let f = &s.f[who];
-            if seg > f.offset && seg - f.offset <= f.planned {
+            if attacks_in(&s.f[who], seg) {
                 if i == k {
                     return Some((who, seg));
                 }
@@ -230,6 +238,37 @@ fn event(s: &State, k: u8) -> Option<(usize, u8)> {
         }
     }
     None
+}
+
+/// Whether `f` makes a planned attack in segment `seg`: the `planned` attacks follow the
+/// `offset`, one a segment, each pushed back by its `delay`.
+#[inline]
+fn attacks_in(f: &FState, seg: u8) -> bool {
+    if seg <= f.offset {
+        return false;
+    }
+    if f.delay == [0; 3] {
+        return seg - f.offset <= f.planned;
+    }
+    (0..f.planned.min(3)).any(|i| f.offset + 1 + i + f.delay[usize::from(i)] == seg)
+}
+
+/// `parry_segment = "segment"` (§4.18.2 "looses one segment"): a parry or dodge of `f` in
+/// segment `seg` pushes its attacks not yet made to the segments after it, each at least one
+/// after the one before (event order of the attacks already made is kept: they are all
+/// earlier in the round's enumeration).
+#[inline]
+fn slide(f: &mut FState, seg: u8) {
+    let mut prev = seg;
+    for i in f.made..f.planned.min(3) {
+        let at = f.offset + 1 + i + f.delay[usize::from(i)];
+        if at <= prev {
+            f.delay[usize::from(i)] += prev + 1 - at;
+            prev += 1;
+        } else {
+            prev = at;
+        }
+    }
 }
 
 /// Declares the parries and dodges of a fighter's plan for the rest of the round (§4.17.1,
@@ -384,12 +423,17 @@ pub fn step<R: Roller, T: Tally>(
         return start_round(m, o, s, roller);
     };
     s.ev += 1;
+    let segment = o.parry_segment == ParrySegment::Segment;
+    if segment {
+        s.f[x].made += 1;
+    }
     let y = 1 - x;
     // Under simultaneous blows, the first blow of a segment pair waits for the second.
-    let defer = s.simultaneous
-        && s.pending.is_none()
-        && event(s, s.ev).is_some_and(|(w, seg2)| w == y && seg2 == seg);
+    let pair = |s: &State| event(s, s.ev).is_some_and(|(w, seg2)| w == y && seg2 == seg);
+    let mut defer = s.simultaneous && s.pending.is_none() && pair(s);
     attack(m, o, s, x, seg, defer, roller, tally);
+    // A parry that pushed the other blow out of this segment leaves nothing to wait for.
+    defer &= !segment || pair(s);
     if !defer {
         if let Some((victim, lv)) = s.pending.take() {
             apply(o, &mut s.f[victim as usize], level_of(lv));
@@ -469,6 +513,9 @@ fn attack<R: Roller, T: Tally>(
     let defence = base.map(|base| {
         let fy = &mut s.f[y];
         fy.actions += 1;
+        if o.parry_segment == ParrySegment::Segment {
+            slide(fy, seg);
+        }
         base + changed_mind(o, fy)
     });
     let charge = if charging { o.charge_damage_bonus } else { 0 };
@@ -639,12 +686,17 @@ pub(super) fn shooting(m: &Matchup, s: &State, x: usize) -> bool {
     m.shoots[x] && has_shots(m, s, x)
 }
 
+/// Whether `x` may sprint: not in heavy armour (§4.17.5) nor with a Severe wound (§4.19.2).
+#[inline]
+fn can_sprint(m: &Matchup, o: &DraftOptions, s: &State, x: usize) -> bool {
+    m.f[x].movement > o.heavy_armour_movement && s.f[x].severe == 0
+}
+
 /// Metres `x` covers per segment while closing: a sprint, unless its armour is heavy
 /// (§4.17.5) or it holds a Severe wound (§4.19.2).
 #[inline]
 fn pace_of(m: &Matchup, o: &DraftOptions, s: &State, x: usize) -> u16 {
-    let sprint = m.f[x].movement > o.heavy_armour_movement && s.f[x].severe == 0;
-    if sprint {
+    if can_sprint(m, o, s, x) {
         o.move_per_segment
     } else {
         o.run_per_segment
@@ -842,17 +894,21 @@ fn approach_segment<R: Roller, T: Tally>(
             f.offset = busy.min(3);
             f.unready = busy - f.offset;
             f.planned = 0;
+            f.made = 0;
+            f.delay = [0; 3];
             f.dp = false;
         }
         let shifted = shift_potent(m, s);
         for (x, &closer) in closes.iter().enumerate() {
             let offset = s.f[x].offset;
             if ((closer || ready[x]) && offset == 2) || (shifted == Some(x) && offset <= 2) {
+                // §4.22.2 "accelerate and run": no Charge where no sprint (§4.17.5, §4.19.2).
+                let charge_ok = !o.charge_needs_sprint || can_sprint(m, o, s, x);
                 let (planned, dp) = plan(m, o, s, x);
                 let f = &mut s.f[x];
                 f.planned = planned.min(1);
                 f.dp = dp;
-                f.charging = closer && m.f[x].charge && f.planned > 0;
+                f.charging = closer && m.f[x].charge && f.planned > 0 && charge_ok;
                 charging |= f.charging;
             }
             // Moving in (or drawing) is this round's first action.
@@ -864,7 +920,9 @@ fn approach_segment<R: Roller, T: Tally>(
             s.first = side as u8;
         }
     } else {
-        s.dist = s.dist.saturating_sub(pace);
+        // An arrival round closes in segment 2 (above): its first segment leaves at least a
+        // metre, however fast the closers are.
+        s.dist = s.dist.saturating_sub(pace).max(u16::from(s.arriving));
         if s.seg == 3 && s.dist == 0 {
             // Contact at the end of a Full move: the melee starts next round.
             let draws = [drop_and_draw(m, s, 0), drop_and_draw(m, s, 1)];
@@ -991,6 +1049,8 @@ fn start_round<R: Roller>(m: &Matchup, o: &DraftOptions, s: &mut State, roller: 
         f.pickup &= f.offset > 0;
         f.actions = u8::from(f.offset > 0);
         f.planned = if apart { 0 } else { planned };
+        f.made = 0;
+        f.delay = [0; 3];
         f.dp = dp && !apart;
         f.guard = 0;
         declare_defences(o, f);

@@ -1,8 +1,8 @@
 //! Compiled fighters and matchups: flat structs with everything precomputed.
 
 use super::options::{
-    DamageTerm, DraftOptions, FirstStrikeTie, MissileShield, Rounding, ShieldBonusScope,
-    StrikingOrder, ThrownDodge,
+    DamageTerm, DraftOptions, FirstStrikeTie, MissileShield, ParrySegment, Rounding,
+    ShieldBonusScope, StrikingOrder, ThrownDodge,
 };
 use super::Draft;
 use super::fast::Engaged;
@@ -95,7 +95,7 @@ pub struct Missile {
     /// Impact class (for a shield's limit).
     pub impact: i32,
     /// Damage term on a hit (weapon damage, plus the strength bonus under
-    /// `str_bonus_on_missiles`).
+    /// `str_bonus_on_missiles`, or for a thrown weapon under `str_bonus_on_thrown`).
     pub damage: i32,
     /// Point-blank range, metres.
     pub point_blank: u16,
@@ -205,7 +205,7 @@ fn missile(
             "cannot exceed max_range",
         ));
     }
-    let str_bonus = if o.str_bonus_on_missiles {
+    let str_bonus = if o.str_bonus_on_missiles || (w.thrown && o.str_bonus_on_thrown) {
         o.strength_bonus.of(spec.str)
     } else {
         0
@@ -316,6 +316,15 @@ pub fn compile(o: &DraftOptions, spec: &FighterSpec) -> Result<Fighter, RulesErr
         if o.situation_on_defence {
             defence_mod += d;
         }
+    }
+    if spec.charge && o.charge_needs_sprint && movement <= o.heavy_armour_movement {
+        return Err(RulesError::field(
+            "charge",
+            format!(
+                "a Charge is a run (§4.22.2 \"accelerate and run\") and sprinting is \"not possible while wearing heavy armor\" (§4.17.5): this armour's Movement {movement:+} is at or below heavy_armour_movement = {}; remove charge, or set charge_needs_sprint = false",
+                o.heavy_armour_movement
+            ),
+        ));
     }
     let missile = missile(o, spec, attack_mod)?;
     let unfamiliar = if spec.unfamiliar_weapon {
@@ -522,6 +531,7 @@ impl Hot {
             fast: None,
         };
         let engaged = o.start_distance == 0
+            && o.parry_segment == ParrySegment::Action
             && !o.exhaustion
             && !o.hit_locations
             && !m.shoots.contains(&true)

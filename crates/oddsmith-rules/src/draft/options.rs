@@ -129,6 +129,11 @@ crate::options! {
             "5",
             "§4.17.2: weapon-skill gap at which potent_fighter_shift applies",
         ),
+        /// §4.18.2, §4.18.3: what a parry's or dodge's "one segment" costs.
+        parry_segment: ParrySegment = ParrySegment::Action => (
+            "\"action\"",
+            "§4.18.2 \"a character who chooses to parry a blow looses one segment of the current round\" (and §4.18.3 for a dodge): \"action\" (a reading, after §4.17.1's \"her amount of remaining actions would have to be adjusted accordingly\": the parry or dodge is one of the round's three one-segment actions, so it uses up one, the attacks keep their segments) | \"segment\" (it also takes its segment: the defender's attacks not yet made this round move to the segments after it, one pushed past segment 3 is lost)", reading ["action", "segment"],
+        ),
         /// §4.17.6 Changing One's Mind: does a defence the plan did not declare cost a penalty.
         changing_mind: ChangingMind = ChangingMind::Seed => (
             "\"seed\"",
@@ -246,6 +251,17 @@ crate::options! {
             "false",
             "G13: the strength bonus adds to bows, crossbows and guns too", reading [false, true],
         ),
+        /// Strength bonus on thrown weapons' damage (§4.19: "the attacker's strength bonus …
+        /// [is] added"; a thrown weapon is driven by the arm).
+        str_bonus_on_thrown: bool = true => (
+            "true",
+            "§4.19 \"the attacker's strength bonus and her weapon's impact value are added\", and \"it is up to the game master to decide how important a character's strength is when wielding a particular weapon\": true (a reading: a dart, knife or javelin is thrown by the arm, so the strength bonus adds as in melee) | false (as bows and guns, str_bonus_on_missiles)", reading [true, false],
+        ),
+        /// The first thrown weapon is in hand when the duel starts (§4.21.1's legionary).
+        thrown_ready_at_start: bool = true => (
+            "true",
+            "§4.21.1 \"begins the round with his pilum readily prepared. He could throw his pilum as soon as in the first segment\" (\"Throw weapon 1\", §4.17.1): true (a reading: the first dart, knife or javelin is in hand at the start and is thrown in segment 1; each next one is drawn, its prepare) | false (drawn first, like the next ones)", reading [true, false],
+        ),
         /// What a shield does against a bow, crossbow or gun shot (§4.21.3: "shields, and shields
         /// only, can be used to parry thrown weapons"; it says nothing of a shield against
         /// missile weapons, which "move so fast" that they cannot be dodged).
@@ -268,7 +284,7 @@ crate::options! {
         /// Segments of aiming before an aimed bow, crossbow or gun shot (§4.21.1).
         aim_segments: u8 = 2, in 0..=6 => (
             "2",
-            "§4.21.1 \"markmen need a full round to aim at their target and perform a standard shot\": segments of aiming before the 1-segment shot (a reading: 2 + the shot = one round; 3 would be the archer's \"3 segments … to draw … and aim\" before the shot); a bow's or crossbow's longer preparation includes it (\"skilled marksmen already follow their targets while loading\"); thrown weapons need none", reading [2, 3],
+            "§4.21.1 \"markmen need a full round to aim at their target and perform a standard shot\": segments of aiming before the 1-segment shot (a reading: 2 + the shot = the full round the sentence gives to aiming and the shot; 3 would aim a full round and then shoot, as the archer \"needs 3 segments, that is 1 round, to draw his bow … and aim his target, and 1 segment to fire\"); a bow's or crossbow's longer preparation includes it (\"skilled marksmen already follow their targets while loading\"); thrown weapons need none", reading [2, 3],
         ),
         /// Modifier on an unaimed missile shot (§4.21.1 gives none: not in the seed).
         unaimed_shot_modifier: i32 = -3, in -20..=0 => (
@@ -279,6 +295,11 @@ crate::options! {
         extra_aim_bonus: i32 = 1, in -10..=10 => (
             "1",
             "§4.21.1: bonus of a shot aimed for another round (aim = \"extra_round\"; not cumulative)",
+        ),
+        /// Whether a Charge is a sprint (§4.22.2 "accelerate and run").
+        charge_needs_sprint: bool = true => (
+            "true",
+            "§4.22.2 \"Charging means to accelerate and run towards one's opponent\": true (a reading: a Charge is a sprint, which is \"not possible while wearing heavy armor\" (§4.17.5, heavy_armour_movement) nor with a Severe wound (§4.19.2): a fighter with charge = true in heavy armour is refused, and a Severely wounded one walks in) | false (any fighter may charge)", reading [true, false],
         ),
         /// Charge: bonus on the charger's attack (§4.22.2).
         charge_attack_bonus: i32 = 1, in -50..=50 => (
@@ -328,6 +349,7 @@ pub const OPTION_REQUIRES: &[Requires] = &[
     warn("charge_attack_bonus", &on("start_distance", APART), "a charge is an arrival from a distance"),
     warn("charge_damage_bonus", &on("start_distance", APART), "a charge is an arrival from a distance"),
     warn("charge_defence_modifier", &on("start_distance", APART), "a charge is an arrival from a distance"),
+    warn("charge_needs_sprint", &on("start_distance", APART), "a charge is an arrival from a distance"),
 ];
 
 /// Documentation of every option, in declaration order.
@@ -415,6 +437,17 @@ pub enum StrikingOrder {
     /// The digest's §6 duel loop: the weight gap, then the higher skill, then
     /// `first_strike_tie`; weapon lengths are not used (the D2 oracle's reading).
     SkillFirst,
+}
+
+/// §4.18.2, §4.18.3: what the segment a parry or dodge takes costs the defender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParrySegment {
+    /// One of the round's three one-segment actions (§4.17.1): the attacks keep their segments.
+    Action,
+    /// The segment too: the defender's attacks not yet made this round move past it (each at
+    /// least a segment after the one before); one pushed past segment 3 is lost.
+    Segment,
 }
 
 /// §4.17.6: whether an undeclared defence pays the Changing One's Mind penalty.

@@ -21,6 +21,10 @@ pub enum GamecraftCheck {
         base: i64,
         /// Target number.
         tn: i64,
+        /// The named difficulty level the TN stands for, when the check names one
+        /// (`difficulty=…`): its label, since a TN may lie in two bands («Skill Checks»:
+        /// Heroic 26–30, Nigh Impossible 30+).
+        level: Option<&'static str>,
     },
     /// Opposed: result `(a + die) − (b + die)`; A wins on > 0, tie on 0.
     Opposed {
@@ -211,7 +215,7 @@ impl crate::Check<Gamecraft> for GamecraftCheck {
         let x = die_dist(o.explode_mode);
         let (cm, fm) = (i64::from(o.crit_margin), i64::from(o.fumble_margin));
         match *c {
-            GamecraftCheck::Simple { base, tn } => CheckExact {
+            GamecraftCheck::Simple { base, tn, level } => CheckExact {
                 description: format!(
                     "1d6−1 ({} explosion) + {base} ≥ TN {tn} ({})",
                     match o.explode_mode {
@@ -219,7 +223,7 @@ impl crate::Check<Gamecraft> for GamecraftCheck {
                         ExplodeMode::Unlimited => "unlimited",
                         ExplodeMode::None => "no",
                     },
-                    tables::difficulty_of(tn)
+                    level.unwrap_or_else(|| tables::difficulty_of(tn))
                 ),
                 distribution: x.shift(base),
                 success_at_least: tn,
@@ -725,15 +729,18 @@ fn parse_rolled(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck,
             None => Ok(GamecraftCheck::Simple {
                 base: attack,
                 tn: defense,
+                level: None,
             }),
             Some(v) if v == "none" || v == "false" => Ok(GamecraftCheck::Simple {
                 base: attack,
                 tn: defense,
+                level: None,
             }),
             Some(v) if v == "dodge" || v == "true" => Ok(GamecraftCheck::Dodge { attack, defense }),
             Some(v) if v == "full" => Ok(GamecraftCheck::Simple {
                 base: attack,
                 tn: defense + i64::from(o.full_dodge_bonus),
+                level: None,
             }),
             Some(v) => Err(RulesError::check(
                 "dodge",
@@ -751,6 +758,9 @@ fn parse_rolled(o: &GamecraftOptions, p: &CheckParams) -> Result<GamecraftCheck,
     Ok(GamecraftCheck::Simple {
         base: p.int_or("attribute", 0)? + skill + pool + modifier,
         tn,
+        level: p
+            .get("difficulty")
+            .and_then(|d| tables::difficulty_level(d).map(|i| DIFFICULTIES[i].0)),
     })
 }
 

@@ -10,7 +10,7 @@ use super::Gamecraft;
 use super::fighter::{DieTable, Fighter, Matchup};
 use super::options::{
     AvoidRoll, CritEffect, DodgeTiming, EndCondition, ExplodeMode, ExplosionDelivery, FumbleEffect,
-    GamecraftOptions, InitiativeTie, MovePenaltyMode, MovingTargetScope, MultiActionMode,
+    GamecraftOptions, HalfMove, InitiativeTie, MovePenaltyMode, MovingTargetScope, MultiActionMode,
     PenaltyScope, StrafeCritTiming, StrafeHitRule, ThrowerInBlast,
 };
 use super::reference;
@@ -52,6 +52,9 @@ pub struct FState {
     /// This round's move action steps away from the enemy (`own_blast = "step_back"`)
     /// instead of toward the movement goal.
     pub back: bool,
+    /// This round opens with the free ½ Move (`half_move = "into_melee"`): before its first
+    /// action the fighter steps from Short into Point Blank, which is no action.
+    pub free_mv: bool,
     /// This round's declared actions are simultaneous: all in the fighter's phase-1 slot.
     pub sim: bool,
     /// The reserved action: 0 none this round, 1 held, 2 used.
@@ -173,7 +176,8 @@ impl FState {
             | u64::from(self.spare) << 8
             | u64::from(self.loading) << 13
             | u64::from(self.dodge_deferred) << 21
-            | u64::from(self.back) << 22;
+            | u64::from(self.back) << 22
+            | u64::from(self.free_mv) << 23;
         (u64::from(self.dmg)
             | u64::from(self.fat) << 8
             | u64::from(self.grace) << 16
@@ -660,6 +664,7 @@ struct Plan {
     dodge_slot: u8,
     full: bool,
     mv: bool,
+    free_mv: bool,
     back: bool,
     run: bool,
     aid: bool,
@@ -701,7 +706,19 @@ fn plan(m: &Matchup, o: &GamecraftOptions, s: &State, i: usize) -> Plan {
     let mut at = s.dist;
     if let Some(goal) = f.goal.filter(|&g| g != s.dist) {
         let after = toward(s.dist, goal, bands(o, f, st, false));
-        if after != s.dist && n_att > 0 && line.reach[usize::from(after)] {
+        if o.half_move == HalfMove::IntoMelee
+            && (s.dist, goal) == (1, 0)
+            && after == 0
+            && n_att > 0
+            && line.reach[0]
+            && !m.line[1 - i].reach[1]
+        {
+            // «Movement in Combat»: the step into melee is the free ½ Move. A competent
+            // fighter takes it unless the enemy can attack him at Short: there he declares
+            // the move action instead, whose moving-target +2 TN may outweigh its −1.
+            p.free_mv = true;
+            at = 0;
+        } else if after != s.dist && n_att > 0 && line.reach[usize::from(after)] {
             p.mv = true;
             at = after;
         } else if bands(o, f, st, true) > 0 {
@@ -850,6 +867,7 @@ fn start_round<R: Roller, T: Tally>(
         f.dodge_slot = p.dodge_slot;
         f.full = p.full;
         f.mv = p.mv;
+        f.free_mv = p.free_mv;
         f.back = p.back;
         f.run = p.run;
         f.aid_act = p.aid;
@@ -978,6 +996,13 @@ impl crate::Duel<Gamecraft> for State {
         s.ev += 1;
         if helpless(o, &m.f[x], &s.f[x]) {
             return Step::Continue;
+        }
+        if s.f[x].free_mv {
+            // The free ½ Move, before the fighter's first action of the round.
+            s.f[x].free_mv = false;
+            if let Some(goal) = m.f[x].goal {
+                s.dist = toward(s.dist, goal, 1);
+            }
         }
         match act(&s.f[x], slot) {
             Act::FullDodge => {}

@@ -177,7 +177,11 @@ impl Ruleset for Gamecraft {
                         base,
                         name.to_string(),
                         tn,
-                        GamecraftCheck::Simple { base, tn },
+                        GamecraftCheck::Simple {
+                            base,
+                            tn,
+                            level: Some(name),
+                        },
                     )
                 })
             })

@@ -277,6 +277,13 @@ crate::options! {
             "2",
             "G21 (not in the seed; invented, plausible 1–4): categories crossed by a move-only round (≤ 3× Move); Badly/Critically Wounded (\"no faster than Move\") cross move_action_bands", invented (1, 4, "G21: distance categories have no size in the seed"),
         ),
+        /// «Movement in Combat»: the free ½ Move ("half of your Move without incurring any
+        /// penalties"), with distance categories that have no size (G21).
+        #[serde(skip_serializing_if = "is_default")]
+        half_move: HalfMove = HalfMove::IntoMelee => (
+            "\"into_melee\"",
+            "«Movement in Combat» \"half of your Move without incurring any penalties\": \"into_melee\" (a reading: the last step toward the movement goal, from Short into Point Blank, \"the equivalent of melee range\", is the free ½ Move: no action, no multiple-action penalty, no moving-target bonus) | \"none\" (½ Move crosses no category: every change of category is a move action)", reading ["into_melee", "none"],
+        ),
         /// «Range»: the TN modifier's multiplier beyond the weapon's Range.
         #[serde(skip_serializing_if = "is_2")]
         beyond_range_multiplier: i32 = 2, in 1..=5 => (
@@ -666,6 +673,18 @@ pub enum MovePenaltyMode {
     MovementSection,
     /// «Derived Attributes»: the move counts as a normal action (−2 with one other action).
     DerivedSection,
+}
+
+/// «Movement in Combat»: what the free ½ Move covers (G21: categories have no size).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HalfMove {
+    /// The step from Short into Point Blank (melee range) toward the movement goal is the
+    /// free ½ Move: not an action, no multiple-action penalty, no moving-target bonus.
+    #[default]
+    IntoMelee,
+    /// ½ Move crosses no category: every change of category is a move action.
+    None,
 }
 
 /// «Movement in Combat»: which attacks meet the moving-target bonus.

@@ -485,17 +485,23 @@ pub const DIFFICULTIES: [(&str, i64, i64, i64); 7] = [
     ("nigh impossible", 30, i64::MAX, 31),
 ];
 
-/// The TN of a named difficulty level under `difficulty_tns`.
-pub fn difficulty_tn(name: &str, tns: super::options::DifficultyTns) -> Option<i64> {
+/// The index in [`DIFFICULTIES`] of a named difficulty level.
+pub fn difficulty_level(name: &str) -> Option<usize> {
     let n = normalise(name);
-    DIFFICULTIES
-        .iter()
-        .position(|d| d.0 == n)
-        .map(|i| tns.tns()[i])
+    DIFFICULTIES.iter().position(|d| d.0 == n)
 }
 
-/// The difficulty level whose band holds `tn`.
+/// The TN of a named difficulty level under `difficulty_tns`.
+pub fn difficulty_tn(name: &str, tns: super::options::DifficultyTns) -> Option<i64> {
+    difficulty_level(name).map(|i| tns.tns()[i])
+}
+
+/// The difficulty level whose band holds `tn`; TN 30 lies in two bands («Skill Checks»: Heroic
+/// 26–30, Nigh Impossible 30+) and is labelled with both.
 pub fn difficulty_of(tn: i64) -> &'static str {
+    if tn == 30 {
+        return "heroic or nigh impossible";
+    }
     DIFFICULTIES
         .iter()
         .find(|d| tn <= d.2)

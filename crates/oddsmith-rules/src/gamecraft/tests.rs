@@ -244,8 +244,46 @@ fn o3_average_person() {
     // of Nigh Impossible's "30+" (they overlap, G25), 31 Nigh Impossible.
     let e = check(&g, &["attribute=5", "skill=3", "difficulty=moderate"]);
     assert_eq!(e.success_at_least, 13);
-    assert_eq!(tables::difficulty_of(30), "heroic");
+    assert_eq!(tables::difficulty_of(30), "heroic or nigh impossible");
     assert_eq!(tables::difficulty_of(31), "nigh impossible");
+}
+
+/// Issue 35 item 5: `difficulty=nigh_impossible` was labelled "heroic" (TN 30 lies in both
+/// bands). Every named level, under every `difficulty_tns`, is labelled with its own name and
+/// its TN lies in its own band («Skill Checks»).
+#[test]
+fn every_named_difficulty_is_labelled_with_its_name_and_band() {
+    for tns in [DifficultyTns::Examples, DifficultyTns::Middle, DifficultyTns::Lowest] {
+        let g = Gamecraft::new(GamecraftOptions {
+            difficulty_tns: tns,
+            ..GamecraftOptions::default()
+        })
+        .unwrap();
+        for &(name, lo, hi, _) in &tables::DIFFICULTIES {
+            let word = format!("difficulty={}", name.replace(' ', "_"));
+            let e = check(&g, &["attribute=5", "skill=3", &word]);
+            assert!(
+                e.description.ends_with(&format!("({name})")),
+                "{tns:?} {name}: {}",
+                e.description
+            );
+            let tn = e.success_at_least;
+            assert!((lo..=hi).contains(&tn), "{tns:?} {name}: TN {tn}");
+        }
+        // The grid's cells carry their level's name too.
+        for (_, name, tn, c) in g.check_grid().unwrap().cells.iter().take(7) {
+            assert!(g.check_exact(c).description.ends_with(&format!("({name})")), "{name} {tn}");
+        }
+    }
+    // The seed's own numbers under the default: Moderate 13 (Joline persuades), Very
+    // Difficult 22 (Joline climbs), Nigh Impossible "30+" → 30.
+    let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
+    let tn = |d: &str| check(&g, &["attribute=5", &format!("difficulty={d}")]).success_at_least;
+    assert_eq!(
+        ["very_easy", "easy", "moderate", "difficult", "very_difficult", "heroic", "nigh_impossible"]
+            .map(tn),
+        [3, 8, 13, 18, 22, 28, 30]
+    );
 }
 
 // O4 and O5: difference of two dice and opposed checks.
@@ -980,7 +1018,7 @@ fn check_sampling_matches_exact() {
     assert_eq!(grid.cells.len(), 19 * 7);
     assert!(matches!(
         grid.cells[0].3,
-        GamecraftCheck::Simple { base: 2, tn: 3 }
+        GamecraftCheck::Simple { base: 2, tn: 3, .. }
     ));
 }
 
@@ -1062,6 +1100,7 @@ fn option_docs_cover_every_option() {
         o.full_dodge_counts_as_moving = true;
         o.move_action_bands = 2;
         o.move_only_bands = 3;
+        o.half_move = HalfMove::None;
         o.beyond_range_multiplier = 3;
         o.spray_mult = 2;
         o.strafe_hit_rule = StrafeHitRule::Ge;
@@ -1095,7 +1134,7 @@ fn option_docs_cover_every_option() {
     let v = toml::Value::try_from(every).unwrap();
     assert_eq!(
         v.as_table().unwrap().len() - plain.as_table().unwrap().len(),
-        37
+        38
     );
     let keys: Vec<String> = v.as_table().unwrap().keys().cloned().collect();
     let docs: Vec<&str> = options::OPTION_DOCS.iter().map(|d| d.name).collect();
@@ -1702,6 +1741,67 @@ fn reserved_actions() {
     );
 }
 
+/// Issue 35 item 4: «Movement in Combat» "You may move a number of feet in a single round
+/// equal to half of your Move without incurring any penalties to your actions": under the
+/// default `half_move = "into_melee"` the step from Short into Point Blank is no action, so two
+/// swordsmen closing from Short attack in phase 1 with no −1. Against an enemy who can attack
+/// him at Short (a gunner) a competent fighter declares the move action instead, for the
+/// moving-target +2.
+#[test]
+fn free_half_move_into_melee() {
+    let mut charger = aldric();
+    charger.movement = MovePolicy::To(Distance::PointBlank);
+    let mut other = borg();
+    other.movement = MovePolicy::To(Distance::PointBlank);
+    let o = opts(|o| o.distance = Distance::Short);
+    assert_eq!(o.half_move, HalfMove::IntoMelee);
+    let none = opts(|o| {
+        o.distance = Distance::Short;
+        o.half_move = HalfMove::None;
+    });
+    let (g, m) = setup(o.clone(), &charger, &other);
+    let s = declared(&g, &m, 1);
+    for f in &s.f {
+        assert!(f.free_mv && !f.mv && !f.run);
+        let d = duel::Declared::of(f);
+        assert_eq!(
+            duel::alloc_pen(&o, PenaltySplit::Even, d, duel::Check::Attack(0)),
+            0
+        );
+    }
+    // Each steps in just before its attack, both in phase 1.
+    assert_eq!(
+        (0..3).map(|k| duel::event(&s, k)).collect::<Vec<_>>(),
+        vec![Some((1, 1)), Some((0, 1)), None]
+    );
+    branches(&g, &m, s, 1, |rec, s2, _| {
+        assert_eq!((s2.dist, &rec.events[..]), (0, &[('a', 1)][..]));
+    });
+    // Under "none" both declare a move action: the attack comes in phase 2 at −1.
+    let (gn, mn) = setup(none.clone(), &charger, &other);
+    let sn = declared(&gn, &mn, 1);
+    assert!(sn.f[0].mv && sn.f[1].mv);
+    assert_eq!(duel::event(&sn, 2), Some((1, 2)));
+    let (free, paid) = (
+        crate::solver::tests::exact_checked(&g, &m).unwrap().p_a_win,
+        crate::solver::tests::exact_checked(&gn, &mn).unwrap().p_a_win,
+    );
+    assert!((free - paid).abs() > 1e-3, "free {free} paid {paid}");
+    let n = 40_000;
+    let (p, _) = monte_carlo(o.clone(), &charger, &other, n, 35);
+    within_4_sigma(p, free, n);
+    // Against a gunner who can shoot him at Short he declares the move action: the duel of
+    // half_move = "none", bit for bit.
+    let gunner = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
+    let (g, m) = setup(o, &charger, &gunner);
+    assert!(declared(&g, &m, 1).f[0].mv);
+    let (gn, mn) = setup(none, &charger, &gunner);
+    assert_eq!(
+        crate::solver::tests::exact_checked(&g, &m).unwrap().p_a_win.to_bits(),
+        crate::solver::tests::exact_checked(&gn, &mn).unwrap().p_a_win.to_bits()
+    );
+}
+
 // «Movement in Combat» and «Range»: a swordsman closes on a pistol from Short (move + attack,
 // −1 in all under "movement_section", −2 under "derived_section"); the shooter's phase-1 shot
 // meets the moving target's +2; from Medium he must run (two categories, no attack). Range
@@ -1711,7 +1811,11 @@ fn movement_and_range() {
     let mut charger = aldric();
     charger.movement = MovePolicy::To(Distance::PointBlank);
     let gunner = with_weapon(borg(), "light pistol", ("Firearms (Pistols)", 5));
-    let o = opts(|o| o.distance = Distance::Short);
+    // The step into melee as a move action (the free ½ Move is `free_half_move_into_melee`).
+    let o = opts(|o| {
+        o.distance = Distance::Short;
+        o.half_move = HalfMove::None;
+    });
     let (g, m) = setup(o.clone(), &charger, &gunner);
     let s = declared(&g, &m, 1);
     assert!(s.f[0].mv && !s.f[0].run);
@@ -1767,6 +1871,7 @@ fn movement_and_range() {
     // Round scope: the +2 also meets attacks in later phases; moving_target_tn scales it.
     let round = opts(|o| {
         o.distance = Distance::Short;
+        o.half_move = HalfMove::None;
         o.moving_target_scope = MovingTargetScope::Round;
         o.moving_target_tn = 4;
     });
@@ -2638,7 +2743,14 @@ fn attack_check_pool_is_capped_by_the_skill_level() {
     let g = Gamecraft::new(GamecraftOptions::default()).unwrap();
     let parse = |w: &[&str]| g.parse_check(&CheckParams::parse(w.iter().copied()).unwrap());
     let e = parse(&["attack=12", "defense=14", "pool=3", "skill=3"]).unwrap();
-    assert_eq!(e, GamecraftCheck::Simple { base: 15, tn: 14 });
+    assert_eq!(
+        e,
+        GamecraftCheck::Simple {
+            base: 15,
+            tn: 14,
+            level: None
+        }
+    );
     let e = parse(&["attack=12", "defense=14", "pool=4", "skill=3"]).unwrap_err();
     assert_eq!(
         e,
@@ -2651,7 +2763,14 @@ fn attack_check_pool_is_capped_by_the_skill_level() {
     assert!(parse(&["attack=12", "defense=14", "pool=-1", "skill=3"]).is_err());
     // skill alone only sets the cap: the attack base already holds it.
     let e = parse(&["attack=12", "defense=14", "skill=3"]).unwrap();
-    assert_eq!(e, GamecraftCheck::Simple { base: 12, tn: 14 });
+    assert_eq!(
+        e,
+        GamecraftCheck::Simple {
+            base: 12,
+            tn: 14,
+            level: None
+        }
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -228,10 +228,12 @@ fn ranged_exact_matches_monte_carlo() {
     .unwrap()
     .remove("w")
     .unwrap();
+    // The charger is in chain: a Charge there needs `charge_needs_sprint = false` (§4.17.5).
     let cases: Vec<(DraftOptions, FighterSpec, FighterSpec)> = vec![
         (apart(60, |_| {}), longbowman(), swordsman()),
         (
             apart(45, |o| {
+                o.charge_needs_sprint = false;
                 o.missile_shield = MissileShield::Parry;
                 o.missile_shield_modifier = -1;
                 o.missile_loaded_at_start = true;
@@ -242,6 +244,7 @@ fn ranged_exact_matches_monte_carlo() {
         ),
         (
             apart(30, |o| {
+                o.charge_needs_sprint = false;
                 o.unskilled_prepare_extra = 0;
                 o.range_penalty_at_max = 2;
                 o.str_bonus_on_missiles = true;
@@ -253,6 +256,7 @@ fn ranged_exact_matches_monte_carlo() {
         ),
         (
             apart(20, |o| {
+                o.charge_needs_sprint = false;
                 o.charge_attack_bonus = 2;
                 o.charge_damage_bonus = 2;
                 o.charge_defence_modifier = -3;
@@ -298,7 +302,11 @@ fn charge_bonuses_and_longer_weapon_first() {
         charge: true,
         ..long5.clone()
     };
-    let o = apart(10, |o| o.striking_order = StrikingOrder::SkillFirst);
+    // Both in chain: a Charge there needs `charge_needs_sprint = false` (§4.17.5).
+    let o = apart(10, |o| {
+        o.striking_order = StrikingOrder::SkillFirst;
+        o.charge_needs_sprint = false;
+    });
     let (d, m) = crate::testing::pair::<Draft>(o, &charger, &short7);
     let mut s = d.start(&m);
     let mut t = Shots::default();
@@ -309,9 +317,10 @@ fn charge_bonuses_and_longer_weapon_first() {
     assert_eq!(s.first, 0, "the longer weapon strikes first on a charge");
     assert_eq!((s.f[0].offset, s.f[0].planned), (2, 1));
     // A charge is worth something: exact P(A wins) with and without it.
-    let walk = exact_duel(apart(10, |_| {}), long5.clone(), short7.clone()).p_a_win;
+    let sprint = |o: &mut DraftOptions| o.charge_needs_sprint = false;
+    let walk = exact_duel(apart(10, sprint), long5.clone(), short7.clone()).p_a_win;
     let charge = exact_duel(
-        apart(10, |_| {}),
+        apart(10, sprint),
         FighterSpec {
             charge: true,
             ..long5
@@ -639,4 +648,168 @@ fn issue_35_options_exact_matches_monte_carlo() {
         let e = exact_checked_by_monte_carlo(o, a, b, 3500 + i as u64);
         assert!(e.truncated < 1e-9, "case {i}: truncated {}", e.truncated);
     }
+}
+
+/// Issue 35 item 2: §4.22.2 "Charging means to accelerate and run towards one's opponent", and
+/// §4.17.5 "Actions like sprinting … are not possible while wearing heavy armor" (§4.19.2: nor
+/// with a Severe wound). A file asking a charge in chain is refused with a clear error under
+/// the default `charge_needs_sprint = true`; a Severely wounded charger in leather walks in.
+#[test]
+fn no_charge_where_no_sprint() {
+    let charger = FighterSpec {
+        charge: true,
+        ..swordsman()
+    };
+    let d = Draft::new(apart(10, |_| {})).unwrap();
+    let e = d.compile("a", &charger).unwrap_err();
+    assert!(
+        e.to_string().contains("charge") && e.to_string().contains("§4.17.5"),
+        "{e}"
+    );
+    let d = Draft::new(apart(10, |o| o.charge_needs_sprint = false)).unwrap();
+    assert!(d.compile("a", &charger).is_ok());
+    // Full plate only is heavy under heavy_armour_movement = -2: chain may charge.
+    let d = Draft::new(apart(10, |o| o.heavy_armour_movement = -2)).unwrap();
+    assert!(d.compile("a", &charger).is_ok());
+    // In leather: charges unhurt; with a Severe wound walks in (one arrival round traced).
+    let runner = FighterSpec {
+        charge: true,
+        ..fighter(5, "two handed sword", 6, 6, "leather")
+    };
+    let short7 = fighter(7, "mace", 6, 6, "chain");
+    for (severe, charging) in [(0, true), (1, false)] {
+        let (d, m) = crate::testing::pair::<Draft>(apart(10, |_| {}), &runner, &short7);
+        let mut s = d.start(&m);
+        s.f[0].severe = severe;
+        let mut t = Shots::default();
+        for _ in 0..3 {
+            duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+        }
+        assert_eq!((s.dist, s.f[0].charging), (0, charging), "severe {severe}");
+    }
+}
+
+/// Issue 35 item 3: a thrown weapon is driven by the arm, so the §4.19 strength bonus adds to
+/// its damage (`str_bonus_on_thrown`); and the first one is in hand when the fight starts
+/// (§4.21.1: the legionary "begins the round with his pilum readily prepared. He could throw
+/// his pilum as soon as in the first segment"; "Throw weapon 1", §4.17.1).
+#[test]
+fn thrown_weapons_take_strength_and_start_in_hand() {
+    let strong = with_missile(fighter(4, "short sword", 9, 6, "none"), "dart", 5);
+    let dart = |o: DraftOptions| {
+        Draft::new(o)
+            .unwrap()
+            .compile("a", &strong)
+            .unwrap()
+            .missile
+            .unwrap()
+            .damage
+    };
+    // Dart: 2 × 1 + 1 (pointed) = 3, + 2 for STR 9.
+    assert_eq!(dart(DraftOptions::default()), 5);
+    assert_eq!(dart(opts(|o| o.str_bonus_on_thrown = false)), 3);
+    // A bow still takes none by default (G13).
+    let archer = with_missile(fighter(4, "short sword", 9, 6, "none"), "long bow", 5);
+    let d = Draft::new(DraftOptions::default()).unwrap();
+    assert_eq!(d.compile("a", &archer).unwrap().missile.unwrap().damage, 7);
+    // The first javelin flies in segment 1 of round 1 (each next one is drawn: 2 segments, +1
+    // for this unskilled thrower, G15); under thrown_ready_at_start = false it is drawn first
+    // and flies in segment 1 of round 2. Steps: the round's start, then one per segment.
+    let legionary = with_missile(fighter(4, "short sword", 6, 6, "none"), "javelin", 3);
+    for (ready, steps) in [(true, 2), (false, 6)] {
+        let (d, m) = crate::testing::pair::<Draft>(
+            apart(30, |o| o.thrown_ready_at_start = ready),
+            &legionary,
+            &swordsman(),
+        );
+        let mut s = d.start(&m);
+        let mut t = Shots::default();
+        let mut seg = 0;
+        while t.0[0] == 0 {
+            duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+            seg += 1;
+        }
+        assert_eq!(seg, steps, "ready {ready}");
+    }
+    // Both readings, exact against Monte Carlo.
+    for (i, o) in [
+        apart(30, |_| {}),
+        apart(30, |o| {
+            o.thrown_ready_at_start = false;
+            o.str_bonus_on_thrown = false;
+        }),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = exact_checked_by_monte_carlo(o, legionary.clone(), swordsman(), 3530 + i as u64);
+        assert!(e.truncated < 1e-9, "case {i}: truncated {}", e.truncated);
+    }
+}
+
+/// Issue 35 item 1: §4.18.2 "a character who chooses to parry a blow looses one segment of the
+/// current round". Under the default `parry_segment = "action"` the parry is one of the
+/// round's three one-segment actions (§4.17.1 "her amount of remaining actions would have to
+/// be adjusted accordingly") and the defender's attacks keep their segments; under
+/// `"segment"` the parry takes its segment too and pushes them back.
+#[test]
+fn a_parry_loses_a_segment_under_the_segment_reading() {
+    let a = FighterSpec {
+        policy: Policy::Aggressive,
+        ..fighter(7, "long sword", 6, 6, "leather")
+    };
+    let b = FighterSpec {
+        policy: Policy::Aggressive,
+        ..fighter(6, "long sword", 6, 6, "leather")
+    };
+    let after_first_blow = |o: DraftOptions| {
+        let (d, m) = crate::testing::pair::<Draft>(o, &a, &b);
+        let mut s = d.start(&m);
+        let mut t = Shots::default();
+        // Start the round, then A's segment-1 blow, which B parries.
+        for _ in 0..2 {
+            duel::step(&m, d.options(), &mut s, &mut Fixed(1), &mut t);
+        }
+        assert_eq!((s.first, s.f[1].actions), (0, 1));
+        s.f[1].delay
+    };
+    assert_eq!(after_first_blow(DraftOptions::default()), [0, 0, 0]);
+    let segment = opts(|o| o.parry_segment = ParrySegment::Segment);
+    // B's two attacks move from segments 1, 2 to 2, 3.
+    assert_eq!(after_first_blow(segment.clone()), [1, 1, 0]);
+    // The fast path declines the reading; the exact duel moves (B's blows come after A's
+    // second, so A's second is not made under B's wound), and Monte Carlo agrees.
+    let (_, m) = crate::testing::pair::<Draft>(segment.clone(), &a, &b);
+    assert!(m.hot.fast.is_none());
+    let action = exact_duel(DraftOptions::default(), a.clone(), b.clone()).p_a_win;
+    let e = exact_checked_by_monte_carlo(segment, a, b, 3540);
+    assert!(e.truncated < 1e-9);
+    assert!((e.p_a_win - action).abs() > 1e-3, "{} {action}", e.p_a_win);
+}
+
+/// Issue 35 item 7: the gunman's exact figure, pinned. §4.21.1: "markmen need a full round to
+/// aim at their target and perform a standard shot without any modifications": 2 segments of
+/// aim and the 1-segment shot, one aimed shot a round (`aim_segments = 2`). The swordsman in
+/// chain does not sprint (§4.17.5: 4 m a segment, not in the seed); the pistol's 30 m is beyond
+/// its 20 m point blank (§4.21.2: −1, G16); the small shield does nothing against a bullet
+/// (§4.21.3); once engaged the gun is fired unaimed (§4.17.1 "Trigger gun", the §4.21.1
+/// gunslinger, at −3: not in the seed). Under the other reading of the full round (3 segments
+/// of aim, then the shot, as the archer's) the aimed gunman drops to 0.807, but a competent one
+/// would then fire unaimed (0.821): `aim = "auto"` is the competent choice only under the
+/// default.
+#[test]
+fn the_gunman_figure_is_pinned() {
+    let p = |o: DraftOptions, aim: Aim| {
+        exact_duel(o, FighterSpec { aim, ..gunman() }, shield_swordsman()).p_a_win
+    };
+    let auto = p(apart(30, |_| {}), Aim::Auto);
+    let unaimed = p(apart(30, |_| {}), Aim::Unaimed);
+    let three = p(apart(30, |o| o.aim_segments = 3), Aim::Auto);
+    let three_unaimed = p(apart(30, |o| o.aim_segments = 3), Aim::Unaimed);
+    eprintln!("gunman: auto {auto:.10}, unaimed {unaimed:.10}, aim 3 {three:.10}");
+    close(auto, 0.847220, 1e-6);
+    close(three, 0.8067648065767131, 1e-9);
+    close(unaimed, 0.8207549164629748, 1e-9);
+    assert_eq!(unaimed.to_bits(), three_unaimed.to_bits());
+    assert!(auto > unaimed && unaimed > three);
 }

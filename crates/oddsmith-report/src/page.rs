@@ -300,6 +300,7 @@ fn md_block(s: &mut String, b: &Block, level: usize, charts: &[Figure]) {
 
 const CSS: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1180px;margin:2em auto;padding:0 1em;color:#1a1a1a;line-height:1.45}\
 h1{margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}\
+.wide{overflow-x:auto;max-width:100%;margin:.8em 0}.wide>table{margin:0}\
 table{border-collapse:collapse;margin:.8em 0;font-size:.92em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}\
 th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
 .changed{font-weight:bold;color:#9a3b00}.facts td:first-child{font-weight:600;white-space:nowrap}\
@@ -359,8 +360,10 @@ fn html_section(
     }
 }
 
+/// A table in its own scrolling block (`.wide`): a table wider than the page scrolls inside
+/// it instead of running past the page's edge, where its last columns were cut off.
 fn html_table(s: &mut String, t: &Table) {
-    let _ = write!(s, "<table><thead><tr>");
+    let _ = write!(s, "<div class=\"wide\"><table><thead><tr>");
     for h in &t.head {
         let _ = write!(s, "<th>{}</th>", esc(h));
     }
@@ -380,7 +383,7 @@ fn html_table(s: &mut String, t: &Table) {
         }
         let _ = write!(s, "</tr>");
     }
-    let _ = writeln!(s, "</tbody></table>");
+    let _ = writeln!(s, "</tbody></table></div>");
 }
 
 /// An SVG chart inline in a `<figure>` (without its XML declaration).
@@ -417,11 +420,11 @@ fn html_block(s: &mut String, b: &Block, level: usize, charts: &[Figure]) {
             }
         }
         Block::Facts(facts) => {
-            let _ = write!(s, "<table class=\"facts\">");
+            let _ = write!(s, "<div class=\"wide\"><table class=\"facts\">");
             for (k, v) in facts {
                 let _ = write!(s, "<tr><td>{}</td><td>{}</td></tr>", esc(k), esc(v));
             }
-            let _ = writeln!(s, "</table>");
+            let _ = writeln!(s, "</table></div>");
         }
         Block::Warning { title, items } => {
             let _ = write!(s, "<div class=\"fail\"><strong>{}</strong><ul>", esc(title));

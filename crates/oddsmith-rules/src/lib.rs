@@ -83,8 +83,8 @@ pub use info::{
     Cond, Documented, FieldDoc, Is, Mark, Marked, Placeholder, Requires, RulesetInfo, TableDoc,
 };
 pub use outcome::{
-    DuelOutcome, Ending, ExactDuel, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side, Tally,
-    Winner,
+    DuelOutcome, Ending, ExactDuel, FirstMove, MAX_COUNTERS, NoTally, OutcomeTally, Record, Side,
+    Tally, Winner,
 };
 pub use registry::{RULESET_IDS, RulesetVisitor, visit};
 pub use roller::{Outcomes, RngRoller, Roller};
@@ -282,6 +282,13 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     /// Names of the ruleset's extra per-duel counters (at most [`MAX_COUNTERS`]).
     fn counter_names(&self) -> &'static [&'static str] {
         &[]
+    }
+    /// Who acts first, where the rules settle it once per duel: P(A acts first) exact, the
+    /// counters that split the Monte Carlo duels by it and, with `solve`, the duel solved
+    /// under each order ([`FirstMove`]). `None` (the default) where the rules have no such
+    /// draw.
+    fn first_move(&self, _m: &Self::Matchup, _solve: bool) -> Option<FirstMove> {
+        None
     }
     /// Fighter fields, options and check parameters with their defaults and one-line docs,
     /// from their declarations ([`Documented`]), under [`SUMMARY`](Ruleset::SUMMARY).

@@ -190,6 +190,20 @@ impl ExactDuel {
     }
 }
 
+/// Who acts first, where the rules settle it once per duel (an initiative roll before round
+/// 1): what [`Ruleset::first_move`](crate::Ruleset::first_move) gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstMove {
+    /// P(A acts first), exact (from the matchup's own tables).
+    pub p_a_first: f64,
+    /// Indices into `counter_names` of the Monte Carlo counters of the duels where A acted
+    /// first, and of those A also won: the duel's `step` counts both at the duel's end.
+    pub counters: [usize; 2],
+    /// The duel solved with A acting first and with B acting first, where asked for and
+    /// solved; `None` for an order that cannot happen.
+    pub exact: [Option<ExactDuel>; 2],
+}
+
 /// What a duel's `step` reports besides its state: attacks, damage and the ruleset's counters.
 ///
 /// The Monte Carlo duel passes an [`OutcomeTally`], which fills a [`DuelOutcome`]; the exact

@@ -244,6 +244,9 @@ struct File<F, O> {
     seed: Option<u64>,
     #[serde(default)]
     options: O,
+    // A check-only file (`[[check]]` sections, or nothing but the ruleset's check grid) needs
+    // no fighters.
+    #[serde(default)]
     fighters: BTreeMap<String, F>,
     #[serde(default, rename = "matchup")]
     matchups: Vec<MatchupSpec>,
@@ -451,6 +454,12 @@ fn matchups<R: Ruleset>(
     let key = |k: &str| Seg::Key(k.to_string());
     // Two fighters make the matchup a file needs but does not list.
     if specs.is_empty() && (study.needs_matchup() || compiled.len() == 2) {
+        if compiled.is_empty() {
+            return Err(doc.error(
+                &[key("fighters")],
+                "no fighters and nothing to check; add [fighters.<name>] tables to run duels, or [[check]] sections for checks only",
+            ));
+        }
         if compiled.len() != 2 {
             return Err(doc.error(
                 &[key("fighters")],

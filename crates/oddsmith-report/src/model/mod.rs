@@ -10,7 +10,7 @@ pub use check::{BandDoc, CheckDoc, CheckExactDoc, CheckMcDoc};
 pub use oddsmith_study::{ComparisonDoc, StudyDoc};
 pub use report::{CheckCell, CheckGridData, FighterData, Meta, ReportData};
 pub use run::{
-    ADVANTAGE_RULE, CountSummary, ExactDoc, MatchupDoc, McCheckDoc, OptionValue,
-    PRACTICAL_THRESHOLD, PrecisionDoc, RunDoc, SideDoc, advantage, advantage_text, check_text,
-    matchup_doc, options_table, verdict_text,
+    ADVANTAGE_RULE, CountSummary, ExactDoc, FirstMoveDoc, GivenDoc, MatchupDoc, McCheckDoc,
+    OptionValue, PRACTICAL_THRESHOLD, PrecisionDoc, RunDoc, SideDoc, advantage, advantage_text,
+    check_text, matchup_doc, options_table, verdict_text,
 };

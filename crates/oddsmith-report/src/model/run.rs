@@ -196,6 +196,77 @@ pub struct MatchupDoc {
     /// (not met when the trial cap stopped the run first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionDoc>,
+    /// Who acts first, where the rules settle it once per duel (Open RPG's initiative):
+    /// P(A acts first) and P(A wins) given each order, exact where known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_move: Option<FirstMoveDoc>,
+}
+
+/// Who acts first in a matchup and how much it matters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FirstMoveDoc {
+    /// P(A acts first), exact (from the rules' initiative table).
+    pub p_a_first: f64,
+    /// The Monte Carlo share of duels where A acted first with its 95 % Wilson interval:
+    /// `[estimate, lo, hi]` (the exact value's check).
+    pub p_a_first_monte_carlo: [f64; 3],
+    /// P(A wins) in the duels where A acted first; absent when that order cannot happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_a_first: Option<GivenDoc>,
+    /// P(A wins) in the duels where B acted first; absent when that order cannot happen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_b_first: Option<GivenDoc>,
+}
+
+/// P(A wins) among the duels of one order of play.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GivenDoc {
+    /// Duels run in this order.
+    pub trials: u64,
+    /// Duels A won among them.
+    pub a_wins: u64,
+    /// Their share, Monte Carlo.
+    pub p_a_win: f64,
+    /// Its 95 % Wilson interval.
+    pub p_a_win_ci95: [f64; 2],
+    /// Exact P(A wins) in this order, where the duel is solved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_p_a_win: Option<f64>,
+}
+
+impl FirstMoveDoc {
+    /// The figures from the rules' [`FirstMove`](oddsmith_rules::FirstMove) and the run's
+    /// counters (A acted first; A acted first and won) and A's wins.
+    pub fn of(f: &oddsmith_rules::FirstMove, s: &DuelStats) -> FirstMoveDoc {
+        let n = s.trials();
+        let first = s.counters[f.counters[0]];
+        let first_wins = s.counters[f.counters[1]];
+        let given = |trials: u64, wins: u64, exact: &Option<ExactDuel>, possible: bool| {
+            (possible || trials > 0).then(|| GivenDoc {
+                trials,
+                a_wins: wins,
+                p_a_win: if trials == 0 {
+                    0.0
+                } else {
+                    wins as f64 / trials as f64
+                },
+                p_a_win_ci95: ci(wins, trials),
+                exact_p_a_win: exact.as_ref().map(|e| e.p_a_win),
+            })
+        };
+        let [lo, hi] = ci(first, n);
+        FirstMoveDoc {
+            p_a_first: f.p_a_first,
+            p_a_first_monte_carlo: [first as f64 / n.max(1) as f64, lo, hi],
+            given_a_first: given(first, first_wins, &f.exact[0], f.p_a_first > 0.0),
+            given_b_first: given(
+                n - first,
+                s.outcomes.a_wins - first_wins,
+                &f.exact[1],
+                f.p_a_first < 1.0,
+            ),
+        }
+    }
 }
 
 /// A Monte Carlo estimate shown as the check of the exact value that speaks.
@@ -419,5 +490,6 @@ pub fn matchup_doc(
         advantage_spoken: spoken,
         exact,
         precision: None,
+        first_move: None,
     }
 }

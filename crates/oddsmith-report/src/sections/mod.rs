@@ -235,12 +235,15 @@ pub fn page(d: &ReportData, tables: &[&str], charts: Vec<Figure>) -> Page {
         .chain(shown(&end))
         .map(String::from)
         .collect();
-    let rest = charts
+    let rest: Vec<Block> = charts
         .iter()
         .filter(|f| !in_sections.contains(&f.stem))
         .map(|f| Block::Chart(f.stem.clone()))
         .collect();
-    sections.push(Section::new("Charts", rest));
+    // No "Charts" heading over nothing: every chart may already sit in its section.
+    if !rest.is_empty() {
+        sections.push(Section::new("Charts", rest));
+    }
     sections.extend(after);
     sections.extend(end);
     sections.push(Section::new(

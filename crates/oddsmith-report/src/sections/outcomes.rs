@@ -11,10 +11,12 @@ use polars::prelude::{DataFrame, PolarsResult};
 
 use crate::charts::{Chart, IntervalPlot, Plot};
 use crate::format::{
-    col, col_by, pct_ci_padded, pct_padded, percent_ci, percent_exact, points_short, thousands,
-    toml_text,
+    col, col_by, pct_ci_padded, pct_padded, percent, percent_ci, percent_exact, points_short,
+    thousands, toml_text,
 };
-use crate::model::{ExactDoc, MatchupDoc, PRACTICAL_THRESHOLD, ReportData, RunDoc};
+use crate::model::{
+    ExactDoc, FirstMoveDoc, GivenDoc, MatchupDoc, PRACTICAL_THRESHOLD, ReportData, RunDoc,
+};
 use crate::page::{Block, Section, head};
 
 use super::subject::{NamedChart, NamedTable, Place, Subject};
@@ -28,10 +30,14 @@ pub struct Outcomes<'a>(pub &'a ReportData);
 impl Subject for Outcomes<'_> {
     #[cfg(feature = "tables")]
     fn tables(&self) -> PolarsResult<Vec<NamedTable>> {
-        Ok(vec![
+        let mut v = vec![
             ("outcomes", outcomes(self.0)?),
             ("endings", endings(self.0)?),
-        ])
+        ];
+        if self.0.run.matchups.iter().any(|m| m.first_move.is_some()) {
+            v.push(("first_move", first_move(self.0)?));
+        }
+        Ok(v)
     }
 
     fn charts(&self) -> Vec<NamedChart> {
@@ -75,7 +81,19 @@ impl Subject for Outcomes<'_> {
                      and the Monte Carlo difference is shown as its check, in standard errors from exact.",
                     points_short(PRACTICAL_THRESHOLD).trim_end_matches(".0")
                 )),
-            ],
+            ]
+            .into_iter()
+            .chain(first_move_block(self.0).into_iter().flat_map(|t| {
+                [
+                    Block::Paragraph(
+                        "Who acts first: the initiative, rolled once before the first round; \
+                         P(A wins) in the duels where each side acted first."
+                            .into(),
+                    ),
+                    t,
+                ]
+            }))
+            .collect(),
         )]
     }
 }
@@ -206,6 +224,9 @@ fn matchup_lines(s: &mut String, m: &MatchupDoc) {
     }
     let (a, b) = sides(m);
     let (a, b) = (bare(&a), bare(&b));
+    if let Some(f) = &m.first_move {
+        let _ = writeln!(s, "  {}", first_move_text(f, &a, &b));
+    }
     let _ = writeln!(
         s,
         "  damage dealt per duel: {a} {:.2}±{:.2}, {b} {:.2}±{:.2}; hit rate {:.1} % / {:.1} %",
@@ -222,6 +243,122 @@ fn matchup_lines(s: &mut String, m: &MatchupDoc) {
         .map(|(k, v)| format!("{k} {}", pct_padded(*v as f64 / m.trials as f64).trim()))
         .collect();
     let _ = writeln!(s, "  endings %: {}", endings.join(", "));
+}
+
+/// A probability that is exact where known, with its Monte Carlo estimate and interval:
+/// `58.53 % exact (Monte Carlo 58.21 [57.30, 59.10])`, or the estimate alone.
+fn exact_or_mc(exact: Option<f64>, mc: f64, ci: [f64; 2]) -> String {
+    let mc = percent_ci(mc, ci[0], ci[1]);
+    match exact {
+        Some(e) => format!("{} exact (Monte Carlo {mc})", percent(e)),
+        None => mc,
+    }
+}
+
+/// Who acts first and what it is worth, in one line: `alda acts first 72.34 % (exact); P(alda
+/// wins) when alda acts first 58.53 % exact (Monte Carlo …), when bram acts first …`.
+pub fn first_move_text(f: &FirstMoveDoc, a: &str, b: &str) -> String {
+    let [mc, lo, hi] = f.p_a_first_monte_carlo;
+    let mut t = format!(
+        "{a} acts first {} (exact; Monte Carlo {}); P({a} wins)",
+        percent(f.p_a_first),
+        percent_ci(mc, lo, hi)
+    );
+    let mut parts = Vec::new();
+    for (who, g) in [(a, &f.given_a_first), (b, &f.given_b_first)] {
+        match g {
+            Some(g) => parts.push(format!(
+                " when {who} acts first {}",
+                exact_or_mc(g.exact_p_a_win, g.p_a_win, g.p_a_win_ci95)
+            )),
+            None => parts.push(format!(" when {who} acts first: never happens")),
+        }
+    }
+    t.push_str(&parts.join(","));
+    t
+}
+
+/// The who-acts-first table of the page: one row per matchup that has one.
+fn first_move_block(d: &ReportData) -> Option<Block> {
+    let rows: Vec<Vec<String>> = d
+        .run
+        .matchups
+        .iter()
+        .filter_map(|m| {
+            let f = m.first_move.as_ref()?;
+            let given = |g: &Option<GivenDoc>| {
+                g.as_ref().map_or("never happens".to_string(), |g| {
+                    exact_or_mc(g.exact_p_a_win, g.p_a_win, g.p_a_win_ci95)
+                })
+            };
+            let [mc, lo, hi] = f.p_a_first_monte_carlo;
+            Some(vec![
+                m.name.clone(),
+                format!(
+                    "{} exact (Monte Carlo {})",
+                    percent(f.p_a_first),
+                    percent_ci(mc, lo, hi)
+                ),
+                given(&f.given_a_first),
+                given(&f.given_b_first),
+            ])
+        })
+        .collect();
+    (!rows.is_empty()).then(|| {
+        Block::table(
+            head([
+                "matchup",
+                "P(A acts first)",
+                "P(A wins | A acts first)",
+                "P(A wins | B acts first)",
+            ]),
+            rows,
+        )
+    })
+}
+
+/// One row per matchup with a who-acts-first split: P(A acts first), exact and Monte Carlo,
+/// and P(A wins) given each order.
+#[cfg(feature = "tables")]
+pub fn first_move(d: &ReportData) -> PolarsResult<DataFrame> {
+    let m: Vec<(&MatchupDoc, &FirstMoveDoc)> = d
+        .run
+        .matchups
+        .iter()
+        .filter_map(|x| Some((x, x.first_move.as_ref()?)))
+        .collect();
+    let g = |f: &FirstMoveDoc, a: bool| {
+        if a {
+            f.given_a_first.clone()
+        } else {
+            f.given_b_first.clone()
+        }
+    };
+    let mut cols = vec![
+        col_by("matchup", &m, |x| x.0.name.as_str()),
+        col_by("p_a_first", &m, |x| x.1.p_a_first),
+        col_by("p_a_first_mc", &m, |x| x.1.p_a_first_monte_carlo[0]),
+        col_by("p_a_first_mc_lo", &m, |x| x.1.p_a_first_monte_carlo[1]),
+        col_by("p_a_first_mc_hi", &m, |x| x.1.p_a_first_monte_carlo[2]),
+    ];
+    for (side, a) in [("a_first", true), ("b_first", false)] {
+        cols.push(col_by(&format!("{side}_trials"), &m, |x| {
+            g(x.1, a).map(|g| g.trials)
+        }));
+        cols.push(col_by(&format!("p_a_win_given_{side}"), &m, |x| {
+            g(x.1, a).map(|g| g.p_a_win)
+        }));
+        cols.push(col_by(&format!("p_a_win_given_{side}_lo"), &m, |x| {
+            g(x.1, a).map(|g| g.p_a_win_ci95[0])
+        }));
+        cols.push(col_by(&format!("p_a_win_given_{side}_hi"), &m, |x| {
+            g(x.1, a).map(|g| g.p_a_win_ci95[1])
+        }));
+        cols.push(col_by(&format!("exact_p_a_win_given_{side}"), &m, |x| {
+            g(x.1, a).and_then(|g| g.exact_p_a_win)
+        }));
+    }
+    DataFrame::new_infer_height(cols)
 }
 
 /// One row per matchup: outcome probabilities with 95 % Wilson intervals, exact values,

@@ -91,6 +91,7 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                 ));
             }
         }
+        let mut asserts = Vec::new();
         for section in s.sections() {
             match section {
                 StudySection::Sweep(x) if x.y.is_none() => {
@@ -207,11 +208,118 @@ pub fn summary_lines(d: &ReportData) -> Vec<String> {
                         } + extremes.as_deref().unwrap_or(""));
                     }
                 }
-                _ => {}
+                StudySection::Sweep(x) => {
+                    // A 2-D sweep: where P(A wins) is lowest and highest over the grid.
+                    let figures: Vec<(f64, &SweepPoint)> =
+                        x.points.iter().map(|p| (p.spoken().value(), p)).collect();
+                    let lo = figures.iter().min_by(|a, b| a.0.total_cmp(&b.0));
+                    let hi = figures.iter().max_by(|a, b| a.0.total_cmp(&b.0));
+                    let (Some(lo), Some(hi), Some(y)) = (lo, hi, &x.y) else {
+                        continue;
+                    };
+                    let at = |p: &SweepPoint| {
+                        format!(
+                            "{} = {}, {} = {}",
+                            x.x.target,
+                            label(&x.x, p.x),
+                            y.target,
+                            label(y, p.y.unwrap_or(0.0))
+                        )
+                    };
+                    let exact = if x.points.iter().all(|p| p.exact_p_a_win.is_some()) {
+                        " (exact)"
+                    } else {
+                        ""
+                    };
+                    v.push(format!(
+                        "Sweep \"{}\": P(A wins) ranges from {} ({}) to {} ({}){exact}.",
+                        x.name,
+                        percent(lo.0),
+                        at(lo.1),
+                        percent(hi.0),
+                        at(hi.1)
+                    ));
+                }
+                StudySection::Check(c) => v.push(check_line(c)),
+                StudySection::Assert(a) => asserts.push(a),
             }
+        }
+        if !asserts.is_empty() {
+            let failed: Vec<&str> = asserts
+                .iter()
+                .filter(|a| !a.passed)
+                .map(|a| a.name.as_str())
+                .collect();
+            v.push(if failed.is_empty() {
+                format!("Assertions: all {} pass.", asserts.len())
+            } else {
+                format!(
+                    "Assertions: {} of {} fail: {}.",
+                    failed.len(),
+                    asserts.len(),
+                    failed.join("; ")
+                )
+            });
+        }
+    }
+    if let Some(g) = &d.checks {
+        // The ruleset's own check table: its easiest and hardest cells, exactly.
+        let lo = g.cells.iter().min_by(|a, b| a.exact.total_cmp(&b.exact));
+        let hi = g.cells.iter().max_by(|a, b| a.exact.total_cmp(&b.exact));
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            v.push(format!(
+                "Check table ({} × {}, {} cells): P(success) from {} ({} {}, {}) to {} ({} {}, {}) exactly.",
+                g.row_name,
+                g.col_name,
+                g.cells.len(),
+                percent(lo.exact),
+                g.row_name,
+                lo.row,
+                lo.col,
+                percent(hi.exact),
+                g.row_name,
+                hi.row,
+                hi.col
+            ));
         }
     }
     v
+}
+
+/// A `[[check]]` in one sentence: a single check's exact P(success), or a grid's lowest and
+/// highest cells.
+fn check_line(c: &oddsmith_study::CheckStudyDoc) -> String {
+    let cell = |x: &oddsmith_study::CheckCellDoc| {
+        let parts: Vec<String> = [(&c.row_param, &x.row), (&c.col_param, &x.col)]
+            .into_iter()
+            .filter_map(|(p, v)| Some(format!("{} = {}", p.as_ref()?, v.as_ref()?)))
+            .collect();
+        parts.join(", ")
+    };
+    match c.cells.as_slice() {
+        [one] => format!(
+            "Check \"{}\": P(success) {} exactly ({}).",
+            c.name,
+            percent(one.exact),
+            one.description
+        ),
+        cells => {
+            let lo = cells.iter().min_by(|a, b| a.exact.total_cmp(&b.exact));
+            let hi = cells.iter().max_by(|a, b| a.exact.total_cmp(&b.exact));
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => format!(
+                    "Check \"{}\" ({} cells): P(success) from {} ({}) to {} ({}) exactly.",
+                    c.name,
+                    cells.len(),
+                    percent(lo.exact),
+                    cell(lo),
+                    percent(hi.exact),
+                    cell(hi)
+                ),
+                _ => format!("Check \"{}\": no cells.", c.name),
+            }
+        }
+    }
 }
 
 /// A comparison's answer: its verdicts, who wins first (then fight length, lethality), or

@@ -1047,3 +1047,119 @@ fn a_sweep_chart_marks_the_chosen_point() {
     // Past the last point there is nothing to mark.
     assert!(sweep_chart_at(&one, 3).is_none());
 }
+
+/// Issue 38 item 7: "In short" has a sentence for every study of the file: each 1-D and 2-D
+/// sweep, the balance, the tournament, every `[[check]]` (a grid's lowest and highest cells)
+/// and the assertions.
+#[test]
+fn in_short_covers_every_study_of_the_file() {
+    use oddsmith_report::sections::summary::summary_lines;
+    let d = report(Some(study()));
+    let lines = summary_lines(&d);
+    let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
+    for s in &d.run.study.as_ref().unwrap().sweeps {
+        assert!(has(&format!("Sweep \"{}\"", s.name)), "{lines:#?}");
+    }
+    assert!(has("Balance:") && has("Tournament:"), "{lines:#?}");
+    assert!(
+        has(
+            "Check \"Climb\" (4 cells): P(success) from 41.67 % (skill = 8, tn = 7) to 91.67 % (skill = 10, tn = 5) exactly."
+        ),
+        "{lines:#?}"
+    );
+    assert!(
+        has("Assertions: 1 of 2 fail: knight vs brute: rounds_mean in [1, 3]."),
+        "{lines:#?}"
+    );
+}
+
+/// Issue 38 item 7: no "Charts" heading over nothing (every chart already sits in its
+/// section, as a check-only study's do).
+#[test]
+fn no_empty_charts_heading() {
+    use oddsmith_report::sections::charts;
+    let mut d = report(Some(StudyDoc {
+        checks: vec![check_grid()],
+        ..StudyDoc::default()
+    }));
+    d.run.matchups.clear();
+    d.stats.clear();
+    d.exact.clear();
+    let figures = charts(&d)
+        .into_iter()
+        .map(|(stem, c)| oddsmith_report::page::Figure {
+            stem,
+            title: c.title.clone(),
+            svg: String::new(),
+        })
+        .collect();
+    let page = oddsmith_report::sections::page(&d, &[], figures);
+    assert!(
+        page.sections.iter().all(|s| s.title != "Charts"),
+        "{:?}",
+        page.sections.iter().map(|s| &s.title).collect::<Vec<_>>()
+    );
+}
+
+/// Issue 38 item 4: who acts first, in the terminal, the JSON, the page and its table: P(A acts
+/// first) exact with its Monte Carlo check, and P(A wins) given each order from the counters.
+#[test]
+fn who_acts_first_is_reported_everywhere() {
+    use oddsmith_report::FirstMoveDoc;
+    use oddsmith_rules::{ExactDuel, FirstMove};
+    let mut stats = DuelStats::default();
+    // 10 duels: A acts first in 4 (wins 3), B in 6 (A wins 2).
+    for k in 0..10u32 {
+        let mut o = DuelOutcome::empty();
+        let first = k < 4;
+        let a_wins = if first { k < 3 } else { k < 6 };
+        (o.winner, o.ending) = if a_wins {
+            (Winner::A, Ending::Death)
+        } else {
+            (Winner::B, Ending::Death)
+        };
+        o.rounds = 2;
+        o.counters[0] = u32::from(first);
+        o.counters[1] = u32::from(first && a_wins);
+        stats.record(&o);
+    }
+    let solved = |p: f64| ExactDuel::from_pmf([p, 1.0 - p, 0.0], vec![0.0, 0.0, 1.0], 0.0);
+    let f = FirstMove {
+        p_a_first: 0.4,
+        counters: [0, 1],
+        exact: [Some(solved(0.7)), Some(solved(0.35))],
+    };
+    let doc = FirstMoveDoc::of(&f, &stats);
+    let a = doc.given_a_first.as_ref().unwrap();
+    let b = doc.given_b_first.as_ref().unwrap();
+    assert_eq!((a.trials, a.a_wins, b.trials, b.a_wins), (4, 3, 6, 2));
+    assert_eq!((a.exact_p_a_win, b.exact_p_a_win), (Some(0.7), Some(0.35)));
+    assert_eq!(doc.p_a_first_monte_carlo[0], 0.4);
+    let json = serde_json::to_value(&doc).unwrap();
+    assert_eq!(json["given_b_first"]["exact_p_a_win"], 0.35);
+    let mut d = report(None);
+    d.run.matchups[0].first_move = Some(doc);
+    let text = oddsmith_report::run_table(&d.run);
+    assert!(
+        text.contains("knight acts first 40.00 % (exact; Monte Carlo 40.00 % ["),
+        "{text}"
+    );
+    assert!(
+        text.contains("when knight acts first 70.00 % exact (Monte Carlo 75.00 % ["),
+        "{text}"
+    );
+    assert!(
+        text.contains("when brute acts first 35.00 % exact"),
+        "{text}"
+    );
+    let t = tables(&d).unwrap();
+    let df = table(&t, "first_move");
+    assert_eq!(f64_at(df, "exact_p_a_win_given_a_first", 0), Some(0.7));
+    assert_eq!(f64_at(df, "p_a_win_given_b_first", 0), Some(2.0 / 6.0));
+    let dir = std::env::temp_dir().join(format!("oddsmith-report-first-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    oddsmith_report::write_report(&dir, &d).unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("P(A wins | B acts first)"), "{html}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -49,6 +49,9 @@ pub enum OpenRpgCheck {
         defense: i64,
         /// Defender's strength.
         def_strength: i32,
+        /// The exact distribution of the final damage, built when parsed (where the blows
+        /// are too many for its integer weights the check is refused there).
+        exact: Dist,
     },
 }
 
@@ -89,7 +92,7 @@ crate::check_params! {
         ),
         "blows" => (
             "1",
-            "kind=damage: blows landed, 0–6",
+            "kind=damage: blows landed, 0 to as many as kind=blows reports (301 under nd10); with a crit_range, as many as an exact distribution can hold",
         ),
         "crit_range" => (
             "0",
@@ -171,14 +174,36 @@ impl crate::Check<OpenRpg> for OpenRpgCheck {
                     .map_err(|e| RulesError::check("damage", e.to_string()))?;
                 let effect = CritEffect::parse(p.get("crit").unwrap_or("x2"))
                     .map_err(|e| RulesError::check("crit", e.to_string()))?;
+                let blows = int(p, "blows", 1, 0, max_blows(o))? as u32;
+                let crit_range = int(p, "crit_range", 0, 0, 20)? as i32;
+                let dr = int(p, "dr", 0, 0, 100)?;
+                let def = int(p, "defense", 0, 0, 10_000)?;
+                let def_strength = int(p, "def_strength", 0, 0, 30)? as i32;
+                let sd = strength_dist(o.strength_token, def_strength);
+                let exact = |k| {
+                    damage_exact(o, &damage, &sd, k, crit_range, effect, dr, def)
+                };
+                let Some(dist) = exact(blows) else {
+                    let most = (0..blows).rev().find(|&k| exact(k).is_some()).unwrap_or(0);
+                    return Err(RulesError::check(
+                        "blows",
+                        format!(
+                            "{blows} blows with crit_range {crit_range}: too many for an exact \
+                             distribution of these dice (at most {most} here; without a \
+                             crit_range, any number up to {})",
+                            max_blows(o)
+                        ),
+                    ));
+                };
                 Ok(OpenRpgCheck::Damage {
                     damage,
-                    blows: int(p, "blows", 1, 0, 6)? as u32,
-                    crit_range: int(p, "crit_range", 0, 0, 20)? as i32,
+                    blows,
+                    crit_range,
                     effect,
-                    dr: int(p, "dr", 0, 0, 100)?,
-                    defense: int(p, "defense", 0, 0, 10_000)?,
-                    def_strength: int(p, "def_strength", 0, 0, 30)? as i32,
+                    dr,
+                    defense: def,
+                    def_strength,
+                    exact: dist,
                 })
             }
             k => Err(RulesError::check(
@@ -243,33 +268,18 @@ impl crate::Check<OpenRpg> for OpenRpgCheck {
                 }
             }
             OpenRpgCheck::Damage {
-                damage,
                 blows,
-                crit_range,
-                effect,
                 dr,
                 defense: def,
                 def_strength,
+                exact,
+                ..
             } => {
-                let cw = crit_weights(*blows, crit20(o, *crit_range));
-                let sd = strength_dist(o.strength_token, *def_strength);
-                let r = o.resolved();
-                let mut pairs = Vec::new();
-                for (b, wb) in damage.iter() {
-                    for (c, &wc) in cw.iter().enumerate() {
-                        let t = total_x2(b, *blows, c as u32, *effect, r.multiplier);
-                        let after = after_dr(t, dr * 100, o.dr_rounding);
-                        for (s, ws) in sd.iter() {
-                            let fin = (after - defense(*def, 0, s, 0)).max(0);
-                            pairs.push((fin, wb * wc * ws));
-                        }
-                    }
-                }
                 CheckExact {
                     description: format!(
                         "damage of {blows} landed blows after DR {dr} % and defense {def} + strength {def_strength}"
                     ),
-                    distribution: Dist::from_weights(pairs).expect("non-empty"),
+                    distribution: exact.clone(),
                     success_at_least: 1,
                     bands: Vec::new(),
                 }
@@ -303,6 +313,7 @@ impl crate::Check<OpenRpg> for OpenRpgCheck {
                 dr,
                 defense: def,
                 def_strength,
+                ..
             } => {
                 let at_least = o.resolved().crit_at_least;
                 let crits = (0..*blows)
@@ -322,16 +333,64 @@ impl crate::Check<OpenRpg> for OpenRpgCheck {
 }
 
 /// Integer weights of Bin(k, r/20) for c = 0..=k, over a total of 20^k.
-fn crit_weights(k: u32, p20: u128) -> Vec<u128> {
+fn crit_weights(k: u32, p20: u128) -> Option<Vec<u128>> {
+    // Divided by their common factor gcd(p20, 20)^k, so no crit range (or all 20) costs
+    // nothing however many blows.
+    let g = (1..=20u128)
+        .rev()
+        .find(|g| p20 % g == 0 && 20 % g == 0)
+        .unwrap_or(1);
+    let (hit, miss) = (p20 / g, (20 - p20) / g);
     (0..=k)
         .map(|c| {
+            if (hit == 0 && c > 0) || (miss == 0 && c < k) {
+                return Some(0);
+            }
             let mut comb = 1u128;
             for i in 0..c {
-                comb = comb * u128::from(k - i) / u128::from(i + 1);
+                comb = comb.checked_mul(u128::from(k - i))? / u128::from(i + 1);
             }
-            comb * p20.pow(c) * (20 - p20).pow(k - c)
+            comb.checked_mul(hit.checked_pow(c)?)?
+                .checked_mul(miss.checked_pow(k - c)?)
         })
         .collect()
+}
+
+/// The most blows `kind=blows` can report: the highest roll of trait 30 at rate 1, plus one.
+fn max_blows(o: &OpenRpgOptions) -> i64 {
+    skill_dist(o.skill_roll, 30).max() + 1
+}
+
+/// The exact distribution of the final damage of `blows` landed blows (the dice of
+/// [`OpenRpgCheck::sample`]), or `None` where its integer weights would overflow.
+#[allow(clippy::too_many_arguments)]
+fn damage_exact(
+    o: &OpenRpgOptions,
+    damage: &Dist,
+    sd: &Dist,
+    blows: u32,
+    crit_range: i32,
+    effect: CritEffect,
+    dr: i64,
+    def: i64,
+) -> Option<Dist> {
+    let cw = crit_weights(blows, crit20(o, crit_range))?;
+    let r = o.resolved();
+    let mut pairs = Vec::new();
+    for (b, wb) in damage.iter() {
+        for (c, &wc) in cw.iter().enumerate() {
+            if wc == 0 {
+                continue;
+            }
+            let t = total_x2(b, blows, c as u32, effect, r.multiplier);
+            let after = after_dr(t, dr * 100, o.dr_rounding);
+            for (s, ws) in sd.iter() {
+                let fin = (after - defense(def, 0, s, 0)).max(0);
+                pairs.push((fin, wb.checked_mul(wc)?.checked_mul(ws)?));
+            }
+        }
+    }
+    Dist::from_weights(pairs).ok()
 }
 
 fn crit20(o: &OpenRpgOptions, range: i32) -> u128 {

@@ -65,15 +65,30 @@ impl crate::Duel<OpenRpg> for State {
         roller: &mut R,
         tally: &mut T,
     ) -> Step {
-        advance(
+        let step = advance(
             m,
             rules.options().max_rounds,
             self,
             &mut Sample(roller),
             tally,
-        )
+        );
+        // Who won the initiative, counted once, at the duel's end.
+        if let Step::Over(w, _) = step
+            && self.first == 1
+        {
+            tally.count(A_FIRST, 1);
+            if w == Winner::A {
+                tally.count(A_FIRST_AND_WINS, 1);
+            }
+        }
+        step
     }
 }
+
+/// The counter of the duels where A won the initiative (acted first).
+pub const A_FIRST: usize = 0;
+/// The counter of the duels where A won the initiative and the duel.
+pub const A_FIRST_AND_WINS: usize = 1;
 
 /// Where a step's one random choice comes from.
 pub trait Pick {

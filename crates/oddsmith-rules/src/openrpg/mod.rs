@@ -103,6 +103,35 @@ impl Ruleset for OpenRpg {
         }
     }
 
+    /// Who won the initiative (G12, rolled once before round 1) in each duel: the duels where
+    /// A acted first, and those A acted first and won ([`State`]'s `step` counts them at the
+    /// duel's end).
+    fn counter_names(&self) -> &'static [&'static str] {
+        &["a_first", "a_first_and_wins"]
+    }
+
+    /// P(A acts first) from the matchup's initiative table; with `solve`, the duel solved with
+    /// the initiative forced each way (the same [`exact`](Ruleset::exact) on a copy of the
+    /// matchup whose initiative draw has one outcome).
+    fn first_move(&self, m: &Matchup, solve: bool) -> Option<crate::FirstMove> {
+        let p = m.first[0];
+        let forced = |a_first: bool| {
+            let q = if a_first { p } else { 1.0 - p };
+            if !solve || q <= 0.0 {
+                return None;
+            }
+            let mut f = m.clone();
+            f.first = if a_first { [1.0, 0.0] } else { [0.0, 1.0] };
+            f.first_cum = fighter::Cumulative::new(&[f.first[0], 1.0]);
+            self.exact(&f)
+        };
+        Some(crate::FirstMove {
+            p_a_first: p,
+            counters: [duel::A_FIRST, duel::A_FIRST_AND_WINS],
+            exact: [forced(true), forced(false)],
+        })
+    }
+
     /// The required roll and the blows a turn lands on average against this fighter's own
     /// combat base.
     fn fighter_facts(&self, spec: &FighterSpec) -> Vec<(String, String)> {

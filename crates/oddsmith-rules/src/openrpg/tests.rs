@@ -595,6 +595,58 @@ fn o18_r1_exact_primary_both_orders() {
     within_4_sigma(p, a_first.p_a_win, n);
 }
 
+/// Who acts first (issue 38 item 4): P(A acts first) exact, the duel solved under each order
+/// (weighted, they give the unconditional answer), and the Monte Carlo counters that split
+/// the duels by it agree with both within 4σ.
+#[test]
+fn first_move_splits_the_duel_by_who_acts_first() {
+    let (g, m) = pair(legacy(), &legacy_r1().0, &legacy_r1().1);
+    let f = g.first_move(&m, true).unwrap();
+    close(f.p_a_first, 0.723411, 5e-7);
+    let [Some(a), Some(b)] = f.exact.clone() else {
+        panic!("both orders solved: {f:?}")
+    };
+    close(a.p_a_win, 0.585301, 5e-7);
+    close(b.p_a_win, 0.504138, 5e-7);
+    let x = g.exact(&m).unwrap();
+    close(
+        f.p_a_first * a.p_a_win + (1.0 - f.p_a_first) * b.p_a_win,
+        x.p_a_win,
+        1e-9,
+    );
+    assert_eq!(g.counter_names()[f.counters[0]], "a_first");
+    assert!(g.first_move(&m, false).unwrap().exact == [None, None]);
+    let n = 20_000u32;
+    let mut rng = stream(43, 0);
+    let mut roller = RngRoller::new(&mut rng);
+    let (mut first, mut first_wins, mut wins) = (0u32, 0u32, 0u32);
+    for _ in 0..n {
+        let o = g.duel(&m, &mut roller);
+        first += o.counters[f.counters[0]];
+        first_wins += o.counters[f.counters[1]];
+        wins += u32::from(o.winner == Winner::A);
+        assert!(o.counters[f.counters[1]] <= o.counters[f.counters[0]]);
+    }
+    within_4_sigma(f64::from(first) / f64::from(n), f.p_a_first, n);
+    within_4_sigma(
+        f64::from(first_wins) / f64::from(first),
+        a.p_a_win,
+        first,
+    );
+    within_4_sigma(
+        f64::from(wins - first_wins) / f64::from(n - first),
+        b.p_a_win,
+        n - first,
+    );
+    // An order that cannot happen is not solved: legacy level 3 always goes before level 4.
+    let mut pole = legacy_r1().1;
+    pole.weapon.stats.carries_initiative = true;
+    let (g, m) = pair(legacy(), &legacy_r1().0, &pole);
+    let f = g.first_move(&m, true).unwrap();
+    assert_eq!(f.p_a_first, 0.0);
+    assert!(f.exact[0].is_none() && f.exact[1].is_some());
+}
+
 #[test]
 fn o19_r1_exact_legacy() {
     let (a, b) = legacy_r1();
@@ -966,6 +1018,42 @@ fn checks_sample_like_exact() {
             .is_err()
     );
     assert!(g.check_grid().unwrap().cells.len() == 54);
+}
+
+/// `kind=damage` takes as many blows as `kind=blows` reports (301 under nd10: 30d10 at rate
+/// 1), exactly; a crit range refuses only what its integer weights cannot hold, saying the most.
+#[test]
+fn damage_check_takes_as_many_blows_as_the_blows_check_reports() {
+    let g = OpenRpg::new(OpenRpgOptions::default()).unwrap();
+    let most = g
+        .parse_check(&CheckParams::parse(["kind=blows", "skill=30", "rate=1", "required=0"]).unwrap())
+        .unwrap();
+    assert_eq!(g.check_exact(&most).distribution.max(), 301);
+    let parse = |w: &[&str]| g.parse_check(&CheckParams::parse(w.to_vec()).unwrap());
+    // 21 blows of 3d4+22 (str 3), no crits: the base is rolled once, so 21 × (25..=34).
+    let c = parse(&["kind=damage", "blows=21"]).unwrap();
+    let d = g.check_exact(&c).distribution;
+    assert_eq!((d.min(), d.max()), (21 * 25, 21 * 34));
+    close(d.mean(), 21.0 * 29.5, 1e-9);
+    let c = parse(&["kind=damage", "blows=301"]).unwrap();
+    assert_eq!(g.check_exact(&c).distribution.max(), 301 * 34);
+    assert!(parse(&["kind=damage", "blows=302"]).is_err());
+    // With crits: 21 blows still exact (and sampled alike); far more are refused in words.
+    let c = parse(&["kind=damage", "blows=21", "crit_range=3"]).unwrap();
+    let e = g.check_exact(&c);
+    let mut rng = stream(7, 0);
+    let mut roller = RngRoller::new(&mut rng);
+    let n = 20_000;
+    let at = e.distribution.mean().round() as i64;
+    let hits = (0..n)
+        .filter(|_| g.check_sample(&c, &mut roller) >= at)
+        .count();
+    within_4_sigma(hits as f64 / f64::from(n), e.distribution.p_at_least(at), n);
+    let err = parse(&["kind=damage", "blows=200", "crit_range=3"])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("too many for an exact distribution"), "{err}");
+    assert!(err.contains("at most 28 here"), "{err}");
 }
 
 #[test]

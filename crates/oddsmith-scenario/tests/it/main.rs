@@ -740,3 +740,25 @@ fn a_number_for_a_text_option_lists_the_names_and_long_names_find_short_fields()
     );
     assert!(all[1].message.contains("did you mean `str`?"), "{e}");
 }
+
+#[test]
+fn a_check_only_file_needs_no_fighters() {
+    let text = r#"
+name = "checks"
+ruleset = "draft"
+
+[[check]]
+name = "skill against difficulty"
+rows = { param = "skill", values = [4, 6] }
+cols = { param = "difficulty", values = ["easy", "hard"] }
+"#;
+    let s = load::<Draft>("s.toml", text).unwrap();
+    assert!(s.fighters.is_empty() && s.matchups.is_empty());
+    assert_eq!(s.study.checks.len(), 1);
+    // With nothing to check either, the file says what it lacks.
+    let e = err("name = \"t\"\nruleset = \"draft\"\n");
+    assert!(
+        e.message.contains("no fighters and nothing to check"),
+        "{e}"
+    );
+}

@@ -22,7 +22,7 @@ use crate::error::InputError;
 const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 
 /// Keys a scenario file must have (the loader's `File` gives them no default).
-const REQUIRED: &[&str] = &["name", "ruleset", "fighters"];
+const REQUIRED: &[&str] = &["name", "ruleset"];
 
 /// Prints the combined schema, or `ruleset`'s; with `write`, writes every file into that folder.
 pub(crate) fn schema(

@@ -1068,6 +1068,118 @@ document.getElementById('r').addEventListener('load', () => {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 38 item 7: a report with a nine-column check table, opened 1280 px wide in headless
+/// Chromium: no column runs past the page's edge (a wide table scrolls inside its own block,
+/// measured from the elements' widths), the page itself does not scroll sideways, no "Charts"
+/// heading stands over nothing, and "In short" names the check. The file has no `[fighters]`
+/// (a check-only file, item 3). Skipped, with the reason printed, only without Chromium.
+#[test]
+fn a_nine_column_check_table_is_not_cut_at_1280_px() {
+    let Some(chromium) = chromium() else {
+        println!(
+            "SKIPPED a_nine_column_check_table_is_not_cut_at_1280_px: no chromium binary on PATH"
+        );
+        return;
+    };
+    let dir = temp_dir("wide-table");
+    let scenario = dir.join("wide.toml");
+    std::fs::write(
+        &scenario,
+        r#"name = "wide-check"
+ruleset = "openrpg"
+seed = 3
+
+[[check]]
+name = "skill by difficulty"
+rows = { param = "skill", values = [2, 4, 6, 8, 10] }
+cols = { param = "dc", values = [10, 15, 20, 25, 30, 35, 40, 50] }
+"#,
+    )
+    .unwrap();
+    let out = dir.join("report");
+    let (code, _, err) = run_to(&scenario, "2000", &out);
+    assert_eq!(code, 0, "{err}");
+    let check = dir.join("check.html");
+    std::fs::write(&check, r#"<!DOCTYPE html><html><body style="margin:0"><iframe id="r" src="report/report.html" style="width:1280px;height:2000px;border:0"></iframe>
+<script>
+document.getElementById('r').addEventListener('load', () => {
+  const d = document.getElementById('r').contentDocument;
+  const w = d.defaultView;
+  const vw = d.documentElement.clientWidth;
+  let clipped = 0, scrolling = 0, widest = 0;
+  for (const t of d.querySelectorAll('table')) {
+    const box = t.parentElement;
+    const scrolls = ['auto', 'scroll'].includes(w.getComputedStyle(box).overflowX);
+    if (scrolls && box.scrollWidth > box.clientWidth) scrolling++;
+    const cols = t.querySelectorAll('thead tr > *').length;
+    widest = Math.max(widest, cols);
+    // A column is cut when it starts or ends past the page's edge with no box to scroll it
+    // into view; a scrolling box itself must end inside the page.
+    const edge = scrolls ? box.getBoundingClientRect().right : vw;
+    for (const c of t.querySelectorAll('thead tr > *')) {
+      const r = c.getBoundingClientRect();
+      if (!scrolls && r.right > edge + 1) clipped++;
+    }
+    if (scrolls && edge > vw + 1) clipped++;
+  }
+  const pageWide = d.documentElement.scrollWidth > vw + 1;
+  const emptyCharts = [...d.querySelectorAll('h2')].filter(h => h.textContent === 'Charts'
+    && !(h.nextElementSibling && h.nextElementSibling.tagName === 'FIGURE')).length;
+  const short = (d.querySelector('.summary') || {}).textContent || '';
+  const out = document.createElement('pre');
+  out.id = 'result';
+  out.textContent = `RESULT widest=${widest} clipped=${clipped} scrolling=${scrolling} page_wide=${pageWide} empty_charts=${emptyCharts} check_in_short=${short.includes('Check "skill by difficulty"')}`;
+  document.body.appendChild(out);
+});
+</script></body></html>"#).unwrap();
+    let profile = dir.join("profile");
+    let run = |extra: &[String], page: &Path| {
+        let o = std::process::Command::new(&chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--allow-file-access-from-files",
+                "--window-size=1280,2000",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(extra)
+            .arg(format!("file://{}", page.display()))
+            .output()
+            .expect("chromium runs");
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (dom, log) = run(
+        &["--virtual-time-budget=5000".into(), "--dump-dom".into()],
+        &check,
+    );
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no result in DOM:\n{dom}\n{log}"));
+    assert!(
+        result.contains("widest=9 clipped=0")
+            && result.contains("page_wide=false empty_charts=0 check_in_short=true"),
+        "{result}"
+    );
+    // The nine-column table really is wider than the page: it scrolls in its block.
+    assert!(!result.contains("scrolling=0"), "{result}");
+    let shot = dir.join("wide.png");
+    let (_, log) = run(
+        &[format!("--screenshot={}", shot.display())],
+        &out.join("report.html"),
+    );
+    assert_eq!(png_size(&shot), (1280, 2000), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 36: `--readings` adds `study.readings` to the JSON (per matchup: every factor with
 /// kind, value, P(A wins), the paired change and whether the verdict holds); the work estimate
 /// counts its runs, so `--max-work` refuses a readings run the plain run fits under.

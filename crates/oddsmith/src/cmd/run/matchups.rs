@@ -5,7 +5,7 @@
 use anyhow::Result;
 use oddsmith_report::format::thousands;
 use oddsmith_report::{
-    FighterData, MatchupDoc, OptionValue, PrecisionDoc, matchup_doc, options_table,
+    FighterData, FirstMoveDoc, MatchupDoc, OptionValue, PrecisionDoc, matchup_doc, options_table,
 };
 use oddsmith_rules::solver::{MAX_LIVE_STATES, MAX_WORK};
 use oddsmith_rules::{ExactDuel, Ruleset};
@@ -91,6 +91,10 @@ pub(super) fn run_base<R: Ruleset>(
             solution.as_ref(),
             s.ruleset.counter_names(),
         );
+        doc.first_move = s
+            .ruleset
+            .first_move(&m.matchup, solution.is_some())
+            .map(|f| FirstMoveDoc::of(&f, &stats));
         doc.precision = cfg
             .precision
             .map(|h| PrecisionDoc::of(h, stats.outcomes.a_wins, stats.trials()));

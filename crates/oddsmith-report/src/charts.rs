@@ -508,8 +508,11 @@ fn intervals<DB: DrawingBackend>(
         .pos(Pos::new(HPos::Left, VPos::Center));
     let plot_px = f64::from(chart.plotting_area().dim_in_pixel().0.max(1));
     for (i, v) in p.values.iter().enumerate() {
-        let text = if percent {
+        let text = if percent && v.2 > v.1 {
             format!("{} ± {}", pct(v.0), pct((v.2 - v.1) / 2.0))
+        } else if percent {
+            // An exact value has no interval: no "± 0 %".
+            pct(v.0)
         } else {
             format!("{:.3}", v.0)
         };

@@ -107,16 +107,21 @@ impl Mark {
 pub struct Placeholder {
     /// The built-in item (`short bow`).
     pub item: &'static str,
-    /// The statistic's column (`force`).
+    /// The statistic's column (`force`): the field of the inline table (`weapon = { name =
+    /// "short bow", force = 1 }`) that overrides it, which a readings study writes.
     pub field: &'static str,
+    /// The built-in's value, as TOML text (checked against the equipment tables by a test).
+    pub value: &'static str,
     /// The plausible range and why ([`Mark::Placeholder`]).
     pub mark: Mark,
 }
 
-/// A [`Placeholder`] (a `const fn`, for the equipment tables).
+/// A [`Placeholder`] (a `const fn`, for the equipment tables): the built-in `item`'s `field`
+/// is `value` (TOML text), plausibly anywhere from `low` to `high`.
 pub const fn placeholder(
     item: &'static str,
     field: &'static str,
+    value: &'static str,
     low: &'static str,
     high: &'static str,
     why: &'static str,
@@ -124,6 +129,7 @@ pub const fn placeholder(
     Placeholder {
         item,
         field,
+        value,
         mark: Mark::Placeholder { low, high, why },
     }
 }
@@ -402,7 +408,7 @@ pub fn marks(
     }
     out.extend(placeholders.iter().map(|p| Marked {
         key: format!("{}.{}", p.item, p.field),
-        default: "built-in",
+        default: p.value,
         mark: p.mark,
     }));
     out

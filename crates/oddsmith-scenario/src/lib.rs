@@ -41,7 +41,7 @@ use locate::{Doc, Seg};
 pub use study::{
     Assertion, Axis, Balance, BalanceSubject, CheckAxis, CheckStudy, DEFAULT_FAIR_TOLERANCE,
     Metric, Num, Origin, ReadingsSpec, Section, SectionKind, Study, Sweep, Target, Tournament,
-    Value, given_value, variant, variant_text,
+    Value, given_value, named_as_tables, variant, variant_text,
 };
 
 /// The most errors one load reports (the first in file order carries the rest in

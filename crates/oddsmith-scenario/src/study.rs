@@ -1459,6 +1459,50 @@ pub fn variant_text(
         .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))
 }
 
+/// The scenario's text with each built-in item a target changes a field of, given by name
+/// (`weapon = "spear"` for the target `knight.weapon.max_damage`), written as the table named
+/// like it (`weapon = { name = "spear" }`), which keeps every field of the built-in: a
+/// readings study varies a built-in item's placeholder statistic this way, as a designer
+/// would by hand. Other targets, and items already written as tables, are left as they are.
+pub fn named_as_tables(
+    file: &str,
+    text: &str,
+    targets: &[&Target],
+) -> Result<String, ScenarioError> {
+    let doc = Doc::parse(file, text)?;
+    let mut table: toml::Table = toml::from_str(text)
+        .map_err(|e| doc.error(&[], format!("cannot re-read the file: {}", e.message())))?;
+    let mut changed = false;
+    for t in targets {
+        let path = t.path();
+        if path.len() < 3 {
+            continue;
+        }
+        let Some(node) = table_at(&mut table, &path[..path.len() - 2]) else {
+            continue;
+        };
+        let item = &path[path.len() - 2];
+        if let Some(toml::Value::String(name)) = node.get(item).cloned() {
+            let named = toml::Table::from_iter([("name".to_string(), toml::Value::String(name))]);
+            node.insert(item.clone(), toml::Value::Table(named));
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(text.to_string());
+    }
+    toml::to_string(&table)
+        .map_err(|e| doc.error(&[], format!("cannot write the changed scenario: {e}")))
+}
+
+/// The table at `path` under `node`, if every step is a table.
+fn table_at<'a>(mut node: &'a mut toml::Table, path: &[String]) -> Option<&'a mut toml::Table> {
+    for k in path {
+        node = node.get_mut(k)?.as_table_mut()?;
+    }
+    Some(node)
+}
+
 /// Loads `changed` (the text [`variant_text`] wrote), placing an error at the change's origin
 /// in the original file (`doc`).
 fn variant_load<R: Ruleset>(

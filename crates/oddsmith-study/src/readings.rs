@@ -6,15 +6,19 @@
 //! The factors come from the ruleset's declarations ([`oddsmith_rules::Mark`], listed by
 //! `oddsmith rulesets ID`): a marked option is a factor of every matchup; a marked fighter
 //! field is a factor where some fighter leaves it to its default (its value is then written
-//! for every such fighter). Built-in items' placeholder statistics are named, not varied.
+//! for every such fighter); a built-in item's placeholder statistic
+//! ([`Ruleset::PLACEHOLDERS`]) is a factor where some fighter names the item without giving
+//! that statistic (its low and high ends are then written for every such fighter, the item
+//! as the table named like it: `weapon = { name = "spear", max_damage = 2 }`).
 //! Each variant is the scenario loaded again with the value written in
 //! (`oddsmith_scenario::variant`), so a factor's figures are those of a comparison file whose
 //! house rule writes that value, digit for digit at the same seed: a paired run gives every
 //! variant its own generator per trial, whatever the other variants.
 
+use oddsmith_rules::Placeholder;
 use oddsmith_rules::{Mark, Ruleset};
 use oddsmith_scenario::{
-    Origin, ReadingsSpec, Target, Value, given_value, load, variant, variant_text,
+    Origin, ReadingsSpec, Target, Value, given_value, load, named_as_tables, variant, variant_text,
 };
 use oddsmith_sim::run_paired;
 use oddsmith_stats::verdict::{self, Difference, Rule, Side, Spoken};
@@ -61,9 +65,53 @@ impl Factor {
     }
 }
 
+/// An item name as the rulesets look it up: case, `_` and `-` aside.
+fn item_name(s: &str) -> String {
+    s.trim().to_ascii_lowercase().replace(['_', '-'], " ")
+}
+
+/// Where the scenario's fighters rely on placeholder `p`: each fighter field (`weapon`,
+/// `shield`, …; the keys of the ruleset's inline tables) that names the built-in item, by
+/// name or as a table named like it that leaves the statistic out, as the target that sets
+/// the statistic (`knight`, `weapon.max_damage`).
+pub fn relying_on<R: Ruleset>(
+    text: &str,
+    scenario: &oddsmith_scenario::Scenario<R>,
+    p: &Placeholder,
+) -> Vec<Target> {
+    let mut keys: Vec<&str> = R::info()
+        .tables
+        .iter()
+        .flat_map(|t| t.keys.iter().copied())
+        .collect();
+    keys.dedup();
+    let item = item_name(p.item);
+    let mut out = Vec::new();
+    for f in scenario.fighters.keys() {
+        for key in &keys {
+            let at = format!("fighters.{f}.{key}");
+            let named = match given_value(text, &at) {
+                Some(Value::Text(t)) => item_name(&t) == item,
+                _ => {
+                    matches!(given_value(text, &format!("{at}.name")), Some(Value::Text(t)) if item_name(&t) == item)
+                        && given_value(text, &format!("{at}.{}", p.field)).is_none()
+                }
+            };
+            if named {
+                out.push(Target::Fighter {
+                    fighter: f.clone(),
+                    field: format!("{key}.{}", p.field),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The factors of `scenario` (file `text`) under `spec`: every alternative of every marked
-/// option, and of every marked fighter field some fighter leaves to its default, except the
-/// value already in force.
+/// option, of every marked fighter field some fighter leaves to its default, and both ends of
+/// every placeholder statistic of a built-in item some fighter names ([`relying_on`]), except
+/// the value already in force.
 pub fn factors<R: Ruleset>(
     text: &str,
     scenario: &oddsmith_scenario::Scenario<R>,
@@ -71,11 +119,19 @@ pub fn factors<R: Ruleset>(
 ) -> Vec<Factor> {
     let mut out = Vec::new();
     for m in R::info().marks {
-        if matches!(m.mark, Mark::None | Mark::Placeholder { .. }) || !spec.admits(&m.key) {
+        if matches!(m.mark, Mark::None) || !spec.admits(&m.key) {
             continue;
         }
         let default = Value::from_toml_text(m.default);
-        let (baseline, targets) = if let Some(path) = m.option() {
+        let (baseline, targets) = if let Mark::Placeholder { .. } = m.mark {
+            let Some(p) = R::PLACEHOLDERS
+                .iter()
+                .find(|p| format!("{}.{}", p.item, p.field) == m.key)
+            else {
+                continue;
+            };
+            (default, relying_on(text, scenario, p))
+        } else if let Some(path) = m.option() {
             let given = given_value(text, &format!("options.{path}"));
             (
                 given.or(default),
@@ -124,6 +180,16 @@ pub fn factors<R: Ruleset>(
     out
 }
 
+/// The text the factor's value is written into: `text`, with a built-in item whose
+/// placeholder statistic the factor varies written as the table named like it.
+fn base_text(file: &str, text: &str, f: &Factor) -> Result<String, StudyError> {
+    if f.kind != "placeholder" {
+        return Ok(text.to_string());
+    }
+    let targets: Vec<&Target> = f.targets.iter().collect();
+    Ok(named_as_tables(file, text, &targets)?)
+}
+
 /// The scenario with factor `f` written in.
 pub fn factor_scenario<R: Ruleset>(
     file: &str,
@@ -136,7 +202,8 @@ pub fn factor_scenario<R: Ruleset>(
         .iter()
         .map(|t| (t, f.value.clone(), &origin))
         .collect();
-    Ok(variant::<R>(file, text, &changes)?)
+    let text = base_text(file, text, f)?;
+    Ok(variant::<R>(file, &text, &changes)?)
 }
 
 /// One factor's figures for one matchup.
@@ -370,7 +437,8 @@ fn factor_text<R: Ruleset>(
         .iter()
         .map(|t| (t, f.value.clone(), &origin))
         .collect();
-    let text = variant_text(ctx.file, ctx.text, &changes)?;
+    let text = base_text(ctx.file, ctx.text, f)?;
+    let text = variant_text(ctx.file, &text, &changes)?;
     let s = load::<R>(ctx.file, &text)?;
     Ok((text, s))
 }
@@ -486,8 +554,8 @@ pub fn run_balance_readings<R: Ruleset>(
 }
 
 /// The built-in items' placeholder statistics ([`oddsmith_rules::Ruleset::PLACEHOLDERS`]) the
-/// scenario's fighters rely on: a fighter naming the item (`weapon = "spear"`) without giving
-/// the statistic in an inline table.
+/// scenario's fighters rely on ([`relying_on`]): a fighter naming the item (`weapon =
+/// "spear"`) without giving the statistic in an inline table.
 pub fn placeholders_relied_on<R: Ruleset>(
     text: &str,
     scenario: &oddsmith_scenario::Scenario<R>,
@@ -495,19 +563,14 @@ pub fn placeholders_relied_on<R: Ruleset>(
     let mut out = Vec::new();
     for name in scenario.fighters.keys() {
         for p in R::PLACEHOLDERS {
-            for key in [
-                "weapon", "off_hand", "backup", "shield", "missile", "ranged",
-            ] {
-                let path = format!("fighters.{name}.{key}");
-                let named = matches!(given_value(text, &path), Some(Value::Text(t)) if t == p.item);
-                if named {
-                    if let Some(m) = p.mark.text() {
-                        let m = m.trim_start_matches("placeholder (not in the seed): ");
-                        out.push(format!(
-                            "{name}'s {}: {} is a placeholder, not in the seed ({m})",
-                            p.item, p.field
-                        ));
-                    }
+            let Some(m) = p.mark.text() else { continue };
+            let m = m.trim_start_matches("placeholder (not in the seed): ");
+            for t in relying_on(text, scenario, p) {
+                if matches!(&t, Target::Fighter { fighter, .. } if fighter == name) {
+                    out.push(format!(
+                        "{name}'s {}: {} = {} is a placeholder, not in the seed ({m})",
+                        p.item, p.field, p.value
+                    ));
                 }
             }
         }

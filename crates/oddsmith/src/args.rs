@@ -104,7 +104,8 @@ pub(crate) struct RunArgs {
     /// Also run the readings study: every matchup once per alternative reading and at both
     /// ends of every invented number it uses (`oddsmith rulesets ID` marks them), paired with
     /// the baseline; `[readings]` in the file chooses the factors (and runs it without the flag).
-    #[arg(long, conflicts_with = "shard")]
+    /// Shards and merges like the rest of the run.
+    #[arg(long)]
     pub readings: bool,
     /// Run only shard K of N of the work (every N-th chunk of trials, from the K-th) and write
     /// a shard file for `oddsmith merge`, instead of the results and report.

@@ -207,13 +207,13 @@ impl ReportTo {
 
 impl RunSettings {
     /// `oddsmith merge`: the run the shards were cut from (`file`, `--trials`, `--seed`,
-    /// `--no-exact` as they recorded them), fed the shards' sum `units`.
+    /// `--no-exact`, `--readings` as they recorded them), fed the shards' sum `units`.
     pub(crate) fn for_merge(
         a: &MergeArgs,
         file: String,
-        trials: Option<u64>,
-        seed: Option<u64>,
+        (trials, seed): (Option<u64>, Option<u64>),
         exact: bool,
+        readings: bool,
         units: Units,
     ) -> Result<RunSettings, InputError> {
         Ok(RunSettings {
@@ -229,7 +229,7 @@ impl RunSettings {
             units,
             shard_out: None,
             cancel: crate::interrupt::token(),
-            readings: false,
+            readings,
         })
     }
 

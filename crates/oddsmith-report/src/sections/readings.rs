@@ -135,11 +135,18 @@ pub fn tornado(m: &MatchupReadings) -> Option<Chart> {
         return None;
     }
     let values: Vec<(f64, f64, f64)> = shown.iter().map(|r| change(r)).collect();
-    let range =
-        padded_range(values.iter().flat_map(|v| [v.1, v.2]).chain([0.0])).unwrap_or((-0.1, 0.1));
+    let values_and_exact = values
+        .iter()
+        .flat_map(|v| [v.1, v.2])
+        .chain(shown.iter().filter_map(|r| r.exact_delta));
+    let (lo, hi) = padded_range(values_and_exact.chain([0.0])).unwrap_or((-0.1, 0.1));
+    // Room on both sides for the value labels, which go beside each bar's whisker and
+    // exact cross (never over them): the data take the middle ~55 % of the axis.
+    let room = 0.4 * (hi - lo);
+    let range = (lo - room, hi + room);
     Some(Chart {
         title: format!("{}: change of P(A wins) under each reading", m.matchup),
-        width: 720,
+        width: 960,
         height: (160 + 28 * shown.len() as u32).clamp(240, 900),
         plot: Plot::Intervals(IntervalPlot {
             value_desc: "change of P(A wins) from the default reading (points)".into(),

@@ -359,12 +359,14 @@ pub const WEAPONS: &[WeaponRow] = &[
 /// with a plausible range, for `oddsmith rulesets cards --equipment` and the report's "In
 /// short".
 pub const PLACEHOLDERS: &[crate::Placeholder] = &[
-    crate::info::placeholder("dagger", "max_damage", "1", "3", "§4.16: the post gives no dagger figures; below the sword's 3"),
-    crate::info::placeholder("long sword", "max_damage", "3", "4", "§4.16: the post gives only the sword's; a long sword hits at least as hard"),
-    crate::info::placeholder("medium axe", "max_damage", "3", "5", "§4.16: only its 2 maneuvers are in the post"),
-    crate::info::placeholder("spear", "max_damage", "2", "4", "§4.16: only its range 2 is in the post"),
-    crate::info::placeholder("small shield", "force", "0", "1", "§4.16: the post gives the shield's maximum damage 1, not its force"),
-    crate::info::placeholder("short bow", "max_damage", "2", "4", "§4.16: only range, aim and ½ maneuver are in the post"),
+    crate::info::placeholder("dagger", "max_damage", "2", "1", "3", "§4.16: the post gives no dagger figures; below the sword's 3"),
+    crate::info::placeholder("long sword", "max_damage", "3", "3", "4", "§4.16: the post gives only the sword's; a long sword hits at least as hard"),
+    crate::info::placeholder("medium axe", "max_damage", "4", "3", "5", "§4.16: only its 2 maneuvers are in the post"),
+    crate::info::placeholder("spear", "max_damage", "3", "2", "4", "§4.16: only its range 2 is in the post"),
+    crate::info::placeholder("small shield", "force", "0", "0", "1", "§4.16: the post gives the shield's maximum damage 1, not its force"),
+    crate::info::placeholder("poinard", "max_damage", "2", "1", "3", "§4.16: the post gives the poinard's 3 maneuvers, not its damage; a dagger's"),
+    crate::info::placeholder("bare hands", "max_damage", "1", "1", "2", "§4.16: the post gives no unarmed figures"),
+    crate::info::placeholder("short bow", "max_damage", "3", "2", "4", "§4.16: only range, aim and ½ maneuver are in the post"),
 ];
 
 /// Looks a built-in weapon up (case, `_` and `-` insensitive).

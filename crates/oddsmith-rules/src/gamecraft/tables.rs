@@ -416,13 +416,14 @@ pub const WEAPONS: &[(&str, i32, WeaponKind, Option<Distance>, &str, bool, bool)
 /// placeholders): each with a plausible range, for `oddsmith rulesets gamecraft --equipment`
 /// and the report's "In short".
 pub const PLACEHOLDERS: &[crate::Placeholder] = &[
-    crate::info::placeholder("light pistol", "range", "\"short\"", "\"medium\"", "G19: the seed gives no pistol Range"),
-    crate::info::placeholder("heavy pistol", "range", "\"short\"", "\"long\"", "G19: the seed gives no pistol Range"),
-    crate::info::placeholder("shotgun", "range", "\"point_blank\"", "\"medium\"", "G19: the seed gives no shotgun Range"),
-    crate::info::placeholder("sniper rifle", "range", "\"long\"", "\"extreme\"", "G19: the seed gives no rifle Range"),
-    crate::info::placeholder("sub machinegun", "range", "\"point_blank\"", "\"medium\"", "G19: the «Automatic Weapons» example gives damage, not Range"),
-    crate::info::placeholder("longbow", "range", "\"medium\"", "\"extreme\"", "G19: the seed gives no bow Range"),
-    crate::info::placeholder("unarmed", "damage", "0", "2", "G18: the seed gives no unarmed damage"),
+    crate::info::placeholder("light pistol", "range", "\"short\"", "\"short\"", "\"medium\"", "G19: the seed gives no pistol Range"),
+    crate::info::placeholder("heavy pistol", "range", "\"medium\"", "\"short\"", "\"long\"", "G19: the seed gives no pistol Range"),
+    crate::info::placeholder("shotgun", "range", "\"short\"", "\"short\"", "\"medium\"", "G19: the seed gives no shotgun Range; «Range»: no weapon has Point Blank"),
+    crate::info::placeholder("sniper rifle", "range", "\"extreme\"", "\"long\"", "\"extreme\"", "G19: the seed gives no rifle Range"),
+    crate::info::placeholder("sub machinegun", "range", "\"short\"", "\"short\"", "\"medium\"", "G19: the «Automatic Weapons» example gives damage, not Range; «Range»: no weapon has Point Blank"),
+    crate::info::placeholder("longbow", "range", "\"long\"", "\"medium\"", "\"extreme\"", "G19: the seed gives no bow Range"),
+    crate::info::placeholder("fragmentation grenade", "range", "\"short\"", "\"short\"", "\"medium\"", "G19: the seed gives the grenade's damage 30, not its Range"),
+    crate::info::placeholder("unarmed", "damage", "0", "0", "2", "G18: the seed gives no unarmed damage"),
 ];
 
 /// A built-in weapon by name.

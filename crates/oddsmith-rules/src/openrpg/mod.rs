@@ -72,6 +72,7 @@ impl Ruleset for OpenRpg {
     type Matchup = Matchup;
     type State = State;
     type Check = OpenRpgCheck;
+    const PLACEHOLDERS: &'static [crate::Placeholder] = spec::PLACEHOLDERS;
 
     /// The shared duel over `step`, one after another, rolled with the roller's
     /// [`Roller::local`](crate::Roller::local) copy (the generator's state kept in registers

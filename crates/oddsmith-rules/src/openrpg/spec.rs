@@ -361,6 +361,25 @@ pub fn builtin_source(name: &str) -> &'static str {
     }
 }
 
+/// The built-in weapons' and armour's statistics the seed does not give ([`builtin_source`]):
+/// each with a plausible range, for `oddsmith rulesets openrpg --equipment`, the report's "In
+/// short" and the readings study (which writes each end as the inline table `weapon = { name =
+/// "bow", damage = "2d10+10" }`).
+pub const PLACEHOLDERS: &[crate::Placeholder] = &[
+    crate::info::placeholder("longsword", "length", "40", "30", "50", "§2.3 initiative adds the weapon's length in inches; the seed gives the longsword none"),
+    crate::info::placeholder("spear", "damage", "\"2d10+20\"", "\"2d10+10\"", "\"2d10+30\"", "the spear is the digest's reference duel R1, not the seed's"),
+    crate::info::placeholder("spear", "rate", "30", "25", "35", "the spear is the digest's reference duel R1; the seed's example rates are 25 and 30"),
+    crate::info::placeholder("spear", "crit_range", "2", "1", "3", "the spear is the digest's reference duel R1; the seed's longsword has 3"),
+    crate::info::placeholder("spear", "crit_effect", "\"+5\"", "\"+5\"", "\"x2\"", "the spear is the digest's reference duel R1; §Damage names both effects"),
+    crate::info::placeholder("spear", "length", "60", "40", "80", "the spear is the digest's reference duel R1; a polearm outreaches the longsword"),
+    crate::info::placeholder("bow", "damage", "\"2d10+20\"", "\"2d10+10\"", "\"2d10+30\"", "§Rate gives the bow's rate and fire 1/2, not its damage"),
+    crate::info::placeholder("bow", "crit_range", "2", "1", "3", "§Rate gives the bow's rate and fire 1/2, not its critical range"),
+    crate::info::placeholder("bow", "crit_effect", "\"x2\"", "\"+5\"", "\"x2\"", "§Rate gives the bow's rate and fire 1/2, not its critical effect"),
+    crate::info::placeholder("bow", "length", "40", "20", "60", "§2.3 initiative adds the weapon's length in inches; the seed gives the bow none"),
+    crate::info::placeholder("mail", "defense", "20", "10", "30", "the digest's reference duel R1; the seed's one example armour has defense 30"),
+    crate::info::placeholder("mail", "dr", "25", "15", "35", "the digest's reference duel R1; the seed's one example armour has DR 25 %"),
+];
+
 /// Reads `legacy_crit_range` (1–20).
 fn de_legacy_crit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i32>, D::Error> {
     crate::fields::de_opt_range::<D, 1, 20>(d)

@@ -124,6 +124,8 @@ fn cards_marks() {
         "medium axe.max_damage",
         "spear.max_damage",
         "small shield.force",
+        "poinard.max_damage",
+        "bare hands.max_damage",
         "short bow.max_damage",
     ]);
 }
@@ -267,6 +269,7 @@ fn gamecraft_marks() {
         "sniper rifle.range",
         "sub machinegun.range",
         "longbow.range",
+        "fragmentation grenade.range",
         "unarmed.damage",
     ]);
 }
@@ -291,5 +294,17 @@ fn openrpg_marks() {
         "options.armour_agility",
         "options.move_yards",
         "fighters.*.health",
+        "longsword.length",
+        "spear.damage",
+        "spear.rate",
+        "spear.crit_range",
+        "spear.crit_effect",
+        "spear.length",
+        "bow.damage",
+        "bow.crit_range",
+        "bow.crit_effect",
+        "bow.length",
+        "mail.defense",
+        "mail.dr",
     ]);
 }

@@ -43,7 +43,6 @@ fn hand_written(text: &str, f: &Factor) -> String {
             Target::Option { option } => ("[options]".to_string(), option.clone()),
             Target::Fighter { fighter, field } => (format!("[fighters.{fighter}]"), field.clone()),
         };
-        let line = format!("{key} = {}", f.value);
         let at = match lines.iter().position(|l| l.trim() == header) {
             Some(i) => i,
             None => {
@@ -56,7 +55,26 @@ fn hand_written(text: &str, f: &Factor) -> String {
             .iter()
             .position(|l| l.trim_start().starts_with('['))
             .map_or(lines.len(), |k| at + 1 + k);
-        match (at + 1..end).find(|&k| lines[k].split('=').next().map(str::trim) == Some(&key)) {
+        // A built-in item's placeholder statistic (`weapon.length`): the item named by hand
+        // as a table with the statistic, `weapon = { name = "long sword", length = 4 }`.
+        let (key, sub) = match key.split_once('.') {
+            Some((k, s)) if f.kind == "placeholder" => (k.to_string(), Some(s.to_string())),
+            _ => (key, None),
+        };
+        let found =
+            (at + 1..end).find(|&k| lines[k].split('=').next().map(str::trim) == Some(&key));
+        let line = match (&sub, found) {
+            (None, _) => format!("{key} = {}", f.value),
+            (Some(sub), Some(k)) => {
+                let given = lines[k].split_once('=').unwrap().1.trim().to_string();
+                match given.strip_prefix('{') {
+                    Some(rest) => format!("{key} = {{ {sub} = {}, {}", f.value, rest.trim_start()),
+                    None => format!("{key} = {{ name = {given}, {sub} = {} }}", f.value),
+                }
+            }
+            (Some(_), None) => panic!("{}: {key} not given by hand", f.label()),
+        };
+        match found {
             Some(k) => lines[k] = line,
             None => lines.insert(at + 1, line),
         }
@@ -64,14 +82,35 @@ fn hand_written(text: &str, f: &Factor) -> String {
     lines.join("\n") + "\n"
 }
 
-/// At least five factors, and each one's figures equal a paired run of the baseline against
+/// At least five factors, among them each placeholder statistic in `placeholders` (which the
+/// file's fighters rely on), and each one's figures equal a paired run of the baseline against
 /// the hand-written variant file.
-fn agrees_with_hand_written<R: Ruleset>(text: &str) {
+fn agrees_with_hand_written<R: Ruleset>(text: &str, placeholders: &[&str]) {
     let trials = 2_000;
     let (s, f, r) = readings::<R>(text, &ReadingsSpec::default(), trials, false);
     let mut keys: Vec<&str> = f.iter().map(|f| f.key.as_str()).collect();
     keys.dedup();
     assert!(keys.len() >= 5, "{}: factors {keys:?}", R::ID);
+    // Every placeholder statistic a fighter relies on is varied too (issue 36).
+    let relied: Vec<String> = R::PLACEHOLDERS
+        .iter()
+        .filter(|p| !oddsmith_study::readings::relying_on(text, &s, p).is_empty())
+        .map(|p| format!("{}.{}", p.item, p.field))
+        .collect();
+    for p in placeholders {
+        assert!(
+            relied.iter().any(|k| k == p),
+            "{}: {p} not relied on: {relied:?}",
+            R::ID
+        );
+    }
+    for k in &relied {
+        assert!(
+            f.iter().any(|f| &f.key == k && f.kind == "placeholder"),
+            "{}: placeholder {k} not varied: {keys:?}",
+            R::ID
+        );
+    }
     let m = &s.matchups[0];
     let c = cfg(trials, 11);
     for factor in &f {
@@ -109,35 +148,42 @@ fn agrees_with_hand_written<R: Ruleset>(text: &str) {
 
 #[test]
 fn cards_readings_agree_with_hand_written_variants() {
-    agrees_with_hand_written::<Cards>(include_str!(
-        "../../../../scenarios/cards/spear-vs-sword.toml"
-    ));
+    agrees_with_hand_written::<Cards>(
+        include_str!("../../../../scenarios/cards/spear-vs-sword.toml"),
+        &["spear.max_damage"],
+    );
 }
 
 #[test]
 fn d20_readings_agree_with_hand_written_variants() {
-    agrees_with_hand_written::<D20>(include_str!("../../../../scenarios/d20/armor-vs-dex.toml"));
+    agrees_with_hand_written::<D20>(
+        include_str!("../../../../scenarios/d20/armor-vs-dex.toml"),
+        &[],
+    );
 }
 
 #[test]
 fn draft_readings_agree_with_hand_written_variants() {
-    agrees_with_hand_written::<Draft>(include_str!(
-        "../../../../scenarios/draft/sword-and-shield-vs-greatsword.toml"
-    ));
+    agrees_with_hand_written::<Draft>(
+        include_str!("../../../../scenarios/draft/sword-and-shield-vs-greatsword.toml"),
+        &["long sword.length", "two handed sword.length"],
+    );
 }
 
 #[test]
 fn gamecraft_readings_agree_with_hand_written_variants() {
-    agrees_with_hand_written::<Gamecraft>(include_str!(
-        "../../../../scenarios/gamecraft/ammunition.toml"
-    ));
+    agrees_with_hand_written::<Gamecraft>(
+        include_str!("../../../../scenarios/gamecraft/ammunition.toml"),
+        &["sub machinegun.range"],
+    );
 }
 
 #[test]
 fn openrpg_readings_agree_with_hand_written_variants() {
-    agrees_with_hand_written::<OpenRpg>(include_str!(
-        "../../../../scenarios/openrpg/reference-duel.toml"
-    ));
+    agrees_with_hand_written::<OpenRpg>(
+        include_str!("../../../../scenarios/openrpg/reference-duel.toml"),
+        &["longsword.length", "spear.damage", "mail.dr"],
+    );
 }
 
 const FLIP: &str = r#"

@@ -118,7 +118,9 @@ fn builtin_tables(id: &str) -> Vec<Table> {
             "weapons and shields (weapon = \"…\", off_hand = \"…\")",
             cards::spec::WEAPONS
                 .iter()
-                .filter_map(|w| cards::spec::weapon(w.0)),
+                .map(|w| w.0)
+                .chain(cards::spec::RANGED.iter().map(|w| w.0))
+                .filter_map(cards::spec::weapon),
         )],
         _ => Vec::new(),
     }
@@ -321,5 +323,32 @@ mod tests {
         let d20 = tables("d20");
         assert!(d20.iter().any(|t| t.title.starts_with("species")));
         assert!(d20.iter().any(|t| t.title.starts_with("classes")));
+    }
+
+    /// Issue 36: every placeholder statistic's declared value (what a readings study takes as
+    /// the baseline, and `oddsmith rulesets ID` shows) is the built-in table's, and every
+    /// placeholder's item is in a table.
+    #[test]
+    fn every_placeholder_is_its_tables_value() {
+        for id in oddsmith_rules::RULESET_IDS {
+            let all = oddsmith_rules::visit(id, crate::cmd::rulesets::Info)
+                .map(|i| i.placeholders)
+                .unwrap_or_default();
+            let t = tables(id);
+            for p in &all {
+                let cell = t
+                    .iter()
+                    .flat_map(|t| &t.rows)
+                    .find(|r| r.get("name").and_then(Value::as_str) == Some(p.item))
+                    .unwrap_or_else(|| panic!("{id}: {} is in no table", p.item))
+                    .get(p.field)
+                    .unwrap_or_else(|| panic!("{id}: {} has no {}", p.item, p.field));
+                let text = match cell {
+                    Value::String(s) => format!("{s:?}"),
+                    v => v.to_string(),
+                };
+                assert_eq!(text, p.value, "{id}: {}.{}", p.item, p.field);
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! A shard file is JSON: its format and version, the shard `K/N`, a `run` hash of everything
 //! that decides the numbers (format, oddsmith version, scenario text, `--trials`, `--seed`,
-//! `--no-exact`, the chunk size), the scenario file's name and text, one accumulator per
+//! `--no-exact`, `--readings`, the chunk size), the scenario file's name and text, one accumulator per
 //! unit (each `run_duels`/`run_paired`/`run_check` of the run, in run order) over the shard's
 //! chunks, and a `checksum`: SHA-256 over all the rest ([`checksum`]). Merge refuses a file
 //! whose checksum does not match (its counts, shard label or scenario text were edited) or
@@ -58,6 +58,11 @@ struct ShardFile {
     seed: Option<u64>,
     /// Not `--no-exact`.
     exact: bool,
+    /// `--readings` (the readings study, which a file's `[readings]` also asks for): its
+    /// paired runs are units like any other, so a readings run shards and merges bit for bit.
+    /// Absent (false) in the files of older oddsmiths.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    readings: bool,
     /// The scenario file's text.
     scenario: String,
     /// Accumulators over the shard's chunks, one per unit in run order.
@@ -98,10 +103,18 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The hash of everything that decides a run's numbers.
-fn run_hash(text: &str, trials: Option<u64>, seed: Option<u64>, exact: bool) -> String {
+/// The hash of everything that decides a run's numbers (`--readings` adds the readings
+/// study's units; without it the hash is what it was before the flag could shard).
+fn run_hash(
+    text: &str,
+    trials: Option<u64>,
+    seed: Option<u64>,
+    exact: bool,
+    readings: bool,
+) -> String {
+    let readings = if readings { " readings" } else { "" };
     let key = format!(
-        "{FORMAT} {VERSION}\0{}\0{text}\0trials {trials:?} seed {seed:?} exact {exact} chunk {CHUNK_TRIALS}",
+        "{FORMAT} {VERSION}\0{}\0{text}\0trials {trials:?} seed {seed:?} exact {exact} chunk {CHUNK_TRIALS}{readings}",
         env!("CARGO_PKG_VERSION")
     );
     format!("{:016x}", fnv1a(key.as_bytes()))
@@ -121,7 +134,7 @@ pub(crate) fn write_shard(
         .clone()
         .unwrap_or_else(|| default_path(&r.file, shard));
     let (trials, seed) = r.trials_and_seed();
-    let run = run_hash(text, trials, seed, r.exact);
+    let run = run_hash(text, trials, seed, r.exact, r.readings);
     // Checked before any work (and again before the write), with a probe that the folder
     // takes a new file.
     let target = destination(&path, &r.file, &run, shard)?;
@@ -152,6 +165,7 @@ pub(crate) fn write_shard(
         trials,
         seed,
         exact: r.exact,
+        readings: r.readings,
         scenario: text.into(),
         units,
         checksum: String::new(),
@@ -260,7 +274,7 @@ fn destination(path: &Path, scenario: &str, run: &str, shard: Shard) -> Result<P
     if h.run != run {
         return Err(refuse(
             "is a shard file of another run (another scenario text, --trials, --seed, \
-             --no-exact or oddsmith version)"
+             --no-exact, --readings or oddsmith version)"
                 .into(),
         ));
     }
@@ -407,7 +421,7 @@ impl<'a> ShardSet<'a> {
         if s.run != self.file.run {
             bail!(InputError(format!(
                 "{path} is a shard of another run than {first} (the scenario text, --trials, \
-                 --seed, --no-exact or the oddsmith version differ): refused"
+                 --seed, --no-exact, --readings or the oddsmith version differ): refused"
             )));
         }
         if s.shard.n != self.file.shard.n {
@@ -470,7 +484,14 @@ pub(crate) fn merge(
     }
     let (f, units) = set.complete()?;
     let units = Units::merged(units);
-    let r = RunSettings::for_merge(a, f.scenario_file, f.trials, f.seed, f.exact, units.clone())?;
+    let r = RunSettings::for_merge(
+        a,
+        f.scenario_file,
+        (f.trials, f.seed),
+        f.exact,
+        f.readings,
+        units.clone(),
+    )?;
     // The shard files embed the scenario text: its warnings are found again, and printed
     // before any work as `run` prints them (the merged JSON and report carry them too).
     let checked = super::validate::check(&r.file, &f.scenario)?;
@@ -493,13 +514,14 @@ mod tests {
     fn the_run_hash_is_stable_and_sees_every_input() {
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        let h = run_hash("x", None, None, true);
-        assert_eq!(h, run_hash("x", None, None, true));
+        let h = run_hash("x", None, None, true, false);
+        assert_eq!(h, run_hash("x", None, None, true, false));
         for other in [
-            run_hash("y", None, None, true),
-            run_hash("x", Some(1), None, true),
-            run_hash("x", None, Some(1), true),
-            run_hash("x", None, None, false),
+            run_hash("y", None, None, true, false),
+            run_hash("x", Some(1), None, true, false),
+            run_hash("x", None, Some(1), true, false),
+            run_hash("x", None, None, false, false),
+            run_hash("x", None, None, true, true),
         ] {
             assert_ne!(h, other);
         }

@@ -1211,7 +1211,29 @@ fn readings_json_contract_and_work_estimate() {
         assert!(!r[key].is_null(), "{key} in {r}");
     }
     assert!(r["delta"]["lo"].is_number() && r["delta"]["hi"].is_number());
-    assert!(["reading", "invented"].contains(&r["kind"].as_str().unwrap()));
+    assert!(["reading", "invented", "placeholder"].contains(&r["kind"].as_str().unwrap()));
+    // The spearman names the built-in spear, whose maximum damage is a placeholder: it is
+    // varied at both ends of its range and named (issue 36).
+    let spear: Vec<&serde_json::Value> = rs
+        .iter()
+        .filter(|r| r["factor"] == "spear.max_damage")
+        .collect();
+    assert_eq!(spear.len(), 2, "{factors:?}");
+    assert!(
+        spear
+            .iter()
+            .all(|r| r["kind"] == "placeholder" && r["baseline_value"] == "3")
+    );
+    let named = v["study"]["placeholders"]
+        .as_array()
+        .expect("study.placeholders");
+    assert!(
+        named.iter().any(|p| p
+            .as_str()
+            .unwrap()
+            .starts_with("spearman's spear: max_damage = 3 is a placeholder")),
+        "{named:?}"
+    );
     // The plain run at 2,000 trials is 2 runs; the readings add 2 × (1 + factors).
     let (code, _, err) = cli(&["run", p, "--trials", "2000", "--max-work", "100000"]);
     assert_eq!(code, 0, "{err}");
@@ -1280,6 +1302,11 @@ include = ["armor_table", "striking_order", "undefended_value", "damage_term"]
     assert!(
         html.contains("the verdict depends on: armor_table"),
         "In short names it"
+    );
+    assert!(
+        html.contains("plate&#39;s long sword: length = 3 is a placeholder, not in the seed")
+            || html.contains("plate's long sword: length = 3 is a placeholder, not in the seed"),
+        "In short names the placeholder a fighter relies on"
     );
     assert_valid_svg(&out.join("charts/readings-1.svg"));
     let check = dir.join("check.html");

@@ -41,8 +41,9 @@ fn without_stamp(bytes: Vec<u8>) -> Vec<u8> {
 }
 
 /// Runs `scenario` with `args` once whole and once as `n` shards merged: the JSON on stdout and
-/// every file of the two report folders must agree, byte for byte (the stamp aside).
-fn assert_shards_merge_to_the_single_run(scenario: &str, args: &[&str], n: u64) {
+/// every file of the two report folders must agree, byte for byte (the stamp aside). Returns
+/// the single run's JSON.
+fn assert_shards_merge_to_the_single_run(scenario: &str, args: &[&str], n: u64) -> String {
     let dir = temp_dir(&format!("shard-{}-{n}", scenario.replace('/', "-")));
     let file = root().join("scenarios").join(scenario);
     let file = file.to_str().unwrap();
@@ -85,6 +86,7 @@ fn assert_shards_merge_to_the_single_run(scenario: &str, args: &[&str], n: u64) 
         assert!(s == m, "{scenario}, {n} shards: {} differs", f.display());
     }
     std::fs::remove_dir_all(&dir).unwrap();
+    single_json
 }
 
 #[test]
@@ -126,6 +128,70 @@ fn shards_of_a_check_study_and_a_comparison_merge_to_the_single_run() {
         &["--trials", "10000"],
         2,
     );
+}
+
+/// Issue 36: a readings run (`--readings`, or a file's `[readings]`) shards and merges like any
+/// other run: the merged JSON (every factor's counts and intervals) and report are the single
+/// run's, byte for byte; a shard of the plain run does not merge with a readings run's.
+#[test]
+fn shards_of_a_readings_run_merge_to_the_single_run() {
+    let factors = |json: &str| {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        v["study"]["readings"][0]["readings"]
+            .as_array()
+            .map_or(0, Vec::len)
+    };
+    for n in [2, 3] {
+        let json = assert_shards_merge_to_the_single_run(
+            "draft/sword-and-shield-vs-greatsword.toml",
+            &["--readings", "--trials", "6000"],
+            n,
+        );
+        assert!(factors(&json) >= 5, "{json}");
+    }
+    let json = assert_shards_merge_to_the_single_run(
+        "cards/spear-vs-sword.toml",
+        &["--readings", "--trials", "5000", "--no-exact"],
+        2,
+    );
+    assert!(factors(&json) >= 5, "{json}");
+    // A file's own [readings] section shards too (it was refused before).
+    let dir = temp_dir("shard-readings-section");
+    let text = std::fs::read_to_string(root().join("scenarios/draft/reference-duels.toml"))
+        .unwrap()
+        + "\n[readings]\ninclude = [\"armor_table\"]\n";
+    let file = dir.join("with-readings.toml");
+    std::fs::write(&file, text).unwrap();
+    let (s1, s2) = (dir.join("s1.json"), dir.join("s2.json"));
+    let args = ["--trials", "3000"];
+    let (code, _, err) = run_shard(&file, 1, 2, &s1, &args);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run_shard(&file, 2, 2, &s2, &args);
+    assert_eq!(code, 0, "{err}");
+    let (code, merged, err) = cli(&[
+        "merge",
+        "--json",
+        "--no-report",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let f = file.to_str().unwrap();
+    let (code, single, err) = cli(&["run", f, "--json", "--no-report", "--trials", "3000"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, single);
+    assert!(factors(&single) >= 1, "{single}");
+    // The plain run's shard and the readings run's do not mix.
+    let plain = dir.join("plain.json");
+    let other = root().join("scenarios/draft/sword-and-shield-vs-greatsword.toml");
+    let with = dir.join("with.json");
+    let (code, _, err) = run_shard(&other, 1, 2, &plain, &["--trials", "2000"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run_shard(&other, 2, 2, &with, &["--trials", "2000", "--readings"]);
+    assert_eq!(code, 0, "{err}");
+    let err = refused_merge(&[&plain, &with]);
+    assert!(err.contains("is a shard of another run"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -120,7 +120,9 @@ impl RulesetVisitor for RunScenario<'_> {
 
 /// Refuses `--shard` where the work is sequential: a run to a precision target (where it
 /// stops depends on every chunk before) and a `[balance]` search (each step depends on the
-/// results before it): these run in one job.
+/// results before it): these run in one job. A readings study shards: its paired runs are
+/// fixed by the file (its factors), not by the results before them; only its `[balance]`
+/// part would be, and a `[balance]` is refused.
 fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> Result<()> {
     if cfg.precision.is_some() {
         bail!(InputError(format!(
@@ -128,12 +130,6 @@ fn refuse_shard<R: Ruleset>(s: &Scenario<R>, cfg: &RunConfig, shard: Shard) -> R
              (where a run stops depends on every chunk before); run it in one job, or give \
              --trials without --precision (a fixed number of trials, which overrides the \
              file's precision)"
-        )));
-    }
-    if s.readings.is_some() {
-        bail!(InputError(format!(
-            "--shard {shard}: this scenario has a [readings] section, whose study is not \
-             sharded yet; run it in one job, or remove [readings] for the sharded run"
         )));
     }
     if s.study.balance.is_some() {

@@ -199,6 +199,9 @@
     local.lastRun = j;
     return sharded(j, file, text, trials, exact, workers);
   };
+  /// The report's charts of the last run (`runJson` or the preview's latest stage), as the
+  /// page shows them: `[{stem, title, sweep, svg, error}]`.
+  local.charts = () => json("charts");
   /// Ends the workers of the run started by `runJson` (the cancel test).
   local.cancelRun = () => { for (const w of local.lastRun?.engines || []) w.end(); };
 

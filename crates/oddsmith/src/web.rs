@@ -101,10 +101,9 @@ pub fn merge_shards(
 pub fn report_html(data: &ReportData) -> Result<String> {
     let mut figures = Vec::new();
     for (stem, chart) in sections::charts(data) {
-        // A chart that cannot be drawn is left out (the browser build draws none yet).
-        let Ok(svg) = charts::svg(&chart) else {
-            continue;
-        };
+        // As the report folder: a chart that cannot be drawn is an error (in the browser, the
+        // page registers the chart font first: `charts::use_font`).
+        let svg = charts::svg(&chart)?;
         figures.push(Figure {
             stem,
             title: chart.title,

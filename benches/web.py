@@ -44,10 +44,14 @@ def free_port():
 
 
 def serve(dist):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=dist)
-    handler.extensions_map = {**handler.extensions_map, ".wasm": "application/wasm", ".js": "text/javascript"}
-    handler.log_message = lambda *a: None
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".js": "text/javascript"}
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=dist))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv.server_address[1]
 

@@ -142,6 +142,18 @@ pub fn use_font(bytes: Vec<u8>) -> Result<(), JsError> {
     oddsmith_report::charts::use_font(Box::leak(bytes.into_boxed_slice())).map_err(fail)
 }
 
+/// The whole run in this instance (`trials` < 0: the file's), for what cannot be cut into
+/// shards (a `[balance]` search): the run's JSON document as `oddsmith run --json` prints it.
+/// The result is kept for [`charts`] and [`report_html`], as [`merge`]'s is.
+#[wasm_bindgen]
+pub fn run_whole(file: &str, text: &str, trials: f64, exact: bool) -> Result<String, JsError> {
+    let data = web::whole(file, text, trials_of(trials), exact)
+        .map_err(|e| fail(format!("{e:#}")))?;
+    let doc = oddsmith_report::format::json_pretty(&data.run).map_err(fail)?;
+    LAST.with(|l| *l.borrow_mut() = Some(data));
+    Ok(doc)
+}
+
 /// The charts of the last merged run (JSON list of `{stem, title, sweep, svg, error}`).
 #[wasm_bindgen]
 pub fn charts() -> String {

@@ -26,14 +26,16 @@ use super::root;
 /// so 4 workers each get a share), small enough for CI.
 const TRIALS: u64 = 40_000;
 
-/// One bundled scenario per ruleset, and a study (a sweep: many runs, one shard each).
-const SCENARIOS: [&str; 6] = [
+/// One bundled scenario per ruleset, a study (a sweep: many runs, one shard each) and a
+/// `[balance]` search (which cannot be sharded: the page runs it in one worker).
+const SCENARIOS: [&str; 7] = [
     "scenarios/draft/skill-gap.toml",
     "scenarios/d20/armor-vs-dex.toml",
     "scenarios/gamecraft/reference-duel.toml",
     "scenarios/openrpg/reference-duel.toml",
     "scenarios/cards/devon-vs-soldier.toml",
     "scenarios/studies/draft-skill-sweep.toml",
+    "scenarios/studies/draft-fair-armour.toml",
 ];
 
 /// Serves the files of `dir` on loopback (GET only, no listing), as any static host would.

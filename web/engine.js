@@ -75,20 +75,48 @@
 
   const aux = new Engine();
   const json = async (fn, ...args) => JSON.parse(await aux.call(fn, ...args));
+  /// The engine holding the last run (what its charts and report are drawn from): `aux` after
+  /// a merge of shards, the run's own worker after a whole run (kept until the next one).
+  let holder = aux;
+  const hold = (w) => {
+    if (holder !== aux && holder !== w) holder.end();
+    holder = w;
+  };
+  const held = async (fn, ...args) => (holder.dead ? null : JSON.parse(await holder.call(fn, ...args)));
 
   /// Runs the text in `n` shards, one worker each, and sums them in the aux worker: the run's
   /// JSON document as `oddsmith run --json` prints it. `job.engines` collects the workers so a
   /// cancel ends them.
+  /// `n` = 0: the whole run in one worker (what cannot be sharded), which then holds it.
   async function sharded(job, file, text, trials, exact, n) {
+    if (n === 0) {
+      const w = new Engine();
+      job.engines.push(w);
+      try {
+        const doc = await w.call("run_whole", file, text, trials, exact);
+        hold(w);
+        return doc;
+      } catch (e) {
+        w.end();
+        throw e;
+      }
+    }
     const ws = Array.from({ length: n }, () => new Engine());
     job.engines.push(...ws);
     try {
       const shards = await Promise.all(ws.map((w, i) => w.call("run_shard", file, text, trials, exact, i + 1, n)));
-      return await aux.call("merge", file, text, trials, exact, JSON.stringify(shards));
+      const doc = await aux.call("merge", file, text, trials, exact, JSON.stringify(shards));
+      hold(aux);
+      return doc;
     } finally {
       for (const w of ws) w.end();
     }
   }
+
+  /// Workers for a run of a file whose checked TOML is `doc`: a `[balance]` search cannot be
+  /// cut into shards (each step depends on the results before it), so it runs whole in one
+  /// worker (0).
+  const workersFor = (doc, n) => (doc && doc.balance ? 0 : n);
 
   // ---- jobs: what the server's `jobs` module does, for one page ----
 
@@ -126,8 +154,9 @@
     let ab;
     try { ab = await aux.call("ab_comparison", body.text, JSON.stringify(body.b || [])); }
     catch (e) { return { refused: e.message }; }
-    const { check } = await json("check", file, body.text);
+    const { check, doc } = await json("check", file, body.text);
     if (check.errors.length) return { refused: check.errors[0].message };
+    const n = workersFor(doc, local.workers);
     const st = stages(check.trials, check.runs);
     const work = check.runs * check.trials;
     if (work > MAX_WORK) return { refused: `this file asks for ${work} duels (${check.runs} runs × ${check.trials} trials), more than the explorer's limit of ${MAX_WORK}; lower \`trials\`` };
@@ -137,11 +166,11 @@
       state: { job: id, version: 0, stages: st, finished: 0, result: null, ab: null, ms: [], exact: [], exact_done: false, exact_ms: null, done: false, cancelled: false, abandoned: false, error: null },
     };
     current = j;
-    work_on(j, file, body.text, ab, st);
+    work_on(j, file, body.text, ab, st, n);
     return { job: id, stages: st };
   }
 
-  async function work_on(j, file, text, ab, st) {
+  async function work_on(j, file, text, ab, st, n) {
     const exactW = new Engine();
     j.engines.push(exactW);
     exactW.call("exact", file, text).then((rows) => {
@@ -153,8 +182,8 @@
     }).catch(() => {}).finally(() => exactW.end());
     try {
       for (const t of st) {
-        const abDoc = ab ? await sharded(j, file, ab, t, false, local.workers) : null;
-        const doc = await sharded(j, file, text, t, false, local.workers);
+        const abDoc = ab ? await sharded(j, file, ab, t, false, n) : null;
+        const doc = await sharded(j, file, text, t, false, n);
         if (j.cancelled) return;
         j.state.result = JSON.parse(doc);
         j.state.ab = abDoc && JSON.parse(abDoc);
@@ -197,8 +226,12 @@
   local.runJson = async (text, file = "scenario.toml", { workers = local.workers, exact = true, trials = -1 } = {}) => {
     const j = { engines: [] };
     local.lastRun = j;
-    return sharded(j, file, text, trials, exact, workers);
+    const n = workersFor((await json("check", file, text)).doc, workers);
+    return sharded(j, file, text, trials, exact, n);
   };
+  /// The report's charts of the last run (`runJson` or the preview's latest stage), as the
+  /// page shows them: `[{stem, title, sweep, svg, error}]`.
+  local.charts = () => held("charts");
   /// Ends the workers of the run started by `runJson` (the cancel test).
   local.cancelRun = () => { for (const w of local.lastRun?.engines || []) w.end(); };
 
@@ -210,7 +243,7 @@
     // shards (where it stops depends on every chunk before), so such a file's report is that
     // of `oddsmith run FILE --trials T` (T its trial cap).
     await local.runJson(body.text, file, { trials: check.trials });
-    const html = await aux.call("report_html");
+    const html = await holder.call("report_html");
     const name = file.replace(/^.*[\\/]/, "").replace(/\.toml$/, "") + ".html";
     const blob = new Blob([html], { type: "text/html" });
     download(name, blob);
@@ -249,8 +282,8 @@
     if (p === "/api/run") return startRun(body);
     if (p === "/api/job") return jobState(q);
     if (p === "/api/cancel") { cancel(); return { cancelled: true }; }
-    if (p === "/api/charts") return { charts: current && String(current.id) === q.get("job") ? await json("charts") : [] };
-    if (p === "/api/sweep") return { chart: await json("sweep_chart", Number(q.get("sweep")), Number(q.get("at"))) };
+    if (p === "/api/charts") return { charts: (current && String(current.id) === q.get("job") && await held("charts")) || [] };
+    if (p === "/api/sweep") return { chart: await held("sweep_chart", Number(q.get("sweep")), Number(q.get("at"))) };
     if (p === "/api/save") {
       // No folder to write to: the TOML is downloaded.
       const name = (body.file || "scenario.toml").replace(/^.*[\\/]/, "");

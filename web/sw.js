@@ -1,8 +1,8 @@
 // Keeps the page working offline once loaded: every file of the page is cached on first
 // visit and served from the cache, refreshed from the network when it answers.
 "use strict";
-const CACHE = "oddsmith-v1";
-const FILES = ["./", "index.html", "app.js", "style.css", "engine.js", "worker.js", "oddsmith.js", "oddsmith_bg.wasm"];
+const CACHE = "oddsmith-v2";
+const FILES = ["./", "index.html", "app.js", "style.css", "engine.js", "worker.js", "oddsmith.js", "oddsmith_bg.wasm", "DejaVuSans.ttf"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -4,6 +4,11 @@
 "use strict";
 importScripts("oddsmith.js");
 
+// The charts' font (the report's bundled DejaVuSans.ttf, served beside the wasm rather than
+// inside it): fetched and handed to the engine once, by the first call that draws a chart.
+const DRAWS = new Set(["charts", "sweep_chart", "report_html"]);
+let font = null;
+
 let ready = null;
 onmessage = async (e) => {
   const m = e.data;
@@ -13,6 +18,15 @@ onmessage = async (e) => {
   }
   try {
     await ready;
+    if (DRAWS.has(m.fn)) {
+      font ??= fetch("DejaVuSans.ttf")
+        .then((r) => {
+          if (!r.ok) throw new Error(`the charts' font DejaVuSans.ttf: HTTP ${r.status}`);
+          return r.arrayBuffer();
+        })
+        .then((b) => wasm_bindgen.use_font(new Uint8Array(b)));
+      await font.catch((err) => { font = null; throw err; });
+    }
     const v = wasm_bindgen[m.fn](...m.args);
     postMessage({ id: m.id, ok: v === undefined ? null : v });
   } catch (err) {

@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Once;
 
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
@@ -19,7 +18,10 @@ use plotters::style::{FontStyle, FontTransform};
 use crate::format::{num, percent_short as pct};
 
 /// Bundled font (DejaVu Sans, see `assets/DejaVuSans-LICENSE.txt`): text looks the same on
-/// every machine and no system font is needed.
+/// every machine and no system font is needed. The browser build (wasm32) does not carry it
+/// in its binary (a third of the download): the page hands the same file to [`use_font`]
+/// before it draws.
+#[cfg(not(target_arch = "wasm32"))]
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 
@@ -329,26 +331,42 @@ pub struct ChartError {
     pub message: String,
 }
 
-fn font() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
+/// Whether a font is registered (the bundled one, or [`use_font`]'s in the browser build).
+static FONT_READY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Registers the font charts measure and draw text with: the bytes of the bundled
+/// `assets/DejaVuSans.ttf`. The native build registers it by itself; the browser build
+/// (wasm32), which does not embed it, is given it by the page before it draws. Another font
+/// would move the charts' text (its widths place labels and margins).
+pub fn use_font(bytes: &'static [u8]) -> Result<(), ChartError> {
+    plotters::style::register_font(FAMILY, FontStyle::Normal, bytes).map_err(|_| ChartError {
+        chart: String::new(),
+        message: "the chart font is not a TrueType/OpenType font".into(),
+    })?;
+    FONT_READY.store(true, std::sync::atomic::Ordering::Release);
+    Ok(())
+}
+
+/// Registers the bundled font once (native), or checks that the page gave one (wasm32).
+fn font(c: &Chart) -> Result<(), ChartError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
         // The bundled font is valid; a failure here would be a packaging bug caught by tests.
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT);
-    });
+        ONCE.call_once(|| {
+            let _ = use_font(FONT);
+        });
+    }
+    if FONT_READY.load(std::sync::atomic::Ordering::Acquire) {
+        Ok(())
+    } else {
+        Err(err(c, "no chart font registered (charts::use_font)"))
+    }
 }
 
 /// Renders a chart as an SVG document.
 pub fn svg(c: &Chart) -> Result<String, ChartError> {
-    // In WebAssembly plotters measures text with the browser's canvas, which a Web Worker
-    // does not have (and a bundled font cannot be registered): no charts there yet.
-    #[cfg(target_arch = "wasm32")]
-    return Err(ChartError {
-        chart: c.title.clone(),
-        message: "charts are not drawn in the browser build yet (plotters' text needs a canvas)"
-            .into(),
-    });
-    font();
+    font(c)?;
     let mut s = String::new();
     {
         let root = SVGBackend::with_string(&mut s, (c.width, c.height)).into_drawing_area();
@@ -360,7 +378,7 @@ pub fn svg(c: &Chart) -> Result<String, ChartError> {
 
 /// Renders a chart as PNG bytes (8-bit RGB).
 pub fn png_bytes(c: &Chart) -> Result<Vec<u8>, ChartError> {
-    font();
+    font(c)?;
     let (w, h) = (c.width, c.height);
     let mut rgb = vec![0u8; w as usize * h as usize * 3];
     {

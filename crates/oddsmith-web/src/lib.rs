@@ -5,7 +5,8 @@
 //! A run is cut into shards (the `--shard K/N` units): each worker instance computes one with
 //! [`run_shard`], one instance sums them with [`merge`] (as `oddsmith merge` does) and keeps
 //! the result for its charts ([`charts`], [`sweep_chart`]) and the self-contained HTML report
-//! ([`report_html`]). No IO, no clock: the numbers are those of the native CLI, bit for bit.
+//! ([`report_html`]), drawn with the font the page hands to [`use_font`]. No IO, no clock:
+//! the numbers are those of the native CLI, bit for bit.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -126,6 +127,27 @@ pub fn merge(
 ) -> Result<String, JsError> {
     let shards: Vec<String> = serde_json::from_str(shards).map_err(fail)?;
     let data = web::merged(file, text, trials_of(trials), exact, &shards)
+        .map_err(|e| fail(format!("{e:#}")))?;
+    let doc = oddsmith_report::format::json_pretty(&data.run).map_err(fail)?;
+    LAST.with(|l| *l.borrow_mut() = Some(data));
+    Ok(doc)
+}
+
+/// Registers the charts' font: the bytes of the report's bundled `DejaVuSans.ttf` (the page
+/// serves it beside the wasm and hands it over before the first chart). The wasm does not
+/// embed it, which keeps a third off its download; with it, the charts measure their text as
+/// the native build does, so the SVG is the native one.
+#[wasm_bindgen]
+pub fn use_font(bytes: Vec<u8>) -> Result<(), JsError> {
+    oddsmith_report::charts::use_font(Box::leak(bytes.into_boxed_slice())).map_err(fail)
+}
+
+/// The whole run in this instance (`trials` < 0: the file's), for what cannot be cut into
+/// shards (a `[balance]` search): the run's JSON document as `oddsmith run --json` prints it.
+/// The result is kept for [`charts`] and [`report_html`], as [`merge`]'s is.
+#[wasm_bindgen]
+pub fn run_whole(file: &str, text: &str, trials: f64, exact: bool) -> Result<String, JsError> {
+    let data = web::whole(file, text, trials_of(trials), exact)
         .map_err(|e| fail(format!("{e:#}")))?;
     let doc = oddsmith_report::format::json_pretty(&data.run).map_err(fail)?;
     LAST.with(|l| *l.borrow_mut() = Some(data));

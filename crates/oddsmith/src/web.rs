@@ -60,6 +60,12 @@ pub fn run_shard(
     Ok(serde_json::to_string(&r.units.finish()?)?)
 }
 
+/// The whole run in one piece, as `oddsmith run FILE --json` makes it: for what cannot be cut
+/// into shards (a `[balance]` search, whose every step depends on the results before it).
+pub fn whole(file: &str, text: &str, trials: Option<u64>, exact: bool) -> Result<ReportData> {
+    compute(&settings(file, trials, exact, None)?, text)
+}
+
 /// The run fed the sums of the shards' accumulators ([`run_shard`]'s answers, every shard
 /// from 1 to N once), as `oddsmith merge` finishes it; exact values are solved here.
 pub fn merged(
@@ -101,10 +107,9 @@ pub fn merge_shards(
 pub fn report_html(data: &ReportData) -> Result<String> {
     let mut figures = Vec::new();
     for (stem, chart) in sections::charts(data) {
-        // A chart that cannot be drawn is left out (the browser build draws none yet).
-        let Ok(svg) = charts::svg(&chart) else {
-            continue;
-        };
+        // As the report folder: a chart that cannot be drawn is an error (in the browser, the
+        // page registers the chart font first: `charts::use_font`).
+        let svg = charts::svg(&chart)?;
         figures.push(Figure {
             stem,
             title: chart.title,

@@ -3,7 +3,8 @@
 //! engine in WebAssembly, one shard per Web Worker, summed as `oddsmith merge` does) equals
 //! the native `oddsmith run FILE --json --no-report --trials T` byte for byte, with 1 and with
 //! 4 workers; a share link reproduces the scenario and its numbers; an error in the TOML shows
-//! at its line; cancel ends the workers.
+//! at its line; cancel ends the workers; the report's charts show in the page, drawn in the
+//! engine with the same code and font as the native report, SVG for SVG.
 //!
 //! Without `web/dist/` (the wasm toolchain is not on every machine) or without
 //! chromium/chromedriver it prints `SKIPPED: <reason>`, unless `ODDSMITH_WEB_REQUIRED=1` (as
@@ -25,14 +26,16 @@ use super::root;
 /// so 4 workers each get a share), small enough for CI.
 const TRIALS: u64 = 40_000;
 
-/// One bundled scenario per ruleset, and a study (a sweep: many runs, one shard each).
-const SCENARIOS: [&str; 6] = [
+/// One bundled scenario per ruleset, a study (a sweep: many runs, one shard each) and a
+/// `[balance]` search (which cannot be sharded: the page runs it in one worker).
+const SCENARIOS: [&str; 7] = [
     "scenarios/draft/skill-gap.toml",
     "scenarios/d20/armor-vs-dex.toml",
     "scenarios/gamecraft/reference-duel.toml",
     "scenarios/openrpg/reference-duel.toml",
     "scenarios/cards/devon-vs-soldier.toml",
     "scenarios/studies/draft-skill-sweep.toml",
+    "scenarios/studies/draft-fair-armour.toml",
 ];
 
 /// Serves the files of `dir` on loopback (GET only, no listing), as any static host would.
@@ -207,6 +210,11 @@ fn the_page_runs_the_engine_with_the_native_numbers() {
         let after = until(&c, done, Duration::from_secs(120)).await;
         assert_eq!(after, before, "the shared link's numbers");
 
+        // 2b. The page shows the report's charts: SVG with its text (labels, titles).
+        let shown = until(&c, "const i = document.querySelector('img.chart:not([hidden])'); return i && decodeURIComponent(i.src);", Duration::from_secs(60)).await;
+        let shown = shown.as_str().unwrap();
+        assert!(shown.starts_with("data:image/svg+xml") && shown.contains("<svg") && shown.contains("<text"), "{shown:.300}");
+
         // 3. An error in the TOML shows at its line.
         js(&c, "const t = document.getElementById('toml'); t.value = 'ruleset = \"draft\"\\nname = \"x\"\\n\\n[fighters.a]\\nskil = 3\\n'; t.dispatchEvent(new Event('input'));", vec![]).await;
         let err = until(&c, "return [...document.querySelectorAll('#errors li')].map((e) => e.textContent).join('\\n');", Duration::from_secs(30)).await;
@@ -221,6 +229,33 @@ fn the_page_runs_the_engine_with_the_native_numbers() {
         let why = js_async(&c, "window.cancelled.then(arguments[0]);", vec![]).await;
         assert_eq!(why, "cancelled");
         assert_eq!(js(&c, "return oddsmithLocal.live;", vec![]).await, idle);
+
+        // 5. The charts drawn in the page (wasm, the font handed over by the page) are the
+        //    native report's charts/<stem>.svg, byte for byte, for a duel and a sweep study.
+        for file in [SCENARIOS[0], SCENARIOS[5]] {
+            let full = root().join(file).to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&full).unwrap();
+            let dir = super::temp_dir(&format!("web-charts-{}", file.len()));
+            let out = dir.join("report");
+            let trials = TRIALS.to_string();
+            let (code, _, err) = super::cli(&["run", &full, "--trials", &trials, "--out", out.to_str().unwrap()]);
+            assert_eq!(code, 0, "{file}: {err}");
+            let got = js_async(&c, RUN, vec![json!(text), json!(full), json!(4), json!(TRIALS)]).await;
+            assert!(got["ok"].is_string(), "{file}: {got}");
+            let charts = js_async(&c, "oddsmithLocal.charts().then(arguments[0], (e) => arguments[0]({ error: String(e) }));", vec![]).await;
+            let charts = charts.as_array().unwrap_or_else(|| panic!("{file}: {charts}"));
+            assert!(!charts.is_empty(), "{file}: no charts");
+            for ch in charts {
+                let stem = ch["stem"].as_str().unwrap();
+                assert!(ch["error"].is_null(), "{file} {stem}: {}", ch["error"]);
+                let svg = ch["svg"].as_str().unwrap();
+                let want = std::fs::read_to_string(out.join(format!("charts/{stem}.svg")))
+                    .unwrap_or_else(|e| panic!("{file}: the native report has no charts/{stem}.svg: {e}"));
+                assert!(svg.contains("<text"), "{file} {stem}: no text");
+                assert!(svg == want, "{file} {stem}: the page's chart differs from the native report's\n--- page\n{svg}\n--- native\n{want}");
+            }
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
         let _ = c.close().await;
     });
 }

@@ -196,6 +196,10 @@ pub struct MatchupDoc {
     /// (not met when the trial cap stopped the run first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionDoc>,
+    /// A group fight's per-side and per-member figures ([`super::GroupDoc`]); `None` for a
+    /// duel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<super::GroupDoc>,
 }
 
 /// A Monte Carlo estimate shown as the check of the exact value that speaks.
@@ -419,5 +423,6 @@ pub fn matchup_doc(
         advantage_spoken: spoken,
         exact,
         precision: None,
+        group: super::group_doc(s, None, a, b),
     }
 }

@@ -498,8 +498,7 @@ pub fn exact<G: Ruleset>(r: &G, m: &G::Matchup, roster: &Roster) -> Option<Group
             .unwrap_or_else(|| fates_from_ending(roster, w, Ending::Incapacitated));
         for (side, ros) in roster.sides.iter().enumerate() {
             let (mut down, mut dead) = (0usize, 0usize);
-            for j in 0..usize::from(ros.members) {
-                let (n, k) = (d[side][j].0, d[side][j].1);
+            for (j, &(n, k)) in d[side][..usize::from(ros.members)].iter().enumerate() {
                 let c = f64::from(ros.count(j).max(1));
                 sides[side].members[j].0 += p * f64::from(n) / c;
                 sides[side].members[j].1 += p * f64::from(k) / c;

@@ -227,34 +227,24 @@ impl Subject for Group<'_> {
 /// One row per matchup, side and member.
 #[cfg(feature = "tables")]
 pub fn members_table(d: &RunDoc) -> PolarsResult<DataFrame> {
-    let mut c: (
-        Vec<String>,
-        Vec<&str>,
-        Vec<String>,
-        Vec<u32>,
-        Vec<f64>,
-        Vec<f64>,
-        Vec<f64>,
-        Vec<Option<f64>>,
-        Vec<f64>,
-        Vec<Option<f64>>,
-        Vec<f64>,
-    ) = Default::default();
+    let (mut name, mut side_col, mut fighter, mut count) = (vec![], vec![], vec![], vec![]);
+    let (mut p_down, mut lo, mut hi, mut x_down) = (vec![], vec![], vec![], vec![]);
+    let (mut p_dead, mut x_dead, mut any) = (vec![], vec![], vec![]);
     let (mut dealt, mut taken, mut rounds) = (vec![], vec![], vec![]);
     for (_, m, g) in groups(d) {
         for (k, side) in g.sides.iter().enumerate() {
             for mm in &side.members {
-                c.0.push(m.name.clone());
-                c.1.push(SIDES[k]);
-                c.2.push(mm.fighter.clone());
-                c.3.push(u32::from(mm.count));
-                c.4.push(mm.p_down.p);
-                c.5.push(mm.p_down.ci95[0]);
-                c.6.push(mm.p_down.ci95[1]);
-                c.7.push(mm.p_down.exact);
-                c.8.push(mm.p_dead.p);
-                c.9.push(mm.p_dead.exact);
-                c.10.push(mm.p_any_down.p);
+                name.push(m.name.clone());
+                side_col.push(SIDES[k]);
+                fighter.push(mm.fighter.clone());
+                count.push(u32::from(mm.count));
+                p_down.push(mm.p_down.p);
+                lo.push(mm.p_down.ci95[0]);
+                hi.push(mm.p_down.ci95[1]);
+                x_down.push(mm.p_down.exact);
+                p_dead.push(mm.p_dead.p);
+                x_dead.push(mm.p_dead.exact);
+                any.push(mm.p_any_down.p);
                 dealt.push(mm.damage_dealt);
                 taken.push(mm.damage_taken);
                 rounds.push(mm.rounds_survived);
@@ -262,17 +252,17 @@ pub fn members_table(d: &RunDoc) -> PolarsResult<DataFrame> {
         }
     }
     DataFrame::new_infer_height(vec![
-        col("matchup", c.0),
-        col("side", c.1),
-        col("fighter", c.2),
-        col("count", c.3),
-        col("p_down", c.4),
-        col("p_down_lo", c.5),
-        col("p_down_hi", c.6),
-        col("exact_p_down", c.7),
-        col("p_dead", c.8),
-        col("exact_p_dead", c.9),
-        col("p_any_down", c.10),
+        col("matchup", name),
+        col("side", side_col),
+        col("fighter", fighter),
+        col("count", count),
+        col("p_down", p_down),
+        col("p_down_lo", lo),
+        col("p_down_hi", hi),
+        col("exact_p_down", x_down),
+        col("p_dead", p_dead),
+        col("exact_p_dead", x_dead),
+        col("p_any_down", any),
         col("damage_dealt", dealt),
         col("damage_taken", taken),
         col("rounds_survived", rounds),

@@ -70,3 +70,31 @@ fn openrpg_duels_allocate_nothing() {
 fn cards_duels_allocate_nothing() {
     assert_eq!(allocations_in_duels(&cards_reference(), 10_000), 0);
 }
+
+/// Group fights with their per-member tallies ([`oddsmith_rules::group::fight`] recorded into
+/// the engine's group counts, as `run_duels` does for a group) allocate nothing per fight
+/// (the duel's histograms, which grow with a new longest fight, are not watched here).
+#[test]
+fn group_fights_with_member_tallies_allocate_nothing() {
+    use oddsmith_rules::group::fight;
+    use oddsmith_sim::GroupStats;
+    let (rules, m) = d20_group();
+    let roster = rules.roster(&m);
+    assert!(roster.is_group());
+    let mut rng = stream(7, 0);
+    let mut roller = RngRoller::new(&mut rng);
+    let mut acc = GroupStats::new(&roster);
+    let (_, g) = fight(&rules, &m, &roster, &mut roller);
+    acc.record(&g);
+    let mut a_wins = 0u32;
+    let info = allocation_counter::measure(|| {
+        for _ in 0..10_000 {
+            let (d, g) = fight(&rules, &m, &roster, &mut roller);
+            a_wins += u32::from(d.winner == Winner::A);
+            acc.record(&g);
+        }
+    });
+    assert_eq!(info.count_total, 0);
+    assert_eq!(acc.trials(), 10_001);
+    assert!(a_wins > 0 && acc.sides[1].members[0].down > 0);
+}

@@ -58,8 +58,8 @@ pub mod write;
 
 pub use format::slug;
 pub use model::{
-    CheckCell, CheckDoc, CheckGridData, FighterData, FirstMoveDoc, MatchupDoc, Meta, OptionValue,
-    PrecisionDoc, ReportData, RunDoc, matchup_doc, options_table,
+    CheckCell, CheckDoc, CheckGridData, FighterData, FirstMoveDoc, GroupDoc, MatchupDoc, Meta,
+    OptionValue, PrecisionDoc, ReportData, RunDoc, group_doc, matchup_doc, options_table,
 };
 pub use sections::checks::check_table;
 pub use sections::comparison::comparison_table;

@@ -12,7 +12,7 @@ mod stats;
 mod units;
 
 pub use paired::{Concordance, PairedStats, run_paired};
-pub use stats::{CheckStats, DuelStats};
+pub use stats::{CheckStats, DuelStats, GroupStats, MemberStats, SideStats};
 pub use units::{Accumulator, Shard, UnitRecord, Units, add_shard, check_shard, merge_shards};
 
 use units::Unit;
@@ -249,7 +249,9 @@ fn run_chunks<A: Send + Default + Clone + Unit>(
     Ok(total)
 }
 
-/// Runs duels of one matchup.
+/// Runs duels of one matchup; a group fight (some side fields more than one creature,
+/// `Ruleset::roster`) also counts per side and per member ([`DuelStats::group`]) on the very
+/// same duels.
 pub fn run_duels<R: Ruleset>(
     rules: &R,
     m: &R::Matchup,
@@ -257,13 +259,24 @@ pub fn run_duels<R: Ruleset>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<DuelStats, SimError> {
     let precision = cfg.precision;
+    let roster = rules.roster(m);
+    let group = roster.is_group();
     run_chunks(
         cfg,
         DuelStats::default(),
         |mut s, n| {
             let mut acc = DuelStats::default();
             let mut roller = RngRoller::new(&mut s);
-            rules.duels(m, &mut roller, n, &mut acc);
+            if group {
+                // The same duels on the same dice, with the per-member figures beside them.
+                acc.group = Some(Box::new(GroupStats::new(&roster)));
+                for _ in 0..n {
+                    let (d, g) = oddsmith_rules::group::fight(rules, m, &roster, &mut roller);
+                    acc.record_group(&d, &g);
+                }
+            } else {
+                rules.duels(m, &mut roller, n, &mut acc);
+            }
             acc
         },
         DuelStats::merge,

@@ -1,5 +1,6 @@
 //! Mergeable per-run accumulators. Memory does not grow with the number of trials.
 
+use oddsmith_rules::group::{GroupOutcome, MAX_SIDE, Roster};
 use oddsmith_rules::{DuelOutcome, Ending, MAX_COUNTERS, Record, Winner};
 use oddsmith_stats::{IntHistogram, OutcomeCounts, Proportion};
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,114 @@ pub struct DuelStats {
     pub attacks: [u64; 2],
     /// Sums of the ruleset's counters.
     pub counters: [u64; MAX_COUNTERS],
+    /// Group fights only (some side fields more than one creature): per side and per member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Box<GroupStats>>,
+}
+
+/// Everything gathered per side and per member over many group fights
+/// ([`oddsmith_rules::group::fight`]). Fixed-size counts: adding a fight allocates nothing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupStats {
+    /// Side A, side B.
+    pub sides: [SideStats; 2],
+    /// Whether the ruleset reports damage per member (else `dealt`/`taken` stay 0).
+    pub damage: bool,
+}
+
+/// One side's counts over many fights.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideStats {
+    /// Creatures on the side.
+    pub creatures: u8,
+    /// Each member's number of copies (`members.len()` members; at most [`MAX_SIDE`]).
+    pub counts: Vec<u8>,
+    /// Fights by how many creatures of the side were down at the end (index = how many).
+    pub down: [u64; MAX_SIDE + 1],
+    /// Fights by how many creatures of the side were dead at the end.
+    pub dead: [u64; MAX_SIDE + 1],
+    /// Per member, in list order (the first `counts.len()` are used).
+    pub members: [MemberStats; MAX_SIDE],
+}
+
+/// One member's sums over many fights (over its copies too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberStats {
+    /// Copies down at the end, summed over fights.
+    pub down: u64,
+    /// Copies dead at the end.
+    pub dead: u64,
+    /// Fights in which at least one copy was down at the end.
+    pub any_down: u64,
+    /// Damage its copies dealt.
+    pub dealt: u64,
+    /// Damage its copies took.
+    pub taken: u64,
+    /// Rounds its copies stood.
+    pub rounds: u64,
+}
+
+impl GroupStats {
+    /// Empty counts for fights of `roster`.
+    pub fn new(roster: &Roster) -> GroupStats {
+        GroupStats {
+            sides: std::array::from_fn(|i| {
+                let r = &roster.sides[i];
+                SideStats {
+                    creatures: r.creatures,
+                    counts: (0..usize::from(r.members)).map(|j| r.count(j)).collect(),
+                    ..SideStats::default()
+                }
+            }),
+            damage: false,
+        }
+    }
+
+    /// Adds one fight.
+    #[inline]
+    pub fn record(&mut self, g: &GroupOutcome) {
+        self.damage = g.damage;
+        for (st, so) in self.sides.iter_mut().zip(&g.sides) {
+            st.down[usize::from(so.down).min(MAX_SIDE)] += 1;
+            st.dead[usize::from(so.dead).min(MAX_SIDE)] += 1;
+            for (m, mo) in st.members.iter_mut().zip(&so.members) {
+                m.down += u64::from(mo.down);
+                m.dead += u64::from(mo.dead);
+                m.any_down += u64::from(mo.down > 0);
+                m.dealt += u64::from(mo.dealt);
+                m.taken += u64::from(mo.taken);
+                m.rounds += u64::from(mo.rounds);
+            }
+        }
+    }
+
+    /// Adds another accumulator.
+    pub fn merge(&mut self, o: &GroupStats) {
+        self.damage |= o.damage;
+        for (a, b) in self.sides.iter_mut().zip(&o.sides) {
+            if a.counts.is_empty() {
+                a.creatures = b.creatures;
+                a.counts.clone_from(&b.counts);
+            }
+            for k in 0..=MAX_SIDE {
+                a.down[k] = a.down[k].saturating_add(b.down[k]);
+                a.dead[k] = a.dead[k].saturating_add(b.dead[k]);
+            }
+            for (x, y) in a.members.iter_mut().zip(&b.members) {
+                x.down = x.down.saturating_add(y.down);
+                x.dead = x.dead.saturating_add(y.dead);
+                x.any_down = x.any_down.saturating_add(y.any_down);
+                x.dealt = x.dealt.saturating_add(y.dealt);
+                x.taken = x.taken.saturating_add(y.taken);
+                x.rounds = x.rounds.saturating_add(y.rounds);
+            }
+        }
+    }
+
+    /// Fights counted.
+    pub fn trials(&self) -> u64 {
+        self.sides[0].down.iter().sum()
+    }
 }
 
 impl DuelStats {
@@ -66,6 +175,20 @@ impl DuelStats {
         }
         for (c, v) in self.counters.iter_mut().zip(o.counters) {
             *c += v;
+        }
+        match (&mut self.group, &o.group) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.group = Some(b.clone()),
+            _ => {}
+        }
+    }
+
+    /// Adds one group fight: the duel's figures and the group's.
+    #[inline]
+    pub fn record_group(&mut self, d: &DuelOutcome, g: &GroupOutcome) {
+        self.record(d);
+        if let Some(gs) = &mut self.group {
+            gs.record(g);
         }
     }
 

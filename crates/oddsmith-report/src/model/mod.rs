@@ -3,10 +3,12 @@
 //! report is built from. Sections render these; nothing here formats a page.
 
 mod check;
+mod group;
 mod report;
 mod run;
 
 pub use check::{BandDoc, CheckDoc, CheckExactDoc, CheckMcDoc};
+pub use group::{Estimate, GroupDoc, GroupSideDoc, MemberDoc, group_doc, member_names};
 pub use oddsmith_study::{ComparisonDoc, StudyDoc};
 pub use report::{CheckCell, CheckGridData, FighterData, Meta, ReportData};
 pub use run::{

@@ -200,6 +200,10 @@ pub struct MatchupDoc {
     /// P(A acts first) and P(A wins) given each order, exact where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_move: Option<FirstMoveDoc>,
+    /// A group fight's per-side and per-member figures ([`super::GroupDoc`]); `None` for a
+    /// duel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<super::GroupDoc>,
 }
 
 /// Who acts first in a matchup and how much it matters.
@@ -491,5 +495,6 @@ pub fn matchup_doc(
         exact,
         precision: None,
         first_move: None,
+        group: super::group_doc(s, None, a, b),
     }
 }

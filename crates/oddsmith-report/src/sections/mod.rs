@@ -22,6 +22,7 @@ pub mod checks;
 pub mod comparison;
 pub mod counters;
 pub mod damage;
+pub mod group;
 pub mod outcomes;
 pub mod readings;
 pub mod rounds;
@@ -40,6 +41,7 @@ pub fn subjects(d: &ReportData) -> Vec<Box<dyn Subject + '_>> {
         Box::new(outcomes::Outcomes(d)),
         Box::new(rounds::Rounds(d)),
         Box::new(damage::Damage(d)),
+        Box::new(group::Group(d)),
         Box::new(counters::Counters(d)),
         Box::new(checks::Checks(d)),
     ];

@@ -190,6 +190,7 @@ pub fn run_table(d: &RunDoc) -> String {
     for m in &d.matchups {
         matchup_lines(&mut s, m);
     }
+    s.push_str(&super::group::group_text(d));
     s
 }
 

@@ -341,3 +341,54 @@ fn a_raised_cancel_flag_stops_the_run_with_cancelled() {
     };
     assert_eq!(plain, run_duels(&d, &m, &fresh, &|_| {}).unwrap());
 }
+
+/// A d20 fighter against three goblins (a band): the group's per-member counts are on the
+/// same duels as the duel figures, bit-identical over thread counts and shard splits.
+#[test]
+fn group_counts_are_deterministic_over_threads_and_shards() {
+    use oddsmith_rules::d20::{D20, D20Options, FighterSpec as D20Spec};
+    use oddsmith_sim::{Shard, Units, merge_shards};
+    let r = D20::new(D20Options::default()).unwrap();
+    let f: D20Spec = toml::from_str(
+        "species = \"human\"\nclass = \"fighter\"\nlevel = 2\nstr = 16\ndex = 13\ncon = 14\nweapon = \"long sword\"\narmor = \"chain mail\"\nshield = \"medium shield\"\n",
+    )
+    .unwrap();
+    let g: D20Spec = toml::from_str(
+        "species = \"goblin\"\nweapon = \"short sword\"\narmor = \"leather\"\nshield = \"small shield\"\ncount = 3\n",
+    )
+    .unwrap();
+    let m = r
+        .matchup(&r.compile("f", &f).unwrap(), &r.compile("g", &g).unwrap())
+        .unwrap();
+    let trials = 2 * CHUNK_TRIALS + 321;
+    let one = run_duels(&r, &m, &cfg(trials, 1), &|_| {}).unwrap();
+    let two = run_duels(&r, &m, &cfg(trials, 2), &|_| {}).unwrap();
+    assert_eq!(one, two);
+    let gs = one.group.as_ref().expect("a group fight counts per member");
+    assert_eq!(gs.trials(), trials);
+    assert_eq!(gs.sides[1].counts, vec![3]);
+    // The side's members' damage is the side's; A wins iff all three goblins are down.
+    assert_eq!(
+        gs.sides[0].members[0].dealt,
+        (0..=one.damage[0].max().unwrap())
+            .map(|v| v * one.damage[0].count(v))
+            .sum::<u64>()
+    );
+    assert_eq!(gs.sides[1].down[3], one.outcomes.a_wins);
+    let shards: Vec<_> = (1..=3)
+        .map(|k| {
+            let c = RunConfig {
+                units: Units::shard(Shard::new(k, 3).unwrap()),
+                ..cfg(trials, 2)
+            };
+            run_duels(&r, &m, &c, &|_| {}).unwrap();
+            c.units.finish().unwrap()
+        })
+        .collect();
+    let merged = merge_shards(shards).unwrap();
+    let c = RunConfig {
+        units: Units::merged(merged),
+        ..cfg(trials, 2)
+    };
+    assert_eq!(run_duels(&r, &m, &c, &|_| {}).unwrap(), one);
+}

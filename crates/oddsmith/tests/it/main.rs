@@ -7,6 +7,7 @@ mod corpus;
 mod docs;
 mod exact;
 mod explorer;
+mod group;
 mod schema;
 mod shard;
 mod warnings;

@@ -95,6 +95,13 @@ pub(super) fn run_base<R: Ruleset>(
             .ruleset
             .first_move(&m.matchup, solution.is_some())
             .map(|f| FirstMoveDoc::of(&f, &stats));
+        if doc.group.is_some() {
+            // A group fight: the per-member exact figures where the duel itself solved.
+            let gx = solution.as_ref().and_then(|_| {
+                oddsmith_rules::group::exact(&s.ruleset, &m.matchup, &s.ruleset.roster(&m.matchup))
+            });
+            doc.group = oddsmith_report::group_doc(&stats, gx.as_ref(), &label(&m.a), &label(&m.b));
+        }
         doc.precision = cfg
             .precision
             .map(|h| PrecisionDoc::of(h, stats.outcomes.a_wins, stats.trials()));

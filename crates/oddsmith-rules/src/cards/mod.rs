@@ -62,6 +62,8 @@ mod tests;
 mod plain_tests;
 #[cfg(test)]
 mod choice_tests;
+#[cfg(test)]
+mod group_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};

@@ -5,11 +5,20 @@
 //! and what an action does; the duel is the one-against-one case (nothing to pick, nothing to
 //! sort), so a duel plays exactly as before.
 //!
+//! What a group fight reports per member lives here too: the [`Roster`] (which creature
+//! belongs to which member of its side's list), a creature's [`Fate`], the per-fight
+//! [`GroupOutcome`] a [`GroupTally`] fills without allocating, the Monte Carlo fight that
+//! fills it ([`fight`]) and the exact figures ([`exact`]). Figures are kept per *member* (an
+//! entry of the side's list: a fighter and its count), summed over its copies, so sorting
+//! identical creatures ([`canonical`]) changes none of them.
+//!
 //! **Never:** a rule of one ruleset, a die read other than through the [`Roller`].
 
 use serde::{Deserialize, Serialize};
 
-use crate::Roller;
+use crate::outcome::{OutcomeTally, Tally};
+use crate::solver::{Step, Transitions};
+use crate::{DuelOutcome, DuelState, Ending, Roller, Ruleset, Winner};
 
 /// Whom a member attacks among the foes it may attack (ties go to the lowest HP, then to the
 /// first). The default is the competent player's "finish the weakest first".
@@ -147,6 +156,361 @@ pub fn canonical<T: Ord>(members: &mut [T]) {
             j -= 1;
         }
     }
+}
+
+/// Most creatures on one side of a group fight (and so most members of a side's list).
+pub const MAX_SIDE: usize = 8;
+
+/// One side's creatures: how many, and the member (entry of the side's list, from 0) each
+/// belongs to. A ruleset keeps a member's copies next to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideRoster {
+    /// Creatures on the side (1 ..= [`MAX_SIDE`]).
+    pub creatures: u8,
+    /// Members in the side's list (1 ..= `creatures`).
+    pub members: u8,
+    /// The member of each creature (`member_of[i]` for creature `i < creatures`).
+    pub member_of: [u8; MAX_SIDE],
+}
+
+impl SideRoster {
+    /// A side of one member with `count` identical creatures (a band; 1 is a duel's side).
+    pub fn band(count: u8) -> SideRoster {
+        SideRoster::of(&[count])
+    }
+    /// A side of members with these counts, in list order (at most [`MAX_SIDE`] creatures in
+    /// all; more are cut off).
+    pub fn of(counts: &[u8]) -> SideRoster {
+        let mut r = SideRoster {
+            creatures: 0,
+            members: 0,
+            member_of: [0; MAX_SIDE],
+        };
+        for (j, &c) in counts.iter().enumerate() {
+            for _ in 0..c {
+                if usize::from(r.creatures) < MAX_SIDE {
+                    r.member_of[usize::from(r.creatures)] = j as u8;
+                    r.creatures += 1;
+                    r.members = j as u8 + 1;
+                }
+            }
+        }
+        r
+    }
+    /// How many creatures member `j` fields.
+    pub fn count(&self, j: usize) -> u8 {
+        self.member_of[..usize::from(self.creatures)]
+            .iter()
+            .filter(|&&k| usize::from(k) == j)
+            .count() as u8
+    }
+}
+
+/// Who is who in a fight: side A's roster and side B's ([`Ruleset::roster`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roster {
+    /// Side A, side B.
+    pub sides: [SideRoster; 2],
+}
+
+impl Roster {
+    /// One creature a side: the duel.
+    pub fn duel() -> Roster {
+        Roster::bands(1, 1)
+    }
+    /// A band of `a` identical creatures against one of `b`.
+    pub fn bands(a: u8, b: u8) -> Roster {
+        Roster {
+            sides: [SideRoster::band(a), SideRoster::band(b)],
+        }
+    }
+    /// Whether some side fields more than one creature (a group fight, which reports per
+    /// member; a duel does not need to).
+    pub fn is_group(&self) -> bool {
+        self.sides.iter().any(|s| s.creatures > 1)
+    }
+}
+
+/// A creature as the group report reads it at some point of the fight
+/// ([`Ruleset::fate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fate {
+    /// Out of the fight (unable to act: unconscious, dying, dead, captured …); a creature
+    /// that left the field alive (a retreat) is not down.
+    pub down: bool,
+    /// Dead (only where the ruleset tells death from being down; implies `down`).
+    pub dead: bool,
+}
+
+/// One member's figures in one fight, summed over its copies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemberOutcome {
+    /// Copies down at the end.
+    pub down: u8,
+    /// Copies dead at the end.
+    pub dead: u8,
+    /// Damage its copies dealt to foes as the side's damage counts it (hits, after armour and
+    /// resistance: [`Tally::member_damage`]), so a side's members sum to the side's figure.
+    pub dealt: u32,
+    /// Damage its copies took from foes.
+    pub taken: u32,
+    /// Rounds its copies stood, summed: a copy that went down counts the round it went down
+    /// in, one standing at the end the fight's length.
+    pub rounds: u32,
+}
+
+/// One side's figures in one fight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideOutcome {
+    /// Creatures down at the end.
+    pub down: u8,
+    /// Creatures dead at the end.
+    pub dead: u8,
+    /// Per member (entry `j` of the side's list; `roster.members` of them are used).
+    pub members: [MemberOutcome; MAX_SIDE],
+}
+
+/// What one group fight adds to its [`DuelOutcome`]: per side, per member. Plain data, no
+/// allocation (the per-fight tallies of the group report).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GroupOutcome {
+    /// Side A, side B.
+    pub sides: [SideOutcome; 2],
+    /// Whether damage per member was reported ([`Ruleset::MEMBER_DAMAGE`], or a duel, whose
+    /// sides' totals are its members').
+    pub damage: bool,
+}
+
+/// The Monte Carlo tally of a group fight: the duel's [`OutcomeTally`] plus damage per member
+/// ([`Tally::member_damage`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GroupTally<'a> {
+    /// The duel's figures, exactly as the duel's own tally keeps them.
+    pub duel: OutcomeTally,
+    /// Per member.
+    pub group: GroupOutcome,
+    roster: &'a Roster,
+}
+
+impl<'a> GroupTally<'a> {
+    /// An empty tally for a fight of `roster`.
+    pub fn new(roster: &'a Roster) -> Self {
+        GroupTally {
+            duel: OutcomeTally::default(),
+            group: GroupOutcome::default(),
+            roster,
+        }
+    }
+}
+
+impl Tally for GroupTally<'_> {
+    #[inline]
+    fn attack(&mut self, by: usize, hit: bool, damage: i32) {
+        self.duel.attack(by, hit, damage);
+    }
+    #[inline]
+    fn damage(&mut self, by: usize, damage: i32) {
+        self.duel.damage(by, damage);
+    }
+    #[inline]
+    fn count(&mut self, i: usize, n: u32) {
+        self.duel.count(i, n);
+    }
+    #[inline]
+    fn member_damage(&mut self, side: usize, by: usize, on: usize, damage: i32) {
+        let d = damage.max(0) as u32;
+        let (mine, theirs) = (&self.roster.sides[side], &self.roster.sides[1 - side]);
+        if by < usize::from(mine.creatures) {
+            self.group.sides[side].members[usize::from(mine.member_of[by])].dealt += d;
+        }
+        if on < usize::from(theirs.creatures) {
+            self.group.sides[1 - side].members[usize::from(theirs.member_of[on])].taken += d;
+        }
+    }
+}
+
+/// Down copies per member, read from the state ([`Ruleset::fate`]); `None` where the ruleset
+/// does not say.
+fn downs<G: Ruleset>(
+    r: &G,
+    m: &G::Matchup,
+    s: &G::State,
+    roster: &Roster,
+) -> Option<[[(u8, u8); MAX_SIDE]; 2]> {
+    let mut out = [[(0u8, 0u8); MAX_SIDE]; 2];
+    for (side, ros) in roster.sides.iter().enumerate() {
+        for i in 0..usize::from(ros.creatures) {
+            let f = r.fate(m, s, side, i)?;
+            let x = &mut out[side][usize::from(ros.member_of[i])];
+            x.0 += u8::from(f.down || f.dead);
+            x.1 += u8::from(f.dead);
+        }
+    }
+    Some(out)
+}
+
+/// The fates at a duel's end where the ruleset reads none from its state: the loser's
+/// creatures down (dead if it ended in a death), a draw other than a timeout or a yield
+/// downs both sides.
+fn fates_from_ending(roster: &Roster, w: Winner, e: Ending) -> [[(u8, u8); MAX_SIDE]; 2] {
+    let mut out = [[(0u8, 0u8); MAX_SIDE]; 2];
+    let lost = |side: usize| match w {
+        Winner::A => side == 1,
+        Winner::B => side == 0,
+        Winner::Draw => !matches!(e, Ending::RoundCap | Ending::Yield),
+    };
+    for (side, ros) in roster.sides.iter().enumerate() {
+        if lost(side) && e != Ending::Yield {
+            for i in 0..usize::from(ros.creatures) {
+                let x = &mut out[side][usize::from(ros.member_of[i])];
+                x.0 += 1;
+                x.1 += u8::from(e == Ending::Death);
+            }
+        }
+    }
+    out
+}
+
+/// One Monte Carlo group fight: the very duel of [`crate::solver::duel`] (same dice, same
+/// [`DuelOutcome`], bit for bit) with the per-member figures beside it. Reads the creatures'
+/// fates after every step from round 1 on, to date each member's losses.
+pub fn fight<G: Ruleset, R: Roller>(
+    r: &G,
+    m: &G::Matchup,
+    roster: &Roster,
+    roller: &mut R,
+) -> (DuelOutcome, GroupOutcome) {
+    let mut s = r.start(m);
+    let mut t = GroupTally::new(roster);
+    let mut seen = [[0u8; MAX_SIDE]; 2];
+    let max = r.max_rounds();
+    let mut dated = true;
+    let (winner, ending) = loop {
+        let st = r.step(m, &mut s, roller, &mut t);
+        let round = s.round().min(max);
+        if round > 0 {
+            match downs(r, m, &s, roster) {
+                Some(d) => {
+                    for side in 0..2 {
+                        for j in 0..MAX_SIDE {
+                            let now = d[side][j].0;
+                            if now > seen[side][j] {
+                                t.group.sides[side].members[j].rounds +=
+                                    u32::from(now - seen[side][j]) * round;
+                                seen[side][j] = now;
+                            }
+                        }
+                    }
+                }
+                None => dated = false,
+            }
+        }
+        if let Step::Over(w, e) = st {
+            break (w, e);
+        }
+    };
+    let rounds = s.round().min(max);
+    let end = match (dated, downs(r, m, &s, roster)) {
+        (true, Some(d)) => d,
+        _ => {
+            let d = fates_from_ending(roster, winner, ending);
+            for side in 0..2 {
+                for j in 0..MAX_SIDE {
+                    t.group.sides[side].members[j].rounds = u32::from(d[side][j].0) * rounds;
+                    seen[side][j] = d[side][j].0;
+                }
+            }
+            d
+        }
+    };
+    let duel = DuelOutcome {
+        winner,
+        ending,
+        rounds,
+        ..t.duel.0
+    };
+    let mut g = t.group;
+    g.damage = G::MEMBER_DAMAGE;
+    for (side, ros) in roster.sides.iter().enumerate() {
+        let so = &mut g.sides[side];
+        for j in 0..usize::from(ros.members) {
+            let mo = &mut so.members[j];
+            mo.down = end[side][j].0;
+            mo.dead = end[side][j].1;
+            so.down += mo.down;
+            so.dead += mo.dead;
+            // Copies never seen down stood to the end (or to the round they were last up).
+            let standing = ros.count(j).saturating_sub(seen[side][j]);
+            mo.rounds += u32::from(standing) * rounds;
+        }
+        if !G::MEMBER_DAMAGE && ros.creatures == 1 {
+            // A lone creature's damage is its side's.
+            so.members[0].dealt = duel.damage[side];
+            so.members[0].taken = duel.damage[1 - side];
+        }
+    }
+    if !G::MEMBER_DAMAGE {
+        g.damage = roster.sides.iter().all(|s| s.creatures == 1);
+    }
+    (duel, g)
+}
+
+/// Exact figures of a group fight: how many of each side are down at the end, and each
+/// member's chance of being down (and dead).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupExact {
+    /// Side A, side B.
+    pub sides: [SideExact; 2],
+    /// Probability mass the solver dropped as negligible.
+    pub truncated: f64,
+}
+
+/// One side's exact figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideExact {
+    /// P(exactly k creatures down at the end), k = 0 ..= creatures.
+    pub down: Vec<f64>,
+    /// P(exactly k creatures dead at the end).
+    pub dead: Vec<f64>,
+    /// Per member: P(a copy is down at the end) and P(dead) (the mean over its copies).
+    pub members: Vec<(f64, f64)>,
+}
+
+/// Solves a group fight for its per-member figures with the shared solver's forward
+/// iteration ([`crate::solver::iterate`], the ruleset's own transition mode) from
+/// [`Ruleset::start`]; `None` where the solver gives up or the ruleset has no exact solution.
+/// The fates are read from each end state ([`Ruleset::fate`], else the ending).
+pub fn exact<G: Ruleset>(r: &G, m: &G::Matchup, roster: &Roster) -> Option<GroupExact> {
+    if r.no_exact_reason().is_some() {
+        return None;
+    }
+    let mut sides: [SideExact; 2] = std::array::from_fn(|side| {
+        let ros = &roster.sides[side];
+        SideExact {
+            down: vec![0.0; usize::from(ros.creatures) + 1],
+            dead: vec![0.0; usize::from(ros.creatures) + 1],
+            members: vec![(0.0, 0.0); usize::from(ros.members)],
+        }
+    });
+    let truncated = crate::solver::iterate(r, m, r.start(m), Transitions::of::<G>(), |s, w, p| {
+        // The ending is not passed on: a ruleset without fates is read as a win by K.O.
+        let d = downs(r, m, s, roster)
+            .unwrap_or_else(|| fates_from_ending(roster, w, Ending::Incapacitated));
+        for (side, ros) in roster.sides.iter().enumerate() {
+            let (mut down, mut dead) = (0usize, 0usize);
+            for j in 0..usize::from(ros.members) {
+                let (n, k) = (d[side][j].0, d[side][j].1);
+                let c = f64::from(ros.count(j).max(1));
+                sides[side].members[j].0 += p * f64::from(n) / c;
+                sides[side].members[j].1 += p * f64::from(k) / c;
+                down += usize::from(n);
+                dead += usize::from(k);
+            }
+            sides[side].down[down] += p;
+            sides[side].dead[dead] += p;
+        }
+    })?;
+    Some(GroupExact { sides, truncated })
 }
 
 #[cfg(test)]

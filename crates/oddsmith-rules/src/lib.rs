@@ -382,6 +382,27 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
             ),
         ))
     }
+    /// Group fights: which creature of the matchup belongs to which member of its side's list
+    /// ([`group::Roster`]). By default one creature a side (a duel).
+    fn roster(&self, _m: &Self::Matchup) -> group::Roster {
+        group::Roster::duel()
+    }
+    /// Group fights: whether creature `i` of side `side` (numbered as in
+    /// [`roster`](Ruleset::roster)) is down, or dead, in state `s`; `None` where the ruleset
+    /// does not read it from its state (the group report then reads the loser's side as down
+    /// at the end). Only read from round 1 on.
+    fn fate(
+        &self,
+        _m: &Self::Matchup,
+        _s: &Self::State,
+        _side: usize,
+        _i: usize,
+    ) -> Option<group::Fate> {
+        None
+    }
+    /// Whether `step` reports damage per creature ([`Tally::member_damage`]) for the group
+    /// report's damage dealt and taken per member.
+    const MEMBER_DAMAGE: bool = false;
     /// How many identical members a spec fields by its own `count` field (the older way of
     /// writing a band; the loader notes the newer one).
     fn spec_count(&self, _spec: &Self::FighterSpec) -> u32 {

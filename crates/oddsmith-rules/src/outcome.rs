@@ -215,6 +215,14 @@ pub trait Tally {
     fn count_side(&mut self, side: usize, k: usize, n: u32) {
         self.count(side * PER_SIDE + k, n);
     }
+    /// Group fights: creature `by` of side `side` dealt `damage` to creature `on` of the other
+    /// side (a negative damage counts as 0), beside the side's own [`Tally::attack`] or
+    /// [`Tally::damage`]. Creatures are numbered as in the ruleset's
+    /// [`Roster`](crate::group::Roster). Only the group report's tally
+    /// ([`GroupTally`](crate::group::GroupTally)) keeps it; a ruleset that reports it sets
+    /// [`Ruleset::MEMBER_DAMAGE`](crate::Ruleset::MEMBER_DAMAGE).
+    #[inline]
+    fn member_damage(&mut self, _side: usize, _by: usize, _on: usize, _damage: i32) {}
 }
 
 /// Counters per side when a ruleset lists them per side ([`Tally::count_side`]).

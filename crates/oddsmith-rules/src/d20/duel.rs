@@ -1009,6 +1009,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         }
     }
     apply(o, g, &mut s.m[foe][j], dmg, a.kind);
+    t.member_damage(side, i, j, dmg);
     if reflect > 0 {
         apply(o, f, &mut s.m[side][i], reflect, a.kind);
     }

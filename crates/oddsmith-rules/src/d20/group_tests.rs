@@ -129,3 +129,87 @@ fn a_lone_pair_is_not_canonicalised() {
     let (_, m) = pair::<D20>(D20Options::default(), &spec(F), &spec(G));
     assert_eq!(m.canonical, [false, false]);
 }
+
+/// A 1-vs-1 group fight is the duel, bit for bit: the same outcomes on the same dice.
+#[test]
+fn a_one_against_one_group_fight_is_the_duel() {
+    use crate::group::{Roster, fight};
+    let (r, m) = pair::<D20>(D20Options::default(), &spec(F), &spec(G));
+    let roster = r.roster(&m);
+    assert_eq!(roster, Roster::duel());
+    let mut s1 = oddsmith_dice::stream(7, 0);
+    let mut s2 = oddsmith_dice::stream(7, 0);
+    let (mut r1, mut r2) = (
+        crate::RngRoller::new(&mut s1),
+        crate::RngRoller::new(&mut s2),
+    );
+    for _ in 0..2_000 {
+        let d = r.duel(&m, &mut r1);
+        let (g, go) = fight(&r, &m, &roster, &mut r2);
+        assert_eq!(d, g);
+        // The lone members carry the sides' figures.
+        let loser = match d.winner {
+            crate::Winner::A => Some(1),
+            crate::Winner::B => Some(0),
+            crate::Winner::Draw => None,
+        };
+        for side in 0..2 {
+            let mo = go.sides[side].members[0];
+            assert_eq!(mo.dealt, d.damage[side]);
+            assert_eq!(mo.taken, d.damage[1 - side]);
+            if Some(side) == loser {
+                assert_eq!(mo.down, 1);
+                assert_eq!(mo.rounds, d.rounds);
+            }
+        }
+    }
+}
+
+/// Per-member P(down) and the how-many-down distribution: Monte Carlo within 4σ of the
+/// exact values (the fighter against two goblins), and the tallies add up.
+#[test]
+fn per_member_down_matches_the_exact_values() {
+    use crate::group::{exact, fight};
+    let (r, m) = pair::<D20>(D20Options::default(), &spec(F), &goblins(2, ""));
+    let roster = r.roster(&m);
+    assert_eq!(roster.sides[1].creatures, 2);
+    let x = exact(&r, &m, &roster).unwrap();
+    let duel = r.exact(&m).unwrap();
+    // All goblins down ⇔ A wins (nobody flees by default).
+    close(x.sides[1].down[2], duel.p_a_win, 1e-9);
+    close(x.sides[0].down[1], duel.p_b_win, 1e-9);
+    let n = 20_000u32;
+    let mut rng = oddsmith_dice::stream(39, 0);
+    let mut roller = crate::RngRoller::new(&mut rng);
+    let (mut gob_down, mut f_down, mut one_down) = (0u32, 0u32, 0u32);
+    for _ in 0..n {
+        let (d, g) = fight(&r, &m, &roster, &mut roller);
+        let b = g.sides[1];
+        assert_eq!(b.down, b.members[0].down);
+        assert!(b.members[0].dead <= b.members[0].down);
+        // Members' damage sums to their side's.
+        assert_eq!(d.damage[0], g.sides[0].members[0].dealt);
+        assert_eq!(d.damage[1], b.members[0].dealt);
+        assert_eq!(d.damage[0], b.members[0].taken);
+        gob_down += u32::from(b.members[0].down);
+        f_down += u32::from(g.sides[0].members[0].down);
+        one_down += u32::from(b.down == 1);
+    }
+    // P(a given goblin is down) over 2n goblins.
+    within_4_sigma(f64::from(gob_down) / f64::from(2 * n), x.sides[1].members[0].0, 2 * n);
+    within_4_sigma(f64::from(f_down) / f64::from(n), x.sides[0].members[0].0, n);
+    within_4_sigma(f64::from(one_down) / f64::from(n), x.sides[1].down[1], n);
+}
+
+/// Two identical sides: every per-member exact figure is the same on both, to 1e-12.
+#[test]
+fn identical_sides_have_the_same_member_figures() {
+    let g = goblins(2, "hp = 5\n");
+    let (r, m) = pair::<D20>(no_fumbles(), &g, &g);
+    let x = crate::group::exact(&r, &m, &r.roster(&m)).unwrap();
+    for k in 0..=2 {
+        close(x.sides[0].down[k], x.sides[1].down[k], 1e-12);
+        close(x.sides[0].dead[k], x.sides[1].dead[k], 1e-12);
+    }
+    close(x.sides[0].members[0].0, x.sides[1].members[0].0, 1e-12);
+}

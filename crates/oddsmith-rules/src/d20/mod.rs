@@ -244,6 +244,30 @@ impl Ruleset for D20 {
         Ok(s)
     }
 
+    /// A band of `count` identical creatures a side.
+    fn roster(&self, m: &Matchup) -> crate::group::Roster {
+        crate::group::Roster::bands(m.f[0].count, m.f[1].count)
+    }
+
+    /// Down: not able (0 HP or below, or a non-lethal tally above the HP, «Damage and Death
+    /// §1.2, §2.2»); dead: at the Death Point (or a regenerator's lethal tally, §5.3.1).
+    fn fate(
+        &self,
+        m: &Matchup,
+        s: &State,
+        side: usize,
+        i: usize,
+    ) -> Option<crate::group::Fate> {
+        let (f, ms) = (&m.f[side], &s.m[side][i]);
+        let dead = duel::finished(f, ms);
+        Some(crate::group::Fate {
+            down: dead || !duel::able(ms),
+            dead,
+        })
+    }
+
+    const MEMBER_DAMAGE: bool = true;
+
     fn spec_count(&self, spec: &FighterSpec) -> u32 {
         spec.count.max(1) as u32
     }

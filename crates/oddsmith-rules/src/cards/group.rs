@@ -68,6 +68,22 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Who is who for the shared group report ([`crate::group::Roster`]): the members in slot
+    /// order, each member's copies side by side, so a slot is a creature's number.
+    pub fn roster(&self) -> crate::group::Roster {
+        let side = |s: usize| {
+            let mut counts = [0u8; MAX_BAND];
+            for &k in &self.kind[s][..self.n[s]] {
+                counts[usize::from(k)] += 1;
+            }
+            let kinds = usize::from(self.kind[s][self.n[s] - 1]) + 1;
+            crate::group::SideRoster::of(&counts[..kinds])
+        };
+        crate::group::Roster {
+            sides: [side(0), side(1)],
+        }
+    }
+
     /// The matchup of pairing (A's member `i`, B's member `j`).
     #[inline]
     pub fn pair(&self, i: usize, j: usize) -> &Matchup {
@@ -295,13 +311,13 @@ fn of(side: usize, k: usize, f: usize) -> (usize, usize) {
 }
 
 /// No member keeps a pairing by force ([`one_initiative`]).
-const NO_KEEP: [[Option<usize>; MAX_BAND]; 2] = [[None; MAX_BAND]; 2];
+pub(super) const NO_KEEP: [[Option<usize>; MAX_BAND]; 2] = [[None; MAX_BAND]; 2];
 
 /// §Multiple Opponents: a member "may never have initiative on more than one opponent at a
 /// time". Of the pairings where he holds it, he keeps the one with the foe `keep` names (the
 /// one he just seized), else the foe his policy picks, and yields the others — to nobody for
 /// the round where that foe already holds the initiative over another.
-fn one_initiative(g: &Plan, s: &mut State, keep: [[Option<usize>; MAX_BAND]; 2]) {
+pub(super) fn one_initiative(g: &Plan, s: &mut State, keep: [[Option<usize>; MAX_BAND]; 2]) {
     for side in 0..2 {
         let foes = g.n[1 - side];
         for k in 0..g.n[side] {
@@ -552,7 +568,8 @@ pub(super) fn registers<R: Roller, T: Tally>(
                 continue;
             };
             let end = with_pairing(o, g, s, (i, j), rounds, |m, s, rs| {
-                resolve(o, m, s, rs, att, a, d, 0, r, tally).1
+                let t = &mut PairTally { t: tally, k: [i, j] };
+                resolve(o, m, s, rs, att, a, d, 0, r, t).1
             });
             match end {
                 Some(Step::Over(Winner::A, e)) => {
@@ -600,4 +617,38 @@ pub(super) fn registers<R: Roller, T: Tally>(
         one_initiative(g, s, keep);
     }
     Step::Continue
+}
+
+/// One pairing's tally: passes everything on, and tells the damage of each hit per member
+/// ([`Tally::member_damage`], creatures numbered as in [`Plan::roster`]).
+struct PairTally<'t, T> {
+    t: &'t mut T,
+    /// The pairing's A member and B member.
+    k: [usize; 2],
+}
+
+impl<T: Tally> Tally for PairTally<'_, T> {
+    #[inline]
+    fn attack(&mut self, by: usize, hit: bool, damage: i32) {
+        self.t.attack(by, hit, damage);
+        if hit {
+            self.t.member_damage(by, self.k[by], self.k[1 - by], damage);
+        }
+    }
+    #[inline]
+    fn damage(&mut self, by: usize, damage: i32) {
+        self.t.damage(by, damage);
+    }
+    #[inline]
+    fn count(&mut self, i: usize, n: u32) {
+        self.t.count(i, n);
+    }
+    #[inline]
+    fn count_side(&mut self, side: usize, k: usize, n: u32) {
+        self.t.count_side(side, k, n);
+    }
+    #[inline]
+    fn member_damage(&mut self, side: usize, by: usize, on: usize, damage: i32) {
+        self.t.member_damage(side, by, on, damage);
+    }
 }

@@ -162,6 +162,32 @@ impl Ruleset for Cards {
         Ok(s)
     }
 
+    /// A group fight's members in slot order ([`group::Plan::roster`]); a duel's one a side.
+    fn roster(&self, m: &Matchup) -> crate::group::Roster {
+        m.group
+            .as_deref()
+            .map_or_else(crate::group::Roster::duel, group::Plan::roster)
+    }
+
+    /// In a group fight a member is down once out of it (taken out, or beaten by a hold or a
+    /// disarm); cards does not tell death from being down. A duel's loser is read from its
+    /// ending (`None`).
+    fn fate(
+        &self,
+        m: &Matchup,
+        s: &State,
+        side: usize,
+        i: usize,
+    ) -> Option<crate::group::Fate> {
+        m.group.as_ref()?;
+        Some(crate::group::Fate {
+            down: s.g.out[side] & (1 << i) != 0,
+            dead: false,
+        })
+    }
+
+    const MEMBER_DAMAGE: bool = true;
+
     fn spec_count(&self, spec: &FighterSpec) -> u32 {
         spec.count.max(1) as u32
     }

@@ -1688,10 +1688,13 @@ pub(super) fn initial(
         DeckOwner::PerFighter => deck,
         DeckOwner::Shared => [deck[0], deck[0]],
     };
+    // §Show Downs: "characters have to draw their weapons to start combat", so round 1's hand
+    // is the drawn weapon's, min(skill, fast draw) (§Changing Weapons).
+    let drawn = o.start == Start::ShowDown;
     let member = |side: usize| Member {
         hp: f[side].hp as i16,
         kit: KIT_MAIN,
-        fresh: false,
+        fresh: drawn,
         deck: decks[side],
     };
     State {
@@ -1700,7 +1703,7 @@ pub(super) fn initial(
         range: if distance > 0 { distance } else { start_range },
         init: 2,
         kit: [KIT_MAIN; 2],
-        fresh: [false; 2],
+        fresh: [drawn; 2],
         decks,
         apart: distance > 0,
         aim: [AimRow::default(); 2],

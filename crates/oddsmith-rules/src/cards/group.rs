@@ -205,7 +205,7 @@ fn initial(
             s.g.m[side][k - 1] = duel::Member {
                 hp: f.hp as i16,
                 kit: duel::KIT_MAIN,
-                fresh: false,
+                fresh: o.start == super::options::Start::ShowDown,
                 deck: deck(f)?,
             };
         }

@@ -33,7 +33,8 @@ const HERO: &str = "skill = 4\nweapon = \"sword\"\ncombat_training = 2\noff_hand
 /// The band fights of the lone fighter against 2–4 identical members (on either seat, under
 /// each `target` and `band_attack`, engaged and in a show down, with a wrestler), pinned to
 /// the figures of the band code before the group mechanism: moving the band onto it changes
-/// no fight.
+/// no fight. (The show down's, the fourth, moved since on purpose: round 1's hand is the drawn
+/// weapon's, min(skill, fast draw).)
 #[test]
 fn band_fights_are_pinned() {
     let cases: [(&str, &str, Start); 6] = [
@@ -61,7 +62,7 @@ fn band_fights_are_pinned() {
             0x139a_03e6_48ba_958c,
             0xf837_62ba_7bac_04bd,
             0x585e_2127_c33b_fde0,
-            0xd47c_407a_b78a_3c24,
+            0xa9ae_e5f7_1e46_f475,
             0x5743_fec4_fa10_0294,
             0xb5bb_349b_1820_f45c,
         ],

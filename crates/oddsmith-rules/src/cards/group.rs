@@ -405,13 +405,13 @@ pub fn round<R: Roller, T: Tally>(
     let mut rounds = [[SideRound::default(); MAX_BAND]; 2];
     let first = usize::from(g.n[1] < g.n[0]);
     for side in [first, 1 - first] {
-        for k in 0..g.n[side] {
+        for (k, rs) in rounds[side].iter_mut().enumerate().take(g.n[side]) {
             if !up(s, side, k) {
                 continue;
             }
             let (i, j) = of(side, k, 0);
             swap_pair(o, s, i, j);
-            draw_hand(o, g.pair(i, j), s, side, &mut rounds[side][k], r);
+            draw_hand(o, g.pair(i, j), s, side, rs, r);
             swap_pair(o, s, i, j);
         }
     }
@@ -462,6 +462,9 @@ fn with_pairing<X>(
     x
 }
 
+/// A pairing's declaration in a register: the attacker's side, his maneuver and the answer.
+type Declared = Option<(usize, Decl, Option<Decl>)>;
+
 /// The round's registers (§Declare Maneuvers, §Resolve Maneuvers, §Multiple Opponents), with
 /// each member's round record (`rounds[side][k]`: hand, maneuvers used).
 pub(super) fn registers<R: Roller, T: Tally>(
@@ -484,8 +487,7 @@ pub(super) fn registers<R: Roller, T: Tally>(
     let mut yielded_once = false;
     for reg in 0..MAX_REGISTERS {
         let live = Live::of(g, s);
-        let mut decls: [[Option<(usize, Decl, Option<Decl>)>; MAX_BAND]; MAX_BAND] =
-            [[None; MAX_BAND]; MAX_BAND];
+        let mut decls: [[Declared; MAX_BAND]; MAX_BAND] = [[None; MAX_BAND]; MAX_BAND];
         // Who declared an attack, and who was attacked, in this register.
         let mut attacking = [[false; MAX_BAND]; 2];
         let mut attacked = [[false; MAX_BAND]; 2];

@@ -564,13 +564,13 @@ impl crate::Pair<Cards> for Matchup {
             if matches!(o.start, Start::ACharges | Start::ASurprises) {
                 return Err(RulesError::field(
                     "count",
-                    "a group fights from an engaged start or a show down (start = \"engaged\" or \"show_down\")",
+                    "a band fights from an engaged start or a show down (start = \"engaged\" or \"show_down\")",
                 ));
             }
             if distance > 0 {
                 return Err(RulesError::field(
                     "count",
-                    "a group fights in melee: set the option distance to 0 (ranged rounds are one against one)",
+                    "a band fights in melee: set the option distance to 0 (ranged rounds are one against one)",
                 ));
             }
             return super::group::pair(rules, a, b);

@@ -374,6 +374,21 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
             )),
         }
     }
+    /// Group fights with mixed members: the side made of `members` (each already made by
+    /// [`side_spec`](Ruleset::side_spec) and compiled, at least one), in the order listed.
+    /// `Err((j, sentence))` refuses member `j`. By default a side is one member.
+    fn join_side(&self, mut members: Vec<Self::Fighter>) -> Result<Self::Fighter, (usize, String)> {
+        if members.len() == 1 {
+            return Ok(members.remove(0));
+        }
+        Err((
+            1,
+            format!(
+                "a {} side is one fighter with its count today: mixed members (and a fighter listed twice) are not modelled yet; write one member with its count",
+                Self::ID
+            ),
+        ))
+    }
     /// Group fights: which creature of the matchup belongs to which member of its side's list
     /// ([`group::Roster`]). By default one creature a side (a duel).
     fn roster(&self, _m: &Self::Matchup) -> group::Roster {

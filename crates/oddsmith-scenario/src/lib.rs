@@ -556,12 +556,12 @@ fn side<R: Ruleset>(
         }
         side::SideSpec::Members(v) => v,
     };
-    let Some(first) = members.first() else {
+    if members.is_empty() {
         return Err(doc.error(
             &at(&[]),
             "an empty side: list at least one member, e.g. [{ fighter = \"goblin\", count = 2 }]",
         ));
-    };
+    }
     for (j, m) in members.iter().enumerate() {
         if !fighters.contains_key(&m.fighter) {
             return Err(unknown(
@@ -576,22 +576,20 @@ fn side<R: Ruleset>(
             ));
         }
     }
-    if members.len() > 1 {
-        return Err(doc.error(
-            &at(&[Seg::Index(1)]),
-            format!(
-                "a {} side is one fighter with its count today: mixed members (and a fighter listed twice) are not modelled yet; write [{{ fighter = {:?}, count = N }}]",
-                R::ID,
-                first.fighter
-            ),
-        ));
+    let mut made = Vec::with_capacity(members.len());
+    for (j, m) in members.iter().enumerate() {
+        let spec = ruleset
+            .side_spec(&fighters[&m.fighter], m.count, m.target)
+            .map_err(|e| doc.error(&at(&[Seg::Index(j)]), e))?;
+        made.push(
+            ruleset
+                .compile(&m.fighter, &spec)
+                .map_err(|e| rules_error(doc, at(&[Seg::Index(j)]), e))?,
+        );
     }
-    let made = ruleset
-        .side_spec(&fighters[&first.fighter], first.count, first.target)
-        .map_err(|m| doc.error(&at(&[Seg::Index(0)]), m))?;
     ruleset
-        .compile(&first.fighter, &made)
-        .map_err(|e| rules_error(doc, at(&[Seg::Index(0)]), e))
+        .join_side(made)
+        .map_err(|(j, e)| doc.error(&at(&[Seg::Index(j)]), e))
 }
 
 /// The place in the file for an error the rules found in a pairing a study makes (not a

@@ -305,8 +305,8 @@ struct Pooled {
 
 /// Builds the matchup of every ordered pair (*i*, *j*), *i* ≠ *j*, of the tournament's
 /// fighters in the order the round robin fights them, one at a time, and hands each to `f`:
-/// the run fights it, validation drops it, so what the rules refuse about a pair (two bands
-/// against each other, a band at range) is found by `validate` exactly as the run would meet
+/// the run fights it, validation drops it, so what the rules refuse about a pair (a band
+/// charging, a band at range) is found by `validate` exactly as the run would meet
 /// it, and placed in the file ([`oddsmith_scenario::tournament_pairing_error`]).
 pub(crate) fn each_pairing<R: Ruleset>(
     file: &str,

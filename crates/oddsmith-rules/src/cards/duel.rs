@@ -93,11 +93,9 @@ pub struct State {
     pub aim: [AimRow; 2],
     /// Rounds until each side's ranged weapon is ready again (a "1/N" maximum maneuver).
     pub reload: [u8; 2],
-    /// Band members after the first (§Multiple Opponents), each swapped into the band's seat
-    /// in turn (see [`super::band`]).
-    pub more: [Member; MAX_BAND - 1],
-    /// Band members out of the fight (bit `i` = member `i`).
-    pub out: u8,
+    /// A group fight's members and pairings outside the seats (§Multiple Opponents; see
+    /// [`super::group`]).
+    pub g: Group,
     /// A Pin or Suffocate being held (§Wrestling Maneuvers), under `hold_checks`.
     pub hold: Held,
 }
@@ -121,7 +119,7 @@ pub struct Held {
 
 crate::duel_state!(State);
 
-/// Most fighters in a band (`count`).
+/// Most members a side in a group fight (§Multiple Opponents).
 pub const MAX_BAND: usize = 4;
 
 /// Most cards in an aiming row.
@@ -162,21 +160,43 @@ impl AimRow {
     }
 }
 
-/// One band member's own part of the state (the first member's lives in the band's seat).
+/// A group fight's part of the state (§Multiple Opponents): each side's member 0 sits in the
+/// side's seat (`hp`, `kit`, `fresh`, `decks`) and the pairing of the two members 0 in
+/// `range`/`init`; the others wait here and are swapped into the seats pairing by pairing
+/// ([`super::group`]). A duel leaves it as built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Group {
+    /// Members 1.. of each side (`m[side][k - 1]` is member `k`).
+    pub m: [[Member; MAX_BAND - 1]; 2],
+    /// The pairing of A's member `i` and B's member `j` (`p[i][j]`; `p[0][0]` is unused: that
+    /// pairing sits in `range`/`init`).
+    pub p: [[Pairing; MAX_BAND]; MAX_BAND],
+    /// Members out of the fight, each side (bit `k` = member `k`; members beyond the side's
+    /// count are out from the start).
+    pub out: [u8; 2],
+}
+
+/// One member's own part of the state outside the seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Member {
     /// Hit points left.
     pub hp: i16,
-    /// Range to the lone fighter.
-    pub range: i8,
-    /// Who holds the initiative in this pairing (2 = to be drawn).
-    pub init: u8,
     /// What he fights with.
     pub kit: u8,
     /// His weapon was drawn last round.
     pub fresh: bool,
     /// His deck.
     pub deck: Deck,
+}
+
+/// One pairing of two foes (each pairing has its own range and initiative holder, digest
+/// §4.13).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pairing {
+    /// Range in yards.
+    pub range: i8,
+    /// Who holds the initiative (0 A's member, 1 B's; 2 = to be drawn, or nobody this round).
+    pub init: u8,
 }
 
 /// A maneuver.
@@ -1380,7 +1400,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         }
         Man::TakeDown if success => rs[def].down = true,
         Man::Escape if success => s.range = 0,
-        Man::Pin | Man::Suffocate if success && o.hold_checks && m.band.is_none() => {
+        Man::Pin | Man::Suffocate if success && o.hold_checks && !m.grouped => {
             s.hold = Held {
                 on: true,
                 by: att as u8,
@@ -1655,43 +1675,45 @@ fn hold_turn<R: Roller>(o: &CardsOptions, m: &Matchup, s: &mut State, r: &mut R)
 }
 
 /// The state before round 1 of fighters `f` with their fresh decks `deck`, engaged at
-/// `start_range` or apart at `distance` (> 0), `band` the side that is a band.
+/// `start_range` or apart at `distance` (> 0); a group fight fills in `g` and the seats
+/// ([`super::group::initial`]).
 pub(super) fn initial(
     o: &CardsOptions,
     f: &[Fighter; 2],
     deck: [Deck; 2],
     start_range: i8,
     distance: i8,
-    band: Option<usize>,
 ) -> State {
     let decks = match o.deck_owner {
         DeckOwner::PerFighter => deck,
         DeckOwner::Shared => [deck[0], deck[0]],
     };
+    // §Show Downs: "characters have to draw their weapons to start combat", so round 1's hand
+    // is the drawn weapon's, min(skill, fast draw) (§Changing Weapons).
+    let drawn = o.start == Start::ShowDown;
     let member = |side: usize| Member {
         hp: f[side].hp as i16,
-        range: start_range,
-        init: 2,
         kit: KIT_MAIN,
-        fresh: false,
+        fresh: drawn,
         deck: decks[side],
     };
-    let band = band.unwrap_or(1);
-    let count = usize::from(f[band].count).min(MAX_BAND);
     State {
         round: 0,
         hp: [f[0].hp as i16, f[1].hp as i16],
         range: if distance > 0 { distance } else { start_range },
         init: 2,
         kit: [KIT_MAIN; 2],
-        fresh: [false; 2],
+        fresh: [drawn; 2],
         decks,
         apart: distance > 0,
         aim: [AimRow::default(); 2],
         reload: [0; 2],
-        more: [member(band); MAX_BAND - 1],
-        // Members beyond the band's count never fight.
-        out: (((1u16 << MAX_BAND) - (1u16 << count)) & 0xff) as u8,
+        g: Group {
+            m: [[member(0); MAX_BAND - 1], [member(1); MAX_BAND - 1]],
+            p: [[Pairing { range: start_range, init: 2 }; MAX_BAND]; MAX_BAND],
+            // One member a side: the others never fight.
+            out: [0xfe; 2],
+        },
         hold: Held::default(),
     }
 }
@@ -1744,8 +1766,8 @@ impl crate::Duel<Cards> for State {
                 Apart::Charge(side) => charger = Some(side),
             }
         }
-        if m.band.is_some() {
-            return super::band::round(o, m, s, r, tally);
+        if let Some(g) = &m.group {
+            return super::group::round(o, g, s, r, tally);
         }
         if s.init > 1 {
             s.init = initiative(o, m, s, r, tally);

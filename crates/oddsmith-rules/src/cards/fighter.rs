@@ -86,6 +86,9 @@ pub struct Fighter {
     pub dodge: u8,
     /// Identical fighters on this side (a band, §Multiple Opponents).
     pub count: u8,
+    /// The side's further members (mixed members, each with its own `count`; empty for a
+    /// side of one kind): a group fight's side is this fighter and these, in order.
+    pub others: Vec<Fighter>,
     /// Stealth (surprise).
     pub stealth: u8,
     /// Finesse.
@@ -122,8 +125,12 @@ pub struct Matchup {
     /// The distance in yards the duel starts at, when it starts apart (option `distance`
     /// beyond the melee range); 0 = engaged at `start_range`.
     pub distance: i8,
-    /// The side that is a band (`count` > 1), if any.
-    pub band: Option<usize>,
+    /// A group fight (more than one fighter on a side): its roster and the pairings' own
+    /// one-against-one matchups ([`super::group::Plan`]); `None` for a duel.
+    pub group: Option<Box<super::group::Plan>>,
+    /// A pairing inside a group fight (or the group itself): a hold wins at once there
+    /// (`hold_checks` is a duel's).
+    pub grouped: bool,
     /// What each side fights with, folded once from `f` (see [`Kit`]):
     /// `kits[side][kit + 4 × wrestling]`, read by [`super::duel::arms`] and friends.
     pub kits: [[Kit; 8]; 2],
@@ -141,7 +148,7 @@ pub struct Matchup {
     /// The state before round 1, built once (by `duel::initial`) and copied by `start`.
     pub initial: super::duel::State,
     /// The plain form of a round's registers applies ([`Matchup::plain_of`], and one against
-    /// one: a band's rounds, `band::round`, always take the general form): the duel's `step`
+    /// one: a band's rounds, `group::round`, always take the general form): the duel's `step`
     /// then plays them with the branches that cannot arise folded away.
     pub plain: bool,
 }
@@ -363,6 +370,7 @@ fn largest_hand(f: &Fighter) -> usize {
         0
     };
     usize::from(main.max(backup)) * usize::from(f.count.max(1))
+        + f.others.iter().map(largest_hand).sum::<usize>()
 }
 
 /// The most yards a melee weapon reaches (§Range: "the weapon's approximate length").
@@ -495,6 +503,7 @@ impl crate::Compile<Cards> for Fighter {
             combat_training: s.combat_training as u8,
             dodge: s.dodge as u8,
             count: s.count as u8,
+            others: Vec::new(),
             stealth: s.stealth as u8,
             finesse: s.finesse,
             might: s.might,
@@ -550,38 +559,32 @@ impl crate::Pair<Cards> for Matchup {
         } else {
             0
         };
-        let band = match (a.count, b.count) {
-            (1, 1) => None,
-            (_, 1) => Some(0),
-            (1, _) => Some(1),
-            _ => {
+        let grouped = a.count > 1 || b.count > 1 || !a.others.is_empty() || !b.others.is_empty();
+        if grouped {
+            if matches!(o.start, Start::ACharges | Start::ASurprises) {
                 return Err(RulesError::field(
                     "count",
-                    "only one side may be a band (§Multiple Opponents: one fighter against several)",
+                    "a band fights from an engaged start or a show down (start = \"engaged\" or \"show_down\")",
                 ));
             }
-        };
-        if band.is_some() && matches!(o.start, Start::ACharges | Start::ASurprises) {
-            return Err(RulesError::field(
-                "count",
-                "a band fights from an engaged start or a show down (start = \"engaged\" or \"show_down\")",
-            ));
+            if distance > 0 {
+                return Err(RulesError::field(
+                    "count",
+                    "a band fights in melee: set the option distance to 0 (ranged rounds are one against one)",
+                ));
+            }
+            return super::group::pair(rules, a, b);
         }
-        if band.is_some() && distance > 0 {
-            return Err(RulesError::field(
-                "count",
-                "a band fights in melee: set the option distance to 0 (ranged rounds are one against one)",
-            ));
-        }
-        let initial = super::duel::initial(o, &f, decks, start_range, distance, band);
+        let initial = super::duel::initial(o, &f, decks, start_range, distance);
         Ok(Matchup {
-            plain: band.is_none() && Matchup::plain_of(o, &f),
+            plain: Matchup::plain_of(o, &f),
             kits: Matchup::kits(&f),
             f,
             deck: decks,
             start_range,
             distance,
-            band,
+            group: None,
+            grouped: false,
             initial,
             mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
             plays: [Matchup::plays_of(o, &a.tactics), Matchup::plays_of(o, &b.tactics)],

@@ -19,8 +19,9 @@
 //! Escape by either side), range and reach, charging,
 //! surprise and show downs, hit points (G4) and the round cap; ranged combat from a starting
 //! distance ([`ranged`]: ranged weapons with aim and fractional maneuvers, range bands, aiming
-//! rows, dodging and blocking missiles, running into melee with a charge); several opponents
-//! ([`band`]: a lone fighter against a band of identical fighters, one pairing each).
+//! rows, dodging and blocking missiles, running into melee with a charge); group fights
+//! ([`group`]: sides of up to four mixed members on the shared group mechanism, one pairing
+//! per two foes).
 //!
 //! The decks travel in the duel state, so the duel is Monte Carlo only: [`Cards`] overrides
 //! `exact` to return `None`. The exact values are the checks (best card of N, opposed checks,
@@ -44,14 +45,14 @@
 //! Tactics: the digest's §6.2 plus defend_with, keep_reach, hesitate, shield_bash,
 //! disengage_at_hp, wrestle/hold, hand_dodge, strike, take_down and called_shot. Where the post
 //! leaves a choice to the fighter the default is the competent one (issue 34; the tests in
-//! `choice_tests.rs`). `band` swaps each member into the band's seat so the
-//! one-on-one `declare`/`answer`/`resolve` play every pairing, with one hand, one maneuver
-//! budget and the initiative over at most one member.
+//! `choice_tests.rs`). `group` swaps each pairing's two members into the duel's seats so the
+//! one-on-one `declare`/`answer`/`resolve` play every pairing, each member with one hand, one
+//! maneuver budget and the initiative over at most one foe.
 
-pub mod band;
 pub mod check;
 pub mod duel;
 pub mod fighter;
+pub mod group;
 pub mod options;
 pub mod ranged;
 pub mod spec;
@@ -62,6 +63,8 @@ mod tests;
 mod plain_tests;
 #[cfg(test)]
 mod choice_tests;
+#[cfg(test)]
+mod group_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};
@@ -100,9 +103,9 @@ impl Ruleset for Cards {
         Block Grab, Pin, Suffocate, Counter, Reversal, Escape), charging, surprise \
         and show downs; ranged weapons from a starting distance in yards (range \
         bands, aiming rows, once-per-N-rounds weapons, dodging and blocking \
-        missiles, running into melee with a charge); a lone fighter against a band \
-        of identical fighters (one hand against all, the initiative over at most \
-        one). Monte Carlo only (the decks are in the state); checks are exact \
+        missiles, running into melee with a charge); group fights of up to four \
+        mixed fighters a side (one hand against all, the initiative over at most \
+        one foe). Monte Carlo only (the decks are in the state); checks are exact \
         (hypergeometric).";
     const PLACEHOLDERS: &'static [crate::Placeholder] = spec::PLACEHOLDERS;
     type FighterSpec = FighterSpec;
@@ -129,8 +132,8 @@ impl Ruleset for Cards {
         Some("a cards duel carries both decks from round to round (card counting), far beyond exact enumeration; its checks are exact")
     }
 
-    /// A band of 1–4 identical fighters (§Multiple Opponents); `target` is a lone fighter's
-    /// choice among a band: `lowest_hp` (tactic `weakest`) or `first`.
+    /// A member of 1–4 identical fighters (§Multiple Opponents); `target` is the member's
+    /// choice among several foes: `lowest_hp` (tactic `weakest`) or `first`.
     fn side_spec(
         &self,
         spec: &FighterSpec,
@@ -140,7 +143,7 @@ impl Ruleset for Cards {
         use crate::group::Target as T;
         if !(1..=4).contains(&count) {
             return Err(format!(
-                "count {count} is out of range: a cards band holds 1–4 identical fighters"
+                "count {count} is out of range: a cards member is 1–4 identical fighters"
             ));
         }
         let mut s = spec.clone();
@@ -159,8 +162,54 @@ impl Ruleset for Cards {
         Ok(s)
     }
 
+    /// A group fight's members in slot order ([`group::Plan::roster`]); a duel's one a side.
+    fn roster(&self, m: &Matchup) -> crate::group::Roster {
+        m.group
+            .as_deref()
+            .map_or_else(crate::group::Roster::duel, group::Plan::roster)
+    }
+
+    /// In a group fight a member is down once out of it (taken out, or beaten by a hold or a
+    /// disarm); cards does not tell death from being down. A duel's loser is read from its
+    /// ending (`None`).
+    fn fate(
+        &self,
+        m: &Matchup,
+        s: &State,
+        side: usize,
+        i: usize,
+    ) -> Option<crate::group::Fate> {
+        m.group.as_ref()?;
+        Some(crate::group::Fate {
+            down: s.g.out[side] & (1 << i) != 0,
+            dead: false,
+        })
+    }
+
+    const MEMBER_DAMAGE: bool = true;
+
     fn spec_count(&self, spec: &FighterSpec) -> u32 {
         spec.count.max(1) as u32
+    }
+
+    /// Mixed members (§Multiple Opponents): up to four fighters a side in all.
+    fn join_side(&self, mut members: Vec<Fighter>) -> Result<Fighter, (usize, String)> {
+        let mut total = 0usize;
+        for (j, f) in members.iter().enumerate() {
+            total += usize::from(f.count.max(1));
+            if total > duel::MAX_BAND {
+                return Err((
+                    j,
+                    format!(
+                        "a cards side holds at most {} fighters in all (§Multiple Opponents is played pairing by pairing); this member brings it to {total}",
+                        duel::MAX_BAND
+                    ),
+                ));
+            }
+        }
+        let mut first = members.remove(0);
+        first.others = members;
+        Ok(first)
     }
 
     fn counter_names(&self) -> &'static [&'static str] {

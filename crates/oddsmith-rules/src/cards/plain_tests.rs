@@ -431,7 +431,7 @@ fn bundled_settings_take_the_expected_form() {
         "wrestler-vs-knife: boxer vs knife",
     ];
     // Not plain: the archers (a bow), the shields and the off-hand weapons, the wrestlers, and
-    // the bands (`band::round` plays the general form).
+    // the bands (`group::round` plays the general form).
     assert_eq!(plain, want);
 }
 

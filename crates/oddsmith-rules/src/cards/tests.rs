@@ -1309,11 +1309,11 @@ fn ranged_weapon_errors() {
 
 // ---- several opponents (§Multiple Opponents) ----
 
-use super::band;
+use super::group;
 
-/// Who holds the initiative in member `i`'s pairing.
+/// Who holds the initiative in the lone fighter's (A's) pairing with member `i`.
 fn pairing_init(s: &State, i: usize) -> u8 {
-    if i == 0 { s.init } else { s.more[i - 1].init }
+    group::pinit(s, 0, i)
 }
 
 /// One register against two attackers, exactly: two members (skill 2, +1, one maneuver each)
@@ -1360,7 +1360,7 @@ fn one_register_against_two_attackers() {
     for _ in 0..n {
         let mut s = r.start(&m);
         s.init = 1;
-        s.more[0].init = 1;
+        s.g.p[0][1].init = 1;
         let mut t = OutcomeTally::default();
         r.step(&m, &mut s, &mut dice, &mut t);
         assert_eq!(t.0.attacks, [0, 2], "one attack each, the hero holds no initiative");
@@ -1396,7 +1396,7 @@ fn the_lone_fighter_holds_the_initiative_over_at_most_one() {
                 if go != crate::Step::Continue {
                     break;
                 }
-                let held = (0..3).filter(|&i| s.out & (1 << i) == 0 && pairing_init(&s, i) == 0).count();
+                let held = (0..3).filter(|&i| s.g.out[1] & (1 << i) == 0 && pairing_init(&s, i) == 0).count();
                 assert!(held <= 1, "{held} initiatives after round {}", s.round);
             }
         }
@@ -1420,8 +1420,8 @@ fn seizing_from_a_second_opponent_yields_the_first() {
         let (r, m) = pair::<Cards>(o.clone(), &spec(&hero), &spec("skill = 1\nweapon = \"sword\"\ncount = 2"));
         let mut s = r.start(&m);
         s.init = 0;
-        s.more[0].init = 1;
-        let mut hero_rs = SideRound {
+        s.g.p[0][1].init = 1;
+        let hero_rs = SideRound {
             hand: Hand::of(&[Card::plain(10), Card::plain(-5)]),
             cap: 3,
             ..SideRound::default()
@@ -1431,11 +1431,13 @@ fn seizing_from_a_second_opponent_yields_the_first() {
             cap: 3,
             ..SideRound::default()
         };
-        let mut members = [member(3), member(1), SideRound::default(), SideRound::default()];
+        let members = [member(3), member(1), SideRound::default(), SideRound::default()];
+        let mut rounds = [[hero_rs, SideRound::default(), SideRound::default(), SideRound::default()], members];
         let mut rng = stream(47, 0);
         let mut dice = RngRoller::new(&mut rng);
         let mut t = OutcomeTally::default();
-        let end = band::registers(r.options(), &m, &mut s, 1, 2, &mut hero_rs, &mut members, &mut dice, &mut t);
+        let plan = m.group.as_deref().unwrap();
+        let end = group::registers(r.options(), plan, &mut s, &mut rounds, &mut dice, &mut t);
         assert_eq!(end, crate::Step::Continue);
         (t.0, pairing_init(&s, 0), pairing_init(&s, 1))
     };
@@ -1453,9 +1455,9 @@ fn seizing_from_a_second_opponent_yields_the_first() {
 }
 
 /// A band on either seat plays the same: the lone fighter's chance does not depend on being
-/// A or B (4σ on the difference), and one side only may be a band.
+/// A or B (4σ on the difference); bands on both sides pair, and a band fights in melee.
 #[test]
-fn band_seats_are_fair_and_one_side_only() {
+fn band_seats_are_fair_and_bands_fight_in_melee() {
     let hero = "skill = 4\nweapon = \"sword\"\ncombat_training = 2";
     let two = "skill = 2\nweapon = \"sword\"\ncount = 2";
     let n = 20_000u32;
@@ -1472,7 +1474,7 @@ fn band_seats_are_fair_and_one_side_only() {
     assert!((pa - pb).abs() <= 4.0 * sigma, "{pa} vs {pb}");
     let r = Cards::new(CardsOptions::default()).unwrap();
     let x = r.compile("x", &spec(two)).unwrap();
-    assert!(r.matchup(&x, &x).is_err());
+    assert!(r.matchup(&x, &x).is_ok(), "bands on both sides");
     let far = Cards::new(opts(|o| o.distance = 30)).unwrap();
     let h = far.compile("h", &spec(hero)).unwrap();
     assert!(far.matchup(&h, &x).is_err(), "a band fights in melee");

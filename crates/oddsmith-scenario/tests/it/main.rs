@@ -626,6 +626,84 @@ count = 2
     }
 }
 
+/// Cards sides as member lists (issue 39): mixed members and bands on both sides load; each
+/// member is compiled at its own key; a side over four is refused at the member that brings it
+/// over, a count out of range at its member.
+mod card_groups {
+    use oddsmith_rules::cards::Cards;
+    use oddsmith_scenario::load;
+
+    const BASE: &str = r#"
+name = "g"
+ruleset = "cards"
+
+[fighters.hero]
+skill = 4
+weapon = "sword"
+
+[fighters.bandit]
+skill = 2
+weapon = "dagger"
+
+[fighters.captain]
+skill = 3
+weapon = "spear"
+"#;
+
+    fn with(matchup: &str) -> String {
+        format!("{BASE}\n[[matchup]]\n{matchup}\n")
+    }
+
+    #[test]
+    fn mixed_members_on_both_sides_load() {
+        let s = load::<Cards>(
+            "g.toml",
+            &with("a = [\"hero\", { fighter = \"bandit\", target = \"first\" }]\nb = [{ fighter = \"bandit\", count = 2 }, \"captain\"]"),
+        )
+        .unwrap();
+        let m = &s.matchups[0];
+        assert_eq!(m.name, "hero + bandit vs bandit×2 + captain");
+        let g = m.matchup.group.as_deref().expect("a group fight");
+        assert_eq!(g.n, [2, 3]);
+        assert_eq!(g.kind[1][..3], [0, 0, 1]);
+        assert_eq!(g.target[0][1], oddsmith_rules::group::Target::First);
+        let d = load::<Cards>(
+            "g.toml",
+            &with("a = [\"hero\"]\nb = [{ fighter = \"bandit\" }]"),
+        )
+        .unwrap();
+        assert!(
+            d.matchups[0].matchup.group.is_none(),
+            "one against one is the duel"
+        );
+    }
+
+    #[test]
+    fn errors_at_the_members_key() {
+        let e = load::<Cards>(
+            "g.toml",
+            &with("a = \"hero\"\nb = [{ fighter = \"bandit\", count = 3 }, { fighter = \"captain\", count = 2 }]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[1]"), "{e}");
+        assert!(e.message.contains("at most 4"), "{e}");
+        let e = load::<Cards>(
+            "g.toml",
+            &with("a = \"hero\"\nb = [\"captain\", { fighter = \"bandit\", count = 5 }]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[1]"), "{e}");
+        assert!(e.message.contains("1–4"), "{e}");
+        let e = load::<Cards>(
+            "g.toml",
+            &with("a = \"hero\"\nb = [\"captain\", { fighter = \"bandti\" }]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[1].fighter"), "{e}");
+        assert!(e.message.contains("did you mean \"bandit\""), "{e}");
+    }
+}
+
 #[test]
 fn every_error_of_a_file_comes_at_once_in_file_order() {
     // Three mistakes: the run names all three, in file order, each at its line:col.

@@ -247,8 +247,9 @@ fn a_two_dimensional_sweep_run_row_by_row_equals_the_whole_grid_run_together() {
 
 #[test]
 fn every_tournament_pairing_is_validated_before_any_work() {
-    // Cards: a band against a band is refused by the rules when the pair is built; the
-    // tournament pairs the two bands, so validation refuses the file at the later one.
+    // Cards: bands on both sides are group fights, so every pairing of the tournament is
+    // built; under a charging start the rules refuse a band when the pair is built, and
+    // validation refuses the file at the later fighter of the first such pairing.
     let text = r#"
 name = "bands"
 ruleset = "cards"
@@ -271,16 +272,18 @@ count = 3
 fighters = ["master", "two", "three"]
 "#;
     let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, text).unwrap();
-    let e = validate(FILE, text, &s).unwrap_err().to_string();
-    let line = line_of(text, "fighters = [");
+    validate(FILE, text, &s).unwrap();
+    let charge = text.replace(
+        "ruleset = \"cards\"\n",
+        "ruleset = \"cards\"\n\n[options]\nstart = \"a_charges\"\n",
+    );
+    let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, &charge).unwrap();
+    let e = validate(FILE, &charge, &s).unwrap_err().to_string();
+    let line = line_of(&charge, "fighters = [");
     assert!(
-        e.contains(&format!("test.toml:{line}:30: tournament.fighters[2]: the pairing two vs three of the tournament: count: only one side may be a band")),
+        e.contains(&format!("test.toml:{line}:23: tournament.fighters[1]: the pairing master vs two of the tournament: count: a band fights from an engaged start")),
         "{e}"
     );
-    // Without the second band every pairing is built, and the file validates.
-    let one = text.replace(", \"three\"]", "]");
-    let s: Scenario<oddsmith_rules::cards::Cards> = load(FILE, &one).unwrap();
-    validate(FILE, &one, &s).unwrap();
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (`member = "goblin"`, `field = "count"`), and a tournament's entry may be a party.
 
 use oddsmith_rules::d20::D20;
-use oddsmith_scenario::{Origin, Scenario, Target, Value, load, variant};
+use oddsmith_scenario::{Scenario, Target, Value, load, variant};
 
 const BASE: &str = r#"
 name = "g"
@@ -58,7 +58,7 @@ fn a_sweep_changes_a_members_count_like_a_written_count() {
             "{side}"
         );
         assert_eq!(axis.target.to_string(), "b.goblin.count");
-        assert_eq!(s.study.sweeps[0].name, format!("m over b.goblin.count"));
+        assert_eq!(s.study.sweeps[0].name, "m over b.goblin.count");
         for k in 1..=3 {
             let v: Scenario<D20> = variant(
                 "g.toml",
@@ -203,7 +203,6 @@ fn member_mistakes_are_located_with_did_you_mean() {
     )
     .unwrap_err();
     assert!(e.message.contains("not written in the file"), "{e}");
-    let _ = Origin::balance();
 }
 
 #[test]

@@ -118,7 +118,8 @@ fn a_tournament_of_parties_runs_with_party_costs() {
 fn a_group_study_is_the_same_on_one_and_two_threads() {
     let one = run(TEXT, 10_000, 1, false);
     let two = run(TEXT, 10_000, 2, false);
-    assert_eq!(one, two);
+    // Compared as text: the cost fit's slope is NaN with two priced kits, and NaN ≠ NaN.
+    assert_eq!(format!("{one:?}"), format!("{two:?}"));
     assert!(!one.sweeps.is_empty() && one.balance.is_some() && one.tournament.is_some());
 }
 

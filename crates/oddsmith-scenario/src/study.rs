@@ -930,7 +930,7 @@ fn target(
         )),
         (None, Some(_), None) => Err(doc.error(
             &here("field"),
-            "`field` needs `fighter = \"NAME\"` (whose field to change) or `member = \"NAME\"` (a member of the matchup's sides, e.g. its count)",
+            "`field` needs `fighter = \"NAME\"`: whose field to change (or `member = \"NAME\"`: a member of the matchup's sides, e.g. its count)",
         )),
         (None, None, None) => Err(doc.error(
             at,

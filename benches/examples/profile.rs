@@ -10,10 +10,15 @@
 //! `-- RULESET DUELS engine` runs the same number of duels through the engine instead
 //! (`oddsmith_sim::run_duels` on one thread: chunks of 10,000 on their own streams, the
 //! accumulators, the thread pool) and prints the number of duels A won: the difference in
-//! instructions per duel from the plain loop is what a trial costs beyond `duel`.
+//! instructions per duel from the plain loop is what a trial costs beyond `duel`;
+//! `-- RULESET DUELS engine THREADS` on THREADS threads (1 unless given).
+//!
+//! Besides the five reference duels, `d20_party` and `cards_band` are issue 39's reference
+//! group fights (timed beside `benches/peers/d20_party.py` at the same trial count).
 
 use oddsmith_benches::{
-    cards_reference, d20_reference, draft_d1, gamecraft_d1, openrpg_r1, outcome_checksum,
+    cards_band, cards_reference, d20_party, d20_reference, draft_d1, gamecraft_d1, openrpg_r1,
+    outcome_checksum,
 };
 use oddsmith_rules::Ruleset;
 use oddsmith_sim::{RunConfig, run_duels};
@@ -27,8 +32,8 @@ fn run<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
     );
 }
 
-/// Runs `duels` duels of `m` through the engine on one thread and prints A's wins.
-fn engine<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
+/// Runs `duels` duels of `m` through the engine on `threads` threads and prints A's wins.
+fn engine<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64, threads: usize) {
     if duels == 0 {
         println!("{name}: no duels");
         return;
@@ -37,7 +42,7 @@ fn engine<R: Ruleset>(name: &str, (rules, m): &(R, R::Matchup), duels: u64) {
         seed: 1,
         trials: duels,
         precision: None,
-        threads: Some(1),
+        threads: Some(threads),
         units: Default::default(),
         cancel: Default::default(),
     };
@@ -55,10 +60,13 @@ fn main() {
         n.replace('_', "").parse().expect("DUELS is a count")
     });
     let through_engine = args.next().is_some_and(|a| a == "engine");
+    let threads = args
+        .next()
+        .map_or(1, |t| t.parse().expect("THREADS is a count"));
     macro_rules! go {
         ($name:expr, $fixture:expr) => {
             if through_engine {
-                engine($name, &$fixture, duels)
+                engine($name, &$fixture, duels, threads)
             } else {
                 run($name, &$fixture, duels)
             }
@@ -70,6 +78,10 @@ fn main() {
         "d20" => go!("d20_reference", d20_reference()),
         "openrpg" => go!("openrpg_r1", openrpg_r1()),
         "cards" => go!("cards_reference", cards_reference()),
-        other => panic!("unknown ruleset {other:?} (draft, gamecraft, d20, openrpg, cards)"),
+        "d20_party" => go!("d20_party", d20_party()),
+        "cards_band" => go!("cards_band", cards_band()),
+        other => panic!(
+            "unknown ruleset {other:?} (draft, gamecraft, d20, openrpg, cards, d20_party, cards_band)"
+        ),
     }
 }

@@ -7,27 +7,35 @@
 mod exact;
 
 use oddsmith_benches::{
-    cards_group, cards_reference, d20_group, d20_reference, draft_d1, gamecraft_d1, openrpg_r1,
+    cards_band, cards_group, cards_reference, d20_group, d20_party, d20_reference, draft_d1,
+    gamecraft_d1, openrpg_r1,
 };
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset, Winner};
 
 /// Allocations made while `rules` plays `n` duels on one stream (after one warm-up duel, which
 /// may fill lazily built tables).
-fn allocations_in_duels<R: Ruleset>((rules, m): &(R, R::Matchup), n: u32) -> u64 {
+fn allocations_in_duels<R: Ruleset>(fight: &(R, R::Matchup), n: u32) -> u64 {
+    allocations_in_fights(fight, n, true)
+}
+
+/// [`allocations_in_duels`], where `both_win` says whether both sides must win some of the
+/// `n` fights (a lopsided reference fight need not).
+fn allocations_in_fights<R: Ruleset>((rules, m): &(R, R::Matchup), n: u32, both_win: bool) -> u64 {
     let mut rng = stream(7, 0);
     let mut roller = RngRoller::new(&mut rng);
     let _ = rules.duel(m, &mut roller);
-    let mut a_wins = 0u32;
+    let (mut a_wins, mut rounds) = (0u32, 0u64);
     let info = allocation_counter::measure(|| {
         for _ in 0..n {
             let o = rules.duel(m, &mut roller);
             a_wins += u32::from(o.winner == Winner::A);
+            rounds += u64::from(o.rounds);
         }
     });
     assert!(
-        a_wins > 0 && a_wins < n,
-        "the duels were played ({a_wins} of {n})"
+        a_wins > 0 && (a_wins < n || !both_win) && rounds >= u64::from(n),
+        "the duels were played ({a_wins} of {n}, {rounds} rounds)"
     );
     info.count_total
 }
@@ -59,6 +67,9 @@ fn d20_duels_allocate_nothing() {
 fn group_fights_allocate_nothing() {
     assert_eq!(allocations_in_duels(&d20_group(), 10_000), 0);
     assert_eq!(allocations_in_duels(&cards_group(), 10_000), 0);
+    // Issue 39's reference group fights (the party wins nearly every fight).
+    assert_eq!(allocations_in_fights(&d20_party(), 10_000, false), 0);
+    assert_eq!(allocations_in_duels(&cards_band(), 10_000), 0);
 }
 
 #[test]

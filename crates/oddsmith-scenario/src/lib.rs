@@ -186,6 +186,9 @@ pub struct MatchupDef<R: Ruleset> {
     pub a: String,
     /// Name of fighter B.
     pub b: String,
+    /// Sides A and B as written: a fighter's name or a list of members (what a study's
+    /// `member = …` addresses).
+    pub sides: [side::SideSpec; 2],
     /// The compiled pair.
     pub matchup: R::Matchup,
 }
@@ -303,6 +306,14 @@ pub fn file_shape() -> oddsmith_rules::schema::Shape {
         if p.name == "a" || p.name == "b" {
             p.shape = Shape::Slot("side");
         }
+    }
+    // A tournament's entry is a side too: a fighter's name or a party.
+    let entries = table(&mut shape)
+        .and_then(|props| props.iter_mut().find(|p| p.name == "tournament"))
+        .and_then(|t| table(&mut t.shape))
+        .and_then(|props| props.iter_mut().find(|p| p.name == "fighters"));
+    if let Some(p) = entries {
+        p.shape = Shape::Optional(Box::new(Shape::Array(Box::new(Shape::Slot("side")))));
     }
     shape
 }
@@ -507,6 +518,7 @@ fn matchups<R: Ruleset>(
             name,
             a: la,
             b: lb,
+            sides: [m.a, m.b],
             matchup,
         });
     }
@@ -528,51 +540,93 @@ fn side<R: Ruleset>(
     spec: &side::SideSpec,
     notes: &mut Vec<String>,
 ) -> Result<R::Fighter, ScenarioError> {
-    let at = |more: &[Seg]| {
-        let mut v = vec![
-            Seg::Key("matchup".into()),
-            Seg::Index(i),
-            Seg::Key(key.into()),
-        ];
-        v.extend_from_slice(more);
-        v
-    };
+    let mut at = vec![
+        Seg::Key("matchup".into()),
+        Seg::Index(i),
+        Seg::Key(key.into()),
+    ];
+    if let side::SideSpec::Name(name) = spec
+        && let Some(f) = compiled.get(name)
+    {
+        let n = ruleset.spec_count(&fighters[name]);
+        if n > 1 {
+            notes.push(format!(
+                "matchup[{i}].{key}: fighter {name:?} sets count = {n} in its own table, which still works; the newer form lists a side's members: {key} = [{{ fighter = {name:?}, count = {n} }}]"
+            ));
+        }
+        return Ok(f.clone());
+    }
+    side_fighter(ruleset, fighters, spec).map_err(|(more, fault)| {
+        at.extend(more);
+        fault.place(doc, at)
+    })
+}
+
+/// Why a side could not be compiled ([`side_fighter`]), below the side's own path.
+pub(crate) enum SideFault {
+    /// In plain words.
+    Message(String),
+    /// The rules refused the member's fighter.
+    Rules(RulesError),
+}
+
+impl SideFault {
+    /// The error at `at` (the side's path with the fault's own below it).
+    pub(crate) fn place(self, doc: &Doc<'_>, at: Vec<Seg>) -> ScenarioError {
+        match self {
+            SideFault::Message(m) => doc.error(&at, m),
+            SideFault::Rules(e) => rules_error(doc, at, e),
+        }
+    }
+}
+
+/// A side as the ruleset fights it: a fighter of the library, or its members made into the
+/// ruleset's side ([`Ruleset::side_spec`]). On error, the path below the side (`[j].count`)
+/// and what is wrong. Used by `[[matchup]]` sides and `[tournament]` entries alike.
+pub(crate) fn side_fighter<R: Ruleset>(
+    ruleset: &R,
+    fighters: &BTreeMap<String, R::FighterSpec>,
+    spec: &side::SideSpec,
+) -> Result<R::Fighter, (Vec<Seg>, SideFault)> {
     let unknown = |path: Vec<Seg>, name: &str| {
-        doc.error(
-            &path,
-            messages::unknown_name("fighter", name, compiled.keys().map(String::as_str)),
+        (
+            path,
+            SideFault::Message(messages::unknown_name(
+                "fighter",
+                name,
+                fighters.keys().map(String::as_str),
+            )),
         )
     };
     let members = match spec {
         side::SideSpec::Name(name) => {
-            let f = compiled.get(name).ok_or_else(|| unknown(at(&[]), name))?;
-            let n = ruleset.spec_count(&fighters[name]);
-            if n > 1 {
-                notes.push(format!(
-                    "matchup[{i}].{key}: fighter {name:?} sets count = {n} in its own table, which still works; the newer form lists a side's members: {key} = [{{ fighter = {name:?}, count = {n} }}]"
-                ));
-            }
-            return Ok(f.clone());
+            let f = fighters.get(name).ok_or_else(|| unknown(vec![], name))?;
+            return ruleset
+                .compile(name, f)
+                .map_err(|e| (vec![], SideFault::Rules(e)));
         }
         side::SideSpec::Members(v) => v,
     };
     if members.is_empty() {
-        return Err(doc.error(
-            &at(&[]),
-            "an empty side: list at least one member, e.g. [{ fighter = \"goblin\", count = 2 }]",
+        return Err((
+            vec![],
+            SideFault::Message(
+                "an empty side: list at least one member, e.g. [{ fighter = \"goblin\", count = 2 }]"
+                    .into(),
+            ),
         ));
     }
     for (j, m) in members.iter().enumerate() {
         if !fighters.contains_key(&m.fighter) {
             return Err(unknown(
-                at(&[Seg::Index(j), Seg::Key("fighter".into())]),
+                vec![Seg::Index(j), Seg::Key("fighter".into())],
                 &m.fighter,
             ));
         }
         if m.count == 0 {
-            return Err(doc.error(
-                &at(&[Seg::Index(j), Seg::Key("count".into())]),
-                "count must be at least 1",
+            return Err((
+                vec![Seg::Index(j), Seg::Key("count".into())],
+                SideFault::Message("count must be at least 1".into()),
             ));
         }
     }
@@ -580,16 +634,55 @@ fn side<R: Ruleset>(
     for (j, m) in members.iter().enumerate() {
         let spec = ruleset
             .side_spec(&fighters[&m.fighter], m.count, m.target)
-            .map_err(|e| doc.error(&at(&[Seg::Index(j)]), e))?;
+            .map_err(|e| (vec![Seg::Index(j)], SideFault::Message(e)))?;
         made.push(
             ruleset
                 .compile(&m.fighter, &spec)
-                .map_err(|e| rules_error(doc, at(&[Seg::Index(j)]), e))?,
+                .map_err(|e| (vec![Seg::Index(j)], SideFault::Rules(e)))?,
         );
     }
     ruleset
         .join_side(made)
-        .map_err(|(j, e)| doc.error(&at(&[Seg::Index(j)]), e))
+        .map_err(|(j, e)| (vec![Seg::Index(j)], SideFault::Message(e)))
+}
+
+/// A side of a study (a `[tournament]` entry) compiled as the loader compiled it: the
+/// scenario was validated, so an error here is the rules' own.
+pub fn compile_side<R: Ruleset>(
+    ruleset: &R,
+    fighters: &BTreeMap<String, R::FighterSpec>,
+    spec: &side::SideSpec,
+) -> Result<R::Fighter, RulesError> {
+    side_fighter(ruleset, fighters, spec).map_err(|(at, fault)| match fault {
+        SideFault::Rules(e) => e,
+        SideFault::Message(m) => RulesError::field(locate::render(&at), m),
+    })
+}
+
+/// A side's price under the ruleset's own rules: its fighter's, or the sum over its members
+/// of count × the member's fighter's price; `None` where a member's fighter has none (or the
+/// units differ).
+pub fn side_cost<R: Ruleset>(
+    ruleset: &R,
+    fighters: &BTreeMap<String, R::FighterSpec>,
+    spec: &side::SideSpec,
+) -> Option<(f64, &'static str)> {
+    match spec {
+        side::SideSpec::Name(n) => ruleset.fighter_cost(fighters.get(n)?),
+        side::SideSpec::Members(v) => {
+            let mut total = 0.0;
+            let mut unit = None;
+            for m in v {
+                let (c, u) = ruleset.fighter_cost(fighters.get(&m.fighter)?)?;
+                if unit.is_some_and(|x| x != u) {
+                    return None;
+                }
+                unit = Some(u);
+                total += c * f64::from(m.count);
+            }
+            Some((total, unit?))
+        }
+    }
 }
 
 /// The place in the file for an error the rules found in a pairing a study makes (not a

@@ -108,7 +108,8 @@ impl fmt::Display for Value {
     }
 }
 
-/// What a study changes: a fighter's field or a ruleset option.
+/// What a study changes: a fighter's field, a ruleset option, or a member of a side of the
+/// study's matchup (its `count` or `target`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Target {
     /// `fighter.field` (the field may be dotted, e.g. `weapon.damage` of an inline weapon).
@@ -123,17 +124,49 @@ pub enum Target {
         /// Option path.
         option: String,
     },
+    /// A member of a side of a `[[matchup]]` (`member = "goblin"`, `field = "count"`): one of
+    /// [`MEMBER_FIELDS`]. A side written as a fighter's name becomes a list of one member.
+    Member {
+        /// Index of the matchup in [`Scenario::matchups`].
+        matchup: usize,
+        /// `"a"` or `"b"`.
+        side: String,
+        /// The member's place in the side's list.
+        index: usize,
+        /// The member's fighter.
+        fighter: String,
+        /// `count` or `target`.
+        field: String,
+    },
 }
 
+/// The keys of a side's member a study may change with `member = "…"` (any other `field` of a
+/// member is its fighter's, changed as `fighter = "…"` would).
+pub const MEMBER_FIELDS: &[&str] = &["count", "target"];
+
 impl Target {
-    fn path(&self) -> Vec<String> {
+    /// Where the target lies in the file (`fighters.knight.skill`, `matchup[0].b[0].count`).
+    fn path(&self) -> Vec<Seg> {
         let (mut p, rest) = match self {
-            Target::Fighter { fighter, field } => {
-                (vec!["fighters".to_string(), fighter.clone()], field)
-            }
-            Target::Option { option } => (vec!["options".to_string()], option),
+            Target::Fighter { fighter, field } => (vec![key("fighters"), key(fighter)], field),
+            Target::Option { option } => (vec![key("options")], option),
+            Target::Member {
+                matchup,
+                side,
+                index,
+                field,
+                ..
+            } => (
+                vec![
+                    key("matchup"),
+                    Seg::Index(*matchup),
+                    key(side),
+                    Seg::Index(*index),
+                ],
+                field,
+            ),
         };
-        p.extend(rest.split('.').map(str::to_string));
+        p.extend(rest.split('.').map(key));
         p
     }
 }
@@ -143,6 +176,12 @@ impl fmt::Display for Target {
         match self {
             Target::Fighter { fighter, field } => write!(f, "{fighter}.{field}"),
             Target::Option { option } => write!(f, "options.{option}"),
+            Target::Member {
+                side,
+                fighter,
+                field,
+                ..
+            } => write!(f, "{side}.{fighter}.{field}"),
         }
     }
 }
@@ -219,9 +258,14 @@ pub struct Balance {
 pub struct Tournament {
     /// Display name.
     pub name: String,
-    /// Fighter names (at least two).
+    /// The entries' names (at least two): a fighter's name, or a party's label
+    /// ("fighter×4").
     pub fighters: Vec<String>,
-    /// Costs given in the file, overriding the ruleset's own cost rules.
+    /// The entries as written, in the order of `fighters`: a fighter of the library, or a
+    /// party (a side's list of members).
+    #[serde(skip)]
+    pub sides: Vec<crate::side::SideSpec>,
+    /// Costs given in the file (by entry name), overriding the ruleset's own cost rules.
     pub costs: BTreeMap<String, f64>,
     /// How far (in probability) a kit's win rate may lie from the fair line and still be
     /// "fair" ([`DEFAULT_FAIR_TOLERANCE`] unless the file says).
@@ -474,6 +518,8 @@ pub(crate) struct AxisSpec {
     #[serde(default)]
     fighter: Option<String>,
     #[serde(default)]
+    member: Option<String>,
+    #[serde(default)]
     field: Option<String>,
     #[serde(default)]
     option: Option<String>,
@@ -496,6 +542,8 @@ pub(crate) struct SweepSpec {
     matchup: Option<String>,
     #[serde(default)]
     fighter: Option<String>,
+    #[serde(default)]
+    member: Option<String>,
     #[serde(default)]
     field: Option<String>,
     #[serde(default)]
@@ -524,6 +572,8 @@ pub(crate) struct BalanceSpec {
     #[serde(default)]
     fighter: Option<String>,
     #[serde(default)]
+    member: Option<String>,
+    #[serde(default)]
     field: Option<String>,
     #[serde(default)]
     option: Option<String>,
@@ -542,7 +592,7 @@ pub(crate) struct TournamentSpec {
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
-    fighters: Option<Vec<String>>,
+    fighters: Option<Vec<crate::side::SideSpec>>,
     #[serde(default)]
     costs: BTreeMap<String, f64>,
     #[serde(default)]
@@ -641,8 +691,25 @@ fn key(k: &str) -> Seg {
 /// Most points a sweep axis may have (a typo like `step = 0.0001` should not start a week-long run).
 pub const MAX_AXIS_POINTS: usize = 201;
 
-/// `fighter`, `field`, `option` of an axis as written.
-type AxisTarget<'a> = (&'a Option<String>, &'a Option<String>, &'a Option<String>);
+/// `fighter`, `field`, `option` and `member` of a study section as written: what it changes.
+#[derive(Clone, Copy)]
+struct Named<'a> {
+    fighter: &'a Option<String>,
+    field: &'a Option<String>,
+    option: &'a Option<String>,
+    member: &'a Option<String>,
+}
+
+/// What a study section's target may name: the library's fighters, and the members of the
+/// sides of its matchup (`matchup`, an index of [`Scenario::matchups`], absent when the
+/// scenario has none).
+#[derive(Clone, Copy)]
+struct Scope<'a> {
+    fighters: &'a [String],
+    matchup: Option<(usize, &'a [crate::side::SideSpec; 2])>,
+    /// Whether that matchup is written in the file (`[[matchup]]`), not made by the loader.
+    written: bool,
+}
 /// `values`, `from`, `to`, `step` of an axis as written.
 type AxisValues<'a> = (
     &'a Option<Vec<Value>>,
@@ -654,8 +721,8 @@ type AxisValues<'a> = (
 fn axis(
     doc: &Doc<'_>,
     at: &[Seg],
-    fighters: &[String],
-    parts: AxisTarget<'_>,
+    scope: Scope<'_>,
+    named: Named<'_>,
     values: AxisValues<'_>,
 ) -> Result<Axis, ScenarioError> {
     let here = |k: &str| {
@@ -663,7 +730,7 @@ fn axis(
         p.push(key(k));
         p
     };
-    let target = target(doc, at, fighters, parts.0, parts.1, parts.2)?;
+    let target = target(doc, at, scope, named)?;
     let (values, origins): (Vec<Value>, Vec<Origin>) = match values {
         (Some(v), None, None, None) => {
             if v.is_empty() {
@@ -787,7 +854,7 @@ fn axis(
 fn target_key(at: &[Seg], t: &Target) -> Vec<Seg> {
     let mut p = at.to_vec();
     p.push(key(match t {
-        Target::Fighter { .. } => "field",
+        Target::Fighter { .. } | Target::Member { .. } => "field",
         Target::Option { .. } => "option",
     }));
     p
@@ -796,16 +863,48 @@ fn target_key(at: &[Seg], t: &Target) -> Vec<Seg> {
 fn target(
     doc: &Doc<'_>,
     at: &[Seg],
-    fighters: &[String],
-    fighter: &Option<String>,
-    field: &Option<String>,
-    option: &Option<String>,
+    scope: Scope<'_>,
+    named: Named<'_>,
 ) -> Result<Target, ScenarioError> {
     let here = |k: &str| {
         let mut p = at.to_vec();
         p.push(key(k));
         p
     };
+    let Named {
+        fighter,
+        field,
+        option,
+        member,
+    } = named;
+    let fighters = scope.fighters;
+    if let Some(m) = member {
+        if fighter.is_some() {
+            return Err(doc.error(
+                &here("fighter"),
+                "give `member` (a member of the matchup's sides) or `fighter` (a fighter of the library), not both",
+            ));
+        }
+        if option.is_some() {
+            return Err(doc.error(
+                &here("option"),
+                "change either a member's field (`member` with `field`) or an option, not both",
+            ));
+        }
+        let Some(field) = field else {
+            return Err(doc.error(
+                &here("member"),
+                format!(
+                    "`member` needs `field = \"FIELD\"`: the member's {} or one of its fighter's fields",
+                    MEMBER_FIELDS.join(" or ")
+                ),
+            ));
+        };
+        if field.trim().is_empty() {
+            return Err(doc.error(&here("field"), "must not be empty"));
+        }
+        return member_target(doc, at, scope, m, field);
+    }
     match (fighter, field, option) {
         (Some(f), Some(field), None) => {
             if !fighters.contains(f) {
@@ -831,13 +930,128 @@ fn target(
         )),
         (None, Some(_), None) => Err(doc.error(
             &here("field"),
-            "`field` needs `fighter = \"NAME\"`: whose field to change",
+            "`field` needs `fighter = \"NAME\"`: whose field to change (or `member = \"NAME\"`: a member of the matchup's sides, e.g. its count)",
         )),
         (None, None, None) => Err(doc.error(
             at,
-            "say what to change: `fighter = \"NAME\"` with `field = \"FIELD\"`, or `option = \"OPTION\"`",
+            "say what to change: `fighter = \"NAME\"` with `field = \"FIELD\"`, `member = \"NAME\"` with `field = \"count\"`, or `option = \"OPTION\"`",
         )),
     }
+}
+
+/// `member = m` with `field`: a member of a side of the section's matchup, named by its
+/// fighter (`"goblin"`), or by side and fighter where the fighter fights on both sides
+/// (`"b.goblin"`). A member's own key ([`MEMBER_FIELDS`]) is changed in the matchup's side;
+/// any other field is its fighter's, changed in the library (so it must fight on one side only).
+fn member_target(
+    doc: &Doc<'_>,
+    at: &[Seg],
+    scope: Scope<'_>,
+    m: &str,
+    field: &str,
+) -> Result<Target, ScenarioError> {
+    use crate::side::SideSpec;
+    let here = |k: &str| {
+        let mut p = at.to_vec();
+        p.push(key(k));
+        p
+    };
+    let Some((matchup, sides)) = scope.matchup else {
+        return Err(doc.error(
+            &here("member"),
+            "`member` names a member of the matchup's sides, and the scenario has no matchup; add [[matchup]] a = …, b = […]",
+        ));
+    };
+    // Every member of the matchup: (side, place in its list, fighter).
+    let all: Vec<(&str, usize, &str)> = ["a", "b"]
+        .into_iter()
+        .zip(sides)
+        .flat_map(|(k, side)| match side {
+            SideSpec::Name(n) => vec![(k, 0, n.as_str())],
+            SideSpec::Members(v) => v
+                .iter()
+                .enumerate()
+                .map(|(j, m)| (k, j, m.fighter.as_str()))
+                .collect(),
+        })
+        .collect();
+    let (want, name) = match m.split_once('.') {
+        Some((s @ ("a" | "b"), n)) => (Some(s), n),
+        _ => (None, m),
+    };
+    let hits: Vec<&(&str, usize, &str)> = all
+        .iter()
+        .filter(|(k, _, f)| *f == name && want.is_none_or(|w| w == *k))
+        .collect();
+    let names: Vec<String> = all.iter().map(|(k, _, f)| format!("{k}.{f}")).collect();
+    let (side, index, fighter) = match hits[..] {
+        [] => {
+            let plain: Vec<&str> = all.iter().map(|(_, _, f)| *f).collect();
+            let hint = oddsmith_rules::fields::suggest(name, plain.iter().copied())
+                .or_else(|| oddsmith_rules::fields::suggest(m, names.iter().map(String::as_str)))
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            return Err(doc.error(
+                &here("member"),
+                format!(
+                    "no member {m:?} on the sides of this matchup (its members: {}){hint}",
+                    names.join(", ")
+                ),
+            ));
+        }
+        [&(k, j, f)] => (k, j, f),
+        [&(k, _, f), ..] => {
+            let both = hits.iter().any(|h| h.0 != k);
+            let why = if both {
+                format!("write member = \"a.{f}\" or \"b.{f}\"")
+            } else {
+                format!(
+                    "{f} is listed twice on side {k}; give each member its own fighter to address one"
+                )
+            };
+            return Err(doc.error(
+                &here("member"),
+                format!("{m:?} names more than one member of this matchup: {why}"),
+            ));
+        }
+    };
+    let own = field.split('.').next().unwrap_or(field);
+    if MEMBER_FIELDS.contains(&own) {
+        if field != own {
+            return Err(doc.error(
+                &here("field"),
+                format!("a member's {own} is one value, not a table"),
+            ));
+        }
+        if !scope.written {
+            return Err(doc.error(
+                &here("member"),
+                "the matchup is not written in the file (the loader made it from the two fighters); write it as [[matchup]] a = …, b = … to change a member",
+            ));
+        }
+        return Ok(Target::Member {
+            matchup,
+            side: side.to_string(),
+            index,
+            fighter: fighter.to_string(),
+            field: field.to_string(),
+        });
+    }
+    // A field of the member's fighter: changing it in the library must not also change a
+    // member of the other side.
+    if let Some((k, _, _)) = all.iter().find(|(k, _, f)| *f == fighter && *k != side) {
+        return Err(doc.error(
+            &here("field"),
+            format!(
+                "{fighter}.{field} is a field of the fighter {fighter:?}, which fights on both sides (a and b): changing it would change side {k} too; copy the fighter under another name for one side (a member's own keys are {})",
+                MEMBER_FIELDS.join(", ")
+            ),
+        ));
+    }
+    Ok(Target::Fighter {
+        fighter: fighter.to_string(),
+        field: field.to_string(),
+    })
 }
 
 fn matchup_index<R: Ruleset>(
@@ -858,6 +1072,21 @@ fn matchup_index<R: Ruleset>(
             let names = s.matchups.iter().map(|m| m.name.as_str());
             doc.error(&p, crate::messages::unknown_name("matchup", n, names))
         }),
+    }
+}
+
+/// What a study section of matchup `matchup` may name.
+fn scope<'a, R: Ruleset>(
+    doc: &Doc<'_>,
+    s: &'a Scenario<R>,
+    fighters: &'a [String],
+    matchup: Option<usize>,
+) -> Scope<'a> {
+    let matchup = matchup.and_then(|i| s.matchups.get(i).map(|m| (i, &m.sides)));
+    Scope {
+        fighters,
+        matchup,
+        written: matchup.is_some_and(|(i, _)| doc.has(&[key("matchup"), Seg::Index(i)])),
     }
 }
 
@@ -914,11 +1143,17 @@ fn build_sweep<R: Ruleset>(
 ) -> Result<Sweep, ScenarioError> {
     let at = vec![key("sweep"), Seg::Index(i)];
     let matchup = matchup_index(doc, at.clone(), s, &sw.matchup)?;
+    let scope = scope(doc, s, fighters, Some(matchup));
     let x = axis(
         doc,
         &at,
-        fighters,
-        (&sw.fighter, &sw.field, &sw.option),
+        scope,
+        Named {
+            fighter: &sw.fighter,
+            field: &sw.field,
+            option: &sw.option,
+            member: &sw.member,
+        },
         (&sw.values, sw.from, sw.to, sw.step),
     )?;
     let y = match &sw.y {
@@ -929,8 +1164,13 @@ fn build_sweep<R: Ruleset>(
             Some(axis(
                 doc,
                 &yat,
-                fighters,
-                (&a.fighter, &a.field, &a.option),
+                scope,
+                Named {
+                    fighter: &a.fighter,
+                    field: &a.field,
+                    option: &a.option,
+                    member: &a.member,
+                },
                 (&a.values, a.from, a.to, a.step),
             )?)
         }
@@ -1111,6 +1351,7 @@ fn build_balance<R: Ruleset>(
             }
             let given = [
                 ("fighter", &b.fighter),
+                ("member", &b.member),
                 ("field", &b.field),
                 ("option", &b.option),
             ];
@@ -1130,7 +1371,13 @@ fn build_balance<R: Ruleset>(
                 return Err(doc.error(&here("param"), "`param` is for `check = …` balances"));
             }
             let matchup = matchup_index(doc, at.clone(), s, m)?;
-            let target = target(doc, &at, fighters, &b.fighter, &b.field, &b.option)?;
+            let named = Named {
+                fighter: &b.fighter,
+                field: &b.field,
+                option: &b.option,
+                member: &b.member,
+            };
+            let target = target(doc, &at, scope(doc, s, fighters, Some(matchup)), named)?;
             BalanceSubject::Duel { matchup, target }
         }
         (Some(_), Some(_)) => {
@@ -1187,19 +1434,37 @@ fn build_tournament<R: Ruleset>(
     fighters: &[String],
     t: &TournamentSpec,
 ) -> Result<Tournament, ScenarioError> {
-    let list = t.fighters.clone().unwrap_or_else(|| fighters.to_vec());
-    for (i, f) in list.iter().enumerate() {
-        if !fighters.contains(f) {
-            return Err(doc.error(
-                &[key("tournament"), key("fighters"), Seg::Index(i)],
-                crate::messages::unknown_name("fighter", f, fighters.iter().map(String::as_str)),
-            ));
+    use crate::side::SideSpec;
+    let sides: Vec<SideSpec> = t
+        .fighters
+        .clone()
+        .unwrap_or_else(|| fighters.iter().cloned().map(SideSpec::Name).collect());
+    let list: Vec<String> = sides.iter().map(SideSpec::label).collect();
+    for (i, (f, side)) in list.iter().zip(&sides).enumerate() {
+        let at = vec![key("tournament"), key("fighters"), Seg::Index(i)];
+        match side {
+            SideSpec::Name(f) if !fighters.contains(f) => {
+                return Err(doc.error(
+                    &at,
+                    crate::messages::unknown_name(
+                        "fighter",
+                        f,
+                        fighters.iter().map(String::as_str),
+                    ),
+                ));
+            }
+            SideSpec::Name(_) => {}
+            // A party: compiled as a matchup's side is, errors at the member's key.
+            SideSpec::Members(_) => {
+                crate::side_fighter(&s.ruleset, &s.fighters, side).map_err(|(more, fault)| {
+                    let mut at = at.clone();
+                    at.extend(more);
+                    fault.place(doc, at)
+                })?;
+            }
         }
         if list[..i].contains(f) {
-            return Err(doc.error(
-                &[key("tournament"), key("fighters"), Seg::Index(i)],
-                "listed twice",
-            ));
+            return Err(doc.error(&at, "listed twice"));
         }
     }
     if list.len() < 2 {
@@ -1208,20 +1473,16 @@ fn build_tournament<R: Ruleset>(
             "a tournament needs at least two fighters",
         ));
     }
-    // A priced name that is no fighter at all is most likely misspelt: say so before saying
-    // that the fighter it was meant for has no price.
+    // A priced name that is no entry at all is most likely misspelt: say so before saying
+    // that the entry it was meant for has no price.
     for (f, c) in &t.costs {
-        if !fighters.contains(f) {
-            return Err(doc.error(
-                &[key("tournament"), key("costs"), key(f)],
-                crate::messages::unknown_name("fighter", f, list.iter().map(String::as_str)),
-            ));
-        }
         if !list.contains(f) {
-            return Err(doc.error(
-                &[key("tournament"), key("costs"), key(f)],
-                "not a fighter of the tournament",
-            ));
+            let message = if fighters.contains(f) {
+                "not a fighter of the tournament".to_string()
+            } else {
+                crate::messages::unknown_name("fighter", f, list.iter().map(String::as_str))
+            };
+            return Err(doc.error(&[key("tournament"), key("costs"), key(f)], message));
         }
         if !c.is_finite() {
             return Err(doc.error(
@@ -1230,15 +1491,17 @@ fn build_tournament<R: Ruleset>(
             ));
         }
     }
-    // A price list must price every fighter (or the rules must): a kit left unpriced would
+    // A price list must price every entry (or the rules must): a kit left unpriced would
     // drop out of the cost analysis.
     if !t.costs.is_empty() {
         let unpriced: Vec<&str> = list
             .iter()
-            .filter(|f| {
-                !t.costs.contains_key(*f) && s.ruleset.fighter_cost(&s.fighters[*f]).is_none()
+            .zip(&sides)
+            .filter(|(f, side)| {
+                !t.costs.contains_key(*f)
+                    && crate::side_cost(&s.ruleset, &s.fighters, side).is_none()
             })
-            .map(String::as_str)
+            .map(|(f, _)| f.as_str())
             .collect();
         if !unpriced.is_empty() {
             return Err(doc.error(
@@ -1261,6 +1524,7 @@ fn build_tournament<R: Ruleset>(
     Ok(Tournament {
         name: t.name.clone().unwrap_or_else(|| "tournament".into()),
         fighters: list,
+        sides,
         costs: t.costs.clone(),
         fair_tolerance,
         cost_unit: t
@@ -1423,7 +1687,18 @@ pub fn variant_text(
     let mut table: toml::Table = toml::from_str(text)
         .map_err(|e| doc.error(&[], format!("cannot re-read the file: {}", e.message())))?;
     for (t, v, origin) in changes {
-        let path = t.path();
+        if let Target::Member { .. } = t {
+            set_member(&doc, &mut table, t, v, origin)?;
+            continue;
+        }
+        let path: Vec<String> = t
+            .path()
+            .into_iter()
+            .map(|s| match s {
+                Seg::Key(k) => k,
+                Seg::Index(i) => i.to_string(),
+            })
+            .collect();
         let mut node = &mut table;
         for (i, k) in path.iter().enumerate() {
             if i + 1 == path.len() {
@@ -1503,6 +1778,63 @@ fn table_at<'a>(mut node: &'a mut toml::Table, path: &[String]) -> Option<&'a mu
     Some(node)
 }
 
+/// Sets a member's key ([`Target::Member`]) in the parsed file: a side written as a fighter's
+/// name becomes a list of one member, a member written as a name becomes a table.
+fn set_member(
+    doc: &Doc<'_>,
+    table: &mut toml::Table,
+    t: &Target,
+    v: &Value,
+    origin: &Origin,
+) -> Result<(), ScenarioError> {
+    let Target::Member {
+        matchup,
+        side,
+        index,
+        field,
+        ..
+    } = t
+    else {
+        unreachable!("called for members only")
+    };
+    let missing = || {
+        doc.error(
+            &origin.0,
+            format!("cannot set {t} = {v}: matchup[{matchup}].{side}[{index}] is not in the file"),
+        )
+    };
+    let entry = table
+        .get_mut("matchup")
+        .and_then(toml::Value::as_array_mut)
+        .and_then(|a| a.get_mut(*matchup))
+        .and_then(toml::Value::as_table_mut)
+        .and_then(|m| m.get_mut(side.as_str()))
+        .ok_or_else(missing)?;
+    let one = |name: &str| {
+        let mut m = toml::Table::new();
+        m.insert("fighter".into(), toml::Value::String(name.to_string()));
+        m.insert(field.clone(), v.to_toml());
+        toml::Value::Table(m)
+    };
+    match entry {
+        toml::Value::String(name) if *index == 0 => {
+            *entry = toml::Value::Array(vec![one(name)]);
+        }
+        toml::Value::Array(items) => match items.get_mut(*index) {
+            Some(toml::Value::String(name)) => {
+                let m = one(name);
+                items[*index] = m;
+            }
+            Some(toml::Value::Table(m)) => {
+                m.insert(field.clone(), v.to_toml());
+            }
+            _ => return Err(missing()),
+        },
+        _ => return Err(missing()),
+    }
+    Ok(())
+}
+
 /// Loads `changed` (the text [`variant_text`] wrote), placing an error at the change's origin
 /// in the original file (`doc`).
 fn variant_load<R: Ruleset>(
@@ -1515,7 +1847,7 @@ fn variant_load<R: Ruleset>(
         // Point at the study field whose change the error is about (e.g. the y axis of a 2-D
         // sweep), judged by the error's field path; else at the first change.
         let score = |t: &Target| {
-            let p = t.path().join(".");
+            let p = crate::locate::render(&t.path());
             if e.field == p {
                 3
             } else if e.field.starts_with(&format!("{p}.")) {
@@ -1547,14 +1879,17 @@ fn variant_load<R: Ruleset>(
         if !others.is_empty() {
             what += &format!(" (with {})", others.join(", "));
         }
-        let field = if e.field == t.path().join(".") {
+        let field = if e.field == crate::locate::render(&t.path()) {
             ""
         } else {
             e.field.as_str()
         };
         // An unknown field or name that is the changed key itself: the study's `field` (or
         // `option`) is wrong, not the value.
-        let last = t.path().last().cloned().unwrap_or_default();
+        let last = match t.path().last() {
+            Some(Seg::Key(k)) => k.clone(),
+            _ => String::new(),
+        };
         let names_key = e.message.starts_with("unknown ")
             && (e.message.contains(&format!("`{last}`"))
                 || e.message.contains(&format!("{last:?}")))

@@ -318,10 +318,12 @@ pub(crate) fn each_pairing<R: Ruleset>(
         return Ok(());
     };
     let rules = &s.ruleset;
+    // An entry is a fighter or a party (a side's members), compiled as the loader compiles a
+    // matchup's side.
     let compiled = t
-        .fighters
+        .sides
         .iter()
-        .map(|f| rules.compile(f, &s.fighters[f]))
+        .map(|side| oddsmith_scenario::compile_side(rules, &s.fighters, side))
         .collect::<Result<Vec<_>, _>>()?;
     let n = t.fighters.len();
     for i in 0..n {
@@ -518,7 +520,10 @@ fn cost_doc<R: Ruleset>(
     for (i, f) in fighters.iter().enumerate() {
         if let Some(&c) = given.get(f) {
             priced.push((i, c, "file".to_string()));
-        } else if let Some((c, u)) = ctx.scenario.ruleset.fighter_cost(&ctx.scenario.fighters[f]) {
+        } else if let Some((c, u)) = ctx.scenario.study.tournament.as_ref().and_then(|t| {
+            let side = t.sides.get(t.fighters.iter().position(|g| g == f)?)?;
+            oddsmith_scenario::side_cost(&ctx.scenario.ruleset, &ctx.scenario.fighters, side)
+        }) {
             unit.get_or_insert_with(|| u.to_string());
             priced.push((i, c, format!("{} rules", R::ID)));
         } else {

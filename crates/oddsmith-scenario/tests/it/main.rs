@@ -6,6 +6,8 @@ use std::path::Path;
 use oddsmith_rules::draft::Draft;
 use oddsmith_scenario::{ScenarioError, load, ruleset_of};
 
+mod group_studies;
+
 const GOOD: &str = r#"
 name = "t"
 ruleset = "draft"

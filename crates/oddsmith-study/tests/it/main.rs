@@ -8,6 +8,7 @@ use oddsmith_scenario::{Scenario, load};
 use oddsmith_sim::RunConfig;
 use oddsmith_study::{BalanceStatus, Ctx, StudyDoc, StudyError, run_study, validate};
 
+mod groups;
 mod readings;
 
 const FILE: &str = "test.toml";

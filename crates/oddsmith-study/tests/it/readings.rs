@@ -42,6 +42,7 @@ fn hand_written(text: &str, f: &Factor) -> String {
         let (header, key) = match t {
             Target::Option { option } => ("[options]".to_string(), option.clone()),
             Target::Fighter { fighter, field } => (format!("[fighters.{fighter}]"), field.clone()),
+            Target::Member { .. } => unreachable!("a reading is an option or a fighter's field"),
         };
         let at = match lines.iter().position(|l| l.trim() == header) {
             Some(i) => i,

@@ -493,11 +493,12 @@ fn pilot<R: Ruleset>(file: &str, text: &str, s: &Scenario<R>) -> Option<Pilot> {
         }
     }
     if let Some(t) = &s.study.tournament {
+        // An entry is a fighter or a party (a side's members).
         let fighters: Vec<_> = t
-            .fighters
+            .sides
             .iter()
             .take(PILOT_MATCHUPS)
-            .filter_map(|f| s.ruleset.compile(f, &s.fighters[f]).ok())
+            .filter_map(|side| oddsmith_scenario::compile_side(&s.ruleset, &s.fighters, side).ok())
             .collect();
         for (i, a) in fighters.iter().enumerate() {
             for b in &fighters[i + 1..] {

@@ -657,3 +657,48 @@ fn trials_override_a_precision_file_and_its_shards_merge_to_the_single_run() {
     );
     assert!(err.contains("give --trials without --precision"), "{err}");
 }
+
+/// A group study (issue 39: a sweep over a member's count, a tournament of parties): its shards
+/// merge to the single run, byte for byte, and one and two threads give the same output (the
+/// `[balance]` over the count too, which runs in one job and so is left out of the shards).
+#[test]
+fn shards_and_threads_of_a_group_study_give_the_single_runs_numbers() {
+    let path = root().join("scenarios/d20/party-vs-goblins.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (from, to) = (
+        text.find("# The goblin count where").unwrap(),
+        text.find("# Parties as tournament entries").unwrap(),
+    );
+    let sharded = format!("{}{}", &text[..from], &text[to..]);
+    assert!(!sharded.contains("[balance]") && sharded.contains("member = \"goblin\""));
+    let dir = temp_dir("group-study");
+    let file = dir.join("party-no-balance.toml");
+    std::fs::write(&file, sharded).unwrap();
+    for n in [2, 3] {
+        assert_shards_merge_to_the_single_run(
+            file.to_str().unwrap(),
+            &["--trials", "6000", "--no-exact"],
+            n,
+        );
+    }
+    let run = |t: &str| {
+        let (code, out, err) = cli(&[
+            "run",
+            path.to_str().unwrap(),
+            "--trials",
+            "6000",
+            "--threads",
+            t,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let one = run("1");
+    assert!(
+        one.contains("\"b.goblin.count\"") && one.contains("goblin×4"),
+        "{one}"
+    );
+    assert_eq!(one, run("2"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -333,6 +333,14 @@ pub fn render_html(p: &Page) -> String {
     s
 }
 
+/// One section as the HTML page renders it (a second-level heading, its blocks and
+/// subsections), with the charts `charts` (a chart block without its figure is left out).
+pub fn render_section_html(sec: &Section, charts: &[Figure]) -> String {
+    let mut s = String::new();
+    html_section(&mut s, sec, 2, None, charts);
+    s
+}
+
 fn html_section(
     s: &mut String,
     sec: &Section,

@@ -61,10 +61,7 @@ async function init() {
   for (const r of cat.rulesets) g2.append(el("option", { value: "template:" + r.id }, r.id + " — " + r.title));
   sel.append(el("option", { value: "" }, "…"), g1, g2);
   if (cat.file) sel.prepend(el("option", { value: "file:" + cat.file }, cat.file));
-  sel.addEventListener("change", () => {
-    if (sel.value && sel.value !== st.source) openFrom(sel.value);
-    else showSource();
-  });
+  sel.addEventListener("change", () => (sel.value ? openFrom(sel.value) : showSource()));
   $("toml").addEventListener("input", () => { st.text = $("toml").value; changed(); });
   $("file").addEventListener("change", () => { st.file = $("file").value; st.version = null; });
   $("save").addEventListener("click", save);
@@ -351,12 +348,18 @@ async function loadCharts(job, doc) {
   if (again && st.job === again.job) loadCharts(again.job, again.doc);
 }
 
-/// The width charts are shown at: the answers' column (charts are drawn that wide, so their
-/// text keeps its size; the report's are wider).
+/// Charts are shown this much larger than drawn: the chart code's smallest labels come out
+/// at 10.5 px in its SVG, shown at 11.5 px.
+const CHART_ZOOM = 1.1;
+
+/// The width charts are drawn at: the answers' column (shown at its full width, CHART_ZOOM
+/// times larger), so their text keeps its size where the report's charts, much wider, would
+/// be shrunk to fit.
 function chartWidth() {
   const pane = $("results-pane");
   const cs = getComputedStyle(pane);
-  return Math.max(320, Math.floor(pane.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)));
+  const column = pane.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return Math.max(320, Math.floor(column / CHART_ZOOM));
 }
 
 /// The report's own sections about the results, one folded block each (open as the user left
@@ -848,7 +851,7 @@ function sideEditor(i, side, value) {
   });
   if (policies) {
     box.append(el("button", { class: "small", "data-add-member": `matchup.${i}.${side}`, title: "add a member to this side (a group fight)",
-      onclick: () => write(list.concat([{ fighter: names[0] || list[0]?.fighter, count: 1 }])) }, "+ member"));
+      onclick: () => write(list.concat([{ fighter: list[list.length - 1]?.fighter || names[0], count: 1 }])) }, "+ member"));
   }
   return box;
 }

@@ -404,14 +404,19 @@ fn explorer_in_a_real_browser() {
         open(&c, "bundled:d20/fighter-vs-two-goblins").await;
         let row = "const r = [...document.querySelectorAll('#sections .report-section tr')].find(t => t.cells[0] && t.cells[0].textContent === 'one goblin (S1)'); return r && r.cells[2].textContent.includes('%') && r.cells[2].textContent;";
         let duel = until(&c, row, Duration::from_secs(120)).await;
+        // "+ member" writes the list form (a second goblin beside the first; a mixed side
+        // where the ruleset fields one); "×" takes it away again.
         click(&c, "[data-add-member='matchup.1.b']").await;
-        until(&c, "return /b = \\[\"goblin\", \"fighter\"\\]/.test(window.oddsmith.text);", Duration::from_secs(20)).await;
+        until(&c, "return /b = \\[\"goblin\", \"goblin\"\\]/.test(window.oddsmith.text) && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(20)).await;
+        click(&c, "[data-member='matchup.1.b.1'] button").await;
+        until(&c, "return /b = \"goblin\"\\n/.test(window.oddsmith.text) && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(20)).await;
+        // Three goblins, attacking at random.
         let count = c.find(Locator::Css("[data-path='matchup.1.b.0.count']")).await.unwrap();
         count.send_keys("\u{E009}a\u{E000}3\u{E004}").await.unwrap();
-        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3 }, \"fighter\"]');", Duration::from_secs(20)).await;
+        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3 }]');", Duration::from_secs(20)).await;
         let target = c.find(Locator::Css("[data-path='matchup.1.b.0.target']")).await.unwrap();
         target.select_by_value("random").await.unwrap();
-        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3, target = \"random\" }, \"fighter\"]');", Duration::from_secs(20)).await;
+        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3, target = \"random\" }]');", Duration::from_secs(20)).await;
         let group = until(&c, &format!("const o = window.oddsmith; if (o.renderedSeq !== o.editSeq || document.getElementById('sections').dataset.job !== String(o.job)) return null; {}", row.replace("&& r.cells[2].textContent;", &format!("&& r.cells[2].textContent !== {duel} && r.cells[2].textContent;"))), Duration::from_secs(180)).await;
         let titles = js(&c, "return [...document.querySelectorAll('#sections .report-section')].map(d => d.dataset.section);").await;
         println!("group fight: P(A wins) {group} (one goblin: {duel}); report sections shown: {titles}");

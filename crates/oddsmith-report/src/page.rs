@@ -631,6 +631,18 @@ mod tests {
     }
 
     #[test]
+    fn one_section_renders_as_in_the_page() {
+        let p = every_block();
+        let html = render_html(&p);
+        let results = p.sections.iter().find(|s| s.title == "Results").unwrap();
+        let one = render_section_html(results, &p.charts);
+        assert!(one.starts_with("<h2>Results</h2>"), "{one}");
+        assert!(html.contains(&one), "{one}");
+        let escaped = render_section_html(&Section::new("<s>", Vec::new()), &[]);
+        assert_eq!(escaped, "<h2>&lt;s&gt;</h2>\n");
+    }
+
+    #[test]
     fn figures_are_right_aligned_and_words_are_not() {
         for t in [
             "1,000",

@@ -413,9 +413,9 @@ fn explorer_in_a_real_browser() {
         // Three goblins, attacking at random.
         let count = c.find(Locator::Css("[data-path='matchup.1.b.0.count']")).await.unwrap();
         count.send_keys("\u{E009}a\u{E000}3\u{E004}").await.unwrap();
-        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3 }]');", Duration::from_secs(20)).await;
-        let target = c.find(Locator::Css("[data-path='matchup.1.b.0.target']")).await.unwrap();
-        target.select_by_value("random").await.unwrap();
+        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3 }]') && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(20)).await;
+        // Picked as a user picks (the form may be redrawn under a found element).
+        js(&c, "const s = document.querySelector(\"[data-path='matchup.1.b.0.target']\"); s.value = 'random'; s.dispatchEvent(new Event('change')); return true;").await;
         until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3, target = \"random\" }]');", Duration::from_secs(20)).await;
         let group = until(&c, &format!("const o = window.oddsmith; if (o.renderedSeq !== o.editSeq || document.getElementById('sections').dataset.job !== String(o.job)) return null; {}", row.replace("&& r.cells[2].textContent;", &format!("&& r.cells[2].textContent !== {duel} && r.cells[2].textContent;"))), Duration::from_secs(180)).await;
         let titles = js(&c, "return [...document.querySelectorAll('#sections .report-section')].map(d => d.dataset.section);").await;

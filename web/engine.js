@@ -163,7 +163,7 @@
     const id = ++jobs;
     const j = {
       id, engines: [], waiters: [], cancelled: false, t0: performance.now(),
-      state: { job: id, version: 0, stages: st, finished: 0, result: null, ab: null, ms: [], exact: [], exact_done: false, exact_ms: null, done: false, cancelled: false, abandoned: false, error: null },
+      state: { job: id, version: 0, stages: st, finished: 0, result: null, ab: null, ms: [], exact: [], exact_done: false, exact_ms: null, readings: null, readings_done: false, done: false, cancelled: false, abandoned: false, error: null },
     };
     current = j;
     work_on(j, file, body.text, ab, st, n);
@@ -180,6 +180,24 @@
       j.state.exact_ms = Math.round(performance.now() - j.t0);
       bump(j);
     }).catch(() => {}).finally(() => exactW.end());
+    // The readings study ("depends on" panel): in its own worker once the first stage is in;
+    // the job is done when it is too.
+    let readings = Promise.resolve();
+    const startReadings = () => {
+      const rw = new Engine();
+      j.engines.push(rw);
+      readings = rw.call("readings", file, text).then((v) => {
+        if (j.cancelled) return;
+        j.state.readings = JSON.parse(v);
+      }).catch((e) => {
+        if (!j.cancelled && !e.cancelled) j.state.readings = { error: e.message };
+      }).finally(() => {
+        rw.end();
+        if (j.cancelled) return;
+        j.state.readings_done = true;
+        bump(j);
+      });
+    };
     try {
       for (const t of st) {
         const abDoc = ab ? await sharded(j, file, ab, t, false, n) : null;
@@ -190,11 +208,14 @@
         j.state.finished++;
         j.state.ms.push(Math.round(performance.now() - j.t0));
         bump(j);
+        if (j.state.finished === 1) startReadings();
       }
     } catch (e) {
       if (j.cancelled || e.cancelled) return;
       j.state.error = e.message;
     }
+    await readings;
+    if (j.cancelled) return;
     j.state.done = true;
     bump(j);
   }
@@ -283,6 +304,7 @@
     if (p === "/api/job") return jobState(q);
     if (p === "/api/cancel") { cancel(); return { cancelled: true }; }
     if (p === "/api/charts") return { charts: (current && String(current.id) === q.get("job") && await held("charts")) || [] };
+    if (p === "/api/sections") return { sections: (current && String(current.id) === q.get("job") && await held("sections")) || [] };
     if (p === "/api/sweep") return { chart: await held("sweep_chart", Number(q.get("sweep")), Number(q.get("at"))) };
     if (p === "/api/save") {
       // No folder to write to: the TOML is downloaded.

@@ -334,6 +334,14 @@ pub fn render_html(p: &Page) -> String {
     s
 }
 
+/// One section as the HTML page renders it (a second-level heading, its blocks and
+/// subsections), with the charts `charts` (a chart block without its figure is left out).
+pub fn render_section_html(sec: &Section, charts: &[Figure]) -> String {
+    let mut s = String::new();
+    html_section(&mut s, sec, 2, None, charts);
+    s
+}
+
 fn html_section(
     s: &mut String,
     sec: &Section,
@@ -623,6 +631,18 @@ mod tests {
         assert!(html.contains("<td>&lt;i&gt;|</td>"));
         let md = render_markdown(&p);
         assert!(md.contains("| x\\|y |") && md.contains("| <i>\\| |"));
+    }
+
+    #[test]
+    fn one_section_renders_as_in_the_page() {
+        let p = every_block();
+        let html = render_html(&p);
+        let results = p.sections.iter().find(|s| s.title == "Results").unwrap();
+        let one = render_section_html(results, &p.charts);
+        assert!(one.starts_with("<h2>Results</h2>"), "{one}");
+        assert!(html.contains(&one), "{one}");
+        let escaped = render_section_html(&Section::new("<s>", Vec::new()), &[]);
+        assert_eq!(escaped, "<h2>&lt;s&gt;</h2>\n");
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub struct JobState {
     pub exact_done: bool,
     /// Milliseconds from the job's start to the last exact answer.
     pub exact_ms: Option<u64>,
+    /// The readings study ([`crate::Engine::readings`]), computed in the background after the
+    /// first stage; `{"error": …}` when it failed. `None` until it is in (or without one).
+    pub readings: Option<Value>,
+    /// The readings study is finished (its answer is in `readings`, or there is none).
+    pub readings_done: bool,
     /// No more stages will come (finished, cancelled or failed).
     pub done: bool,
     /// The job was cancelled (by a newer one, or because its page stopped following it).
@@ -105,6 +110,14 @@ impl Job {
         let mut s = lock(&self.state);
         s.exact.push(row);
         s.exact_ms = Some(ms);
+        s.version += 1;
+    }
+
+    /// Publishes the readings study (`None`: the engine has none for this text).
+    pub fn readings(&self, readings: Option<Value>) {
+        let mut s = lock(&self.state);
+        s.readings = readings;
+        s.readings_done = true;
         s.version += 1;
     }
 

@@ -78,6 +78,21 @@ pub trait Engine: Send + Sync + 'static {
     /// Runs the text at its own trials and writes the report folder `dir`; returns the path of
     /// the report's page.
     fn report(&self, file: &str, text: &str, dir: &Path) -> Result<PathBuf, EngineError>;
+    /// The readings study of the text (`oddsmith run FILE --readings`: the file's trials and
+    /// seed, exact values where the ruleset solves): a JSON object with the study's `readings`
+    /// (one per matchup, each with its `robustness` line and, per factor, whether it
+    /// `matters`), `balance_readings`, `cost_readings`, `placeholders` and `lines` (the
+    /// balance and cost lines as the report words them). `None` where there is no such study
+    /// (a comparison file, or an engine without it). Stops like [`Engine::run`].
+    fn readings(
+        &self,
+        file: &str,
+        text: &str,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Option<Value>, EngineError> {
+        let _ = (file, text, cancel);
+        Ok(None)
+    }
 }
 
 /// A finished preview stage: the run document and what draws its charts.
@@ -94,6 +109,33 @@ pub trait Charts: Send + Sync {
     fn all(&self) -> Vec<ChartSvg>;
     /// The chart of sweep `sweep` (0-based, the report's order) with point `at` marked.
     fn sweep(&self, sweep: usize, at: usize) -> Option<ChartSvg>;
+    /// [`Charts::all`] drawn at most `width` pixels wide (the page's column), the text at its
+    /// usual size, so that a chart shown at that width stays readable; by default the
+    /// report's own.
+    fn all_within(&self, width: u32) -> Vec<ChartSvg> {
+        let _ = width;
+        self.all()
+    }
+    /// [`Charts::sweep`] drawn at most `width` pixels wide.
+    fn sweep_within(&self, sweep: usize, at: usize, width: u32) -> Option<ChartSvg> {
+        let _ = width;
+        self.sweep(sweep, at)
+    }
+    /// The report's sections about the run's results (the outcomes, and whatever the report
+    /// says about the fights themselves, such as a group fight's members), as the report page
+    /// renders them, without their charts (the page shows those from [`Charts::all`]).
+    fn sections(&self) -> Vec<SectionHtml> {
+        Vec::new()
+    }
+}
+
+/// One section of the report as HTML (the report's own rendering: escaped text, tables).
+#[derive(Clone, Debug, Serialize)]
+pub struct SectionHtml {
+    /// The section's title.
+    pub title: String,
+    /// The section's HTML, its heading included.
+    pub html: String,
 }
 
 /// One chart as SVG.
@@ -109,6 +151,10 @@ pub struct ChartSvg {
     pub svg: String,
     /// Why the chart could not be drawn, if it could not (the page shows this in its place).
     pub error: Option<String>,
+    /// The title to show above the chart when the SVG is drawn without it (a chart drawn for
+    /// the page's column, where a long title would be cut off; the page's text wraps).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
 }
 
 /// No charts (an engine without them).

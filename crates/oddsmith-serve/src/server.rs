@@ -178,13 +178,18 @@ pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
             get(|| async {
                 (
                     [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                    APP_JS,
+                    page_file("app.js", APP_JS),
                 )
             }),
         )
         .route(
             "/style.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+                    page_file("style.css", STYLE),
+                )
+            }),
         )
         .route("/api/catalog", get(catalog::<E>))
         .route("/api/ruleset/{id}", get(ruleset::<E>))
@@ -192,6 +197,7 @@ pub fn router<E: Engine>(s: Arc<Server<E>>) -> Router {
         .route("/api/job", get(job_state::<E>))
         .route("/api/charts", get(charts::<E>))
         .route("/api/sweep", get(sweep_chart::<E>))
+        .route("/api/sections", get(sections::<E>))
         .route("/files/{*path}", get(file::<E>))
         .route("/api/check", post(check::<E>))
         .route("/api/edit", post(edit_text))
@@ -308,9 +314,22 @@ fn host_allowed(name: &str, local: Option<SocketAddr>) -> bool {
     ip.is_loopback() || local.is_some_and(|l| l.ip().to_canonical() == ip)
 }
 
+/// A file of the page: the embedded one, or in a debug build with `ODDSMITH_PAGE_DIR` set
+/// (working on the page), the one in that folder, read at each request.
+fn page_file(name: &str, embedded: &'static str) -> String {
+    if cfg!(debug_assertions)
+        && let Some(dir) = std::env::var_os("ODDSMITH_PAGE_DIR")
+        && let Ok(text) = std::fs::read_to_string(std::path::Path::new(&dir).join(name))
+    {
+        return text;
+    }
+    embedded.to_string()
+}
+
 async fn index<E: Engine>(State(s): State<Arc<Server<E>>>) -> Response {
     let boot = json!({ "token": s.token, "file": s.file });
-    let html = INDEX.replace("{{BOOT}}", &escape_script(&boot.to_string()));
+    let html =
+        page_file("index.html", INDEX).replace("{{BOOT}}", &escape_script(&boot.to_string()));
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
 }
 
@@ -419,9 +438,14 @@ async fn check<E: Engine>(
     let file = file_name(&b.file);
     let t0 = std::time::Instant::now();
     let checked = s.check_text(file, b.text.clone()).await?;
-    let doc = blocking(move || toml::from_str::<toml::Value>(&b.text).ok()).await?;
+    let (doc, order) = blocking(move || {
+        let doc = toml::from_str::<toml::Value>(&b.text).ok();
+        (doc, edit::fighter_order(&b.text))
+    })
+    .await?;
     let ms = t0.elapsed().as_millis() as u64;
-    ok(json!({ "check": checked, "doc": doc, "ms": ms }))
+    // `order`: the file's order of what a parsed document sorts by name.
+    ok(json!({ "check": checked, "doc": doc, "order": { "fighters": order }, "ms": ms }))
 }
 
 #[derive(Deserialize)]
@@ -516,7 +540,8 @@ async fn run<E: Engine>(
 }
 
 /// The worker, once a worker is free: the Monte Carlo stages, with the exact solves on a
-/// second thread beside them (so a slow solve never holds back the preview); both stop when
+/// second thread beside them (so a slow solve never holds back the preview), and once the
+/// first stage is in, the readings study on a third (the "depends on" panel); all stop when
 /// the job is cancelled.
 fn work_on<E: Engine>(e: &E, job: &Job, file: &str, text: &str, ab: Option<&str>, stages: &[u64]) {
     let Some(_permit) = job.permit() else {
@@ -530,7 +555,7 @@ fn work_on<E: Engine>(e: &E, job: &Job, file: &str, text: &str, ab: Option<&str>
                 job.exact_done();
             }
         });
-        for &t in stages {
+        for (i, &t) in stages.iter().enumerate() {
             let r = e.run(file, text, t, job.flag()).and_then(|main| {
                 let abr = ab.map(|c| e.run(file, c, t, job.flag())).transpose()?;
                 Ok((main, abr))
@@ -538,6 +563,15 @@ fn work_on<E: Engine>(e: &E, job: &Job, file: &str, text: &str, ab: Option<&str>
             match r {
                 Ok((main, abr)) if !job.cancelled() => {
                     job.stage(main.run, abr.map(|p| p.run), main.charts);
+                    if i == 0 {
+                        scope.spawn(|| match e.readings(file, text, job.flag()) {
+                            Ok(v) if !job.cancelled() => job.readings(v),
+                            Ok(_) | Err(EngineError::Cancelled) => {}
+                            Err(EngineError::Failed(m)) => {
+                                job.readings(Some(json!({ "error": m })));
+                            }
+                        });
+                    }
                 }
                 Ok(_) | Err(EngineError::Cancelled) => return None,
                 Err(EngineError::Failed(m)) => return Some(m),
@@ -555,6 +589,9 @@ struct JobQuery {
     /// The version the page has seen: the answer waits (up to [`LONG_POLL`]) for a newer one.
     #[serde(default)]
     since: Option<u64>,
+    /// The width the page shows charts at (charts are drawn at most this wide).
+    #[serde(default)]
+    width: Option<u32>,
 }
 
 async fn job_state<E: Engine>(
@@ -584,10 +621,20 @@ async fn job_state<E: Engine>(
 /// Every chart of the page's job's latest stage (none yet: an empty list).
 async fn charts<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<JobQuery>) -> Answer {
     let all: Vec<ChartSvg> = match s.jobs.charts(&q.page, q.job) {
-        Some(c) => blocking(move || c.all()).await?,
+        Some(c) => blocking(move || q.width.map_or_else(|| c.all(), |w| c.all_within(w))).await?,
         None => Vec::new(),
     };
     ok(json!({ "charts": all }))
+}
+
+/// The report's sections about the results of the page's job's latest stage (none yet: an
+/// empty list).
+async fn sections<E: Engine>(State(s): State<Arc<Server<E>>>, Query(q): Query<JobQuery>) -> Answer {
+    let all = match s.jobs.charts(&q.page, q.job) {
+        Some(c) => blocking(move || c.sections()).await?,
+        None => Vec::new(),
+    };
+    ok(json!({ "sections": all }))
 }
 
 #[derive(Deserialize)]
@@ -596,6 +643,9 @@ struct SweepQuery {
     job: u64,
     sweep: usize,
     at: usize,
+    /// As [`JobQuery::width`].
+    #[serde(default)]
+    width: Option<u32>,
 }
 
 /// Sweep `sweep`'s chart of the page's job's latest stage with point `at` marked (`null`
@@ -605,7 +655,13 @@ async fn sweep_chart<E: Engine>(
     Query(q): Query<SweepQuery>,
 ) -> Answer {
     let chart = match s.jobs.charts(&q.page, q.job) {
-        Some(c) => blocking(move || c.sweep(q.sweep, q.at)).await?,
+        Some(c) => {
+            blocking(move || match q.width {
+                Some(w) => c.sweep_within(q.sweep, q.at, w),
+                None => c.sweep(q.sweep, q.at),
+            })
+            .await?
+        }
         None => None,
     };
     ok(json!({ "chart": chart }))

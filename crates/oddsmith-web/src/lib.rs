@@ -59,13 +59,15 @@ pub fn template(id: &str) -> Option<String> {
     CliEngine.template(id)
 }
 
-/// Validates the text as `oddsmith validate` does: `{check, doc}` (JSON), `doc` being the
-/// TOML as JSON (or `null` when it does not parse).
+/// Validates the text as `oddsmith validate` does: `{check, doc, order}` (JSON), `doc` being
+/// the TOML as JSON (or `null` when it does not parse), `order.fighters` the fighters' names
+/// in the file's order.
 #[wasm_bindgen]
 pub fn check(file: &str, text: &str) -> String {
     let checked = CliEngine.check(file, text);
     let doc = toml::from_str::<toml::Value>(text).ok();
-    json!({ "check": checked, "doc": doc }).to_string()
+    let order = json!({ "fighters": edit::fighter_order(text) });
+    json!({ "check": checked, "doc": doc, "order": order }).to_string()
 }
 
 /// Applies the page's form edits (`ops`, JSON) to the TOML text, keeping its comments.
@@ -161,6 +163,25 @@ pub fn charts() -> String {
         let v = l.borrow().as_ref().map(web::charts).unwrap_or_default();
         serde_json::to_string(&v).unwrap_or_default()
     })
+}
+
+/// The report's sections on the results of the last merged run (JSON list of `{title, html}`).
+#[wasm_bindgen]
+pub fn sections() -> String {
+    LAST.with(|l| {
+        let v = l.borrow().as_ref().map(web::sections).unwrap_or_default();
+        serde_json::to_string(&v).unwrap_or_default()
+    })
+}
+
+/// The readings study of the text (`oddsmith run FILE --readings`'s, at the file's trials and
+/// seed; the explorer's "depends on" panel): JSON, `null` when there is none. One worker runs
+/// it whole (it is not cut into shards).
+#[wasm_bindgen]
+pub fn readings(file: &str, text: &str) -> Result<String, JsError> {
+    let never = Arc::new(AtomicBool::new(false));
+    let v = CliEngine.readings(file, text, &never).map_err(fail)?;
+    serde_json::to_string(&v).map_err(fail)
 }
 
 /// The chart of sweep `sweep` of the last merged run with point `at` marked (JSON or `null`).

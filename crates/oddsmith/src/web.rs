@@ -128,3 +128,9 @@ pub fn charts(data: &ReportData) -> Vec<oddsmith_serve::ChartSvg> {
 pub fn sweep_chart(data: &ReportData, sweep: usize, at: usize) -> Option<oddsmith_serve::ChartSvg> {
     crate::cmd::serve::sweep_chart(data, sweep, at)
 }
+
+/// The report's sections on the results of `data` (the explorer's "report sections": the
+/// outcomes, and a group fight's members where the report has them), as HTML.
+pub fn sections(data: &ReportData) -> Vec<oddsmith_serve::SectionHtml> {
+    crate::cmd::serve::result_sections(data)
+}

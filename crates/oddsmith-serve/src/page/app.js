@@ -61,7 +61,7 @@ async function init() {
   for (const r of cat.rulesets) g2.append(el("option", { value: "template:" + r.id }, r.id + " — " + r.title));
   sel.append(el("option", { value: "" }, "…"), g1, g2);
   if (cat.file) sel.prepend(el("option", { value: "file:" + cat.file }, cat.file));
-  sel.addEventListener("change", () => sel.value && openFrom(sel.value));
+  sel.addEventListener("change", () => (sel.value ? openFrom(sel.value) : showSource()));
   $("toml").addEventListener("input", () => { st.text = $("toml").value; changed(); });
   $("file").addEventListener("change", () => { st.file = $("file").value; st.version = null; });
   $("save").addEventListener("click", save);
@@ -75,7 +75,7 @@ async function init() {
     $("report").title = "Run at the file's trials and download the report as one HTML file";
   }
   const shared = await fromHash();
-  if (shared) return setText(shared, "shared.toml", null, true);
+  if (shared) { st.source = "shared:"; showSource("the shared link"); return setText(shared, "shared.toml", null, true); }
   if (cat.file) return openFrom("file:" + cat.file);
   return openFrom("bundled:" + (cat.bundled.find((n) => n === "draft/skill-gap") || cat.bundled[0]));
 }
@@ -90,9 +90,24 @@ async function openFrom(what) {
     if (mine !== opening) return; // a later open (the page's first file, then a pick) wins
     st.b.clear();
     st.source = what;
+    showSource();
     setText(o.text, o.file, o.version, true);
     status("opened " + o.source);
   } catch (e) { status(e.message, true); }
+}
+
+/// Shows the open file (`st.source`) as the Open list's choice, listing it first when the list
+/// has no such entry (a shared link, a file saved under a new name).
+function showSource(label) {
+  const sel = $("open");
+  if (!st.source) return;
+  let o = [...sel.options].find((x) => x.value === st.source);
+  if (!o) {
+    o = el("option", { value: st.source, "data-current": "" }, label || st.source.replace(/^file:/, ""));
+    sel.querySelectorAll("option[data-current]").forEach((x) => x.remove());
+    sel.prepend(o);
+  }
+  sel.value = st.source;
 }
 
 function setText(text, file, version, fresh) {
@@ -141,7 +156,11 @@ async function refresh() {
   st.timing.checked = since();
   st.check = r.check;
   st.doc = r.doc;
+  st.order = (r.order && r.order.fighters) || [];
   st.errors = r.check.errors;
+  // While the text has errors, what the page shows below the answers is of an earlier text:
+  // greyed until the next valid text's numbers replace it.
+  $("results-pane").classList.toggle("stale", st.errors.length > 0);
   $("summary").textContent = r.check.summary;
   const warned = (r.check.warnings || []).map(w =>
     "warning: line " + w.line + ":" + w.column + (w.field ? " " + w.field : "") + ": " + w.message);
@@ -206,7 +225,8 @@ const k = (n) => (n >= 1000 ? n / 1000 + "k" : String(n));
 
 /// Follows the job: each answer waits on the server until something new is published.
 async function poll(job) {
-  let seen = 0, version = 0, exactSeen = 0, charted = 0;
+  let seen = 0, version = 0, exactSeen = 0, charted = 0, told = false;
+  renderReadings(null);
   while (st.job === job) {
     let s;
     try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}&since=${version}`); }
@@ -231,10 +251,19 @@ async function poll(job) {
       charted = seen;
       loadCharts(job, s.result);
     }
+    // An engine without the readings study (`readings_done` absent) shows no panel.
+    if (!("readings_done" in s)) $("depends").replaceChildren();
+    else if (s.readings_done || s.done) renderReadings(s.readings, true);
+    // The preview is done once its last stage is in (the readings may still be coming).
+    const last = s.finished === s.stages.length;
+    if (last) st.jobDone = true; // the preview's numbers are final
+    if ((last || s.done) && !told) {
+      if (s.error) status(s.error, true);
+      else if (last) { told = true; status(`done: ${k(s.stages[s.stages.length - 1])} trials in ${(s.ms[s.ms.length - 1] / 1000).toFixed(1)} s`); }
+    }
     if (s.done) {
       st.jobDone = true;
-      if (s.error) status(s.error, true);
-      else if (!s.cancelled) status(`done: ${k(s.stages[s.stages.length - 1])} trials in ${(s.ms[s.ms.length - 1] / 1000).toFixed(1)} s`);
+      if (s.error && !told) status(s.error, true);
       return;
     }
   }
@@ -245,7 +274,7 @@ function renderRows() {
   const body = $("answers").tBodies[0];
   const matchups = (st.doc && st.doc.matchup) || [];
   body.replaceChildren(...matchups.map((m) => el("tr", { "data-matchup": m.name },
-    el("td", {}, m.name, m.name === `${m.a} vs ${m.b}` ? null : el("div", { class: "muted" }, `${m.a} vs ${m.b}`)),
+    el("td", {}, m.name, m.name === `${sideLabel(m.a)} vs ${sideLabel(m.b)}` ? null : el("div", { class: "muted" }, `${sideLabel(m.a)} vs ${sideLabel(m.b)}`)),
     el("td", { class: "exact", title: "solving…" }, "…"),
     el("td", { class: "mc" }, "…"), el("td", { class: "ci" }, ""),
     el("td", { class: "draw" }, ""))));
@@ -281,7 +310,7 @@ function renderRun(s) {
     if (!tr) continue;
     tr.querySelector(".mc").textContent = pct(m.p_a_win);
     const [lo, hi] = m.p_a_win_ci95;
-    tr.querySelector(".ci").replaceChildren(el("div", {}, `${pct(lo)} – ${pct(hi)}`), bar(m.p_a_win, lo, hi));
+    tr.querySelector(".ci").replaceChildren(el("div", {}, `${(100 * lo).toFixed(2)} – ${pct(hi)}`), bar(m.p_a_win, lo, hi));
     if (tr.querySelector(".draw").textContent === "") tr.querySelector(".draw").textContent = pct(m.p_draw);
   }
   renderAb(s.ab);
@@ -307,12 +336,103 @@ async function loadCharts(job, doc) {
   if (chartsBusy) { chartsBusy.again = { job, doc }; return; }
   chartsBusy = {};
   try {
-    const r = await api("GET", `/api/charts?page=${PAGE}&job=${job}`);
+    const r = await api("GET", `/api/charts?page=${PAGE}&job=${job}&width=${chartWidth()}`);
     if (st.job === job) renderCharts(job, doc, r.charts);
+    // The report's sections on the results (a group fight's members, …); an engine without
+    // them has none.
+    const sec = await api("GET", `/api/sections?page=${PAGE}&job=${job}`).catch(() => ({ sections: [] }));
+    if (st.job === job) renderSections(job, sec.sections || []);
   } catch (e) { status(e.message, true); }
   const again = chartsBusy.again;
   chartsBusy = null;
   if (again && st.job === again.job) loadCharts(again.job, again.doc);
+}
+
+/// Charts are shown this much larger than drawn: the chart code's smallest labels come out
+/// at 10.5 px in its SVG, shown at 11.5 px.
+const CHART_ZOOM = 1.1;
+
+/// The width charts are drawn at: the answers' column (shown at its full width, CHART_ZOOM
+/// times larger), so their text keeps its size where the report's charts, much wider, would
+/// be shrunk to fit.
+function chartWidth() {
+  const pane = $("results-pane");
+  const cs = getComputedStyle(pane);
+  const column = pane.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return Math.max(320, Math.floor(column / CHART_ZOOM));
+}
+
+/// The report's own sections about the results, one folded block each (open as the user left
+/// them), under the answers.
+function renderSections(job, sections) {
+  const box = $("sections");
+  box.dataset.job = job;
+  box.replaceChildren(...sections.map((x) => {
+    const d = fold("section:" + x.title, x.title);
+    d.classList.add("report-section");
+    d.dataset.section = x.title;
+    const body = el("div", { class: "report-html" });
+    body.innerHTML = x.html; // the report's own rendering: its text is escaped
+    body.querySelector("h2")?.remove(); // the summary line is the title
+    d.append(body);
+    return d;
+  }));
+}
+
+// ---- the "depends on" panel: the readings study, filled in the background -----------------
+
+const pp = (x) => (100 * x).toFixed(1);
+
+/// The readings study (`null` while it runs): per matchup whether its verdict holds under
+/// every reading, the factors that move it (largest first) and the others in one line.
+function renderReadings(r, done) {
+  const box = $("depends");
+  if (!done) {
+    box.replaceChildren(el("h3", {}, "Depends on"), el("p", { class: "muted" }, "trying every reading of the rules and every invented number, one at a time…"));
+    box.dataset.state = "running";
+    return;
+  }
+  box.dataset.state = "done";
+  if (!r) {
+    box.replaceChildren(el("h3", {}, "Depends on"), el("p", { class: "muted" }, "no reading or invented number of the rules changes these matchups' fighters or options"));
+    return;
+  }
+  if (r.error) { box.replaceChildren(el("h3", {}, "Depends on"), el("p", { class: "chart-error" }, r.error)); return; }
+  const parts = [el("h3", { title: "oddsmith run FILE --readings: each reading paired with the default on the same random numbers" }, "Depends on")];
+  for (const m of r.readings || []) {
+    const base = m.baseline_exact ?? m.baseline.p;
+    const shown = m.readings.filter((x) => x.matters);
+    const quiet = m.readings.filter((x) => !x.matters);
+    const sec = el("div", { class: "reading", "data-matchup": m.matchup },
+      el("div", {}, el("b", {}, m.matchup), `: P(A wins) ${pp(base)} % as read by default; the verdict `,
+        el("span", { class: m.robust ? "holds" : "depends" }, m.robustness)));
+    if (shown.length) {
+      sec.append(el("table", { class: "num readings" },
+        el("thead", {}, el("tr", {}, ...["reading", "P(A wins)", "change (pts, 95 %)", "verdict"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, ...shown.map((x) => {
+          const exact = x.exact_delta != null;
+          const d = exact ? x.exact_delta : x.delta.diff;
+          return el("tr", { "data-factor": x.factor, "data-value": x.value },
+            el("td", { class: "factor", title: `${x.kind}: ${x.factor} (default ${x.baseline_value})` }, x.label, el("small", {}, ` ${x.kind}`)),
+            el("td", {}, `${pp(x.exact ?? x.p_a_win.p)} %`),
+            el("td", {}, el("span", { class: "delta" }, (d > 0 ? "+" : d < 0 ? "−" : "") + pp(Math.abs(d))),
+              el("small", {}, exact ? " exact" : ` [${pp(x.delta.lo)}, ${pp(x.delta.hi)}]`)),
+            el("td", {}, x.verdict_holds ? "holds" : "flips"));
+        }))));
+    }
+    if (quiet.length) {
+      // Summed up in one line (the report's rule), the values folded away.
+      const d = fold(`quiet:${m.matchup}`, `${shown.length ? `${quiet.length} more` : `All ${quiet.length}`} ${quiet.length === 1 ? "reading moves" : "readings move"} it less than 2 points or not significantly`);
+      d.classList.add("small-factors");
+      d.append(el("div", { class: "muted" }, quiet.map((x) => x.label).join(", ")));
+      sec.append(d);
+    }
+    parts.push(sec);
+  }
+  for (const l of r.lines || []) parts.push(el("p", {}, l));
+  for (const b of r.balance_readings || []) parts.push(el("p", { class: "muted" }, `balance under ${b.factor} = ${b.value}: ${b.solved ?? "no crossing in the range"}`));
+  for (const p of r.placeholders || []) parts.push(el("p", { class: "muted" }, `placeholder: ${p}`));
+  box.replaceChildren(...parts);
 }
 
 function renderCharts(job, doc, charts) {
@@ -325,7 +445,7 @@ function renderCharts(job, doc, charts) {
   const open = more.open || !more.dataset.seen;
   more.dataset.seen = "1";
   more.replaceChildren(el("summary", {}, `Charts of the report (${others.length})`),
-    ...others.map((c) => el("figure", { "data-stem": c.stem }, chartBody(c))));
+    ...others.map((c) => el("figure", { "data-stem": c.stem }, c.caption ? el("figcaption", {}, c.caption) : null, chartBody(c))));
   more.open = open;
 }
 
@@ -355,7 +475,7 @@ function sweepFigure(job, c, sw) {
     if (busy) { again = true; return; }
     busy = true;
     try {
-      const r = await api("GET", `/api/sweep?page=${PAGE}&job=${job}&sweep=${i}&at=${at.y * nx + at.x}`);
+      const r = await api("GET", `/api/sweep?page=${PAGE}&job=${job}&sweep=${i}&at=${at.y * nx + at.x}&width=${chartWidth()}`);
       if (r.chart && !r.chart.error) { img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.chart.svg); img.dataset.at = at.y * nx + at.x; }
     } catch (e) { status(e.message, true); }
     busy = false;
@@ -375,31 +495,34 @@ function label(axis, v) {
 
 // ---- the house-rule B column -------------------------------------------------------------
 
-/// The verdict on one paired difference (`d.diff` is A − B), in the comparison's terms: a
-/// favoured side when significant and at least the practical threshold `t`. The server has
-/// already chosen the figure that speaks (`d.exact`: both variants solved, the exact
-/// difference; else the paired Monte Carlo one), so this only words it.
+/// The verdict on one paired difference (`d.diff` is file − house rule), in the comparison's
+/// terms: a favoured variant when significant and at least the practical threshold `t`. The
+/// server has already chosen the figure that speaks (`d.exact`: both variants solved, the
+/// exact difference; else the paired Monte Carlo one), so this only words it. The variants are
+/// "the file" and "the house rule" (the B column), never "A" and "B", which name the sides.
 function abVerdict(d, t) {
   const pt = (x) => (100 * x).toFixed(2);
   const tt = `${(100 * t).toFixed(1)}-point threshold`;
-  if (d.decisive) return (d.diff < 0 ? "higher under B" : "lower under B") + (d.exact ? " (exact)" : "");
+  const way = (up) => `side A wins ${up ? "more" : "less"} often under the house rule`;
+  if (d.decisive) return way(d.diff < 0) + (d.exact ? " (exact)" : "");
   if (d.exact) {
     if (d.diff === 0) return "no difference (exact)";
-    return `${d.diff < 0 ? "higher" : "lower"} under B by ${pt(Math.abs(d.diff))} pts exactly, under the ${tt}`;
+    return `${way(d.diff < 0)}: ${pt(Math.abs(d.diff))} pts exactly, under the ${tt}`;
   }
   if (d.lo > 0 || d.hi < 0) {
     const [lo, hi] = d.hi < 0 ? [-d.hi, -d.lo] : [d.lo, d.hi];
-    return `${d.hi < 0 ? "higher" : "lower"} under B by ${pt(lo)}–${pt(hi)} pts, under the ${tt}`;
+    return `${way(d.hi < 0)}: ${pt(lo)}–${pt(hi)} pts, under the ${tt}`;
   }
   if (d.lo >= -t && d.hi <= t) return `no difference of ${(100 * t).toFixed(1)} pts or more`;
   return "undecided: more trials would tell";
 }
 
-/// The Monte Carlo check beside an exact difference: `; Monte Carlo −2.10, +0.4 se` (B − A).
+/// The Monte Carlo check beside an exact difference: `; Monte Carlo −2.10, +0.4 se` (house
+/// rule − file).
 function mcCheck(d) {
   const m = d.monte_carlo_check;
   if (!m) return "";
-  const z = -m.z; // B − A, as the column
+  const z = -m.z; // house rule − file, as the column
   return `; Monte Carlo ${pts(-m.monte_carlo.diff)}, ${(z >= 0 ? "+" : "") + z.toFixed(1)} standard errors from exact`;
 }
 
@@ -417,14 +540,21 @@ function renderAb(ab) {
       el("td", { class: "verdict-cell" }, abVerdict(d, c.practical_threshold)));
   });
   box.replaceChildren(
-    el("h3", {}, "House rule: A (the file) vs B (the values in the B column), common random numbers"),
+    el("h3", {}, "House rule: the file against the file with the B column's values, on common random numbers"),
     el("table", { class: "num", id: "ab-table" },
-      el("thead", {}, el("tr", {}, ...["matchup", "P(A wins) in A", "in B", "B − A", "95 % interval (pts)", "verdict"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, ...["matchup", "P(side A wins): file", "house rule", "house − file", "95 % interval (pts)", "verdict"].map((h) => el("th", {}, h)))),
       el("tbody", {}, ...rows)),
     el("p", { class: "verdict" }, ...(c.verdicts || []).map((v) => el("div", {}, typeof v === "string" ? v : v.text || JSON.stringify(v)))));
 }
 
 // ---- the form ------------------------------------------------------------------------------
+
+/// The fighters' names in the file's order (a parsed document lists them by name).
+function fighterNames() {
+  const have = Object.keys((st.doc && st.doc.fighters) || {});
+  const first = (st.order || []).filter((n) => have.includes(n));
+  return first.concat(have.filter((n) => !first.includes(n)));
+}
 
 const key = (path) => JSON.stringify(path);
 st.open = new Set();
@@ -534,12 +664,21 @@ function renderForm() {
   const info = st.decl.info;
   f.append(el("h2", {}, `${info.title} `, el("small", {}, info.id)));
   for (const top of ["name", "trials", "seed"]) {
-    f.append(row([top], { name: top, default: "", doc: "" }, doc[top], true));
+    const r = row([top], { name: top, default: "", doc: "" }, doc[top], true);
+    if (top === "trials" && doc.precision != null) {
+      // A precision target: each matchup runs until its interval is that narrow.
+      const cap = doc.trials != null ? `at most ${doc.trials.toLocaleString("en")} trials` : "trials as needed";
+      r.querySelector("input").placeholder = `precision ${doc.precision}`;
+      r.append(el("div", { class: "stats", "data-precision": doc.precision },
+        `precision = ${doc.precision}: each matchup runs until its 95 % interval is ±${(100 * doc.precision).toFixed(2)} points (${cap}; the preview stops at ${k(st.check.trials)})`));
+    }
+    f.append(r);
   }
   // Fighters.
   const fighters = doc.fighters || {};
   f.append(el("h3", {}, "Fighters", el("button", { class: "small", onclick: addFighter }, "+ add")));
-  for (const [name, spec] of Object.entries(fighters)) {
+  for (const name of fighterNames()) {
+    const spec = fighters[name];
     const box = el("div", { class: "fighter" }, el("h3", {}, name,
       el("button", { class: "small", onclick: () => copyFighter(name) }, "copy"),
       el("button", { class: "small", onclick: () => edit([{ op: "set", path: ["fighters", name], value: null }]) }, "remove")));
@@ -555,16 +694,12 @@ function renderForm() {
   }
   // Matchups.
   f.append(el("h3", {}, "Matchups", el("button", { class: "small", onclick: addMatchup }, "+ add")));
-  const names = Object.keys(fighters);
   (doc.matchup || []).forEach((m, i) => {
-    const pick = (side) => {
-      const s = el("select", { "data-path": `matchup.${i}.${side}` }, ...names.map((n) => el("option", { value: n }, n)));
-      s.value = m[side];
-      s.addEventListener("change", () => edit([{ op: "set", path: ["matchup", i, side], value: s.value }]));
-      return s;
-    };
-    f.append(el("div", { class: "row" }, el("label", {}, m.name), el("span", {}, pick("a"), " vs ", pick("b")),
-      el("button", { class: "small", onclick: () => edit([{ op: "set", path: ["matchup", i], value: null }]) }, "remove")));
+    const box = el("div", { class: "matchup", "data-matchup": i },
+      el("div", { class: "entry-head" }, el("b", {}, m.name || `${sideLabel(m.a)} vs ${sideLabel(m.b)}`),
+        el("button", { class: "small", onclick: () => edit([{ op: "set", path: ["matchup", i], value: null }]) }, "remove")),
+      sideEditor(i, "a", m.a), sideEditor(i, "b", m.b));
+    f.append(box);
   });
   // Options, with the file's own values first.
   f.append(el("h3", {}, "Options"));
@@ -619,7 +754,7 @@ function renderStudy(f, doc) {
 /// The names a study key picks from: fighters, matchups, fighter fields or options.
 function choices(name) {
   const info = st.decl.info, doc = st.doc;
-  if (name === "fighter") return Object.keys(doc.fighters || {});
+  if (name === "fighter") return fighterNames();
   if (name === "matchup") return (doc.matchup || []).map((m) => m.name);
   if (name === "field") return info.fighter_fields.map((d) => d.name);
   if (name === "option") return info.options.map((d) => d.name);
@@ -652,6 +787,75 @@ function objectBox(path, sch, value, title) {
   return box;
 }
 
+// ---- a matchup's sides: a fighter, or a list of members (groups) ----------------------------
+
+/// The targeting policies a member may take, from the ruleset's scenario schema (none: the
+/// ruleset fields no groups, and a side is one fighter).
+function targetPolicies() {
+  const side = st.decl?.schema?.properties?.matchup?.items?.properties?.a;
+  const list = (side?.anyOf || []).find((x) => x.type === "array");
+  const member = (list?.items?.anyOf || []).find((x) => x.type === "object");
+  return member ? member.properties?.target?.enum || [] : null;
+}
+
+/// A side as members `{fighter, count, target}` (a name is one member).
+function members(side) {
+  if (side == null) return [];
+  if (!Array.isArray(side)) return [{ fighter: side, count: 1 }];
+  return side.map((m) => (typeof m === "string" ? { fighter: m, count: 1 } : { count: 1, ...m }));
+}
+
+/// The side as the file writes it: one fighter alone is its name (a duel's side); a member
+/// with neither count nor target is its name (`["shaman"]`); else `{ fighter, count, target }`.
+function sideValue(list) {
+  const written = list.map((m) => {
+    const o = { fighter: m.fighter };
+    if (m.count > 1) o.count = m.count;
+    if (m.target) o.target = m.target;
+    return Object.keys(o).length === 1 ? m.fighter : o;
+  });
+  return written.length === 1 && typeof written[0] === "string" ? written[0] : written;
+}
+
+const sideLabel = (side) => members(side).map((m) => (m.count > 1 ? `${m.fighter}×${m.count}` : m.fighter)).join(" + ");
+
+/// Side `side` of matchup `i`: one row per member (fighter, count, whom it attacks), and a
+/// button adding a member where the ruleset fields groups.
+function sideEditor(i, side, value) {
+  const list = members(value);
+  const policies = targetPolicies();
+  const names = fighterNames();
+  const path = ["matchup", i, side];
+  const write = (next) => edit([{ op: "set", path, value: sideValue(next) }]);
+  const box = el("div", { class: "side", "data-side": `matchup.${i}.${side}`, "data-field": `matchup.${i}.${side}` }, el("span", { class: "side-name" }, side.toUpperCase()));
+  list.forEach((m, j) => {
+    const at = `matchup.${i}.${side}.${j}`;
+    const who = el("select", { "data-path": j === 0 && list.length === 1 ? `matchup.${i}.${side}` : `${at}.fighter` }, ...names.map((n) => el("option", { value: n }, n)));
+    if (!names.includes(m.fighter)) who.append(el("option", { value: m.fighter }, m.fighter));
+    who.value = m.fighter;
+    who.addEventListener("change", () => write(list.map((x, k) => (k === j ? { ...x, fighter: who.value } : x))));
+    const member = el("div", { class: "member", "data-member": at }, who);
+    if (policies) {
+      const count = el("input", { type: "number", min: 1, step: 1, value: m.count ?? 1, "data-path": `${at}.count`, title: "how many of this fighter" });
+      count.addEventListener("change", () => write(list.map((x, k) => (k === j ? { ...x, count: Math.max(1, Math.round(Number(count.value) || 1)) } : x))));
+      const target = el("select", { "data-path": `${at}.target`, title: "whom they attack" },
+        el("option", { value: "" }, "(fighter's own)"), ...policies.map((p) => el("option", { value: p }, p.replace(/_/g, " "))));
+      target.value = m.target || "";
+      target.addEventListener("change", () => write(list.map((x, k) => (k === j ? { ...x, target: target.value || undefined } : x))));
+      member.append(" × ", count, " ", target);
+      if (list.length > 1) {
+        member.append(el("button", { class: "small", title: "remove this member", onclick: () => write(list.filter((_, k) => k !== j)) }, "×"));
+      }
+    }
+    box.append(member);
+  });
+  if (policies) {
+    box.append(el("button", { class: "small", "data-add-member": `matchup.${i}.${side}`, title: "add a member to this side (a group fight)",
+      onclick: () => write(list.concat([{ fighter: list[list.length - 1]?.fighter || names[0], count: 1 }])) }, "+ member"));
+  }
+  return box;
+}
+
 function freeName(base, taken) {
   let n = base, i = 2;
   while (taken[n]) n = `${base}-${i++}`;
@@ -660,7 +864,7 @@ function freeName(base, taken) {
 
 function addFighter() {
   const fighters = st.doc.fighters || {};
-  const first = Object.keys(fighters)[0];
+  const first = fighterNames()[0];
   const name = freeName("fighter", fighters);
   if (first) copyFighter(first, name);
   else edit([{ op: "set", path: ["fighters", name], value: {} }]);
@@ -671,7 +875,7 @@ function copyFighter(from, to) {
 }
 
 function addMatchup() {
-  const names = Object.keys(st.doc.fighters || {});
+  const names = fighterNames();
   if (names.length < 1) return status("add a fighter first", true);
   const a = names[0], b = names[1] || names[0];
   edit([{ op: "push", path: ["matchup"], value: { name: `${a} vs ${b} ${(st.doc.matchup || []).length + 1}`, a, b } }]);
@@ -696,6 +900,7 @@ async function save(force) {
       return status(r.changed + " (not saved)", true);
     }
     st.version = r.version;
+    if (!LOCAL) { st.source = "file:" + r.file; showSource(); }
     status("saved " + r.file);
   } catch (e) {
     status(e.message, true);

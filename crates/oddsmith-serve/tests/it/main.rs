@@ -130,6 +130,26 @@ impl Engine for Fake {
         c.runs.fetch_add(1, Ordering::SeqCst);
         result
     }
+    fn readings(
+        &self,
+        _f: &str,
+        text: &str,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Option<Value>, EngineError> {
+        // A text with `readings` has a study of 50 ms, which a cancel stops.
+        if !text.contains("readings") {
+            return Ok(None);
+        }
+        for _ in 0..50 {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(EngineError::Cancelled);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(Some(
+            json!({ "readings": [{ "matchup": "m0", "robust": true }] }),
+        ))
+    }
     fn report(&self, _f: &str, _t: &str, dir: &std::path::Path) -> Result<PathBuf, EngineError> {
         std::fs::create_dir_all(dir).map_err(|e| EngineError::Failed(e.to_string()))?;
         std::fs::write(dir.join("report.html"), "<p>report</p>")
@@ -572,4 +592,24 @@ fn exact_answers_stream_beside_the_stages_and_polls_wait_for_news() {
         .get(&format!("/api/sweep?page=p&job={job}&sweep=0&at=0"))
         .json();
     assert_eq!(sweep["chart"], Value::Null);
+    let sections = c.get(&format!("/api/sections?page=p&job={job}")).json();
+    assert_eq!(sections["sections"], json!([]));
+    // No readings study for this text: said so once the job is done.
+    assert_eq!(
+        (&done["readings_done"], &done["readings"]),
+        (&json!(true), &Value::Null)
+    );
+}
+
+#[test]
+fn the_readings_study_comes_in_the_background_before_the_job_is_done() {
+    let srv = Running::start("readings", Limits::default());
+    let c = srv.client();
+    let text = "trials = 30000\nmatchup a\nreadings\n";
+    let run = c.post("/api/run", &run_body("p", text)).json();
+    let job = run["job"].as_u64().unwrap();
+    let done = srv.wait(&c, "p", job, Duration::from_secs(10));
+    assert_eq!(done["finished"], 3, "{done}");
+    assert_eq!(done["readings_done"], true, "{done}");
+    assert_eq!(done["readings"]["readings"][0]["matchup"], "m0", "{done}");
 }

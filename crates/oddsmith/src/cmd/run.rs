@@ -280,6 +280,23 @@ pub(crate) fn compute(r: &RunSettings, text: &str) -> Result<ReportData> {
     })
 }
 
+/// The readings study of `text` alone, as `run --readings` computes it beside the run (`None`
+/// for a comparison file, which has none, and for a file whose matchups use no factor). An
+/// exact solve under way gives up once `stop` is raised.
+pub(crate) fn readings_only(
+    r: &RunSettings,
+    text: &str,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<Option<oddsmith_study::StudyDoc>> {
+    if is_comparison(text) {
+        return Ok(None);
+    }
+    let id = ruleset_of(&r.file, text).map_err(ScenarioInput)?;
+    r.threads.install(|| {
+        oddsmith_rules::solver::with_stop(stop, || scenario::readings_study(&id, r, text))
+    })
+}
+
 /// The report folder, if any: `--out`, or `reports/<scenario name>`.
 fn report_dir(to: &ReportTo, scenario: &str) -> Option<PathBuf> {
     match to {

@@ -13,14 +13,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result};
 use oddsmith_report::charts::{Chart, svg};
 use oddsmith_report::model::ReportData;
+use oddsmith_report::page::render_section_html;
 use oddsmith_report::sections::charts as report_charts;
 use oddsmith_report::sections::sweep::{sweep_chart_at, sweep_stem};
+use oddsmith_report::sections::{Place, subjects};
 use oddsmith_rules::{RULESET_IDS, Ruleset, RulesetVisitor, solver, visit};
 use oddsmith_scenario::{is_comparison, ruleset_of};
 #[cfg(feature = "native")]
 use oddsmith_serve::files::Folder;
 use oddsmith_serve::{
-    ChartSvg, Charts, Checked, Diagnostic, Engine, EngineError, ExactRow, Preview,
+    ChartSvg, Charts, Checked, Diagnostic, Engine, EngineError, ExactRow, Preview, SectionHtml,
 };
 #[cfg(feature = "native")]
 use oddsmith_serve::{Limits, Server};
@@ -126,6 +128,52 @@ pub(crate) fn serve(_: ServeArgs, _: &mut dyn Write, _: &mut dyn Write) -> Resul
 
 /// The oddsmith pipeline as the explorer's engine.
 pub struct CliEngine;
+
+/// Settings of `oddsmith run FILE --readings`'s readings study (the file's trials and seed,
+/// exact values), with no report.
+fn readings_settings(file: &str) -> Result<RunSettings> {
+    Ok(RunSettings::try_from(RunArgs {
+        scenario: file.into(),
+        trials: None,
+        seed: None,
+        threads: None,
+        precision: None,
+        json: true,
+        no_exact: false,
+        no_report: true,
+        out: None,
+        max_work: None,
+        yes: false,
+        shard: None,
+        shard_out: None,
+        readings: true,
+    })?)
+}
+
+/// The readings study as the explorer's panel shows it: the study's JSON, each matchup with
+/// its `robustness` line and each factor with its `label` and whether it `matters` (the
+/// report's rule: significant and at least the practical threshold), and the cost `lines`.
+fn readings_json(st: &oddsmith_study::StudyDoc) -> Result<Value, serde_json::Error> {
+    let mut readings = Vec::with_capacity(st.readings.len());
+    for m in &st.readings {
+        let mut v = serde_json::to_value(m)?;
+        v["robustness"] = json!(m.robustness());
+        if let Some(rows) = v["readings"].as_array_mut() {
+            for (row, r) in rows.iter_mut().zip(&m.readings) {
+                row["label"] = json!(r.label());
+                row["matters"] = json!(r.matters());
+            }
+        }
+        readings.push(v);
+    }
+    Ok(json!({
+        "readings": readings,
+        "balance_readings": serde_json::to_value(&st.balance_readings)?,
+        "cost_readings": serde_json::to_value(&st.cost_readings)?,
+        "placeholders": st.placeholders,
+        "lines": oddsmith_report::sections::readings::cost_lines(st),
+    }))
+}
 
 /// Settings of a run of `file` at `trials` trials, with no report (or the report in `out`).
 fn settings(file: &str, trials: Option<u64>, out: Option<PathBuf>) -> Result<RunSettings> {
@@ -234,18 +282,29 @@ fn chart_svg(stem: String, sweep: Option<usize>, c: &Chart) -> ChartSvg {
         sweep,
         svg,
         error,
+        caption: None,
     }
 }
 
 /// Every chart of the report of `d`, in the report's order, as the page shows them.
 pub(crate) fn all_charts(d: &ReportData) -> Vec<ChartSvg> {
+    charts_within(d, None)
+}
+
+/// [`all_charts`], each at most `width` pixels wide ([`narrow`]).
+fn charts_within(d: &ReportData, width: Option<u32>) -> Vec<ChartSvg> {
     let sweeps = d.run.study.iter().flat_map(|s| &s.sweeps);
     let stems: Vec<String> = sweeps.enumerate().map(|(i, s)| sweep_stem(i, s)).collect();
     report_charts(d)
         .into_iter()
-        .map(|(stem, c)| {
+        .map(|(stem, mut c)| {
+            let title = width.map(|w| narrow(&mut c, w));
             let sweep = stems.iter().position(|s| *s == stem);
-            chart_svg(stem, sweep, &c)
+            let svg = chart_svg(stem, sweep, &c);
+            match title {
+                Some(t) => captioned(svg, t),
+                None => svg,
+            }
         })
         .collect()
 }
@@ -268,6 +327,60 @@ impl Charts for CliCharts {
     fn sweep(&self, sweep: usize, at: usize) -> Option<ChartSvg> {
         sweep_chart(&self.0, sweep, at)
     }
+
+    fn all_within(&self, width: u32) -> Vec<ChartSvg> {
+        charts_within(&self.0, Some(width))
+    }
+
+    fn sweep_within(&self, sweep: usize, at: usize, width: u32) -> Option<ChartSvg> {
+        let sw = self.0.run.study.as_ref()?.sweeps.get(sweep)?;
+        let mut c = sweep_chart_at(sw, at)?;
+        let title = narrow(&mut c, width);
+        Some(captioned(
+            chart_svg(sweep_stem(sweep, sw), Some(sweep), &c),
+            title,
+        ))
+    }
+
+    fn sections(&self) -> Vec<SectionHtml> {
+        result_sections(&self.0)
+    }
+}
+
+/// Narrowest a chart is drawn for the page: below it, labels would crowd the plot.
+const NARROWEST_CHART: u32 = 400;
+
+/// `c` drawn at most `width` pixels wide (not below [`NARROWEST_CHART`]), its height kept,
+/// and without its title (returned, for the page to show above it, wrapped): the text keeps
+/// its size, so a chart shown at that width is as readable as the report's.
+fn narrow(c: &mut Chart, width: u32) -> String {
+    c.width = c.width.min(width.max(NARROWEST_CHART));
+    std::mem::take(&mut c.title)
+}
+
+/// `svg` with its title shown by the page above it (the SVG drawn without it).
+fn captioned(mut svg: ChartSvg, title: String) -> ChartSvg {
+    svg.title.clone_from(&title);
+    svg.caption = Some(title);
+    svg
+}
+
+/// The report's sections about the results of `d` (every subject of the run's fights, such as
+/// the outcomes and a group fight's members, but not the study's, which the page shows its own
+/// way, nor what was run: fighters and options), as its page renders them, without charts.
+pub(crate) fn result_sections(d: &ReportData) -> Vec<SectionHtml> {
+    let mut fights = d.clone();
+    fights.run.study = None;
+    fights.run.comparison = None;
+    subjects(&fights)
+        .iter()
+        .filter(|s| s.place() != Place::End)
+        .flat_map(|s| s.sections())
+        .map(|sec| SectionHtml {
+            html: render_section_html(&sec, &[]),
+            title: sec.title,
+        })
+        .collect()
 }
 
 impl Engine for CliEngine {
@@ -353,6 +466,27 @@ impl Engine for CliEngine {
             run,
             charts: Arc::new(CliCharts(data)),
         })
+    }
+
+    fn readings(
+        &self,
+        file: &str,
+        text: &str,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Option<Value>, EngineError> {
+        let fail = |e: anyhow::Error| EngineError::Failed(format!("{e:#}"));
+        let mut r = readings_settings(file).map_err(fail)?;
+        r.cancel = cancel.clone().into();
+        let st = run::readings_only(&r, text, cancel.clone());
+        if cancel.load(Ordering::Relaxed) {
+            return Err(EngineError::Cancelled);
+        }
+        match st.map_err(fail)? {
+            Some(st) => readings_json(&st)
+                .map(Some)
+                .map_err(|e| EngineError::Failed(e.to_string())),
+            None => Ok(None),
+        }
     }
 
     fn report(&self, file: &str, text: &str, dir: &Path) -> Result<PathBuf, EngineError> {

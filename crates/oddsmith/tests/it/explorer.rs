@@ -228,6 +228,35 @@ fn explorer_in_a_real_browser() {
         until(&c, "const e = document.querySelector('#answers tbody tr .mc'); return e && e.textContent.includes('%');", Duration::from_secs(120)).await;
         shot(&c, &shots, "1-opened").await;
 
+        // 1b. What a first day shows (issue 38, item 8): the fighters in the file's order (a
+        //     parsed document sorts them by name); the Open list names the open scenario; the
+        //     trials field shows the file's precision target; interval cells on one line;
+        //     chart text at least 11 px as shown (the SVG's smallest font size times the
+        //     image's scale).
+        let order = js(&c, "return [...document.querySelectorAll('#form .fighter > h3')].map(h => h.firstChild.textContent);").await;
+        assert_eq!(order, json!(["veteran", "skill-6", "skill-5", "skill-4"]), "file order");
+        assert_eq!(js(&c, "return document.getElementById('open').value;").await, "bundled:draft/skill-gap");
+        let precision = js(&c, "const e = document.querySelector(\"[data-field='trials'] [data-precision]\"); return e && e.textContent;").await;
+        assert!(precision.as_str().is_some_and(|p| p.contains("precision = 0.001")), "{precision}");
+        let lines = js(&c, "return [...document.querySelectorAll('#answers td.ci > div:first-child')].map(d => Math.round(d.getBoundingClientRect().height / parseFloat(getComputedStyle(d).lineHeight)));").await;
+        assert!(!lines.as_array().unwrap().is_empty() && lines.as_array().unwrap().iter().all(|n| n == 1), "interval cells wrap: {lines} lines");
+        let text_px = until(&c, r#"
+            const imgs = [...document.querySelectorAll('#charts img.chart')].filter(i => i.complete && i.naturalWidth > 0);
+            if (!imgs.length || !document.getElementById('charts').open) return null;
+            let least = Infinity;
+            for (const i of imgs) {
+              const svg = new DOMParser().parseFromString(decodeURIComponent(i.src.split(',')[1]), 'image/svg+xml').documentElement;
+              const scale = i.getBoundingClientRect().width / parseFloat(svg.getAttribute('width'));
+              for (const t of svg.querySelectorAll('text')) {
+                if (!t.textContent.trim()) continue;
+                const px = parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize);
+                least = Math.min(least, px * scale);
+              }
+            }
+            return least === Infinity ? null : least;"#, Duration::from_secs(60)).await;
+        println!("smallest chart text as shown: {text_px} px");
+        assert!(text_px.as_f64().unwrap() >= 11.0, "chart text {text_px} px");
+
         // 2. A fighter's skill changed in the form: P(A wins) becomes the CLI's exact value.
         let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
         // Ctrl+A, 9, Tab (fires one change; `clear` would fire one of its own first).
@@ -257,6 +286,9 @@ fn explorer_in_a_real_browser() {
         )
         .await;
         assert!(msg.as_str().unwrap().contains("did you mean \"long sword\""), "{msg}");
+        // The charts shown are of the last valid text: greyed while this one has an error.
+        let grey = js(&c, "return [document.getElementById('results-pane').classList.contains('stale'), parseFloat(getComputedStyle(document.getElementById('charts')).opacity)];").await;
+        assert!(grey[0] == true && grey[1].as_f64().unwrap() < 0.5, "{grey}");
         shot(&c, &shots, "3-misspelt-weapon").await;
 
         // 4. An option moved into the B column: the paired difference appears, and it agrees
@@ -288,9 +320,54 @@ fn explorer_in_a_real_browser() {
         assert!((diff - exact_diff).abs() <= (hi - lo), "B − A {diff} (95 % {lo} … {hi}) against the exact {exact_diff} points: {cells:?}");
         // Real but under the comparison's practical threshold (2 points): said so, not "no difference".
         if lo > 0.0 {
-            assert!(cells[5].starts_with("higher under B by") && cells[5].contains("threshold"), "{cells:?}");
+            assert!(cells[5].starts_with("side A wins more often under the house rule:") && cells[5].contains("threshold"), "{cells:?}");
+        }
+        // "A" names a side, never a variant: the variants are the file and the house rule.
+        let words = js(&c, "return document.getElementById('ab').textContent;").await;
+        let words = words.as_str().unwrap();
+        for bad in ["under B", "under A", "in A", "in B", "B − A"] {
+            assert!(!words.contains(bad), "{bad:?} in the A/B wording: {words}");
         }
         shot(&c, &shots, "4-house-rule-b").await;
+
+        // 4b. The "depends on" panel: filled in the background after the first preview, with
+        //     the figures of `oddsmith run FILE --readings` (same trials and seed).
+        open(&c, "bundled:draft/skill-gap").await;
+        js(&c, "const t = document.getElementById('toml'); t.value = t.value.replace('precision = 0.001', 'trials = 2000'); t.dispatchEvent(new Event('input')); return true;").await;
+        until(&c, "return window.oddsmith.text.includes('trials = 2000') && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(30)).await;
+        until(&c, "return document.getElementById('depends').dataset.state === 'done';", Duration::from_secs(600)).await;
+        let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        let p = std::env::temp_dir().join(format!("oddsmith-explorer-readings-{}.toml", std::process::id()));
+        std::fs::write(&p, &text).unwrap();
+        let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--readings", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let want = &v["study"]["readings"];
+        let page = js(&c, "return [...document.querySelectorAll('#depends .reading')].map(r => ({ matchup: r.dataset.matchup, rows: [...r.querySelectorAll('tbody tr')].map(t => [t.dataset.factor, t.dataset.value, t.cells[1].textContent, t.cells[2].querySelector('.delta').textContent]) }));").await;
+        let page = page.as_array().unwrap();
+        assert_eq!(page.len(), want.as_array().unwrap().len(), "{page:?}");
+        let mut rows = 0;
+        for (m, w) in page.iter().zip(want.as_array().unwrap()) {
+            assert_eq!(m["matchup"], w["matchup"]);
+            let mut k = 0;
+            for r in w["readings"].as_array().unwrap() {
+                let d = r["exact_delta"].as_f64().unwrap_or_else(|| r["delta"]["diff"].as_f64().unwrap());
+                let p_a = r["exact"].as_f64().unwrap_or_else(|| r["p_a_win"]["p"].as_f64().unwrap());
+                let row = &m["rows"][k];
+                if row[0] != r["factor"] || row[1] != r["value"] {
+                    continue; // a factor within the threshold: in the one-line summary
+                }
+                assert_eq!(row[2].as_str().unwrap(), format!("{:.1} %", 100.0 * p_a), "{row}");
+                let sign = if d > 0.0 { "+" } else if d < 0.0 { "−" } else { "" };
+                assert_eq!(row[3].as_str().unwrap(), format!("{sign}{:.1}", (100.0 * d).abs()), "{row}");
+                k += 1;
+            }
+            assert_eq!(k, m["rows"].as_array().unwrap().len(), "every row is a factor of the CLI's: {m}");
+            rows += k;
+        }
+        println!("depends on: {rows} factor rows, as `oddsmith run --readings` gives them");
+        c.execute("document.getElementById('depends').scrollIntoView();", vec![]).await.unwrap();
+        shot(&c, &shots, "4b-depends-on").await;
 
         // 5. Sweeps: the report's own charts; dragging a slider marks another point on them.
         open(&c, "bundled:studies/draft-skill-sweep").await;
@@ -320,6 +397,31 @@ fn explorer_in_a_real_browser() {
         until(&c, "return /name = \"skill\"\\n(.*\\n)*?to = 8\\n/.test(window.oddsmith.text);", Duration::from_secs(20)).await;
         let add = js(&c, "return document.querySelector(\"[data-add='balance']\") !== null && document.querySelector(\"[data-add='tournament']\") !== null;").await;
         assert_eq!(add, true, "every study section can be added from the form");
+
+        // 6b. Groups: a member added to a side in the form writes the list form, and the
+        //     preview's report sections (the report's own, by section: the outcomes, and a
+        //     group fight's members where the report has them) follow the group fight.
+        open(&c, "bundled:d20/fighter-vs-two-goblins").await;
+        let row = "const r = [...document.querySelectorAll('#sections .report-section tr')].find(t => t.cells[0] && t.cells[0].textContent === 'one goblin (S1)'); return r && r.cells[2].textContent.includes('%') && r.cells[2].textContent;";
+        let duel = until(&c, row, Duration::from_secs(120)).await;
+        // "+ member" writes the list form (a second goblin beside the first; a mixed side
+        // where the ruleset fields one); "×" takes it away again.
+        click(&c, "[data-add-member='matchup.1.b']").await;
+        until(&c, "return /b = \\[\"goblin\", \"goblin\"\\]/.test(window.oddsmith.text) && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(20)).await;
+        click(&c, "[data-member='matchup.1.b.1'] button").await;
+        until(&c, "return /b = \"goblin\"\\n/.test(window.oddsmith.text) && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(20)).await;
+        // Three goblins, attacking at random.
+        let count = c.find(Locator::Css("[data-path='matchup.1.b.0.count']")).await.unwrap();
+        count.send_keys("\u{E009}a\u{E000}3\u{E004}").await.unwrap();
+        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3 }]') && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(20)).await;
+        // Picked as a user picks (the form may be redrawn under a found element).
+        js(&c, "const s = document.querySelector(\"[data-path='matchup.1.b.0.target']\"); s.value = 'random'; s.dispatchEvent(new Event('change')); return true;").await;
+        until(&c, "return window.oddsmith.text.includes('b = [{ fighter = \"goblin\", count = 3, target = \"random\" }]');", Duration::from_secs(20)).await;
+        let group = until(&c, &format!("const o = window.oddsmith; if (o.renderedSeq !== o.editSeq || document.getElementById('sections').dataset.job !== String(o.job)) return null; {}", row.replace("&& r.cells[2].textContent;", &format!("&& r.cells[2].textContent !== {duel} && r.cells[2].textContent;"))), Duration::from_secs(180)).await;
+        let titles = js(&c, "return [...document.querySelectorAll('#sections .report-section')].map(d => d.dataset.section);").await;
+        println!("group fight: P(A wins) {group} (one goblin: {duel}); report sections shown: {titles}");
+        c.execute("document.querySelectorAll('#sections details').forEach(d => d.open = true); document.getElementById('sections').scrollIntoView();", vec![]).await.unwrap();
+        shot(&c, &shots, "6b-group-member").await;
 
         // 7. Save: the page writes its text to the folder's file; once another writer has
         //    changed the file (at once, within the clock's tick: the page keeps a hash of the

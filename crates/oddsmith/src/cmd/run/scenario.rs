@@ -118,6 +118,54 @@ impl RulesetVisitor for RunScenario<'_> {
     }
 }
 
+/// The readings study of the scenario `text` of ruleset `id` alone (the explorer's "depends
+/// on" panel): the study `oddsmith run --readings` adds to the run, at the same trials and
+/// seed, so its figures are the run's to the digit. `None` when the file's matchups use no
+/// factor.
+pub(crate) fn readings_study(id: &str, r: &RunSettings, text: &str) -> Result<Option<StudyDoc>> {
+    visit(id, ReadingsOnly { r, text }).expect("ruleset_of checked the id")
+}
+
+struct ReadingsOnly<'a> {
+    r: &'a RunSettings,
+    text: &'a str,
+}
+
+impl RulesetVisitor for ReadingsOnly<'_> {
+    type Output = Result<Option<StudyDoc>>;
+    fn visit<R: Ruleset>(self) -> Result<Option<StudyDoc>> {
+        let (r, file, text) = (self.r, self.r.file.as_str(), self.text);
+        let s = load_scenario::<R>(file, text)?;
+        let cfg = RunConfig {
+            units: r.units.clone(),
+            cancel: r.cancel.clone(),
+            ..r.sampling.for_scenario(FileSampling {
+                trials: s.trials,
+                precision: s.precision,
+                seed: s.seed,
+            })
+        };
+        let ctx = Ctx {
+            file,
+            text,
+            scenario: &s,
+            cfg: &cfg,
+            exact: r.exact,
+        };
+        let (rd, br, cr) = readings(&ctx)?;
+        if rd.is_empty() && br.is_empty() && cr.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(StudyDoc {
+            readings: rd,
+            balance_readings: br,
+            cost_readings: cr,
+            placeholders: oddsmith_study::placeholders_relied_on(text, &s),
+            ..StudyDoc::default()
+        }))
+    }
+}
+
 /// Refuses `--shard` where the work is sequential: a run to a precision target (where it
 /// stops depends on every chunk before) and a `[balance]` search (each step depends on the
 /// results before it): these run in one job. A readings study shards: its paired runs are

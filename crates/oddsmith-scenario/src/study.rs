@@ -1749,7 +1749,18 @@ pub fn named_as_tables(
         .map_err(|e| doc.error(&[], format!("cannot re-read the file: {}", e.message())))?;
     let mut changed = false;
     for t in targets {
-        let path = t.path();
+        // Only keys lead to a named item (a member's count or policy is no item's field).
+        let Some(path) = t
+            .path()
+            .into_iter()
+            .map(|s| match s {
+                Seg::Key(k) => Some(k),
+                Seg::Index(_) => None,
+            })
+            .collect::<Option<Vec<String>>>()
+        else {
+            continue;
+        };
         if path.len() < 3 {
             continue;
         }

@@ -602,10 +602,15 @@ fn label_place(
     };
     let fits = |a: f64, b: f64| a >= p.range.0 && b <= p.range.1;
     let after = right + gap;
+    let before = left - gap;
+    // A bar left of zero (a tornado chart's negative change) is drawn from zero leftwards:
+    // its label goes left of its whisker, off the bar.
+    if right < 0.0 && fits(before - width, before) && !crosses(before - width, before) {
+        return (before, true);
+    }
     if fits(after, after + width) && !crosses(after, after + width) {
         return (after, false);
     }
-    let before = left - gap;
     if fits(before - width, before) && !crosses(before - width, before) {
         return (before, true);
     }
@@ -1659,6 +1664,13 @@ mod tests {
         // Just past 50 % with a short bar: right of the interval.
         let at = label_place(&p, (0.51, 0.53), Some(0.52), text, 800.0);
         assert!(!crosses(at) && !at.1 && at.0 > 0.53, "{at:?}");
+        // A negative change (a tornado chart's bar drawn from zero leftwards): left of its
+        // whisker and exact cross, off the bar.
+        let mut t = bars(vec![(-0.1, -0.11, -0.09)]);
+        t.range = (-0.2, 0.2);
+        t.reference = Some(0.0);
+        let at = label_place(&t, (-0.11, -0.09), Some(-0.1), text, 800.0);
+        assert!(at.1 && at.0 < -0.11, "{at:?}");
     }
 
     #[test]

@@ -73,11 +73,7 @@ pub fn signed_points(d: f64) -> String {
 /// `x`, or `0.0` when it would print as a negative zero at the precision whose half-step is
 /// `half`.
 fn not_negative_zero(x: f64, half: f64) -> f64 {
-    if x.abs() < half {
-        0.0
-    } else {
-        x
-    }
+    if x.abs() < half { 0.0 } else { x }
 }
 
 /// A difference in percentage points with its interval: `+3.10 [+2.52<sep>+3.69]`.

@@ -149,8 +149,8 @@ pub fn use_font(bytes: Vec<u8>) -> Result<(), JsError> {
 /// The result is kept for [`charts`] and [`report_html`], as [`merge`]'s is.
 #[wasm_bindgen]
 pub fn run_whole(file: &str, text: &str, trials: f64, exact: bool) -> Result<String, JsError> {
-    let data = web::whole(file, text, trials_of(trials), exact)
-        .map_err(|e| fail(format!("{e:#}")))?;
+    let data =
+        web::whole(file, text, trials_of(trials), exact).map_err(|e| fail(format!("{e:#}")))?;
     let doc = oddsmith_report::format::json_pretty(&data.run).map_err(fail)?;
     LAST.with(|l| *l.borrow_mut() = Some(data));
     Ok(doc)

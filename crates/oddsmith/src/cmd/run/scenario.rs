@@ -30,15 +30,7 @@ impl RulesetVisitor for RunScenario<'_> {
     fn visit<R: Ruleset>(self) -> Result<ReportData> {
         let (r, file, text) = (self.r, self.r.file.as_str(), self.text);
         let s = load_scenario::<R>(file, text)?;
-        let cfg = RunConfig {
-            units: r.units.clone(),
-            cancel: r.cancel.clone(),
-            ..r.sampling.for_scenario(FileSampling {
-                trials: s.trials,
-                precision: s.precision,
-                seed: s.seed,
-            })
-        };
+        let cfg = run_config(r, &s);
         if let Some(shard) = r.units.shard_of() {
             refuse_shard(&s, &cfg, shard)?;
         }
@@ -126,6 +118,19 @@ pub(crate) fn readings_study(id: &str, r: &RunSettings, text: &str) -> Result<Op
     visit(id, ReadingsOnly { r, text }).expect("ruleset_of checked the id")
 }
 
+/// The run's sampling for a loaded scenario: the command line's settings over the file's.
+fn run_config<R: Ruleset>(r: &RunSettings, s: &Scenario<R>) -> RunConfig {
+    RunConfig {
+        units: r.units.clone(),
+        cancel: r.cancel.clone(),
+        ..r.sampling.for_scenario(FileSampling {
+            trials: s.trials,
+            precision: s.precision,
+            seed: s.seed,
+        })
+    }
+}
+
 struct ReadingsOnly<'a> {
     r: &'a RunSettings,
     text: &'a str,
@@ -136,15 +141,7 @@ impl RulesetVisitor for ReadingsOnly<'_> {
     fn visit<R: Ruleset>(self) -> Result<Option<StudyDoc>> {
         let (r, file, text) = (self.r, self.r.file.as_str(), self.text);
         let s = load_scenario::<R>(file, text)?;
-        let cfg = RunConfig {
-            units: r.units.clone(),
-            cancel: r.cancel.clone(),
-            ..r.sampling.for_scenario(FileSampling {
-                trials: s.trials,
-                precision: s.precision,
-                seed: s.seed,
-            })
-        };
+        let cfg = run_config(r, &s);
         let ctx = Ctx {
             file,
             text,

@@ -27,11 +27,27 @@ toolchain() {
   echo "web/build.sh: fetching the wasm toolchain into $PREFIX" >&2
   local debs="$CACHE/debs"
   mkdir -p "$debs" "$PREFIX"
-  (cd "$debs" && for p in "${PKGS[@]}"; do
-     ls "$p"_*.deb >/dev/null 2>&1 || apt-get download "$p"
-   done)
+  # Stale package lists (libstd-rust-web-1.96 unknown, or rustc-web still 1.85 from bookworm
+  # main) are refreshed first, as root; each package is then fetched at its candidate version,
+  # so a .deb of an older version left in the cache is never the one unpacked.
+  local p
   for p in "${PKGS[@]}"; do
-    local d; d="$(ls -t "$debs/$p"_*.deb | head -n 1)"
+    if ! apt-cache show "$p" >/dev/null 2>&1 || ! apt-cache policy rustc-web | grep -q 'Candidate: 1\.96'; then
+      if [[ "$(id -u)" == 0 ]]; then apt-get update -qq; fi
+      break
+    fi
+  done
+  local files=()
+  for p in "${PKGS[@]}"; do
+    local v; v="$(apt-cache policy "$p" | awk '/Candidate:/ { print $2 }')"
+    [[ -n "$v" && "$v" != "(none)" ]] || { echo "web/build.sh: no package $p (apt-get update?)" >&2; exit 1; }
+    local f="$debs/${p}_${v//:/%3a}_"
+    if ! ls "$f"*.deb >/dev/null 2>&1; then
+      (cd "$debs" && apt-get download "$p=$v")
+    fi
+    files+=("$(ls "$f"*.deb | head -n 1)")
+  done
+  for d in "${files[@]}"; do
     dpkg -x "$d" "$PREFIX"
   done
   echo "$want" > "$PREFIX/.complete"

@@ -356,16 +356,39 @@ pub const WEAPONS: &[WeaponRow] = &[
 ];
 
 /// The built-in weapons' statistics the post does not give (digest §4.16 placeholders): each
-/// with a plausible range, for `oddsmith rulesets cards --equipment` and the report's "In
-/// short".
+/// with a plausible range, for `oddsmith rulesets cards --equipment`, the readings study and
+/// the report's "In short". Not here, as the post gives them: the sword's range 1, force +1 and
+/// 3 maneuvers, the long sword's and spear's ranges (1, 2), the medium axe's 2 and the
+/// poinard's 3 maneuvers, the small shield's maximum damage 1, the dagger's and poinard's range
+/// 0 (drawn for close range), the short bow's ½ maneuver, and bare hands (range 0, unlimited
+/// maneuvers, the Hand Attack's maximum damage 1 and edge −1, «Hand-to-Hand Combat»).
 pub const PLACEHOLDERS: &[crate::Placeholder] = &[
+    crate::info::placeholder("dagger", "force", "0", "-1", "1", "§4.16: the post gives no dagger figures (only that it is drawn for range 0)"),
+    crate::info::placeholder("dagger", "max_maneuvers", "3", "2", "4", "§4.16: the post gives no dagger figures; the poinard's 3"),
+    crate::info::placeholder("dagger", "edge", "0", "-1", "1", "§4.16: the post gives no dagger figures"),
     crate::info::placeholder("dagger", "max_damage", "2", "1", "3", "§4.16: the post gives no dagger figures; below the sword's 3"),
+    crate::info::placeholder("sword", "edge", "0", "-1", "1", "§4.16: the post gives the sword's range, force and maneuvers, not its edge"),
+    crate::info::placeholder("sword", "max_damage", "3", "2", "4", "§4.16: the post gives the sword's range, force and maneuvers, not its damage"),
+    crate::info::placeholder("long sword", "force", "1", "0", "2", "§4.16: the post gives only the long sword's range 1; a sword's force"),
+    crate::info::placeholder("long sword", "max_maneuvers", "3", "2", "3", "§4.16: only its range 1 is in the post; a sword's 3, a heavier blade maybe fewer"),
+    crate::info::placeholder("long sword", "edge", "0", "0", "1", "§4.16: only its range 1 is in the post"),
     crate::info::placeholder("long sword", "max_damage", "3", "3", "4", "§4.16: the post gives only the sword's; a long sword hits at least as hard"),
+    crate::info::placeholder("medium axe", "range", "1", "0", "1", "§4.16: only its 2 maneuvers are in the post; a one-handed axe is about a yard"),
+    crate::info::placeholder("medium axe", "force", "0", "-1", "1", "§4.16: only its 2 maneuvers are in the post"),
+    crate::info::placeholder("medium axe", "edge", "1", "0", "2", "§4.16: only its 2 maneuvers are in the post; an axe bites deeper than a sword"),
     crate::info::placeholder("medium axe", "max_damage", "4", "3", "5", "§4.16: only its 2 maneuvers are in the post"),
+    crate::info::placeholder("poinard", "force", "0", "-1", "1", "§4.16: the post gives the poinard's 3 maneuvers only; a dagger's"),
+    crate::info::placeholder("poinard", "edge", "0", "-1", "1", "§4.16: the post gives the poinard's 3 maneuvers only; a dagger's"),
+    crate::info::placeholder("poinard", "max_damage", "2", "1", "3", "§4.16: the post gives the poinard's 3 maneuvers, not its damage; a dagger's"),
+    crate::info::placeholder("spear", "force", "0", "-1", "1", "§4.16: only its range 2 (and its thrown aim 3) is in the post"),
+    crate::info::placeholder("spear", "max_maneuvers", "2", "1", "3", "§4.16: only its range 2 is in the post; a long two-handed weapon, fewer than a sword's 3"),
+    crate::info::placeholder("spear", "edge", "1", "0", "2", "§4.16: only its range 2 is in the post; a thrusting point"),
     crate::info::placeholder("spear", "max_damage", "3", "2", "4", "§4.16: only its range 2 is in the post"),
     crate::info::placeholder("small shield", "force", "0", "0", "1", "§4.16: the post gives the shield's maximum damage 1, not its force"),
-    crate::info::placeholder("poinard", "max_damage", "2", "1", "3", "§4.16: the post gives the poinard's 3 maneuvers, not its damage; a dagger's"),
-    crate::info::placeholder("bare hands", "max_damage", "1", "1", "2", "§4.16: the post gives no unarmed figures"),
+    crate::info::placeholder("small shield", "max_maneuvers", "2", "1", "3", "§4.16: the post gives the shield's maximum damage 1 and one bash a round, not its maneuvers"),
+    crate::info::placeholder("short bow", "range", "60", "30", "100", "§4.16: only aim and ½ maneuver are in the post; a short bow's effective yards"),
+    crate::info::placeholder("short bow", "force", "0", "0", "1", "§4.16: only aim and ½ maneuver are in the post"),
+    crate::info::placeholder("short bow", "aim", "3", "2", "4", "§4.16: the post's aim 3 is the thrown spear's; a bow's is not given"),
     crate::info::placeholder("short bow", "max_damage", "3", "2", "4", "§4.16: only range, aim and ½ maneuver are in the post"),
 ];
 

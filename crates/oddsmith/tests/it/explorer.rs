@@ -337,34 +337,8 @@ fn explorer_in_a_real_browser() {
         until(&c, "return window.oddsmith.text.includes('trials = 2000') && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(30)).await;
         until(&c, "return document.getElementById('depends').dataset.state === 'done';", Duration::from_secs(600)).await;
         let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
-        let p = std::env::temp_dir().join(format!("oddsmith-explorer-readings-{}.toml", std::process::id()));
-        std::fs::write(&p, &text).unwrap();
-        let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--readings", "--json"]);
-        assert_eq!(code, 0, "{err}");
-        let v: Value = serde_json::from_str(&out).unwrap();
-        let want = &v["study"]["readings"];
-        let page = js(&c, "return [...document.querySelectorAll('#depends .reading')].map(r => ({ matchup: r.dataset.matchup, rows: [...r.querySelectorAll('tbody tr')].map(t => [t.dataset.factor, t.dataset.value, t.cells[1].textContent, t.cells[2].querySelector('.delta').textContent]) }));").await;
-        let page = page.as_array().unwrap();
-        assert_eq!(page.len(), want.as_array().unwrap().len(), "{page:?}");
-        let mut rows = 0;
-        for (m, w) in page.iter().zip(want.as_array().unwrap()) {
-            assert_eq!(m["matchup"], w["matchup"]);
-            let mut k = 0;
-            for r in w["readings"].as_array().unwrap() {
-                let d = r["exact_delta"].as_f64().unwrap_or_else(|| r["delta"]["diff"].as_f64().unwrap());
-                let p_a = r["exact"].as_f64().unwrap_or_else(|| r["p_a_win"]["p"].as_f64().unwrap());
-                let row = &m["rows"][k];
-                if row[0] != r["factor"] || row[1] != r["value"] {
-                    continue; // a factor within the threshold: in the one-line summary
-                }
-                assert_eq!(row[2].as_str().unwrap(), format!("{:.1} %", 100.0 * p_a), "{row}");
-                let sign = if d > 0.0 { "+" } else if d < 0.0 { "−" } else { "" };
-                assert_eq!(row[3].as_str().unwrap(), format!("{sign}{:.1}", (100.0 * d).abs()), "{row}");
-                k += 1;
-            }
-            assert_eq!(k, m["rows"].as_array().unwrap().len(), "every row is a factor of the CLI's: {m}");
-            rows += k;
-        }
+        let page = js(&c, DEPENDS_ROWS).await;
+        let rows = depends_panel_is_the_cli_s(&text, &page);
         println!("depends on: {rows} factor rows, as `oddsmith run --readings` gives them");
         c.execute("document.getElementById('depends').scrollIntoView();", vec![]).await.unwrap();
         shot(&c, &shots, "4b-depends-on").await;
@@ -492,6 +466,46 @@ fn explorer_in_a_real_browser() {
 }
 
 // ---- The served explorer over plain HTTP (no browser): what it writes and whom it answers.
+
+/// The "depends on" panel's rows, per matchup: `{ matchup, rows: [[factor, value, P(A wins)
+/// text, change text]] }` (the explorer's page, native or wasm).
+pub(crate) const DEPENDS_ROWS: &str = "return [...document.querySelectorAll('#depends .reading')].map(r => ({ matchup: r.dataset.matchup, rows: [...r.querySelectorAll('tbody tr')].map(t => [t.dataset.factor, t.dataset.value, t.cells[1].textContent, t.cells[2].querySelector('.delta').textContent]) }));";
+
+/// Asserts the panel's rows ([`DEPENDS_ROWS`]) for scenario `text` are the figures of
+/// `oddsmith run FILE --readings --json` (same trials and seed): every row a factor of the
+/// CLI's, in its order, with its P(A wins) and change as the panel prints them (a factor
+/// within the threshold is in the one-line summary, not a row). Returns the rows compared.
+pub(crate) fn depends_panel_is_the_cli_s(text: &str, page: &Value) -> usize {
+    let p = std::env::temp_dir().join(format!("oddsmith-readings-panel-{}-{}.toml", std::process::id(), text.len()));
+    std::fs::write(&p, text).unwrap();
+    let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--readings", "--json"]);
+    let _ = std::fs::remove_file(&p);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let want = v["study"]["readings"].as_array().expect("study.readings");
+    let page = page.as_array().unwrap();
+    assert_eq!(page.len(), want.len(), "{page:?}");
+    let mut rows = 0;
+    for (m, w) in page.iter().zip(want) {
+        assert_eq!(m["matchup"], w["matchup"]);
+        let mut k = 0;
+        for r in w["readings"].as_array().unwrap() {
+            let d = r["exact_delta"].as_f64().unwrap_or_else(|| r["delta"]["diff"].as_f64().unwrap());
+            let p_a = r["exact"].as_f64().unwrap_or_else(|| r["p_a_win"]["p"].as_f64().unwrap());
+            let row = &m["rows"][k];
+            if row[0] != r["factor"] || row[1] != r["value"] {
+                continue; // a factor within the threshold: in the one-line summary
+            }
+            assert_eq!(row[2].as_str().unwrap(), format!("{:.1} %", 100.0 * p_a), "{row}");
+            let sign = if d > 0.0 { "+" } else if d < 0.0 { "−" } else { "" };
+            assert_eq!(row[3].as_str().unwrap(), format!("{sign}{:.1}", (100.0 * d).abs()), "{row}");
+            k += 1;
+        }
+        assert_eq!(k, m["rows"].as_array().unwrap().len(), "every row is a factor of the CLI's: {m}");
+        rows += k;
+    }
+    rows
+}
 
 /// One HTTP/1.1 request to the explorer at `url` (`http://127.0.0.1:PORT/`), as its page
 /// sends it (token and same origin on a POST); `host` replaces the `Host` header. Returns

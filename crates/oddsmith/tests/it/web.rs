@@ -3,7 +3,8 @@
 //! engine in WebAssembly, one shard per Web Worker, summed as `oddsmith merge` does) equals
 //! the native `oddsmith run FILE --json --no-report --trials T` byte for byte, with 1 and with
 //! 4 workers; a share link reproduces the scenario and its numbers; an error in the TOML shows
-//! at its line; cancel ends the workers; the report's charts show in the page, drawn in the
+//! at its line; the "depends on" panel has the figures of `oddsmith run --readings`; cancel
+//! ends the workers; the report's charts show in the page, drawn in the
 //! engine with the same code and font as the native report, SVG for SVG.
 //!
 //! Without `web/dist/` (the wasm toolchain is not on every machine) or without
@@ -219,6 +220,17 @@ fn the_page_runs_the_engine_with_the_native_numbers() {
         js(&c, "const t = document.getElementById('toml'); t.value = 'ruleset = \"draft\"\\nname = \"x\"\\n\\n[fighters.a]\\nskil = 3\\n'; t.dispatchEvent(new Event('input'));", vec![]).await;
         let err = until(&c, "return [...document.querySelectorAll('#errors li')].map((e) => e.textContent).join('\\n');", Duration::from_secs(30)).await;
         assert!(err.as_str().unwrap().lines().any(|l| l.starts_with("line 5:") && l.contains("skil")), "{err}");
+
+        // 3b. The "depends on" panel: filled in the background (its own worker) after the
+        //     first preview, with the figures of `oddsmith run FILE --readings`.
+        let text = std::fs::read_to_string(root().join(SCENARIOS[0])).unwrap().replace("precision = 0.001", "trials = 2000");
+        js(&c, "const t = document.getElementById('toml'); t.value = arguments[0]; t.dispatchEvent(new Event('input')); return true;", vec![json!(text)]).await;
+        until(&c, "return window.oddsmith.text.includes('trials = 2000') && window.oddsmith.renderedSeq === window.oddsmith.editSeq;", Duration::from_secs(30)).await;
+        until(&c, "return document.getElementById('depends').dataset.state === 'done';", Duration::from_secs(600)).await;
+        let page = js(&c, super::explorer::DEPENDS_ROWS, vec![]).await;
+        let rows = super::explorer::depends_panel_is_the_cli_s(&text, &page);
+        assert!(rows > 0, "no factor rows in the page's panel: {page}");
+        println!("depends on (wasm): {rows} factor rows, as `oddsmith run --readings` gives them");
 
         // 4. Cancel ends the run's workers (only the page's own engine stays).
         let idle = js(&c, "return oddsmithLocal.live;", vec![]).await;

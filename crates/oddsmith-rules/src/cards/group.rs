@@ -216,6 +216,7 @@ fn initial(
             s.g.p[i][j] = duel::Pairing {
                 range: plan.pair(i, j).start_range,
                 init: 2,
+                u: duel::Unusual::default(),
             };
         }
     }
@@ -246,6 +247,7 @@ pub fn swap_pair(o: &CardsOptions, s: &mut State, i: usize, j: usize) {
         let p = &mut s.g.p[i][j];
         std::mem::swap(&mut s.range, &mut p.range);
         std::mem::swap(&mut s.init, &mut p.init);
+        std::mem::swap(&mut s.u, &mut p.u);
     }
 }
 

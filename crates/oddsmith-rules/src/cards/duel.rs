@@ -816,21 +816,26 @@ fn declare_in<const P: bool, R: Roller>(
             return Some(take(rs, att, Man::Buck, 0, idx));
         }
         if m.foe[att] == FoeSize::Large && !u.cling[att] {
-            // «Flank», while none of his is in force and his card's total is positive.
-            if plays & PLAY_FLANK != 0 && !u.flanks(att, s.round) {
-                let idx = attack_card(c, t.reserve as usize, t.attacker, r);
-                let total = i32::from(c.hand.cards()[idx].value)
-                    + mods(m, att, None, Man::Flank)
+            // «Flank», under his tactic, while none of his is in force: his lowest card whose
+            // flank total is positive.
+            let would_flank = plays & PLAY_FLANK != 0
+                && (t.flank == super::spec::FlankPolicy::Always || kd.reach > ka.reach);
+            if would_flank && !u.flanks(att, s.round) {
+                let base = mods(m, att, None, Man::Flank)
                     + Man::Flank.difficulty()
                     + situational_in::<P>(m, s, att, Man::Flank, false);
-                if total >= 1 {
+                let cards = c.hand.cards();
+                let low = (0..cards.len())
+                    .filter(|&i| i32::from(cards[i].value) + base >= 1)
+                    .min_by_key(|&i| cards[i].value);
+                if let Some(idx) = low {
                     return Some(take(rs, att, Man::Flank, 0, idx));
                 }
             }
             // «Cling», once his flank is in force (at once without the flank tactic), within
             // his reach.
             if plays & PLAY_CLING != 0
-                && (plays & PLAY_FLANK == 0 || u.flanks(att, s.round))
+                && (!would_flank || u.flanks(att, s.round))
                 && decl_range <= ka.reach
             {
                 let idx = c.hand.best()?;

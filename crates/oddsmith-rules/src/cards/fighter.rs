@@ -251,7 +251,7 @@ impl Matchup {
             (t.close_with_parry && o.range_model, PLAY_CLOSE_WITH_PARRY),
             (t.dodge_when_no_parry && o.melee_dodge, PLAY_DODGE),
             (t.hesitate != super::spec::Hesitate::Never, PLAY_HESITATE),
-            (t.flank, PLAY_FLANK),
+            (t.flank != super::spec::FlankPolicy::Never, PLAY_FLANK),
             (t.cling, PLAY_CLING),
             (t.buck, PLAY_BUCK),
         ]

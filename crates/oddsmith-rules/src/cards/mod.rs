@@ -65,6 +65,8 @@ mod plain_tests;
 mod choice_tests;
 #[cfg(test)]
 mod group_tests;
+#[cfg(test)]
+mod size_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};

@@ -530,10 +530,9 @@ pub struct Tactics {
     /// A lone fighter against a band: when he attacks his target, since a card played to
     /// attack leaves no card for parries that register.
     pub band_attack: BandAttack,
-    /// Against a large foe («Large Creature Maneuvers»): open with a Flank whenever none of his
-    /// is in force and his card's total is positive.
-    #[serde(skip_serializing_if = "is_true")]
-    pub flank: bool,
+    /// Against a large foe («Large Creature Maneuvers»): when to open with a Flank.
+    #[serde(skip_serializing_if = "is_outreached")]
+    pub flank: FlankPolicy,
     /// Against a large foe: Cling (−4) once his flank is in force (at once without `flank`).
     #[serde(skip_serializing_if = "is_false")]
     pub cling: bool,
@@ -541,6 +540,26 @@ pub struct Tactics {
     /// clings to him.
     #[serde(skip_serializing_if = "is_true")]
     pub buck: bool,
+}
+
+fn is_outreached(v: &FlankPolicy) -> bool {
+    *v == FlankPolicy::Outreached
+}
+
+/// «Flank»: when a fighter facing a large foe opens with a Flank (only while none of his is in
+/// force, with his lowest card whose flank total is positive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlankPolicy {
+    /// When the foe outreaches him (the foe's longest weapon is longer than his): the flank
+    /// keeps the foe from attacking while he closes in. Against a foe of his reach a flank
+    /// costs a card and a maneuver for little (the foe attacks only after seizing the
+    /// initiative).
+    Outreached,
+    /// Whenever none of his flanks is in force.
+    Always,
+    /// Never.
+    Never,
 }
 
 fn is_true(v: &bool) -> bool {
@@ -582,7 +601,7 @@ impl Default for Tactics {
             missile_defense: MissileDefense::None,
             target: Target::Weakest,
             band_attack: BandAttack::Always,
-            flank: true,
+            flank: FlankPolicy::Outreached,
             cling: false,
             buck: true,
         }

@@ -10,6 +10,10 @@
 //! Retreat, Parry/Seize, Disarming Attack), and a maneuver that has become illegal by the time
 //! it resolves fails and spends its card (digest §4.5).
 //!
+//! Against a large foe («Large Creature Maneuvers», only in the general form) the tactics may
+//! Flank, Cling and Buck; who flanks until when and who clings travel in the state
+//! ([`Unusual`]; in a group, per pairing).
+//!
 //! A round's registers come in two forms of the same code (`registers::<P>`): the plain form,
 //! chosen once per matchup by [`Matchup::plain`] (no off-hand item, no ranged weapon, nobody
 //! who wrestles), has the branches that cannot arise there folded away; a test plays both forms

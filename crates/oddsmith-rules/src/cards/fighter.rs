@@ -1,5 +1,5 @@
-//! Compiling a cards fighter (flat arms, hand sizes, hit points) and pairing two of them
-//! (their decks and the starting range).
+//! Compiling a cards fighter (flat arms, hand sizes, hit points, size) and pairing two of them
+//! (their decks, the starting range, and what each is to the other by size: «Unusual Foes»).
 
 use oddsmith_dice::deck::{Card, Deck, d44};
 

@@ -1,5 +1,6 @@
 //! A cards fighter as written in a scenario file: skills (cards drawn), attributes, weapon,
-//! off-hand weapon or shield, backup weapon, armour modifier and tactics (digest §6.2).
+//! off-hand weapon or shield, backup weapon, armour modifier, relative size («Unusual Foes»)
+//! and tactics (digest §6.2, with the Flank, Cling and Buck policies against large foes).
 
 use serde::{Deserialize, Serialize};
 

@@ -10,6 +10,10 @@
 //! Retreat, Parry/Seize, Disarming Attack), and a maneuver that has become illegal by the time
 //! it resolves fails and spends its card (digest §4.5).
 //!
+//! Against a large foe («Large Creature Maneuvers», only in the general form) the tactics may
+//! Flank, Cling and Buck; who flanks until when and who clings travel in the state
+//! ([`Unusual`]; in a group, per pairing).
+//!
 //! A round's registers come in two forms of the same code (`registers::<P>`): the plain form,
 //! chosen once per matchup by [`Matchup::plain`] (no off-hand item, no ranged weapon, nobody
 //! who wrestles), has the branches that cannot arise there folded away; a test plays both forms
@@ -21,12 +25,12 @@ use super::Cards;
 use super::fighter::{
     Arm, Fighter, HITS_ALWAYS, HITS_NEVER, Kit, Matchup, PLAY_BASH, PLAY_CLOSE_WITH_PARRY,
     PLAY_DISARM, PLAY_DISENGAGE, PLAY_DODGE, PLAY_HESITATE, PLAY_KEEP_REACH, PLAY_LUNGE, PLAY_PASS,
-    PLAY_RANGE_FIX, PLAY_TACKLE,
+    PLAY_RANGE_FIX, PLAY_TACKLE, PLAY_FLANK, PLAY_CLING, PLAY_BUCK,
 };
 use super::options::{
     CardsOptions, DeckOwner, InitiativeTie, OnDisarm, Reshuffle, Start, SurpriseCheck,
 };
-use super::spec::{AttackerPolicy, DefenderPolicy, Hesitate, Hold};
+use super::spec::{AttackerPolicy, DefenderPolicy, FoeSize, Hesitate, Hold};
 use crate::solver::Step;
 use crate::{Ending, Roller, Tally, Winner};
 
@@ -98,6 +102,38 @@ pub struct State {
     pub g: Group,
     /// A Pin or Suffocate being held (§Wrestling Maneuvers), under `hold_checks`.
     pub hold: Held,
+    /// Flanks and clings between the two seats («Large Creature Maneuvers»).
+    pub u: Unusual,
+}
+
+/// «Large Creature Maneuvers» between two foes: who flanks and who clings. Left as built
+/// (nobody) unless a side's foe is large to him ([`Matchup::unusual`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Unusual {
+    /// The last round side `x`'s flank of his foe is in force (0 = none): "the target may
+    /// not attack or dodge blows from the attacker next round or for the remainder of the
+    /// current round".
+    pub flank: [u32; 2],
+    /// Side `x` clings to his foe: he attacks with any weapon, the foe only with range-0
+    /// weapons.
+    pub cling: [bool; 2],
+    /// Side `x` clung while his flank was in force: "the target can not attack the character
+    /// at all" while he clings.
+    pub barred: [bool; 2],
+}
+
+impl Unusual {
+    /// Side `x`'s flank of his foe is in force in round `round`.
+    #[inline]
+    pub fn flanks(&self, x: usize, round: u32) -> bool {
+        self.flank[x] >= round
+    }
+    /// Side `x` may not attack his foe at all: the foe's flank is in force, or the foe clings
+    /// to him after flanking.
+    #[inline]
+    pub fn barred(&self, x: usize, round: u32) -> bool {
+        self.flanks(1 - x, round) || (self.cling[1 - x] && self.barred[1 - x])
+    }
 }
 
 /// §Wrestling Maneuvers: a successful Pin or Suffocate "ends normal combat"; every turn the
@@ -197,6 +233,8 @@ pub struct Pairing {
     pub range: i8,
     /// Who holds the initiative (0 A's member, 1 B's; 2 = to be drawn, or nobody this round).
     pub init: u8,
+    /// The pairing's flanks and clings («Large Creature Maneuvers»).
+    pub u: Unusual,
 }
 
 /// A maneuver.
@@ -269,6 +307,17 @@ pub enum Man {
     /// Take Down (less the defender's finesse, §Striking Maneuvers): no damage; the thrown
     /// fighter's maneuvers are at −`take_down_penalty` for the rest of the round.
     TakeDown,
+    /// Flank («Large Creature Maneuvers»; less the target's finesse, digest G18), against a
+    /// large foe, needs the initiative: no damage; the target may not attack the flanker or
+    /// dodge his blows for the rest of the round and the next. Prevented by a dodge.
+    Flank,
+    /// Cling (−4, «Large Creature Maneuvers»), against a large foe, needs the initiative: the
+    /// clinger attacks with any weapon at any range, the target only with range-0 weapons (not
+    /// at all after a flank). Countered by a Buck.
+    Cling,
+    /// Buck (0, «Small Creature Maneuvers»): throws off a foe clinging to the bucker; as a
+    /// defence it counters a Cling.
+    Buck,
 }
 
 impl Man {
@@ -288,10 +337,12 @@ impl Man {
             Man::DodgeSeize => -3,
             Man::LegAttack => -1,
             Man::HeadButt => -2,
+            Man::Flank | Man::Buck => 0,
+            Man::Cling => -4,
         }
     }
     /// Every maneuver, in declaration order (`man as usize` is its index).
-    pub const ALL: [Man; 28] = [
+    pub const ALL: [Man; 31] = [
         Man::Attack,
         Man::AttackNoStep,
         Man::Disarm,
@@ -320,6 +371,9 @@ impl Man {
         Man::LegAttack,
         Man::HeadButt,
         Man::TakeDown,
+        Man::Flank,
+        Man::Cling,
+        Man::Buck,
     ];
     /// Whether this defence prevents `attack` (the "prevented by" clauses; a counter or
     /// reversal "prevents an opponent's maneuver"): [`Man::prevents_rule`], tabulated.
@@ -349,6 +403,10 @@ impl Man {
                 Man::Close | Man::Retreat => parry || block,
                 Man::Disengage => parry || block || hand_dodge,
                 Man::Push => dodge,
+                // «Flank»: "A flank can be prevented by a successful dodge"; «Buck»: "A
+                // successful buck will counter a cling".
+                Man::Flank => dodge,
+                Man::Cling => matches!(self, Man::Buck),
                 _ => false,
             }
     }
@@ -597,6 +655,22 @@ fn can_attack_in<const P: bool>(o: &CardsOptions, a: Arm, range: i8) -> bool {
         && (!o.range_model || a.range == range || (a.bare && wrestling::<P>(range)))
 }
 
+/// Whether side `att`'s arm `a` can attack his foe at `range` ([`can_attack_in`]), with the
+/// «Cling» rules in the general form: a clinger "may attack with any weapon he wishes", and
+/// the one clung to "cannot use any attack with a range greater than 0 against the clinging
+/// character".
+#[inline(always)]
+fn reaches<const P: bool>(o: &CardsOptions, s: &State, att: usize, a: Arm, range: i8) -> bool {
+    if P {
+        return can_attack_in::<P>(o, a, range);
+    }
+    let u = &s.u;
+    if u.cling[1 - att] && a.range > 0 {
+        return false;
+    }
+    can_attack_in::<P>(o, a, range) || (u.cling[att] && !a.shield && !a.ranged)
+}
+
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
 /// longer weapon; G15; shields block at any range).
 #[inline]
@@ -646,6 +720,8 @@ fn situational_in<const P: bool>(m: &Matchup, s: &State, att: usize, man: Man, c
         Man::BlockGrab if !P => -6,
         Man::Tackle if !P && (s.range == 1 || charge) => -2,
         Man::TakeDown => -m.f[1 - att].finesse,
+        // «Flank»: "The modifier is equal to the target's finesse" (digest G18: less it).
+        Man::Flank if !P => -m.f[1 - att].finesse,
         _ => 0,
     }
 }
@@ -660,7 +736,17 @@ fn takes_initiative(m: &Matchup, s: &State, def: usize, arm: Option<&Arm>, card:
 #[inline]
 pub(super) fn mods(m: &Matchup, side: usize, arm: Option<&Arm>, man: Man) -> i32 {
     let force = match (man, arm) {
-        (Man::Dodge | Man::Change | Man::HandDodge | Man::DodgeSeize, _) | (_, None) => 0,
+        (
+            Man::Dodge
+            | Man::Change
+            | Man::HandDodge
+            | Man::DodgeSeize
+            | Man::Flank
+            | Man::Cling
+            | Man::Buck,
+            _,
+        )
+        | (_, None) => 0,
         (_, Some(a)) => i32::from(a.force),
     };
     m.mods[side] + force
@@ -725,9 +811,49 @@ fn declare_in<const P: bool, R: Roller>(
     if c.declared > 0 && c.hand.len() <= t.reserve as usize {
         return None;
     }
+    // «Large Creature Maneuvers» (never in the plain form: [`Matchup::unusual`]).
+    if !P && m.unusual {
+        let u = &s.u;
+        if u.cling[def] && plays & PLAY_BUCK != 0 {
+            // «Buck»: throw the clinger off first.
+            let idx = c.hand.best()?;
+            return Some(take(rs, att, Man::Buck, 0, idx));
+        }
+        if m.foe[att] == FoeSize::Large && !u.cling[att] {
+            // «Flank», under his tactic, while none of his is in force: his lowest card whose
+            // flank total is positive.
+            let would_flank = plays & PLAY_FLANK != 0
+                && (t.flank == super::spec::FlankPolicy::Always || kd.reach > ka.reach);
+            if would_flank && !u.flanks(att, s.round) {
+                let base = mods(m, att, None, Man::Flank)
+                    + Man::Flank.difficulty()
+                    + situational_in::<P>(m, s, att, Man::Flank, false);
+                let cards = c.hand.cards();
+                let low = (0..cards.len())
+                    .filter(|&i| i32::from(cards[i].value) + base >= 1)
+                    .min_by_key(|&i| cards[i].value);
+                if let Some(idx) = low {
+                    return Some(take(rs, att, Man::Flank, 0, idx));
+                }
+            }
+            // «Cling», once his flank is in force (at once without the flank tactic), within
+            // his reach.
+            if plays & PLAY_CLING != 0
+                && (!would_flank || u.flanks(att, s.round))
+                && decl_range <= ka.reach
+            {
+                let idx = c.hand.best()?;
+                return Some(take(rs, att, Man::Cling, 0, idx));
+            }
+        }
+        if u.barred(att, s.round) {
+            // "The target may not attack … the attacker": nothing to declare but a Buck.
+            return None;
+        }
+    }
     let a = &ka.arms;
     let usable = |i: usize| a[i].as_ref().filter(|x| c.used[i] < x.mm);
-    let attacks = |i: usize| usable(i).is_some_and(|x| can_attack_in::<P>(o, *x, decl_range));
+    let attacks = |i: usize| usable(i).is_some_and(|x| reaches::<P>(o, s, att, *x, decl_range));
     // The first arm that attacks (the plain form has one arm).
     let attack_arm = if attacks(0) {
         Some(0)
@@ -847,12 +973,13 @@ fn declare_in<const P: bool, R: Roller>(
         None => {
             // §Changing Weapons: out of reach with a backup weapon that reaches: change.
             if s.kit[att] == KIT_MAIN
-                && m.f[att].backup.is_some_and(|b| can_attack_in::<P>(o, b, decl_range))
+                && m.f[att].backup.is_some_and(|b| reaches::<P>(o, s, att, b, decl_range))
             {
                 let i = c.hand.worst()?;
                 return Some(take(rs, att, Man::Change, 2, i));
             }
-            if plays & PLAY_RANGE_FIX == 0 {
+            // Clung to, no range helps his long weapons («Cling»).
+            if plays & PLAY_RANGE_FIX == 0 || (!P && s.u.cling[def]) {
                 return None;
             }
             let i = (0..arms_in::<P>()).find(|&i| usable(i).is_some_and(|x| P || !x.shield))?;
@@ -972,6 +1099,13 @@ fn answer_in<const P: bool, R: Roller>(
         DefenderPolicy::Back | DefenderPolicy::CoverLast => (false, false),
         DefenderPolicy::Random => (true, true),
     };
+    // «Buck» counters a Cling; a flanked target may not dodge the flanker's blows («Flank»).
+    // Never in the plain form ([`Matchup::unusual`]).
+    if !P && m.unusual && a.man == Man::Cling && room && plays & PLAY_BUCK != 0 {
+        let idx = pick(&c.hand, best, random, r);
+        return Some(take(rs, def, Man::Buck, 0, idx));
+    }
+    let may_dodge = P || !m.unusual || !s.u.flanks(att, s.round);
     // A Reversal or Block Grab with `card` reaches the seize threshold.
     let takes_over = |card: Card, man: Man| {
         !c.seized && takes_initiative(m, s, def, mine[0].as_ref(), card, man) >= t.seize_threshold
@@ -1014,6 +1148,7 @@ fn answer_in<const P: bool, R: Roller>(
             if t.wrestle && Man::BlockGrab.prevents(a.man) && takes_over(card, Man::BlockGrab) {
                 Man::BlockGrab
             } else if o.seize_the_initiative
+                && may_dodge
                 && !c.seized
                 && Man::DodgeSeize.prevents(a.man)
                 && i32::from(card.value) + mods(m, def, None, Man::DodgeSeize) - 3 >= t.seize_threshold
@@ -1021,7 +1156,7 @@ fn answer_in<const P: bool, R: Roller>(
                 Man::DodgeSeize
             } else if (stronger || !t.hand_dodge) && Man::HandBlock.prevents(a.man) {
                 Man::HandBlock
-            } else if t.hand_dodge && Man::HandDodge.prevents(a.man) {
+            } else if t.hand_dodge && may_dodge && Man::HandDodge.prevents(a.man) {
                 Man::HandDodge
             } else {
                 Man::HandBlock
@@ -1044,7 +1179,7 @@ fn answer_in<const P: bool, R: Roller>(
         };
         return Some(take(rs, def, man, i as u8, idx));
     }
-    if plays & PLAY_DODGE != 0 && !c.dodged && Man::Dodge.prevents(a.man) {
+    if plays & PLAY_DODGE != 0 && may_dodge && !c.dodged && Man::Dodge.prevents(a.man) {
         let idx = pick(&c.hand, true, random, r);
         return Some(take(rs, def, Man::Dodge, 2, idx));
     }
@@ -1224,7 +1359,7 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
     }
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
-            a_arm.is_some_and(|x| can_attack_in::<P>(o, *x, s.range))
+            a_arm.is_some_and(|x| reaches::<P>(o, s, att, *x, s.range))
         }
         // §Complex Maneuvers Lunge: "a weapon that would work at either the current range or
         // one range less".
@@ -1241,12 +1376,15 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
         Man::Retreat => s.range < longest(ka, kd),
+        Man::Flank => !P && m.foe[att] == FoeSize::Large,
+        Man::Cling => !P && m.foe[att] == FoeSize::Large && !s.u.cling[att],
+        Man::Buck => !P && s.u.cling[def],
         _ => true,
     };
     let opposed = d.filter(|d| {
         d.man.prevents(a.man)
             && match d.man {
-                Man::Dodge => true,
+                Man::Dodge | Man::Buck => true,
                 _ => declared_arm::<P>(d_arms, d.arm).is_some_and(|x| can_parry_vs::<P>(o, x, theirs, s.range, a.man)),
             }
     });
@@ -1412,6 +1550,15 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         Man::Pin if success => end = Some(Step::Over(Winner::of(side(att)), Ending::Yield)),
         Man::Suffocate if success => {
             end = Some(Step::Over(Winner::of(side(att)), Ending::Incapacitated));
+        }
+        Man::Flank if success => s.u.flank[att] = s.round + 1,
+        Man::Cling if success => {
+            s.u.cling[att] = true;
+            s.u.barred[att] = s.u.flanks(att, s.round);
+        }
+        Man::Buck if success => {
+            s.u.cling[def] = false;
+            s.u.barred[def] = false;
         }
         Man::Close if success => s.range = (s.range - 1).max(0),
         Man::Retreat | Man::Push if success => s.range += 1,
@@ -1710,11 +1857,12 @@ pub(super) fn initial(
         reload: [0; 2],
         g: Group {
             m: [[member(0); MAX_BAND - 1], [member(1); MAX_BAND - 1]],
-            p: [[Pairing { range: start_range, init: 2 }; MAX_BAND]; MAX_BAND],
+            p: [[Pairing { range: start_range, init: 2, u: Unusual::default() }; MAX_BAND]; MAX_BAND],
             // One member a side: the others never fight.
             out: [0xfe; 2],
         },
         hold: Held::default(),
+        u: Unusual::default(),
     }
 }
 

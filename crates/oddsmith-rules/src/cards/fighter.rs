@@ -1,11 +1,11 @@
-//! Compiling a cards fighter (flat arms, hand sizes, hit points) and pairing two of them
-//! (their decks and the starting range).
+//! Compiling a cards fighter (flat arms, hand sizes, hit points, size) and pairing two of them
+//! (their decks, the starting range, and what each is to the other by size: «Unusual Foes»).
 
 use oddsmith_dice::deck::{Card, Deck, d44};
 
 use super::Cards;
 use super::options::{CardsOptions, DeckChoice, DeckOwner, Jokers, Start};
-use super::spec::{FighterSpec, Tactics, WeaponStats, weapon};
+use super::spec::{FighterSpec, FoeSize, Tactics, WeaponStats, weapon};
 use crate::RulesError;
 
 /// A weapon or shield as the duel reads it.
@@ -109,6 +109,8 @@ pub struct Fighter {
     pub hp: i32,
     /// Non-player fighter.
     pub npc: bool,
+    /// Relative size («Unusual Foes»; 1 by default).
+    pub size: f64,
     /// Tactics.
     pub tactics: Tactics,
 }
@@ -151,6 +153,11 @@ pub struct Matchup {
     /// one: a band's rounds, `group::round`, always take the general form): the duel's `step`
     /// then plays them with the branches that cannot arise folded away.
     pub plain: bool,
+    /// What each side's foe is to him by their sizes («Unusual Foes»): `foe[side]`.
+    pub foe: [FoeSize; 2],
+    /// A side's foe is large to him (`foe` has a [`FoeSize::Large`]): the Large Creature
+    /// Maneuvers (Flank, Cling, Buck) can arise, which only the general form plays.
+    pub unusual: bool,
 }
 
 /// What a side's kit (`duel::KIT_*`) gives at wrestling range or not, folded once per matchup
@@ -202,6 +209,12 @@ pub const PLAY_CLOSE_WITH_PARRY: u16 = 1 << 8;
 pub const PLAY_DODGE: u16 = 1 << 9;
 /// [`Matchup::plays`] bit: the side may hesitate (its `hesitate` tactic is not `"never"`).
 pub const PLAY_HESITATE: u16 = 1 << 10;
+/// [`Matchup::plays`] bit: `flank` (against a large foe).
+pub const PLAY_FLANK: u16 = 1 << 11;
+/// [`Matchup::plays`] bit: `cling` (against a large foe).
+pub const PLAY_CLING: u16 = 1 << 12;
+/// [`Matchup::plays`] bit: `buck` (against a clinger).
+pub const PLAY_BUCK: u16 = 1 << 13;
 
 /// [`Matchup::hits`]: never hits (or the hit rule does not draw).
 pub const HITS_NEVER: u8 = 0;
@@ -238,6 +251,9 @@ impl Matchup {
             (t.close_with_parry && o.range_model, PLAY_CLOSE_WITH_PARRY),
             (t.dodge_when_no_parry && o.melee_dodge, PLAY_DODGE),
             (t.hesitate != super::spec::Hesitate::Never, PLAY_HESITATE),
+            (t.flank != super::spec::FlankPolicy::Never, PLAY_FLANK),
+            (t.cling, PLAY_CLING),
+            (t.buck, PLAY_BUCK),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -373,6 +389,9 @@ fn largest_hand(f: &Fighter) -> usize {
         + f.others.iter().map(largest_hand).sum::<usize>()
 }
 
+/// The largest relative size a fighter may be given.
+pub const MAX_SIZE: f64 = 1000.0;
+
 /// The most yards a melee weapon reaches (§Range: "the weapon's approximate length").
 pub const MAX_REACH: i32 = 6;
 
@@ -489,6 +508,16 @@ impl crate::Compile<Cards> for Fighter {
             return Err(RulesError::field("off_hand", "a ranged weapon cannot be off-hand"));
         }
         check_hands(o, s)?;
+        // «Unusual Foes»: a size is a positive number (the comparisons are ratios).
+        if !(s.size > 0.0 && s.size <= MAX_SIZE) {
+            return Err(RulesError::field(
+                "size",
+                format!(
+                    "size {}: a relative size must be above 0 and at most {MAX_SIZE} (1 = a person, 3 = a creature three times his size; «Unusual Foes»: a foe at least twice the attacker's size is large, less than half of it small)",
+                    s.size
+                ),
+            ));
+        }
         Ok(Fighter {
             name: name.into(),
             main: Arm::of(main),
@@ -514,6 +543,7 @@ impl crate::Compile<Cards> for Fighter {
             protection: s.protection,
             hp: (o.hp_base + s.vitality).max(1),
             npc: s.npc,
+            size: s.size,
             tactics: s.tactics.clone(),
         })
     }
@@ -576,8 +606,13 @@ impl crate::Pair<Cards> for Matchup {
             return super::group::pair(rules, a, b);
         }
         let initial = super::duel::initial(o, &f, decks, start_range, distance);
+        let foe = [FoeSize::of(a.size, b.size), FoeSize::of(b.size, a.size)];
+        let unusual = foe.contains(&FoeSize::Large);
         Ok(Matchup {
-            plain: Matchup::plain_of(o, &f),
+            // The Large Creature Maneuvers are played by the general form only.
+            plain: Matchup::plain_of(o, &f) && !unusual,
+            foe,
+            unusual,
             kits: Matchup::kits(&f),
             f,
             deck: decks,
@@ -589,9 +624,14 @@ impl crate::Pair<Cards> for Matchup {
             mods: [a.finesse + a.armor_mod, b.finesse + b.armor_mod],
             plays: [Matchup::plays_of(o, &a.tactics), Matchup::plays_of(o, &b.tactics)],
             hits: [Matchup::hits_of(o, &a.tactics), Matchup::hits_of(o, &b.tactics)],
-            shot: [a, b].map(|f| {
+            // «Large/Small Creature To-Hit Modifiers» replace the ordinary ones; a shot that
+            // cannot be called (a small creature's head vitals) aims at the torso.
+            shot: [(a, foe[0]), (b, foe[1])].map(|(f, foe)| {
                 let loc = f.tactics.called_shot;
-                [loc.modifier(), o.location_damage.of(loc)]
+                match loc.modifier_against(foe) {
+                    Some(m) => [m, o.location_damage.of(loc)],
+                    None => [0, 0],
+                }
             }),
         })
     }

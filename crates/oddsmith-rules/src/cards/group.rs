@@ -21,8 +21,9 @@
 //! separately and at once (a fighter taken out in a register still completes that register's
 //! maneuvers). A side wins when every member of the other is out.
 //!
-//! Each pairing is played by the one-on-one code: its two members and its range and initiative
-//! are swapped into the duel's seats ([`swap_pair`]), so `initiative`, `declare`, `answer` and
+//! Each pairing is played by the one-on-one code: its two members and its range, initiative,
+//! flanks and clings («Large Creature Maneuvers») are swapped into the duel's seats
+//! ([`swap_pair`]), so `initiative`, `declare`, `answer` and
 //! `resolve` are the duel's own, with the pairing's own one-against-one [`Matchup`] (built once
 //! per pair of member kinds). A lone fighter against a band is the case of one member on a
 //! side; one against one never comes here (the duel keeps its fast path).
@@ -216,6 +217,7 @@ fn initial(
             s.g.p[i][j] = duel::Pairing {
                 range: plan.pair(i, j).start_range,
                 init: 2,
+                u: duel::Unusual::default(),
             };
         }
     }
@@ -246,6 +248,7 @@ pub fn swap_pair(o: &CardsOptions, s: &mut State, i: usize, j: usize) {
         let p = &mut s.g.p[i][j];
         std::mem::swap(&mut s.range, &mut p.range);
         std::mem::swap(&mut s.init, &mut p.init);
+        std::mem::swap(&mut s.u, &mut p.u);
     }
 }
 

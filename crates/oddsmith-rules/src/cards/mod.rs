@@ -17,7 +17,8 @@
 //! Dodge, Dodge Seize the Initiative, Tackle, Block Grab, the hand-to-hand Lunge, and at
 //! wrestling range Pin and Suffocate held against might and vitality checks, Counter, Reversal,
 //! Escape by either side), range and reach, charging,
-//! surprise and show downs, hit points (G4) and the round cap; ranged combat from a starting
+//! surprise and show downs, fighters of different sizes («Unusual Foes»: the Large and Small
+//! Creature to-hit tables on called shots; against a large foe Flank, Cling and Buck), hit points (G4) and the round cap; ranged combat from a starting
 //! distance ([`ranged`]: ranged weapons with aim and fractional maneuvers, range bands, aiming
 //! rows, dodging and blocking missiles, running into melee with a charge); group fights
 //! ([`group`]: sides of up to four mixed members on the shared group mechanism, one pairing
@@ -43,7 +44,10 @@
 //! million duels and shows each clause of the predicate is needed.
 //!
 //! Tactics: the digest's §6.2 plus defend_with, keep_reach, hesitate, shield_bash,
-//! disengage_at_hp, wrestle/hold, hand_dodge, strike, take_down and called_shot. Where the post
+//! disengage_at_hp, wrestle/hold, hand_dodge, strike, take_down, called_shot, and against a
+//! large foe flank, cling and buck (`size_tests.rs`). A matchup where one side's foe is large
+//! (`Matchup::unusual`) always takes the general form of the registers, so equal sizes keep
+//! the plain form and every figure. Where the post
 //! leaves a choice to the fighter the default is the competent one (issue 34; the tests in
 //! `choice_tests.rs`). `group` swaps each pairing's two members into the duel's seats so the
 //! one-on-one `declare`/`answer`/`resolve` play every pairing, each member with one hand, one
@@ -65,6 +69,8 @@ mod plain_tests;
 mod choice_tests;
 #[cfg(test)]
 mod group_tests;
+#[cfg(test)]
+mod size_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};
@@ -105,7 +111,8 @@ impl Ruleset for Cards {
         bands, aiming rows, once-per-N-rounds weapons, dodging and blocking \
         missiles, running into melee with a charge); group fights of up to four \
         mixed fighters a side (one hand against all, the initiative over at most \
-        one foe). Monte Carlo only (the decks are in the state); checks are exact \
+        one foe); relative sizes (large and small creatures' called-shot tables; \
+        Flank, Cling and Buck against a large foe). Monte Carlo only (the decks are in the state); checks are exact \
         (hypergeometric).";
     const PLACEHOLDERS: &'static [crate::Placeholder] = spec::PLACEHOLDERS;
     type FighterSpec = FighterSpec;

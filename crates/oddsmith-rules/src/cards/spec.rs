@@ -1,5 +1,6 @@
 //! A cards fighter as written in a scenario file: skills (cards drawn), attributes, weapon,
-//! off-hand weapon or shield, backup weapon, armour modifier and tactics (digest §6.2).
+//! off-hand weapon or shield, backup weapon, armour modifier, relative size («Unusual Foes»)
+//! and tactics (digest §6.2, with the Flank, Cling and Buck policies against large foes).
 
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +84,13 @@ crate::spec! {
             "1",
             "identical fighters on this side, 1–4 (§Multiple Opponents): a band, each with his own deck, hand and pairing (range, initiative) with the lone fighter on the other side",
         ),
+        /// Relative size («Unusual Foes»): a foe at least twice the attacker's size is a large
+        /// creature to him, one less than half of it a small creature. Above 0, at most 1000.
+        #[serde(default = "one_size", skip_serializing_if = "is_one_size")]
+        size: f64 => (
+            "1",
+            "relative size, above 0 and at most 1000 (1 = a person; the post gives no sizes): a foe at least twice the attacker's size is a large creature to him (the Large Creature to-hit table on called shots, Flank, Cling; he may Buck a clinger), one less than half of it a small creature (the Small Creature to-hit table) («Unusual Foes»); equal sizes play the ordinary rules",
+        ),
         /// Stealth skill (the surprise check), 0–16.
         #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
         stealth: i32 => (
@@ -141,8 +149,8 @@ crate::spec! {
         /// How the fighter plays (digest §6.2).
         #[serde(default)]
         tactics: Tactics => (
-            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, defend_with = \"best\", keep_reach = true, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", hand_dodge = true, strike = \"hand\", take_down = false, called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\" }",
-            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; close_with_parry: parry without stepping back (−2) when that moves the range toward his reach (never under no_step_back_delta = 0); defend_with best | off_hand | main: which item parries or blocks when both can (best: a Parry/Seize with a weapon whose card reaches the threshold, else the higher force, the off-hand item on a tie); keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in (only under no_step_back_delta = −1, where his no-step parry closes); hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); hand_dodge (barehanded: the Dodge (0) when it beats the Block (−1 unless the stronger); Dodge Seize the Initiative (−3) at the seize threshold either way); strike hand | leg | head_butt (the barehanded attack; hand is best); take_down (barehanded: open each round with a Take Down, less the defender's finesse); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in)",
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, defend_with = \"best\", keep_reach = true, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", hand_dodge = true, strike = \"hand\", take_down = false, called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\", flank = true, cling = false, buck = true }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; close_with_parry: parry without stepping back (−2) when that moves the range toward his reach (never under no_step_back_delta = 0); defend_with best | off_hand | main: which item parries or blocks when both can (best: a Parry/Seize with a weapon whose card reaches the threshold, else the higher force, the off-hand item on a tie); keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in (only under no_step_back_delta = −1, where his no-step parry closes); hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); hand_dodge (barehanded: the Dodge (0) when it beats the Block (−1 unless the stronger); Dodge Seize the Initiative (−3) at the seize threshold either way); strike hand | leg | head_butt (the barehanded attack; hand is best); take_down (barehanded: open each round with a Take Down, less the defender's finesse); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in); against a large foe (size at least twice his, «Large Creature Maneuvers») flank: open with a Flank (less the foe's finesse; only a dodge prevents it) whenever none of his is in force and his card's total is positive, so the foe cannot attack him or dodge his blows this round and the next; cling: Cling (−4) once his flank is in force (or at once without flank), after which he attacks with any weapon and the foe only with range-0 weapons (not at all if the flank was in force); buck: the one clung to answers a Cling with a Buck (0, counters it) and opens his rounds with a Buck to throw a clinger off",
         ),
     }
     requires = FIGHTER_REQUIRES;
@@ -322,6 +330,14 @@ impl<'de> Deserialize<'de> for Maneuvers {
         }
         d.deserialize_any(V)
     }
+}
+
+fn one_size() -> f64 {
+    1.0
+}
+
+fn is_one_size(v: &f64) -> bool {
+    *v == 1.0
 }
 
 fn one() -> i32 {
@@ -538,6 +554,44 @@ pub struct Tactics {
     /// A lone fighter against a band: when he attacks his target, since a card played to
     /// attack leaves no card for parries that register.
     pub band_attack: BandAttack,
+    /// Against a large foe («Large Creature Maneuvers»): when to open with a Flank.
+    #[serde(skip_serializing_if = "is_outreached")]
+    pub flank: FlankPolicy,
+    /// Against a large foe: Cling (−4) once his flank is in force (at once without `flank`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub cling: bool,
+    /// Clung to («Buck»): answer a Cling with a Buck and open his rounds with one while a foe
+    /// clings to him.
+    #[serde(skip_serializing_if = "is_true")]
+    pub buck: bool,
+}
+
+fn is_outreached(v: &FlankPolicy) -> bool {
+    *v == FlankPolicy::Outreached
+}
+
+/// «Flank»: when a fighter facing a large foe opens with a Flank (only while none of his is in
+/// force, with his lowest card whose flank total is positive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlankPolicy {
+    /// When the foe outreaches him (the foe's longest weapon is longer than his): the flank
+    /// keeps the foe from attacking while he closes in. Against a foe of his reach a flank
+    /// costs a card and a maneuver for little (the foe attacks only after seizing the
+    /// initiative).
+    Outreached,
+    /// Whenever none of his flanks is in force.
+    Always,
+    /// Never.
+    Never,
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 impl Default for Tactics {
@@ -571,6 +625,9 @@ impl Default for Tactics {
             missile_defense: MissileDefense::None,
             target: Target::Weakest,
             band_attack: BandAttack::Always,
+            flank: FlankPolicy::Outreached,
+            cling: false,
+            buck: true,
         }
     }
 }
@@ -602,6 +659,51 @@ impl Location {
             Location::HeadVitals => -8,
             Location::TorsoVitals => -6,
             Location::Legs | Location::Arms => -3,
+        }
+    }
+
+    /// The attack modifier of a called shot against a target of size class `foe`, replacing
+    /// the ordinary one («Large Creature To-Hit Modifiers», «Small Creature To-Hit
+    /// Modifiers»); `None` where the shot cannot be called ("An attacker can not call a shot
+    /// against the head vitals of a small creature"). The torso, in neither table, stays 0.
+    pub fn modifier_against(self, foe: FoeSize) -> Option<i32> {
+        Some(match (foe, self) {
+            (FoeSize::Equal, l) => l.modifier(),
+            (_, Location::Torso) => 0,
+            (FoeSize::Large, Location::Head) => -5,
+            (FoeSize::Large, Location::HeadVitals) => -6,
+            (FoeSize::Large, Location::TorsoVitals) => -4,
+            (FoeSize::Large, Location::Legs) => 0,
+            (FoeSize::Large, Location::Arms) => -2,
+            (FoeSize::Small, Location::Head) => -8,
+            (FoeSize::Small, Location::HeadVitals) => return None,
+            (FoeSize::Small, Location::TorsoVitals) => -10,
+            (FoeSize::Small, Location::Legs) => -6,
+            (FoeSize::Small, Location::Arms) => -5,
+        })
+    }
+}
+
+/// «Unusual Foes»: what a foe is to an attacker by their sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoeSize {
+    /// Neither large nor small: the ordinary rules.
+    Equal,
+    /// "A creature is considered a “large creature” if it is twice the size of the attacker."
+    Large,
+    /// "Any thing less than half the size of the attacker is considered a “small creature.”"
+    Small,
+}
+
+impl FoeSize {
+    /// What a foe of size `foe` is to an attacker of size `own`.
+    pub fn of(own: f64, foe: f64) -> FoeSize {
+        if foe >= 2.0 * own {
+            FoeSize::Large
+        } else if foe < 0.5 * own {
+            FoeSize::Small
+        } else {
+            FoeSize::Equal
         }
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! A round («Order of Combat») has three segments, Magic, Missile and Melee. Each able creature
 //! takes one action (G-20): a spell (Magic), a missile attack (Missile) or its attack sequence
-//! (Melee). Within a segment the faster side acts first; equal speeds form one simultaneous
-//! group (G-18): everyone able when the group starts acts, damage is tallied at once, later
+//! (Melee). Within a segment creatures act in descending order of their own speed across both
+//! sides (`Matchup::group`, «Order of Combat §2»); equal speeds form one simultaneous group
+//! (G-18): everyone able when the group starts acts, damage is tallied at once, later
 //! attackers retarget away from a foe already down but never lose their action (with no other
 //! target they attack the original one). A side with nobody able is out when the group ends.
 //!
@@ -11,7 +12,7 @@
 //! actions), one attack roll with its damage, resistance roll and fumble, a move, or a retreat.
 //!
 //! Distance (G-22 … G-24, `start = "range"`): the sides stand `dist` Mv units apart (0 =
-//! engaged; a band shares its side's position). At a distance a melee creature closes its
+//! engaged; a side's creatures share its position, a reading: the document is silent). At a distance a melee creature closes its
 //! effective Mv in the Melee segment and is engaged from the next round once the distance left
 //! is at most its weapon's reach; a missile creature shoots while `dist ≤ missile_range`, else
 //! closes to that range. A creature with the charge ability that can arrive this round

@@ -6,8 +6,9 @@
 //! cited as "d20 Taxonomy «heading»"; G-nn are the gaps of the project's digest of them.
 //! Users' account: `docs/rulesets/d20.md`.
 //!
-//! Modelled: one-on-one duels or a creature against a band of up to four identical creatures,
-//! starting engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack
+//! Modelled: one-on-one duels or group fights of up to eight creatures a side, each side a
+//! list of mixed members (each creature with its own member's statistics and speed), starting
+//! engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack
 //! sequences; missile rates, an engaged missile fighter's melee (`engaged_missile`) with a
 //! melee weapon to switch to, thrown supplies; lethal, non-lethal, non-regenerative and
 //! crippling damage per attack and regeneration; resistance checks; G-25 spells from
@@ -55,7 +56,7 @@ impl Ruleset for D20 {
     const ID: &'static str = "d20";
     const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
     const SUMMARY: &'static str =
-        "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
+        "Duels and group fights (up to 8 a side, mixed members): d20 + BtH + ability + \
         equipment against Defense (natural 1 misses and optionally fumbles for \
         the opponents' minimum damage, natural 20 hits and optionally deals full \
         damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \

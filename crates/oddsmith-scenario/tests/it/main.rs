@@ -631,7 +631,10 @@ count = 2
         let m = &s.matchups[0].matchup;
         assert!(m.mixed);
         assert_eq!(m.n, [2, 3]);
-        assert_eq!(m.members[0][1].target, oddsmith_rules::group::Target::Random);
+        assert_eq!(
+            m.members[0][1].target,
+            oddsmith_rules::group::Target::Random
+        );
         assert_eq!(m.member_of[1][..3], [0, 0, 1]);
         let roster = s.ruleset.roster(m);
         assert_eq!(roster.sides[1].members, 2);

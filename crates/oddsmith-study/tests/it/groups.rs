@@ -163,9 +163,15 @@ fn a_sweep_over_a_mixed_party_runs_through_the_study() {
     assert_eq!(sw.points.len(), 3);
     let mut last = 1.0;
     for p in &sw.points {
-        let x = p.exact_p_a_win.expect("the fighter and caster against 1–3 goblins solve");
+        let x = p
+            .exact_p_a_win
+            .expect("the fighter and caster against 1–3 goblins solve");
         let sd = (x * (1.0 - x) / p.p_a_win.trials as f64).sqrt();
-        assert!((p.p_a_win.p - x).abs() <= 4.0 * sd + 1e-12, "{} vs {x}", p.p_a_win.p);
+        assert!(
+            (p.p_a_win.p - x).abs() <= 4.0 * sd + 1e-12,
+            "{} vs {x}",
+            p.p_a_win.p
+        );
         assert!(x < last, "more goblins, fewer wins");
         last = x;
     }

@@ -404,3 +404,10 @@ fn identical_mixed_sides_are_symmetric() {
         close(g.sides[0].members[j].0, g.sides[1].members[j].0, 1e-12);
     }
 }
+
+/// The state's size: 112 bytes with four creatures a side, 212 with eight (equality and
+/// hashing read only the creatures in use, `State::n`).
+#[test]
+fn state_size() {
+    assert_eq!(std::mem::size_of::<super::duel::State>(), 212);
+}

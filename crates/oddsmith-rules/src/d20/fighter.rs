@@ -963,9 +963,9 @@ impl crate::Pair<D20> for Matchup {
         keys.sort();
         keys.dedup();
         let mut group = [[0u8; MAX_SIDE]; 2];
-        for side in 0..2 {
-            for i in 0..usize::from(n[side]) {
-                group[side][i] = keys.binary_search(&key(side, i)).expect("listed") as u8;
+        for (side, g) in group.iter_mut().enumerate() {
+            for (i, slot) in g[..usize::from(n[side])].iter_mut().enumerate() {
+                *slot = keys.binary_search(&key(side, i)).expect("listed") as u8;
             }
         }
         let ret_sub = keys.len().max(2) as u8;

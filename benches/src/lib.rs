@@ -152,9 +152,9 @@ b = [{ fighter = "goblin", count = 4 }]
 
 /// d20 reference group fight of issue 39: a party of four level-3 Fighters (Str 15, Dex 13,
 /// Con 14, long sword, chain mail, medium shield; HP rolled) against Goblins (HP 4 each). The
-/// issue asks for six goblins and a mixed party; a d20 side holds at most four identical
-/// creatures on this code (`d20::fighter::MAX_BAND`), so this is four against four, the
-/// largest group fight the code allows. `benches/peers/d20_party.py` is its plain-Python loop.
+/// issue asks for six goblins and a mixed party; this reference stays four against four (the
+/// largest group fight before sides of eight and mixed members, so that its timings compare
+/// across versions). `benches/peers/d20_party.py` is its plain-Python loop.
 pub fn d20_party() -> (D20, <D20 as Ruleset>::Matchup) {
     matchup("group-references.toml", GROUPS, "party vs goblins")
 }

@@ -2,8 +2,9 @@
 //!
 //! A round («Order of Combat») has three segments, Magic, Missile and Melee. Each able creature
 //! takes one action (G-20): a spell (Magic), a missile attack (Missile) or its attack sequence
-//! (Melee). Within a segment the faster side acts first; equal speeds form one simultaneous
-//! group (G-18): everyone able when the group starts acts, damage is tallied at once, later
+//! (Melee). Within a segment creatures act in descending order of their own speed across both
+//! sides (`Matchup::group`, «Order of Combat §2»); equal speeds form one simultaneous group
+//! (G-18): everyone able when the group starts acts, damage is tallied at once, later
 //! attackers retarget away from a foe already down but never lose their action (with no other
 //! target they attack the original one). A side with nobody able is out when the group ends.
 //!
@@ -11,7 +12,7 @@
 //! actions), one attack roll with its damage, resistance roll and fumble, a move, or a retreat.
 //!
 //! Distance (G-22 … G-24, `start = "range"`): the sides stand `dist` Mv units apart (0 =
-//! engaged; a band shares its side's position). At a distance a melee creature closes its
+//! engaged; a side's creatures share its position, a reading: the document is silent). At a distance a melee creature closes its
 //! effective Mv in the Melee segment and is engaged from the next round once the distance left
 //! is at most its weapon's reach; a missile creature shoots while `dist ≤ missile_range`, else
 //! closes to that range. A creature with the charge ability that can arrive this round
@@ -28,7 +29,7 @@
 //! (the side holding the field wins, ending `Yield`).
 
 use super::D20;
-use super::fighter::{Attack, Fighter, MAX_BAND, MAX_SPELLS, Matchup};
+use super::fighter::{Attack, Fighter, MAX_SIDE, MAX_SPELLS, Matchup};
 use super::options::{
     CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, FumbleResistPer,
     HalveRounding, MagicMinusOne, PursuitRule, Start,
@@ -118,27 +119,31 @@ pub struct State {
     pub round: u32,
     /// [`INIT`], [`ROUND_START`] or [`ATTACK`].
     pub stage: u8,
-    /// Next creature whose HP is rolled (slot index, side A first).
+    /// Next creature whose HP is rolled (side · 8 + index, side A first).
     pub init_i: u8,
     /// Segment: 0 Magic, 1 Missile, 2 Melee.
     pub seg: u8,
-    /// Group within the segment: 0 the faster side (or both at equal speed), 1 the slower.
+    /// Group within the segment: the speed group ([`Matchup::group`], fastest first), or
+    /// [`Matchup::ret_sub`] for the return attacks after a charge.
     pub sub: u8,
-    /// Acting creature: slots 0–3 are side B's creatures (rolled first, «Order of Combat
-    /// §2.1»), 4–7 side A's.
+    /// Acting creature: slots 0–7 are side B's creatures (rolled first, «Order of Combat
+    /// §2.1»), 8–15 side A's.
     pub slot: u8,
     /// Attack of the action being resolved.
     pub atk: u8,
-    /// Creatures able when the group started (bit side·4 + index).
-    pub snap: u8,
-    /// Every creature, by side.
-    pub m: [[MState; MAX_BAND]; 2],
+    /// Creatures able when the group started (bit side·8 + index).
+    pub snap: u16,
+    /// Every creature, by side (the first `n[side]` are used, the rest stay at default).
+    pub m: [[MState; MAX_SIDE]; 2],
     /// Distance between the sides in Mv units; 0 = engaged (G-22; always 0 by default).
     pub dist: u16,
     /// Sides that moved this round (bit per side).
     pub moved: u8,
     /// Sides whose retreater was caught and fights on (bit per side, G-24).
     pub caught: u8,
+    /// Creatures per side ([`Matchup::n`]; fixed in a fight): equality and hashing read only
+    /// these, so a duel's state compares as few creatures as before sides of eight.
+    pub n: [u8; 2],
 }
 
 impl MState {
@@ -200,6 +205,7 @@ impl State {
             dist,
             moved,
             caught,
+            n: _,
         } = *self;
         [
             u64::from(round)
@@ -210,19 +216,22 @@ impl State {
             u64::from(slot)
                 | u64::from(atk) << 8
                 | u64::from(snap) << 16
-                | u64::from(dist) << 24
-                | u64::from(moved) << 40
-                | u64::from(caught) << 48,
+                | u64::from(dist) << 32
+                | u64::from(moved) << 48
+                | u64::from(caught) << 56,
         ]
     }
 }
 
 impl PartialEq for State {
-    /// Field by field, through [`State::head`] and [`MState::words`].
+    /// Field by field, through [`State::head`] and [`MState::words`] (the creatures in use).
     #[inline]
     fn eq(&self, o: &Self) -> bool {
         self.head() == o.head()
-            && (0..2).all(|i| (0..MAX_BAND).all(|j| self.m[i][j].words() == o.m[i][j].words()))
+            && self.n == o.n
+            && (0..2).all(|i| {
+                (0..usize::from(self.n[i])).all(|j| self.m[i][j].words() == o.m[i][j].words())
+            })
     }
 }
 
@@ -233,8 +242,8 @@ impl std::hash::Hash for State {
         let [a, b] = self.head();
         h.write_u64(a);
         h.write_u64(b);
-        for side in &self.m {
-            for c in side {
+        for (side, &n) in self.m.iter().zip(&self.n) {
+            for c in &side[..usize::from(n)] {
                 c.hash(h);
             }
         }
@@ -275,12 +284,12 @@ pub fn finished(f: &Fighter, ms: &MState) -> bool {
 
 #[inline]
 fn member(slot: u8) -> (usize, usize) {
-    (if slot < 4 { 1 } else { 0 }, (slot % 4) as usize)
+    (if slot < 8 { 1 } else { 0 }, (slot % 8) as usize)
 }
 
 #[inline]
-fn bit(side: usize, i: usize) -> u8 {
-    1 << (side * 4 + i)
+fn bit(side: usize, i: usize) -> u16 {
+    1 << (side * 8 + i)
 }
 
 /// The segment of an action.
@@ -311,56 +320,53 @@ fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
     }
 }
 
-/// Which sides act in group `sub` of segment `seg`: 0 the faster side (or both at equal
-/// speed), 1 the slower, 2 (Missile segment only) the return attacks after a charge.
+/// The group creature `i` of `side` acts in with action `act`: its speed group
+/// ([`Matchup::group`]); a return attack after the charge in [`Matchup::ret_sub`]; a set vs
+/// charge return attack in the group of the fastest charger it answers (simultaneous).
 #[inline]
-fn group_sides(m: &Matchup, seg: u8, sub: u8) -> Option<[bool; 2]> {
-    let (a, b) = (m.f[0].order_speed, m.f[1].order_speed);
-    match (sub, a.cmp(&b)) {
-        // «Order of Combat §2.1» under `equal_speed = "resolve_first"`: side B, attacking the
-        // party, resolves first.
-        (0 | 1, std::cmp::Ordering::Equal) if m.b_first => Some([sub == 1, sub == 0]),
-        (0, std::cmp::Ordering::Equal) => Some([true, true]),
-        (0, std::cmp::Ordering::Greater) | (1, std::cmp::Ordering::Less) => Some([true, false]),
-        (0, std::cmp::Ordering::Less) | (1, std::cmp::Ordering::Greater) => Some([false, true]),
-        (2, _) if seg == 1 => Some([true, true]),
-        _ => None,
+fn group_of(m: &Matchup, s: &State, side: usize, i: usize, act: u8) -> u8 {
+    match act {
+        ACT_RETURN => m.ret_sub,
+        ACT_RETURN_SET => {
+            let c = 1 - side;
+            (0..usize::from(m.n[c]))
+                .filter(|&k| s.m[c][k].act == ACT_CHARGE)
+                .map(|k| m.group[c][k])
+                .min()
+                .unwrap_or(m.group[side][i])
+        }
+        _ => m.group[side][i],
     }
 }
 
+/// Whether creature `i` of `side`, able at the group's start, acts in the cursor's group.
 #[inline]
-fn acts_in_group(m: &Matchup, s: &State, slot: u8, sides: [bool; 2]) -> bool {
+fn joins_group(m: &Matchup, s: &State, side: usize, i: usize) -> bool {
+    let act = s.m[side][i].act;
+    // A return attack comes right after the charge, once it has arrived.
+    group_of(m, s, side, i, act) == s.sub && (act != ACT_RETURN || s.dist == 0)
+}
+
+#[inline]
+fn acts_in_group(m: &Matchup, s: &State, slot: u8) -> bool {
     let (side, i) = member(slot);
-    if i >= m.f[side].count as usize || s.snap & bit(side, i) == 0 {
+    if i >= usize::from(m.n[side]) || s.snap & bit(side, i) == 0 {
         return false;
     }
     let act = s.m[side][i].act;
-    seg_of(m, s, &m.f[side], act) == s.seg && joins_group(s, side, act, sides)
-}
-
-/// Whether an able member of `side` whose action `act` falls in the cursor's segment acts in
-/// the cursor's group.
-#[inline]
-fn joins_group(s: &State, side: usize, act: u8, sides: [bool; 2]) -> bool {
-    match act {
-        // Right after the charge, once it has arrived.
-        ACT_RETURN => s.sub == 2 && s.dist == 0,
-        // Simultaneous: in the charger's group.
-        ACT_RETURN_SET => s.sub < 2 && sides[1 - side],
-        _ => s.sub < 2 && sides[side],
-    }
+    seg_of(m, s, m.fighter(side, i), act) == s.seg && joins_group(m, s, side, i)
 }
 
 /// The slot of member `i` of `side` (the inverse of [`member`]).
 #[inline]
 fn slot_of(side: usize, i: usize) -> u8 {
-    (((1 - side) * 4) + i) as u8
+    (((1 - side) * 8) + i) as u8
 }
 
-/// The slots (bit per slot) of the members in a snapshot mask (bit side·4 + index).
+/// The slots (bit per slot) of the members in a snapshot mask (bit side·8 + index).
 #[inline]
-fn snap_slots(snap: u8) -> u8 {
-    snap.rotate_left(4)
+fn snap_slots(snap: u16) -> u16 {
+    snap.rotate_left(8)
 }
 
 /// Moves to the first actor of the next non-empty group at or after (seg, sub), or to the next
@@ -371,51 +377,49 @@ fn enter_group(m: &Matchup, s: &mut State) {
     // change while the cursor moves, so they are found once, as a mask of slots per segment
     // (`in_seg`; `seg_of` gives 3 for no action); a segment in which no able member acts has
     // no group that acts, and is skipped whole.
-    let mut snap = 0u8;
-    let mut in_seg = [0u8; 4];
+    let mut snap = 0u16;
+    let mut in_seg = [0u16; 4];
     for side in 0..2 {
-        let f = &m.f[side];
-        for i in 0..f.count as usize {
+        for i in 0..usize::from(m.n[side]) {
             let ms = &s.m[side][i];
             if able(ms) {
                 snap |= bit(side, i);
-                in_seg[usize::from(seg_of(m, s, f, ms.act))] |= 1 << slot_of(side, i);
+                in_seg[usize::from(seg_of(m, s, m.fighter(side, i), ms.act))] |=
+                    1 << slot_of(side, i);
             }
         }
     }
     while s.seg < 3 {
         let here = in_seg[usize::from(s.seg)];
-        if s.sub > 2 || here == 0 {
+        if s.sub > m.ret_sub || here == 0 {
             s.seg += 1;
             s.sub = 0;
             continue;
         }
-        if let Some(sides) = group_sides(m, s.seg, s.sub) {
-            s.snap = snap;
-            // The first member acting in the group, and the first retreater among them:
-            // a retreater leaves before its own group strikes (§3.1: only faster ones do).
-            // Slots in increasing order.
-            let mut first = None;
-            let mut left = here;
-            while left != 0 {
-                let slot = left.trailing_zeros() as u8;
-                left &= left - 1;
-                let (side, i) = member(slot);
-                if !joins_group(s, side, s.m[side][i].act, sides) {
-                    continue;
-                }
-                if s.m[side][i].act == ACT_RETREAT {
-                    first = Some((slot, RETREAT));
-                    break;
-                }
-                first.get_or_insert((slot, ATTACK));
+        s.snap = snap;
+        // The first member acting in the group, and the first retreater among them:
+        // a retreater leaves before its own group strikes (§3.1: only faster ones do).
+        // Slots in increasing order.
+        let mut first = None;
+        let mut left = here;
+        while left != 0 {
+            let slot = left.trailing_zeros() as u8;
+            left &= left - 1;
+            let (side, i) = member(slot);
+            if !joins_group(m, s, side, i) {
+                continue;
             }
-            if let Some((slot, stage)) = first {
-                s.slot = slot;
-                s.atk = 0;
-                s.stage = stage;
-                return;
+            if s.m[side][i].act == ACT_RETREAT {
+                first = Some((slot, RETREAT));
+                break;
             }
+            first.get_or_insert((slot, ATTACK));
+        }
+        if let Some((slot, stage)) = first {
+            s.slot = slot;
+            s.atk = 0;
+            s.stage = stage;
+            return;
         }
         s.sub += 1;
     }
@@ -428,8 +432,8 @@ fn enter_group(m: &Matchup, s: &mut State) {
     s.atk = 0;
     s.snap = 0;
     s.moved = 0;
-    for side in s.m.iter_mut() {
-        for ms in side.iter_mut() {
+    for (side, &n) in s.m.iter_mut().zip(&m.n) {
+        for ms in side[..usize::from(n)].iter_mut() {
             ms.act = ACT_NONE;
         }
     }
@@ -446,19 +450,20 @@ fn target<R: Roller>(
     o: &D20Options,
     s: &State,
     side: usize,
+    i: usize,
     r: &mut R,
 ) -> Option<usize> {
     use crate::group::{Candidate, pick};
     let foe = 1 - side;
-    let (g, snap, policy) = (&m.f[foe], s.snap, m.f[side].target);
-    let n = g.count as usize;
+    let (snap, policy, me) = (s.snap, m.fighter(side, i).target, m.member(side, i));
+    let n = usize::from(m.n[foe]);
     let cand = |j: usize, ok: bool| {
         let ms = &s.m[foe][j];
         ok.then(|| Candidate {
             hp: i32::from(ms.hp),
             wounds: i32::from(ms.max) - i32::from(ms.hp),
-            danger: m.danger[foe],
-            defense: g.def,
+            danger: m.danger[foe][m.member(foe, j)][me],
+            defense: m.fighter(foe, j).def,
         })
     };
     let in_snap = |j: usize| snap & bit(foe, j) != 0;
@@ -469,18 +474,31 @@ fn target<R: Roller>(
         return Some(j);
     }
     if o.fight_to == FightTo::Death {
-        return pick(policy, n, |j| cand(j, !finished(g, &s.m[foe][j])), r);
+        return pick(
+            policy,
+            n,
+            |j| cand(j, !finished(m.fighter(foe, j), &s.m[foe][j])),
+            r,
+        );
     }
     None
 }
 
-/// Puts each side's identical creatures in canonical order ([`crate::group::canonical`]) at
-/// a round's start, where nothing refers to a creature by its slot.
+/// Puts each side's identical creatures (the copies of one member, never two members'
+/// creatures) in canonical order ([`crate::group::canonical`]) at a round's start, where
+/// nothing refers to a creature by its slot.
 #[inline]
 fn canonical(m: &Matchup, s: &mut State) {
     for side in 0..2 {
         if m.canonical[side] {
-            crate::group::canonical(&mut s.m[side][..m.f[side].count as usize]);
+            let mut lo = 0;
+            for &c in m.counts[side][..m.members[side].len()].iter() {
+                let hi = lo + usize::from(c);
+                if c > 1 {
+                    crate::group::canonical(&mut s.m[side][lo..hi]);
+                }
+                lo = hi;
+            }
         }
     }
 }
@@ -573,8 +591,9 @@ const MAX_TOTALS: usize = 128;
 #[inline]
 fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
     for side in 0..2 {
-        let f = &m.f[side];
-        for i in 0..f.count as usize {
+        for i in 0..usize::from(m.n[side]) {
+            let f = m.fighter(side, i);
+            let member = m.member(side, i);
             let ms = s.m[side][i];
             let mut act = ACT_NONE;
             if able(&ms) {
@@ -587,8 +606,8 @@ fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
                     }
                 }
                 if act == ACT_NONE {
-                    for j in 0..m.n_order[side] as usize {
-                        let k = m.spell_order[side][j] as usize;
+                    for j in 0..usize::from(m.n_order[side][member]) {
+                        let k = usize::from(m.spell_order[side][member][j]);
                         if mp >= f.spells[k].cost2 {
                             act = ACT_SPELL + k as u8;
                             break;
@@ -610,7 +629,7 @@ fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
                         ACT_NONE
                     };
                 } else if act == ACT_NONE && s.dist > 0 {
-                    act = at_distance(m, s, side, reloading, out);
+                    act = at_distance(m, s, side, i, reloading, out);
                 }
                 // G-24: the retreat policy comes first.
                 if let Some(t) = f.retreat_milli
@@ -631,8 +650,8 @@ fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
 /// A creature's action at a distance (no spell): shoot within missile range, charge when it
 /// can arrive this round, else close; out of thrown weapons, close with the melee weapon (or
 /// do nothing without one).
-fn at_distance(m: &Matchup, s: &State, side: usize, reloading: bool, out: bool) -> u8 {
-    let f = &m.f[side];
+fn at_distance(m: &Matchup, s: &State, side: usize, i: usize, reloading: bool, out: bool) -> u8 {
+    let f = m.fighter(side, i);
     let d = i32::from(s.dist);
     if out {
         if f.has_melee_weapon {
@@ -655,38 +674,49 @@ fn at_distance(m: &Matchup, s: &State, side: usize, reloading: bool, out: bool) 
     }
 }
 
-/// G-23: who charges and how the defender answers («Order of Combat §1.2.1–1.2.2»).
+/// G-23: who charges and how the defender answers («Order of Combat §1.2.1–1.2.2»). In a
+/// side of several members each charger rides hit-and-run by its own speed and ability
+/// against the defenders' longest reach (none if any defender is set vs charge), and each
+/// defender answers by its own set-vs-charge defense.
 fn resolve_charges(m: &Matchup, s: &mut State) {
-    let charging = |s: &State, side: usize| {
-        (0..m.f[side].count as usize).any(|i| s.m[side][i].act == ACT_CHARGE)
+    let fastest = |s: &State, side: usize| {
+        (0..usize::from(m.n[side]))
+            .filter(|&i| s.m[side][i].act == ACT_CHARGE)
+            .map(|i| m.fighter(side, i).speed)
+            .max()
     };
-    let (c0, c1) = (charging(s, 0), charging(s, 1));
-    let c = match (c0, c1) {
-        (false, false) => return,
-        (true, false) => 0,
-        (false, true) => 1,
+    let c = match (fastest(s, 0), fastest(s, 1)) {
+        (None, None) => return,
+        (Some(_), None) => 0,
+        (None, Some(_)) => 1,
         // Both can charge: the faster charges; equal speeds charge each other at once.
-        (true, true) => match m.f[0].speed.cmp(&m.f[1].speed) {
+        (Some(a), Some(b)) => match a.cmp(&b) {
             std::cmp::Ordering::Equal => return,
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => 1,
         },
     };
     let d = 1 - c;
-    let (fc, fd) = (&m.f[c], &m.f[d]);
-    let hit_and_run = fc.hit_and_run && fc.speed > 2 * fd.reach && !fd.set_vs_charge;
-    if hit_and_run {
-        for i in 0..fc.count as usize {
-            if s.m[c][i].act == ACT_CHARGE {
+    let defenders = 0..usize::from(m.n[d]);
+    let reach = defenders.clone().map(|k| m.fighter(d, k).reach).max().unwrap_or(0);
+    let set = defenders.clone().any(|k| m.fighter(d, k).set_vs_charge);
+    let mut arrives = false;
+    for i in 0..usize::from(m.n[c]) {
+        if s.m[c][i].act == ACT_CHARGE {
+            let fc = m.fighter(c, i);
+            if fc.hit_and_run && fc.speed > 2 * reach && !set {
                 s.m[c][i].act = ACT_CHARGE_HR;
+            } else {
+                arrives = true;
             }
         }
     }
-    for i in 0..fd.count as usize {
-        let act = &mut s.m[d][i].act;
+    for k in defenders {
+        let fd = m.fighter(d, k);
+        let act = &mut s.m[d][k].act;
         // A melee defender's action of the round becomes its return attack.
         if !fd.missile && matches!(*act, ACT_CLOSE | ACT_CHARGE) {
-            *act = if hit_and_run {
+            *act = if !arrives {
                 ACT_CLOSE
             } else if fd.set_vs_charge {
                 ACT_RETURN_SET
@@ -698,15 +728,18 @@ fn resolve_charges(m: &Matchup, s: &mut State) {
 }
 
 /// G-22: a side closes its effective Mv (once a round); engaged once within its reach.
-fn close(m: &Matchup, s: &mut State, side: usize) {
+/// The side moves as one, by the Mv and reach of the first of its creatures to move in the
+/// round (the fastest mover: a side keeps one position).
+fn close(m: &Matchup, s: &mut State, side: usize, i: usize) {
     if s.dist == 0 || s.moved & (1 << side) != 0 {
         return;
     }
     s.moved |= 1 << side;
-    let f = &m.f[side];
+    let f = m.fighter(side, i);
     let mut d = i32::from(s.dist) - f.speed;
     // A side out of thrown weapons closes in with its melee weapon.
-    let out = (0..f.count as usize).all(|i| out_of_supply(f, &s.m[side][i]));
+    let out =
+        (0..usize::from(m.n[side])).all(|k| out_of_supply(m.fighter(side, k), &s.m[side][k]));
     let reach = if out { f.melee_reach } else { f.reach };
     if f.missile && !out {
         d = d.max(m.missile_range);
@@ -717,9 +750,10 @@ fn close(m: &Matchup, s: &mut State, side: usize) {
 /// Who wins if a side is out after a group; `None` while the duel goes on.
 #[inline]
 fn verdict(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
-    let out = |side: usize| (0..m.f[side].count as usize).all(|j| !able(&s.m[side][j]));
+    let out = |side: usize| (0..usize::from(m.n[side])).all(|j| !able(&s.m[side][j]));
     let all_dead = |side: usize| {
-        (0..m.f[side].count as usize).all(|j| i32::from(s.m[side][j].hp) <= m.f[side].death_point)
+        (0..usize::from(m.n[side]))
+            .all(|j| i32::from(s.m[side][j].hp) <= m.fighter(side, j).death_point)
     };
     let ending = |side: usize| {
         if all_dead(side) {
@@ -742,10 +776,9 @@ fn verdict(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
             let loser = if a_out { 0 } else { 1 };
             let winner = if a_out { Winner::B } else { Winner::A };
             if o.fight_to == FightTo::Death {
-                let killer = &m.f[1 - loser];
-                let can_kill = lethal(killer);
-                let done = (0..m.f[loser].count as usize)
-                    .all(|j| !can_kill || finished(&m.f[loser], &s.m[loser][j]));
+                let can_kill = m.lethal[1 - loser];
+                let done = (0..usize::from(m.n[loser]))
+                    .all(|j| !can_kill || finished(m.fighter(loser, j), &s.m[loser][j]));
                 if !done {
                     return None;
                 }
@@ -756,7 +789,7 @@ fn verdict(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
 }
 
 /// Whether a fighter can kill a downed foe (any attack or spell not non-lethal).
-fn lethal(f: &Fighter) -> bool {
+pub(super) fn lethal(f: &Fighter) -> bool {
     f.attacks[..f.n_attacks as usize]
         .iter()
         .any(|a| a.kind != DamageKind::Nonlethal)
@@ -765,8 +798,11 @@ fn lethal(f: &Fighter) -> bool {
 
 impl crate::Duel<D20> for State {
     /// The state before HP are rolled.
-    fn start(_rules: &D20, _m: &Matchup) -> State {
-        State::default()
+    fn start(_rules: &D20, m: &Matchup) -> State {
+        State {
+            n: m.n,
+            ..State::default()
+        }
     }
 
     /// One step of the duel.
@@ -780,12 +816,10 @@ impl crate::Duel<D20> for State {
         let (o, s) = (rules.options(), self);
         match s.stage {
             INIT => {
-                let next = |from: u8| {
-                    (from..8).find(|&k| ((k % 4) as usize) < m.f[(k / 4) as usize].count as usize)
-                };
+                let next = |from: u8| (from..16).find(|&k| k % 8 < m.n[usize::from(k / 8)]);
                 if let Some(k) = next(s.init_i) {
-                    let (side, i) = ((k / 4) as usize, (k % 4) as usize);
-                    let f = &m.f[side];
+                    let (side, i) = (usize::from(k / 8), usize::from(k % 8));
+                    let f = m.fighter(side, i);
                     let hp = f.hp.roll(r) as i16;
                     s.m[side][i] = MState {
                         hp,
@@ -811,10 +845,10 @@ impl crate::Duel<D20> for State {
             }
             RETREAT => {
                 // G-24: pursuit succeeds iff the pursuer is faster; else the retreater escapes.
-                let (side, _) = member(s.slot);
+                let (side, i) = member(s.slot);
                 let p = 1 - side;
-                let caught =
-                    o.pursuit_rule == PursuitRule::FasterCatches && m.f[p].speed > m.f[side].speed;
+                let caught = o.pursuit_rule == PursuitRule::FasterCatches
+                    && m.max_speed[p] > m.fighter(side, i).speed;
                 if !caught {
                     let w = if p == 0 { Winner::A } else { Winner::B };
                     return Step::Over(w, Ending::Yield);
@@ -837,10 +871,11 @@ impl crate::Duel<D20> for State {
                 // Next attack, next actor, or the end of the group.
                 let (side, i) = member(s.slot);
                 let act = s.m[side][i].act;
+                let f = m.fighter(side, i);
                 let n = if act == ACT_MELEE {
-                    m.f[side].n_melee
+                    f.n_melee
                 } else if is_attack_seq(act) {
-                    m.f[side].n_attacks
+                    f.n_attacks
                 } else {
                     1
                 };
@@ -848,14 +883,13 @@ impl crate::Duel<D20> for State {
                     s.atk += 1;
                     return Step::Continue;
                 }
-                let sides = group_sides(m, s.seg, s.sub).expect("in a group");
                 // Only members able at the group's start can act in it: the later slots of
                 // the snapshot, in increasing order.
-                let mut later = snap_slots(s.snap) & !(((2u16 << s.slot) - 1) as u8);
+                let mut later = snap_slots(s.snap) & !(((2u32 << s.slot) - 1) as u16);
                 while later != 0 {
                     let k = later.trailing_zeros() as u8;
                     later &= later - 1;
-                    if acts_in_group(m, s, k, sides) {
+                    if acts_in_group(m, s, k) {
                         s.slot = k;
                         s.atk = 0;
                         return Step::Continue;
@@ -903,10 +937,10 @@ pub(super) fn resisted<R: Roller>(
 fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &mut R, t: &mut T) {
     let (side, i) = member(s.slot);
     let foe = 1 - side;
-    let f = &m.f[side];
+    let f = m.fighter(side, i);
     let act = s.m[side][i].act;
     if act == ACT_CLOSE {
-        close(m, s, side);
+        close(m, s, side, i);
         return;
     }
     if act == ACT_CHARGE && s.atk == 0 {
@@ -940,10 +974,10 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         }
         me.thrown -= 1;
     }
-    let Some(j) = target(m, o, s, side, r) else {
+    let Some(j) = target(m, o, s, side, i, r) else {
         return;
     };
-    let g = &m.f[foe];
+    let g = m.fighter(foe, j);
     let helpless = o.helpless_auto_hit && o.fight_to == FightTo::Death && !able(&s.m[foe][j]);
     let buff = i32::from(s.m[side][i].buff);
     // The d20 counts only as a natural 1 (0), a miss (1), a hit (2) or a natural 20 (3).
@@ -974,13 +1008,17 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
             // reflection going back to that opponent.
             // Under `fumble_resist_per = "attack"` each engaged attack's minimum is a set of
             // damage dice of its own («Resistance Check §3.1»), resisted by its own roll.
-            let lump = [(g.min_dmg, g.min_kind)];
-            let sets = match (f.resist, o.fumble_resisted, o.fumble_resist_per) {
-                (Some(_), true, FumbleResistPer::Attack) => &g.min_sets[..g.n_min_sets as usize],
-                _ => &lump[..],
-            };
-            for k in 0..g.count as usize {
+            // Each opponent deals its own member's minimum.
+            for k in 0..usize::from(m.n[foe]) {
                 if s.snap & bit(foe, k) != 0 {
+                    let g = m.fighter(foe, k);
+                    let lump = [(g.min_dmg, g.min_kind)];
+                    let sets = match (f.resist, o.fumble_resisted, o.fumble_resist_per) {
+                        (Some(_), true, FumbleResistPer::Attack) => {
+                            &g.min_sets[..g.n_min_sets as usize]
+                        }
+                        _ => &lump[..],
+                    };
                     for &(min, kind) in sets {
                         let (dmg, reflect) = match (f.resist, o.fumble_resisted) {
                             (Some(level), true) => resisted(o, level, min, 0, r),
@@ -1099,12 +1137,15 @@ mod packing {
         #[test]
         fn state_equality_sees_every_field(
             side in 0usize..2,
-            slot in 0usize..super::MAX_BAND,
+            slot in 0usize..super::MAX_SIDE,
             m in creature(),
             field in 0u8..18,
             v in 1u32..u32::from(u16::MAX),
         ) {
-            let mut a = State::default();
+            let mut a = State {
+                n: [super::MAX_SIDE as u8; 2],
+                ..State::default()
+            };
             a.m[side][slot] = m;
             let mut b = a;
             let v8 = v as u8 | 1;
@@ -1126,7 +1167,7 @@ mod packing {
                 4 => b.sub ^= v8,
                 5 => b.slot ^= v8,
                 6 => b.atk ^= v8,
-                7 => b.snap ^= v8,
+                7 => b.snap ^= v as u16 | 1,
                 8 => b.dist ^= v as u16,
                 9 => b.moved ^= v8,
                 10 => b.caught ^= v8,

@@ -20,7 +20,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::D20;
 use super::duel::State;
-use super::fighter::{MAX_BAND, Matchup};
+use super::fighter::{MAX_SIDE, Matchup};
 use crate::roller::{Branching, enumerate_by};
 use crate::solver::{MAX_LIVE_STATES, MAX_WORK, NEGLIGIBLE_MASS, Step, stop_requested};
 use crate::outcome::NoTally;
@@ -44,7 +44,8 @@ pub struct ExactDetail {
 pub fn solve_detail(r: &D20, m: &Matchup) -> Option<ExactDetail> {
     let cap = r.max_rounds();
     let dead = |s: &State, side: usize| {
-        (0..m.f[side].count as usize).all(|j| i32::from(s.m[side][j].hp) <= m.f[side].death_point)
+        (0..usize::from(m.n[side]))
+            .all(|j| i32::from(s.m[side][j].hp) <= m.fighter(side, j).death_point)
     };
     let mut d = ExactDetail {
         p: [0.0; 3],
@@ -139,7 +140,7 @@ impl Hasher for WordHasher {
 type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// Most order words of a state: the cursor, two per creature, the distance.
-const MAX_WORDS: usize = 2 + 4 * MAX_BAND;
+const MAX_WORDS: usize = 2 + 4 * MAX_SIDE;
 
 /// The words of `s` but its round, whose lexicographic order is `State`'s derived order among
 /// states of the same round, written into `out` (the creatures beyond each side's count are
@@ -159,6 +160,7 @@ fn order_words(m: &Matchup, s: &State, out: &mut [u64; MAX_WORDS]) -> usize {
         dist,
         moved,
         caught,
+        n: _,
     } = *s;
     out[0] = u64::from(stage) << 56
         | u64::from(init_i) << 48
@@ -166,10 +168,10 @@ fn order_words(m: &Matchup, s: &State, out: &mut [u64; MAX_WORDS]) -> usize {
         | u64::from(sub) << 32
         | u64::from(slot) << 24
         | u64::from(atk) << 16
-        | u64::from(snap) << 8;
+        | u64::from(snap);
     let mut n = 1;
-    for (side, f) in members.iter().zip(&m.f) {
-        for c in &side[..f.count as usize] {
+    for (side, &count) in members.iter().zip(&m.n) {
+        for c in &side[..usize::from(count)] {
             let [a, b] = c.words();
             out[n] = a;
             out[n + 1] = b;
@@ -216,12 +218,14 @@ struct Interned {
     keys: Vec<u128>,
 }
 
-/// One field of the order words: `bits` bits of word `word` from bit `shift`.
+/// One field of the order words: `bits` bits of word `word` from bit `shift`; a `full`
+/// field takes all its bits in a key, another only up to its highest differing one.
 #[derive(Clone, Copy)]
 struct Field {
     word: usize,
     shift: u32,
     bits: u32,
+    full: bool,
 }
 
 impl Field {
@@ -238,13 +242,23 @@ impl Interned {
             word,
             shift,
             bits: 8,
+            full: false,
         };
         let half = |word, shift| Field {
             word,
             shift,
             bits: 16,
+            full: true,
         };
-        let mut fields: Vec<Field> = (1..8).rev().map(|k| byte(0, 8 * k)).collect();
+        // The cursor's bytes, then the 16-bit snapshot (keyed up to its highest differing bit,
+        // as a byte).
+        let mut fields: Vec<Field> = (2..8).rev().map(|k| byte(0, 8 * k)).collect();
+        fields.push(Field {
+            word: 0,
+            shift: 0,
+            bits: 16,
+            full: false,
+        });
         for c in 0..(stride - 2) / 2 {
             let word = 1 + 2 * c;
             fields.extend([48, 32, 16, 0].map(|sh| half(word, sh)));
@@ -307,7 +321,7 @@ impl Interned {
             if d == 0 {
                 continue;
             }
-            let width = if f.bits == 16 { 16 } else { 64 - d.leading_zeros() };
+            let width = if f.full { 16 } else { 64 - d.leading_zeros() };
             total += width;
             layout.push((f, width));
         }
@@ -408,7 +422,7 @@ pub fn iterate(
     branching: Branching,
     mut over: impl FnMut(&State, Winner, f64),
 ) -> Option<f64> {
-    let stride = 2 + 2 * (m.f[0].count as usize + m.f[1].count as usize);
+    let stride = 2 + 2 * (usize::from(m.n[0]) + usize::from(m.n[1]));
     let mut t = Interned::new(stride);
     let mut scratch = SortScratch::default();
     let mut work = 0u64;

@@ -1,4 +1,11 @@
 //! Compiled fighters and matchups: flat `Copy` tables (attacks, HP program, spells) built once.
+//!
+//! A side is a list of members ([`Fighter::others`], made by `D20::join_side`), each with its
+//! count; the [`Matchup`] keeps every member of each side, the member of each creature
+//! ([`Matchup::member_of`], a member's copies next to each other) and what reads two members
+//! at once (expected damage of each member against each foe member, the speed group of each
+//! creature). A side of one member (a duel, a band) is played through [`Matchup::f`] alone
+//! ([`Matchup::mixed`] is false), exactly as before mixed members existed.
 
 use oddsmith_dice::Dist;
 
@@ -12,8 +19,8 @@ use super::spec::{DamageKind, FighterSpec, RetreatPolicy};
 use super::tables::{Dice, Prof, Size, WeaponClass, WeaponStats, ability_mod};
 use crate::RulesError;
 
-/// Largest band of identical creatures on one side.
-pub const MAX_BAND: usize = 4;
+/// Most creatures on one side (all members together): the shared [`crate::group::MAX_SIDE`].
+pub const MAX_SIDE: usize = crate::group::MAX_SIDE;
 /// Most attacks in one action (natural sequence, or weapon attacks, bow shots and off hand).
 pub const MAX_ATTACKS: usize = 10;
 /// Most spells a fighter knows.
@@ -175,7 +182,7 @@ pub struct Fighter {
     pub n_spells: u8,
     /// Maximum Magic Points, in halves.
     pub mp2: i32,
-    /// Creatures on this side.
+    /// Copies of this member on its side.
     pub count: u8,
     /// Regenerates.
     pub regenerates: bool,
@@ -218,6 +225,9 @@ pub struct Fighter {
     pub supply: Option<u8>,
     /// Whom it attacks ([`crate::group::pick`]).
     pub target: crate::group::Target,
+    /// The side's other members after this one, in list order (`D20::join_side`); empty for a
+    /// side of one member.
+    pub others: Vec<Fighter>,
 }
 
 /// The ability modifiers of a spec: Str, Int, Wis, Con, Dex, Chr.
@@ -662,6 +672,7 @@ impl crate::Compile<D20> for Fighter {
             set_vs_charge: s.set_vs_charge,
             hit_and_run: s.hit_and_run,
             retreat_milli,
+            others: Vec::new(),
         })
     }
 }
@@ -779,77 +790,195 @@ pub fn weapon_attack(
 /// Two compiled sides facing each other.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Matchup {
-    /// Side A and side B.
+    /// Side A's and side B's first member (the whole side in a duel or a band).
     pub f: [Fighter; 2],
-    /// Per side: damage spells worth casting, best expected damage per MP first.
-    pub spell_order: [[u8; MAX_SPELLS]; 2],
-    /// Per side: how many of `spell_order` are used.
-    pub n_order: [u8; 2],
+    /// Per side, every member in list order (`members[side][0]` is `f[side]`), each without
+    /// its `others`.
+    pub members: [Vec<Fighter>; 2],
+    /// Some side has more than one member: creatures read their own member's statistics
+    /// ([`Matchup::fighter`]); else every creature of a side is `f[side]` (the duel's path).
+    pub mixed: bool,
+    /// Creatures per side (all members' copies).
+    pub n: [u8; 2],
+    /// Per side, the member of each creature (`member_of[side][i]` for `i < n[side]`).
+    pub member_of: [[u8; MAX_SIDE]; 2],
+    /// Per side, each member's count (`counts[side][j]` for `j < members[side].len()`).
+    pub counts: [[u8; MAX_SIDE]; 2],
+    /// Per side and member: damage spells worth casting, best expected damage per MP first
+    /// (ranked against the Defense of the foe side's first member).
+    pub spell_order: [[[u8; MAX_SPELLS]; MAX_SIDE]; 2],
+    /// Per side and member: how many of `spell_order` are used.
+    pub n_order: [[u8; MAX_SIDE]; 2],
     /// Some attack deals crippling damage, so maximum HP are tracked.
     pub crippling: bool,
     /// Maximum HP are tracked: crippling damage or a retreat policy (G-24).
     pub track_max: bool,
     /// `missile_range` (G-22).
     pub missile_range: i32,
-    /// Per side: each creature's expected damage per round against the other side, in
-    /// thousandths of HP (the `most_dangerous` policy reads it).
-    pub danger: [i32; 2],
-    /// Per side: identical creatures are kept in canonical order at each round's start
-    /// ([`crate::group::canonical`]): the side has several and the foes' policy reads no
-    /// places. Off only to test that it changes nothing.
+    /// `danger[side][j][k]`: a creature of member `j` of `side`'s expected damage per round
+    /// against member `k` of the other side, in thousandths of HP (the `most_dangerous`
+    /// policy of a creature of member `k` reads it).
+    pub danger: [[[i32; MAX_SIDE]; MAX_SIDE]; 2],
+    /// Per side: identical creatures (copies of one member) are kept in canonical order at
+    /// each round's start ([`crate::group::canonical`]): some member has several copies and
+    /// no foe's policy reads places. Off only to test that it changes nothing.
     pub canonical: [bool; 2],
     /// `equal_speed = "resolve_first"`: at equal speeds side B's group resolves before A's.
     pub b_first: bool,
+    /// Per side, the speed group (the cursor's `sub`) each creature acts in within a
+    /// segment: groups of equal order speed across both sides, fastest first; under
+    /// `b_first` side B's part of a speed before side A's.
+    pub group: [[u8; MAX_SIDE]; 2],
+    /// The group of the return attacks after a charge (Missile segment), after every speed
+    /// group.
+    pub ret_sub: u8,
+    /// Per side: some member can kill a downed foe (an attack or spell not non-lethal).
+    pub lethal: [bool; 2],
+    /// Per side: the highest effective speed among its members (the pursuit, G-24).
+    pub max_speed: [i32; 2],
+}
+
+impl Matchup {
+    /// The compiled member creature `i` of `side` belongs to.
+    #[inline(always)]
+    pub fn fighter(&self, side: usize, i: usize) -> &Fighter {
+        if self.mixed {
+            &self.members[side][usize::from(self.member_of[side][i])]
+        } else {
+            &self.f[side]
+        }
+    }
+    /// The member (entry of the side's list) creature `i` of `side` belongs to.
+    #[inline(always)]
+    pub fn member(&self, side: usize, i: usize) -> usize {
+        if self.mixed {
+            usize::from(self.member_of[side][i])
+        } else {
+            0
+        }
+    }
+}
+
+/// Damage spells of `me` worth casting against Defense `def`, best expected damage per MP
+/// first, and how many.
+fn spell_ranking(o: &D20Options, me: &Fighter, def: i32) -> ([u8; MAX_SPELLS], u8) {
+    let melee: f64 = me.attacks[..me.n_attacks as usize]
+        .iter()
+        .map(|a| reference::expected_damage(o, a, def))
+        .sum::<f64>()
+        * if me.crossbow { 0.5 } else { 1.0 };
+    let mut v: Vec<(f64, u8)> = (0..me.n_spells)
+        .filter(|&i| me.spells[i as usize].damage > 0)
+        .map(|i| {
+            let s = &me.spells[i as usize];
+            (reference::expected_damage(o, &s.attack, def), i)
+        })
+        .filter(|&(e, _)| e > melee)
+        .map(|(e, i)| (e / f64::from(me.spells[i as usize].cost2), i))
+        .collect();
+    v.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    let mut order = [0u8; MAX_SPELLS];
+    for (k, &(_, i)) in v.iter().enumerate() {
+        order[k] = i;
+    }
+    (order, v.len() as u8)
 }
 
 impl crate::Pair<D20> for Matchup {
-    /// Builds a matchup: ranks each side's damage spells against the other side's Defense.
+    /// Builds a matchup: each side's members and the member of each creature, each member's
+    /// damage spells ranked against the other side's Defense, each creature's speed group.
     fn pair(rules: &D20, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesError> {
         let o = rules.options();
-        let f = [a.clone(), b.clone()];
-        let mut spell_order = [[0u8; MAX_SPELLS]; 2];
-        let mut n_order = [0u8; 2];
+        let members = [a, b].map(|x| {
+            let mut v = vec![Fighter {
+                others: Vec::new(),
+                ..x.clone()
+            }];
+            v.extend(x.others.iter().map(|y| Fighter {
+                others: Vec::new(),
+                ..y.clone()
+            }));
+            v
+        });
+        let f = [members[0][0].clone(), members[1][0].clone()];
+        let mixed = members.iter().any(|v| v.len() > 1);
+        let mut n = [0u8; 2];
+        let mut member_of = [[0u8; MAX_SIDE]; 2];
+        let mut counts = [[0u8; MAX_SIDE]; 2];
         for side in 0..2 {
-            let (me, foe) = (&f[side], &f[1 - side]);
-            let melee: f64 = me.attacks[..me.n_attacks as usize]
-                .iter()
-                .map(|a| reference::expected_damage(o, a, foe.def))
-                .sum::<f64>()
-                * if me.crossbow { 0.5 } else { 1.0 };
-            let mut v: Vec<(f64, u8)> = (0..me.n_spells)
-                .filter(|&i| me.spells[i as usize].damage > 0)
-                .map(|i| {
-                    let s = &me.spells[i as usize];
-                    (reference::expected_damage(o, &s.attack, foe.def), i)
-                })
-                .filter(|&(e, _)| e > melee)
-                .map(|(e, i)| (e / f64::from(me.spells[i as usize].cost2), i))
-                .collect();
-            v.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
-            for (k, &(_, i)) in v.iter().enumerate() {
-                spell_order[side][k] = i;
+            for (j, x) in members[side].iter().enumerate() {
+                let c = x.count.max(1);
+                if j >= MAX_SIDE || usize::from(n[side] + c) > MAX_SIDE {
+                    return Err(RulesError::field(
+                        "count",
+                        format!("a d20 side holds at most {MAX_SIDE} creatures in all"),
+                    ));
+                }
+                counts[side][j] = c;
+                for _ in 0..c {
+                    member_of[side][usize::from(n[side])] = j as u8;
+                    n[side] += 1;
+                }
             }
-            n_order[side] = v.len() as u8;
         }
-        let crippling = f.iter().any(|x| {
+        let mut spell_order = [[[0u8; MAX_SPELLS]; MAX_SIDE]; 2];
+        let mut n_order = [[0u8; MAX_SIDE]; 2];
+        let mut danger = [[[0i32; MAX_SIDE]; MAX_SIDE]; 2];
+        for side in 0..2 {
+            let foe_def = members[1 - side][0].def;
+            for (j, me) in members[side].iter().enumerate() {
+                (spell_order[side][j], n_order[side][j]) = spell_ranking(o, me, foe_def);
+                for (k, foe) in members[1 - side].iter().enumerate() {
+                    let e: f64 = me.attacks[..me.n_attacks as usize]
+                        .iter()
+                        .map(|a| reference::expected_damage(o, a, foe.def))
+                        .sum();
+                    danger[side][j][k] = (e * 1000.0).round() as i32;
+                }
+            }
+        }
+        let all = || members.iter().flatten();
+        let crippling = all().any(|x| {
             x.attacks[..x.n_attacks as usize]
                 .iter()
                 .any(|a| a.kind == DamageKind::Crippling)
         });
-        let track_max = crippling
-            || f.iter()
-                .any(|x| x.retreat_milli.is_some() || x.target.reads_wounds());
-        let danger = [0, 1].map(|side| {
-            let (me, foe) = (&f[side], &f[1 - side]);
-            let e: f64 = me.attacks[..me.n_attacks as usize]
-                .iter()
-                .map(|a| reference::expected_damage(o, a, foe.def))
-                .sum();
-            (e * 1000.0).round() as i32
+        let track_max =
+            crippling || all().any(|x| x.retreat_milli.is_some() || x.target.reads_wounds());
+        let canonical = [0, 1].map(|side| {
+            members[side].iter().any(|x| x.count > 1)
+                && members[1 - side].iter().all(|x| x.target.label_free())
         });
-        let canonical = [0, 1].map(|side| f[side].count > 1 && f[1 - side].target.label_free());
+        let b_first = o.equal_speed == super::options::EqualSpeed::ResolveFirst;
+        // «Order of Combat §2»: creatures in descending order of speed, equal speeds one
+        // simultaneous group (§2.1); under `resolve_first` side B's part of a speed first.
+        let key = |side: usize, i: usize| {
+            let sp = members[side][usize::from(member_of[side][i])].order_speed;
+            (std::cmp::Reverse(sp), if b_first { side == 0 } else { false })
+        };
+        let mut keys: Vec<_> = (0..2)
+            .flat_map(|side| (0..usize::from(n[side])).map(move |i| (side, i)))
+            .map(|(side, i)| key(side, i))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let mut group = [[0u8; MAX_SIDE]; 2];
+        for (side, g) in group.iter_mut().enumerate() {
+            for (i, slot) in g[..usize::from(n[side])].iter_mut().enumerate() {
+                *slot = keys.binary_search(&key(side, i)).expect("listed") as u8;
+            }
+        }
+        let ret_sub = keys.len().max(2) as u8;
+        let lethal = [0, 1].map(|side| members[side].iter().any(super::duel::lethal));
+        let max_speed =
+            [0, 1].map(|side| members[side].iter().map(|x| x.speed).max().unwrap_or(0));
         Ok(Matchup {
             f,
+            members,
+            mixed,
+            n,
+            member_of,
+            counts,
             spell_order,
             n_order,
             crippling,
@@ -857,7 +986,11 @@ impl crate::Pair<D20> for Matchup {
             missile_range: o.missile_range,
             danger,
             canonical,
-            b_first: o.equal_speed == super::options::EqualSpeed::ResolveFirst,
+            b_first,
+            group,
+            ret_sub,
+            lethal,
+            max_speed,
         })
     }
 }

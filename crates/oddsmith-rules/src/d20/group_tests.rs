@@ -6,6 +6,7 @@ use super::spec::FighterSpec;
 use super::*;
 use crate::group::Target;
 use crate::testing::{monte_carlo, pair, within_4_sigma};
+use super::fighter::Fighter;
 
 fn spec(text: &str) -> FighterSpec {
     toml::from_str(text).unwrap_or_else(|e| panic!("{e}"))
@@ -213,4 +214,200 @@ fn identical_sides_have_the_same_member_figures() {
         close(x.sides[0].dead[k], x.sides[1].dead[k], 1e-12);
     }
     close(x.sides[0].members[0].0, x.sides[1].members[0].0, 1e-12);
+}
+
+/// A side made of `members` (each spec with its own `count`), as `D20::join_side` makes it.
+fn side(r: &D20, members: &[FighterSpec]) -> Fighter {
+    let made = members
+        .iter()
+        .map(|s| r.compile("member", s).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    r.join_side(made).unwrap_or_else(|(j, e)| panic!("member {j}: {e}"))
+}
+
+/// A matchup of two sides of mixed members.
+fn mixed(o: D20Options, a: &[FighterSpec], b: &[FighterSpec]) -> (D20, Matchup) {
+    let r = D20::new(o).unwrap();
+    let m = r.matchup(&side(&r, a), &side(&r, b)).unwrap();
+    (r, m)
+}
+
+/// A weak human with a dagger and no armour, HP 3.
+const WEAK: &str = "species = \"human\"\nweapon = \"dagger\"\nhp = 3\n";
+
+/// Monte Carlo group fights on stream 0 of `seed`: per side and member, the copies down in
+/// all, and side A's wins.
+fn down_counts(r: &D20, m: &Matchup, n: u32, seed: u64) -> ([[u32; 8]; 2], u32) {
+    let roster = r.roster(m);
+    let mut rng = oddsmith_dice::stream(seed, 0);
+    let mut roller = crate::RngRoller::new(&mut rng);
+    let (mut down, mut wins) = ([[0u32; 8]; 2], 0u32);
+    for _ in 0..n {
+        let (d, g) = crate::group::fight(r, m, &roster, &mut roller);
+        for side in 0..2 {
+            for j in 0..8 {
+                down[side][j] += u32::from(g.sides[side].members[j].down);
+            }
+        }
+        wins += u32::from(d.winner == crate::Winner::A);
+    }
+    (down, wins)
+}
+
+/// A fighter and a weak human against two goblins: each member reads its own statistics
+/// (the weak one goes down far more often), the roster is per member, and each member's
+/// P(down) by Monte Carlo lies within 4σ of the exact value.
+#[test]
+fn mixed_members_have_their_own_figures() {
+    let (r, m) = mixed(
+        D20Options::default(),
+        &[spec(F), spec(WEAK)],
+        &[goblins(2, "hp = 4\n")],
+    );
+    assert!(m.mixed);
+    assert_eq!(m.n, [2, 2]);
+    assert_eq!(m.fighter(0, 1).hp.fixed, Some(3));
+    assert_eq!(m.fighter(0, 0).hp.fixed, Some(11));
+    let roster = r.roster(&m);
+    assert_eq!(roster.sides[0], crate::group::SideRoster::of(&[1, 1]));
+    assert_eq!(roster.sides[1], crate::group::SideRoster::band(2));
+    let x = crate::group::exact(&r, &m, &roster).unwrap();
+    let duel = r.exact(&m).unwrap();
+    close(x.sides[1].down[2], duel.p_a_win, 1e-9);
+    let (p_f, p_weak) = (x.sides[0].members[0].0, x.sides[0].members[1].0);
+    assert!(p_weak > p_f + 0.1, "weak {p_weak} vs fighter {p_f}");
+    let n = 20_000;
+    let (down, wins) = down_counts(&r, &m, n, 41);
+    let frac = |k: u32, copies: u32| f64::from(k) / f64::from(copies * n);
+    within_4_sigma(frac(down[0][0], 1), p_f, n);
+    within_4_sigma(frac(down[0][1], 1), p_weak, n);
+    within_4_sigma(frac(down[1][0], 2), x.sides[1].members[0].0, n);
+    within_4_sigma(f64::from(wins) / f64::from(n), duel.p_a_win, n);
+}
+
+/// A side of two members that are in fact identical is the band of two, bit for bit: the
+/// same exact value as the band read without the canonical form (and as the band, up to the
+/// mass the solver drops), and the same Monte Carlo fights on the same dice.
+#[test]
+fn identical_members_are_the_band() {
+    let g1 = goblins(1, "hp = 5\n");
+    let (r, m) = mixed(D20Options::default(), &[spec(F)], &[g1.clone(), g1.clone()]);
+    assert!(m.mixed);
+    assert_eq!(m.canonical, [false, false]);
+    let (_, band) = pair::<D20>(D20Options::default(), &spec(F), &goblins(2, "hp = 5\n"));
+    assert_eq!(band.canonical, [false, true]);
+    let mut plain = band.clone();
+    plain.canonical = [false; 2];
+    let (x, y, z) = (
+        r.exact(&m).unwrap(),
+        r.exact(&plain).unwrap(),
+        r.exact(&band).unwrap(),
+    );
+    close(x.p_a_win, y.p_a_win, 1e-12);
+    close(x.p_b_win, y.p_b_win, 1e-12);
+    close(x.mean_rounds, y.mean_rounds, 1e-12);
+    close(x.p_a_win, z.p_a_win, 1e-10);
+    let mut s1 = oddsmith_dice::stream(3, 0);
+    let mut s2 = oddsmith_dice::stream(3, 0);
+    let (mut r1, mut r2) = (
+        crate::RngRoller::new(&mut s1),
+        crate::RngRoller::new(&mut s2),
+    );
+    for _ in 0..5_000 {
+        assert_eq!(r.duel(&m, &mut r1), r.duel(&plain, &mut r2));
+    }
+}
+
+/// «Order of Combat §2»: creatures act by their own speed across both sides. Side A is two
+/// humans (HP 1, a long sword) against a goblin (HP 1, speed 6): unarmoured (speed 12) a
+/// human strikes before the goblin, in plate (speed 4) after it, so each fast member raises
+/// P(A wins); the speed groups are the creatures' own.
+#[test]
+fn mixed_members_act_by_their_own_speed() {
+    let fast = spec("species = \"human\"\nweapon = \"long sword\"\nhp = 1\n");
+    let slow = spec("species = \"human\"\nweapon = \"long sword\"\narmor = \"plate mail\"\nhp = 1\n");
+    let gob = spec(&format!("{G}hp = 1\n"));
+    let p = |a: &[FighterSpec]| {
+        let (r, m) = mixed(D20Options::default(), a, std::slice::from_ref(&gob));
+        (r.exact(&m).unwrap().p_a_win, r, m)
+    };
+    let (ff, ..) = p(&[fast.clone(), fast.clone()]);
+    let (fs, r, m) = p(&[fast.clone(), slow.clone()]);
+    let (ss, ..) = p(&[slow.clone(), slow.clone()]);
+    assert!(m.fighter(0, 0).speed > m.fighter(1, 0).speed);
+    assert!(m.fighter(0, 1).speed < m.fighter(1, 0).speed);
+    // Fast human, then the goblin, then the slow human.
+    assert_eq!((m.group[0][0], m.group[1][0], m.group[0][1]), (0, 1, 2));
+    assert!(ff > fs + 1e-3 && fs > ss + 1e-3, "{ff} {fs} {ss}");
+    let n = 20_000;
+    within_4_sigma(monte_carlo(&r, &m, n, 17).0, fs, n);
+}
+
+/// The canonical form sorts only the copies of one member: a side of two goblins and a weak
+/// human solves the same with and without it.
+#[test]
+fn canonical_form_with_mixed_members_changes_no_value() {
+    let (r, m) = mixed(
+        no_fumbles(),
+        &[spec(F)],
+        &[goblins(2, "hp = 4\n"), spec(WEAK)],
+    );
+    assert_eq!(m.canonical, [false, true]);
+    let mut plain = m.clone();
+    plain.canonical = [false; 2];
+    let (x, y) = (r.exact(&m).unwrap(), r.exact(&plain).unwrap());
+    close(x.p_a_win, y.p_a_win, 1e-10);
+    close(x.p_b_win, y.p_b_win, 1e-10);
+    close(x.mean_rounds, y.mean_rounds, 1e-9);
+}
+
+/// A side holds up to eight creatures in all: eight are accepted (and fight), a ninth is
+/// refused at the member that brings it, and so is a count of nine.
+#[test]
+fn sides_of_eight_are_accepted_and_nine_refused() {
+    let r = D20::new(D20Options::default()).unwrap();
+    let c = |s: &FighterSpec| r.compile("m", s).unwrap();
+    let eight = r
+        .join_side(vec![c(&goblins(4, "")), c(&goblins(3, "")), c(&spec(WEAK))])
+        .unwrap();
+    let err = r
+        .join_side(vec![c(&goblins(4, "")), c(&goblins(4, "")), c(&spec(WEAK))])
+        .unwrap_err();
+    assert_eq!(err.0, 2);
+    assert!(err.1.contains("at most 8"), "{}", err.1);
+    assert!(r.side_spec(&spec(G), 9, None).is_err());
+    let s8 = r.side_spec(&spec(G), 8, None).unwrap();
+    let band8 = c(&s8);
+    let m = r.matchup(&eight, &band8).unwrap();
+    assert_eq!(m.n, [8, 8]);
+    let (down, _) = down_counts(&r, &m, 200, 1);
+    assert!(down[1][0] > 0);
+    // A retreater may not sit in a side of several members.
+    let retreater = c(&spec(&format!(
+        "{F}retreat = \"at_hp_fraction\"\nretreat_hp_fraction = 0.5\n"
+    )));
+    let err = r.join_side(vec![c(&spec(F)), retreater]).unwrap_err();
+    assert_eq!(err.0, 1);
+    assert!(err.1.contains("retreat by a group"), "{}", err.1);
+}
+
+/// Two identical mixed sides (a goblin and a weak human each): P(A wins) = P(B wins), and
+/// each member's figures are the same on both sides (fumbles off, as for identical bands).
+#[test]
+fn identical_mixed_sides_are_symmetric() {
+    let s = [goblins(1, "hp = 5\n"), spec(WEAK)];
+    let (r, m) = mixed(no_fumbles(), &s, &s);
+    let x = r.exact(&m).unwrap();
+    close(x.p_a_win, x.p_b_win, 1e-12);
+    let g = crate::group::exact(&r, &m, &r.roster(&m)).unwrap();
+    for j in 0..2 {
+        close(g.sides[0].members[j].0, g.sides[1].members[j].0, 1e-12);
+    }
+}
+
+/// The state's size: 112 bytes with four creatures a side, 212 with eight (equality and
+/// hashing read only the creatures in use, `State::n`).
+#[test]
+fn state_size() {
+    assert_eq!(std::mem::size_of::<super::duel::State>(), 212);
 }

@@ -6,8 +6,9 @@
 //! cited as "d20 Taxonomy «heading»"; G-nn are the gaps of the project's digest of them.
 //! Users' account: `docs/rulesets/d20.md`.
 //!
-//! Modelled: one-on-one duels or a creature against a band of up to four identical creatures,
-//! starting engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack
+//! Modelled: one-on-one duels or group fights of up to eight creatures a side, each side a
+//! list of mixed members (each creature with its own member's statistics and speed), starting
+//! engaged or at a distance (G-22), charges (G-23), retreat and pursuit (G-24); attack
 //! sequences; missile rates, an engaged missile fighter's melee (`engaged_missile`) with a
 //! melee weapon to switch to, thrown supplies; lethal, non-lethal, non-regenerative and
 //! crippling damage per attack and regeneration; resistance checks; G-25 spells from
@@ -55,7 +56,7 @@ impl Ruleset for D20 {
     const ID: &'static str = "d20";
     const TITLE: &'static str = "Stats and Rules Taxonomy (d20 house rules)";
     const SUMMARY: &'static str =
-        "Duels (or one side against a band of up to 4): d20 + BtH + ability + \
+        "Duels and group fights (up to 8 a side, mixed members): d20 + BtH + ability + \
         equipment against Defense (natural 1 misses and optionally fumbles for \
         the opponents' minimum damage, natural 20 hits and optionally deals full \
         damage); damage 1d(max damage by weapon class and wielder size) + Str; HP \
@@ -222,7 +223,7 @@ impl Ruleset for D20 {
         v
     }
 
-    /// A band of 1–[`fighter::MAX_BAND`] identical creatures (`count`), each attacking by
+    /// A member of 1–[`fighter::MAX_SIDE`] identical creatures (`count`), each attacking by
     /// `target` (every policy of [`crate::group::Target`]).
     fn side_spec(
         &self,
@@ -230,10 +231,10 @@ impl Ruleset for D20 {
         count: u32,
         target: Option<crate::group::Target>,
     ) -> Result<FighterSpec, String> {
-        if !(1..=fighter::MAX_BAND as u32).contains(&count) {
+        if !(1..=fighter::MAX_SIDE as u32).contains(&count) {
             return Err(format!(
-                "count {count} is out of range: a d20 side holds 1–{} identical creatures",
-                fighter::MAX_BAND
+                "count {count} is out of range: a d20 side holds 1–{} creatures",
+                fighter::MAX_SIDE
             ));
         }
         let mut s = spec.clone();
@@ -244,9 +245,45 @@ impl Ruleset for D20 {
         Ok(s)
     }
 
-    /// A band of `count` identical creatures a side.
+    /// A side of mixed members (a fighter and a cleric against four goblins and a shaman):
+    /// at most [`fighter::MAX_SIDE`] creatures in all, each with its own member's
+    /// statistics and target policy. A retreat policy needs a side of one creature (retreat
+    /// by a group is not modelled).
+    fn join_side(&self, mut members: Vec<Fighter>) -> Result<Fighter, (usize, String)> {
+        let mut total = 0usize;
+        for (j, f) in members.iter().enumerate() {
+            total += usize::from(f.count.max(1));
+            if total > fighter::MAX_SIDE {
+                return Err((
+                    j,
+                    format!(
+                        "a d20 side holds at most {} creatures in all; this member brings it to {total}",
+                        fighter::MAX_SIDE
+                    ),
+                ));
+            }
+        }
+        if members.len() > 1
+            && let Some(j) = members.iter().position(|f| f.retreat_milli.is_some())
+        {
+            return Err((
+                j,
+                "retreat by a group is not modelled yet: a creature with retreat = \"at_hp_fraction\" must be alone on its side (G-24 models one retreater)".to_string(),
+            ));
+        }
+        let mut first = members.remove(0);
+        first.others = members;
+        Ok(first)
+    }
+
+    /// Each member's copies, in list order.
     fn roster(&self, m: &Matchup) -> crate::group::Roster {
-        crate::group::Roster::bands(m.f[0].count, m.f[1].count)
+        let side = |k: usize| {
+            crate::group::SideRoster::of(&m.counts[k][..m.members[k].len()])
+        };
+        crate::group::Roster {
+            sides: [side(0), side(1)],
+        }
     }
 
     /// Down: not able (0 HP or below, or a non-lethal tally above the HP, «Damage and Death
@@ -258,7 +295,7 @@ impl Ruleset for D20 {
         side: usize,
         i: usize,
     ) -> Option<crate::group::Fate> {
-        let (f, ms) = (&m.f[side], &s.m[side][i]);
+        let (f, ms) = (m.fighter(side, i), &s.m[side][i]);
         let dead = duel::finished(f, ms);
         Some(crate::group::Fate {
             down: dead || !duel::able(ms),

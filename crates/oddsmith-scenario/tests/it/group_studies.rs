@@ -184,18 +184,18 @@ fn member_mistakes_are_located_with_did_you_mean() {
         "a = \"hero\"\nb = [{ fighter = \"goblin\", count = 2 }]",
         "member = \"goblin\"\nfield = \"count\"",
     )
-    .replace("to = 3", "to = 5");
+    .replace("to = 3", "to = 9");
     let s: Scenario<D20> = load("g.toml", &text).unwrap();
     let axis = &s.study.sweeps[0].x;
     let e = variant::<D20>(
         "g.toml",
         &text,
-        &[(&axis.target, axis.values[4].clone(), &axis.origins[4])],
+        &[(&axis.target, axis.values[8].clone(), &axis.origins[8])],
     )
     .unwrap_err();
     assert_eq!(e.field, "sweep[0].to", "{e}");
-    assert!(e.message.starts_with("b.goblin.count = 5"), "{e}");
-    assert!(e.message.contains("1–4"), "{e}");
+    assert!(e.message.starts_with("b.goblin.count = 9"), "{e}");
+    assert!(e.message.contains("1–8"), "{e}");
     // The loader's own matchup (two fighters, none written) has no member to change.
     let e = load::<D20>(
         "g.toml",
@@ -226,7 +226,7 @@ fn a_tournament_entry_may_be_a_party() {
     )
     .unwrap_err();
     assert!(e.field.starts_with("tournament.fighters[1][0]"), "{e}");
-    assert!(e.message.contains("1–4"), "{e}");
+    assert!(e.message.contains("1–8"), "{e}");
     let e = load::<D20>(
         "g.toml",
         &with("[tournament]\nfighters = [\"hero\", [{ fighter = \"goblin\", count = 3 }]]\n[tournament.costs]\n\"goblin×2\" = 3\n"),

@@ -590,24 +590,25 @@ count = 2
         assert!(e.message.contains("did you mean \"goblin\""), "{e}");
         let e = load::<D20>(
             "g.toml",
-            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", count = 5 }]"),
+            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", count = 9 }]"),
         )
         .unwrap_err();
         assert!(e.field.starts_with("matchup[0].b[0]"), "{e}");
-        assert!(e.message.contains("1–4"), "{e}");
+        assert!(e.message.contains("1–8"), "{e}");
+        // Eight creatures in all, and no more.
+        let e = load::<D20>(
+            "g.toml",
+            &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", count = 5 }, { fighter = \"fighter\", count = 4 }]"),
+        )
+        .unwrap_err();
+        assert!(e.field.starts_with("matchup[0].b[1]"), "{e}");
+        assert!(e.message.contains("at most 8"), "{e}");
         let e = load::<D20>(
             "g.toml",
             &with("a = \"fighter\"\nb = [{ fighter = \"goblin\", cuont = 2 }]"),
         )
         .unwrap_err();
         assert!(e.to_string().contains("cuont"), "{e}");
-        let e = load::<D20>(
-            "g.toml",
-            &with("a = \"fighter\"\nb = [\"goblin\", \"fighter\"]"),
-        )
-        .unwrap_err();
-        assert!(e.field.starts_with("matchup[0].b[1]"), "{e}");
-        assert!(e.message.contains("mixed members"), "{e}");
         let e = load::<D20>("g.toml", &with("a = \"fighter\"\nb = []")).unwrap_err();
         assert!(e.message.contains("empty side"), "{e}");
         let e = load::<D20>(
@@ -616,6 +617,28 @@ count = 2
         )
         .unwrap_err();
         assert!(e.to_string().contains("lowest_hp"), "{e}");
+    }
+
+    /// Mixed members on a d20 side (issue 39): each member keeps its statistics, count and
+    /// target policy, and the fight runs.
+    #[test]
+    fn mixed_members_load_and_fight() {
+        let s = load::<D20>(
+            "g.toml",
+            &with("a = [\"fighter\", { fighter = \"goblin\", target = \"random\" }]\nb = [{ fighter = \"goblin\", count = 2 }, \"fighter\"]"),
+        )
+        .unwrap();
+        let m = &s.matchups[0].matchup;
+        assert!(m.mixed);
+        assert_eq!(m.n, [2, 3]);
+        assert_eq!(
+            m.members[0][1].target,
+            oddsmith_rules::group::Target::Random
+        );
+        assert_eq!(m.member_of[1][..3], [0, 0, 1]);
+        let roster = s.ruleset.roster(m);
+        assert_eq!(roster.sides[1].members, 2);
+        assert_eq!(roster.sides[1].count(0), 2);
     }
 
     #[test]

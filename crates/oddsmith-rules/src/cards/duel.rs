@@ -665,10 +665,25 @@ fn reaches<const P: bool>(o: &CardsOptions, s: &State, att: usize, a: Arm, range
         return can_attack_in::<P>(o, a, range);
     }
     let u = &s.u;
-    if u.cling[1 - att] && a.range > 0 {
+    if clung_to(s, att, a) {
         return false;
     }
     can_attack_in::<P>(o, a, range) || (u.cling[att] && !a.shield && !a.ranged)
+}
+
+/// Whether side `att`'s arm `a` is barred by a cling: his foe clings to him and `a` has a
+/// range above 0 («Cling»: "his opponent cannot use any attack with a range greater than 0
+/// against the clinging character"; never in the plain form).
+#[inline(always)]
+fn clung_to(s: &State, att: usize, a: Arm) -> bool {
+    s.u.cling[1 - att] && a.range > 0
+}
+
+/// Whether side `att` may declare a Lunge with arm `a` at `range` (§Complex Maneuvers Lunge:
+/// one yard short; no shield; no weapon of range above 0 against a clinger, «Cling»).
+#[inline(always)]
+fn lunges<const P: bool>(s: &State, att: usize, a: Arm, range: i8) -> bool {
+    (P || (!a.shield && !clung_to(s, att, a))) && a.range + 1 == range
 }
 
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
@@ -812,12 +827,16 @@ fn declare_in<const P: bool, R: Roller>(
         return None;
     }
     // «Large Creature Maneuvers» (never in the plain form: [`Matchup::unusual`]).
-    if !P && m.unusual {
+    // Each is charged to an item with a maneuver left ([`free_arm`]).
+    if !P
+        && m.unusual
+        && let Some(arm) = free_arm(c, ka)
+    {
         let u = &s.u;
         if u.cling[def] && plays & PLAY_BUCK != 0 {
             // «Buck»: throw the clinger off first.
             let idx = c.hand.best()?;
-            return Some(take(rs, att, Man::Buck, 0, idx));
+            return Some(take(rs, att, Man::Buck, arm, idx));
         }
         if m.foe[att] == FoeSize::Large && !u.cling[att] {
             // «Flank», under his tactic, while none of his is in force: his lowest card whose
@@ -833,7 +852,7 @@ fn declare_in<const P: bool, R: Roller>(
                     .filter(|&i| i32::from(cards[i].value) + base >= 1)
                     .min_by_key(|&i| cards[i].value);
                 if let Some(idx) = low {
-                    return Some(take(rs, att, Man::Flank, 0, idx));
+                    return Some(take(rs, att, Man::Flank, arm, idx));
                 }
             }
             // «Cling», once his flank is in force (at once without the flank tactic), within
@@ -843,13 +862,13 @@ fn declare_in<const P: bool, R: Roller>(
                 && decl_range <= ka.reach
             {
                 let idx = c.hand.best()?;
-                return Some(take(rs, att, Man::Cling, 0, idx));
+                return Some(take(rs, att, Man::Cling, arm, idx));
             }
         }
-        if u.barred(att, s.round) {
-            // "The target may not attack … the attacker": nothing to declare but a Buck.
-            return None;
-        }
+    }
+    if !P && m.unusual && s.u.barred(att, s.round) {
+        // "The target may not attack … the attacker": nothing to declare but a Buck.
+        return None;
     }
     let a = &ka.arms;
     let usable = |i: usize| a[i].as_ref().filter(|x| c.used[i] < x.mm);
@@ -961,12 +980,11 @@ fn declare_in<const P: bool, R: Roller>(
             Some(take(rs, att, man, i as u8, idx))
         }
         None if plays & PLAY_LUNGE != 0 && {
-            (0..arms_in::<P>())
-                .any(|i| usable(i).is_some_and(|x| (P || !x.shield) && x.range + 1 == decl_range))
+            (0..arms_in::<P>()).any(|i| usable(i).is_some_and(|x| lunges::<P>(s, att, *x, decl_range)))
         } =>
         {
             let i = (0..arms_in::<P>())
-                .find(|&i| usable(i).is_some_and(|x| (P || !x.shield) && x.range + 1 == decl_range))?;
+                .find(|&i| usable(i).is_some_and(|x| lunges::<P>(s, att, *x, decl_range)))?;
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             Some(take(rs, att, Man::Lunge, i as u8, idx))
         }
@@ -1011,6 +1029,18 @@ fn attack_card<R: Roller>(c: &SideRound, reserve: usize, p: AttackerPolicy, r: &
         AttackerPolicy::Random => reserve + (r.roll((n - reserve) as u32) - 1) as usize,
     };
     c.hand.kth_best(k).unwrap_or(0)
+}
+
+/// The item a maneuver no weapon makes (Flank, Cling, Buck) is charged to: the first with a
+/// maneuver left this round (§Shields, Parrying Daggers & Off-hand Weapons: "may use neither
+/// weapon more times than its individual maximum"), or `None` when both are spent. A side
+/// with no item at all (never, but for safety) charges the primary slot.
+#[inline(always)]
+fn free_arm(c: &SideRound, k: &Kit) -> Option<u8> {
+    if k.arms.iter().all(Option::is_none) {
+        return Some(0);
+    }
+    (0..2u8).find(|&i| k.arms[usize::from(i)].is_some_and(|x| c.used[usize::from(i)] < x.mm))
 }
 
 /// Takes card `idx` from `side`'s hand for maneuver `man` with arm `arm`, counting it.
@@ -1101,9 +1131,15 @@ fn answer_in<const P: bool, R: Roller>(
     };
     // «Buck» counters a Cling; a flanked target may not dodge the flanker's blows («Flank»).
     // Never in the plain form ([`Matchup::unusual`]).
-    if !P && m.unusual && a.man == Man::Cling && room && plays & PLAY_BUCK != 0 {
+    if !P
+        && m.unusual
+        && a.man == Man::Cling
+        && room
+        && plays & PLAY_BUCK != 0
+        && let Some(arm) = free_arm(c, kd)
+    {
         let idx = pick(&c.hand, best, random, r);
-        return Some(take(rs, def, Man::Buck, 0, idx));
+        return Some(take(rs, def, Man::Buck, arm, idx));
     }
     let may_dodge = P || !m.unusual || !s.u.flanks(att, s.round);
     // A Reversal or Block Grab with `card` reaches the seize threshold.
@@ -1364,13 +1400,15 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         // §Complex Maneuvers Lunge: "a weapon that would work at either the current range or
         // one range less".
         Man::Lunge => a_arm.is_some_and(|x| {
-            (P || !x.shield) && (!o.range_model || x.range + 1 == s.range || x.range == s.range)
+            (P || (!x.shield && !clung_to(s, att, *x)))
+                && (!o.range_model || x.range + 1 == s.range || x.range == s.range)
         }),
         Man::LegAttack | Man::HeadButt | Man::TakeDown => {
             a_arm.is_some_and(|x| x.bare && can_attack_in::<P>(o, *x, s.range))
         }
         Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
-        Man::Disengage => a_arm.is_some_and(|x| can_attack_in::<P>(o, *x, s.range)),
+        // A clinger disengages with any weapon, as he attacks ([`reaches`]).
+        Man::Disengage => a_arm.is_some_and(|x| reaches::<P>(o, s, att, *x, s.range)),
         Man::Tackle => a_arm.is_some_and(|x| x.bare) && (s.range == 0 || s.range == 1),
         Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,

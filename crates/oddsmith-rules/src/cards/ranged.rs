@@ -175,20 +175,23 @@ pub fn shoot_with<R: Roller, T: Tally>(
             check_card(o, s, side, n, r)
         }
     };
-    let loc = f.tactics.called_shot;
+    // §Hit Location, with «Large/Small Creature To-Hit Modifiers» against a foe of another
+    // size ([`Matchup::shot`]: the ordinary modifier at equal sizes; an uncallable shot at a
+    // small creature's head vitals aims at the torso).
+    let [loc_mod, loc_damage] = m.shot[side];
     let base = i32::from(w.force)
         + f.finesse
         + f.armor_mod
         + band_modifier(i32::from(s.range), i32::from(w.range)).unwrap_or(-99)
         + motion(o, target)
         + o.shot_modifier
-        + loc.modifier();
+        + loc_mod;
     let misses = |t: i32| t + base - dodge.max(0) <= 0 || block.is_some_and(|b| t + base <= b);
     let total = hit_loop(o, m, s, side, card, misses, r, tally);
     let hit = !misses(total);
     let dmg = if hit {
         let raw = (total + i32::from(w.edge)).clamp(o.damage_floor, i32::from(w.md).max(o.damage_floor));
-        (raw + o.location_damage.of(loc) - m.f[1 - side].protection).max(0)
+        (raw + loc_damage - m.f[1 - side].protection).max(0)
     } else {
         0
     };

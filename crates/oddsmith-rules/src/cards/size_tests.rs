@@ -245,6 +245,117 @@ fn a_buck_removes_a_clinger() {
     assert_eq!(declare(&r, &m, &s, 1, &[Card::plain(2)]).map(|d| d.man), Some(Man::Retreat));
 }
 
+/// «Cling»: the one clung to "cannot use any attack with a range greater than 0 against the
+/// clinging character", a Lunge included: the brute's club (range 2) lunges one yard short
+/// when free, not when clung to, and a Lunge declared before the cling fails.
+#[test]
+fn a_clung_to_fighter_cannot_lunge() {
+    let lunger = format!("{BRUTE}\ntactics = {{ lunge = true, buck = false }}");
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(SWORD), &spec(&lunger));
+    let mut s = at(&r, &m, 3, 1);
+    assert_eq!(declare(&r, &m, &s, 1, &[Card::plain(9)]).map(|d| d.man), Some(Man::Lunge));
+    s.u.cling[0] = true;
+    assert_eq!(declare(&r, &m, &s, 1, &[Card::plain(9)]), None);
+    for range in [2, 3] {
+        let mut s = at(&r, &m, range, 1);
+        s.u.cling[0] = true;
+        assert!(!resolve(&r, &m, &mut s, 1, decl(Man::Lunge, 9), None).success, "range {range}");
+        let mut free = at(&r, &m, range, 1);
+        assert!(resolve(&r, &m, &mut free, 1, decl(Man::Lunge, 9), None).success, "range {range}");
+    }
+}
+
+/// A clinger "may attack with any weapon he wishes": his Offensive Disengage (an attack with
+/// his weapon) is legal wherever his attacks are, so the card he declares it with is not
+/// wasted at a range his sword does not reach.
+#[test]
+fn a_clinger_disengages_at_any_range() {
+    let worn = format!("{SWORD}\ntactics = {{ disengage_at_hp = 99, flank = \"never\" }}");
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&worn), &spec(BRUTE));
+    let mut s = at(&r, &m, 3, 0);
+    s.u.cling[0] = true;
+    let a = declare(&r, &m, &s, 0, &[Card::plain(5)]).expect("declares");
+    assert_eq!(a.man, Man::Disengage);
+    assert!(resolve(&r, &m, &mut s, 0, a, None).success);
+    // Free at range 3, the sword (range 1) cannot disengage.
+    let mut free = at(&r, &m, 3, 0);
+    assert!(!resolve(&r, &m, &mut free, 0, decl(Man::Disengage, 5), None).success);
+}
+
+/// Ranged called shots use the size tables too: legs at a large creature are 0 (−3 at one of
+/// his size), and head vitals at a small one cannot be called (the torso instead, 0 where the
+/// ordinary table says −8). Equal sizes keep the ordinary modifier.
+#[test]
+fn ranged_called_shots_use_the_size_tables() {
+    use super::ranged::{self, Act};
+    let mut o = CardsOptions::default();
+    o.hit_rule = super::options::HitRule::None;
+    // Whether `archer`'s shot with card `v` hits `target` at 10 yards.
+    let hits = |archer: &str, target: &str, v: i8| {
+        let (r, m) = pair::<Cards>(o.clone(), &spec(archer), &spec(target));
+        let mut s = r.start(&m);
+        s.apart = true;
+        s.range = 10;
+        let mut rng = stream(4, 0);
+        let mut t = crate::OutcomeTally::default();
+        let card = Some(Card::plain(v));
+        ranged::shoot_with(r.options(), &m, &mut s, 0, Act::Dodge, 0, None, card, &mut RngRoller::new(&mut rng), &mut t);
+        t.0.hits[0] > 0
+    };
+    let bow = |loc: &str| format!("skill = 3\nweapon = \"short bow\"\ntactics = {{ called_shot = \"{loc}\" }}");
+    let large = format!("{SWORD}\nsize = 3");
+    let small = format!("{SWORD}\nsize = 0.4");
+    let mut moved = [false; 2];
+    for v in -12..=12 {
+        // Legs: 0 at a large creature, as a torso shot at a man.
+        assert_eq!(hits(&bow("legs"), &large, v), hits(&bow("torso"), SWORD, v), "legs, card {v}");
+        assert_eq!(hits(&bow("legs"), SWORD, v), hits(&bow("torso"), SWORD, v - 3), "legs, card {v}");
+        moved[0] |= hits(&bow("legs"), &large, v) != hits(&bow("legs"), SWORD, v);
+        // Head vitals at a small creature: the torso.
+        assert_eq!(hits(&bow("head_vitals"), &small, v), hits(&bow("torso"), &small, v), "vitals, card {v}");
+        moved[1] |= hits(&bow("head_vitals"), &small, v) != hits(&bow("head_vitals"), SWORD, v);
+    }
+    assert_eq!(moved, [true, true]);
+}
+
+/// Flank, Cling and Buck come out of an item's own maximum maneuvers (§Shields, Parrying
+/// Daggers & Off-hand Weapons: "may use neither weapon more times than its individual
+/// maximum"): with the sword's 3 spent, the shield's (before, a fourth sword maneuver).
+#[test]
+fn flank_cling_and_buck_respect_each_items_maximum() {
+    let shielded = format!("{SWORD}\noff_hand = \"small shield\"\noff_hand_skill = 3\ntactics = {{ flank = \"always\" }}");
+    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(&shielded), &spec(BRUTE));
+    let o = r.options();
+    let s = at(&r, &m, 1, 0);
+    let mut rng = stream(5, 0);
+    let mut dice = RngRoller::new(&mut rng);
+    // The man's maneuvers so far: (sword, shield) used, of a cap of 4.
+    let round = |used: [u8; 2]| {
+        let mut c = hand(&[Card::plain(5), Card::plain(6)]);
+        c.used = used;
+        c.total = used[0] + used[1];
+        c.declared = 1;
+        [c, hand(&[Card::plain(1)])]
+    };
+    let mut rs = round([0, 0]);
+    let a = duel::declare(o, &m, &s, &mut rs, 0, 1, &mut dice).expect("flanks");
+    assert_eq!((a.man, a.arm, rs[0].used), (Man::Flank, 0, [1, 0]));
+    let mut rs = round([3, 0]);
+    let a = duel::declare(o, &m, &s, &mut rs, 0, 1, &mut dice).expect("flanks");
+    assert_eq!((a.man, a.arm, rs[0].used), (Man::Flank, 1, [3, 1]));
+    // Clung to (a Buck is offered whatever the sizes), he bucks with the shield.
+    let mut s = s;
+    s.u.cling[1] = true;
+    let mut rs = round([3, 0]);
+    let b = duel::declare(o, &m, &s, &mut rs, 0, 1, &mut dice).expect("bucks");
+    assert_eq!((b.man, b.arm), (Man::Buck, 1));
+    // Answering a Cling: the shield's maneuver when the sword's are spent.
+    let s = at(&r, &m, 1, 1);
+    let mut rs = round([3, 0]);
+    let d = duel::answer(o, &m, &s, &mut rs, 0, &decl(Man::Cling, 2), 1, &mut dice).expect("bucks");
+    assert_eq!((d.man, d.arm), (Man::Buck, 1));
+}
+
 /// P(A wins) over `n` duels at `seed` and its standard error.
 fn win(a: &str, b: &str, n: u32, seed: u64) -> (f64, f64) {
     let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(a), &spec(b));
@@ -264,9 +375,10 @@ fn a_flanker_beats_the_same_man_without_flank() {
     assert!(flank - plain > 4.0 * sd, "flank {flank} vs without {plain} (σ {sd})");
 }
 
-/// The default tactic (flank on) is never worse than not flanking, within 4σ, against large
-/// foes of several kinds: nimble (finesse 3, a flank at −3), a dodger, one with a short
-/// weapon, a band of two, and a foe of the man's own size (where nothing changes).
+/// The default tactic (`flank = "outreached"`) is never worse than not flanking, within 4σ,
+/// against large foes of several kinds: the brute, a nimble one (finesse 3, a flank at −3), a
+/// size-2 swordsman of skill 4 (of the man's reach: the default does not flank him), a size-4
+/// beast with claws of range 1, and a foe of the man's own size (where nothing changes).
 #[test]
 fn the_default_flank_never_does_worse() {
     let foes = [

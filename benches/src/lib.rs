@@ -223,6 +223,7 @@ fn cards_fighter(skill: i32, combat_training: i32, armor_mod: i32) -> FighterSpe
         armor_mod,
         protection: 0,
         npc: false,
+        size: 1.0,
         tactics: Tactics::default(),
     }
 }

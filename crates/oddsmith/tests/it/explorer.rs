@@ -476,7 +476,11 @@ pub(crate) const DEPENDS_ROWS: &str = "return [...document.querySelectorAll('#de
 /// CLI's, in its order, with its P(A wins) and change as the panel prints them (a factor
 /// within the threshold is in the one-line summary, not a row). Returns the rows compared.
 pub(crate) fn depends_panel_is_the_cli_s(text: &str, page: &Value) -> usize {
-    let p = std::env::temp_dir().join(format!("oddsmith-readings-panel-{}-{}.toml", std::process::id(), text.len()));
+    let p = std::env::temp_dir().join(format!(
+        "oddsmith-readings-panel-{}-{}.toml",
+        std::process::id(),
+        text.len()
+    ));
     std::fs::write(&p, text).unwrap();
     let (code, out, err) = cli(&["run", p.to_str().unwrap(), "--readings", "--json"]);
     let _ = std::fs::remove_file(&p);
@@ -490,18 +494,40 @@ pub(crate) fn depends_panel_is_the_cli_s(text: &str, page: &Value) -> usize {
         assert_eq!(m["matchup"], w["matchup"]);
         let mut k = 0;
         for r in w["readings"].as_array().unwrap() {
-            let d = r["exact_delta"].as_f64().unwrap_or_else(|| r["delta"]["diff"].as_f64().unwrap());
-            let p_a = r["exact"].as_f64().unwrap_or_else(|| r["p_a_win"]["p"].as_f64().unwrap());
+            let d = r["exact_delta"]
+                .as_f64()
+                .unwrap_or_else(|| r["delta"]["diff"].as_f64().unwrap());
+            let p_a = r["exact"]
+                .as_f64()
+                .unwrap_or_else(|| r["p_a_win"]["p"].as_f64().unwrap());
             let row = &m["rows"][k];
             if row[0] != r["factor"] || row[1] != r["value"] {
                 continue; // a factor within the threshold: in the one-line summary
             }
-            assert_eq!(row[2].as_str().unwrap(), format!("{:.1} %", 100.0 * p_a), "{row}");
-            let sign = if d > 0.0 { "+" } else if d < 0.0 { "−" } else { "" };
-            assert_eq!(row[3].as_str().unwrap(), format!("{sign}{:.1}", (100.0 * d).abs()), "{row}");
+            assert_eq!(
+                row[2].as_str().unwrap(),
+                format!("{:.1} %", 100.0 * p_a),
+                "{row}"
+            );
+            let sign = if d > 0.0 {
+                "+"
+            } else if d < 0.0 {
+                "−"
+            } else {
+                ""
+            };
+            assert_eq!(
+                row[3].as_str().unwrap(),
+                format!("{sign}{:.1}", (100.0 * d).abs()),
+                "{row}"
+            );
             k += 1;
         }
-        assert_eq!(k, m["rows"].as_array().unwrap().len(), "every row is a factor of the CLI's: {m}");
+        assert_eq!(
+            k,
+            m["rows"].as_array().unwrap().len(),
+            "every row is a factor of the CLI's: {m}"
+        );
         rows += k;
     }
     rows

@@ -5,8 +5,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group};
 use oddsmith_benches::{
-    cards_band, cards_group, cards_reference, d20_group, d20_party, d20_reference, draft_d1,
-    gamecraft_d1, openrpg_r1, pool,
+    cards_band, cards_group, cards_reference, cards_teams, d20_group, d20_party, d20_party6,
+    d20_reference, draft_d1, gamecraft_d1, openrpg_r1, pool,
 };
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset};
@@ -61,6 +61,7 @@ fn d20(c: &mut Criterion) {
     bench(c, "d20_reference", TRIALS, &d20_reference());
     bench(c, "d20_group", TRIALS, &d20_group());
     bench(c, "d20_party", TRIALS, &d20_party());
+    bench(c, "d20_party6", TRIALS, &d20_party6());
 }
 
 fn openrpg(c: &mut Criterion) {
@@ -75,6 +76,7 @@ fn cards(c: &mut Criterion) {
     bench(c, "cards_reference", TRIALS, &cards_reference());
     bench(c, "cards_group", TRIALS, &cards_group());
     bench(c, "cards_band", TRIALS, &cards_band());
+    bench(c, "cards_teams", TRIALS, &cards_teams());
 }
 
 criterion_group!(benches, draft, gamecraft, d20, openrpg, cards);

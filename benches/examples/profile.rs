@@ -13,12 +13,12 @@
 //! instructions per duel from the plain loop is what a trial costs beyond `duel`;
 //! `-- RULESET DUELS engine THREADS` on THREADS threads (1 unless given).
 //!
-//! Besides the five reference duels, `d20_party` and `cards_band` are issue 39's reference
-//! group fights (timed beside `benches/peers/d20_party.py` at the same trial count).
+//! Besides the five reference duels, `d20_party`, `cards_band` (the older references) and
+//! `d20_party6`, `cards_teams` (as issue 39 gives them) are its group fights (timed beside `benches/peers/d20_party.py` at the same trial count).
 
 use oddsmith_benches::{
-    cards_band, cards_reference, d20_party, d20_reference, draft_d1, gamecraft_d1, openrpg_r1,
-    outcome_checksum,
+    cards_band, cards_reference, cards_teams, d20_party, d20_party6, d20_reference, draft_d1,
+    gamecraft_d1, openrpg_r1, outcome_checksum,
 };
 use oddsmith_rules::Ruleset;
 use oddsmith_sim::{RunConfig, run_duels};
@@ -80,8 +80,10 @@ fn main() {
         "cards" => go!("cards_reference", cards_reference()),
         "d20_party" => go!("d20_party", d20_party()),
         "cards_band" => go!("cards_band", cards_band()),
+        "d20_party6" => go!("d20_party6", d20_party6()),
+        "cards_teams" => go!("cards_teams", cards_teams()),
         other => panic!(
-            "unknown ruleset {other:?} (draft, gamecraft, d20, openrpg, cards, d20_party, cards_band)"
+            "unknown ruleset {other:?} (draft, gamecraft, d20, openrpg, cards, d20_party, cards_band, d20_party6, cards_teams)"
         ),
     }
 }

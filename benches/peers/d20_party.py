@@ -19,7 +19,8 @@ maximum (`crit_rule = "max"`); otherwise roll + bonus >= Defense hits for the we
 A creature is out at 0 HP or less. After each group, a side with nobody able has lost (both
 sides out at once: a draw); 1000 rounds is a draw.
 
-Standard library only.  Usage:  python3 d20_party.py [TRIALS] [SEED]
+Standard library only.  Usage:  python3 d20_party.py [TRIALS] [SEED] [GOBLINS]
+(GOBLINS 4 by default: `d20_party`; 6 is `d20_party6`, the issue's reference.)
 """
 import random
 import sys
@@ -28,7 +29,8 @@ import time
 # (to_hit, damage dice count, sides, plus, defense, min damage)
 HERO = (4, 1, 8, 1, 18, 2)
 GOBLIN = (0, 1, 6, 0, 10, 1)
-HEROES, GOBLINS = 4, 4
+HEROES = 4
+GOBLINS = int(sys.argv[3]) if len(sys.argv) > 3 else 4
 MAX_ROUNDS = 1000
 
 

@@ -148,6 +148,11 @@ hp = 4
 name = "party vs goblins"
 a = [{ fighter = "hero", count = 4 }]
 b = [{ fighter = "goblin", count = 4 }]
+
+[[matchup]]
+name = "party vs six goblins"
+a = [{ fighter = "hero", count = 4 }]
+b = [{ fighter = "goblin", count = 6 }]
 "#;
 
 /// d20 reference group fight of issue 39: a party of four level-3 Fighters (Str 15, Dex 13,
@@ -157,6 +162,13 @@ b = [{ fighter = "goblin", count = 4 }]
 /// across versions). `benches/peers/d20_party.py` is its plain-Python loop.
 pub fn d20_party() -> (D20, <D20 as Ruleset>::Matchup) {
     matchup("group-references.toml", GROUPS, "party vs goblins")
+}
+
+/// Issue 39's d20 reference group fight as the issue gives it: the party of [`d20_party`]
+/// against **six** Goblins (sides of up to eight creatures). `benches/peers/d20_party.py 6`
+/// is its plain-Python loop.
+pub fn d20_party6() -> (D20, <D20 as Ruleset>::Matchup) {
+    matchup("group-references.toml", GROUPS, "party vs six goblins")
 }
 
 /// Cards reference group fight of issue 39: the master (skill 5, sword, combat training 3)
@@ -171,6 +183,22 @@ pub fn cards_band() -> (Cards, <Cards as Ruleset>::Matchup) {
         )
         .replace("master vs two soldiers", "master vs three soldiers");
     matchup("one-against-three.toml", &text, "master vs three soldiers")
+}
+
+/// Issue 39's cards reference group fight as the issue gives it: **two** masters (skill 5,
+/// sword, combat training 3) against three soldiers (skill 2, sword), bands on both sides.
+pub fn cards_teams() -> (Cards, <Cards as Ruleset>::Matchup) {
+    let text = include_str!("../../scenarios/cards/one-against-two.toml")
+        .replace(
+            "a = \"master\"\nb = \"two_soldiers\"",
+            "a = [{ fighter = \"master\", count = 2 }]\nb = [{ fighter = \"soldier\", count = 3 }]",
+        )
+        .replace("master vs two soldiers", "two masters vs three soldiers");
+    matchup(
+        "two-against-three.toml",
+        &text,
+        "two masters vs three soldiers",
+    )
 }
 
 /// Open-rpg reference duel R1 (the open-rpg digest's R1, `scenarios/openrpg/reference-duel.toml`):

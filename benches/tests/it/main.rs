@@ -7,8 +7,8 @@
 mod exact;
 
 use oddsmith_benches::{
-    cards_band, cards_group, cards_reference, d20_group, d20_party, d20_reference, draft_d1,
-    gamecraft_d1, openrpg_r1,
+    cards_band, cards_group, cards_reference, cards_teams, d20_group, d20_party, d20_party6,
+    d20_reference, draft_d1, gamecraft_d1, openrpg_r1,
 };
 use oddsmith_dice::stream;
 use oddsmith_rules::{RngRoller, Ruleset, Winner};
@@ -70,6 +70,9 @@ fn group_fights_allocate_nothing() {
     // Issue 39's reference group fights (the party wins nearly every fight).
     assert_eq!(allocations_in_fights(&d20_party(), 10_000, false), 0);
     assert_eq!(allocations_in_duels(&cards_band(), 10_000), 0);
+    // As the issue gives them: four against six goblins, two against three.
+    assert_eq!(allocations_in_fights(&d20_party6(), 10_000, false), 0);
+    assert_eq!(allocations_in_duels(&cards_teams(), 10_000), 0);
 }
 
 #[test]

@@ -324,9 +324,18 @@ fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
 /// ([`Matchup::group`]); a return attack after the charge in [`Matchup::ret_sub`]; a set vs
 /// charge return attack in the group of the fastest charger it answers (simultaneous).
 #[inline]
-fn group_of(m: &Matchup, s: &State, side: usize, i: usize, act: u8) -> u8 {
+fn group_of<const MIXED: bool>(m: &Matchup, s: &State, side: usize, i: usize, act: u8) -> u8 {
     match act {
         ACT_RETURN => m.ret_sub,
+        // One member a side: every creature of a side in its first's group.
+        ACT_RETURN_SET if !MIXED => {
+            let c = 1 - side;
+            m.group[if (0..usize::from(m.n[c])).any(|k| s.m[c][k].act == ACT_CHARGE) {
+                c
+            } else {
+                side
+            }][0]
+        }
         ACT_RETURN_SET => {
             let c = 1 - side;
             (0..usize::from(m.n[c]))
@@ -335,26 +344,27 @@ fn group_of(m: &Matchup, s: &State, side: usize, i: usize, act: u8) -> u8 {
                 .min()
                 .unwrap_or(m.group[side][i])
         }
+        _ if !MIXED => m.group[side][0],
         _ => m.group[side][i],
     }
 }
 
 /// Whether creature `i` of `side`, able at the group's start, acts in the cursor's group.
 #[inline]
-fn joins_group(m: &Matchup, s: &State, side: usize, i: usize) -> bool {
+fn joins_group<const MIXED: bool>(m: &Matchup, s: &State, side: usize, i: usize) -> bool {
     let act = s.m[side][i].act;
     // A return attack comes right after the charge, once it has arrived.
-    group_of(m, s, side, i, act) == s.sub && (act != ACT_RETURN || s.dist == 0)
+    group_of::<MIXED>(m, s, side, i, act) == s.sub && (act != ACT_RETURN || s.dist == 0)
 }
 
 #[inline]
-fn acts_in_group(m: &Matchup, s: &State, slot: u8) -> bool {
+fn acts_in_group<const MIXED: bool>(m: &Matchup, s: &State, slot: u8) -> bool {
     let (side, i) = member(slot);
     if i >= usize::from(m.n[side]) || s.snap & bit(side, i) == 0 {
         return false;
     }
     let act = s.m[side][i].act;
-    seg_of(m, s, m.fighter(side, i), act) == s.seg && joins_group(m, s, side, i)
+    seg_of(m, s, m.fighter_in::<MIXED>(side, i), act) == s.seg && joins_group::<MIXED>(m, s, side, i)
 }
 
 /// The slot of member `i` of `side` (the inverse of [`member`]).
@@ -372,7 +382,7 @@ fn snap_slots(snap: u16) -> u16 {
 /// Moves to the first actor of the next non-empty group at or after (seg, sub), or to the next
 /// round's start.
 #[inline]
-fn enter_group(m: &Matchup, s: &mut State) {
+fn enter_group<const MIXED: bool>(m: &Matchup, s: &mut State) {
     // Who is able (the group's snapshot) and the segment of each able member's action do not
     // change while the cursor moves, so they are found once, as a mask of slots per segment
     // (`in_seg`; `seg_of` gives 3 for no action); a segment in which no able member acts has
@@ -384,14 +394,15 @@ fn enter_group(m: &Matchup, s: &mut State) {
             let ms = &s.m[side][i];
             if able(ms) {
                 snap |= bit(side, i);
-                in_seg[usize::from(seg_of(m, s, m.fighter(side, i), ms.act))] |=
+                in_seg[usize::from(seg_of(m, s, m.fighter_in::<MIXED>(side, i), ms.act))] |=
                     1 << slot_of(side, i);
             }
         }
     }
     while s.seg < 3 {
         let here = in_seg[usize::from(s.seg)];
-        if s.sub > m.ret_sub || here == 0 {
+        // Only return attacks (Missile segment) act in `ret_sub`, after every speed group.
+        if s.sub > m.ret_sub || (s.sub == m.ret_sub && s.seg != 1) || here == 0 {
             s.seg += 1;
             s.sub = 0;
             continue;
@@ -406,7 +417,7 @@ fn enter_group(m: &Matchup, s: &mut State) {
             let slot = left.trailing_zeros() as u8;
             left &= left - 1;
             let (side, i) = member(slot);
-            if !joins_group(m, s, side, i) {
+            if !joins_group::<MIXED>(m, s, side, i) {
                 continue;
             }
             if s.m[side][i].act == ACT_RETREAT {
@@ -432,12 +443,13 @@ fn enter_group(m: &Matchup, s: &mut State) {
     s.atk = 0;
     s.snap = 0;
     s.moved = 0;
-    for (side, &n) in s.m.iter_mut().zip(&m.n) {
-        for ms in side[..usize::from(n)].iter_mut() {
+    // Every place (those past `n` hold no action): plain stores, no loop bound to test.
+    for side in s.m.iter_mut() {
+        for ms in side.iter_mut() {
             ms.act = ACT_NONE;
         }
     }
-    canonical(m, s);
+    canonical::<MIXED>(m, s);
 }
 
 /// Target choice (the fighter's `target` policy, by default the digest's AI "lowest_hp";
@@ -445,7 +457,7 @@ fn enter_group(m: &Matchup, s: &mut State) {
 /// up; else the original targets (able at the group's start); under `fight_to = "death"` a
 /// downed foe not yet dead.
 #[inline]
-fn target<R: Roller>(
+fn target<const MIXED: bool, R: Roller>(
     m: &Matchup,
     o: &D20Options,
     s: &State,
@@ -455,15 +467,15 @@ fn target<R: Roller>(
 ) -> Option<usize> {
     use crate::group::{Candidate, pick};
     let foe = 1 - side;
-    let (snap, policy, me) = (s.snap, m.fighter(side, i).target, m.member(side, i));
+    let (snap, policy, me) = (s.snap, m.fighter_in::<MIXED>(side, i).target, m.member_in::<MIXED>(side, i));
     let n = usize::from(m.n[foe]);
     let cand = |j: usize, ok: bool| {
         let ms = &s.m[foe][j];
         ok.then(|| Candidate {
             hp: i32::from(ms.hp),
             wounds: i32::from(ms.max) - i32::from(ms.hp),
-            danger: m.danger[foe][m.member(foe, j)][me],
-            defense: m.fighter(foe, j).def,
+            danger: m.danger[foe][m.member_in::<MIXED>(foe, j)][me],
+            defense: m.fighter_in::<MIXED>(foe, j).def,
         })
     };
     let in_snap = |j: usize| snap & bit(foe, j) != 0;
@@ -477,7 +489,7 @@ fn target<R: Roller>(
         return pick(
             policy,
             n,
-            |j| cand(j, !finished(m.fighter(foe, j), &s.m[foe][j])),
+            |j| cand(j, !finished(m.fighter_in::<MIXED>(foe, j), &s.m[foe][j])),
             r,
         );
     }
@@ -488,9 +500,11 @@ fn target<R: Roller>(
 /// creatures) in canonical order ([`crate::group::canonical`]) at a round's start, where
 /// nothing refers to a creature by its slot.
 #[inline]
-fn canonical(m: &Matchup, s: &mut State) {
+fn canonical<const MIXED: bool>(m: &Matchup, s: &mut State) {
     for side in 0..2 {
-        if m.canonical[side] {
+        if m.canonical[side] && !MIXED {
+            crate::group::canonical(&mut s.m[side][..usize::from(m.n[side])]);
+        } else if m.canonical[side] {
             let mut lo = 0;
             for &c in m.counts[side][..m.members[side].len()].iter() {
                 let hi = lo + usize::from(c);
@@ -589,11 +603,11 @@ const MAX_TOTALS: usize = 128;
 /// active, else the best affordable damage spell that beats the attack, else attack; a
 /// crossbow reloads in even rounds). Called from one place in `step`, where it is inlined.
 #[inline]
-fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
+fn choose_actions<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &mut State) {
     for side in 0..2 {
         for i in 0..usize::from(m.n[side]) {
-            let f = m.fighter(side, i);
-            let member = m.member(side, i);
+            let f = m.fighter_in::<MIXED>(side, i);
+            let member = m.member_in::<MIXED>(side, i);
             let ms = s.m[side][i];
             let mut act = ACT_NONE;
             if able(&ms) {
@@ -629,7 +643,7 @@ fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
                         ACT_NONE
                     };
                 } else if act == ACT_NONE && s.dist > 0 {
-                    act = at_distance(m, s, side, i, reloading, out);
+                    act = at_distance::<MIXED>(m, s, side, i, reloading, out);
                 }
                 // G-24: the retreat policy comes first.
                 if let Some(t) = f.retreat_milli
@@ -643,15 +657,15 @@ fn choose_actions(m: &Matchup, o: &D20Options, s: &mut State) {
         }
     }
     if s.dist > 0 {
-        resolve_charges(m, s);
+        resolve_charges::<MIXED>(m, s);
     }
 }
 
 /// A creature's action at a distance (no spell): shoot within missile range, charge when it
 /// can arrive this round, else close; out of thrown weapons, close with the melee weapon (or
 /// do nothing without one).
-fn at_distance(m: &Matchup, s: &State, side: usize, i: usize, reloading: bool, out: bool) -> u8 {
-    let f = m.fighter(side, i);
+fn at_distance<const MIXED: bool>(m: &Matchup, s: &State, side: usize, i: usize, reloading: bool, out: bool) -> u8 {
+    let f = m.fighter_in::<MIXED>(side, i);
     let d = i32::from(s.dist);
     if out {
         if f.has_melee_weapon {
@@ -678,11 +692,11 @@ fn at_distance(m: &Matchup, s: &State, side: usize, i: usize, reloading: bool, o
 /// side of several members each charger rides hit-and-run by its own speed and ability
 /// against the defenders' longest reach (none if any defender is set vs charge), and each
 /// defender answers by its own set-vs-charge defense.
-fn resolve_charges(m: &Matchup, s: &mut State) {
+fn resolve_charges<const MIXED: bool>(m: &Matchup, s: &mut State) {
     let fastest = |s: &State, side: usize| {
         (0..usize::from(m.n[side]))
             .filter(|&i| s.m[side][i].act == ACT_CHARGE)
-            .map(|i| m.fighter(side, i).speed)
+            .map(|i| m.fighter_in::<MIXED>(side, i).speed)
             .max()
     };
     let c = match (fastest(s, 0), fastest(s, 1)) {
@@ -698,12 +712,12 @@ fn resolve_charges(m: &Matchup, s: &mut State) {
     };
     let d = 1 - c;
     let defenders = 0..usize::from(m.n[d]);
-    let reach = defenders.clone().map(|k| m.fighter(d, k).reach).max().unwrap_or(0);
-    let set = defenders.clone().any(|k| m.fighter(d, k).set_vs_charge);
+    let reach = defenders.clone().map(|k| m.fighter_in::<MIXED>(d, k).reach).max().unwrap_or(0);
+    let set = defenders.clone().any(|k| m.fighter_in::<MIXED>(d, k).set_vs_charge);
     let mut arrives = false;
     for i in 0..usize::from(m.n[c]) {
         if s.m[c][i].act == ACT_CHARGE {
-            let fc = m.fighter(c, i);
+            let fc = m.fighter_in::<MIXED>(c, i);
             if fc.hit_and_run && fc.speed > 2 * reach && !set {
                 s.m[c][i].act = ACT_CHARGE_HR;
             } else {
@@ -712,7 +726,7 @@ fn resolve_charges(m: &Matchup, s: &mut State) {
         }
     }
     for k in defenders {
-        let fd = m.fighter(d, k);
+        let fd = m.fighter_in::<MIXED>(d, k);
         let act = &mut s.m[d][k].act;
         // A melee defender's action of the round becomes its return attack.
         if !fd.missile && matches!(*act, ACT_CLOSE | ACT_CHARGE) {
@@ -730,16 +744,16 @@ fn resolve_charges(m: &Matchup, s: &mut State) {
 /// G-22: a side closes its effective Mv (once a round); engaged once within its reach.
 /// The side moves as one, by the Mv and reach of the first of its creatures to move in the
 /// round (the fastest mover: a side keeps one position).
-fn close(m: &Matchup, s: &mut State, side: usize, i: usize) {
+fn close<const MIXED: bool>(m: &Matchup, s: &mut State, side: usize, i: usize) {
     if s.dist == 0 || s.moved & (1 << side) != 0 {
         return;
     }
     s.moved |= 1 << side;
-    let f = m.fighter(side, i);
+    let f = m.fighter_in::<MIXED>(side, i);
     let mut d = i32::from(s.dist) - f.speed;
     // A side out of thrown weapons closes in with its melee weapon.
     let out =
-        (0..usize::from(m.n[side])).all(|k| out_of_supply(m.fighter(side, k), &s.m[side][k]));
+        (0..usize::from(m.n[side])).all(|k| out_of_supply(m.fighter_in::<MIXED>(side, k), &s.m[side][k]));
     let reach = if out { f.melee_reach } else { f.reach };
     if f.missile && !out {
         d = d.max(m.missile_range);
@@ -747,13 +761,19 @@ fn close(m: &Matchup, s: &mut State, side: usize, i: usize) {
     s.dist = if d <= reach { 0 } else { d as u16 };
 }
 
+/// Whether nobody of `side` is able.
+#[inline(always)]
+fn side_out(m: &Matchup, s: &State, side: usize) -> bool {
+    s.m[side][..usize::from(m.n[side])].iter().all(|ms| !able(ms))
+}
+
 /// Who wins if a side is out after a group; `None` while the duel goes on.
 #[inline]
-fn verdict(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
-    let out = |side: usize| (0..usize::from(m.n[side])).all(|j| !able(&s.m[side][j]));
+fn verdict<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
+    let out = |side: usize| side_out(m, s, side);
     let all_dead = |side: usize| {
         (0..usize::from(m.n[side]))
-            .all(|j| i32::from(s.m[side][j].hp) <= m.fighter(side, j).death_point)
+            .all(|j| i32::from(s.m[side][j].hp) <= m.fighter_in::<MIXED>(side, j).death_point)
     };
     let ending = |side: usize| {
         if all_dead(side) {
@@ -778,7 +798,7 @@ fn verdict(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
             if o.fight_to == FightTo::Death {
                 let can_kill = m.lethal[1 - loser];
                 let done = (0..usize::from(m.n[loser]))
-                    .all(|j| !can_kill || finished(m.fighter(loser, j), &s.m[loser][j]));
+                    .all(|j| !can_kill || finished(m.fighter_in::<MIXED>(loser, j), &s.m[loser][j]));
                 if !done {
                     return None;
                 }
@@ -805,7 +825,9 @@ impl crate::Duel<D20> for State {
         }
     }
 
-    /// One step of the duel.
+    /// One step of the duel, by the form of the code chosen once per matchup
+    /// ([`Matchup::mixed`]): a side of one member reads `Matchup::f` alone.
+    #[inline]
     fn step<R: Roller, T: Tally>(
         &mut self,
         rules: &D20,
@@ -813,13 +835,29 @@ impl crate::Duel<D20> for State {
         r: &mut R,
         tally: &mut T,
     ) -> Step {
-        let (o, s) = (rules.options(), self);
+        if m.mixed {
+            step_in::<true, R, T>(self, rules, m, r, tally)
+        } else {
+            step_in::<false, R, T>(self, rules, m, r, tally)
+        }
+    }
+}
+
+/// One step of the duel ([`crate::Duel::step`]); `MIXED` is [`Matchup::mixed`].
+fn step_in<const MIXED: bool, R: Roller, T: Tally>(
+    s: &mut State,
+    rules: &D20,
+    m: &Matchup,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+        let o = rules.options();
         match s.stage {
             INIT => {
                 let next = |from: u8| (from..16).find(|&k| k % 8 < m.n[usize::from(k / 8)]);
                 if let Some(k) = next(s.init_i) {
                     let (side, i) = (usize::from(k / 8), usize::from(k % 8));
-                    let f = m.fighter(side, i);
+                    let f = m.fighter_in::<MIXED>(side, i);
                     let hp = f.hp.roll(r) as i16;
                     s.m[side][i] = MState {
                         hp,
@@ -836,7 +874,7 @@ impl crate::Duel<D20> for State {
                 if next(s.init_i).is_none() {
                     s.stage = ROUND_START;
                     s.round = 1;
-                    canonical(m, s);
+                    canonical::<MIXED>(m, s);
                     if o.start == Start::Range {
                         s.dist = o.start_distance as u16;
                     }
@@ -848,7 +886,7 @@ impl crate::Duel<D20> for State {
                 let (side, i) = member(s.slot);
                 let p = 1 - side;
                 let caught = o.pursuit_rule == PursuitRule::FasterCatches
-                    && m.max_speed[p] > m.fighter(side, i).speed;
+                    && m.max_speed[p] > m.fighter_in::<MIXED>(side, i).speed;
                 if !caught {
                     let w = if p == 0 { Winner::A } else { Winner::B };
                     return Step::Over(w, Ending::Yield);
@@ -862,16 +900,16 @@ impl crate::Duel<D20> for State {
                 if s.round > o.max_rounds {
                     return Step::Over(Winner::Draw, Ending::RoundCap);
                 }
-                choose_actions(m, o, s);
+                choose_actions::<MIXED>(m, o, s);
                 s.seg = 0;
                 s.sub = 0;
             }
             _ => {
-                attack(m, o, s, r, tally);
+                attack::<MIXED, _, _>(m, o, s, r, tally);
                 // Next attack, next actor, or the end of the group.
                 let (side, i) = member(s.slot);
                 let act = s.m[side][i].act;
-                let f = m.fighter(side, i);
+                let f = m.fighter_in::<MIXED>(side, i);
                 let n = if act == ACT_MELEE {
                     f.n_melee
                 } else if is_attack_seq(act) {
@@ -889,22 +927,21 @@ impl crate::Duel<D20> for State {
                 while later != 0 {
                     let k = later.trailing_zeros() as u8;
                     later &= later - 1;
-                    if acts_in_group(m, s, k) {
+                    if acts_in_group::<MIXED>(m, s, k) {
                         s.slot = k;
                         s.atk = 0;
                         return Step::Continue;
                     }
                 }
-                if let Some((w, e)) = verdict(m, o, s) {
+                if let Some((w, e)) = verdict::<MIXED>(m, o, s) {
                     return Step::Over(w, e);
                 }
                 s.sub += 1;
             }
         }
         // The one call site, so that it is inlined once.
-        enter_group(m, s);
+        enter_group::<MIXED>(m, s);
         Step::Continue
-    }
 }
 
 /// A resistance check («Resistance Check») against `full` damage of a spell of `units` HP
@@ -934,13 +971,13 @@ pub(super) fn resisted<R: Roller>(
 }
 
 /// Resolves the current attack (or spell) of the current actor.
-fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &mut R, t: &mut T) {
+fn attack<const MIXED: bool, R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &mut R, t: &mut T) {
     let (side, i) = member(s.slot);
     let foe = 1 - side;
-    let f = m.fighter(side, i);
+    let f = m.fighter_in::<MIXED>(side, i);
     let act = s.m[side][i].act;
     if act == ACT_CLOSE {
-        close(m, s, side, i);
+        close::<MIXED>(m, s, side, i);
         return;
     }
     if act == ACT_CHARGE && s.atk == 0 {
@@ -974,10 +1011,10 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
         }
         me.thrown -= 1;
     }
-    let Some(j) = target(m, o, s, side, i, r) else {
+    let Some(j) = target::<MIXED, _>(m, o, s, side, i, r) else {
         return;
     };
-    let g = m.fighter(foe, j);
+    let g = m.fighter_in::<MIXED>(foe, j);
     let helpless = o.helpless_auto_hit && o.fight_to == FightTo::Death && !able(&s.m[foe][j]);
     let buff = i32::from(s.m[side][i].buff);
     // The d20 counts only as a natural 1 (0), a miss (1), a hit (2) or a natural 20 (3).
@@ -1011,7 +1048,7 @@ fn attack<R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &m
             // Each opponent deals its own member's minimum.
             for k in 0..usize::from(m.n[foe]) {
                 if s.snap & bit(foe, k) != 0 {
-                    let g = m.fighter(foe, k);
+                    let g = m.fighter_in::<MIXED>(foe, k);
                     let lump = [(g.min_dmg, g.min_kind)];
                     let sets = match (f.resist, o.fumble_resisted, o.fumble_resist_per) {
                         (Some(_), true, FumbleResistPer::Attack) => {

@@ -848,6 +848,26 @@ impl Matchup {
             &self.f[side]
         }
     }
+    /// [`Matchup::fighter`] in the form of the code chosen once per matchup: `MIXED` is
+    /// [`Matchup::mixed`].
+    #[inline(always)]
+    pub fn fighter_in<const MIXED: bool>(&self, side: usize, i: usize) -> &Fighter {
+        if MIXED {
+            &self.members[side][usize::from(self.member_of[side][i])]
+        } else {
+            &self.f[side]
+        }
+    }
+    /// [`Matchup::member`] in the form of the code chosen once per matchup: `MIXED` is
+    /// [`Matchup::mixed`].
+    #[inline(always)]
+    pub fn member_in<const MIXED: bool>(&self, side: usize, i: usize) -> usize {
+        if MIXED {
+            usize::from(self.member_of[side][i])
+        } else {
+            0
+        }
+    }
     /// The member (entry of the side's list) creature `i` of `side` belongs to.
     #[inline(always)]
     pub fn member(&self, side: usize, i: usize) -> usize {

@@ -112,8 +112,9 @@ pub struct State {
 pub struct Unusual {
     /// The last round side `x`'s flank of his foe is in force (0 = none): "the target may
     /// not attack or dodge blows from the attacker next round or for the remainder of the
-    /// current round".
-    pub flank: [u32; 2],
+    /// current round". (A round fits: `max_rounds` is at most 10,000; a `u16` keeps the
+    /// state, which every duel copies and every group pairing swaps, small.)
+    pub flank: [u16; 2],
     /// Side `x` clings to his foe: he attacks with any weapon, the foe only with range-0
     /// weapons.
     pub cling: [bool; 2],
@@ -126,7 +127,7 @@ impl Unusual {
     /// Side `x`'s flank of his foe is in force in round `round`.
     #[inline]
     pub fn flanks(&self, x: usize, round: u32) -> bool {
-        self.flank[x] >= round
+        u32::from(self.flank[x]) >= round
     }
     /// Side `x` may not attack his foe at all: the foe's flank is in force, or the foe clings
     /// to him after flanking.
@@ -207,6 +208,10 @@ pub struct Group {
     /// The pairing of A's member `i` and B's member `j` (`p[i][j]`; `p[0][0]` is unused: that
     /// pairing sits in `range`/`init`).
     pub p: [[Pairing; MAX_BAND]; MAX_BAND],
+    /// The pairing's flanks and clings («Large Creature Maneuvers»; `u[i][j]` as `p`, with
+    /// `u[0][0]` unused: that pairing's sit in `State::u`). Apart from `p` so a pairing stays
+    /// two bytes.
+    pub u: [[Unusual; MAX_BAND]; MAX_BAND],
     /// Members out of the fight, each side (bit `k` = member `k`; members beyond the side's
     /// count are out from the start).
     pub out: [u8; 2],
@@ -233,8 +238,6 @@ pub struct Pairing {
     pub range: i8,
     /// Who holds the initiative (0 A's member, 1 B's; 2 = to be drawn, or nobody this round).
     pub init: u8,
-    /// The pairing's flanks and clings («Large Creature Maneuvers»).
-    pub u: Unusual,
 }
 
 /// A maneuver.
@@ -660,8 +663,14 @@ fn can_attack_in<const P: bool>(o: &CardsOptions, a: Arm, range: i8) -> bool {
 /// the one clung to "cannot use any attack with a range greater than 0 against the clinging
 /// character".
 #[inline(always)]
-fn reaches<const P: bool>(o: &CardsOptions, s: &State, att: usize, a: Arm, range: i8) -> bool {
-    if P {
+fn reaches<const P: bool, const U: bool>(
+    o: &CardsOptions,
+    s: &State,
+    att: usize,
+    a: Arm,
+    range: i8,
+) -> bool {
+    if P || !U {
         return can_attack_in::<P>(o, a, range);
     }
     let u = &s.u;
@@ -682,8 +691,8 @@ fn clung_to(s: &State, att: usize, a: Arm) -> bool {
 /// Whether side `att` may declare a Lunge with arm `a` at `range` (§Complex Maneuvers Lunge:
 /// one yard short; no shield; no weapon of range above 0 against a clinger, «Cling»).
 #[inline(always)]
-fn lunges<const P: bool>(s: &State, att: usize, a: Arm, range: i8) -> bool {
-    (P || (!a.shield && !clung_to(s, att, a))) && a.range + 1 == range
+fn lunges<const P: bool, const U: bool>(s: &State, att: usize, a: Arm, range: i8) -> bool {
+    (P || (!a.shield && !(U && clung_to(s, att, a)))) && a.range + 1 == range
 }
 
 /// Whether arm `own` can parry `theirs` at `range` (§Range: at its own range or against a
@@ -790,14 +799,36 @@ pub fn declare<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
-    declare_in::<false, R>(o, m, s, rs, att, decl_range, kit(m, s, att), kit(m, s, 1 - att), r)
+    let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
+    if m.unusual {
+        declare_unusual(o, m, s, rs, att, decl_range, ka, kd, r)
+    } else {
+        declare_in::<false, false, R>(o, m, s, rs, att, decl_range, ka, kd, r)
+    }
+}
+
+/// [`declare_in`] where a side's foe is large to him ([`Matchup::unusual`]), out of line.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn declare_unusual<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    decl_range: i8,
+    ka: &Kit,
+    kd: &Kit,
+    r: &mut R,
+) -> Option<Decl> {
+    declare_in::<false, true, R>(o, m, s, rs, att, decl_range, ka, kd, r)
 }
 
 /// [`declare`] with the attacker's and the defender's kits now (`ka`, `kd`: [`kit`]), looked
 /// up once a register, in the registers' form `P` ([`Matchup::plain`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn declare_in<const P: bool, R: Roller>(
+fn declare_in<const P: bool, const U: bool, R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -828,9 +859,7 @@ fn declare_in<const P: bool, R: Roller>(
     }
     // «Large Creature Maneuvers» (never in the plain form: [`Matchup::unusual`]).
     // Each is charged to an item with a maneuver left ([`free_arm`]).
-    if !P
-        && m.unusual
-        && let Some(arm) = free_arm(c, ka)
+    if U && let Some(arm) = free_arm(c, ka)
     {
         let u = &s.u;
         if u.cling[def] && plays & PLAY_BUCK != 0 {
@@ -866,13 +895,13 @@ fn declare_in<const P: bool, R: Roller>(
             }
         }
     }
-    if !P && m.unusual && s.u.barred(att, s.round) {
+    if U && s.u.barred(att, s.round) {
         // "The target may not attack … the attacker": nothing to declare but a Buck.
         return None;
     }
     let a = &ka.arms;
     let usable = |i: usize| a[i].as_ref().filter(|x| c.used[i] < x.mm);
-    let attacks = |i: usize| usable(i).is_some_and(|x| reaches::<P>(o, s, att, *x, decl_range));
+    let attacks = |i: usize| usable(i).is_some_and(|x| reaches::<P, U>(o, s, att, *x, decl_range));
     // The first arm that attacks (the plain form has one arm).
     let attack_arm = if attacks(0) {
         Some(0)
@@ -980,24 +1009,24 @@ fn declare_in<const P: bool, R: Roller>(
             Some(take(rs, att, man, i as u8, idx))
         }
         None if plays & PLAY_LUNGE != 0 && {
-            (0..arms_in::<P>()).any(|i| usable(i).is_some_and(|x| lunges::<P>(s, att, *x, decl_range)))
+            (0..arms_in::<P>()).any(|i| usable(i).is_some_and(|x| lunges::<P, U>(s, att, *x, decl_range)))
         } =>
         {
             let i = (0..arms_in::<P>())
-                .find(|&i| usable(i).is_some_and(|x| lunges::<P>(s, att, *x, decl_range)))?;
+                .find(|&i| usable(i).is_some_and(|x| lunges::<P, U>(s, att, *x, decl_range)))?;
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             Some(take(rs, att, Man::Lunge, i as u8, idx))
         }
         None => {
             // §Changing Weapons: out of reach with a backup weapon that reaches: change.
             if s.kit[att] == KIT_MAIN
-                && m.f[att].backup.is_some_and(|b| reaches::<P>(o, s, att, b, decl_range))
+                && m.f[att].backup.is_some_and(|b| reaches::<P, U>(o, s, att, b, decl_range))
             {
                 let i = c.hand.worst()?;
                 return Some(take(rs, att, Man::Change, 2, i));
             }
             // Clung to, no range helps his long weapons («Cling»).
-            if plays & PLAY_RANGE_FIX == 0 || (!P && s.u.cling[def]) {
+            if plays & PLAY_RANGE_FIX == 0 || (U && s.u.cling[def]) {
                 return None;
             }
             let i = (0..arms_in::<P>()).find(|&i| usable(i).is_some_and(|x| P || !x.shield))?;
@@ -1078,14 +1107,37 @@ pub fn answer<R: Roller>(
     decl_range: i8,
     r: &mut R,
 ) -> Option<Decl> {
-    answer_in::<false, R>(o, m, s, rs, def, a, decl_range, kit(m, s, def), kit(m, s, 1 - def), r)
+    let (kd, ka) = (kit(m, s, def), kit(m, s, 1 - def));
+    if m.unusual {
+        answer_unusual(o, m, s, rs, def, a, decl_range, kd, ka, r)
+    } else {
+        answer_in::<false, false, R>(o, m, s, rs, def, a, decl_range, kd, ka, r)
+    }
+}
+
+/// [`answer_in`] where a side's foe is large to him ([`Matchup::unusual`]), out of line.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn answer_unusual<R: Roller>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &mut [SideRound; 2],
+    def: usize,
+    a: &Decl,
+    decl_range: i8,
+    kd: &Kit,
+    ka: &Kit,
+    r: &mut R,
+) -> Option<Decl> {
+    answer_in::<false, true, R>(o, m, s, rs, def, a, decl_range, kd, ka, r)
 }
 
 /// [`answer`] with the defender's and the attacker's kits now (`kd`, `ka`: [`kit`]), in the
 /// registers' form `P` ([`Matchup::plain`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn answer_in<const P: bool, R: Roller>(
+fn answer_in<const P: bool, const U: bool, R: Roller>(
     o: &CardsOptions,
     m: &Matchup,
     s: &State,
@@ -1131,8 +1183,7 @@ fn answer_in<const P: bool, R: Roller>(
     };
     // «Buck» counters a Cling; a flanked target may not dodge the flanker's blows («Flank»).
     // Never in the plain form ([`Matchup::unusual`]).
-    if !P
-        && m.unusual
+    if U
         && a.man == Man::Cling
         && room
         && plays & PLAY_BUCK != 0
@@ -1141,7 +1192,7 @@ fn answer_in<const P: bool, R: Roller>(
         let idx = pick(&c.hand, best, random, r);
         return Some(take(rs, def, Man::Buck, arm, idx));
     }
-    let may_dodge = P || !m.unusual || !s.u.flanks(att, s.round);
+    let may_dodge = !U || !s.u.flanks(att, s.round);
     // A Reversal or Block Grab with `card` reaches the seize threshold.
     let takes_over = |card: Card, man: Man| {
         !c.seized && takes_initiative(m, s, def, mine[0].as_ref(), card, man) >= t.seize_threshold
@@ -1357,14 +1408,38 @@ pub fn resolve<R: Roller, T: Tally>(
     tally: &mut T,
 ) -> (Register, Option<Step>) {
     let (ka, kd) = (kit(m, s, att), kit(m, s, 1 - att));
-    resolve_in::<false, R, T>(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
+    if m.unusual {
+        resolve_unusual(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
+    } else {
+        resolve_in::<false, false, R, T>(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
+    }
+}
+
+/// [`resolve_in`] where a side's foe is large to him ([`Matchup::unusual`]), out of line.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn resolve_unusual<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    rs: &mut [SideRound; 2],
+    att: usize,
+    a: Decl,
+    d: Option<Decl>,
+    charge_bonus: i32,
+    ka: &Kit,
+    kd: &Kit,
+    r: &mut R,
+    tally: &mut T,
+) -> (Register, Option<Step>) {
+    resolve_in::<false, true, R, T>(o, m, s, rs, att, a, d, charge_bonus, ka, kd, r, tally)
 }
 
 /// [`resolve`] with the attacker's and the defender's kits as the register begins (`ka`,
 /// `kd`: [`kit`]), in the registers' form `P` ([`Matchup::plain`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn resolve_in<const P: bool, R: Roller, T: Tally>(
+fn resolve_in<const P: bool, const U: bool, R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
     s: &mut State,
@@ -1395,12 +1470,12 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
     }
     let legal = match a.man {
         Man::Attack | Man::AttackNoStep | Man::Disarm => {
-            a_arm.is_some_and(|x| reaches::<P>(o, s, att, *x, s.range))
+            a_arm.is_some_and(|x| reaches::<P, U>(o, s, att, *x, s.range))
         }
         // §Complex Maneuvers Lunge: "a weapon that would work at either the current range or
         // one range less".
         Man::Lunge => a_arm.is_some_and(|x| {
-            (P || (!x.shield && !clung_to(s, att, *x)))
+            (P || (!x.shield && !(U && clung_to(s, att, *x))))
                 && (!o.range_model || x.range + 1 == s.range || x.range == s.range)
         }),
         Man::LegAttack | Man::HeadButt | Man::TakeDown => {
@@ -1408,15 +1483,15 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         }
         Man::ShieldBash => a_arm.is_some_and(|x| x.shield && (!o.range_model || s.range == 0)),
         // A clinger disengages with any weapon, as he attacks ([`reaches`]).
-        Man::Disengage => a_arm.is_some_and(|x| reaches::<P>(o, s, att, *x, s.range)),
+        Man::Disengage => a_arm.is_some_and(|x| reaches::<P, U>(o, s, att, *x, s.range)),
         Man::Tackle => a_arm.is_some_and(|x| x.bare) && (s.range == 0 || s.range == 1),
         Man::Escape | Man::Pin | Man::Suffocate => s.range < 0,
         Man::Close => s.range > 0,
         Man::Push => s.range == 0,
         Man::Retreat => s.range < longest(ka, kd),
-        Man::Flank => !P && m.foe[att] == FoeSize::Large,
-        Man::Cling => !P && m.foe[att] == FoeSize::Large && !s.u.cling[att],
-        Man::Buck => !P && s.u.cling[def],
+        Man::Flank => U && m.foe[att] == FoeSize::Large,
+        Man::Cling => U && m.foe[att] == FoeSize::Large && !s.u.cling[att],
+        Man::Buck => U && s.u.cling[def],
         _ => true,
     };
     let opposed = d.filter(|d| {
@@ -1589,12 +1664,12 @@ fn resolve_in<const P: bool, R: Roller, T: Tally>(
         Man::Suffocate if success => {
             end = Some(Step::Over(Winner::of(side(att)), Ending::Incapacitated));
         }
-        Man::Flank if success => s.u.flank[att] = s.round + 1,
-        Man::Cling if success => {
+        Man::Flank if U && success => s.u.flank[att] = u16::try_from(s.round + 1).unwrap_or(u16::MAX),
+        Man::Cling if U && success => {
             s.u.cling[att] = true;
             s.u.barred[att] = s.u.flanks(att, s.round);
         }
-        Man::Buck if success => {
+        Man::Buck if U && success => {
             s.u.cling[def] = false;
             s.u.barred[def] = false;
         }
@@ -1895,7 +1970,8 @@ pub(super) fn initial(
         reload: [0; 2],
         g: Group {
             m: [[member(0); MAX_BAND - 1], [member(1); MAX_BAND - 1]],
-            p: [[Pairing { range: start_range, init: 2, u: Unusual::default() }; MAX_BAND]; MAX_BAND],
+            p: [[Pairing { range: start_range, init: 2 }; MAX_BAND]; MAX_BAND],
+            u: [[Unusual::default(); MAX_BAND]; MAX_BAND],
             // One member a side: the others never fight.
             out: [0xfe; 2],
         },
@@ -1964,9 +2040,9 @@ impl crate::Duel<Cards> for State {
         }
         // The plain form where it applies (chosen once per matchup: `Matchup::plain`).
         let end = if m.plain {
-            melee::<true, R, T>(o, m, s, charger, r, tally)
+            melee::<true, false, R, T>(o, m, s, charger, r, tally)
         } else {
-            melee::<false, R, T>(o, m, s, charger, r, tally)
+            melee_general(o, m, s, charger, r, tally)
         };
         for d in &mut s.decks {
             d.discard_out();
@@ -1978,7 +2054,7 @@ impl crate::Duel<Cards> for State {
 /// A melee round after the initiative: the hands dealt, then the registers, in the registers'
 /// form `P` ([`registers`]).
 #[inline(always)]
-fn melee<const P: bool, R: Roller, T: Tally>(
+fn melee<const P: bool, const U: bool, R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &Matchup,
     s: &mut State,
@@ -2003,7 +2079,26 @@ fn melee<const P: bool, R: Roller, T: Tally>(
         }
     }
     s.fresh = [false; 2];
-    registers::<P, R, T>(o, m, s, &mut rs, kits, charger, r, tally)
+    registers::<P, U, R, T>(o, m, s, &mut rs, kits, charger, r, tally)
+}
+
+/// [`melee`] in the general form, out of line so `step` holds the plain form alone: with the
+/// Large Creature Maneuvers where a side's foe is large to him ([`Matchup::unusual`], chosen
+/// once per matchup), else with every size, flank and cling check folded away.
+#[inline(never)]
+fn melee_general<R: Roller, T: Tally>(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &mut State,
+    charger: Option<usize>,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    if m.unusual {
+        melee::<false, true, R, T>(o, m, s, charger, r, tally)
+    } else {
+        melee::<false, false, R, T>(o, m, s, charger, r, tally)
+    }
 }
 
 /// How a round apart ended (see [`super::ranged::round`]).
@@ -2055,7 +2150,7 @@ fn hesitates<const P: bool>(
 /// the general one: the same code either way.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn registers<'m, const P: bool, R: Roller, T: Tally>(
+fn registers<'m, const P: bool, const U: bool, R: Roller, T: Tally>(
     o: &CardsOptions,
     m: &'m Matchup,
     s: &mut State,
@@ -2085,7 +2180,7 @@ fn registers<'m, const P: bool, R: Roller, T: Tally>(
             rs[att].hesitated = true;
             None
         } else {
-            declare_in::<P, R>(o, m, s, rs, att, decl_range, ka, kd, r)
+            declare_in::<P, U, R>(o, m, s, rs, att, decl_range, ka, kd, r)
         };
         let Some(a) = a else {
             if any && !hesitating {
@@ -2106,9 +2201,9 @@ fn registers<'m, const P: bool, R: Roller, T: Tally>(
         pending = None;
         any = true;
         rs[att].declared += 1;
-        let d = answer_in::<P, R>(o, m, s, rs, 1 - att, &a, decl_range, kd, ka, r);
+        let d = answer_in::<P, U, R>(o, m, s, rs, 1 - att, &a, decl_range, kd, ka, r);
         let bonus = i32::from(charger == Some(att));
-        let (_, end) = resolve_in::<P, R, T>(o, m, s, rs, att, a, d, bonus, ka, kd, r, tally);
+        let (_, end) = resolve_in::<P, U, R, T>(o, m, s, rs, att, a, d, bonus, ka, kd, r, tally);
         if let Some(end) = end {
             return end;
         }

@@ -217,8 +217,8 @@ fn initial(
             s.g.p[i][j] = duel::Pairing {
                 range: plan.pair(i, j).start_range,
                 init: 2,
-                u: duel::Unusual::default(),
             };
+            s.g.u[i][j] = duel::Unusual::default();
         }
     }
     Ok(s)
@@ -248,7 +248,7 @@ pub fn swap_pair(o: &CardsOptions, s: &mut State, i: usize, j: usize) {
         let p = &mut s.g.p[i][j];
         std::mem::swap(&mut s.range, &mut p.range);
         std::mem::swap(&mut s.init, &mut p.init);
-        std::mem::swap(&mut s.u, &mut p.u);
+        std::mem::swap(&mut s.u, &mut s.g.u[i][j]);
     }
 }
 

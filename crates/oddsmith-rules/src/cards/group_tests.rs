@@ -9,12 +9,12 @@ use super::spec::FighterSpec;
 use crate::testing::pair;
 use crate::{RngRoller, Ruleset};
 
-fn spec(text: &str) -> FighterSpec {
+pub(super) fn spec(text: &str) -> FighterSpec {
     toml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 /// FNV-1a over the text of every outcome of `n` fights at seed `seed`.
-fn digest(o: CardsOptions, a: &str, b: &str, seed: u64, n: u32) -> u64 {
+pub(super) fn digest(o: CardsOptions, a: &str, b: &str, seed: u64, n: u32) -> u64 {
     let (r, m) = pair::<super::Cards>(o, &spec(a), &spec(b));
     let mut rng = stream(seed, 0);
     let mut dice = RngRoller::new(&mut rng);
@@ -28,7 +28,7 @@ fn digest(o: CardsOptions, a: &str, b: &str, seed: u64, n: u32) -> u64 {
     h
 }
 
-const HERO: &str = "skill = 4\nweapon = \"sword\"\ncombat_training = 2\noff_hand = \"small shield\"\noff_hand_skill = 3\nbackup = \"dagger\"\nbackup_skill = 2";
+pub(super) const HERO: &str = "skill = 4\nweapon = \"sword\"\ncombat_training = 2\noff_hand = \"small shield\"\noff_hand_skill = 3\nbackup = \"dagger\"\nbackup_skill = 2";
 
 /// The band fights of the lone fighter against 2–4 identical members (on either seat, under
 /// each `target` and `band_attack`, engaged and in a show down, with a wrestler), pinned to

@@ -9,31 +9,17 @@ use oddsmith_dice::stream;
 
 use super::duel::{self, Decl, Man, SideRound, State};
 use super::options::CardsOptions;
-use super::spec::{FighterSpec, FoeSize, Location};
+use super::spec::{FoeSize, Location};
 use super::{Cards, Matchup};
+use super::group_tests::{HERO, spec};
 use crate::testing::{monte_carlo, pair};
 use crate::{RngRoller, Ruleset, RulesError};
 
-fn spec(text: &str) -> FighterSpec {
-    toml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-/// FNV-1a over the text of every outcome of `n` duels at `seed`.
+/// The band fights' digest ([`super::group_tests::digest`]) under the default options.
 fn digest(a: &str, b: &str, seed: u64, n: u32) -> u64 {
-    let (r, m) = pair::<Cards>(CardsOptions::default(), &spec(a), &spec(b));
-    let mut rng = stream(seed, 0);
-    let mut dice = RngRoller::new(&mut rng);
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for _ in 0..n {
-        let out = r.duel(&m, &mut dice);
-        for b in format!("{out:?}").bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    h
+    super::group_tests::digest(CardsOptions::default(), a, b, seed, n)
 }
 
-const HERO: &str = "skill = 4\nweapon = \"sword\"\ncombat_training = 2\noff_hand = \"small shield\"\noff_hand_skill = 3\nbackup = \"dagger\"\nbackup_skill = 2";
 const SWORD: &str = "skill = 3\nweapon = \"sword\"";
 /// A size-3 brute with a two-handed great club reaching 2 yards.
 const BRUTE: &str = "skill = 3\nsize = 3\nvitality = 5\nweapon = { name = \"great club\", range = 2, force = 1, max_maneuvers = 2, edge = 2, max_damage = 5, hands = 2 }";

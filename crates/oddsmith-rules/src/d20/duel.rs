@@ -24,9 +24,12 @@
 //! If both sides can charge, the faster one charges (equal speeds: both, simultaneously). A
 //! retreating creature leaves at the start of its group in the segment its distance gives
 //! («Order of Combat §1.1.1, §1.2.3, §1.3.1»), so only earlier segments and faster groups
-//! strike it; the pursuer catches it iff faster (`pursuit_rule`), which ends the round with the
-//! sides engaged, and the caught creature fights on; otherwise it escapes and the duel ends
-//! (the side holding the field wins, ending `Yield`).
+//! strike it; the fastest able foe not yet pursuing this round pursues it and catches it iff
+//! faster (`pursuit_rule`): the pursuit takes the rest of the round from both, the sides are
+//! engaged from the next round, and the caught creature ([`CAUGHT`]) fights on; otherwise it
+//! escapes ([`GONE`]: off the field alive, neither down nor dead) and the rest of its side
+//! fights on; a side whose last able creature escapes yields (the side holding the field
+//! wins, ending `Yield`). In a duel that is the retreat of one creature from one foe.
 
 use super::D20;
 use super::fighter::{Attack, Fighter, MAX_SIDE, MAX_SPELLS, Matchup};
@@ -71,6 +74,9 @@ pub const ACT_RETREAT: u8 = 15;
 /// Action: a missile fighter's melee (Melee segment): its melee weapon, or one attack with the
 /// missile weapon (`engaged_missile = "melee"`, or its thrown supply gone).
 pub const ACT_MELEE: u8 = 16;
+/// Action: pursuing a retreater this round, caught or not (G-24): a creature pursues one
+/// retreater a round, and its own action, if still to come, is spent on the pursuit.
+pub const ACT_PURSUE: u8 = 17;
 
 /// A spell action.
 #[inline]
@@ -110,7 +116,15 @@ pub struct MState {
     pub act: u8,
     /// Thrown weapons left (a finite `thrown_supply`; else 0).
     pub thrown: u8,
+    /// [`CAUGHT`] and [`GONE`] (G-24; both follow the creature when its side is sorted).
+    pub flags: u8,
 }
+
+/// Flag: caught once after a retreat, so it fights on and retreats no more (G-24).
+pub const CAUGHT: u8 = 1;
+/// Flag: escaped by a retreat: off the field alive, neither able nor down (G-24). Its other
+/// fields are cleared (HP 0), so it is not able and escaped creatures merge.
+pub const GONE: u8 = 2;
 
 /// The whole duel state between steps.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialOrd, Ord)]
@@ -139,15 +153,13 @@ pub struct State {
     pub dist: u16,
     /// Sides that moved this round (bit per side).
     pub moved: u8,
-    /// Sides whose retreater was caught and fights on (bit per side, G-24).
-    pub caught: u8,
     /// Creatures per side ([`Matchup::n`]; fixed in a fight): equality and hashing read only
     /// these, so a duel's state compares as few creatures as before sides of eight.
     pub n: [u8; 2],
 }
 
 impl MState {
-    /// The four 16-bit fields in one word and the three 8-bit ones in another, signed fields
+    /// The four 16-bit fields in one word and the four 8-bit ones in another, signed fields
     /// offset so that their unsigned order is theirs: equal states have equal words and the
     /// other way round, so comparing and hashing them is two integer operations each (the
     /// exact solver compares and hashes states for every transition), and the words'
@@ -163,11 +175,15 @@ impl MState {
             buff,
             act,
             thrown,
+            flags,
         } = *self;
         let s16 = |x: i16| u64::from(x as u16 ^ 0x8000);
         [
             s16(hp) << 48 | s16(max) << 32 | s16(tally) << 16 | s16(mp2),
-            u64::from(buff as u8 ^ 0x80) << 16 | u64::from(act) << 8 | u64::from(thrown),
+            u64::from(buff as u8 ^ 0x80) << 24
+                | u64::from(act) << 16
+                | u64::from(thrown) << 8
+                | u64::from(flags),
         ]
     }
 }
@@ -204,7 +220,6 @@ impl State {
             m: _,
             dist,
             moved,
-            caught,
             n: _,
         } = *self;
         [
@@ -217,8 +232,7 @@ impl State {
                 | u64::from(atk) << 8
                 | u64::from(snap) << 16
                 | u64::from(dist) << 32
-                | u64::from(moved) << 48
-                | u64::from(caught) << 56,
+                | u64::from(moved) << 48,
         ]
     }
 }
@@ -276,10 +290,11 @@ pub fn able(ms: &MState) -> bool {
     ms.hp > 0 && ms.tally <= ms.hp
 }
 
-/// Dead (HP ≤ Death Point), or a regenerator "dead" from its lethal tally (§5.3.1).
+/// Dead (HP ≤ Death Point), or a regenerator "dead" from its lethal tally (§5.3.1); or
+/// escaped ([`GONE`]): beyond reach, so nobody fights on to finish it.
 #[inline]
 pub fn finished(f: &Fighter, ms: &MState) -> bool {
-    i32::from(ms.hp) <= f.death_point || (f.regenerates && ms.tally > ms.hp)
+    i32::from(ms.hp) <= f.death_point || (f.regenerates && ms.tally > ms.hp) || ms.flags & GONE != 0
 }
 
 #[inline]
@@ -296,7 +311,7 @@ fn bit(side: usize, i: usize) -> u16 {
 #[inline]
 fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
     match act {
-        ACT_NONE => 3,
+        ACT_NONE | ACT_PURSUE => 3,
         ACT_ATTACK => {
             if f.missile {
                 1
@@ -447,6 +462,15 @@ fn enter_group<const MIXED: bool>(m: &Matchup, s: &mut State) {
     for side in s.m.iter_mut() {
         for ms in side.iter_mut() {
             ms.act = ACT_NONE;
+        }
+    }
+    if m.retreat {
+        for side in s.m.iter_mut() {
+            for ms in side.iter_mut() {
+                if !able(ms) {
+                    ms.flags &= !CAUGHT;
+                }
+            }
         }
     }
     canonical::<MIXED>(m, s);
@@ -647,8 +671,9 @@ fn choose_actions<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &mut State)
                 }
                 // G-24: the retreat policy comes first.
                 if let Some(t) = f.retreat_milli
-                    && s.caught & (1 << side) == 0
+                    && ms.flags & CAUGHT == 0
                     && i32::from(ms.hp) * 1000 <= t * i32::from(ms.max)
+                    && foe_able(m, s, side)
                 {
                     act = ACT_RETREAT;
                 }
@@ -767,13 +792,21 @@ fn side_out(m: &Matchup, s: &State, side: usize) -> bool {
     s.m[side][..usize::from(m.n[side])].iter().all(|ms| !able(ms))
 }
 
+/// Whether some foe of `side` is able (a retreat needs someone to flee from).
+fn foe_able(m: &Matchup, s: &State, side: usize) -> bool {
+    !side_out(m, s, 1 - side)
+}
+
 /// Who wins if a side is out after a group; `None` while the duel goes on.
 #[inline]
 fn verdict<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &State) -> Option<(Winner, Ending)> {
     let out = |side: usize| side_out(m, s, side);
+    // Those who escaped (G-24) are not counted.
     let all_dead = |side: usize| {
-        (0..usize::from(m.n[side]))
-            .all(|j| i32::from(s.m[side][j].hp) <= m.fighter_in::<MIXED>(side, j).death_point)
+        (0..usize::from(m.n[side])).all(|j| {
+            let ms = &s.m[side][j];
+            i32::from(ms.hp) <= m.fighter_in::<MIXED>(side, j).death_point || ms.flags & GONE != 0
+        })
     };
     let ending = |side: usize| {
         if all_dead(side) {
@@ -868,6 +901,7 @@ fn step_in<const MIXED: bool, R: Roller, T: Tally>(
                         buff: 0,
                         act: ACT_NONE,
                         thrown: f.supply.unwrap_or(0),
+                        flags: 0,
                     };
                     s.init_i = k + 1;
                 }
@@ -882,19 +916,43 @@ fn step_in<const MIXED: bool, R: Roller, T: Tally>(
                 return Step::Continue;
             }
             RETREAT => {
-                // G-24: pursuit succeeds iff the pursuer is faster; else the retreater escapes.
+                // G-24: the fastest able foe not already pursuing this round pursues (the first
+                // in slot order among equals) and catches the retreater iff faster; the pursuit
+                // takes the rest of the round from both, and melee resumes next round (the
+                // sides engaged). Else it escapes: it leaves the field alive, and its side, if
+                // nobody able is left, yields the field.
                 let (side, i) = member(s.slot);
                 let p = 1 - side;
-                let caught = o.pursuit_rule == PursuitRule::FasterCatches
-                    && m.max_speed[p] > m.fighter_in::<MIXED>(side, i).speed;
-                if !caught {
-                    let w = if p == 0 { Winner::A } else { Winner::B };
-                    return Step::Over(w, Ending::Yield);
+                let speed = m.fighter_in::<MIXED>(side, i).speed;
+                // Nobody able left to flee from (under `fight_to = "death"`): it stays.
+                let stays = !foe_able(m, s, side);
+                let mut pursuer = None;
+                if o.pursuit_rule == PursuitRule::FasterCatches {
+                    for k in 0..usize::from(m.n[p]) {
+                        let v = m.fighter_in::<MIXED>(p, k).speed;
+                        let free = able(&s.m[p][k]) && s.m[p][k].act != ACT_PURSUE;
+                        if free && v > speed && pursuer.is_none_or(|(_, w)| v > w) {
+                            pursuer = Some((k, v));
+                        }
+                    }
                 }
-                // The pursuit takes the rest of the round; melee resumes next round.
-                s.caught |= 1 << side;
-                s.dist = 0;
-                s.seg = 3;
+                if stays {
+                    s.m[side][i].act = ACT_NONE;
+                } else if let Some((k, _)) = pursuer {
+                    let me = &mut s.m[side][i];
+                    me.flags |= CAUGHT;
+                    me.act = ACT_NONE;
+                    s.m[p][k].act = ACT_PURSUE;
+                    s.dist = 0;
+                } else {
+                    s.m[side][i] = MState {
+                        flags: GONE,
+                        ..MState::default()
+                    };
+                    if let Some((w, _)) = verdict::<MIXED>(m, o, s) {
+                        return Step::Over(w, Ending::Yield);
+                    }
+                }
             }
             ROUND_START => {
                 if s.round > o.max_rounds {
@@ -1120,8 +1178,9 @@ mod packing {
             any::<i8>(),
             any::<u8>(),
             any::<u8>(),
+            any::<u8>(),
         )
-            .prop_map(|(hp, max, tally, mp2, buff, act, thrown)| MState {
+            .prop_map(|(hp, max, tally, mp2, buff, act, thrown, flags)| MState {
                 hp,
                 max,
                 tally,
@@ -1129,6 +1188,7 @@ mod packing {
                 buff,
                 act,
                 thrown,
+                flags,
             })
     }
 
@@ -1144,12 +1204,13 @@ mod packing {
             buff: if pick(4) { b.buff } else { a.buff },
             act: if pick(5) { b.act } else { a.act },
             thrown: if pick(6) { b.thrown } else { a.thrown },
+            flags: if pick(7) { b.flags } else { a.flags },
         }
     }
 
     /// The fields as a tuple: what equality and order mean.
-    fn fields(m: &MState) -> (i16, i16, i16, i16, i8, u8, u8) {
-        (m.hp, m.max, m.tally, m.mp2, m.buff, m.act, m.thrown)
+    fn fields(m: &MState) -> (i16, i16, i16, i16, i8, u8, u8, u8) {
+        (m.hp, m.max, m.tally, m.mp2, m.buff, m.act, m.thrown, m.flags)
     }
 
     proptest! {
@@ -1158,7 +1219,7 @@ mod packing {
         /// Equal words iff equal fields; the words' order is the fields' order (the derived
         /// `Ord`); equal creatures hash alike.
         #[test]
-        fn creature_words_are_its_fields(a in creature(), b in creature(), mask in 0u8..128) {
+        fn creature_words_are_its_fields(a in creature(), b in creature(), mask in 0u8..=255) {
             let c = mix(a, b, mask);
             prop_assert_eq!(a == c, fields(&a) == fields(&c));
             prop_assert_eq!(a.words().cmp(&c.words()), fields(&a).cmp(&fields(&c)));
@@ -1195,6 +1256,7 @@ mod packing {
                 buff: m.buff ^ 1,
                 act: m.act ^ 1,
                 thrown: m.thrown ^ 1,
+                flags: m.flags ^ 1,
             };
             match field {
                 0 => b.round ^= v,
@@ -1207,8 +1269,7 @@ mod packing {
                 7 => b.snap ^= v as u16 | 1,
                 8 => b.dist ^= v as u16,
                 9 => b.moved ^= v8,
-                10 => b.caught ^= v8,
-                f => b.m[side][slot] = mix(m, other, 1 << (f - 11)),
+                f => b.m[side][slot] = mix(m, other, 1 << (f - 10)),
             }
             prop_assert_ne!(a, b);
         }

@@ -159,7 +159,6 @@ fn order_words(m: &Matchup, s: &State, out: &mut [u64; MAX_WORDS]) -> usize {
         m: members,
         dist,
         moved,
-        caught,
         n: _,
     } = *s;
     out[0] = u64::from(stage) << 56
@@ -178,7 +177,7 @@ fn order_words(m: &Matchup, s: &State, out: &mut [u64; MAX_WORDS]) -> usize {
             n += 2;
         }
     }
-    out[n] = u64::from(dist) << 16 | u64::from(moved) << 8 | u64::from(caught);
+    out[n] = u64::from(dist) << 16 | u64::from(moved);
     n + 1
 }
 

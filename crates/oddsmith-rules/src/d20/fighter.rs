@@ -617,12 +617,6 @@ impl crate::Compile<D20> for Fighter {
                         format!("{f} is out of range: expected 0 to 1"),
                     ));
                 }
-                if s.count > 1 {
-                    return Err(RulesError::field(
-                        "retreat",
-                        "only a lone creature (count = 1) may retreat (G-24 models one retreater)",
-                    ));
-                }
                 Some((f * 1000.0).round() as i32)
             }
         };
@@ -813,6 +807,10 @@ pub struct Matchup {
     pub crippling: bool,
     /// Maximum HP are tracked: crippling damage or a retreat policy (G-24).
     pub track_max: bool,
+    /// Some creature has a retreat policy (G-24): at each round's end a creature that is down
+    /// forgets that it was caught ([`super::duel::CAUGHT`]: nobody gets up again), so equal
+    /// states merge.
+    pub retreat: bool,
     /// `missile_range` (G-22).
     pub missile_range: i32,
     /// `danger[side][j][k]`: a creature of member `j` of `side`'s expected damage per round
@@ -834,8 +832,6 @@ pub struct Matchup {
     pub ret_sub: u8,
     /// Per side: some member can kill a downed foe (an attack or spell not non-lethal).
     pub lethal: [bool; 2],
-    /// Per side: the highest effective speed among its members (the pursuit, G-24).
-    pub max_speed: [i32; 2],
 }
 
 impl Matchup {
@@ -963,8 +959,8 @@ impl crate::Pair<D20> for Matchup {
                 .iter()
                 .any(|a| a.kind == DamageKind::Crippling)
         });
-        let track_max =
-            crippling || all().any(|x| x.retreat_milli.is_some() || x.target.reads_wounds());
+        let retreat = all().any(|x| x.retreat_milli.is_some());
+        let track_max = crippling || retreat || all().any(|x| x.target.reads_wounds());
         let canonical = [0, 1].map(|side| {
             members[side].iter().any(|x| x.count > 1)
                 && members[1 - side].iter().all(|x| x.target.label_free())
@@ -990,8 +986,6 @@ impl crate::Pair<D20> for Matchup {
         }
         let ret_sub = keys.len().max(2) as u8;
         let lethal = [0, 1].map(|side| members[side].iter().any(super::duel::lethal));
-        let max_speed =
-            [0, 1].map(|side| members[side].iter().map(|x| x.speed).max().unwrap_or(0));
         Ok(Matchup {
             f,
             members,
@@ -1003,6 +997,7 @@ impl crate::Pair<D20> for Matchup {
             n_order,
             crippling,
             track_max,
+            retreat,
             missile_range: o.missile_range,
             danger,
             canonical,
@@ -1010,7 +1005,6 @@ impl crate::Pair<D20> for Matchup {
             group,
             ret_sub,
             lethal,
-            max_speed,
         })
     }
 }

@@ -382,13 +382,6 @@ fn sides_of_eight_are_accepted_and_nine_refused() {
     assert_eq!(m.n, [8, 8]);
     let (down, _) = down_counts(&r, &m, 200, 1);
     assert!(down[1][0] > 0);
-    // A retreater may not sit in a side of several members.
-    let retreater = c(&spec(&format!(
-        "{F}retreat = \"at_hp_fraction\"\nretreat_hp_fraction = 0.5\n"
-    )));
-    let err = r.join_side(vec![c(&spec(F)), retreater]).unwrap_err();
-    assert_eq!(err.0, 1);
-    assert!(err.1.contains("retreat by a group"), "{}", err.1);
 }
 
 /// Two identical mixed sides (a goblin and a weak human each): P(A wins) = P(B wins), and
@@ -462,4 +455,103 @@ fn a_small_mixed_party_solves_exactly() {
     within_4_sigma(frac(down[0][1]), p_c, n);
     within_4_sigma(frac(down[1][0]), x.sides[1].members[0].0, n);
     within_4_sigma(frac(wins), duel.p_a_win, n);
+}
+
+/// A retreat policy, a full-HP fraction (1.0): the creature retreats in round 1.
+const RUN: &str = "retreat = \"at_hp_fraction\"\nretreat_hp_fraction = 1.0\n";
+
+/// Runs group fights, returning per fight the outcome and the group figures.
+fn fights(r: &D20, m: &Matchup, n: u32, seed: u64) -> Vec<(crate::DuelOutcome, crate::group::GroupOutcome)> {
+    let roster = r.roster(m);
+    let mut rng = oddsmith_dice::stream(seed, 0);
+    let mut roller = crate::RngRoller::new(&mut rng);
+    (0..n).map(|_| crate::group::fight(r, m, &roster, &mut roller)).collect()
+}
+
+/// G-24 in a group: a band of fast retreaters (unarmoured humans, Mv 12) all escape from
+/// slower goblins (Mv 6) before anyone strikes: side B holds the field every time, by a
+/// yield, and nobody is down (an escaped creature left the field alive).
+#[test]
+fn a_band_of_fast_retreaters_escapes_whole() {
+    let runners = spec(&format!("species = \"human\"\nweapon = \"dagger\"\ncount = 2\n{RUN}"));
+    let (r, m) = pair::<D20>(D20Options::default(), &runners, &goblins(3, ""));
+    assert_eq!(m.n, [2, 3]);
+    for (d, g) in fights(&r, &m, 500, 3) {
+        assert_eq!((d.winner, d.ending), (crate::Winner::B, crate::Ending::Yield));
+        assert_eq!(d.rounds, 1);
+        assert_eq!(d.damage, [0, 0]);
+        assert_eq!((g.sides[0].down, g.sides[1].down), (0, 0));
+    }
+    let x = r.exact(&m).unwrap();
+    close(x.p_b_win, 1.0, 1e-12);
+}
+
+/// A pursuer catches one retreater a round: two slow goblins (HP 1000) flee a fast human;
+/// the first is caught (and fights on, never to retreat again), the second, the human being
+/// busy with the first, escapes. From round 2 it is the human against the caught goblin.
+#[test]
+fn a_pursuer_catches_one_retreater_a_round() {
+    let gg = spec(&format!("{G}hp = 1000\ncount = 2\n{RUN}"));
+    let man = spec("species = \"human\"\nweapon = \"long sword\"\nhp = 1000\n");
+    let (r, m) = pair::<D20>(D20Options::default(), &man, &gg);
+    let mut rng = oddsmith_dice::stream(5, 0);
+    let mut roller = crate::RngRoller::new(&mut rng);
+    let mut s = r.start(&m);
+    while s.round < 2 {
+        assert!(matches!(r.step(&m, &mut s, &mut roller, &mut duel::NoTally), crate::solver::Step::Continue));
+    }
+    let flags: Vec<u8> = s.m[1][..2].iter().map(|c| c.flags).collect();
+    assert!(flags.contains(&duel::CAUGHT) && flags.contains(&duel::GONE), "{flags:?}");
+    let gone = s.m[1].iter().position(|c| c.flags == duel::GONE).unwrap();
+    assert_eq!(s.m[1][gone].hp, 0);
+    assert_eq!(r.fate(&m, &s, 1, gone), Some(crate::group::Fate::default()));
+    // Round 2 onwards the caught goblin does not retreat again: no fight ends in a yield,
+    // and the escaped goblin is never down.
+    let gg = spec(&format!("{G}hp = 30\ncount = 2\n{RUN}"));
+    let man = spec("species = \"human\"\nweapon = \"long sword\"\nhp = 30\n");
+    let (r, m) = pair::<D20>(D20Options::default(), &man, &gg);
+    for (d, g) in fights(&r, &m, 500, 5) {
+        assert_ne!(d.ending, crate::Ending::Yield, "{d:?}");
+        assert!(g.sides[1].down <= 1);
+    }
+}
+
+/// A member who flees leaves the rest of its side to fight on: a fast weak human that
+/// retreats at once beside the fighter changes nothing for side A (it is gone before any
+/// goblin acts), so P(A wins) is the fighter's alone against the goblins, exactly; a
+/// goblin band that flees at half HP from a slower party escapes (no pursuit), so A wins
+/// more often than all goblins go down, and Monte Carlo agrees with the exact figures.
+#[test]
+fn a_member_who_flees_leaves_the_rest_fighting() {
+    let weak_runner = spec(&format!("{WEAK}{RUN}"));
+    let gg = goblins(2, "hp = 4\n");
+    let (r, m) = mixed(D20Options::default(), &[spec(F), weak_runner], std::slice::from_ref(&gg));
+    let (_, alone) = pair::<D20>(D20Options::default(), &spec(F), &gg);
+    let (x, y) = (r.exact(&m).unwrap(), r.exact(&alone).unwrap());
+    close(x.p_a_win, y.p_a_win, 1e-10);
+    close(x.p_b_win, y.p_b_win, 1e-10);
+    let g = crate::group::exact(&r, &m, &r.roster(&m)).unwrap();
+    // The runner is never down; the fighter is down when B wins (or in a draw).
+    close(g.sides[0].members[1].0, 0.0, 1e-12);
+    let f_down = g.sides[0].members[0].0;
+    assert!(f_down >= x.p_b_win - 1e-9 && f_down <= x.p_b_win + x.p_draw + 1e-9, "{f_down}");
+
+    let half = "retreat = \"at_hp_fraction\"\nretreat_hp_fraction = 0.5\n";
+    let o = D20Options {
+        pursuit_rule: super::options::PursuitRule::None,
+        ..D20Options::default()
+    };
+    let (r, m) = pair::<D20>(o, &spec(F), &goblins(2, half));
+    let x = r.exact(&m).unwrap();
+    let g = crate::group::exact(&r, &m, &r.roster(&m)).unwrap();
+    assert!(x.p_a_win > g.sides[1].down[2] + 0.01, "{} vs {}", x.p_a_win, g.sides[1].down[2]);
+    let n = 20_000u32;
+    let out = fights(&r, &m, n, 11);
+    let wins = out.iter().filter(|(d, _)| d.winner == crate::Winner::A).count();
+    let yields = out.iter().filter(|(d, _)| d.ending == crate::Ending::Yield).count();
+    let all_down = out.iter().filter(|(_, g)| g.sides[1].down == 2).count();
+    let frac = |k: usize| k as f64 / f64::from(n);
+    within_4_sigma(frac(wins), x.p_a_win, n);
+    within_4_sigma(frac(all_down), g.sides[1].down[2], n);
+    assert!(yields > 0);
 }

@@ -247,8 +247,7 @@ impl Ruleset for D20 {
 
     /// A side of mixed members (a fighter and a cleric against four goblins and a shaman):
     /// at most [`fighter::MAX_SIDE`] creatures in all, each with its own member's
-    /// statistics and target policy. A retreat policy needs a side of one creature (retreat
-    /// by a group is not modelled).
+    /// statistics and target policy.
     fn join_side(&self, mut members: Vec<Fighter>) -> Result<Fighter, (usize, String)> {
         let mut total = 0usize;
         for (j, f) in members.iter().enumerate() {
@@ -262,14 +261,6 @@ impl Ruleset for D20 {
                     ),
                 ));
             }
-        }
-        if members.len() > 1
-            && let Some(j) = members.iter().position(|f| f.retreat_milli.is_some())
-        {
-            return Err((
-                j,
-                "retreat by a group is not modelled yet: a creature with retreat = \"at_hp_fraction\" must be alone on its side (G-24 models one retreater)".to_string(),
-            ));
         }
         let mut first = members.remove(0);
         first.others = members;
@@ -296,6 +287,10 @@ impl Ruleset for D20 {
         i: usize,
     ) -> Option<crate::group::Fate> {
         let (f, ms) = (m.fighter(side, i), &s.m[side][i]);
+        if ms.flags & duel::GONE != 0 {
+            // Escaped (G-24): off the field alive.
+            return Some(crate::group::Fate::default());
+        }
         let dead = duel::finished(f, ms);
         Some(crate::group::Fate {
             down: dead || !duel::able(ms),

@@ -220,7 +220,7 @@ crate::spec! {
         #[serde(default, skip_serializing_if = "is_never")]
         retreat: RetreatPolicy => (
             "\"never\"",
-            "G-24 retreat policy: \"never\" | \"at_hp_fraction\" (retreats once current HP ≤ retreat_hp_fraction × maximum HP, until caught once; count = 1 only)",
+            "G-24 retreat policy: \"never\" | \"at_hp_fraction\" (retreats once current HP ≤ retreat_hp_fraction × maximum HP, until caught once; each copy of a band by its own HP; an escaped creature leaves the field alive, not down)",
         ),
         /// G-24: `retreat = "at_hp_fraction"` retreats when current HP ≤ this × maximum HP.
         #[serde(default = "quarter", skip_serializing_if = "is_quarter")]

@@ -321,6 +321,15 @@ pub enum Man {
     /// Buck (0, «Small Creature Maneuvers»): throws off a foe clinging to the bucker; as a
     /// defence it counters a Cling.
     Buck,
+    /// Swipe («Small Creature Maneuvers»; less the number of creatures attacked), against
+    /// several small foes, needs the initiative: one card attacks each of them, each defends
+    /// on his own, and each who does not is hit. Declared in a group fight only
+    /// ([`super::group`]), where the number attacked is [`SideRound::swipe`].
+    Swipe,
+    /// Smash (−2, «Small Creature Maneuvers»), with an impact weapon against a small foe, needs
+    /// the initiative: the damage total and the maximum damage are tripled; the smasher then
+    /// takes no other action that round and surrenders the initiative.
+    Smash,
 }
 
 impl Man {
@@ -342,10 +351,14 @@ impl Man {
             Man::HeadButt => -2,
             Man::Flank | Man::Buck => 0,
             Man::Cling => -4,
+            // «Swipe»: "The negative modifier is the number of creatures being attacked" (in
+            // `resolve`, from [`SideRound::swipe`]).
+            Man::Swipe => 0,
+            Man::Smash => -2,
         }
     }
     /// Every maneuver, in declaration order (`man as usize` is its index).
-    pub const ALL: [Man; 31] = [
+    pub const ALL: [Man; 33] = [
         Man::Attack,
         Man::AttackNoStep,
         Man::Disarm,
@@ -377,6 +390,8 @@ impl Man {
         Man::Flank,
         Man::Cling,
         Man::Buck,
+        Man::Swipe,
+        Man::Smash,
     ];
     /// Whether this defence prevents `attack` (the "prevented by" clauses; a counter or
     /// reversal "prevents an opponent's maneuver"): [`Man::prevents_rule`], tabulated.
@@ -402,7 +417,10 @@ impl Man {
                 | Man::Tackle
                 | Man::LegAttack
                 | Man::HeadButt
-                | Man::TakeDown => parry || block || dodge,
+                | Man::TakeDown
+                // «Swipe»: "Each target gets a normal defense"; a Smash is an attack.
+                | Man::Swipe
+                | Man::Smash => parry || block || dodge,
                 Man::Close | Man::Retreat => parry || block,
                 Man::Disengage => parry || block || hand_dodge,
                 Man::Push => dodge,
@@ -423,13 +441,13 @@ const _: () = {
         assert!(Man::ALL[i] as usize == i);
         i += 1;
     }
-    assert!(Man::ALL.len() <= 32, "a maneuver's bit must fit PREVENTS' u32");
+    assert!(Man::ALL.len() <= 64, "a maneuver's bit must fit PREVENTS' u64");
 };
 
 /// [`Man::prevents_rule`] for every pair: bit `attack` of `PREVENTS[defence]`.
-const PREVENTS: [u32; Man::ALL.len()] = {
+const PREVENTS: [u64; Man::ALL.len()] = {
     let n = Man::ALL.len();
-    let mut t = [0u32; Man::ALL.len()];
+    let mut t = [0u64; Man::ALL.len()];
     let mut d = 0;
     while d < n {
         let mut a = 0;
@@ -493,6 +511,12 @@ pub struct SideRound {
     pub bashed: bool,
     /// Thrown by a Take Down this round: his maneuvers are at −`take_down_penalty`.
     pub down: bool,
+    /// The creatures his Swipe of this register attacks («Swipe»: its modifier is minus
+    /// this; a group fight's only).
+    pub swipe: u8,
+    /// His Swipe's card total after hits, once its first target's register has resolved: the
+    /// one card serves every target.
+    pub swipe_total: Option<i16>,
 }
 
 /// What one register came to (for replays and tests).
@@ -990,6 +1014,13 @@ fn declare_in<const P: bool, const U: bool, R: Roller>(
         Some(i) => {
             let idx = attack_card(c, t.reserve as usize, t.attacker, r);
             let card = c.hand.cards()[idx];
+            // «Smash», under his tactic (never in the plain form: [`Matchup::unusual`]): "the
+            // attacker can take no other actions".
+            if U && a[i].is_some_and(|x| x.impact) && smashes(o, m, s, rs, att, a[i].as_ref(), card) {
+                let d = take(rs, att, Man::Smash, i as u8, idx);
+                rs[att].done = true;
+                return Some(d);
+            }
             let man = if plays & PLAY_DISARM != 0
                 && rs[def].hand.is_empty()
                 && s.kit[def] != KIT_BARE
@@ -1044,6 +1075,64 @@ fn declare_in<const P: bool, const U: bool, R: Roller>(
             Some(take(rs, att, man, i as u8, idx))
         }
     }
+}
+
+/// Whether side `att` turns his attack with `arm` and `card` into a Smash under his `smash`
+/// tactic («Smash»: an impact weapon, the foe small to him). `finishing`: the foe holds no
+/// card (the Smash is unopposed: it succeeds, or under `unopposed_auto_success = false` its
+/// total is above 0, so no hit is drawn), the tripled damage takes him out and an attack's
+/// would not; in a group fight only with his last card.
+#[inline(never)]
+fn smashes(
+    o: &CardsOptions,
+    m: &Matchup,
+    s: &State,
+    rs: &[SideRound; 2],
+    att: usize,
+    arm: Option<&Arm>,
+    card: Card,
+) -> bool {
+    use super::spec::SmashPolicy;
+    let def = 1 - att;
+    let Some(x) = arm.filter(|x| x.impact && !x.shield && !x.ranged) else {
+        return false;
+    };
+    if m.foe[att] != FoeSize::Small {
+        return false;
+    }
+    match m.f[att].tactics.smash {
+        SmashPolicy::Never => false,
+        SmashPolicy::Always => true,
+        SmashPolicy::Finishing => {
+            if !rs[def].hand.is_empty() || (m.grouped && rs[att].hand.len() > 1) {
+                return false;
+            }
+            let down = if rs[att].down { -o.take_down_penalty } else { 0 };
+            let total = i32::from(card.value) + mods(m, att, Some(x), Man::Smash) + Man::Smash.difficulty() + down;
+            if !o.unopposed_auto_success && total < 1 {
+                return false;
+            }
+            let raw = (i32::from(card.value) + i32::from(x.edge))
+                .clamp(o.damage_floor, i32::from(x.md).max(o.damage_floor));
+            let protection = m.f[def].protection;
+            let attack = (raw + m.shot[att][1] - protection).max(0);
+            let smash = (3 * raw - protection).max(0);
+            let hp = i32::from(s.hp[def]);
+            smash >= hp && attack < hp
+        }
+    }
+}
+
+/// Whether side `att` may take his foe in the seats into a Swipe with his arm `arm` (0 the
+/// primary weapon, 1 the off-hand item) at `range` («Swipe»; [`super::group`] declares it):
+/// the foe is small to him and within the arm's reach (a melee weapon's; a clinger's any), and
+/// no flank of the foe's bars him.
+pub(super) fn swipes(o: &CardsOptions, m: &Matchup, s: &State, att: usize, arm: u8, range: i8) -> bool {
+    m.unusual
+        && m.foe[att] == FoeSize::Small
+        && !s.u.barred(att, s.round)
+        && kit(m, s, att).arms[usize::from(arm.min(1))]
+            .is_some_and(|x| !x.shield && !x.ranged && reaches::<false, true>(o, s, att, x, range))
 }
 
 /// The attacker's card under his policy, never one of his `reserve` highest cards (while he
@@ -1492,6 +1581,16 @@ fn resolve_in<const P: bool, const U: bool, R: Roller, T: Tally>(
         Man::Flank => U && m.foe[att] == FoeSize::Large,
         Man::Cling => U && m.foe[att] == FoeSize::Large && !s.u.cling[att],
         Man::Buck => U && s.u.cling[def],
+        // «Swipe» at a small creature, «Smash» one with an impact weapon, within reach.
+        Man::Swipe | Man::Smash => {
+            U && m.foe[att] == FoeSize::Small
+                && a_arm.is_some_and(|x| {
+                    !x.shield
+                        && !x.ranged
+                        && (a.man == Man::Swipe || x.impact)
+                        && reaches::<P, U>(o, s, att, *x, s.range)
+                })
+        }
         _ => true,
     };
     let opposed = d.filter(|d| {
@@ -1519,6 +1618,8 @@ fn resolve_in<const P: bool, const U: bool, R: Roller, T: Tally>(
         + a.man.difficulty()
         + head
         + loc_mod
+        // «Swipe»: "The negative modifier is the number of creatures being attacked".
+        - (if U && a.man == Man::Swipe { i32::from(rs[att].swipe) } else { 0 })
         + situational_in::<P>(m, s, att, a.man, charged);
     let d_base = opposed.map(|d| {
         let d_arm = if P {
@@ -1533,19 +1634,28 @@ fn resolve_in<const P: bool, const U: bool, R: Roller, T: Tally>(
     });
     let needs_positive = a.man == Man::Disarm || !o.unopposed_auto_success;
     let d_first = opposed.map_or(0, |d| i32::from(d.card.value));
-    let a_card = hit_loop(
-        o,
-        m,
-        s,
-        att,
-        a.card,
-        |t| match d_base {
-            Some(db) => t + a_base - (d_first + db).max(0) <= 0,
-            None => needs_positive && t + a_base <= 0,
-        },
-        r,
-        tally,
-    );
+    // A Swipe's one card is hit (or not) once, in its first target's register; every other
+    // target meets the same total.
+    let swiped = if U && a.man == Man::Swipe { rs[att].swipe_total } else { None };
+    let a_card = match swiped {
+        Some(t) => i32::from(t),
+        None => hit_loop(
+            o,
+            m,
+            s,
+            att,
+            a.card,
+            |t| match d_base {
+                Some(db) => t + a_base - (d_first + db).max(0) <= 0,
+                None => needs_positive && t + a_base <= 0,
+            },
+            r,
+            tally,
+        ),
+    };
+    if U && a.man == Man::Swipe {
+        rs[att].swipe_total = Some(a_card.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16);
+    }
     let a_total = a_card + a_base;
     let defense_total = match (opposed, d_base) {
         (Some(d), Some(db)) => {
@@ -1574,7 +1684,14 @@ fn resolve_in<const P: bool, const U: bool, R: Roller, T: Tally>(
         | Man::Lunge
         | Man::ShieldBash
         | Man::LegAttack
-        | Man::HeadButt => {
+        | Man::HeadButt
+        | Man::Swipe
+        | Man::Smash => {
+            // «Smash»: "After executing a smash maneuver the attacker can take no other
+            // actions and surrenders the initiative to his opponent" (hit or miss).
+            if U && a.man == Man::Smash {
+                s.init = def as u8;
+            }
             // §Striking Maneuvers Lunge: barehanded, maximum damage 1, edge −3, and the
             // initiative goes to the opponent.
             let h2h_lunge = a.man == Man::Lunge && o.hand_to_hand && a_arm.is_some_and(|x| x.bare);
@@ -1591,6 +1708,9 @@ fn resolve_in<const P: bool, const U: bool, R: Roller, T: Tally>(
                     let md = md + charge_bonus;
                     let raw = (a_card + edge)
                         .clamp(o.damage_floor, md.max(o.damage_floor));
+                    // «Smash»: "The damage and damage total … is tripled" (the total and the
+                    // maximum damage it is capped at), before armour protection.
+                    let raw = if U && a.man == Man::Smash { 3 * raw } else { raw };
                     (raw + loc_damage - m.f[def].protection).max(0)
                 }
                 _ => 0,

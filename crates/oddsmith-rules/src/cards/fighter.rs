@@ -31,6 +31,8 @@ pub struct Arm {
     pub aim: u8,
     /// Rounds per use (a fractional maximum maneuver "1/N"; 1 otherwise).
     pub every: u8,
+    /// An impact weapon: it may Smash a small foe («Smash»).
+    pub impact: bool,
 }
 
 impl Arm {
@@ -50,6 +52,7 @@ impl Arm {
             ranged: w.ranged,
             aim: w.aim as u8,
             every: w.max_maneuvers.every as u8,
+            impact: w.impact,
         }
     }
 }
@@ -155,8 +158,10 @@ pub struct Matchup {
     pub plain: bool,
     /// What each side's foe is to him by their sizes («Unusual Foes»): `foe[side]`.
     pub foe: [FoeSize; 2],
-    /// A side's foe is large to him (`foe` has a [`FoeSize::Large`]): the Large Creature
-    /// Maneuvers (Flank, Cling, Buck) can arise, which only the general form plays.
+    /// A side's foe is large to him (`foe` has a [`FoeSize::Large`]; so is every pairing where
+    /// a side's foe is small to him, as one is small to the other only if the other is large to
+    /// him): the Large and Small Creature Maneuvers (Flank, Cling, Buck, Swipe, Smash) can
+    /// arise, which only the general form plays.
     pub unusual: bool,
 }
 
@@ -399,7 +404,9 @@ pub const MAX_REACH: i32 = 6;
 /// ranged weapon shoots at least 1 yard and is no shield; aim and fractional maneuvers belong
 /// to ranged weapons.
 fn check_arm(key: &str, w: &WeaponStats) -> Result<(), RulesError> {
-    let bad = if w.ranged {
+    let bad = if w.impact && (w.shield || w.ranged) {
+        Some("impact is for melee weapons («Smash» is a melee attack; a shield attacks only by a Shield Bash)".to_string())
+    } else if w.ranged {
         if w.shield {
             Some("a shield cannot be a ranged weapon".to_string())
         } else if w.range < 1 {

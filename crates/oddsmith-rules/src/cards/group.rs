@@ -32,12 +32,12 @@
 //! Monte Carlo only (the decks are in the state), so there is no state space to shrink.
 
 use super::duel::{
-    self, Decl, MAX_BAND, MAX_REGISTERS, SideRound, State, answer, arms, cap, declare, hand_size,
+    self, Decl, MAX_BAND, MAX_REGISTERS, Man, SideRound, State, answer, arms, cap, declare, hand_size,
     initiative, range_announced, resolve,
 };
 use super::fighter::{Fighter, Matchup};
 use super::options::{DeckOwner, Reshuffle};
-use super::spec::{BandAttack, Target};
+use super::spec::{BandAttack, SwipePolicy, Target};
 use super::{Cards, CardsOptions};
 use crate::group::Candidate;
 use crate::solver::Step;
@@ -59,6 +59,8 @@ pub struct Plan {
     pub target: [[crate::group::Target; MAX_BAND]; 2],
     /// Each member's `band_attack` is `always`.
     pub always: [[bool; MAX_BAND]; 2],
+    /// Each member's `swipe` tactic («Swipe»), `never` where no foe of his is small to him.
+    pub swipe: [[SwipePolicy; MAX_BAND]; 2],
     /// Each member's hit points at the start (for `most_wounded`).
     pub hp: [[i16; MAX_BAND]; 2],
     /// Each member's danger (his main weapon's maximum damage + edge) and defense (finesse +
@@ -153,6 +155,7 @@ pub fn pair(rules: &Cards, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesErr
         pairs,
         target: [[crate::group::Target::LowestHp; MAX_BAND]; 2],
         always: [[true; MAX_BAND]; 2],
+        swipe: [[SwipePolicy::Never; MAX_BAND]; 2],
         hp: [[0; MAX_BAND]; 2],
         danger: [[0; MAX_BAND]; 2],
         defense: [[0; MAX_BAND]; 2],
@@ -163,6 +166,12 @@ pub fn pair(rules: &Cards, a: &Fighter, b: &Fighter) -> Result<Matchup, RulesErr
             plan.kind[side][k] = kind;
             plan.target[side][k] = policy(f.tactics.target);
             plan.always[side][k] = f.tactics.band_attack == BandAttack::Always;
+            let small = kinds[1 - side].iter().any(|foe| {
+                super::spec::FoeSize::of(f.size, foe.size) == super::spec::FoeSize::Small
+            });
+            if small {
+                plan.swipe[side][k] = f.tactics.swipe;
+            }
             plan.hp[side][k] = f.hp as i16;
             plan.danger[side][k] = i32::from(f.main.md) + i32::from(f.main.edge);
             plan.defense[side][k] = f.finesse + f.armor_mod;
@@ -518,17 +527,22 @@ pub(super) fn registers<R: Roller, T: Tally>(
                 }
                 let dr = decl_range[i][j];
                 let parry = !attacking[1 - hs][dk];
-                decls[i][j] = with_pairing(o, g, s, (i, j), rounds, |m, s, rs| {
-                    let att = usize::from(s.init);
-                    let a = declare(o, m, s, rs, att, dr, r)?;
-                    rs[att].declared += 1;
-                    let d = if parry {
-                        answer(o, m, s, rs, 1 - att, &a, dr, r)
-                    } else {
-                        None
-                    };
-                    Some((att, a, d))
-                });
+                decls[i][j] = if g.swipe[hs][hk] != SwipePolicy::Never {
+                    // «Swipe»: the attack may take in other small foes (out of line).
+                    swipe_or_attack(o, g, s, (i, j), hs, rounds, &decl_range, &mut decls, &attacking, &mut attacked, r)
+                } else {
+                    with_pairing(o, g, s, (i, j), rounds, |m, s, rs| {
+                        let att = usize::from(s.init);
+                        let a = declare(o, m, s, rs, att, dr, r)?;
+                        rs[att].declared += 1;
+                        let d = if parry {
+                            answer(o, m, s, rs, 1 - att, &a, dr, r)
+                        } else {
+                            None
+                        };
+                        Some((att, a, d))
+                    })
+                };
                 if decls[i][j].is_some() {
                     attacking[hs][hk] = true;
                     attacked[1 - hs][dk] = true;
@@ -622,6 +636,94 @@ pub(super) fn registers<R: Roller, T: Tally>(
         one_initiative(g, s, keep);
     }
     Step::Continue
+}
+
+/// The declaration of a holder who may Swipe («Swipe»), in pairing `(i, j)` where side `hs`
+/// holds the initiative, answered at once: his declaration as [`registers`] makes it, and,
+/// when it is an Attack at a small foe and his `swipe` tactic takes in other small foes in
+/// reach, a Swipe at all of them (less their number), declared in each of their pairings too
+/// (`decls`), each of them answering on his own ("Each target gets a normal defense") and
+/// counted as attacked in the register. Only the pairings where his foe is small to him come
+/// here ([`Plan::swipe`]); the others keep the plain code.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn swipe_or_attack<R: Roller>(
+    o: &CardsOptions,
+    g: &Plan,
+    s: &mut State,
+    (i, j): (usize, usize),
+    hs: usize,
+    rounds: &mut [[SideRound; MAX_BAND]; 2],
+    decl_range: &[[i8; MAX_BAND]; MAX_BAND],
+    decls: &mut [[Declared; MAX_BAND]; MAX_BAND],
+    attacking: &[[bool; MAX_BAND]; 2],
+    attacked: &mut [[bool; MAX_BAND]; 2],
+    r: &mut R,
+) -> Declared {
+    let (hk, dk) = if hs == 0 { (i, j) } else { (j, i) };
+    let fs = 1 - hs;
+    let dr = decl_range[i][j];
+    let (att, mut a, sweeps) = with_pairing(o, g, s, (i, j), rounds, |m, s, rs| {
+        let att = usize::from(s.init);
+        let a = declare(o, m, s, rs, att, dr, r)?;
+        rs[att].declared += 1;
+        Some((att, a, a.man == Man::Attack && duel::swipes(o, m, s, att, a.arm, dr)))
+    })?;
+    // The other small foes in reach the tactic takes in: (foe, his pairing).
+    let mut extra = [(0usize, (0usize, 0usize)); MAX_BAND];
+    let mut n = 0;
+    if sweeps {
+        for f in 0..g.n[fs] {
+            if f == dk || !up(s, fs, f) {
+                continue;
+            }
+            let p = of(hs, hk, f);
+            if decls[p.0][p.1].is_some() {
+                continue;
+            }
+            let dr = decl_range[p.0][p.1];
+            if !with_pairing(o, g, s, p, rounds, |m, s, _| duel::swipes(o, m, s, att, a.arm, dr)) {
+                continue;
+            }
+            let x = &rounds[fs][f];
+            let undefended = x.hand.is_empty() || x.done || attacking[fs][f];
+            if g.swipe[hs][hk] == SwipePolicy::Always || undefended {
+                extra[n] = (f, p);
+                n += 1;
+            }
+        }
+    }
+    if n > 0 && g.swipe[hs][hk] == SwipePolicy::Undefended && !o.unopposed_auto_success {
+        // The undefended are hit only if the Swipe's total is above 0.
+        let k = n as i32 + 1;
+        let total = with_pairing(o, g, s, (i, j), rounds, |m, s, rs| {
+            let arm = duel::arms(m, s, att)[usize::from(a.arm.min(1))];
+            let down = if rs[att].down { -o.take_down_penalty } else { 0 };
+            i32::from(a.card.value) + duel::mods(m, att, arm.as_ref(), Man::Swipe) + down - k
+        });
+        if total < 1 {
+            n = 0;
+        }
+    }
+    if n > 0 {
+        a.man = Man::Swipe;
+        rounds[hs][hk].swipe = n as u8 + 1;
+        rounds[hs][hk].swipe_total = None;
+    }
+    let parry = !attacking[fs][dk];
+    let d = with_pairing(o, g, s, (i, j), rounds, |m, s, rs| {
+        if parry { answer(o, m, s, rs, 1 - att, &a, dr, r) } else { None }
+    });
+    for &(f, p) in &extra[..n] {
+        let parry = !attacking[fs][f];
+        let dr = decl_range[p.0][p.1];
+        let d = with_pairing(o, g, s, p, rounds, |m, s, rs| {
+            if parry { answer(o, m, s, rs, 1 - att, &a, dr, r) } else { None }
+        });
+        decls[p.0][p.1] = Some((att, a, d));
+        attacked[fs][f] = true;
+    }
+    Some((att, a, d))
 }
 
 /// One pairing's tally: passes everything on, and tells the damage of each hit per member

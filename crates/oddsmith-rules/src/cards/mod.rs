@@ -71,6 +71,8 @@ mod choice_tests;
 mod group_tests;
 #[cfg(test)]
 mod size_tests;
+#[cfg(test)]
+mod swipe_tests;
 
 pub use check::CardsCheck;
 pub use fighter::{Fighter, Matchup};

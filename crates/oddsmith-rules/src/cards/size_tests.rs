@@ -43,6 +43,22 @@ fn equal_sizes_change_nothing() {
     assert!(m.plain && !m.unusual);
 }
 
+/// Against a large foe, where Swipe and Smash cannot arise (a duel has no second foe to
+/// swipe, and the brute's great club is no impact weapon), the fights replay bit for bit the
+/// figures pinned before the two maneuvers: the man against the brute, the man who clings,
+/// and the man against two brutes (each of whom faces one small foe).
+#[test]
+fn large_foe_fights_replay_bit_for_bit() {
+    let cling = format!("{SWORD}\ntactics = {{ cling = true }}");
+    let brutes = format!("{BRUTE}\ncount = 2");
+    let got = [
+        digest(SWORD, BRUTE, 3920, 3_000),
+        digest(&cling, BRUTE, 3921, 3_000),
+        digest(SWORD, &brutes, 3922, 1_000),
+    ];
+    assert_eq!(got, [0x2e18_7885_c120_ce7c, 0x85ff_168d_0227_4a96, 0xcf53_2d56_62eb_5549], "{got:#x?}");
+}
+
 /// «Unusual Foes»: twice the size is large, less than half small; the called-shot tables.
 #[test]
 fn sizes_class_foes_and_called_shots() {

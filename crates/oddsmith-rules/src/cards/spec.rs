@@ -21,7 +21,7 @@ crate::spec! {
         /// The main weapon: a built-in name or an inline table.
         weapon: WeaponEntry, inline => (
             "required",
-            "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands, short bow (digest §4.16 placeholders; sword range/force/maneuvers, spear range and the short bow's ½ maneuver are TEXT), or { range, force, max_maneuvers (0 = unlimited; \"1/N\" = once every N rounds), edge, max_damage, hands, ranged, aim }",
+            "dagger, sword, long sword, medium axe, poinard (parrying dagger), spear, bare hands, short bow (digest §4.16 placeholders; sword range/force/maneuvers, spear range and the short bow's ½ maneuver are TEXT), or { range, force, max_maneuvers (0 = unlimited; \"1/N\" = once every N rounds), edge, max_damage, hands, ranged, aim, impact }",
         ),
         /// A shield, parrying dagger or second weapon in the off hand.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,7 +89,7 @@ crate::spec! {
         #[serde(default = "one_size", skip_serializing_if = "is_one_size")]
         size: f64 => (
             "1",
-            "relative size, above 0 and at most 1000 (1 = a person; the post gives no sizes): a foe at least twice the attacker's size is a large creature to him (the Large Creature to-hit table on called shots, Flank, Cling; he may Buck a clinger), one less than half of it a small creature (the Small Creature to-hit table) («Unusual Foes»); equal sizes play the ordinary rules",
+            "relative size, above 0 and at most 1000 (1 = a person; the post gives no sizes): a foe at least twice the attacker's size is a large creature to him (the Large Creature to-hit table on called shots, Flank, Cling; he may Buck a clinger), one less than half of it a small creature (the Small Creature to-hit table; he may Swipe several and, with an impact weapon, Smash one) («Unusual Foes»); equal sizes play the ordinary rules",
         ),
         /// Stealth skill (the surprise check), 0–16.
         #[serde(default, deserialize_with = "de_range::<_, 0, 16>")]
@@ -149,8 +149,8 @@ crate::spec! {
         /// How the fighter plays (digest §6.2).
         #[serde(default)]
         tactics: Tactics => (
-            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, defend_with = \"best\", keep_reach = true, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", hand_dodge = true, strike = \"hand\", take_down = false, called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\", flank = \"outreached\", cling = false, buck = true }",
-            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; close_with_parry: parry without stepping back (−2) when that moves the range toward his reach (never under no_step_back_delta = 0); defend_with best | off_hand | main: which item parries or blocks when both can (best: a Parry/Seize with a weapon whose card reaches the threshold, else the higher force, the off-hand item on a tie); keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in (only under no_step_back_delta = −1, where his no-step parry closes); hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); hand_dodge (barehanded: the Dodge (0) when it beats the Block (−1 unless the stronger); Dodge Seize the Initiative (−3) at the seize threshold either way); strike hand | leg | head_butt (the barehanded attack; hand is best); take_down (barehanded: open each round with a Take Down, less the defender's finesse); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in); against a large foe (size at least twice his, «Large Creature Maneuvers») flank outreached | always | never: open with a Flank (less the foe's finesse; a dodge prevents it, and at wrestling range a Counter or Reversal) while none of his is in force, with his lowest card whose total is positive, so the foe cannot attack him or dodge his blows this round and the next — outreached: when the foe's longest weapon is longer than his; always: whenever; never: not at all; cling: Cling (−4) once his flank is in force (or at once without flank), after which he attacks with any weapon and the foe only with range-0 weapons (not at all if the flank was in force); buck: the one clung to answers a Cling with a Buck (0, counters it) and opens his rounds with a Buck to throw a clinger off",
+            "{ attacker = \"greedy\", defender = \"front\", hit = \"when_losing\", seize_threshold = 5, reserve = 0, disarm_unopposed = true, range_fix = true, lunge = false, dodge_when_no_parry = true, close_with_parry = true, defend_with = \"best\", keep_reach = true, hesitate = \"never\", hesitate_below = 1, shield_bash = false, disengage_at_hp = 0, wrestle = false, hold = \"pin\", hand_dodge = true, strike = \"hand\", take_down = false, called_shot = \"torso\", aim = \"fire_now\", aim_until = 5, aim_rounds = 2, missile_defense = \"none\", target = \"weakest\", band_attack = \"always\", flank = \"outreached\", cling = false, buck = true, swipe = \"always\", smash = \"finishing\" }",
+            "digest §6.2: attacker greedy | bait | random; defender front | back | cover_last | random; hit when_losing | never | always; Parry/Seize (Reversal, Block Grab) when card + mods + difficulty ≥ seize_threshold (99 = never); reserve highest cards; disarm when the defender has no card; Close/Push/Retreat when out of reach; Lunge (−2, max damage +1) when one yard short; dodge when no parry; close_with_parry: parry without stepping back (−2) when that moves the range toward his reach (never under no_step_back_delta = 0); defend_with best | off_hand | main: which item parries or blocks when both can (best: a Parry/Seize with a weapon whose card reaches the threshold, else the higher force, the off-hand item on a tie); keep_reach: attack without stepping forward (−2) so a shorter weapon cannot close in (only under no_step_back_delta = −1, where his no-step parry closes); hesitate never | out_of_reach | weak_hand (best card + mods < hesitate_below); shield_bash at range 0; Offensive Disengage at disengage_at_hp hit points (0 = never); wrestle (barehanded: Tackle, Block Grab, hold pin | suffocate); hand_dodge (barehanded: the Dodge (0) when it beats the Block (−1 unless the stronger); Dodge Seize the Initiative (−3) at the seize threshold either way); strike hand | leg | head_butt (the barehanded attack; hand is best); take_down (barehanded: open each round with a Take Down, less the defender's finesse); called_shot torso | head | head_vitals | torso_vitals | legs | arms; aim fire_now | until (fire once the best showing card reaches aim_until or the row is full) | rounds (aim aim_rounds rounds, then fire); missile_defense none | dodge | block (instead of acting, in a round the opponent shoots); target weakest | first (a lone fighter against a band: whom he attacks); band_attack always (attack his target every register he can, leaving that register's other attacks unparried) | free (attack only in a register no other opponent attacks him in); against a large foe (size at least twice his, «Large Creature Maneuvers») flank outreached | always | never: open with a Flank (less the foe's finesse; a dodge prevents it, and at wrestling range a Counter or Reversal) while none of his is in force, with his lowest card whose total is positive, so the foe cannot attack him or dodge his blows this round and the next — outreached: when the foe's longest weapon is longer than his; always: whenever; never: not at all; cling: Cling (−4) once his flank is in force (or at once without flank), after which he attacks with any weapon and the foe only with range-0 weapons (not at all if the flank was in force); buck: the one clung to answers a Cling with a Buck (0, counters it) and opens his rounds with a Buck to throw a clinger off; against small foes (less than half his size, «Small Creature Maneuvers») swipe always | undefended | never: turn the attack on his target into a Swipe (less the number of creatures attacked, each defending on his own, none of them attacking in that register) at every other small foe in reach — undefended: only at those who cannot defend this register (no card, stopped, or attacking in it); smash finishing | always | never, with an impact weapon: a Smash (−2, damage and maximum damage tripled, then no other action that round and the initiative surrendered) when the foe holds no card and the tripled damage takes him out where an attack would not (in a group fight only with his last card); always: with every attack",
         ),
     }
     requires = FIGHTER_REQUIRES;
@@ -264,6 +264,13 @@ crate::inline! {
         aim: i32 = 0, in 0..=10 => (
             "0",
             "aim 0–10: most cards in the aiming row (0 = cannot aim; §Aiming)",
+        ),
+        /// An impact weapon («Smash»: "clubs and maces, for example"): its wielder may Smash a
+        /// small foe. The weapon table does not mark impact weapons, so it is this field (no
+        /// built-in weapon is one: none is a club, mace, hammer or flail).
+        impact: bool = false => (
+            "false",
+            "an impact weapon (a club, mace, hammer or flail: «Smash», \"clubs and maces, for example\"): against a small foe its wielder may Smash (−2, damage and maximum damage tripled, then no other action that round and the initiative surrendered); a melee weapon only, and no built-in weapon is one",
         ),
     }
 }
@@ -427,6 +434,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
             shield,
             ranged: false,
             aim: 0,
+            impact: false,
         },
     );
     melee.or_else(|| {
@@ -442,6 +450,7 @@ pub fn weapon(name: &str) -> Option<WeaponStats> {
                 shield: false,
                 ranged: true,
                 aim,
+                impact: false,
             },
         )
     })
@@ -564,6 +573,62 @@ pub struct Tactics {
     /// clings to him.
     #[serde(skip_serializing_if = "is_true")]
     pub buck: bool,
+    /// Against several small foes («Swipe»): when an attack on his target becomes a Swipe at
+    /// several of them.
+    #[serde(skip_serializing_if = "is_always_swipe")]
+    pub swipe: SwipePolicy,
+    /// With an impact weapon against a small foe («Smash»): when an attack becomes a Smash.
+    #[serde(skip_serializing_if = "is_finishing")]
+    pub smash: SmashPolicy,
+}
+
+fn is_always_swipe(v: &SwipePolicy) -> bool {
+    *v == SwipePolicy::Always
+}
+
+fn is_finishing(v: &SmashPolicy) -> bool {
+    *v == SmashPolicy::Finishing
+}
+
+/// «Swipe»: when a fighter whose foes include several small creatures turns the attack on his
+/// target into a Swipe (less the number of creatures attacked, each defending on his own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwipePolicy {
+    /// Whenever another small foe is in his weapon's reach: his target and every small foe in
+    /// reach. Each of them must defend or be hit, and, defending or not, none of them attacks
+    /// in that register (§Multiple Opponents: one card a register but for parries), against a
+    /// penalty of one per creature on each: measured far above `never` against bands of two to
+    /// four goblins and never below it.
+    Always,
+    /// Only when at least one other small foe in reach cannot defend this register (he holds no
+    /// card, has stopped for the round, or has declared an attack in it and so parries
+    /// nothing): his target and every such foe. Each of those is hit for the card's full
+    /// damage («Unopposed Actions»: "Any unopposed maneuver automatically succeeds"; under
+    /// `unopposed_auto_success = false` only if the Swipe's total is above 0), and the penalty
+    /// costs at most his target's chance of being hit, so the register's expected damage never
+    /// falls (the conservative choice).
+    Undefended,
+    /// Never.
+    Never,
+}
+
+/// «Smash»: when a fighter with an impact weapon turns an attack on a small foe into a Smash
+/// (−2, damage tripled, then no other action that round and the initiative surrendered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SmashPolicy {
+    /// When it finishes the foe and an attack would not: the foe holds no card (so the Smash
+    /// is unopposed and succeeds, «Unopposed Actions»; under `unopposed_auto_success = false`
+    /// its total must be above 0), the tripled damage of his card takes the foe out and the
+    /// ordinary damage would not; in a group fight only with his last card (nothing is then
+    /// left to give up). The fight, or that foe, is over, so the surrendered initiative and
+    /// the lost actions cost nothing.
+    Finishing,
+    /// With every attack he may make a Smash (his first of the round, then he is done).
+    Always,
+    /// Never.
+    Never,
 }
 
 fn is_outreached(v: &FlankPolicy) -> bool {
@@ -628,6 +693,8 @@ impl Default for Tactics {
             flank: FlankPolicy::Outreached,
             cling: false,
             buck: true,
+            swipe: SwipePolicy::Always,
+            smash: SmashPolicy::Finishing,
         }
     }
 }

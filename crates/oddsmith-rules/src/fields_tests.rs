@@ -212,7 +212,7 @@ fn a_name_close_to_a_builtin_gets_did_you_mean() {
     assert!(e.contains("did you mean name = \"goblin\"?"), "{e}");
     // Every field given: a close name is the designer's own weapon.
     let all = "{ name = \"swrod\", range = 1, force = 0, max_maneuvers = 3, edge = 0, \
-               max_damage = 3, hands = 1, shield = false, ranged = false, aim = 0 }";
+               max_damage = 3, hands = 1, shield = false, ranged = false, aim = 0, impact = false }";
     let w: cards::spec::WeaponStats = read(all).unwrap();
     assert_eq!((w.name.as_str(), w.force), ("swrod", 0));
 }

@@ -373,7 +373,10 @@ fn fates_from_ending(roster: &Roster, w: Winner, e: Ending) -> [[(u8, u8); MAX_S
 
 /// One Monte Carlo group fight: the very duel of [`crate::solver::duel`] (same dice, same
 /// [`DuelOutcome`], bit for bit) with the per-member figures beside it. Reads the creatures'
-/// fates after every step from round 1 on, to date each member's losses.
+/// fates each time the round changes and at the end, to date each member's losses: a fate
+/// never reverts (nobody gets up again in a fight), so whoever went down since the last read
+/// went down in the round the steps since then ran in (the new round where the ruleset
+/// counts a round as it starts, [`Ruleset::ROUND_COUNTED_AT_START`]; else the old one).
 pub fn fight<G: Ruleset, R: Roller>(
     r: &G,
     m: &G::Matchup,
@@ -385,11 +388,20 @@ pub fn fight<G: Ruleset, R: Roller>(
     let mut seen = [[0u8; MAX_SIDE]; 2];
     let max = r.max_rounds();
     let mut dated = true;
+    let mut prev = s.round();
+    // The fates read at the last step, which are the fates at the end.
+    let mut last = None;
     let (winner, ending) = loop {
         let st = r.step(m, &mut s, roller, &mut t);
-        let round = s.round().min(max);
-        if round > 0 {
-            match downs(r, m, &s, roster) {
+        let now = s.round();
+        let over = matches!(st, Step::Over(..));
+        // Fates are read from round 1 on (the HP rolled); a creature down as it is rolled
+        // counts round 1.
+        if dated && now > 0 && (now != prev || over) {
+            let played = if G::ROUND_COUNTED_AT_START { now } else { prev };
+            let round = played.clamp(1, max.max(1));
+            last = downs(r, m, &s, roster);
+            match last {
                 Some(d) => {
                     for side in 0..2 {
                         for j in 0..MAX_SIDE {
@@ -405,12 +417,13 @@ pub fn fight<G: Ruleset, R: Roller>(
                 None => dated = false,
             }
         }
+        prev = now;
         if let Step::Over(w, e) = st {
             break (w, e);
         }
     };
     let rounds = s.round().min(max);
-    let end = match (dated, downs(r, m, &s, roster)) {
+    let end = match (dated, last) {
         (true, Some(d)) => d,
         _ => {
             let d = fates_from_ending(roster, winner, ending);

@@ -410,6 +410,11 @@ pub trait Ruleset: HoldsOptions + Sync + Send + Clone + Debug + 'static {
     /// Whether `step` reports damage per creature ([`Tally::member_damage`]) for the group
     /// report's damage dealt and taken per member.
     const MEMBER_DAMAGE: bool = false;
+    /// Whether a step that moves the round number on plays the new round (the round is
+    /// counted as it starts: cards, one step a round) rather than closing the old one (d20,
+    /// whose last step of round r leaves the state at round r + 1's start): the group
+    /// report dates a creature's fall by it ([`group::fight`]).
+    const ROUND_COUNTED_AT_START: bool = false;
     /// How many identical members a spec fields by its own `count` field (the older way of
     /// writing a band; the loader notes the newer one).
     fn spec_count(&self, _spec: &Self::FighterSpec) -> u32 {

@@ -197,6 +197,9 @@ impl Ruleset for Cards {
 
     const MEMBER_DAMAGE: bool = true;
 
+    /// One step is one round, counted as it starts.
+    const ROUND_COUNTED_AT_START: bool = true;
+
     fn spec_count(&self, spec: &FighterSpec) -> u32 {
         spec.count.max(1) as u32
     }

@@ -503,6 +503,18 @@ fn target<const MIXED: bool, R: Roller>(
         })
     };
     let in_snap = |j: usize| snap & bit(foe, j) != 0;
+    if policy == crate::group::Target::LowestHp {
+        // The default policy reads only the HP: `pick`'s choice (the first of the lowest HP)
+        // without the rest of each candidate.
+        let side = &s.m[foe][..n];
+        return lowest_hp(side, |j| in_snap(j) && able(&side[j]))
+            .or_else(|| lowest_hp(side, in_snap))
+            .or_else(|| {
+                (o.fight_to == FightTo::Death).then(|| {
+                    lowest_hp(side, |j| !finished(m.fighter_in::<MIXED>(foe, j), &side[j]))
+                })?
+            });
+    }
     if let Some(j) = pick(policy, n, |j| cand(j, in_snap(j) && able(&s.m[foe][j])), r) {
         return Some(j);
     }
@@ -518,6 +530,18 @@ fn target<const MIXED: bool, R: Roller>(
         );
     }
     None
+}
+
+/// The first of the creatures with the lowest HP among those `ok` accepts.
+#[inline]
+fn lowest_hp(side: &[MState], ok: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut best: Option<(usize, i16)> = None;
+    for (j, ms) in side.iter().enumerate() {
+        if ok(j) && best.is_none_or(|(_, b)| ms.hp < b) {
+            best = Some((j, ms.hp));
+        }
+    }
+    best.map(|(j, _)| j)
 }
 
 /// Puts each side's identical creatures (the copies of one member, never two members'

@@ -555,3 +555,50 @@ fn a_member_who_flees_leaves_the_rest_fighting() {
     within_4_sigma(frac(all_down), g.sides[1].down[2], n);
     assert!(yields > 0);
 }
+
+/// A copy's "rounds stood" is the round it went down in, also when the blow comes in the
+/// last group of a round (the step that also opens the next round): a weak human beside a
+/// sturdy fighter, struck down by slower goblins, against the round read step by step on
+/// the same dice.
+#[test]
+fn rounds_stood_is_the_round_of_the_fall() {
+    let weak = spec("species = \"human\"\nweapon = \"dagger\"\nhp = 1\n");
+    let tough = spec(&F.replace("hp = 11", "hp = 1000"));
+    let (r, m) = mixed(
+        D20Options::default(),
+        &[weak, tough],
+        &[goblins(2, "hp = 1000\n")],
+    );
+    let roster = r.roster(&m);
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        // Step by step: the round the weak human's fall happened in (the round before the step).
+        let mut rng = oddsmith_dice::stream(seed, 0);
+        let mut roller = crate::RngRoller::new(&mut rng);
+        let mut s = r.start(&m);
+        let mut fell = None;
+        loop {
+            let before = s.round;
+            let st = r.step(&m, &mut s, &mut roller, &mut duel::NoTally);
+            if fell.is_none() && s.round > 0 && !duel::able(&s.m[0][0]) {
+                fell = Some(before.max(1));
+            }
+            if matches!(st, crate::solver::Step::Over(..)) {
+                break;
+            }
+        }
+        let mut rng = oddsmith_dice::stream(seed, 0);
+        let mut roller = crate::RngRoller::new(&mut rng);
+        let (d, g) = crate::group::fight(&r, &m, &roster, &mut roller);
+        let mo = g.sides[0].members[0];
+        match fell {
+            Some(k) => {
+                assert_eq!((mo.down, mo.rounds), (1, k), "seed {seed}");
+                checked += u32::from(k < d.rounds);
+            }
+            None => assert_eq!((mo.down, mo.rounds), (0, d.rounds)),
+        }
+    }
+    // Falls before the last round, where the old reading dated them a round late.
+    assert!(checked > 50, "{checked}");
+}

@@ -395,16 +395,17 @@ pub fn fight<G: Ruleset, R: Roller>(
         let st = r.step(m, &mut s, roller, &mut t);
         let now = s.round();
         let over = matches!(st, Step::Over(..));
-        // Fates are read from round 1 on (the HP rolled); a creature down as it is rolled
-        // counts round 1.
-        if dated && now > 0 && (now != prev || over) {
-            let played = if G::ROUND_COUNTED_AT_START { now } else { prev };
+        // The round the steps since the last read played. Fates are read from round 1 on
+        // (the HP rolled), not as round 1 begins: a creature down as it is rolled counts
+        // round 1 either way, read at round 1's end.
+        let played = if G::ROUND_COUNTED_AT_START { now } else { prev };
+        if dated && now > 0 && ((now != prev && played > 0) || over) {
             let round = played.clamp(1, max.max(1));
             last = downs(r, m, &s, roster);
             match last {
                 Some(d) => {
                     for side in 0..2 {
-                        for j in 0..MAX_SIDE {
+                        for j in 0..usize::from(roster.sides[side].members) {
                             let now = d[side][j].0;
                             if now > seen[side][j] {
                                 t.group.sides[side].members[j].rounds +=

@@ -382,6 +382,11 @@ fn sides_of_eight_are_accepted_and_nine_refused() {
     assert_eq!(m.n, [8, 8]);
     let (down, _) = down_counts(&r, &m, 200, 1);
     assert!(down[1][0] > 0);
+    // The fighter's own `count` field takes eight too, and refuses nine.
+    let band = c(&goblins(8, ""));
+    assert_eq!(r.matchup(&c(&spec(F)), &band).unwrap().n, [1, 8]);
+    let nine = toml::from_str::<FighterSpec>(&format!("{G}count = 9\n")).unwrap_err();
+    assert!(nine.to_string().contains("from 1 to 8"), "{nine}");
 }
 
 /// Two identical mixed sides (a goblin and a weak human each): P(A wins) = P(B wins), and

@@ -279,6 +279,7 @@ impl Ruleset for D20 {
 
     /// Down: not able (0 HP or below, or a non-lethal tally above the HP, «Damage and Death
     /// §1.2, §2.2»); dead: at the Death Point (or a regenerator's lethal tally, §5.3.1).
+    #[inline]
     fn fate(
         &self,
         m: &Matchup,

@@ -148,11 +148,12 @@ crate::spec! {
             "rolled",
             "fixed starting HP 1–1000 instead of rolling",
         ),
-        /// Number of identical creatures on this side, 1–4 (digest §7.9(c)).
-        #[serde(default = "one", deserialize_with = "de_range::<_, 1, 4>")]
+        /// Number of identical creatures on this side, 1–8 (digest §7.9(c); a side holds at
+        /// most eight creatures in all).
+        #[serde(default = "one", deserialize_with = "de_range::<_, 1, 8>")]
         count: i32 => (
             "1",
-            "identical creatures on this side, 1–4 (whom each attacks: `target`); a scenario's side may also be written as a list of members, b = [{ fighter = \"goblin\", count = 2 }]",
+            "identical creatures on this side, 1–8 (a side holds at most eight in all; whom each attacks: `target`); a scenario's side may also be written as a list of members, b = [{ fighter = \"goblin\", count = 2 }]",
         ),
         /// Whom the creature attacks among the foes it may attack (shared group targeting).
         #[serde(default, skip_serializing_if = "is_lowest_hp")]

@@ -26,7 +26,7 @@
 //! («Order of Combat §1.1.1, §1.2.3, §1.3.1»), so only earlier segments and faster groups
 //! strike it; the fastest able foe not yet pursuing this round pursues it and catches it iff
 //! faster (`pursuit_rule`): the pursuit takes the rest of the round from both, the sides are
-//! engaged from the next round, and the caught creature ([`CAUGHT`]) fights on; otherwise it
+//! engaged from then on, and the caught creature ([`CAUGHT`]) fights on; otherwise it
 //! escapes ([`GONE`]: off the field alive, neither down nor dead) and the rest of its side
 //! fights on; a side whose last able creature escapes yields (the side holding the field
 //! wins, ending `Yield`). In a duel that is the retreat of one creature from one foe.
@@ -74,8 +74,9 @@ pub const ACT_RETREAT: u8 = 15;
 /// Action: a missile fighter's melee (Melee segment): its melee weapon, or one attack with the
 /// missile weapon (`engaged_missile = "melee"`, or its thrown supply gone).
 pub const ACT_MELEE: u8 = 16;
-/// Action: pursuing a retreater this round, caught or not (G-24): a creature pursues one
-/// retreater a round, and its own action, if still to come, is spent on the pursuit.
+/// Action: in a pursuit this round (G-24), as the pursuer or the caught retreater: the
+/// rest of the round goes to it (the pursuer's own action, if still to come, is spent), and
+/// neither pursues anyone else this round.
 pub const ACT_PURSUE: u8 = 17;
 
 /// A spell action.
@@ -131,7 +132,7 @@ pub const GONE: u8 = 2;
 pub struct State {
     /// Round number; 0 while rolling HP.
     pub round: u32,
-    /// [`INIT`], [`ROUND_START`] or [`ATTACK`].
+    /// [`INIT`], [`ROUND_START`], [`ATTACK`] or [`RETREAT`].
     pub stage: u8,
     /// Next creature whose HP is rolled (side · 8 + index, side A first).
     pub init_i: u8,
@@ -942,8 +943,8 @@ fn step_in<const MIXED: bool, R: Roller, T: Tally>(
             RETREAT => {
                 // G-24: the fastest able foe not already pursuing this round pursues (the first
                 // in slot order among equals) and catches the retreater iff faster; the pursuit
-                // takes the rest of the round from both, and melee resumes next round (the
-                // sides engaged). Else it escapes: it leaves the field alive, and its side, if
+                // takes the rest of the round from both, and the sides are engaged from then on
+                // (one position a side). Else it escapes: it leaves the field alive, and its side, if
                 // nobody able is left, yields the field.
                 let (side, i) = member(s.slot);
                 let p = 1 - side;
@@ -954,18 +955,21 @@ fn step_in<const MIXED: bool, R: Roller, T: Tally>(
                 if o.pursuit_rule == PursuitRule::FasterCatches {
                     for k in 0..usize::from(m.n[p]) {
                         let v = m.fighter_in::<MIXED>(p, k).speed;
-                        let free = able(&s.m[p][k]) && s.m[p][k].act != ACT_PURSUE;
+                        // Not one already in a pursuit, nor one about to flee itself.
+                        let act = s.m[p][k].act;
+                        let free = able(&s.m[p][k]) && act != ACT_PURSUE && act != ACT_RETREAT;
                         if free && v > speed && pursuer.is_none_or(|(_, w)| v > w) {
                             pursuer = Some((k, v));
                         }
                     }
                 }
                 if stays {
+                    // Its round's action was the retreat: it holds the field, idle.
                     s.m[side][i].act = ACT_NONE;
                 } else if let Some((k, _)) = pursuer {
                     let me = &mut s.m[side][i];
                     me.flags |= CAUGHT;
-                    me.act = ACT_NONE;
+                    me.act = ACT_PURSUE;
                     s.m[p][k].act = ACT_PURSUE;
                     s.dist = 0;
                 } else {

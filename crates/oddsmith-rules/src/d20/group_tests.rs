@@ -607,3 +607,25 @@ fn rounds_stood_is_the_round_of_the_fall() {
     // Falls before the last round, where the old reading dated them a round late.
     assert!(checked > 50, "{checked}");
 }
+
+/// A caught retreater pursues nobody else that round: a human in chain mail (speed 7) who
+/// flees is caught by a fast human (12); the goblin (6) fleeing him later in the round then
+/// escapes, where a free pursuer of speed 7 would have caught it.
+#[test]
+fn a_caught_retreater_pursues_nobody_that_round() {
+    let x = spec(&F.replace("hp = 11", &format!("hp = 1000\n{RUN}")));
+    let fast = spec("species = \"human\"\nweapon = \"long sword\"\nhp = 1000\n");
+    let runner = spec(&format!("{G}hp = 1000\n{RUN}"));
+    let (r, m) = mixed(no_fumbles(), &[x], &[fast, runner]);
+    assert!(m.fighter(1, 0).speed > m.fighter(0, 0).speed);
+    assert!(m.fighter(0, 0).speed > m.fighter(1, 1).speed);
+    for seed in 0..20 {
+        let mut rng = oddsmith_dice::stream(seed, 0);
+        let mut roller = crate::RngRoller::new(&mut rng);
+        let mut s = r.start(&m);
+        while s.round < 2 {
+            r.step(&m, &mut s, &mut roller, &mut duel::NoTally);
+        }
+        assert_eq!((s.m[0][0].flags, s.m[1][1].flags), (duel::CAUGHT, duel::GONE));
+    }
+}

@@ -196,7 +196,7 @@ crate::options! {
         #[serde(skip_serializing_if = "is_default")]
         pursuit_rule: PursuitRule = PursuitRule::FasterCatches => (
             "\"faster_catches\"",
-            "G-24 pursuit of a retreating creature: \"faster_catches\" (the fastest able foe not yet pursuing this round pursues, and catches iff its effective Mv is greater: the pursuit takes the rest of the round from both, melee resumes next round; else it escapes, off the field alive, and a side with nobody able left yields: the side holding the field wins, ending 'yield') | \"none\" (always escapes)", reading ["faster_catches", "none"],
+            "G-24 pursuit of a retreating creature: \"faster_catches\" (the fastest able foe not in a pursuit this round and not fleeing itself pursues, and catches iff its effective Mv is greater: the pursuit takes the rest of the round from both, and the sides are engaged from then on; else it escapes, off the field alive, and a side with nobody able left yields: the side holding the field wins, ending 'yield') | \"none\" (always escapes)", reading ["faster_catches", "none"],
         ),
         /// §6 AI "else melee": what an engaged creature with a missile weapon does.
         #[serde(skip_serializing_if = "is_default")]

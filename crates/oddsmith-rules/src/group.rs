@@ -109,6 +109,9 @@ pub fn pick<R: Roller>(
 /// offers no `random`): [`Target::Random`] here falls back on the lowest HP.
 #[inline]
 pub fn best(policy: Target, n: usize, cand: impl Fn(usize) -> Option<Candidate>) -> Option<usize> {
+    if policy == Target::LowestHp {
+        return lowest_hp(n, |j| cand(j).map(|c| c.hp));
+    }
     let mut best: Option<(usize, Candidate)> = None;
     for j in 0..n {
         let Some(c) = cand(j) else { continue };
@@ -118,6 +121,22 @@ pub fn best(policy: Target, n: usize, cand: impl Fn(usize) -> Option<Candidate>)
         };
         if better {
             best = Some((j, c));
+        }
+    }
+    best.map(|(j, _)| j)
+}
+
+/// The foe [`Target::LowestHp`] picks among `0..n` (`hp(j)` is `None` for a foe that may not
+/// be attacked): the first of the lowest HP. A ruleset may call it with the HP alone, without
+/// building each [`Candidate`] (the default policy, on the hot path).
+#[inline]
+pub fn lowest_hp(n: usize, hp: impl Fn(usize) -> Option<i32>) -> Option<usize> {
+    let mut best: Option<(usize, i32)> = None;
+    for j in 0..n {
+        if let Some(h) = hp(j)
+            && best.is_none_or(|(_, b)| h < b)
+        {
+            best = Some((j, h));
         }
     }
     best.map(|(j, _)| j)

@@ -24,8 +24,8 @@
 //! If both sides can charge, the faster one charges (equal speeds: both, simultaneously). A
 //! retreating creature leaves at the start of its group in the segment its distance gives
 //! («Order of Combat §1.1.1, §1.2.3, §1.3.1»), so only earlier segments and faster groups
-//! strike it; the fastest able foe not yet pursuing this round pursues it and catches it iff
-//! faster (`pursuit_rule`): the pursuit takes the rest of the round from both, the sides are
+//! strike it; the fastest able foe not in a pursuit this round (nor fleeing) pursues it and
+//! catches it iff faster (`pursuit_rule`): the pursuit takes the rest of the round from both, the sides are
 //! engaged from then on, and the caught creature ([`CAUGHT`]) fights on; otherwise it
 //! escapes ([`GONE`]: off the field alive, neither down nor dead) and the rest of its side
 //! fights on; a side whose last able creature escapes yields (the side holding the field
@@ -490,7 +490,7 @@ fn target<const MIXED: bool, R: Roller>(
     i: usize,
     r: &mut R,
 ) -> Option<usize> {
-    use crate::group::{Candidate, pick};
+    use crate::group::{Candidate, lowest_hp, pick};
     let foe = 1 - side;
     let (snap, policy, me) = (s.snap, m.fighter_in::<MIXED>(side, i).target, m.member_in::<MIXED>(side, i));
     let n = usize::from(m.n[foe]);
@@ -505,14 +505,15 @@ fn target<const MIXED: bool, R: Roller>(
     };
     let in_snap = |j: usize| snap & bit(foe, j) != 0;
     if policy == crate::group::Target::LowestHp {
-        // The default policy reads only the HP: `pick`'s choice (the first of the lowest HP)
-        // without the rest of each candidate.
+        // The default policy reads only the HP: `pick`'s choice without the rest of each
+        // candidate.
         let side = &s.m[foe][..n];
-        return lowest_hp(side, |j| in_snap(j) && able(&side[j]))
-            .or_else(|| lowest_hp(side, in_snap))
+        let hp = |j: usize, ok: bool| ok.then(|| i32::from(side[j].hp));
+        return lowest_hp(n, |j| hp(j, in_snap(j) && able(&side[j])))
+            .or_else(|| lowest_hp(n, |j| hp(j, in_snap(j))))
             .or_else(|| {
                 (o.fight_to == FightTo::Death).then(|| {
-                    lowest_hp(side, |j| !finished(m.fighter_in::<MIXED>(foe, j), &side[j]))
+                    lowest_hp(n, |j| hp(j, !finished(m.fighter_in::<MIXED>(foe, j), &side[j])))
                 })?
             });
     }
@@ -531,18 +532,6 @@ fn target<const MIXED: bool, R: Roller>(
         );
     }
     None
-}
-
-/// The first of the creatures with the lowest HP among those `ok` accepts.
-#[inline]
-fn lowest_hp(side: &[MState], ok: impl Fn(usize) -> bool) -> Option<usize> {
-    let mut best: Option<(usize, i16)> = None;
-    for (j, ms) in side.iter().enumerate() {
-        if ok(j) && best.is_none_or(|(_, b)| ms.hp < b) {
-            best = Some((j, ms.hp));
-        }
-    }
-    best.map(|(j, _)| j)
 }
 
 /// Puts each side's identical creatures (the copies of one member, never two members'
@@ -941,8 +930,8 @@ fn step_in<const MIXED: bool, R: Roller, T: Tally>(
                 return Step::Continue;
             }
             RETREAT => {
-                // G-24: the fastest able foe not already pursuing this round pursues (the first
-                // in slot order among equals) and catches the retreater iff faster; the pursuit
+                // G-24: the fastest able foe not in a pursuit this round and not fleeing itself
+                // pursues (the first in slot order among equals) and catches the retreater iff faster; the pursuit
                 // takes the rest of the round from both, and the sides are engaged from then on
                 // (one position a side). Else it escapes: it leaves the field alive, and its side, if
                 // nobody able is left, yields the field.

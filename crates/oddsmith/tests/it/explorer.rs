@@ -159,13 +159,17 @@ async fn open(c: &Client, what: &str) {
         Duration::from_secs(60),
     )
     .await;
-    js(c, &format!(
-        "const s = document.getElementById('open'); s.value = {what:?}; s.dispatchEvent(new Event('change')); return true;"
+    // The edit count before the pick: reopening the file already open must wait for its text
+    // to arrive again (the open sets the text, which counts an edit), or a change made next is
+    // overwritten when it does.
+    let before = js(c, &format!(
+        "const s = document.getElementById('open'); const n = window.oddsmith.editSeq; s.value = {what:?}; s.dispatchEvent(new Event('change')); return n;"
     ))
     .await;
+    let before = before.as_u64().expect("editSeq is a count");
     until(
         c,
-        &format!("const o = window.oddsmith; return o.source === {what:?} && o.renderedSeq === o.editSeq;"),
+        &format!("const o = window.oddsmith; return o.source === {what:?} && o.editSeq > {before} && o.renderedSeq === o.editSeq;"),
         Duration::from_secs(60),
     )
     .await;

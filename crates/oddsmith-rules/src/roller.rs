@@ -45,6 +45,12 @@ pub trait Roller {
     fn defers(&self) -> bool {
         false
     }
+    /// Whether this roller draws every die from a random stream (Monte Carlo: [`RngRoller`]
+    /// and its [`LocalRoller`]), so that a ruleset's `step` may run on through several steps
+    /// in one call (the same steps in the same order, the same dice) where nothing between
+    /// them needs to see the state. Every other roller says no: the exact solver enumerates
+    /// one step's faces, and tapes and tests look at each step.
+    const SAMPLES: bool = false;
 
     /// The roller a hot loop rolls with: for [`RngRoller`] a copy of its stream that lives in
     /// the loop's own frame (so the generator's state can stay in registers across the loop
@@ -76,6 +82,7 @@ impl<T: Roller> Roller for &mut T {
     fn defers(&self) -> bool {
         (**self).defers()
     }
+    const SAMPLES: bool = T::SAMPLES;
     type Local<'a>
         = &'a mut T
     where
@@ -121,6 +128,7 @@ impl<'a, R: RngCore> RngRoller<'a, R> {
 }
 
 impl<R: RngCore + Clone> Roller for RngRoller<'_, R> {
+    const SAMPLES: bool = true;
     #[inline]
     fn roll(&mut self, sides: u32) -> u32 {
         roll(self.rng, sides)
@@ -160,6 +168,7 @@ impl<R: RngCore + Clone> Drop for LocalRoller<'_, R> {
 }
 
 impl<R: RngCore + Clone> Roller for LocalRoller<'_, R> {
+    const SAMPLES: bool = true;
     #[inline]
     fn roll(&mut self, sides: u32) -> u32 {
         roll(&mut self.rng, sides)

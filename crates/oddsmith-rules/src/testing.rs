@@ -131,3 +131,23 @@ pub fn check_docs<R: Ruleset>() {
         );
     }
 }
+
+/// A Monte Carlo roller that is not [`crate::Roller::SAMPLES`]: `step` stops after each
+/// step, as under the exact solver's roller, on the very same dice.
+pub struct Stepwise<'a, R: crate::Roller>(pub &'a mut R);
+
+impl<R: crate::Roller> crate::Roller for Stepwise<'_, R> {
+    fn roll(&mut self, sides: u32) -> u32 {
+        self.0.roll(sides)
+    }
+    fn d10(&mut self) -> u32 {
+        self.0.d10()
+    }
+    type Local<'b>
+        = &'b mut Self
+    where
+        Self: 'b;
+    fn local(&mut self) -> &mut Self {
+        self
+    }
+}

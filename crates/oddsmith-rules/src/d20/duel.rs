@@ -890,8 +890,33 @@ impl crate::Duel<D20> for State {
     }
 }
 
-/// One step of the duel ([`crate::Duel::step`]); `MIXED` is [`Matchup::mixed`].
+/// One step of the duel ([`crate::Duel::step`]); `MIXED` is [`Matchup::mixed`]. Under a
+/// Monte Carlo roller ([`Roller::SAMPLES`]) it runs on, step after step, to the end of the
+/// round (or of the fight) in one call: the same steps on the same dice, without a return
+/// between attacks (group fights read the creatures' fates only when the round changes).
 fn step_in<const MIXED: bool, R: Roller, T: Tally>(
+    s: &mut State,
+    rules: &D20,
+    m: &Matchup,
+    r: &mut R,
+    tally: &mut T,
+) -> Step {
+    if !R::SAMPLES {
+        return step_one::<MIXED, R, T>(s, rules, m, r, tally);
+    }
+    let round = s.round;
+    loop {
+        let st = step_one::<MIXED, R, T>(s, rules, m, r, tally);
+        if st != Step::Continue || s.round != round {
+            return st;
+        }
+    }
+}
+
+/// One step of the duel: an HP roll, a round's start (the actions chosen), a retreat, or one
+/// attack (then the cursor moves on: [`enter_group`]).
+#[inline(always)]
+fn step_one<const MIXED: bool, R: Roller, T: Tally>(
     s: &mut State,
     rules: &D20,
     m: &Matchup,

@@ -629,3 +629,37 @@ fn a_caught_retreater_pursues_nobody_that_round() {
         assert_eq!((s.m[0][0].flags, s.m[1][1].flags), (duel::CAUGHT, duel::GONE));
     }
 }
+
+/// Under a Monte Carlo roller `step` runs on to the end of the round in one call
+/// ([`crate::Roller::SAMPLES`]); stepping one step a call ([`crate::testing::Stepwise`]) on
+/// the same stream gives every fight the same outcome and the same per-member figures, for a
+/// duel and for mixed sides with ranged openings, charges, retreat and pursuit.
+#[test]
+fn running_on_through_a_round_gives_the_same_fights() {
+    use crate::testing::Stepwise;
+    let ranged = D20Options {
+        start: super::options::Start::Range,
+        start_distance: 90,
+        ..D20Options::default()
+    };
+    let archer = spec("species = \"human\"\nclass = \"fighter\"\nlevel = 2\nweapon = \"short bow\"\nmelee_weapon = \"short sword\"\n");
+    let runner = goblins(3, "retreat = \"at_hp_fraction\"\nretreat_hp_fraction = 0.5\n");
+    let cases = [
+        pair::<D20>(D20Options::default(), &spec(F), &spec(G)),
+        pair::<D20>(D20Options::default(), &fighter("lowest_hp"), &runner),
+        mixed(ranged.clone(), &[spec(F), archer.clone()], &[runner.clone(), spec(G)]),
+        mixed(ranged, &[archer, fighter("random")], &[goblins(4, "")]),
+    ];
+    for (k, (r, m)) in cases.iter().enumerate() {
+        let roster = r.roster(m);
+        let (mut s1, mut s2) = (oddsmith_dice::stream(11, k as u64), oddsmith_dice::stream(11, k as u64));
+        let (mut fast, mut slow) = (crate::RngRoller::new(&mut s1), crate::RngRoller::new(&mut s2));
+        let mut slow = Stepwise(&mut slow);
+        for trial in 0..2_000 {
+            let a = crate::group::fight(r, m, &roster, &mut fast);
+            let b = crate::group::fight(r, m, &roster, &mut slow);
+            assert_eq!(a, b, "case {k}, fight {trial}");
+            assert_eq!(r.duel(m, &mut fast), r.duel(m, &mut slow), "case {k}, duel {trial}");
+        }
+    }
+}

@@ -1213,6 +1213,9 @@ impl duel::Tally for Log {
 
 /// Steps a duel up to the end of `rounds` (or its end); returns the attack log, the distance
 /// at the start of each round (index r = round r) and how it ended.
+///
+/// Steps one at a time ([`crate::testing::Stepwise`]): a Monte Carlo roller lets `step` run on to the end
+/// of the round, and the trace reads the segment before each attack.
 fn trace(
     o: D20Options,
     a: &FighterSpec,
@@ -1227,6 +1230,7 @@ fn trace(
     let (g, m) = pair::<D20>(o, a, b);
     let mut rng = oddsmith_dice::stream(seed, 0);
     let mut r = crate::RngRoller::new(&mut rng);
+    let mut r = crate::testing::Stepwise(&mut r);
     let mut s = g.start(&m);
     let mut log = Log(Vec::new(), 0, 0);
     let mut dist = vec![0u16];

@@ -363,27 +363,30 @@ impl Hand {
     /// cards), if any.
     #[inline(always)]
     pub fn best(&self) -> Option<usize> {
-        let cards = self.cards();
-        let mut best = 0;
-        for i in 1..cards.len() {
-            if key(cards[i]) > key(cards[best]) {
-                best = i;
+        let (first, rest) = self.cards().split_first()?;
+        // The best key so far kept beside its index (not read back from the hand).
+        let (mut best, mut top) = (0, key(*first));
+        for (i, &c) in rest.iter().enumerate() {
+            let k = key(c);
+            if k > top {
+                (best, top) = (i + 1, k);
             }
         }
-        (!cards.is_empty()).then_some(best)
+        Some(best)
     }
     /// Index of the lowest card (a plain card first on equal values; the first held of equal
     /// cards), if any.
     #[inline(always)]
     pub fn worst(&self) -> Option<usize> {
-        let cards = self.cards();
-        let mut worst = 0;
-        for i in 1..cards.len() {
-            if key(cards[i]) < key(cards[worst]) {
-                worst = i;
+        let (first, rest) = self.cards().split_first()?;
+        let (mut worst, mut low) = (0, key(*first));
+        for (i, &c) in rest.iter().enumerate() {
+            let k = key(c);
+            if k < low {
+                (worst, low) = (i + 1, k);
             }
         }
-        (!cards.is_empty()).then_some(worst)
+        Some(worst)
     }
     /// Index of the `k`-th highest card (0 = the best; equal cards in the order held), if
     /// held.

@@ -373,7 +373,7 @@ fn joins_group<const MIXED: bool>(m: &Matchup, s: &State, side: usize, i: usize)
     group_of::<MIXED>(m, s, side, i, act) == s.sub && (act != ACT_RETURN || s.dist == 0)
 }
 
-#[inline]
+#[inline(always)]
 fn acts_in_group<const MIXED: bool>(m: &Matchup, s: &State, slot: u8) -> bool {
     let (side, i) = member(slot);
     if i >= usize::from(m.n[side]) || s.snap & bit(side, i) == 0 {
@@ -481,7 +481,7 @@ fn enter_group<const MIXED: bool>(m: &Matchup, s: &mut State) {
 /// G-18), through the shared [`crate::group::pick`]: a foe able at the group's start and still
 /// up; else the original targets (able at the group's start); under `fight_to = "death"` a
 /// downed foe not yet dead.
-#[inline]
+#[inline(always)]
 fn target<const MIXED: bool, R: Roller>(
     m: &Matchup,
     o: &D20Options,

@@ -926,7 +926,17 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
         let o = rules.options();
         match s.stage {
             INIT => {
-                let next = |from: u8| (from..16).find(|&k| k % 8 < m.n[usize::from(k / 8)]);
+                // The first place in use at or after `from` (side A's `n[0]`, then B's).
+                let next = |from: u8| {
+                    let (side, i) = (usize::from(from / 8), from % 8);
+                    if side < 2 && i < m.n[side] {
+                        Some(from)
+                    } else if side == 0 && m.n[1] > 0 {
+                        Some(8)
+                    } else {
+                        None
+                    }
+                };
                 if let Some(k) = next(s.init_i) {
                     let (side, i) = (usize::from(k / 8), usize::from(k % 8));
                     let f = m.fighter_in::<MIXED>(side, i);

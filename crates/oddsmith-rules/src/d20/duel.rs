@@ -32,7 +32,7 @@
 //! wins, ending `Yield`). In a duel that is the retreat of one creature from one foe.
 
 use super::D20;
-use super::fighter::{Attack, Fighter, MAX_SIDE, MAX_SPELLS, Matchup};
+use super::fighter::{Attack, Fighter, MAX_SIDE, MAX_SPELLS, Matchup, NOT_FIXED};
 use super::options::{
     CripplingCurrent, CritRule, D20Options, EngagedMissile, FightTo, FumbleResistPer,
     HalveRounding, MagicMinusOne, PursuitRule, Start,
@@ -308,18 +308,13 @@ fn bit(side: usize, i: usize) -> u16 {
     1 << (side * 8 + i)
 }
 
-/// The segment of an action.
+/// The segment of creature `i` of `side`'s action `act`.
 #[inline]
-fn seg_of(m: &Matchup, s: &State, f: &Fighter, act: u8) -> u8 {
+fn seg_of(m: &Matchup, s: &State, side: usize, i: usize, act: u8) -> u8 {
     match act {
         ACT_NONE | ACT_PURSUE => 3,
-        ACT_ATTACK => {
-            if f.missile {
-                1
-            } else {
-                2
-            }
-        }
+        // A missile fighter's attack is in the Missile segment (`Matchup::missile`).
+        ACT_ATTACK => 2 - ((m.missile[side] >> i) & 1) as u8,
         ACT_CLOSE | ACT_MELEE => 2,
         ACT_CHARGE | ACT_CHARGE_HR | ACT_RETURN | ACT_RETURN_SET => 1,
         // «Order of Combat §1.1.1, §1.2.3, §1.3.1».
@@ -380,7 +375,7 @@ fn acts_in_group<const MIXED: bool>(m: &Matchup, s: &State, slot: u8) -> bool {
         return false;
     }
     let act = s.m[side][i].act;
-    seg_of(m, s, m.fighter_in::<MIXED>(side, i), act) == s.seg && joins_group::<MIXED>(m, s, side, i)
+    seg_of(m, s, side, i, act) == s.seg && joins_group::<MIXED>(m, s, side, i)
 }
 
 /// The slot of member `i` of `side` (the inverse of [`member`]).
@@ -410,7 +405,7 @@ fn enter_group<const MIXED: bool>(m: &Matchup, s: &mut State) {
             let ms = &s.m[side][i];
             if able(ms) {
                 snap |= bit(side, i);
-                in_seg[usize::from(seg_of(m, s, m.fighter_in::<MIXED>(side, i), ms.act))] |=
+                in_seg[usize::from(seg_of(m, s, side, i, ms.act))] |=
                     1 << slot_of(side, i);
             }
         }
@@ -644,6 +639,14 @@ const MAX_TOTALS: usize = 128;
 fn choose_actions<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &mut State) {
     for side in 0..2 {
         for i in 0..usize::from(m.n[side]) {
+            // Engaged, a creature with nothing to decide takes its one action
+            // ([`engaged_act`]), as the choice below would.
+            let fixed = m.engaged_act[side][i];
+            if s.dist == 0 && fixed != NOT_FIXED {
+                let ms = &mut s.m[side][i];
+                ms.act = if able(ms) { fixed } else { ACT_NONE };
+                continue;
+            }
             let f = m.fighter_in::<MIXED>(side, i);
             let member = m.member_in::<MIXED>(side, i);
             let ms = s.m[side][i];
@@ -697,6 +700,21 @@ fn choose_actions<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &mut State)
     }
     if s.dist > 0 {
         resolve_charges::<MIXED>(m, s);
+    }
+}
+
+/// The action `f` takes each round when engaged and able, if nothing else can decide it: no
+/// spells, no crossbow's reloading, no finite supply, no retreat policy; else [`NOT_FIXED`].
+/// [`choose_actions`] gives the same action (§6 AI "else melee"; an engaged missile fighter
+/// switches under `engaged_missile = "melee"`).
+pub(super) fn engaged_act(o: &D20Options, f: &Fighter) -> u8 {
+    if f.n_spells > 0 || f.crossbow || f.supply.is_some() || f.retreat_milli.is_some() {
+        return NOT_FIXED;
+    }
+    if f.missile && o.engaged_missile == EngagedMissile::Melee {
+        ACT_MELEE
+    } else {
+        ACT_ATTACK
     }
 }
 
@@ -1324,6 +1342,51 @@ mod packing {
                 f => b.m[side][slot] = mix(m, other, 1 << (f - 10)),
             }
             prop_assert_ne!(a, b);
+        }
+    }
+}
+
+/// [`engaged_act`] is what [`choose_actions`] works out for an engaged creature: the same
+/// actions with the fixed ones and with every creature chosen in full, for fighters with and
+/// without missile weapons, spells, supplies and retreat, under both `engaged_missile`.
+#[cfg(test)]
+#[test]
+fn a_fixed_engaged_action_is_the_one_chosen_in_full() {
+    use super::spec::FighterSpec;
+    use crate::Ruleset;
+    let spec = |t: &str| -> FighterSpec { toml::from_str(t).unwrap_or_else(|e| panic!("{e}")) };
+    let sides = [
+        "species = \"human\"\nclass = \"fighter\"\nlevel = 2\nweapon = \"long sword\"\ncount = 2\n",
+        "species = \"human\"\nweapon = \"short bow\"\nmelee_weapon = \"short sword\"\ncount = 2\n",
+        "species = \"human\"\nweapon = \"short bow\"\ncount = 2\n",
+        "species = \"human\"\nclass = \"50/50\"\nlevel = 1\nweapon = \"dagger\"\nspells = [{ name = \"bolt\", damage = 2 }]\ncount = 2\n",
+        "species = \"goblin\"\nweapon = \"short sword\"\ncount = 3\nretreat = \"at_hp_fraction\"\nretreat_hp_fraction = 0.5\n",
+    ];
+    for missile in [EngagedMissile::Melee, EngagedMissile::Shoot] {
+        let o = D20Options { engaged_missile: missile, ..D20Options::default() };
+        for a in sides {
+            for b in sides {
+                let (r, m) = crate::testing::pair::<D20>(o.clone(), &spec(a), &spec(b));
+                let full = Matchup { engaged_act: [[NOT_FIXED; MAX_SIDE]; 2], ..m.clone() };
+                let mut rng = oddsmith_dice::stream(7, 0);
+                let mut roller = crate::RngRoller::new(&mut rng);
+                for _ in 0..50 {
+                    let mut s = r.start(&m);
+                    while s.stage == INIT {
+                        let _ = r.step(&m, &mut s, &mut roller, &mut NoTally);
+                    }
+                    // Some creatures down, some hurt.
+                    for side in 0..2 {
+                        for i in 0..usize::from(m.n[side]) {
+                            s.m[side][i].hp -= roller.roll(8) as i16 - 2;
+                        }
+                    }
+                    let (mut x, mut y) = (s, s);
+                    choose_actions::<true>(&m, &o, &mut x);
+                    choose_actions::<true>(&full, &o, &mut y);
+                    assert_eq!(x, y, "{a} against {b} under {missile:?}");
+                }
+            }
         }
     }
 }

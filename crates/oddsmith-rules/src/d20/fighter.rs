@@ -832,7 +832,17 @@ pub struct Matchup {
     pub ret_sub: u8,
     /// Per side: some member can kill a downed foe (an attack or spell not non-lethal).
     pub lethal: [bool; 2],
+    /// Per side, the action each creature takes when engaged and able, where nothing else
+    /// can decide it (no spells, no crossbow, no finite supply, no retreat policy);
+    /// [`NOT_FIXED`] otherwise (then `choose_actions` works it out each round).
+    pub engaged_act: [[u8; MAX_SIDE]; 2],
+    /// Per side, a bit per creature whose fighter is a missile fighter (its attack is in the
+    /// Missile segment).
+    pub missile: [u16; 2],
 }
+
+/// [`Matchup::engaged_act`] of a creature whose action is chosen each round.
+pub const NOT_FIXED: u8 = u8::MAX;
 
 impl Matchup {
     /// The compiled member creature `i` of `side` belongs to.
@@ -986,6 +996,15 @@ impl crate::Pair<D20> for Matchup {
         }
         let ret_sub = keys.len().max(2) as u8;
         let lethal = [0, 1].map(|side| members[side].iter().any(super::duel::lethal));
+        let mut engaged_act = [[NOT_FIXED; MAX_SIDE]; 2];
+        let mut missile = [0u16; 2];
+        for side in 0..2 {
+            for i in 0..usize::from(n[side]) {
+                let x = &members[side][usize::from(member_of[side][i])];
+                engaged_act[side][i] = super::duel::engaged_act(o, x);
+                missile[side] |= u16::from(x.missile) << i;
+            }
+        }
         Ok(Matchup {
             f,
             members,
@@ -1005,6 +1024,8 @@ impl crate::Pair<D20> for Matchup {
             group,
             ret_sub,
             lethal,
+            engaged_act,
+            missile,
         })
     }
 }

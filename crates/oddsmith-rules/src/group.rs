@@ -190,6 +190,9 @@ pub struct SideRoster {
     pub members: u8,
     /// The member of each creature (`member_of[i]` for creature `i < creatures`).
     pub member_of: [u8; MAX_SIDE],
+    /// How many creatures each member fields (`counts[j]` for member `j < members`; the
+    /// fight's end reads it once per member and fight).
+    pub counts: [u8; MAX_SIDE],
 }
 
 impl SideRoster {
@@ -204,11 +207,13 @@ impl SideRoster {
             creatures: 0,
             members: 0,
             member_of: [0; MAX_SIDE],
+            counts: [0; MAX_SIDE],
         };
         for (j, &c) in counts.iter().enumerate() {
             for _ in 0..c {
                 if usize::from(r.creatures) < MAX_SIDE {
                     r.member_of[usize::from(r.creatures)] = j as u8;
+                    r.counts[j] += 1;
                     r.creatures += 1;
                     r.members = j as u8 + 1;
                 }
@@ -217,11 +222,9 @@ impl SideRoster {
         r
     }
     /// How many creatures member `j` fields.
+    #[inline]
     pub fn count(&self, j: usize) -> u8 {
-        self.member_of[..usize::from(self.creatures)]
-            .iter()
-            .filter(|&&k| usize::from(k) == j)
-            .count() as u8
+        self.counts.get(j).copied().unwrap_or(0)
     }
 }
 

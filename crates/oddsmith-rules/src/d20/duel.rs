@@ -25,11 +25,11 @@
 //! retreating creature leaves at the start of its group in the segment its distance gives
 //! («Order of Combat §1.1.1, §1.2.3, §1.3.1»), so only earlier segments and faster groups
 //! strike it; the fastest able foe not in a pursuit this round (nor fleeing) pursues it and
-//! catches it iff faster (`pursuit_rule`): the pursuit takes the rest of the round from both, the sides are
-//! engaged from then on, and the caught creature ([`CAUGHT`]) fights on; otherwise it
-//! escapes ([`GONE`]: off the field alive, neither down nor dead) and the rest of its side
-//! fights on; a side whose last able creature escapes yields (the side holding the field
-//! wins, ending `Yield`). In a duel that is the retreat of one creature from one foe.
+//! catches it iff faster (`pursuit_rule`): the pursuit takes the rest of the round from both,
+//! the sides are engaged from then on, and the caught creature ([`CAUGHT`]) fights on;
+//! otherwise it escapes ([`GONE`]: off the field alive, neither down nor dead) and the rest
+//! of its side fights on; a side whose last able creature escapes yields (the side holding
+//! the field wins, ending `Yield`). In a duel that is the retreat of one creature from one foe.
 
 use super::D20;
 use super::fighter::{Attack, Fighter, MAX_SIDE, MAX_SPELLS, Matchup, NOT_FIXED};
@@ -672,17 +672,7 @@ fn choose_actions<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &mut State)
                 let reloading = f.crossbow && s.round.is_multiple_of(2);
                 let out = out_of_supply(f, &ms);
                 if act == ACT_NONE && s.dist == 0 {
-                    // §6 AI "else melee": an engaged missile fighter switches (or, out of
-                    // thrown weapons, must).
-                    let switch = f.missile && (out || o.engaged_missile == EngagedMissile::Melee);
-                    act = if !switch {
-                        if reloading { ACT_NONE } else { ACT_ATTACK }
-                    } else if f.has_melee_weapon || !out {
-                        // Swung in melee, a crossbow needs no reloading.
-                        ACT_MELEE
-                    } else {
-                        ACT_NONE
-                    };
+                    act = engaged(o, f, reloading, out);
                 } else if act == ACT_NONE && s.dist > 0 {
                     act = at_distance::<MIXED>(m, s, side, i, reloading, out);
                 }
@@ -703,19 +693,30 @@ fn choose_actions<const MIXED: bool>(m: &Matchup, o: &D20Options, s: &mut State)
     }
 }
 
+/// An engaged creature's action when it casts no spell (§6 AI "else melee"): an engaged
+/// missile fighter switches to melee (under `engaged_missile = "melee"`, or, out of thrown
+/// weapons, must); a crossbow reloads in even rounds unless swung in melee.
+#[inline]
+fn engaged(o: &D20Options, f: &Fighter, reloading: bool, out: bool) -> u8 {
+    let switch = f.missile && (out || o.engaged_missile == EngagedMissile::Melee);
+    if !switch {
+        if reloading { ACT_NONE } else { ACT_ATTACK }
+    } else if f.has_melee_weapon || !out {
+        // Swung in melee, a crossbow needs no reloading.
+        ACT_MELEE
+    } else {
+        ACT_NONE
+    }
+}
+
 /// The action `f` takes each round when engaged and able, if nothing else can decide it: no
-/// spells, no crossbow's reloading, no finite supply, no retreat policy; else [`NOT_FIXED`].
-/// [`choose_actions`] gives the same action (§6 AI "else melee"; an engaged missile fighter
-/// switches under `engaged_missile = "melee"`).
+/// spells, no crossbow's reloading, no finite supply, no retreat policy ([`engaged`] with
+/// neither); else [`NOT_FIXED`].
 pub(super) fn engaged_act(o: &D20Options, f: &Fighter) -> u8 {
     if f.n_spells > 0 || f.crossbow || f.supply.is_some() || f.retreat_milli.is_some() {
         return NOT_FIXED;
     }
-    if f.missile && o.engaged_missile == EngagedMissile::Melee {
-        ACT_MELEE
-    } else {
-        ACT_ATTACK
-    }
+    engaged(o, f, false, false)
 }
 
 /// A creature's action at a distance (no spell): shoot within missile range, charge when it
@@ -984,10 +985,10 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
             }
             RETREAT => {
                 // G-24: the fastest able foe not in a pursuit this round and not fleeing itself
-                // pursues (the first in slot order among equals) and catches the retreater iff faster; the pursuit
-                // takes the rest of the round from both, and the sides are engaged from then on
-                // (one position a side). Else it escapes: it leaves the field alive, and its side, if
-                // nobody able is left, yields the field.
+                // pursues (the first in slot order among equals) and catches the retreater iff
+                // faster; the pursuit takes the rest of the round from both, and the sides are
+                // engaged from then on (one position a side). Else it escapes: it leaves the
+                // field alive, and its side, if nobody able is left, yields the field.
                 let (side, i) = member(s.slot);
                 let p = 1 - side;
                 let speed = m.fighter_in::<MIXED>(side, i).speed;

@@ -445,7 +445,13 @@ fn enter_group<const MIXED: bool>(m: &Matchup, s: &mut State) {
         }
         s.sub += 1;
     }
-    // The round is over: clear the cursor and the actions so equal states merge.
+    end_round::<MIXED>(m, s);
+}
+
+/// The round is over: clears the cursor and the actions so equal states merge, and puts
+/// identical creatures in canonical order.
+#[inline]
+fn end_round<const MIXED: bool>(m: &Matchup, s: &mut State) {
     s.round += 1;
     s.stage = ROUND_START;
     s.sub = 0;
@@ -1032,20 +1038,15 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
                 choose_actions::<MIXED>(m, o, s);
                 s.seg = 0;
                 s.sub = 0;
+                if R::SAMPLES && plain(m, s) {
+                    return plain_round::<MIXED, R, T>(m, o, s, r, tally);
+                }
             }
             _ => {
                 attack::<MIXED, _, _>(m, o, s, r, tally);
                 // Next attack, next actor, or the end of the group.
                 let (side, i) = member(s.slot);
-                let act = s.m[side][i].act;
-                let f = m.fighter_in::<MIXED>(side, i);
-                let n = if act == ACT_MELEE {
-                    f.n_melee
-                } else if is_attack_seq(act) {
-                    f.n_attacks
-                } else {
-                    1
-                };
+                let n = attacks_in(m.fighter_in::<MIXED>(side, i), s.m[side][i].act);
                 if s.atk + 1 < n {
                     s.atk += 1;
                     return Step::Continue;
@@ -1071,6 +1072,113 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
         // The one call site, so that it is inlined once.
         enter_group::<MIXED>(m, s);
         Step::Continue
+}
+
+/// How many attacks `f`'s action `act` makes.
+#[inline(always)]
+fn attacks_in(f: &Fighter, act: u8) -> u8 {
+    if act == ACT_MELEE {
+        f.n_melee
+    } else if is_attack_seq(act) {
+        f.n_attacks
+    } else {
+        1
+    }
+}
+
+/// Whether every creature's action this round leaves the cursor to the dice alone: no
+/// action, an attack, a melee attack or a spell (no closing, charge, return attack or
+/// retreat: those move the sides or change actions mid-round). Read after `choose_actions`.
+#[inline]
+fn plain(m: &Matchup, s: &State) -> bool {
+    (0..2).all(|side| {
+        s.m[side][..usize::from(m.n[side])]
+            .iter()
+            .all(|ms| ms.act < ACT_CLOSE || ms.act == ACT_MELEE)
+    })
+}
+
+/// The rest of a [`plain`] round under a Monte Carlo roller, from its start to its end (or
+/// the fight's): the steps [`enter_group`] and the attack step's cursor would take, on the
+/// same dice, with each group's actors found once. Each acting creature's group is fixed
+/// for the round (its action's segment and its speed group), so the groups are walked in
+/// (segment, group) order; a group's actors are its members able at the group's start
+/// (the snapshot), in slot order; after each group that acted, the verdict. The cursor
+/// fields are set as the step-by-step path sets them before each attack, so `attack` reads
+/// the same state, and the state at the end is the same.
+fn plain_round<const MIXED: bool, R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &D20Options,
+    s: &mut State,
+    r: &mut R,
+    t: &mut T,
+) -> Step {
+    // Per slot, the (segment, group) key of its action: segment · 32 + group.
+    let mut keys = [u8::MAX; 16];
+    let mut pending = 0u16;
+    for side in 0..2 {
+        for i in 0..usize::from(m.n[side]) {
+            let act = s.m[side][i].act;
+            let seg = seg_of(m, s, side, i, act);
+            if seg < 3 {
+                let g = group_of::<MIXED>(m, s, side, i, act);
+                debug_assert!(g < m.ret_sub && m.ret_sub < 32);
+                let slot = slot_of(side, i);
+                keys[usize::from(slot)] = seg * 32 + g;
+                pending |= 1 << slot;
+            }
+        }
+    }
+    while pending != 0 {
+        let mut key = u8::MAX;
+        let mut left = pending;
+        while left != 0 {
+            key = key.min(keys[left.trailing_zeros() as usize]);
+            left &= left - 1;
+        }
+        let mut group = 0u16;
+        let mut left = pending;
+        while left != 0 {
+            let k = left.trailing_zeros();
+            left &= left - 1;
+            if keys[k as usize] == key {
+                group |= 1 << k;
+            }
+        }
+        pending &= !group;
+        let mut snap = 0u16;
+        for side in 0..2 {
+            for i in 0..usize::from(m.n[side]) {
+                if able(&s.m[side][i]) {
+                    snap |= bit(side, i);
+                }
+            }
+        }
+        let mut actors = group & snap_slots(snap);
+        if actors == 0 {
+            continue;
+        }
+        s.seg = key / 32;
+        s.sub = key % 32;
+        s.snap = snap;
+        s.stage = ATTACK;
+        while actors != 0 {
+            let slot = actors.trailing_zeros() as u8;
+            actors &= actors - 1;
+            let (side, i) = member(slot);
+            s.slot = slot;
+            let n = attacks_in(m.fighter_in::<MIXED>(side, i), s.m[side][i].act);
+            for atk in 0..n {
+                s.atk = atk;
+                attack::<MIXED, _, _>(m, o, s, r, t);
+            }
+        }
+        if let Some((w, e)) = verdict::<MIXED>(m, o, s) {
+            return Step::Over(w, e);
+        }
+    }
+    end_round::<MIXED>(m, s);
+    Step::Continue
 }
 
 /// A resistance check («Resistance Check») against `full` damage of a spell of `units` HP
@@ -1100,6 +1208,7 @@ pub(super) fn resisted<R: Roller>(
 }
 
 /// Resolves the current attack (or spell) of the current actor.
+#[inline(always)]
 fn attack<const MIXED: bool, R: Roller, T: Tally>(m: &Matchup, o: &D20Options, s: &mut State, r: &mut R, t: &mut T) {
     let (side, i) = member(s.slot);
     let foe = 1 - side;

@@ -649,6 +649,23 @@ fn running_on_through_a_round_gives_the_same_fights() {
         pair::<D20>(D20Options::default(), &fighter("lowest_hp"), &runner),
         mixed(ranged.clone(), &[spec(F), archer.clone()], &[runner.clone(), spec(G)]),
         mixed(ranged, &[archer, fighter("random")], &[goblins(4, "")]),
+        // Engaged throughout: every round is plain (`duel::plain_round`), with spells cast,
+        // speed groups across both sides, B's group first at equal speeds, and policies
+        // that draw dice or read danger.
+        mixed(
+            D20Options {
+                equal_speed: super::options::EqualSpeed::ResolveFirst,
+                ..D20Options::default()
+            },
+            &small_party(Some(4)).map(|mut f| {
+                f.hp = None;
+                f
+            }),
+            &[
+                goblins(3, "target = \"random\"\n"),
+                spec("species = \"bug bear\"\nweapon = \"morning star\"\narmor = \"hide\"\ntarget = \"most_dangerous\"\n"),
+            ],
+        ),
     ];
     for (k, (r, m)) in cases.iter().enumerate() {
         let roster = r.roster(m);

@@ -962,6 +962,9 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
                         None
                     }
                 };
+                // Under a Monte Carlo roller every creature's HP in one call (the same dice in
+                // the same order); else one creature a step.
+                loop {
                 if let Some(k) = next(s.init_i) {
                     let (side, i) = (usize::from(k / 8), usize::from(k % 8));
                     let f = m.fighter_in::<MIXED>(side, i);
@@ -986,8 +989,12 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
                     if o.start == Start::Range {
                         s.dist = o.start_distance as u16;
                     }
+                    return Step::Continue;
                 }
-                return Step::Continue;
+                if !R::SAMPLES {
+                    return Step::Continue;
+                }
+                }
             }
             RETREAT => {
                 // G-24: the fastest able foe not in a pursuit this round and not fleeing itself
@@ -1129,6 +1136,9 @@ fn plain_round<const MIXED: bool, R: Roller, T: Tally>(
             }
         }
     }
+    // Who is able: the first group's snapshot, then after each group that acted the next's
+    // (nothing changes between groups).
+    let mut snap = able_mask(m, s);
     while pending != 0 {
         let mut key = u8::MAX;
         let mut left = pending;
@@ -1146,14 +1156,6 @@ fn plain_round<const MIXED: bool, R: Roller, T: Tally>(
             }
         }
         pending &= !group;
-        let mut snap = 0u16;
-        for side in 0..2 {
-            for i in 0..usize::from(m.n[side]) {
-                if able(&s.m[side][i]) {
-                    snap |= bit(side, i);
-                }
-            }
-        }
         let mut actors = group & snap_slots(snap);
         if actors == 0 {
             continue;
@@ -1173,12 +1175,30 @@ fn plain_round<const MIXED: bool, R: Roller, T: Tally>(
                 attack::<MIXED, _, _>(m, o, s, r, t);
             }
         }
-        if let Some((w, e)) = verdict::<MIXED>(m, o, s) {
+        snap = able_mask(m, s);
+        // Someone able on both sides: the verdict is that the fight goes on.
+        if (snap & 0xff == 0 || snap >> 8 == 0)
+            && let Some((w, e)) = verdict::<MIXED>(m, o, s)
+        {
             return Step::Over(w, e);
         }
     }
     end_round::<MIXED>(m, s);
     Step::Continue
+}
+
+/// The able creatures (bit side·8 + index, [`bit`]).
+#[inline(always)]
+fn able_mask(m: &Matchup, s: &State) -> u16 {
+    let mut mask = 0u16;
+    for side in 0..2 {
+        for i in 0..usize::from(m.n[side]) {
+            if able(&s.m[side][i]) {
+                mask |= bit(side, i);
+            }
+        }
+    }
+    mask
 }
 
 /// A resistance check («Resistance Check») against `full` damage of a spell of `units` HP

@@ -1042,6 +1042,18 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
                 if s.round > o.max_rounds {
                     return Step::Over(Winner::Draw, Ending::RoundCap);
                 }
+                if R::SAMPLES && s.dist == 0 && m.fixed.n > 0 {
+                    // What `choose_actions` gives when every action is fixed.
+                    for side in 0..2 {
+                        for i in 0..usize::from(m.n[side]) {
+                            let ms = &mut s.m[side][i];
+                            ms.act = if able(ms) { m.engaged_act[side][i] } else { ACT_NONE };
+                        }
+                    }
+                    s.seg = 0;
+                    s.sub = 0;
+                    return run_groups::<MIXED, R, T>(m, o, s, r, tally, &m.fixed);
+                }
                 choose_actions::<MIXED>(m, o, s);
                 s.seg = 0;
                 s.sub = 0;
@@ -1120,46 +1132,102 @@ fn plain_round<const MIXED: bool, R: Roller, T: Tally>(
     r: &mut R,
     t: &mut T,
 ) -> Step {
-    // Per slot, the (segment, group) key of its action: segment · 32 + group.
-    let mut keys = [u8::MAX; 16];
-    let mut pending = 0u16;
+    let groups = Groups::of::<MIXED>(m, s);
+    run_groups::<MIXED, R, T>(m, o, s, r, t, &groups)
+}
+
+/// A round's acting groups in order: each group's (segment, group) key, segment · 32 +
+/// speed group, and its creatures (bit per slot), for the creatures with an action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Groups {
+    /// Groups in use.
+    pub n: u8,
+    /// Per group, in increasing order: segment · 32 + speed group.
+    pub key: [u8; 16],
+    /// Per group, its creatures (bit per slot).
+    pub mask: [u16; 16],
+}
+
+impl Groups {
+    /// The groups of the actions in `s` (a [`plain`] round's: each action's segment and
+    /// group are fixed for the round).
+    #[inline]
+    fn of<const MIXED: bool>(m: &Matchup, s: &State) -> Groups {
+        let mut g = Groups::default();
+        for side in 0..2 {
+            for i in 0..usize::from(m.n[side]) {
+                let act = s.m[side][i].act;
+                let seg = seg_of(m, s, side, i, act);
+                if seg < 3 {
+                    let sub = group_of::<MIXED>(m, s, side, i, act);
+                    debug_assert!(sub < m.ret_sub && m.ret_sub < 32);
+                    g.add(seg * 32 + sub, slot_of(side, i));
+                }
+            }
+        }
+        g
+    }
+    /// Puts `slot` in the group of `key`, kept in increasing order of key.
+    #[inline]
+    fn add(&mut self, key: u8, slot: u8) {
+        let n = usize::from(self.n);
+        let mut k = 0;
+        while k < n && self.key[k] < key {
+            k += 1;
+        }
+        if k == n || self.key[k] != key {
+            self.key.copy_within(k..n, k + 1);
+            self.mask.copy_within(k..n, k + 1);
+            self.key[k] = key;
+            self.mask[k] = 0;
+            self.n += 1;
+        }
+        self.mask[k] |= 1 << slot;
+    }
+}
+
+/// The groups of a side engaged throughout with every creature's action fixed
+/// ([`Matchup::engaged_act`], none [`NOT_FIXED`]): the same each round (a creature down at
+/// a round's start has no action, and is never in a snapshot again). `n` is 0 if some
+/// action is not fixed.
+pub(super) fn fixed_groups(m: &Matchup) -> Groups {
+    let s = State::default();
+    let mut g = Groups::default();
     for side in 0..2 {
         for i in 0..usize::from(m.n[side]) {
-            let act = s.m[side][i].act;
-            let seg = seg_of(m, s, side, i, act);
+            let act = m.engaged_act[side][i];
+            if act == NOT_FIXED {
+                return Groups::default();
+            }
+            let seg = seg_of(m, &s, side, i, act);
             if seg < 3 {
-                let g = group_of::<MIXED>(m, s, side, i, act);
-                debug_assert!(g < m.ret_sub && m.ret_sub < 32);
-                let slot = slot_of(side, i);
-                keys[usize::from(slot)] = seg * 32 + g;
-                pending |= 1 << slot;
+                g.add(seg * 32 + group_of::<true>(m, &s, side, i, act), slot_of(side, i));
             }
         }
     }
+    g
+}
+
+/// Runs a round's `groups` from its start (the cursor's `seg` and `sub` at 0) to its end or
+/// the fight's ([`plain_round`]).
+#[inline(always)]
+fn run_groups<const MIXED: bool, R: Roller, T: Tally>(
+    m: &Matchup,
+    o: &D20Options,
+    s: &mut State,
+    r: &mut R,
+    t: &mut T,
+    groups: &Groups,
+) -> Step {
     // Who is able: the first group's snapshot, then after each group that acted the next's
     // (nothing changes between groups).
     let mut snap = able_mask(m, s);
-    while pending != 0 {
-        let mut key = u8::MAX;
-        let mut left = pending;
-        while left != 0 {
-            key = key.min(keys[left.trailing_zeros() as usize]);
-            left &= left - 1;
-        }
-        let mut group = 0u16;
-        let mut left = pending;
-        while left != 0 {
-            let k = left.trailing_zeros();
-            left &= left - 1;
-            if keys[k as usize] == key {
-                group |= 1 << k;
-            }
-        }
-        pending &= !group;
-        let mut actors = group & snap_slots(snap);
+    for g in 0..usize::from(groups.n) {
+        let mut actors = groups.mask[g] & snap_slots(snap);
         if actors == 0 {
             continue;
         }
+        let key = groups.key[g];
         s.seg = key / 32;
         s.sub = key % 32;
         s.snap = snap;

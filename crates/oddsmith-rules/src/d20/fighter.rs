@@ -839,6 +839,9 @@ pub struct Matchup {
     /// Per side, a bit per creature whose fighter is a missile fighter (its attack is in the
     /// Missile segment).
     pub missile: [u16; 2],
+    /// Each round's acting groups when the sides are engaged, if every creature's action
+    /// is fixed ([`Matchup::engaged_act`]); else none (`n` 0).
+    pub fixed: super::duel::Groups,
 }
 
 /// [`Matchup::engaged_act`] of a creature whose action is chosen each round.
@@ -1005,7 +1008,7 @@ impl crate::Pair<D20> for Matchup {
                 missile[side] |= u16::from(x.missile) << i;
             }
         }
-        Ok(Matchup {
+        let mut m = Matchup {
             f,
             members,
             mixed,
@@ -1026,6 +1029,9 @@ impl crate::Pair<D20> for Matchup {
             lethal,
             engaged_act,
             missile,
-        })
+            fixed: super::duel::Groups::default(),
+        };
+        m.fixed = super::duel::fixed_groups(&m);
+        Ok(m)
     }
 }

@@ -649,6 +649,14 @@ fn running_on_through_a_round_gives_the_same_fights() {
         pair::<D20>(D20Options::default(), &fighter("lowest_hp"), &runner),
         mixed(ranged.clone(), &[spec(F), archer.clone()], &[runner.clone(), spec(G)]),
         mixed(ranged, &[archer, fighter("random")], &[goblins(4, "")]),
+        // Engaged throughout with every action fixed (`Matchup::fixed`): a band, and mixed
+        // sides with speed groups across both.
+        pair::<D20>(D20Options::default(), &spec(&format!("{F}count = 2\n")), &goblins(4, "")),
+        mixed(
+            D20Options::default(),
+            &[spec(F), spec(WEAK)],
+            &[goblins(3, ""), spec("species = \"bug bear\"\nweapon = \"morning star\"\n")],
+        ),
         // Engaged throughout: every round is plain (`duel::plain_round`), with spells cast,
         // speed groups across both sides, B's group first at equal speeds, and policies
         // that draw dice or read danger.
@@ -667,6 +675,10 @@ fn running_on_through_a_round_gives_the_same_fights() {
             ],
         ),
     ];
+    // Which cases take the fixed groups once engaged: the duel, the archers' second case
+    // (after the ranged rounds) and the two engaged cases.
+    let fixed: Vec<bool> = cases.iter().map(|(_, m)| m.fixed.n > 0).collect();
+    assert_eq!(fixed, [true, false, false, true, true, true, false]);
     for (k, (r, m)) in cases.iter().enumerate() {
         let roster = r.roster(m);
         let (mut s1, mut s2) = (oddsmith_dice::stream(11, k as u64), oddsmith_dice::stream(11, k as u64));

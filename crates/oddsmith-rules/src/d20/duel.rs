@@ -475,7 +475,7 @@ fn end_round<const MIXED: bool>(m: &Matchup, s: &mut State) {
             }
         }
     }
-    canonical::<MIXED>(m, s);
+    canonical::<MIXED>(m, s, false);
 }
 
 /// Target choice (the fighter's `target` policy, by default the digest's AI "lowest_hp";
@@ -538,16 +538,21 @@ fn target<const MIXED: bool, R: Roller>(
 /// Puts each side's identical creatures (the copies of one member, never two members'
 /// creatures) in canonical order ([`crate::group::canonical`]) at a round's start, where
 /// nothing refers to a creature by its slot.
+/// `rolled_only` (as the HP are rolled) leaves out members of fixed HP: their copies are
+/// identical then, so already in order.
 #[inline]
-fn canonical<const MIXED: bool>(m: &Matchup, s: &mut State) {
+fn canonical<const MIXED: bool>(m: &Matchup, s: &mut State, rolled_only: bool) {
+    let skip = |f: &Fighter| rolled_only && f.hp.fixed.is_some();
     for side in 0..2 {
         if m.canonical[side] && !MIXED {
-            crate::group::canonical(&mut s.m[side][..usize::from(m.n[side])]);
+            if !skip(&m.f[side]) {
+                crate::group::canonical(&mut s.m[side][..usize::from(m.n[side])]);
+            }
         } else if m.canonical[side] {
             let mut lo = 0;
-            for &c in m.counts[side][..m.members[side].len()].iter() {
+            for (j, &c) in m.counts[side][..m.members[side].len()].iter().enumerate() {
                 let hi = lo + usize::from(c);
-                if c > 1 {
+                if c > 1 && !skip(&m.members[side][j]) {
                     crate::group::canonical(&mut s.m[side][lo..hi]);
                 }
                 lo = hi;
@@ -985,7 +990,7 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
                 if next(s.init_i).is_none() {
                     s.stage = ROUND_START;
                     s.round = 1;
-                    canonical::<MIXED>(m, s);
+                    canonical::<MIXED>(m, s, true);
                     if o.start == Start::Range {
                         s.dist = o.start_distance as u16;
                     }

@@ -11,6 +11,15 @@
 //! One [`step`] is: rolling one creature's HP (before round 1), starting a round (choosing
 //! actions), one attack roll with its damage, resistance roll and fumble, a move, or a retreat.
 //!
+//! Under a Monte Carlo roller ([`Roller::SAMPLES`]) a call runs on to the round's end, and
+//! rolls every HP in one call. A round whose actions are all none, attacks or spells (no
+//! move, charge, return attack or retreat: nothing changes an action or the order mid-round)
+//! is a *plain* round: its acting groups are found once ([`Groups`]), and where every
+//! creature's engaged action is fixed they are found once per matchup (`Matchup::fixed`).
+//! The cursor is set before each attack as the step-by-step path sets it, so the very same
+//! `attack` reads the very same state; `running_on_through_a_round_gives_the_same_fights`
+//! plays both on one stream, fight for fight.
+//!
 //! Distance (G-22 … G-24, `start = "range"`): the sides stand `dist` Mv units apart (0 =
 //! engaged; a side's creatures share its position, a reading: the document is silent). At a distance a melee creature closes its
 //! effective Mv in the Melee segment and is engaged from the next round once the distance left

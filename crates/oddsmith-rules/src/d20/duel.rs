@@ -1057,7 +1057,9 @@ fn step_one<const MIXED: bool, R: Roller, T: Tally>(
                     return Step::Over(Winner::Draw, Ending::RoundCap);
                 }
                 if R::SAMPLES && s.dist == 0 && m.fixed.n > 0 {
-                    // What `choose_actions` gives when every action is fixed.
+                    // What `choose_actions` gives when every action is fixed (its first
+                    // branch), here without its call: calling it costs the d20 duel 6.5 %
+                    // of its instructions, the six-goblin fight 4.5 %.
                     for side in 0..2 {
                         for i in 0..usize::from(m.n[side]) {
                             let ms = &mut s.m[side][i];
@@ -1205,21 +1207,17 @@ impl Groups {
 /// a round's start has no action, and is never in a snapshot again). `n` is 0 if some
 /// action is not fixed.
 pub(super) fn fixed_groups(m: &Matchup) -> Groups {
-    let s = State::default();
-    let mut g = Groups::default();
+    let mut s = State::default();
     for side in 0..2 {
         for i in 0..usize::from(m.n[side]) {
             let act = m.engaged_act[side][i];
             if act == NOT_FIXED {
                 return Groups::default();
             }
-            let seg = seg_of(m, &s, side, i, act);
-            if seg < 3 {
-                g.add(seg * 32 + group_of::<true>(m, &s, side, i, act), slot_of(side, i));
-            }
+            s.m[side][i].act = act;
         }
     }
-    g
+    Groups::of::<true>(m, &s)
 }
 
 /// Runs a round's `groups` from its start (the cursor's `seg` and `sub` at 0) to its end or

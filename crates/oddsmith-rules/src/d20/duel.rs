@@ -1202,7 +1202,7 @@ impl Groups {
     }
 }
 
-/// The groups of a side engaged throughout with every creature's action fixed
+/// The groups of sides engaged throughout with every creature's action fixed
 /// ([`Matchup::engaged_act`], none [`NOT_FIXED`]): the same each round (a creature down at
 /// a round's start has no action, and is never in a snapshot again). `n` is 0 if some
 /// action is not fixed.
@@ -1248,6 +1248,8 @@ fn run_groups<const MIXED: bool, R: Roller, T: Tally>(
             let slot = actors.trailing_zeros() as u8;
             actors &= actors - 1;
             let (side, i) = member(slot);
+            // Able at the group's start, so at the round's (nobody gets up), so with an action.
+            debug_assert_ne!(s.m[side][i].act, ACT_NONE);
             s.slot = slot;
             let n = attacks_in(m.fighter_in::<MIXED>(side, i), s.m[side][i].act);
             for atk in 0..n {

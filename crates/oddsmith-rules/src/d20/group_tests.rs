@@ -24,6 +24,11 @@ fn goblins(n: u32, extra: &str) -> FighterSpec {
     spec(&format!("{G}count = {n}\n{extra}"))
 }
 
+/// A Bug Bear with a morning star (`scenarios/d20/mixed-party.toml`'s chief), plus `extra`.
+fn chief(extra: &str) -> FighterSpec {
+    spec(&format!("species = \"bug bear\"\nweapon = \"morning star\"\n{extra}"))
+}
+
 fn fighter(target: &str) -> FighterSpec {
     // F with its target policy written out.
     spec(&format!("{F}target = \"{target}\"\n"))
@@ -655,7 +660,7 @@ fn running_on_through_a_round_gives_the_same_fights() {
         mixed(
             D20Options::default(),
             &[spec(F), spec(WEAK)],
-            &[goblins(3, ""), spec("species = \"bug bear\"\nweapon = \"morning star\"\n")],
+            &[goblins(3, ""), chief("")],
         ),
         // Engaged throughout: every round is plain (`duel::plain_round`), with spells cast,
         // speed groups across both sides, B's group first at equal speeds, and policies
@@ -671,7 +676,7 @@ fn running_on_through_a_round_gives_the_same_fights() {
             }),
             &[
                 goblins(3, "target = \"random\"\n"),
-                spec("species = \"bug bear\"\nweapon = \"morning star\"\narmor = \"hide\"\ntarget = \"most_dangerous\"\n"),
+                chief("armor = \"hide\"\ntarget = \"most_dangerous\"\n"),
             ],
         ),
     ];

@@ -315,11 +315,26 @@ impl Jobs {
 
     /// What `page`'s job `job` has published (`None` when it is not the page's latest).
     pub fn state(&self, page: &str, job: u64) -> Option<JobState> {
+        self.state_unless(page, job, |_| false)?
+    }
+
+    /// What `page`'s job `job` has published, unless `same(state)` says the page has seen it
+    /// (`Some(None)`: a long poll waits on without copying the state, whose run document can
+    /// be large); `None` when it is not the page's latest job.
+    pub fn state_unless(
+        &self,
+        page: &str,
+        job: u64,
+        same: impl FnOnce(&JobState) -> bool,
+    ) -> Option<Option<JobState>> {
         let mut pages = lock(&self.pages);
         let slot = pages.get_mut(page)?;
         slot.touched = Instant::now();
-        let s = lock(&slot.state).clone();
-        (s.job == job).then_some(s)
+        let s = lock(&slot.state);
+        if s.job != job {
+            return None;
+        }
+        Some((!same(&s)).then(|| s.clone()))
     }
 
     /// What draws the charts of `page`'s job `job`'s latest stage (`None` before its first
@@ -374,6 +389,20 @@ mod tests {
         assert_eq!((s.finished, s.done, s.cancelled), (1, true, false));
         assert_eq!((s.exact.len(), s.exact_done, s.version), (1, true, 4));
         assert!(jobs.charts("p", b.id).is_some() && jobs.charts("p", a.id).is_none());
+        // A long poll that has seen this version gets no copy; a newer version, or another
+        // job's number, is told apart.
+        let v = s.version;
+        assert_eq!(
+            jobs.state_unless("p", b.id, |s| s.version == v)
+                .map(|s| s.is_none()),
+            Some(true)
+        );
+        assert_eq!(
+            jobs.state_unless("p", b.id, |s| s.version == v - 1)
+                .map(|s| s.map(|s| s.version)),
+            Some(Some(v))
+        );
+        assert!(jobs.state_unless("p", a.id, |_| true).is_none());
     }
 
     #[test]

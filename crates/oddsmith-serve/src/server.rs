@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 use crate::edit::{self, Op, Step};
 use crate::files::{FileError, Folder};
-use crate::jobs::{Job, Jobs};
+use crate::jobs::{Job, JobState, Jobs};
 use crate::{ChartSvg, Checked, Engine, EngineError, LONG_POLL, Limits, bundled};
 
 const INDEX: &str = include_str!("page/index.html");
@@ -600,13 +600,11 @@ async fn job_state<E: Engine>(
 ) -> Answer {
     let until = std::time::Instant::now() + LONG_POLL;
     loop {
-        match s.jobs.state(&q.page, q.job) {
-            Some(st)
-                if st.done || q.since != Some(st.version) || std::time::Instant::now() >= until =>
-            {
-                return ok(serde_json::to_value(st).unwrap_or(Value::Null));
-            }
-            Some(_) => tokio::time::sleep(std::time::Duration::from_millis(5)).await,
+        let late = std::time::Instant::now() >= until;
+        let seen = |st: &JobState| !st.done && q.since == Some(st.version) && !late;
+        match s.jobs.state_unless(&q.page, q.job, seen) {
+            Some(Some(st)) => return ok(serde_json::to_value(st).unwrap_or(Value::Null)),
+            Some(None) => tokio::time::sleep(std::time::Duration::from_millis(5)).await,
             // Not an error (a browser logs every failed request): the page stops polling.
             None => {
                 return ok(serde_json::json!({

@@ -32,6 +32,31 @@ async function api(method, url, body) {
   return v;
 }
 
+/// Whether a failed request may succeed when sent again: the server unreachable for a moment
+/// or busy (a network error has no status; 503 is the explorer's "busy"). The engine in the
+/// page (WebAssembly) has no network to lose.
+const transient = (e) => !LOCAL && (e.status === undefined || e.status >= 500);
+
+/// `api` sent again after a transient failure while `current()` holds (a page whose request
+/// failed once would otherwise show nothing more until the next edit), waiting 0.5 s, 1 s, …
+/// up to 5 s between tries and saying so in the status line.
+async function persistent(current, method, url, body) {
+  let said = null;
+  for (let wait = 500; ; wait = Math.min(2 * wait, 5000)) {
+    try {
+      const r = await api(method, url, body);
+      if (said !== null && $("status").textContent === said) status("");
+      return r;
+    } catch (e) {
+      if (!transient(e) || !current()) throw e;
+      said = `${e.message}: trying again`;
+      status(said, true);
+      await new Promise((res) => setTimeout(res, wait));
+      if (!current()) throw e;
+    }
+  }
+}
+
 function status(msg, bad) {
   const s = $("status");
   s.textContent = msg;
@@ -150,8 +175,8 @@ async function refresh() {
   // invalid text), so its first number does not wait for the form to be drawn.
   const run = startRun(seq);
   let r;
-  try { r = await api("POST", "/api/check", { text, file: st.file }); }
-  catch (e) { return status(e.message, true); }
+  try { r = await persistent(() => seq === st.editSeq, "POST", "/api/check", { text, file: st.file }); }
+  catch (e) { return seq === st.editSeq && status(e.message, true); }
   if (seq !== st.editSeq) return; // a newer edit is on its way
   st.timing.checked = since();
   st.check = r.check;
@@ -197,7 +222,7 @@ async function refresh() {
 async function startRun(seq) {
   const b = [...st.b.entries()].map(([k, v]) => ({ path: JSON.parse(k), value: v }));
   let r;
-  try { r = await api("POST", "/api/run", { page: PAGE, text: st.text, file: st.file, b }); }
+  try { r = await persistent(() => seq === st.editSeq, "POST", "/api/run", { page: PAGE, text: st.text, file: st.file, b }); }
   catch (e) { if (seq === st.editSeq) status(e.message, true); return null; }
   if (seq !== st.editSeq) return null;
   if (r.refused) return { error: r.refused }; // shown unless the check finds errors
@@ -229,12 +254,14 @@ async function poll(job) {
   renderReadings(null);
   while (st.job === job) {
     let s;
-    try { s = await api("GET", `/api/job?page=${PAGE}&job=${job}&since=${version}`); }
-    catch (e) { return status(e.message, true); }
+    try { s = await persistent(() => st.job === job, "GET", `/api/job?page=${PAGE}&job=${job}&since=${version}`); }
+    catch (e) { return st.job === job && status(e.message, true); }
     if (s.replaced || st.job !== job) return;
     // The page was asleep (a frozen tab) and the server cancelled its job: run it again.
     if (s.abandoned) return changed(true);
     version = s.version;
+    // What the page last heard of its job, for a test that times out to print.
+    st.heard = { job, version, finished: s.finished, stages: s.stages, exact: s.exact.length, exact_done: s.exact_done, readings_done: s.readings_done, done: s.done, cancelled: s.cancelled, error: s.error, ms: s.ms };
     if (s.exact.length > exactSeen || s.exact_done) {
       exactSeen = s.exact.length;
       if (exactSeen) numberShown();

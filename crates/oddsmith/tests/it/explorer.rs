@@ -123,7 +123,10 @@ async fn until(c: &Client, script: &str, limit: Duration) -> Value {
         if !(v.is_null() || v == false || v == "") {
             return v;
         }
-        assert!(t.elapsed() < limit, "timed out waiting for: {script}");
+        if t.elapsed() >= limit {
+            let seen = js(c, "const o = window.oddsmith; return JSON.stringify({ job: o && o.job, jobDone: o && o.jobDone, heard: o && o.heard, status: document.getElementById('status')?.textContent });").await;
+            panic!("timed out after {limit:?} waiting for: {script}\nthe page: {seen}");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -280,6 +283,23 @@ fn explorer_in_a_real_browser() {
         let ms = js(&c, "return window.oddsmith.firstNumberMs;").await;
         println!("edit to first number after a skill change: {ms} ms");
         shot(&c, &shots, "2-skill-changed").await;
+
+        // 2b. Two polls of the job lost on the way (as a network error): the page asks again
+        //     and the numbers of the next edit still arrive.
+        //     Only the next job's polls are lost (the running one's poll ends with the edit).
+        js(&c, "const f = window.fetch, old = '&job=' + window.oddsmith.job + '&'; window.lostPolls = 2; window.fetch = (u, o) => (String(u).includes('/api/job?') && !String(u).includes(old) && window.lostPolls > 0) ? (window.lostPolls--, Promise.reject(new TypeError('Failed to fetch'))) : f(u, o); return true;").await;
+        let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
+        skill.send_keys("\u{E009}a\u{E000}8\u{E004}").await.unwrap();
+        until(&c, "return window.oddsmith.text.includes('skill = 8');", Duration::from_secs(20)).await;
+        let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        let want = format!("{:.2} %", 100.0 * cli_exact(&text));
+        until(
+            &c,
+            &format!("const e = document.querySelector('#answers tbody tr .exact'); return e && e.textContent === {want:?} && document.querySelector('#answers tbody tr .mc').textContent.includes('%');"),
+            Duration::from_secs(60),
+        )
+        .await;
+        assert_eq!(js(&c, "return window.lostPolls;").await, 0, "both lost polls were asked again");
 
         // 3. A misspelt weapon typed in the TOML: the message and its suggestion at the field.
         let area = c.find(Locator::Id("toml")).await.unwrap();

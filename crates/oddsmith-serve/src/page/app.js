@@ -38,11 +38,12 @@ async function api(method, url, body) {
 const transient = (e) => !LOCAL && (e.status === undefined || e.status >= 500);
 
 /// `api` sent again after a transient failure while `current()` holds (a page whose request
-/// failed once would otherwise show nothing more until the next edit), waiting 0.5 s, 1 s, …
-/// up to 5 s between tries and saying so in the status line.
+/// failed once would otherwise show nothing more until the next edit), waiting 0.5 s, 1 s,
+/// then 2 s between tries (within the server's patience with a page that stops polling) and
+/// saying so in the status line.
 async function persistent(current, method, url, body) {
   let said = null;
-  for (let wait = 500; ; wait = Math.min(2 * wait, 5000)) {
+  for (let wait = 500; ; wait = Math.min(2 * wait, 2000)) {
     try {
       const r = await api(method, url, body);
       if (said !== null && $("status").textContent === said) status("");

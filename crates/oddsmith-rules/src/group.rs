@@ -8,7 +8,8 @@
 //! What a group fight reports per member lives here too: the [`Roster`] (which creature
 //! belongs to which member of its side's list), a creature's [`Fate`], the per-fight
 //! [`GroupOutcome`] a [`GroupTally`] fills without allocating, the Monte Carlo fight that
-//! fills it ([`fight`]) and the exact figures ([`exact`]). Figures are kept per *member* (an
+//! fills it ([`fight`]; [`fight_in`] into a tally kept across fights, the engine's loop,
+//! which copies no outcome) and the exact figures ([`exact`]). Figures are kept per *member* (an
 //! entry of the side's list: a fighter and its count), summed over its copies, so sorting
 //! identical creatures ([`canonical`]) changes none of them.
 //!
@@ -323,6 +324,10 @@ impl<'a> GroupTally<'a> {
             roster,
         }
     }
+    /// The fight's outcome, once [`fight_in`] has played it into this tally.
+    pub fn outcome(&self) -> (&DuelOutcome, &GroupOutcome) {
+        (&self.duel.0, &self.group)
+    }
 }
 
 impl Tally for GroupTally<'_> {
@@ -405,8 +410,25 @@ pub fn fight<G: Ruleset, R: Roller>(
     roster: &Roster,
     roller: &mut R,
 ) -> (DuelOutcome, GroupOutcome) {
-    let mut s = r.start(m);
     let mut t = GroupTally::new(roster);
+    fight_in(r, m, roller, &mut t);
+    (t.duel.0, t.group)
+}
+
+/// [`fight`] played into `t`, a tally of the fight's roster that the caller keeps from one
+/// fight to the next (emptied here first), so that no fight copies its outcome: the Monte
+/// Carlo engine's loop. Read the outcome with [`GroupTally::outcome`].
+#[inline]
+pub fn fight_in<G: Ruleset, R: Roller>(
+    r: &G,
+    m: &G::Matchup,
+    roller: &mut R,
+    t: &mut GroupTally<'_>,
+) {
+    let roster = t.roster;
+    t.duel = OutcomeTally::default();
+    t.group = GroupOutcome::default();
+    let mut s = r.start(m);
     let mut seen = [[0u8; MAX_SIDE]; 2];
     let max = r.max_rounds();
     let mut dated = true;
@@ -414,7 +436,7 @@ pub fn fight<G: Ruleset, R: Roller>(
     // The fates read at the last step, which are the fates at the end.
     let mut last = None;
     let (winner, ending) = loop {
-        let st = r.step(m, &mut s, roller, &mut t);
+        let st = r.step(m, &mut s, roller, t);
         let now = s.round();
         let over = matches!(st, Step::Over(..));
         // The round the steps since the last read played. Fates are read from round 1 on
@@ -459,13 +481,11 @@ pub fn fight<G: Ruleset, R: Roller>(
             d
         }
     };
-    let duel = DuelOutcome {
-        winner,
-        ending,
-        rounds,
-        ..t.duel.0
-    };
-    let mut g = t.group;
+    let duel = &mut t.duel.0;
+    duel.winner = winner;
+    duel.ending = ending;
+    duel.rounds = rounds;
+    let g = &mut t.group;
     g.damage = G::MEMBER_DAMAGE;
     for (side, ros) in roster.sides.iter().enumerate() {
         let so = &mut g.sides[side];
@@ -488,7 +508,6 @@ pub fn fight<G: Ruleset, R: Roller>(
     if !G::MEMBER_DAMAGE {
         g.damage = roster.sides.iter().all(|s| s.creatures == 1);
     }
-    (duel, g)
 }
 
 /// Exact figures of a group fight: how many of each side are down at the end, and each

@@ -270,9 +270,12 @@ pub fn run_duels<R: Ruleset>(
             if group {
                 // The same duels on the same dice, with the per-member figures beside them.
                 acc.group = Some(Box::new(GroupStats::new(&roster)));
+                // One tally for the chunk: each fight plays into it, nothing is copied.
+                let mut t = oddsmith_rules::group::GroupTally::new(&roster);
                 for _ in 0..n {
-                    let (d, g) = oddsmith_rules::group::fight(rules, m, &roster, &mut roller);
-                    acc.record_group(&d, &g);
+                    oddsmith_rules::group::fight_in(rules, m, &mut roller, &mut t);
+                    let (d, g) = t.outcome();
+                    acc.record_group(d, g);
                 }
             } else {
                 rules.duels(m, &mut roller, n, &mut acc);

@@ -478,6 +478,30 @@ fn fights(r: &D20, m: &Matchup, n: u32, seed: u64) -> Vec<(crate::DuelOutcome, c
     (0..n).map(|_| crate::group::fight(r, m, &roster, &mut roller)).collect()
 }
 
+/// The engine's loop plays every fight into one tally ([`crate::group::fight_in`]): each
+/// fight's figures are its own (the tally is emptied first), fight for fight the same as
+/// [`crate::group::fight`]'s on the same dice, with members downed, damage and rounds.
+#[test]
+fn one_tally_kept_across_fights_gives_each_fight_its_own_figures() {
+    let (r, m) = mixed(
+        D20Options::default(),
+        &[spec("class = \"fighter\"\nlevel = 3\nweapon = \"long sword\"\narmor = \"chain\"\n"), spec(WEAK)],
+        &[goblins(3, "")],
+    );
+    let want = fights(&r, &m, 300, 21);
+    let roster = r.roster(&m);
+    let mut rng = oddsmith_dice::stream(21, 0);
+    let mut roller = crate::RngRoller::new(&mut rng);
+    let mut t = crate::group::GroupTally::new(&roster);
+    let mut downs = 0;
+    for (k, (d, g)) in want.iter().enumerate() {
+        crate::group::fight_in(&r, &m, &mut roller, &mut t);
+        assert_eq!(t.outcome(), (d, g), "fight {k}");
+        downs += u32::from(g.sides[0].down + g.sides[1].down);
+    }
+    assert!(downs > 300, "the fights down someone: {downs}");
+}
+
 /// G-24 in a group: a band of fast retreaters (unarmoured humans, Mv 12) all escape from
 /// slower goblins (Mv 6) before anyone strikes: side B holds the field every time, by a
 /// yield, and nobody is down (an escaped creature left the field alive).

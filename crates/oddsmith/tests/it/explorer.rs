@@ -188,6 +188,16 @@ fn cli_exact(text: &str) -> f64 {
     v["matchups"][0]["exact"]["p_a_win"].as_f64().unwrap()
 }
 
+/// Types `skill` into the veteran's skill field (Ctrl+A, the digits, Tab: one change; `clear`
+/// would fire one of its own first) and waits for the page's text to carry it; answers the
+/// text.
+async fn set_veteran_skill(c: &Client, skill: u8) -> String {
+    let field = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
+    field.send_keys(&format!("\u{E009}a\u{E000}{skill}\u{E004}")).await.unwrap();
+    until(c, &format!("return window.oddsmith.text.includes('skill = {skill}');"), Duration::from_secs(20)).await;
+    js(c, "return window.oddsmith.text;").await.as_str().unwrap().to_string()
+}
+
 #[test]
 fn explorer_in_a_real_browser() {
     let (_driver, port) = match start_driver() {
@@ -267,11 +277,7 @@ fn explorer_in_a_real_browser() {
         assert!(text_px.as_f64().unwrap() >= 11.0, "chart text {text_px} px");
 
         // 2. A fighter's skill changed in the form: P(A wins) becomes the CLI's exact value.
-        let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
-        // Ctrl+A, 9, Tab (fires one change; `clear` would fire one of its own first).
-        skill.send_keys("\u{E009}a\u{E000}9\u{E004}").await.unwrap();
-        until(&c, "return window.oddsmith.text.includes('skill = 9');", Duration::from_secs(20)).await;
-        let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        let text = set_veteran_skill(&c, 9).await;
         let want = format!("{:.2} %", 100.0 * cli_exact(&text));
         until(
             &c,
@@ -288,10 +294,7 @@ fn explorer_in_a_real_browser() {
         //     and the numbers of the next edit still arrive.
         //     Only the next job's polls are lost (the running one's poll ends with the edit).
         js(&c, "const f = window.fetch, old = '&job=' + window.oddsmith.job + '&'; window.lostPolls = 2; window.fetch = (u, o) => (String(u).includes('/api/job?') && !String(u).includes(old) && window.lostPolls > 0) ? (window.lostPolls--, Promise.reject(new TypeError('Failed to fetch'))) : f(u, o); return true;").await;
-        let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
-        skill.send_keys("\u{E009}a\u{E000}8\u{E004}").await.unwrap();
-        until(&c, "return window.oddsmith.text.includes('skill = 8');", Duration::from_secs(20)).await;
-        let text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();
+        let text = set_veteran_skill(&c, 8).await;
         let want = format!("{:.2} %", 100.0 * cli_exact(&text));
         until(
             &c,
@@ -427,9 +430,7 @@ fn explorer_in_a_real_browser() {
         //    changed the file (at once, within the clock's tick: the page keeps a hash of the
         //    contents, not a time), a save asks first, and a dismissed question writes nothing.
         open(&c, &format!("file:{}", file.file_name().unwrap().to_str().unwrap())).await;
-        let skill = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
-        skill.send_keys("\u{E009}a\u{E000}7\u{E004}").await.unwrap();
-        until(&c, "return window.oddsmith.text.includes('skill = 7');", Duration::from_secs(20)).await;
+        set_veteran_skill(&c, 7).await;
         click(&c, "#save").await;
         until(&c, "return document.getElementById('status').textContent.startsWith('saved');", Duration::from_secs(20)).await;
         let page_text = js(&c, "return window.oddsmith.text;").await.as_str().unwrap().to_string();

@@ -274,8 +274,9 @@ async function poll(job) {
       renderRun(s);
     }
     // Charts cost the server up to a few hundred milliseconds to draw: after the first stage
-    // and the last, not in between (the numbers above refine at every stage).
-    if (seen > charted && (charted === 0 || s.done)) {
+    // and the last, not in between (the numbers above refine at every stage), and not held
+    // back by the readings study still running beside them.
+    if (seen > charted && (charted === 0 || s.finished === s.stages.length || s.done)) {
       charted = seen;
       loadCharts(job, s.result);
     }
@@ -364,7 +365,7 @@ async function loadCharts(job, doc) {
   if (chartsBusy) { chartsBusy.again = { job, doc }; return; }
   chartsBusy = {};
   try {
-    const r = await api("GET", `/api/charts?page=${PAGE}&job=${job}&width=${chartWidth()}`);
+    const r = await persistent(() => st.job === job, "GET", `/api/charts?page=${PAGE}&job=${job}&width=${chartWidth()}`);
     if (st.job === job) renderCharts(job, doc, r.charts);
     // The report's sections on the results (a group fight's members, …); an engine without
     // them has none.

@@ -192,10 +192,25 @@ fn cli_exact(text: &str) -> f64 {
 /// would fire one of its own first) and waits for the page's text to carry it; answers the
 /// text.
 async fn set_veteran_skill(c: &Client, skill: u8) -> String {
-    let field = c.find(Locator::Css("[data-path='fighters.veteran.skill']")).await.unwrap();
-    field.send_keys(&format!("\u{E009}a\u{E000}{skill}\u{E004}")).await.unwrap();
-    until(c, &format!("return window.oddsmith.text.includes('skill = {skill}');"), Duration::from_secs(20)).await;
-    js(c, "return window.oddsmith.text;").await.as_str().unwrap().to_string()
+    let field = c
+        .find(Locator::Css("[data-path='fighters.veteran.skill']"))
+        .await
+        .unwrap();
+    field
+        .send_keys(&format!("\u{E009}a\u{E000}{skill}\u{E004}"))
+        .await
+        .unwrap();
+    until(
+        c,
+        &format!("return window.oddsmith.text.includes('skill = {skill}');"),
+        Duration::from_secs(20),
+    )
+    .await;
+    js(c, "return window.oddsmith.text;")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 #[test]

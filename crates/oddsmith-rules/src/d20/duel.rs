@@ -546,23 +546,44 @@ fn target<const MIXED: bool, R: Roller>(
 
 /// Puts each side's identical creatures (the copies of one member, never two members'
 /// creatures) in canonical order ([`crate::group::canonical`]) at a round's start, where
-/// nothing refers to a creature by its slot.
+/// nothing refers to a creature by its slot; by their HP alone where nothing else can tell
+/// them apart ([`Matchup::hp_order`]: the same order, without comparing every field).
 /// `rolled_only` (as the HP are rolled) leaves out members of fixed HP: their copies are
 /// identical then, so already in order.
-#[inline]
+#[inline(always)]
 fn canonical<const MIXED: bool>(m: &Matchup, s: &mut State, rolled_only: bool) {
+    // A duel has nothing to sort: one test, no call.
+    if m.canonical[0] || m.canonical[1] {
+        sort_copies::<MIXED>(m, s, rolled_only);
+    }
+}
+
+/// [`canonical`]'s sort, out of line (a group fight calls it once a round).
+#[inline(never)]
+fn sort_copies<const MIXED: bool>(m: &Matchup, s: &mut State, rolled_only: bool) {
     let skip = |f: &Fighter| rolled_only && f.hp.fixed.is_some();
+    let sort = |copies: &mut [MState], hp_order: bool| {
+        if hp_order {
+            debug_assert!(
+                copies.windows(2).all(|w| MState { hp: 0, ..w[0] } == MState { hp: 0, ..w[1] }),
+                "copies differ in more than their HP: {copies:?}"
+            );
+            crate::group::canonical_by(copies, |c| c.hp);
+        } else {
+            crate::group::canonical(copies);
+        }
+    };
     for side in 0..2 {
         if m.canonical[side] && !MIXED {
             if !skip(&m.f[side]) {
-                crate::group::canonical(&mut s.m[side][..usize::from(m.n[side])]);
+                sort(&mut s.m[side][..usize::from(m.n[side])], m.hp_order[side]);
             }
         } else if m.canonical[side] {
             let mut lo = 0;
             for (j, &c) in m.counts[side][..m.members[side].len()].iter().enumerate() {
                 let hi = lo + usize::from(c);
                 if c > 1 && !skip(&m.members[side][j]) {
-                    crate::group::canonical(&mut s.m[side][lo..hi]);
+                    sort(&mut s.m[side][lo..hi], m.hp_order[side]);
                 }
                 lo = hi;
             }

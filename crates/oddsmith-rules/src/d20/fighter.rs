@@ -821,6 +821,11 @@ pub struct Matchup {
     /// each round's start ([`crate::group::canonical`]): some member has several copies and
     /// no foe's policy reads places. Off only to test that it changes nothing.
     pub canonical: [bool; 2],
+    /// Per side: at every round's start the copies of a member differ in their HP at most
+    /// (no maximum HP tracked, no tally, spells, finite supply or retreat on the side), so
+    /// their canonical order is their HP's, which [`super::duel`] sorts by alone (the order
+    /// of the whole state, [`super::duel::MState`]'s, compares every field).
+    pub hp_order: [bool; 2],
     /// `equal_speed = "resolve_first"`: at equal speeds side B's group resolves before A's.
     pub b_first: bool,
     /// Per side, the speed group (the cursor's `sub`) each creature acts in within a
@@ -978,6 +983,31 @@ impl crate::Pair<D20> for Matchup {
             members[side].iter().any(|x| x.count > 1)
                 && members[1 - side].iter().all(|x| x.target.label_free())
         });
+        // What can make two copies differ in more than their HP (see `MState`'s fields and
+        // `duel::apply`): maximum HP tracked, a tally (a regenerator's, or non-lethal damage
+        // from anyone: attacks, spells, fumbles, reflections), spells (MP, bonus), a finite
+        // supply, a retreat (its flags).
+        let kinds = |x: &Fighter| {
+            let attacks = x.attacks[..usize::from(x.n_attacks)].iter();
+            let melee = x.melee[..usize::from(x.n_melee)].iter();
+            let spells = x.spells[..usize::from(x.n_spells)].iter().map(|sp| &sp.attack);
+            attacks
+                .chain(melee)
+                .chain(spells)
+                .map(|a| a.kind)
+                .chain([x.min_kind])
+                .chain(x.min_sets[..usize::from(x.n_min_sets)].iter().map(|&(_, k)| k))
+                .collect::<Vec<_>>()
+        };
+        let nonlethal = all().any(|x| kinds(x).contains(&DamageKind::Nonlethal));
+        let hp_order = [0, 1].map(|side| {
+            !track_max
+                && !retreat
+                && !nonlethal
+                && members[side]
+                    .iter()
+                    .all(|x| !x.regenerates && x.n_spells == 0 && x.supply.is_none())
+        });
         let b_first = o.equal_speed == super::options::EqualSpeed::ResolveFirst;
         // «Order of Combat §2»: creatures in descending order of speed, equal speeds one
         // simultaneous group (§2.1); under `resolve_first` side B's part of a speed first.
@@ -1023,6 +1053,7 @@ impl crate::Pair<D20> for Matchup {
             missile_range: o.missile_range,
             danger,
             canonical,
+            hp_order,
             b_first,
             group,
             ret_sub,

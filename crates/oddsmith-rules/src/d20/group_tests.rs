@@ -81,6 +81,58 @@ fn canonical_form_changes_no_value() {
     }
 }
 
+/// Two casters with a bolt spell (MP and bonus differ between copies once one casts).
+const CASTERS: &str = "species = \"human\"\nclass = \"50/50\"\nlevel = 1\nchr = 14\nweapon = \"dagger\"\nspells = [{ name = \"bolt\", damage = 4 }]\ncount = 2\n";
+/// Two javelin throwers with two javelins each.
+const THROWERS: &str = "weapon = \"javelin\"\nstr = 13\nhp = 12\nthrown_supply = 2\nmelee_weapon = \"dagger\"\ncount = 2\n";
+
+/// Where the copies of a member can differ only in their HP ([`Matchup::hp_order`]), sorting
+/// them by HP alone is their full canonical order: the same fights on the same dice, fight
+/// for fight, and the same exact values; and whatever else can tell copies apart turns it off.
+#[test]
+fn sorting_copies_by_hp_alone_is_their_canonical_order() {
+    let hero = spec(&F.replace("hp = 11\n", "count = 4\n"));
+    let cases = [
+        pair::<D20>(D20Options::default(), &hero, &goblins(6, "hp = 4\n")),
+        pair::<D20>(D20Options::default(), &spec(F), &goblins(3, "")),
+        mixed(
+            D20Options::default(),
+            &[spec(F), spec(&format!("{WEAK}count = 2\n"))],
+            &[goblins(3, ""), chief("count = 2\n")],
+        ),
+    ];
+    for (k, (r, m)) in cases.iter().enumerate() {
+        assert!(m.hp_order.iter().zip(&m.canonical).any(|(&h, &c)| h && c), "case {k}");
+        let mut full = m.clone();
+        full.hp_order = [false; 2];
+        let roster = r.roster(m);
+        let (mut s1, mut s2) = (oddsmith_dice::stream(3, k as u64), oddsmith_dice::stream(3, k as u64));
+        let (mut a, mut b) = (crate::RngRoller::new(&mut s1), crate::RngRoller::new(&mut s2));
+        for trial in 0..3_000 {
+            let x = crate::group::fight(r, m, &roster, &mut a);
+            let y = crate::group::fight(r, &full, &roster, &mut b);
+            assert_eq!(x, y, "case {k}, fight {trial}");
+        }
+        if k > 0 {
+            assert_eq!(r.exact(m), r.exact(&full), "case {k}");
+        }
+    }
+    // Each of these can make two copies differ in more than HP.
+    let run = goblins(2, RUN);
+    let off = [
+        pair::<D20>(D20Options::default(), &spec(F), &run),
+        pair::<D20>(D20Options::default(), &spec(F), &goblins(2, "regenerates = true\n")),
+        pair::<D20>(D20Options::default(), &spec(&format!("{G}damage_type = \"nonlethal\"\n")), &goblins(2, "")),
+        pair::<D20>(D20Options::default(), &spec(&format!("{G}damage_type = \"crippling\"\n")), &goblins(2, "")),
+        pair::<D20>(D20Options::default(), &spec(F), &goblins(2, "target = \"most_wounded\"\n")),
+        pair::<D20>(D20Options::default(), &spec(F), &spec(CASTERS)),
+        pair::<D20>(D20Options::default(), &spec(F), &spec(THROWERS)),
+    ];
+    for (k, (_, m)) in off.iter().enumerate() {
+        assert!(!m.hp_order[1], "case {k}: the goblins' side");
+    }
+}
+
 /// Two identical sides: P(A wins) = P(B wins), exactly to 1e-12 and by Monte Carlo within 4σ
 /// (fumbles off: a fumble downs its own side before the other side's simultaneous group
 /// chooses targets, which is the seed's slot order, not a symmetry).

@@ -132,15 +132,15 @@ pub fn best(policy: Target, n: usize, cand: impl Fn(usize) -> Option<Candidate>)
 /// building each [`Candidate`] (the default policy, on the hot path).
 #[inline]
 pub fn lowest_hp(n: usize, hp: impl Fn(usize) -> Option<i32>) -> Option<usize> {
-    let mut best: Option<(usize, i32)> = None;
-    for j in 0..n {
-        if let Some(h) = hp(j)
-            && best.is_none_or(|(_, b)| h < b)
-        {
-            best = Some((j, h));
-        }
+    // The least of the keys HP · 2³² + index (the first of the lowest HP), taken without a
+    // branch: which foe is the lowest is what the dice made it, so a branch per foe would be
+    // mispredicted often.
+    let mut best = i64::MAX;
+    for j in 0..n.min(u32::MAX as usize) {
+        let key = hp(j).map_or(i64::MAX, |h| i64::from(h) << 32 | j as i64);
+        best = best.min(key);
     }
-    best.map(|(j, _)| j)
+    (best != i64::MAX).then_some((best & 0xffff_ffff) as usize)
 }
 
 /// Whether `c` is strictly preferred to `b` under `policy` (so ties keep the earlier foe).
@@ -179,35 +179,22 @@ pub fn canonical<T: Ord>(members: &mut [T]) {
 }
 
 /// [`canonical`] by an order key, for members that `key` orders as their own order does
-/// (members of equal keys are equal): each key is read once, and members already in order
-/// (the usual case: the lowest-first policies hurt the first in order) are seen to be in one
-/// pass without a branch per pair, so the sort's hard-to-predict branches are taken only where
-/// something moved. More than [`MAX_SIDE`] members are sorted by the standard library.
+/// (members of equal keys are equal) and that is cheap to read (a field): members already in
+/// order (the usual case: the lowest-first policies hurt the first in order) are seen to be
+/// in one pass without a branch per pair, so the sort's hard-to-predict branches are taken
+/// only where something moved.
 #[inline]
-pub fn canonical_by<T: Copy, K: Ord + Copy>(members: &mut [T], key: impl Fn(&T) -> K) {
-    let n = members.len();
-    if n > MAX_SIDE {
-        members.sort_by_key(key);
-        return;
-    }
-    if n < 2 {
-        return;
-    }
-    let mut keys = [key(&members[0]); MAX_SIDE];
-    for (k, m) in keys[1..n].iter_mut().zip(&members[1..n]) {
-        *k = key(m);
-    }
+pub fn canonical_by<T, K: Ord>(members: &mut [T], key: impl Fn(&T) -> K) {
     let mut unsorted = false;
-    for i in 1..n {
-        unsorted |= keys[i] < keys[i - 1];
+    for w in members.windows(2) {
+        unsorted |= key(&w[1]) < key(&w[0]);
     }
     if !unsorted {
         return;
     }
-    for i in 1..n {
+    for i in 1..members.len() {
         let mut j = i;
-        while j > 0 && keys[j] < keys[j - 1] {
-            keys.swap(j, j - 1);
+        while j > 0 && key(&members[j]) < key(&members[j - 1]) {
             members.swap(j, j - 1);
             j -= 1;
         }

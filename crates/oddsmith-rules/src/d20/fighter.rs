@@ -803,7 +803,8 @@ pub struct Matchup {
     pub spell_order: [[[u8; MAX_SPELLS]; MAX_SIDE]; 2],
     /// Per side and member: how many of `spell_order` are used.
     pub n_order: [[u8; MAX_SIDE]; 2],
-    /// Some attack deals crippling damage, so maximum HP are tracked.
+    /// Some attack, melee weapon, spell or fumble minimum deals crippling damage, so maximum
+    /// HP are tracked.
     pub crippling: bool,
     /// Maximum HP are tracked: crippling damage or a retreat policy (G-24).
     pub track_max: bool,
@@ -822,7 +823,8 @@ pub struct Matchup {
     /// no foe's policy reads places. Off only to test that it changes nothing.
     pub canonical: [bool; 2],
     /// Per side: at every round's start the copies of a member differ in their HP at most
-    /// (no maximum HP tracked, no tally, spells, finite supply or retreat on the side), so
+    /// (no maximum HP tracked, no regenerator, spell or finite supply on the side, no
+    /// non-lethal damage or retreat in the fight), so
     /// their canonical order is their HP's, which [`super::duel`] sorts by alone (the order
     /// of the whole state, [`super::duel::MState`]'s, compares every field).
     pub hp_order: [bool; 2],
@@ -972,21 +974,8 @@ impl crate::Pair<D20> for Matchup {
             }
         }
         let all = || members.iter().flatten();
-        let crippling = all().any(|x| {
-            x.attacks[..x.n_attacks as usize]
-                .iter()
-                .any(|a| a.kind == DamageKind::Crippling)
-        });
-        let retreat = all().any(|x| x.retreat_milli.is_some());
-        let track_max = crippling || retreat || all().any(|x| x.target.reads_wounds());
-        let canonical = [0, 1].map(|side| {
-            members[side].iter().any(|x| x.count > 1)
-                && members[1 - side].iter().all(|x| x.target.label_free())
-        });
-        // What can make two copies differ in more than their HP (see `MState`'s fields and
-        // `duel::apply`): maximum HP tracked, a tally (a regenerator's, or non-lethal damage
-        // from anyone: attacks, spells, fumbles, reflections), spells (MP, bonus), a finite
-        // supply, a retreat (its flags).
+        // Every kind of damage a member deals: its attacks, its melee weapon (a missile
+        // fighter's), its spells, and the minimums a fumbler takes from it.
         let kinds = |x: &Fighter| {
             let attacks = x.attacks[..usize::from(x.n_attacks)].iter();
             let melee = x.melee[..usize::from(x.n_melee)].iter();
@@ -999,6 +988,17 @@ impl crate::Pair<D20> for Matchup {
                 .chain(x.min_sets[..usize::from(x.n_min_sets)].iter().map(|&(_, k)| k))
                 .collect::<Vec<_>>()
         };
+        let crippling = all().any(|x| kinds(x).contains(&DamageKind::Crippling));
+        let retreat = all().any(|x| x.retreat_milli.is_some());
+        let track_max = crippling || retreat || all().any(|x| x.target.reads_wounds());
+        let canonical = [0, 1].map(|side| {
+            members[side].iter().any(|x| x.count > 1)
+                && members[1 - side].iter().all(|x| x.target.label_free())
+        });
+        // What can make two copies differ in more than their HP (see `MState`'s fields and
+        // `duel::apply`): maximum HP tracked, a tally (a regenerator's, or non-lethal damage
+        // from anyone: attacks, spells, fumbles, reflections), spells (MP, bonus), a finite
+        // supply, a retreat (its flags).
         let nonlethal = all().any(|x| kinds(x).contains(&DamageKind::Nonlethal));
         let hp_order = [0, 1].map(|side| {
             !track_max

@@ -1877,3 +1877,40 @@ species = { name = "clawed", def = 12, mv = 9, hd = 4, size = "medium", attacks 
         within_4_sigma(mc, x.p_a_win, n);
     }
 }
+
+/// Crippling damage from a spell or from a missile fighter's melee weapon lowers maximum HP,
+/// which is then tracked (the attacks alone used to decide it): a crippling bolt against a
+/// goblin of 30 HP takes its damage off both the goblin's HP and its maximum, where with the
+/// maximum untracked (0) the cap on current HP set the HP below 0 and downed it outright.
+#[test]
+fn crippling_from_spells_and_melee_weapons_tracks_maximum_hp() {
+    let caster = spec(
+        "species = \"human\"\nclass = \"50/50\"\nlevel = 1\nchr = 14\nweapon = \"dagger\"\nhp = 30\nspells = [{ name = \"bolt\", damage = 4, damage_type = \"crippling\" }]\n",
+    );
+    let cleaver = spec(&format!(
+        "{ARCHER}melee_weapon = {{ class = \"medium\", name = \"cleaver\", damage_type = \"crippling\" }}\n"
+    ));
+    let tough = with_hp(G, 30);
+    for a in [&caster, &cleaver] {
+        let (_, m) = pair::<D20>(D20Options::default(), a, &tough);
+        assert!(m.crippling && m.track_max);
+    }
+    let (r, m) = pair::<D20>(D20Options::default(), &caster, &tough);
+    let mut hit = 0;
+    for seed in 0..60 {
+        let mut rng = oddsmith_dice::stream(seed, 0);
+        let mut roller = crate::RngRoller::new(&mut rng);
+        let mut s = r.start(&m);
+        // Round 1: the caster casts its bolt (its only spell), the goblin swings.
+        while s.round < 2 {
+            if matches!(r.step(&m, &mut s, &mut roller, &mut duel::NoTally), crate::solver::Step::Over(..)) {
+                break;
+            }
+        }
+        // Hit or missed, the goblin stands (a fumble of its own may cost it the dagger's 1).
+        let g = s.m[1][0];
+        assert!(able(&g) && g.hp <= g.max && g.hp > 15, "seed {seed}: {g:?}");
+        hit += u32::from(g.max < 30);
+    }
+    assert!(hit > 5, "{hit} bolts hit");
+}

@@ -806,7 +806,8 @@ pub struct Matchup {
     /// Some attack, melee weapon, spell or fumble minimum deals crippling damage, so maximum
     /// HP are tracked.
     pub crippling: bool,
-    /// Maximum HP are tracked: crippling damage or a retreat policy (G-24).
+    /// Maximum HP are tracked: crippling damage, a retreat policy (G-24) or a policy that
+    /// reads wounds (`most_wounded`).
     pub track_max: bool,
     /// Some creature has a retreat policy (G-24): at each round's end a creature that is down
     /// forgets that it was caught ([`super::duel::CAUGHT`]: nobody gets up again), so equal

@@ -168,10 +168,16 @@ fn better(policy: Target, c: &Candidate, b: &Candidate) -> bool {
 /// round's start, say) and only when the foes' policies are [`Target::label_free`].
 #[inline]
 pub fn canonical<T: Ord>(members: &mut [T]) {
-    // A side has at most a handful of members: insertion sort, no allocation.
+    insertion_sort(members, |a, b| a < b);
+}
+
+/// Sorts by `less` (stable): a side has at most a handful of members, so insertion, no
+/// allocation.
+#[inline]
+fn insertion_sort<T>(members: &mut [T], less: impl Fn(&T, &T) -> bool) {
     for i in 1..members.len() {
         let mut j = i;
-        while j > 0 && members[j] < members[j - 1] {
+        while j > 0 && less(&members[j], &members[j - 1]) {
             members.swap(j, j - 1);
             j -= 1;
         }
@@ -189,15 +195,8 @@ pub fn canonical_by<T, K: Ord>(members: &mut [T], key: impl Fn(&T) -> K) {
     for w in members.windows(2) {
         unsorted |= key(&w[1]) < key(&w[0]);
     }
-    if !unsorted {
-        return;
-    }
-    for i in 1..members.len() {
-        let mut j = i;
-        while j > 0 && key(&members[j]) < key(&members[j - 1]) {
-            members.swap(j, j - 1);
-            j -= 1;
-        }
+    if unsorted {
+        insertion_sort(members, |a, b| key(a) < key(b));
     }
 }
 
@@ -663,8 +662,7 @@ mod tests {
 
     #[test]
     fn canonical_by_a_key_is_canonical() {
-        // Every arrangement of up to five members (in order, reversed, shuffled, with ties),
-        // and more than a side holds.
+        // Members in order, reversed, shuffled, with ties, and more than a side holds.
         let cases: [&[i32]; 6] = [
             &[],
             &[7],

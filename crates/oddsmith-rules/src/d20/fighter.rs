@@ -825,9 +825,9 @@ pub struct Matchup {
     pub canonical: [bool; 2],
     /// Per side: at every round's start the copies of a member differ in their HP at most
     /// (no maximum HP tracked, no regenerator, spell or finite supply on the side, no
-    /// non-lethal damage or retreat in the fight), so
-    /// their canonical order is their HP's, which [`super::duel`] sorts by alone (the order
-    /// of the whole state, [`super::duel::MState`]'s, compares every field).
+    /// non-lethal damage or retreat in the fight), so their canonical order is their HP's,
+    /// which [`super::duel`] sorts by alone (the order of the whole state,
+    /// [`super::duel::MState`]'s, compares every field).
     pub hp_order: [bool; 2],
     /// `equal_speed = "resolve_first"`: at equal speeds side B's group resolves before A's.
     pub b_first: bool,

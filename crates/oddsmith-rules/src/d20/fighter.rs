@@ -999,11 +999,10 @@ impl crate::Pair<D20> for Matchup {
         // What can make two copies differ in more than their HP (see `MState`'s fields and
         // `duel::apply`): maximum HP tracked, a tally (a regenerator's, or non-lethal damage
         // from anyone: attacks, spells, fumbles, reflections), spells (MP, bonus), a finite
-        // supply, a retreat (its flags).
+        // supply, a retreat (its flags; a retreat tracks maximum HP too, so `track_max` says it).
         let nonlethal = all().any(|x| kinds(x).contains(&DamageKind::Nonlethal));
         let hp_order = [0, 1].map(|side| {
             !track_max
-                && !retreat
                 && !nonlethal
                 && members[side]
                     .iter()
